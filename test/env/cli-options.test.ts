@@ -1,0 +1,35 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { parseUpOptions, UsageError } from "./cli-options.ts";
+
+describe("parseUpOptions", () => {
+  const cwd = "/work";
+  const cases: { name: string; args: string[]; env: NodeJS.ProcessEnv; want: { members: number; stateDir: string } }[] = [
+    { name: "defaults", args: [], env: {}, want: { members: 2, stateDir: "/work/.flotilla" } },
+    { name: "environment", args: [], env: { FLOTILLA_MEMBERS: "3", FLOTILLA_STATE_DIR: "/s" }, want: { members: 3, stateDir: "/s" } },
+    { name: "flags beat environment", args: ["--members", "1", "--state-dir=/f"], env: { FLOTILLA_MEMBERS: "3", FLOTILLA_STATE_DIR: "/s" }, want: { members: 1, stateDir: "/f" } },
+    { name: "empty variables mean unset", args: [], env: { FLOTILLA_MEMBERS: "", FLOTILLA_STATE_DIR: "" }, want: { members: 2, stateDir: "/work/.flotilla" } },
+    { name: "inline members", args: ["--members=20"], env: {}, want: { members: 20, stateDir: "/work/.flotilla" } },
+  ];
+  for (const c of cases) {
+    it(c.name, () => assert.deepEqual(parseUpOptions(c.args, c.env, cwd), c.want));
+  }
+
+  const bad: { name: string; args: string[]; env: NodeJS.ProcessEnv; message: RegExp }[] = [
+    { name: "zero members", args: ["--members", "0"], env: {}, message: /--members must be a whole number from 1 to 20, not "0"/ },
+    { name: "too many members", args: ["--members", "21"], env: {}, message: /from 1 to 20/ },
+    { name: "fractional members", args: ["--members", "1.5"], env: {}, message: /whole number/ },
+    { name: "bad environment", args: [], env: { FLOTILLA_MEMBERS: "two" }, message: /FLOTILLA_MEMBERS must be a whole number.*"two"/ },
+    { name: "missing value", args: ["--members"], env: {}, message: /--members needs a value/ },
+    { name: "unknown flag", args: ["--member", "2"], env: {}, message: /unknown flag "--member"/ },
+  ];
+  for (const c of bad) {
+    it(`refuses ${c.name}`, () => {
+      assert.throws(() => parseUpOptions(c.args, c.env, cwd), (err: unknown) => {
+        assert.ok(err instanceof UsageError);
+        assert.match(err.message, c.message);
+        return true;
+      });
+    });
+  }
+});

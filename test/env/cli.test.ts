@@ -1,0 +1,134 @@
+// The local fleet command (README's first command, DESIGN §10), run as a real process.
+import assert from "node:assert/strict";
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { after, describe, it } from "node:test";
+import { CoreV1Api, KubeConfig } from "@kubernetes/client-node";
+import { waitFor } from "./wait.ts";
+import { isProcessAlive } from "./managed-process.ts";
+
+const cli = fileURLToPath(new URL("./cli.ts", import.meta.url));
+
+interface Run {
+  child: ChildProcess;
+  stdout: () => string;
+  stderr: () => string;
+  exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+const children: ChildProcess[] = [];
+const dirs: string[] = [];
+after(async () => {
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
+  await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
+});
+
+function run(args: string[], env: NodeJS.ProcessEnv = {}): Run {
+  const child = spawn(process.execPath, [cli, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  children.push(child);
+  let out = "";
+  let err = "";
+  child.stdout?.setEncoding("utf8").on("data", (s: string) => (out += s));
+  child.stderr?.setEncoding("utf8").on("data", (s: string) => (err += s));
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on("close", (code, signal) => resolve({ code, signal })),
+  );
+  return { child, stdout: () => out, stderr: () => err, exit };
+}
+
+async function stateDir(): Promise<string> {
+  const d = await mkdtemp(join(tmpdir(), "flotilla-state-"));
+  dirs.push(d);
+  return d;
+}
+
+async function readPids(state: string): Promise<number[]> {
+  const dir = join(state, "pids");
+  const files = await readdir(dir);
+  return Promise.all(files.map(async (f) => Number((await readFile(join(dir, f), "utf8")).trim())));
+}
+
+async function untilReady(r: Run): Promise<void> {
+  await Promise.race([
+    waitFor(async () => r.stdout().includes("flotilla: ready\n"), { what: "flotilla: ready", timeoutMs: 120_000 }),
+    r.exit.then((e) => {
+      throw new Error(`up exited early (${e.code}): ${r.stderr()}`);
+    }),
+  ]);
+}
+
+describe("flotilla local fleet (test/env/cli.ts up)", () => {
+  it("brings up the control cluster and members, writes kubeconfigs and pid files, stops on SIGTERM", async () => {
+    const state = await stateDir();
+    const up = run(["up"], { FLOTILLA_STATE_DIR: state, FLOTILLA_MEMBERS: "1" });
+    await untilReady(up);
+
+    for (const name of ["control", "member1"]) {
+      assert.ok(existsSync(join(state, `${name}.kubeconfig`)), `${name}.kubeconfig written`);
+    }
+    const pidFiles = (await readdir(join(state, "pids"))).sort();
+    assert.deepEqual(pidFiles, [
+      "control-etcd.pid",
+      "control-kube-apiserver.pid",
+      "control-kube-controller-manager.pid",
+      "member1-etcd.pid",
+      "member1-kube-apiserver.pid",
+      "member1-kube-controller-manager.pid",
+      "member1-kube-scheduler.pid",
+      "member1-kwok.pid",
+    ]);
+    const pids = await readPids(state);
+    for (const pid of pids) assert.ok(isProcessAlive(pid), `pid ${pid} runs`);
+
+    const kc = new KubeConfig();
+    kc.loadFromFile(join(state, "member1.kubeconfig"));
+    const nodes = await kc.makeApiClient(CoreV1Api).listNode();
+    assert.equal(nodes.items.length, 2);
+
+    const second = run(["up"], { FLOTILLA_STATE_DIR: state });
+    const secondExit = await second.exit;
+    assert.equal(secondExit.code, 1);
+    assert.match(second.stderr(), /a fleet already runs from .* \(pid \d+\); stop it first/);
+
+    up.child.kill("SIGTERM");
+    const exit = await up.exit;
+    assert.equal(exit.code, 0, up.stderr());
+    for (const pid of pids) assert.ok(!isProcessAlive(pid), `pid ${pid} stopped`);
+    assert.deepEqual(await readdir(state), [], "kubeconfigs, pid files and cluster data removed");
+  });
+
+  it("takes every cluster process down with it when it is killed outright", async () => {
+    const state = await stateDir();
+    const up = run(["up", "--members", "1"], { FLOTILLA_STATE_DIR: state });
+    await untilReady(up);
+    const pids = await readPids(state);
+    assert.equal(pids.length, 8);
+    up.child.kill("SIGKILL");
+    await up.exit;
+    await waitFor(async () => pids.every((p) => !isProcessAlive(p)), {
+      what: "every cluster process to exit after its parent was killed",
+      timeoutMs: 10_000,
+    });
+  });
+
+  it("refuses a bad member count with exit code 2 and says why", async () => {
+    const r = run(["up", "--members", "0"]);
+    const exit = await r.exit;
+    assert.equal(exit.code, 2);
+    assert.match(r.stderr(), /--members must be a whole number from 1 to 20, not "0"/);
+    assert.match(r.stderr(), /usage: node test\/env\/cli.ts/);
+  });
+
+  it("refuses an unknown command with exit code 2", async () => {
+    const r = run(["launch"]);
+    assert.equal((await r.exit).code, 2);
+    assert.match(r.stderr(), /unknown command "launch"/);
+  });
+});

@@ -1,0 +1,135 @@
+import { rmSync } from "node:fs";
+import { mkdir, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { CoreV1Api, KubeConfig } from "@kubernetes/client-node";
+import { ensureBinaries } from "./binaries.ts";
+import { onExit } from "./cleanup.ts";
+import { CONTROL_CLUSTER_CONTROLLERS, startKubeControllerManager, startKubeScheduler } from "./controllers.ts";
+import { startEtcd } from "./etcd.ts";
+import { startKubeApiserver } from "./kube-apiserver.ts";
+import { writeKubeconfig } from "./kubeconfig.ts";
+import { createFakeNodes, startKwok } from "./kwok.ts";
+import type { ManagedProcess } from "./managed-process.ts";
+import { adminCredentials, makeClusterPki } from "./pki.ts";
+import { waitFor } from "./wait.ts";
+
+/** control: apiserver + etcd + GC/namespace controllers, no workloads. member: runs workloads on kwok. */
+export type ClusterRole = "control" | "member";
+
+export interface ClusterOptions {
+  name: string;
+  role: ClusterRole;
+  /** The cluster's own directory (certs, etcd data, logs); created, and removed by stop(). */
+  dir: string;
+  /** Fake Nodes in a member (default 2). */
+  nodes?: number;
+  binDir?: string;
+}
+
+/** A running test cluster on loopback ports. */
+export interface Cluster {
+  name: string;
+  role: ClusterRole;
+  dir: string;
+  /** https://127.0.0.1:PORT */
+  server: string;
+  /** Admin kubeconfig (client cert in O=system:masters). */
+  kubeconfigPath: string;
+  processes: ManagedProcess[];
+  /** Every loopback port the cluster's processes listen on. */
+  ports: number[];
+  /** A client-node KubeConfig for the admin user. */
+  kubeConfig(): KubeConfig;
+  /** Stops every process (SIGTERM, then SIGKILL) and removes dir. Idempotent. */
+  stop(): Promise<void>;
+}
+
+const readyTimeoutMs = 90_000;
+
+/** Starts one cluster; on failure stops what it started and throws with the failing log's tail. */
+export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
+  const binDir = opts.binDir ?? (await ensureBinaries());
+  const { name, dir } = opts;
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const processes: ManagedProcess[] = [];
+  let stopped: Promise<void> | undefined;
+  const stop = () => {
+    stopped ??= (async () => {
+      // Reverse start order: clients before the apiserver, the apiserver before etcd.
+      for (const p of [...processes].reverse()) await p.stop();
+      await rm(dir, { recursive: true, force: true });
+      unregisterDir();
+    })();
+    return stopped;
+  };
+  const unregisterDir = onExit(() => {
+    // processes are killed by their own exit hooks first (registered later, run earlier)
+    rmSync(dir, { recursive: true, force: true });
+  });
+  try {
+    const pki = await makeClusterPki(dir);
+    const etcd = await startEtcd({ binDir, dir, name });
+    processes.push(etcd.process);
+    const apiserver = await startKubeApiserver({ binDir, dir, name, etcdUrl: etcd.clientUrl, pki });
+    processes.push(apiserver.process);
+    const kubeconfigPath = join(dir, "admin.kubeconfig");
+    await writeKubeconfig(kubeconfigPath, name, apiserver.server, await adminCredentials(pki));
+    const kc = new KubeConfig();
+    kc.loadFromFile(kubeconfigPath);
+    const common = { binDir, dir, name, kubeconfig: kubeconfigPath };
+    if (opts.role === "control") {
+      processes.push(startKubeControllerManager({ ...common, pki, controllers: CONTROL_CLUSTER_CONTROLLERS }));
+    } else {
+      processes.push(startKubeControllerManager({ ...common, pki }));
+      processes.push(startKubeScheduler(common));
+      processes.push(await startKwok(common));
+      await createFakeNodes(kc, name, opts.nodes ?? 2);
+      await waitUntilMemberReady(kc, name, processes);
+    }
+    const cluster: Cluster = {
+      name,
+      role: opts.role,
+      dir,
+      server: apiserver.server,
+      kubeconfigPath,
+      processes,
+      ports: [...etcd.ports, apiserver.port],
+      kubeConfig: () => {
+        const k = new KubeConfig();
+        k.loadFromFile(kubeconfigPath);
+        return k;
+      },
+      stop,
+    };
+    return cluster;
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
+/**
+ * A member is ready when every fake Node is Ready without the not-ready taint (kwok and the node
+ * lifecycle controller work) and the default ServiceAccount exists (pods can be admitted).
+ */
+async function waitUntilMemberReady(kc: KubeConfig, name: string, processes: ManagedProcess[]): Promise<void> {
+  const core = kc.makeApiClient(CoreV1Api);
+  const ready = waitFor(
+    async () => {
+      const nodes = await core.listNode();
+      const allReady = nodes.items.every(
+        (n) =>
+          n.status?.conditions?.some((c) => c.type === "Ready" && c.status === "True") &&
+          !(n.spec?.taints ?? []).some((t) => t.key.startsWith("node.kubernetes.io/")),
+      );
+      if (!allReady || nodes.items.length === 0) return false;
+      await core.readNamespacedServiceAccount({ name: "default", namespace: "default" });
+      return true;
+    },
+    { what: `${name} nodes Ready and default ServiceAccount`, timeoutMs: readyTimeoutMs, intervalMs: 200 },
+  );
+  // If any component dies while we wait, fail with its log rather than a timeout.
+  let guarded: Promise<boolean> = ready;
+  for (const p of processes) guarded = p.guard(guarded);
+  await guarded;
+}

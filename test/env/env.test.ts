@@ -1,0 +1,134 @@
+// Tests of the test environment itself, against the real binaries it builds.
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { after, before, describe, it } from "node:test";
+import { AppsV1Api, CoreV1Api } from "@kubernetes/client-node";
+import { type Cluster, startCluster } from "./cluster.ts";
+import { type Fleet, startFleet } from "./fleet.ts";
+import { isListening } from "./free-port.ts";
+import { waitFor } from "./wait.ts";
+import { isProcessAlive } from "./managed-process.ts";
+
+function deployment(name: string, replicas: number) {
+  const labels = { app: name };
+  return {
+    apiVersion: "apps/v1",
+    kind: "Deployment",
+    metadata: { name, labels },
+    spec: {
+      replicas,
+      selector: { matchLabels: labels },
+      template: {
+        metadata: { labels },
+        spec: { containers: [{ name: "web", image: "nginx:1.27" }] },
+      },
+    },
+  };
+}
+
+describe("test/env fleet", () => {
+  let fleet: Fleet;
+  before(async () => {
+    fleet = await startFleet({ members: 1 });
+  });
+  after(async () => {
+    await fleet?.stop();
+  });
+
+  it("runs a Deployment applied to a member until it is Available, pods Running on kwok nodes", async () => {
+    const member = fleet.members[0] as Cluster;
+    const kc = member.kubeConfig();
+    const apps = kc.makeApiClient(AppsV1Api);
+    const core = kc.makeApiClient(CoreV1Api);
+    await apps.createNamespacedDeployment({ namespace: "default", body: deployment("web", 3) });
+    const available = await waitFor(
+      async () => {
+        const d = await apps.readNamespacedDeployment({ name: "web", namespace: "default" });
+        const cond = d.status?.conditions?.find((c) => c.type === "Available");
+        return cond?.status === "True" && d.status?.availableReplicas === 3 ? d : undefined;
+      },
+      { what: "Deployment web Available with 3 replicas", timeoutMs: 60_000, intervalMs: 250 },
+    );
+    assert.equal(available.status?.readyReplicas, 3);
+    const pods = await core.listNamespacedPod({ namespace: "default", labelSelector: "app=web" });
+    assert.equal(pods.items.length, 3);
+    const nodes = new Set((await core.listNode()).items.map((n) => n.metadata?.name));
+    for (const pod of pods.items) {
+      assert.equal(pod.status?.phase, "Running", `pod ${pod.metadata?.name} phase`);
+      assert.ok(nodes.has(pod.spec?.nodeName), `pod ${pod.metadata?.name} runs on a kwok node, not ${pod.spec?.nodeName}`);
+    }
+  });
+
+  it("garbage-collects objects whose owner is deleted, in the control cluster", async () => {
+    const core = fleet.control.kubeConfig().makeApiClient(CoreV1Api);
+    const owner = await core.createNamespacedConfigMap({
+      namespace: "default",
+      body: { metadata: { name: "owner" }, data: { role: "owner" } },
+    });
+    await core.createNamespacedConfigMap({
+      namespace: "default",
+      body: {
+        metadata: {
+          name: "dependent",
+          ownerReferences: [
+            { apiVersion: "v1", kind: "ConfigMap", name: "owner", uid: owner.metadata?.uid as string },
+          ],
+        },
+      },
+    });
+    const dependent = await core.readNamespacedConfigMap({ name: "dependent", namespace: "default" });
+    assert.equal(dependent.metadata?.ownerReferences?.[0]?.uid, owner.metadata?.uid);
+    await core.deleteNamespacedConfigMap({ name: "owner", namespace: "default" });
+    await waitFor(
+      async () => {
+        const list = await core.listNamespacedConfigMap({ namespace: "default" });
+        return !list.items.some((c) => c.metadata?.name === "dependent");
+      },
+      { what: "the dependent ConfigMap to be garbage-collected", timeoutMs: 60_000, intervalMs: 250 },
+    );
+  });
+
+  it("deletes a namespace and what it holds, in the control cluster", async () => {
+    const core = fleet.control.kubeConfig().makeApiClient(CoreV1Api);
+    await core.createNamespace({ body: { metadata: { name: "doomed" } } });
+    await core.createNamespacedConfigMap({ namespace: "doomed", body: { metadata: { name: "c" } } });
+    await core.deleteNamespace({ name: "doomed" });
+    await waitFor(
+      async () => !(await core.listNamespace()).items.some((n) => n.metadata?.name === "doomed"),
+      { what: "namespace doomed to be gone", timeoutMs: 60_000, intervalMs: 250 },
+    );
+  });
+
+  it("keeps a Deployment in the control cluster a template: no ReplicaSet, no Pod", async () => {
+    const kc = fleet.control.kubeConfig();
+    const apps = kc.makeApiClient(AppsV1Api);
+    const core = kc.makeApiClient(CoreV1Api);
+    await apps.createNamespacedDeployment({ namespace: "default", body: deployment("template", 2) });
+    // The controller-manager demonstrably acts in this cluster (the namespace test above needs
+    // it); once it has also processed this namespace's next event, nothing may have appeared.
+    await core.createNamespace({ body: { metadata: { name: "probe" } } });
+    await core.deleteNamespace({ name: "probe" });
+    await waitFor(
+      async () => !(await core.listNamespace()).items.some((n) => n.metadata?.name === "probe"),
+      { what: "namespace probe to be gone", timeoutMs: 60_000, intervalMs: 250 },
+    );
+    const d = await apps.readNamespacedDeployment({ name: "template", namespace: "default" });
+    assert.equal(d.status?.observedGeneration, undefined, "no controller observed the Deployment");
+    assert.deepEqual((await apps.listNamespacedReplicaSet({ namespace: "default" })).items, []);
+    assert.deepEqual((await core.listPodForAllNamespaces()).items, []);
+  });
+});
+
+describe("test/env teardown", () => {
+  it("leaves no process, listening port or directory behind", async () => {
+    const dir = `${process.env.TMPDIR ?? "/tmp"}/flotilla-teardown-${process.pid}`;
+    const cluster = await startCluster({ name: "teardown", role: "member", dir });
+    const pids = cluster.processes.map((p) => p.pid);
+    assert.equal(pids.length, 5, "etcd, apiserver, controller-manager, scheduler, kwok");
+    for (const port of cluster.ports) assert.ok(await isListening(port), `port ${port} listens while running`);
+    await cluster.stop();
+    for (const pid of pids) assert.ok(!isProcessAlive(pid), `pid ${pid} is gone`);
+    for (const port of cluster.ports) assert.ok(!(await isListening(port)), `port ${port} is free`);
+    assert.ok(!existsSync(dir), `${dir} is removed`);
+  });
+});

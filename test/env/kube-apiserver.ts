@@ -1,0 +1,85 @@
+import { readFile } from "node:fs/promises";
+import { request } from "node:https";
+import { join } from "node:path";
+import { binaryPath } from "./binaries.ts";
+import { freePort } from "./free-port.ts";
+import { ManagedProcess } from "./managed-process.ts";
+import type { ClusterPki } from "./pki.ts";
+import { retryOnPortClash } from "./port-retry.ts";
+import { waitFor } from "./wait.ts";
+
+export interface KubeApiserver {
+  process: ManagedProcess;
+  /** https://127.0.0.1:PORT */
+  server: string;
+  port: number;
+}
+
+/** Starts kube-apiserver on a loopback port against etcdUrl; resolves once /readyz says ok. */
+export function startKubeApiserver(opts: {
+  binDir: string;
+  dir: string;
+  name: string;
+  etcdUrl: string;
+  pki: ClusterPki;
+}): Promise<KubeApiserver> {
+  return retryOnPortClash(async () => {
+    const port = await freePort();
+    const server = `https://127.0.0.1:${port}`;
+    const { pki } = opts;
+    const process = ManagedProcess.start({
+      name: `${opts.name}-kube-apiserver`,
+      command: binaryPath(opts.binDir, "kube-apiserver"),
+      args: [
+        `--etcd-servers=${opts.etcdUrl}`,
+        `--cert-dir=${join(opts.dir, "apiserver-certs")}`,
+        `--tls-cert-file=${pki.servingCert}`,
+        `--tls-private-key-file=${pki.servingKey}`,
+        `--client-ca-file=${pki.caCert}`,
+        `--secure-port=${port}`,
+        "--bind-address=127.0.0.1",
+        "--advertise-address=127.0.0.1",
+        `--service-account-issuer=${server}/`,
+        `--service-account-key-file=${pki.serviceAccountPub}`,
+        `--service-account-signing-key-file=${pki.serviceAccountKey}`,
+        "--service-cluster-ip-range=10.0.0.0/24",
+        "--authorization-mode=RBAC",
+        "--allow-privileged=true",
+        "--profiling=false",
+        "--enable-priority-and-fairness=false",
+        "--v=0",
+      ],
+      logFile: join(opts.dir, "kube-apiserver.log"),
+    });
+    const [ca, cert, key] = await Promise.all([pki.caCert, pki.adminCert, pki.adminKey].map((p) => readFile(p)));
+    try {
+      await process.guard(
+        waitFor(() => getStatus(port, "/readyz", { ca, cert, key }).then((s) => s === 200), {
+          what: `${opts.name} kube-apiserver /readyz`,
+          timeoutMs: 60_000,
+          intervalMs: 100,
+        }),
+      );
+    } catch (err) {
+      await process.stop(0);
+      throw err;
+    }
+    return { process, server, port };
+  });
+}
+
+function getStatus(
+  port: number,
+  path: string,
+  tls: { ca: Buffer | undefined; cert: Buffer | undefined; key: Buffer | undefined },
+): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: "127.0.0.1", port, path, method: "GET", ...tls, timeout: 2000 }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on("timeout", () => req.destroy(new Error("timeout")));
+    req.on("error", reject);
+    req.end();
+  });
+}

@@ -1,0 +1,120 @@
+import { spawn } from "node:child_process";
+import { closeSync, openSync, readFileSync } from "node:fs";
+import { onExit } from "./cleanup.ts";
+
+/** How a process ended. */
+export interface ProcessExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+export interface StartOptions {
+  /** Short name for messages and pid files, e.g. "member1-kube-apiserver". */
+  name: string;
+  command: string;
+  args: string[];
+  /** stdout and stderr go here. */
+  logFile: string;
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+}
+
+/**
+ * A child process the test environment owns. It runs in its own process group with a parent-death
+ * signal (setpriv --pdeathsig), so it never outlives this process, however this process ends.
+ */
+export class ManagedProcess {
+  readonly name: string;
+  readonly pid: number;
+  readonly logFile: string;
+  readonly exited: Promise<ProcessExit>;
+  private exit: ProcessExit | undefined;
+  private readonly unregister: () => void;
+
+  private constructor(opts: StartOptions) {
+    this.name = opts.name;
+    this.logFile = opts.logFile;
+    const log = openSync(opts.logFile, "a");
+    try {
+      const child = spawn("setpriv", ["--pdeathsig", "KILL", "--", opts.command, ...opts.args], {
+        cwd: opts.cwd,
+        env: opts.env ?? process.env,
+        detached: true,
+        stdio: ["ignore", log, log],
+      });
+      if (child.pid === undefined) throw new Error(`${opts.name}: could not start ${opts.command}`);
+      this.pid = child.pid;
+      this.exited = new Promise((resolve) => {
+        child.on("exit", (code, signal) => {
+          this.exit = { code, signal };
+          resolve(this.exit);
+        });
+      });
+    } finally {
+      closeSync(log);
+    }
+    const pid = this.pid;
+    this.unregister = onExit(() => killGroup(pid, "SIGKILL"));
+  }
+
+  /** Starts a process; its output is appended to opts.logFile. */
+  static start(opts: StartOptions): ManagedProcess {
+    return new ManagedProcess(opts);
+  }
+
+  get running(): boolean {
+    return this.exit === undefined;
+  }
+
+  /** SIGTERM to the process group, then SIGKILL after graceMs; resolves once it has exited. */
+  async stop(graceMs = 5000): Promise<void> {
+    if (this.running) {
+      killGroup(this.pid, "SIGTERM");
+      const timer = setTimeout(() => killGroup(this.pid, "SIGKILL"), graceMs);
+      await this.exited;
+      clearTimeout(timer);
+    }
+    this.unregister();
+  }
+
+  /** The last lines of the process's log, for error messages. */
+  tail(lines = 20): string {
+    try {
+      return readFileSync(this.logFile, "utf8").trimEnd().split("\n").slice(-lines).join("\n");
+    } catch {
+      return "(no log)";
+    }
+  }
+
+  /** Rejects with the log tail if the process exits before `until` settles. */
+  async guard<T>(until: Promise<T>): Promise<T> {
+    let settled = false;
+    const died = this.exited.then((e): never => {
+      if (settled) return undefined as never;
+      throw new Error(`${this.name} exited early (code ${e.code}, signal ${e.signal}); last log lines:\n${this.tail()}`);
+    });
+    try {
+      return await Promise.race([until, died]);
+    } finally {
+      settled = true;
+    }
+  }
+}
+
+function killGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // already gone
+  }
+}
+
+/** Whether a process with this pid exists (signal 0 probes without signalling). */
+export function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
