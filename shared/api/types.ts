@@ -1,0 +1,212 @@
+// TypeScript shapes of Flotilla's CRDs (group flotilla.dev, version v1alpha1). Field names follow
+// Karmada's where the feature overlaps, so a Karmada policy ports by changing its apiVersion.
+// The CRD schemas in control-plane/crds/ are the source of truth for validation; keep in step.
+
+export const GROUP = "flotilla.dev";
+export const VERSION = "v1alpha1";
+export const API_VERSION = `${GROUP}/${VERSION}`;
+
+/** Labels and annotations Flotilla sets or reads. */
+export const LABELS = {
+  /** On a member object: "false" means Flotilla never touches it (ManagedLabelFalse). */
+  managed: "flotilla.dev/managed",
+  /** On a member object Flotilla applied: the Work key that owns it (sanitised into a label value hash). */
+  work: "flotilla.dev/work",
+  /** On a ResourceBinding: the policy that placed it. */
+  policyName: "flotilla.dev/policy-name",
+  policyNamespace: "flotilla.dev/policy-namespace",
+} as const;
+
+export interface ObjectMeta {
+  name?: string;
+  namespace?: string;
+  uid?: string;
+  resourceVersion?: string;
+  generation?: number;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  creationTimestamp?: string;
+  deletionTimestamp?: string;
+  finalizers?: string[];
+  ownerReferences?: OwnerReference[];
+}
+
+export interface OwnerReference {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  uid: string;
+  controller?: boolean;
+  blockOwnerDeletion?: boolean;
+}
+
+/** Any Kubernetes object, as JSON. */
+export interface KubeObject {
+  apiVersion: string;
+  kind: string;
+  metadata: ObjectMeta;
+  [field: string]: unknown;
+}
+
+export interface Condition {
+  type: string;
+  status: "True" | "False" | "Unknown";
+  reason: string;
+  message: string;
+  lastTransitionTime: string;
+  observedGeneration?: number;
+}
+
+// ---- selectors -------------------------------------------------------------------------------
+
+export type LabelSelectorOperator = "In" | "NotIn" | "Exists" | "DoesNotExist" | "Gt" | "Lt";
+
+export interface LabelSelectorRequirement {
+  key: string;
+  operator: LabelSelectorOperator;
+  values?: string[];
+}
+
+/** Kubernetes label selector; matchExpressions also take Gt and Lt on integer label values. */
+export interface LabelSelector {
+  matchLabels?: Record<string, string>;
+  matchExpressions?: LabelSelectorRequirement[];
+}
+
+/** Karmada's field selector: keys provider, region, zone; operators In, NotIn. */
+export interface FieldSelector {
+  matchExpressions?: { key: "provider" | "region" | "zone"; operator: "In" | "NotIn"; values: string[] }[];
+}
+
+// ---- Cluster -----------------------------------------------------------------------------------
+
+export type TaintEffect = "NoSchedule" | "PreferNoSchedule" | "NoExecute";
+
+export interface Taint {
+  key: string;
+  value?: string;
+  effect: TaintEffect;
+  timeAdded?: string;
+}
+
+export interface ClusterSpec {
+  provider?: string;
+  region?: string;
+  zone?: string;
+  taints?: Taint[];
+}
+
+export interface ClusterStatus {
+  kubernetesVersion?: string;
+  agentVersion?: string;
+  apiEnablements?: { groupVersion: string }[];
+  conditions?: Condition[];
+  nodeSummary?: { totalNum: number; readyNum: number };
+  resourceSummary?: { allocatable?: Record<string, string>; allocated?: Record<string, string> };
+  lastHeartbeatTime?: string;
+}
+
+export interface Cluster extends KubeObject {
+  spec: ClusterSpec;
+  status?: ClusterStatus;
+}
+
+// ---- PropagationPolicy / ClusterPropagationPolicy ------------------------------------------------
+
+export interface ResourceSelector {
+  apiVersion: string;
+  kind: string;
+  /** Only for ClusterPropagationPolicy (a namespaced policy selects in its own namespace). */
+  namespace?: string;
+  name?: string;
+  labelSelector?: LabelSelector;
+}
+
+export interface ClusterAffinity {
+  clusterNames?: string[];
+  exclude?: string[];
+  labelSelector?: LabelSelector;
+  fieldSelector?: FieldSelector;
+}
+
+export interface Placement {
+  clusterAffinity?: ClusterAffinity;
+}
+
+export type ConflictResolution = "Abort" | "Overwrite";
+
+export interface PropagationSpec {
+  resourceSelectors: ResourceSelector[];
+  placement?: Placement;
+  /** Higher wins among policies of the same scope and selector kind. */
+  priority?: number;
+  conflictResolution?: ConflictResolution;
+}
+
+export interface PropagationPolicy extends KubeObject {
+  kind: "PropagationPolicy" | "ClusterPropagationPolicy";
+  spec: PropagationSpec;
+}
+
+// ---- ResourceBinding / ClusterResourceBinding ------------------------------------------------
+
+export interface ObjectReference {
+  apiVersion: string;
+  kind: string;
+  namespace?: string;
+  name: string;
+  uid?: string;
+  resourceVersion?: string;
+}
+
+export interface TargetCluster {
+  name: string;
+  replicas?: number;
+}
+
+export interface ResourceBindingSpec {
+  resource: ObjectReference;
+  replicas?: number;
+  clusters: TargetCluster[];
+  placement?: Placement;
+  conflictResolution?: ConflictResolution;
+}
+
+/** Per-cluster status words (KubeFed's), empty when the cluster is as desired. */
+export type PropagationStatusWord =
+  | "AlreadyExists"
+  | "ApplyOverridesFailed"
+  | "ClusterNotReady"
+  | "CreationFailed"
+  | "UpdateFailed"
+  | "DeletionFailed"
+  | "RetrievalFailed"
+  | "ManagedLabelFalse"
+  | "WaitingForRemoval";
+
+export type HealthWord = "Healthy" | "Unhealthy" | "Progressing" | "Unknown";
+
+export interface AggregatedStatusItem {
+  clusterName: string;
+  applied?: boolean;
+  health?: HealthWord;
+  /** A status word when the cluster is not as desired. */
+  reason?: PropagationStatusWord | "";
+  message?: string;
+  /** The member object's .status, for summing. */
+  status?: Record<string, unknown>;
+  /** Content hash of the Work this entry describes. */
+  observedHash?: string;
+}
+
+export interface ResourceBindingStatus {
+  conditions?: Condition[];
+  aggregatedStatus?: AggregatedStatusItem[];
+  schedulerObservedGeneration?: number;
+}
+
+export interface ResourceBinding extends KubeObject {
+  kind: "ResourceBinding" | "ClusterResourceBinding";
+  spec: ResourceBindingSpec;
+  status?: ResourceBindingStatus;
+}
