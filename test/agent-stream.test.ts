@@ -67,7 +67,7 @@ it("carries Hello → WorkUpsert → SyncDone → WorkStatus over a mutual-TLS C
       stream.on("data", (m: AgentMessage) => {
         seenByHub.push(m);
         if (m.kind?.$case === "hello") {
-          stream.write({ kind: { $case: "workUpsert", value: { workKey: "default/web", contentHash: "h1", manifests: [Buffer.from('{"kind":"ConfigMap"}')] } } });
+          stream.write({ kind: { $case: "workUpsert", value: { workKey: "default/web", contentHash: "h1", manifests: [Buffer.from('{"kind":"ConfigMap"}')], conflictResolution: "" } } });
           stream.write({ kind: { $case: "syncDone", value: { workCount: 1 } } });
         }
         if (m.kind?.$case === "workStatus") stream.end();
@@ -88,7 +88,7 @@ it("carries Hello → WorkUpsert → SyncDone → WorkStatus over a mutual-TLS C
     stream.on("end", resolve);
     stream.on("error", reject);
   });
-  stream.write({ kind: { $case: "hello", value: { clusterName: "member1", agentVersion: "test", workHashes: {} } } });
+  stream.write({ kind: { $case: "hello", value: { clusterName: "member1", agentVersion: "test", workHashes: {}, needsContents: false } } });
   await done;
 
   assert.equal(peerSubject, "flotilla-admin", "the hub sees the client certificate");
@@ -115,7 +115,7 @@ it("refuses a client without a certificate signed by the hub's CA", async (t) =>
   const err = await new Promise<Error>((resolve) => {
     stream.on("error", resolve);
     stream.on("data", () => undefined);
-    stream.write({ kind: { $case: "hello", value: { clusterName: "member1", agentVersion: "test", workHashes: {} } } });
+    stream.write({ kind: { $case: "hello", value: { clusterName: "member1", agentVersion: "test", workHashes: {}, needsContents: false } } });
   });
   assert.match(err.message, /UNAVAILABLE/);
   assert.equal(streamsAccepted, 0, "the hub never sees the stream");

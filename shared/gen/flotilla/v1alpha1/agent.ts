@@ -103,8 +103,13 @@ export interface ControlMessage {
 export interface Hello {
   clusterName: string;
   agentVersion: string;
-  /** work key → content hash of every Work the agent holds. */
+  /** work key → content hash of every Work the agent has applied. */
   workHashes: { [key: string]: string };
+  /**
+   * True when the agent holds the hashes but not the manifests (it restarted): the hub then
+   * sends every Work, and the agent re-applies only those whose hash differs.
+   */
+  needsContents: boolean;
 }
 
 export interface Hello_WorkHashesEntry {
@@ -118,6 +123,11 @@ export interface WorkUpsert {
   contentHash: string;
   /** Each manifest is one Kubernetes object as JSON. */
   manifests: Buffer[];
+  /**
+   * "Abort" (default) or "Overwrite": what to do when the member already has an object that
+   * Flotilla does not manage.
+   */
+  conflictResolution: string;
 }
 
 /** WorkDelete tells the agent to remove a Work and the objects it applied for it. */
@@ -451,7 +461,7 @@ export const ControlMessage: MessageFns<ControlMessage> = {
 };
 
 function createBaseHello(): Hello {
-  return { clusterName: "", agentVersion: "", workHashes: {} };
+  return { clusterName: "", agentVersion: "", workHashes: {}, needsContents: false };
 }
 
 export const Hello: MessageFns<Hello> = {
@@ -465,6 +475,9 @@ export const Hello: MessageFns<Hello> = {
     globalThis.Object.entries(message.workHashes).forEach(([key, value]: [string, string]) => {
       Hello_WorkHashesEntry.encode({ key: key as any, value }, writer.uint32(26).fork()).join();
     });
+    if (message.needsContents !== false) {
+      writer.uint32(32).bool(message.needsContents);
+    }
     return writer;
   },
 
@@ -506,6 +519,14 @@ export const Hello: MessageFns<Hello> = {
             if (entry3.value !== undefined) {
               message.workHashes[entry3.key] = entry3.value;
             }
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.needsContents = reader.bool();
             continue;
           }
         }
@@ -559,6 +580,11 @@ export const Hello: MessageFns<Hello> = {
           {},
         )
         : {},
+      needsContents: isSet(object.needsContents)
+        ? globalThis.Boolean(object.needsContents)
+        : isSet(object.needs_contents)
+        ? globalThis.Boolean(object.needs_contents)
+        : false,
     };
   },
 
@@ -579,6 +605,9 @@ export const Hello: MessageFns<Hello> = {
         });
       }
     }
+    if (message.needsContents !== false) {
+      obj.needsContents = message.needsContents;
+    }
     return obj;
   },
 
@@ -598,6 +627,7 @@ export const Hello: MessageFns<Hello> = {
       },
       {},
     );
+    message.needsContents = object.needsContents ?? false;
     return message;
   },
 };
@@ -688,7 +718,7 @@ export const Hello_WorkHashesEntry: MessageFns<Hello_WorkHashesEntry> = {
 };
 
 function createBaseWorkUpsert(): WorkUpsert {
-  return { workKey: "", contentHash: "", manifests: [] };
+  return { workKey: "", contentHash: "", manifests: [], conflictResolution: "" };
 }
 
 export const WorkUpsert: MessageFns<WorkUpsert> = {
@@ -701,6 +731,9 @@ export const WorkUpsert: MessageFns<WorkUpsert> = {
     }
     for (const v of message.manifests) {
       writer.uint32(26).bytes(v!);
+    }
+    if (message.conflictResolution !== "") {
+      writer.uint32(34).string(message.conflictResolution);
     }
     return writer;
   },
@@ -742,6 +775,14 @@ export const WorkUpsert: MessageFns<WorkUpsert> = {
             message.manifests.push(Buffer.from(reader.bytes()));
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.conflictResolution = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -769,6 +810,11 @@ export const WorkUpsert: MessageFns<WorkUpsert> = {
       manifests: globalThis.Array.isArray(object?.manifests)
         ? object.manifests.map((e: any) => Buffer.from(bytesFromBase64(e)))
         : [],
+      conflictResolution: isSet(object.conflictResolution)
+        ? globalThis.String(object.conflictResolution)
+        : isSet(object.conflict_resolution)
+        ? globalThis.String(object.conflict_resolution)
+        : "",
     };
   },
 
@@ -783,6 +829,9 @@ export const WorkUpsert: MessageFns<WorkUpsert> = {
     if (message.manifests?.length) {
       obj.manifests = message.manifests.map((e) => base64FromBytes(e));
     }
+    if (message.conflictResolution !== "") {
+      obj.conflictResolution = message.conflictResolution;
+    }
     return obj;
   },
 
@@ -794,6 +843,7 @@ export const WorkUpsert: MessageFns<WorkUpsert> = {
     message.workKey = object.workKey ?? "";
     message.contentHash = object.contentHash ?? "";
     message.manifests = object.manifests?.map((e) => e) || [];
+    message.conflictResolution = object.conflictResolution ?? "";
     return message;
   },
 };

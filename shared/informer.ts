@@ -1,0 +1,90 @@
+import { type KubeConfig, type KubernetesObject, makeInformer } from "@kubernetes/client-node";
+import type { Logger } from "pino";
+import { collectionPath, type KubeRest, type ResourceInfo } from "./kube-rest.ts";
+
+/** Handlers for cache changes; each runs after the cache holds the new state. */
+export interface InformerHandlers<T> {
+  add?(obj: T): void;
+  update?(obj: T): void;
+  delete?(obj: T): void;
+}
+
+type Cached<T> = T & KubernetesObject;
+
+/**
+ * A list-watch cache of one resource (client-node's ListWatch: relists on 410 Gone, updates the
+ * cache before calling handlers), restarted with backoff when the watch fails. `start()`
+ * resolves once the first list is in the cache: before that, the cache must not be read as
+ * the truth.
+ */
+export class Informer<T> {
+  readonly resource: ResourceInfo;
+  private readonly inner: ReturnType<typeof makeInformer<Cached<T>>>;
+  private readonly log: Logger;
+  private stopped = false;
+  private restartDelay = 500;
+  private isSynced = false;
+
+  constructor(opts: {
+    kc: KubeConfig;
+    rest: KubeRest;
+    resource: ResourceInfo;
+    namespace?: string;
+    labelSelector?: string;
+    log: Logger;
+  }) {
+    this.resource = opts.resource;
+    this.log = opts.log.child({ informer: `${opts.resource.plural}.${opts.resource.apiVersion}` });
+    const path = collectionPath(opts.resource, opts.namespace);
+    const { apiVersion, kind } = opts.resource;
+    const list = async () => {
+      const body = await opts.rest.get<{ metadata?: { resourceVersion?: string }; items?: Cached<T>[] }>(path, {
+        labelSelector: opts.labelSelector,
+      });
+      // Lists of built-in kinds leave apiVersion/kind off the items.
+      const items = (body.items ?? []).map((i) => ({ ...i, apiVersion, kind }) as Cached<T>);
+      return { apiVersion, kind: `${kind}List`, metadata: body.metadata ?? {}, items };
+    };
+    this.inner = makeInformer<Cached<T>>(opts.kc, path, list, opts.labelSelector);
+    this.inner.on("error", (err: unknown) => {
+      if (this.stopped) return;
+      const delay = this.restartDelay;
+      this.restartDelay = Math.min(this.restartDelay * 2, 30_000);
+      this.log.warn({ err: err instanceof Error ? err.message : String(err), delayMs: delay }, "watch failed; restarting");
+      setTimeout(() => {
+        if (!this.stopped) this.inner.start().then(() => (this.restartDelay = 500), () => undefined);
+      }, delay).unref();
+    });
+  }
+
+  /** Registers handlers; register before start() to see the initial list as adds. */
+  on(handlers: InformerHandlers<T>): void {
+    if (handlers.add) this.inner.on("add", (o) => handlers.add?.(o));
+    if (handlers.update) this.inner.on("update", (o) => handlers.update?.(o));
+    if (handlers.delete) this.inner.on("delete", (o) => handlers.delete?.(o));
+  }
+
+  /** Lists, fills the cache, starts watching; resolves when the cache is synced. */
+  async start(): Promise<void> {
+    this.stopped = false;
+    await this.inner.start();
+    this.isSynced = true;
+  }
+
+  get synced(): boolean {
+    return this.isSynced;
+  }
+
+  stop(): void {
+    this.stopped = true;
+    void this.inner.stop();
+  }
+
+  get(name: string, namespace?: string): T | undefined {
+    return this.inner.get(name, namespace);
+  }
+
+  list(namespace?: string): T[] {
+    return [...this.inner.list(namespace)];
+  }
+}
