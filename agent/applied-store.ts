@@ -1,0 +1,145 @@
+import type { Logger } from "pino";
+import { isKubeStatus, type KubeRest } from "../shared/kube-rest.ts";
+import { workKeyLabelValue } from "../shared/work-key.ts";
+
+/** One member object a Work applied. */
+export interface AppliedResource {
+  apiVersion: string;
+  kind: string;
+  namespace?: string;
+  name: string;
+}
+
+/** What the agent applied for one Work: survives agent restarts (a pod has no lasting disk). */
+export interface AppliedRecord {
+  key: string;
+  hash: string;
+  resources: AppliedResource[];
+}
+
+const SHARDS = 16;
+const FIELD_MANAGER = "flotilla-agent";
+
+/**
+ * The agent's record of applied Works, kept in the member cluster itself as ConfigMaps
+ * `<prefix>-0` … `<prefix>-f` (sharded by the key's digest, to stay far below the 1 MiB object
+ * limit). Changes are coalesced: a burst of changes to one shard is one write.
+ */
+export class AppliedStore {
+  private readonly records = new Map<string, AppliedRecord>();
+  private readonly dirty = new Set<number>();
+  private timer: NodeJS.Timeout | undefined;
+  private flushing: Promise<void> = Promise.resolve();
+  private readonly rest: KubeRest;
+  private readonly namespace: string;
+  private readonly prefix: string;
+  private readonly log: Logger;
+  private readonly delayMs: number;
+  /** ConfigMap writes made, for tests. */
+  writes = 0;
+
+  constructor(opts: { rest: KubeRest; namespace: string; prefix?: string; log: Logger; delayMs?: number }) {
+    this.rest = opts.rest;
+    this.namespace = opts.namespace;
+    this.prefix = opts.prefix ?? "flotilla-agent-applied";
+    this.log = opts.log;
+    this.delayMs = opts.delayMs ?? 100;
+  }
+
+  /** Reads every shard (and creates the namespace if needed). */
+  async load(): Promise<void> {
+    await this.rest.request("POST", "/api/v1/namespaces", { body: { apiVersion: "v1", kind: "Namespace", metadata: { name: this.namespace } } }).catch((err: unknown) => {
+      if (!isKubeStatus(err, 409)) throw err;
+    });
+    for (let shard = 0; shard < SHARDS; shard++) {
+      let cm: { data?: Record<string, string> };
+      try {
+        cm = await this.rest.get(this.path(shard));
+      } catch (err) {
+        if (isKubeStatus(err, 404)) continue;
+        throw err;
+      }
+      for (const value of Object.values(cm.data ?? {})) {
+        try {
+          const r = JSON.parse(value) as AppliedRecord;
+          this.records.set(r.key, r);
+        } catch {
+          this.log.warn({ shard }, "ignoring an unreadable applied record");
+        }
+      }
+    }
+  }
+
+  get(key: string): AppliedRecord | undefined {
+    return this.records.get(key);
+  }
+
+  /** work key → hash of everything applied. */
+  hashes(): Record<string, string> {
+    return Object.fromEntries([...this.records.values()].map((r) => [r.key, r.hash]));
+  }
+
+  keys(): string[] {
+    return [...this.records.keys()];
+  }
+
+  set(record: AppliedRecord): void {
+    this.records.set(record.key, record);
+    this.touch(record.key);
+  }
+
+  delete(key: string): void {
+    if (this.records.delete(key)) this.touch(key);
+  }
+
+  /** Writes whatever is pending now. */
+  async flush(): Promise<void> {
+    if (this.timer !== undefined) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    this.flushing = this.flushing.then(() => this.writeDirty());
+    await this.flushing;
+  }
+
+  private touch(key: string): void {
+    this.dirty.add(shardOf(key));
+    this.arm();
+  }
+
+  private arm(): void {
+    this.timer ??= setTimeout(() => {
+      this.timer = undefined;
+      void this.flush().catch((err: unknown) => this.log.warn({ err: String(err) }, "saving applied records failed; will retry"));
+    }, this.delayMs);
+  }
+
+  private async writeDirty(): Promise<void> {
+    const shards = [...this.dirty];
+    this.dirty.clear();
+    for (const shard of shards) {
+      const data: Record<string, string> = {};
+      for (const r of this.records.values()) if (shardOf(r.key) === shard) data[workKeyLabelValue(r.key)] = JSON.stringify(r);
+      try {
+        this.writes++;
+        await this.rest.apply(this.path(shard), { apiVersion: "v1", kind: "ConfigMap", metadata: { name: this.name(shard), namespace: this.namespace }, data }, FIELD_MANAGER);
+      } catch (err) {
+        this.dirty.add(shard);
+        this.arm();
+        throw err;
+      }
+    }
+  }
+
+  private name(shard: number): string {
+    return `${this.prefix}-${shard.toString(16)}`;
+  }
+
+  private path(shard: number): string {
+    return `/api/v1/namespaces/${this.namespace}/configmaps/${this.name(shard)}`;
+  }
+}
+
+function shardOf(key: string): number {
+  return Number.parseInt(workKeyLabelValue(key).slice(0, 1), 16);
+}

@@ -1,0 +1,38 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import type { KubeObject } from "../shared/api/types.ts";
+import { containsFields, decideApply } from "./apply-decision.ts";
+
+const obj = (labels?: Record<string, string>): KubeObject => ({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "c", labels } });
+
+describe("decideApply", () => {
+  const cases: { name: string; live: KubeObject | undefined; cr: string; want: string }[] = [
+    { name: "absent → apply", live: undefined, cr: "Abort", want: "apply" },
+    { name: "ours → apply", live: obj({ "flotilla.dev/work": "w1" }), cr: "Abort", want: "apply" },
+    { name: "someone else's, Abort → AlreadyExists", live: obj(), cr: "Abort", want: "AlreadyExists" },
+    { name: "someone else's, Overwrite → apply", live: obj({ app: "x" }), cr: "Overwrite", want: "apply" },
+    { name: "another Work's, Abort → AlreadyExists", live: obj({ "flotilla.dev/work": "w2" }), cr: "Abort", want: "AlreadyExists" },
+    { name: "managed=false beats ours", live: obj({ "flotilla.dev/work": "w1", "flotilla.dev/managed": "false" }), cr: "Abort", want: "ManagedLabelFalse" },
+    { name: "managed=false beats Overwrite", live: obj({ "flotilla.dev/managed": "false" }), cr: "Overwrite", want: "ManagedLabelFalse" },
+    { name: "managed=true is just a label", live: obj({ "flotilla.dev/managed": "true" }), cr: "Overwrite", want: "apply" },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const d = decideApply(c.live, "w1", c.cr);
+      assert.equal(d.action === "apply" ? "apply" : d.reason, c.want);
+      if (d.action === "skip") assert.ok(d.message.length > 0);
+    });
+  }
+});
+
+describe("containsFields", () => {
+  const cases: { name: string; have: unknown; want: unknown; holds: boolean }[] = [
+    { name: "live adds defaults and status", have: { spec: { replicas: 2, strategy: {} }, status: {} }, want: { spec: { replicas: 2 } }, holds: true },
+    { name: "an edited field", have: { spec: { replicas: 5 } }, want: { spec: { replicas: 2 } }, holds: false },
+    { name: "a removed field", have: { data: {} }, want: { data: { a: "1" } }, holds: false },
+    { name: "lists compare by position", have: { ports: [{ port: 80, protocol: "TCP" }] }, want: { ports: [{ port: 80 }] }, holds: true },
+    { name: "a list of another length", have: { ports: [{ port: 80 }, { port: 81 }] }, want: { ports: [{ port: 80 }] }, holds: false },
+    { name: "scalars", have: "a", want: "a", holds: true },
+  ];
+  for (const c of cases) it(c.name, () => assert.equal(containsFields(c.have, c.want), c.holds));
+});

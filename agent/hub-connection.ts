@@ -1,0 +1,140 @@
+import { type ClientDuplexStream, credentials, status as GrpcStatus } from "@grpc/grpc-js";
+import type { Logger } from "pino";
+import { CoalescingOutbox } from "../shared/coalescing-outbox.ts";
+import {
+  type AgentMessage,
+  AgentHubClient,
+  type ControlMessage,
+  type Heartbeat,
+  type Hello,
+  type WorkStatus,
+  type WorkUpsert,
+} from "../shared/gen/flotilla/v1alpha1/agent.ts";
+
+export interface HubHandlers {
+  hello(): Hello;
+  upsert(u: WorkUpsert): void;
+  delete(key: string): void;
+  syncDone(workCount: number): void;
+  /** The latest status of a Work, or undefined when there is nothing to say. */
+  status(key: string): WorkStatus | undefined;
+}
+
+export interface HubConnectionOptions {
+  address: string;
+  ca: Buffer;
+  cert: Buffer;
+  key: Buffer;
+  /** The name the hub's certificate carries, when it differs from the address's host. */
+  serverName?: string;
+  handlers: HubHandlers;
+  log: Logger;
+  minBackoffMs?: number;
+  maxBackoffMs?: number;
+}
+
+/**
+ * The agent's one stream to the hub: connects, says Hello, applies what comes, sends statuses
+ * through a coalescing outbox (latest status per Work; back-pressure respected), and reconnects
+ * with exponential backoff and full jitter when the stream ends.
+ */
+export class HubConnection {
+  private readonly client: AgentHubClient;
+  private readonly opts: HubConnectionOptions;
+  private stream: ClientDuplexStream<AgentMessage, ControlMessage> | undefined;
+  private outbox: CoalescingOutbox | undefined;
+  private attempt = 0;
+  private stopped = false;
+  private timer: NodeJS.Timeout | undefined;
+  private synced = false;
+  /** Streams opened, for tests. */
+  connects = 0;
+  /** Manifest bytes received, for tests and metrics. */
+  manifestBytes = 0;
+  upserts = 0;
+
+  constructor(opts: HubConnectionOptions) {
+    this.opts = opts;
+    const channelOptions: Record<string, string | number> = { "grpc.keepalive_time_ms": 20_000, "grpc.keepalive_timeout_ms": 10_000, "grpc.max_receive_message_length": 64 * 1024 * 1024 };
+    if (opts.serverName) channelOptions["grpc.ssl_target_name_override"] = opts.serverName;
+    this.client = new AgentHubClient(opts.address, credentials.createSsl(opts.ca, opts.key, opts.cert), channelOptions);
+  }
+
+  /** True between the end of a resync and the end of the stream. */
+  get connected(): boolean {
+    return this.synced;
+  }
+
+  start(): void {
+    this.stopped = false;
+    this.open();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.stream?.cancel();
+    this.client.close();
+  }
+
+  /** Queues a Work's status (the newest one is sent when the stream has room). */
+  reportStatus(key: string): void {
+    this.outbox?.mark(key);
+  }
+
+  /** Sends a heartbeat now if the stream has room (a missed one is replaced by the next). */
+  heartbeat(hb: Heartbeat): void {
+    if (this.synced) this.stream?.write({ kind: { $case: "heartbeat", value: hb } });
+  }
+
+  private open(): void {
+    if (this.stopped) return;
+    const { handlers, log } = this.opts;
+    const stream = this.client.connect();
+    this.stream = stream;
+    this.connects++;
+    const outbox = new CoalescingOutbox((key) => {
+      const s = handlers.status(key);
+      return s === undefined ? true : stream.write({ kind: { $case: "workStatus", value: s } });
+    });
+    this.outbox = outbox;
+    stream.on("drain", () => outbox.drained());
+    stream.on("data", (m: ControlMessage) => {
+      const kind = m.kind;
+      switch (kind?.$case) {
+        case "workUpsert":
+          this.upserts++;
+          for (const b of kind.value.manifests) this.manifestBytes += b.byteLength;
+          handlers.upsert(kind.value);
+          break;
+        case "workDelete":
+          handlers.delete(kind.value.workKey);
+          break;
+        case "syncDone":
+          this.synced = true;
+          this.attempt = 0;
+          log.info({ works: kind.value.workCount }, "synced with the hub");
+          handlers.syncDone(kind.value.workCount);
+          break;
+      }
+    });
+    let ended = false;
+    const ended_ = (why: string, code?: number) => {
+      if (ended) return;
+      ended = true;
+      this.synced = false;
+      outbox.close();
+      if (this.stream === stream) this.stream = undefined;
+      if (this.stopped) return;
+      const cap = Math.min(this.opts.maxBackoffMs ?? 30_000, (this.opts.minBackoffMs ?? 500) * 2 ** this.attempt);
+      this.attempt++;
+      const delay = Math.round(Math.random() * cap);
+      const level = code === GrpcStatus.PERMISSION_DENIED || code === GrpcStatus.UNAUTHENTICATED ? "error" : "warn";
+      log[level]({ why, code, retryInMs: delay }, "hub stream ended; reconnecting");
+      this.timer = setTimeout(() => this.open(), delay);
+    };
+    stream.on("error", (err: Error & { code?: number; details?: string }) => ended_(err.details ?? err.message, err.code));
+    stream.on("end", () => ended_("the hub closed the stream"));
+    stream.write({ kind: { $case: "hello", value: handlers.hello() } });
+  }
+}

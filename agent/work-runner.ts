@@ -1,0 +1,233 @@
+import type { Logger } from "pino";
+import { type KubeObject, LABELS } from "../shared/api/types.ts";
+import { Controller, type ReconcileResult } from "../shared/controller.ts";
+import type { Discovery } from "../shared/discovery.ts";
+import type { WorkStatus } from "../shared/gen/flotilla/v1alpha1/agent.ts";
+import { isKubeStatus, type KubeRest, objectPath } from "../shared/kube-rest.ts";
+import { workKeyLabelValue } from "../shared/work-key.ts";
+import { applyOrder, deleteOrder } from "./apply-order.ts";
+import { containsFields, decideApply } from "./apply-decision.ts";
+import type { AppliedResource, AppliedStore } from "./applied-store.ts";
+import { type ObjectWatch, WORK_KEY_ANNOTATION } from "./object-watch.ts";
+import { type ManifestOutcome, workStatus } from "./work-status.ts";
+
+const FIELD_MANAGER = "flotilla-agent";
+/** How often a Work with a skipped manifest (a conflict) is looked at again. */
+const RECHECK_SKIPPED_MS = 15_000;
+
+/** A Work as the hub sent it. */
+export interface DesiredWork {
+  key: string;
+  hash: string;
+  manifests: KubeObject[];
+  conflictResolution: string;
+}
+
+/** Counters for tests and metrics. */
+export interface RunnerStats {
+  applies: number;
+  deletes: number;
+}
+
+/**
+ * Makes the member match the Works the hub sent, one Work at a time per key (a controller):
+ * applies with server-side apply when the hash changed or an object drifted, prunes objects a
+ * Work no longer has, deletes a removed Work's objects, and reports status when it changes.
+ */
+export class WorkRunner {
+  readonly controller: Controller;
+  readonly stats: RunnerStats = { applies: 0, deletes: 0 };
+  private readonly desired = new Map<string, DesiredWork>();
+  private readonly statuses = new Map<string, WorkStatus>();
+  private readonly sent = new Map<string, string>();
+  private readonly knownNamespaces = new Set<string>();
+  private readonly rest: KubeRest;
+  private readonly discovery: Discovery;
+  private readonly applied: AppliedStore;
+  private readonly objects: ObjectWatch;
+  private readonly report: (key: string) => void;
+  private readonly log: Logger;
+
+  constructor(opts: { rest: KubeRest; discovery: Discovery; applied: AppliedStore; objects: ObjectWatch; report: (key: string) => void; log: Logger; workers?: number }) {
+    this.rest = opts.rest;
+    this.discovery = opts.discovery;
+    this.applied = opts.applied;
+    this.objects = opts.objects;
+    this.report = opts.report;
+    this.log = opts.log;
+    this.controller = new Controller({ name: "work", reconcile: (k) => this.reconcile(k), log: opts.log, workers: opts.workers ?? 4 });
+  }
+
+  upsert(work: DesiredWork): void {
+    this.desired.set(work.key, work);
+    this.controller.enqueue(work.key);
+  }
+
+  delete(key: string): void {
+    this.desired.delete(key);
+    this.controller.enqueue(key);
+  }
+
+  /** Keys of the Works the agent holds with their manifests. */
+  heldHashes(): Record<string, string> {
+    return Object.fromEntries([...this.desired.values()].map((w) => [w.key, w.hash]));
+  }
+
+  /** Whether the agent holds manifests at all (false right after a restart). */
+  get holdsContents(): boolean {
+    return this.desired.size > 0;
+  }
+
+  /** The latest status of a Work, for the stream. */
+  status(key: string): WorkStatus | undefined {
+    return this.statuses.get(key);
+  }
+
+  /** Every status again (after a reconnect the hub has none). */
+  allStatusKeys(): string[] {
+    return [...this.statuses.keys()];
+  }
+
+  /** Forgets what was reported, so the next reconcile reports again. */
+  forgetReported(): void {
+    this.sent.clear();
+  }
+
+  private publish(status: WorkStatus): void {
+    const text = JSON.stringify(status);
+    this.statuses.set(status.workKey, status);
+    if (this.sent.get(status.workKey) === text) return;
+    this.sent.set(status.workKey, text);
+    this.report(status.workKey);
+  }
+
+  private async reconcile(key: string): Promise<ReconcileResult> {
+    const want = this.desired.get(key);
+    if (want === undefined) return this.remove(key);
+    const record = this.applied.get(key);
+    const label = workKeyLabelValue(key);
+    const full = record?.hash !== want.hash;
+    const outcomes: ManifestOutcome[] = [];
+    const resources: AppliedResource[] = [];
+    let skipped = false;
+    for (const manifest of applyOrder(want.manifests)) {
+      const outcome = await this.applyManifest(key, label, manifest, want.conflictResolution, full);
+      outcomes.push(outcome);
+      if (outcome.applied) resources.push(resourceOf(manifest));
+      else skipped = true;
+    }
+    if (full) {
+      const keep = new Set(resources.map(resourceId));
+      for (const r of deleteOrder((record?.resources ?? []).filter((r) => !keep.has(resourceId(r))).map(asObject))) {
+        await this.deleteIfOurs(resourceOf(r), label);
+      }
+      // Record applied manifests only: a conflict is retried, never claimed.
+      if (outcomes.every((o) => o.applied || o.reason === "AlreadyExists" || o.reason === "ManagedLabelFalse")) {
+        this.applied.set({ key, hash: want.hash, resources });
+      }
+    }
+    this.publish(workStatus(key, want.hash, outcomes));
+    if (outcomes.some((o) => !o.applied && o.reason !== "AlreadyExists" && o.reason !== "ManagedLabelFalse")) {
+      throw new Error(`work ${key}: ${outcomes.filter((o) => !o.applied).map((o) => o.message).join("; ")}`);
+    }
+    return skipped ? { requeueAfterMs: RECHECK_SKIPPED_MS } : undefined;
+  }
+
+  private async applyManifest(key: string, label: string, manifest: KubeObject, conflictResolution: string, full: boolean): Promise<ManifestOutcome> {
+    const res = await this.discovery.resourceFor(manifest.apiVersion, manifest.kind);
+    if (res === undefined) {
+      return { manifest, applied: false, reason: "CreationFailed", message: `the member does not serve ${manifest.kind} in ${manifest.apiVersion}` };
+    }
+    const namespace = res.namespaced ? manifest.metadata.namespace || "default" : undefined;
+    const name = manifest.metadata.name ?? "";
+    let live: KubeObject | undefined;
+    try {
+      live = await this.objects.get(res, namespace, name);
+    } catch (err) {
+      return { manifest, applied: false, reason: "RetrievalFailed", message: errorMessage(err) };
+    }
+    const decision = decideApply(live, label, conflictResolution);
+    if (decision.action === "skip") return { manifest, applied: false, reason: decision.reason, message: decision.message };
+    const desired = withOwnership(manifest, key, label, namespace);
+    this.objects.ensure(res);
+    if (!full && live !== undefined && containsFields(live, desired)) return { manifest, applied: true, reason: "", message: "", live };
+    try {
+      if (namespace !== undefined) await this.ensureNamespace(namespace);
+      this.stats.applies++;
+      live = await this.rest.apply<KubeObject>(objectPath(res, namespace, name), desired, FIELD_MANAGER, true);
+      return { manifest, applied: true, reason: "", message: "", live };
+    } catch (err) {
+      return { manifest, applied: false, reason: live === undefined ? "CreationFailed" : "UpdateFailed", message: errorMessage(err) };
+    }
+  }
+
+  private async remove(key: string): Promise<ReconcileResult> {
+    const record = this.applied.get(key);
+    const label = workKeyLabelValue(key);
+    const failures: string[] = [];
+    for (const r of deleteOrder((record?.resources ?? []).map(asObject))) {
+      try {
+        await this.deleteIfOurs(resourceOf(r), label);
+      } catch (err) {
+        failures.push(`${r.kind}/${r.metadata.name}: ${errorMessage(err)}`);
+      }
+    }
+    if (failures.length > 0) {
+      this.publish({ workKey: key, observedHash: record?.hash ?? "", applied: false, available: false, reason: "DeletionFailed", message: failures.join("; "), manifests: [], deleted: false });
+      throw new Error(`deleting work ${key}: ${failures.join("; ")}`);
+    }
+    this.applied.delete(key);
+    this.publish({ workKey: key, observedHash: "", applied: false, available: false, reason: "", message: "", manifests: [], deleted: true });
+    this.statuses.delete(key);
+    return undefined;
+  }
+
+  /** Deletes a member object only while it still carries this Work's label. */
+  private async deleteIfOurs(r: AppliedResource, label: string): Promise<void> {
+    const res = await this.discovery.resourceFor(r.apiVersion, r.kind);
+    if (res === undefined) return;
+    const live = await this.objects.get(res, r.namespace, r.name);
+    if (live === undefined || live.metadata.labels?.[LABELS.work] !== label || live.metadata.labels?.[LABELS.managed] === "false") return;
+    this.stats.deletes++;
+    await this.rest.delete(objectPath(res, r.namespace, r.name), { propagationPolicy: "Background" }).catch((err: unknown) => {
+      if (!isKubeStatus(err, 404)) throw err;
+    });
+  }
+
+  private async ensureNamespace(name: string): Promise<void> {
+    if (this.knownNamespaces.has(name)) return;
+    await this.rest.request("POST", "/api/v1/namespaces", { body: { apiVersion: "v1", kind: "Namespace", metadata: { name } } }).catch((err: unknown) => {
+      if (!isKubeStatus(err, 409)) throw err;
+    });
+    this.knownNamespaces.add(name);
+  }
+}
+
+/** The manifest with Flotilla's ownership label and annotation, in its namespace. */
+function withOwnership(m: KubeObject, key: string, label: string, namespace: string | undefined): KubeObject {
+  return {
+    ...m,
+    metadata: {
+      ...m.metadata,
+      ...(namespace !== undefined ? { namespace } : {}),
+      labels: { ...m.metadata.labels, [LABELS.work]: label },
+      annotations: { ...m.metadata.annotations, [WORK_KEY_ANNOTATION]: key },
+    },
+  };
+}
+
+function resourceOf(m: KubeObject): AppliedResource {
+  return { apiVersion: m.apiVersion, kind: m.kind, ...(m.metadata.namespace ? { namespace: m.metadata.namespace } : {}), name: m.metadata.name ?? "" };
+}
+
+function asObject(r: AppliedResource): KubeObject {
+  return { apiVersion: r.apiVersion, kind: r.kind, metadata: { name: r.name, ...(r.namespace ? { namespace: r.namespace } : {}) } };
+}
+
+function resourceId(r: AppliedResource): string {
+  return `${r.apiVersion}|${r.kind}|${r.namespace ?? ""}|${r.name}`;
+}
+
+function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

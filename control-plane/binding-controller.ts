@@ -1,0 +1,109 @@
+import type { Logger } from "pino";
+import { RESOURCES } from "../shared/api/resources.ts";
+import type { Cluster, PropagationPolicy, ResourceBinding } from "../shared/api/types.ts";
+import { Controller } from "../shared/controller.ts";
+import { isKubeStatus, type KubeRest, objectPath } from "../shared/kube-rest.ts";
+import { parseWorkKey } from "../shared/work-key.ts";
+import { bindingName, bindingUpToDate, desiredBinding } from "./binding-spec.ts";
+import type { Caches } from "./caches.ts";
+import { selectClusters } from "./placement.ts";
+import { matchPolicy } from "./policy-match.ts";
+import { isPropagatable, type KindRef, keyOf, type TemplateInformers } from "./template-informers.ts";
+
+const FIELD_MANAGER = "flotilla-binding-controller";
+
+/**
+ * The detector and (Duplicated) scheduler: template × policies × clusters → ResourceBinding.
+ * Keys are template keys. A template no policy selects loses its binding; the binding's
+ * finalizer then holds it until the agents confirm removal.
+ */
+export class BindingController {
+  readonly controller: Controller;
+  private readonly caches: Caches;
+  private readonly templates: TemplateInformers;
+  private readonly rest: KubeRest;
+  private readonly clusterShapes = new Map<string, string>();
+
+  constructor(opts: { caches: Caches; templates: TemplateInformers; rest: KubeRest; log: Logger; workers?: number }) {
+    this.caches = opts.caches;
+    this.templates = opts.templates;
+    this.rest = opts.rest;
+    this.controller = new Controller({ name: "binding", reconcile: (k) => this.reconcile(k), log: opts.log, workers: opts.workers ?? 4 });
+    const policyChanged = (p: PropagationPolicy) => this.enqueueForPolicy(p);
+    this.caches.policies.on({ add: policyChanged, update: policyChanged, delete: policyChanged });
+    this.caches.clusterPolicies.on({ add: policyChanged, update: policyChanged, delete: policyChanged });
+    const clusterChanged = (c: Cluster) => this.clusterChanged(c);
+    this.caches.clusters.on({ add: clusterChanged, update: clusterChanged, delete: (c) => this.clusterChanged(c, true) });
+    const bindingChanged = (b: ResourceBinding) => this.controller.enqueue(keyOfResource(b));
+    this.caches.bindings.on({ delete: bindingChanged });
+    this.caches.clusterBindings.on({ delete: bindingChanged });
+  }
+
+  /** A template changed (called by the template informers). */
+  templateChanged(key: string): void {
+    this.controller.enqueue(key);
+  }
+
+  /** Every template of every watched kind, for the initial sync. */
+  enqueueAll(kinds: KindRef[]): void {
+    for (const k of kinds) for (const t of this.templates.list(k)) this.controller.enqueue(keyOf(t));
+    for (const b of this.caches.allBindings()) this.controller.enqueue(keyOfResource(b));
+  }
+
+  private enqueueForPolicy(p: PropagationPolicy): void {
+    for (const s of p.spec.resourceSelectors ?? []) {
+      for (const t of this.templates.list(s)) this.controller.enqueue(keyOf(t));
+    }
+    // Templates it used to place (its selectors may have changed or it may be gone).
+    for (const b of this.caches.allBindings()) {
+      if (b.metadata.labels?.["flotilla.dev/policy-name"] === p.metadata.name) this.controller.enqueue(keyOfResource(b));
+    }
+  }
+
+  private clusterChanged(c: Cluster, deleted = false): void {
+    // Heartbeats rewrite a Cluster's status often; placement depends only on labels and spec.
+    const name = c.metadata.name ?? "";
+    const shape = deleted ? "" : JSON.stringify([c.metadata.labels ?? {}, c.spec ?? {}]);
+    if (this.clusterShapes.get(name) === shape) return;
+    if (deleted) this.clusterShapes.delete(name);
+    else this.clusterShapes.set(name, shape);
+    for (const b of this.caches.allBindings()) this.controller.enqueue(keyOfResource(b));
+    for (const p of this.caches.allPolicies()) for (const s of p.spec.resourceSelectors ?? []) {
+      for (const t of this.templates.list(s)) this.controller.enqueue(keyOf(t));
+    }
+  }
+
+  private async reconcile(key: string): Promise<undefined> {
+    const ref = parseWorkKey(key);
+    if (!isPropagatable(ref)) return undefined;
+    const template = this.templates.get(ref);
+    const existing = this.caches.bindingOf(ref);
+    if (template === undefined || template.metadata.deletionTimestamp !== undefined) return undefined; // GC removes the binding
+    const match = matchPolicy(template, this.caches.allPolicies());
+    const resource = ref.namespace ? RESOURCES.resourceBinding : RESOURCES.clusterResourceBinding;
+    const path = objectPath(resource, ref.namespace, bindingName(ref));
+    if (match === undefined) {
+      if (existing !== undefined && existing.metadata.deletionTimestamp === undefined) {
+        await this.rest.delete(path).catch((err: unknown) => {
+          if (!isKubeStatus(err, 404)) throw err;
+        });
+      }
+      return undefined;
+    }
+    const clusters = selectClusters(match.policy.spec.placement?.clusterAffinity, this.caches.clusters.list());
+    const desired = desiredBinding(template, match.policy, clusters);
+    if (existing !== undefined && existing.metadata.deletionTimestamp === undefined && bindingUpToDate(existing, desired)) return undefined;
+    if (existing?.metadata.deletionTimestamp !== undefined) {
+      // The old binding is still being cleaned up; come back when it is gone (its delete event requeues us).
+      return undefined;
+    }
+    await this.rest.apply(path, desired, FIELD_MANAGER);
+    return undefined;
+  }
+}
+
+/** The template key a binding refers to. */
+export function keyOfResource(b: ResourceBinding): string {
+  const r = b.spec.resource;
+  return keyOf({ apiVersion: r.apiVersion, kind: r.kind, metadata: { name: r.name, namespace: r.namespace } });
+}

@@ -1,0 +1,61 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import type { KubeObject, PropagationPolicy } from "../shared/api/types.ts";
+import { BINDING_FINALIZER, bindingName, bindingUpToDate, desiredBinding } from "./binding-spec.ts";
+
+const deployment: KubeObject = {
+  apiVersion: "apps/v1",
+  kind: "Deployment",
+  metadata: { name: "web", namespace: "default", uid: "u1", resourceVersion: "7" },
+  spec: { replicas: 3 },
+};
+const clusterRole: KubeObject = { apiVersion: "rbac.authorization.k8s.io/v1", kind: "ClusterRole", metadata: { name: "reader", uid: "u2" } };
+const policy: PropagationPolicy = {
+  apiVersion: "flotilla.dev/v1alpha1",
+  kind: "PropagationPolicy",
+  metadata: { name: "p", namespace: "default" },
+  spec: { resourceSelectors: [{ apiVersion: "apps/v1", kind: "Deployment" }], conflictResolution: "Overwrite" },
+};
+const cpolicy: PropagationPolicy = { ...policy, kind: "ClusterPropagationPolicy", metadata: { name: "cp" }, spec: { resourceSelectors: [] } };
+
+describe("desiredBinding", () => {
+  it("binds a namespaced workload: every cluster gets the template's replicas, sorted", () => {
+    const b = desiredBinding(deployment, policy, ["member2", "member1"]);
+    assert.equal(b.kind, "ResourceBinding");
+    assert.equal(b.metadata.name, "web-deployment");
+    assert.equal(b.metadata.namespace, "default");
+    assert.deepEqual(b.metadata.finalizers, [BINDING_FINALIZER]);
+    assert.deepEqual(b.metadata.ownerReferences?.[0], { apiVersion: "apps/v1", kind: "Deployment", name: "web", uid: "u1", controller: true, blockOwnerDeletion: true });
+    assert.deepEqual(b.spec.clusters, [{ name: "member1", replicas: 3 }, { name: "member2", replicas: 3 }]);
+    assert.equal(b.spec.replicas, 3);
+    assert.equal(b.spec.conflictResolution, "Overwrite");
+    assert.deepEqual(b.metadata.labels, { "flotilla.dev/policy-name": "p", "flotilla.dev/policy-namespace": "default" });
+  });
+
+  it("binds a cluster-scoped object with a ClusterResourceBinding and no replicas", () => {
+    const b = desiredBinding(clusterRole, cpolicy, ["member1"]);
+    assert.equal(b.kind, "ClusterResourceBinding");
+    assert.equal(b.metadata.namespace, undefined);
+    assert.equal(b.metadata.name, "reader-clusterrole");
+    assert.deepEqual(b.spec.clusters, [{ name: "member1" }]);
+    assert.equal(b.spec.conflictResolution, "Abort");
+    assert.equal(b.spec.resource.namespace, undefined);
+  });
+
+  it("does not depend on the template's resourceVersion (no binding write per template edit)", () => {
+    const a = desiredBinding(deployment, policy, ["member1"]);
+    const b = desiredBinding({ ...deployment, metadata: { ...deployment.metadata, resourceVersion: "8" } }, policy, ["member1"]);
+    assert.ok(bindingUpToDate(a, b));
+  });
+
+  it("sees placement, replica and policy changes as out of date", () => {
+    const base = desiredBinding(deployment, policy, ["member1"]);
+    assert.ok(!bindingUpToDate(base, desiredBinding(deployment, policy, ["member1", "member2"])));
+    assert.ok(!bindingUpToDate(base, desiredBinding({ ...deployment, spec: { replicas: 4 } }, policy, ["member1"])));
+    assert.ok(!bindingUpToDate(base, desiredBinding(deployment, { ...policy, metadata: { name: "q", namespace: "default" } }, ["member1"])));
+  });
+
+  it("names bindings as Karmada does", () => {
+    assert.equal(bindingName({ name: "nginx", kind: "Deployment" }), "nginx-deployment");
+  });
+});

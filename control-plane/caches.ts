@@ -1,0 +1,53 @@
+import type { KubeConfig } from "@kubernetes/client-node";
+import type { Logger } from "pino";
+import { RESOURCES } from "../shared/api/resources.ts";
+import type { Cluster, PropagationPolicy, ResourceBinding } from "../shared/api/types.ts";
+import { Informer } from "../shared/informer.ts";
+import type { KubeRest } from "../shared/kube-rest.ts";
+import { bindingName } from "./binding-spec.ts";
+import type { WorkRef } from "../shared/work-key.ts";
+
+/** The informers over Flotilla's own kinds, shared by every controller of the process. */
+export class Caches {
+  readonly clusters: Informer<Cluster>;
+  readonly policies: Informer<PropagationPolicy>;
+  readonly clusterPolicies: Informer<PropagationPolicy>;
+  readonly bindings: Informer<ResourceBinding>;
+  readonly clusterBindings: Informer<ResourceBinding>;
+
+  constructor(kc: KubeConfig, rest: KubeRest, log: Logger) {
+    const make = <T>(resource: (typeof RESOURCES)[keyof typeof RESOURCES]) => new Informer<T>({ kc, rest, resource, log });
+    this.clusters = make<Cluster>(RESOURCES.cluster);
+    this.policies = make<PropagationPolicy>(RESOURCES.propagationPolicy);
+    this.clusterPolicies = make<PropagationPolicy>(RESOURCES.clusterPropagationPolicy);
+    this.bindings = make<ResourceBinding>(RESOURCES.resourceBinding);
+    this.clusterBindings = make<ResourceBinding>(RESOURCES.clusterResourceBinding);
+  }
+
+  all(): Informer<unknown>[] {
+    return [this.clusters, this.policies, this.clusterPolicies, this.bindings, this.clusterBindings] as Informer<unknown>[];
+  }
+
+  async start(): Promise<void> {
+    await Promise.all(this.all().map((i) => i.start()));
+  }
+
+  stop(): void {
+    for (const i of this.all()) i.stop();
+  }
+
+  /** Every policy of both scopes. */
+  allPolicies(): PropagationPolicy[] {
+    return [...this.policies.list(), ...this.clusterPolicies.list()];
+  }
+
+  allBindings(): ResourceBinding[] {
+    return [...this.bindings.list(), ...this.clusterBindings.list()];
+  }
+
+  /** The binding of a template, from the cache. */
+  bindingOf(ref: WorkRef): ResourceBinding | undefined {
+    const name = bindingName(ref);
+    return ref.namespace ? this.bindings.get(name, ref.namespace) : this.clusterBindings.get(name);
+  }
+}

@@ -1,0 +1,38 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { type HeartbeatState, readiness, recordHeartbeat } from "./cluster-readiness.ts";
+
+const t = { failureMs: 30_000, successMs: 10_000 };
+
+describe("cluster readiness", () => {
+  const cases: { name: string; state: HeartbeatState; now: number; status: string; reason: string; recheck?: number }[] = [
+    { name: "never heard from", state: {}, now: 0, status: "Unknown", reason: "AwaitingAgent" },
+    { name: "steady heartbeats", state: { lastHeartbeatAt: 100_000, healthySince: 0 }, now: 105_000, status: "True", reason: "ClusterReady", recheck: 25_001 },
+    { name: "exactly at the failure threshold is still ready", state: { lastHeartbeatAt: 0, healthySince: -20_000 }, now: 30_000, status: "True", reason: "ClusterReady", recheck: 1 },
+    { name: "silent past the failure threshold", state: { lastHeartbeatAt: 0, healthySince: -50_000 }, now: 30_001, status: "False", reason: "ClusterNotReachable" },
+    { name: "recovering within the success threshold", state: { lastHeartbeatAt: 4_000, healthySince: 0 }, now: 4_000, status: "False", reason: "ClusterRecovering", recheck: 6_000 },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const r = readiness(c.state, c.now, t);
+      assert.equal(r.status, c.status);
+      assert.equal(r.reason, c.reason);
+      assert.equal(r.recheckAfterMs, c.recheck);
+    });
+  }
+
+  it("a gap longer than the failure threshold restarts the success window", () => {
+    let s = recordHeartbeat({}, 0, t);
+    s = recordHeartbeat(s, 10_000, t);
+    assert.equal(s.healthySince, 0);
+    s = recordHeartbeat(s, 50_000, t);
+    assert.equal(s.healthySince, 50_000);
+    assert.equal(readiness(s, 55_000, t).reason, "ClusterRecovering");
+    assert.equal(readiness(s, 60_000, t).status, "True");
+  });
+
+  it("a success threshold of zero makes the first heartbeat Ready", () => {
+    const s = recordHeartbeat({}, 1_000, { failureMs: 30_000, successMs: 0 });
+    assert.equal(readiness(s, 1_000, { failureMs: 30_000, successMs: 0 }).status, "True");
+  });
+});

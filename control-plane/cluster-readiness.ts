@@ -1,0 +1,54 @@
+// Whether a cluster is Ready, from its heartbeats (DESIGN §6): pure.
+
+export interface HeartbeatState {
+  /** When the last heartbeat arrived (ms), if any. */
+  lastHeartbeatAt?: number;
+  /** Start of the current run of heartbeats with no gap longer than the failure threshold (ms). */
+  healthySince?: number;
+}
+
+export interface Thresholds {
+  /** No heartbeat for longer than this → not Ready. */
+  failureMs: number;
+  /** Heartbeats without such a gap for at least this long → Ready again. */
+  successMs: number;
+}
+
+export interface Readiness {
+  status: "True" | "False" | "Unknown";
+  reason: string;
+  message: string;
+  /** When to look again: the moment the answer would change if nothing else happens. */
+  recheckAfterMs?: number;
+}
+
+/** The state after a heartbeat at `now`. */
+export function recordHeartbeat(state: HeartbeatState, now: number, t: Thresholds): HeartbeatState {
+  const gap = state.lastHeartbeatAt === undefined || now - state.lastHeartbeatAt > t.failureMs;
+  return { lastHeartbeatAt: now, healthySince: gap || state.healthySince === undefined ? now : state.healthySince };
+}
+
+/** The Ready condition at `now`. */
+export function readiness(state: HeartbeatState, now: number, t: Thresholds): Readiness {
+  if (state.lastHeartbeatAt === undefined) {
+    return { status: "Unknown", reason: "AwaitingAgent", message: "no heartbeat from the cluster's agent yet" };
+  }
+  const silentFor = now - state.lastHeartbeatAt;
+  if (silentFor > t.failureMs) {
+    return {
+      status: "False",
+      reason: "ClusterNotReachable",
+      message: `no heartbeat for ${Math.round(silentFor / 1000)}s (failure threshold ${Math.round(t.failureMs / 1000)}s)`,
+    };
+  }
+  const healthyFor = now - (state.healthySince ?? state.lastHeartbeatAt);
+  if (healthyFor < t.successMs) {
+    return {
+      status: "False",
+      reason: "ClusterRecovering",
+      message: `heartbeats resumed ${Math.round(healthyFor / 1000)}s ago (success threshold ${Math.round(t.successMs / 1000)}s)`,
+      recheckAfterMs: t.successMs - healthyFor,
+    };
+  }
+  return { status: "True", reason: "ClusterReady", message: "the agent's heartbeats arrive", recheckAfterMs: t.failureMs - silentFor + 1 };
+}

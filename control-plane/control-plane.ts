@@ -1,0 +1,169 @@
+// Assembles the control plane: informers, controllers, the Work cache and the gRPC hub.
+import { Server, ServerCredentials } from "@grpc/grpc-js";
+import type { KubeConfig } from "@kubernetes/client-node";
+import type { Logger } from "pino";
+import { Controller } from "../shared/controller.ts";
+import { Discovery } from "../shared/discovery.ts";
+import { startHealthServer } from "../shared/health-server.ts";
+import { AgentHubService } from "../shared/gen/flotilla/v1alpha1/agent.ts";
+import { KubeRest } from "../shared/kube-rest.ts";
+import { BindingController, keyOfResource } from "./binding-controller.ts";
+import { Caches } from "./caches.ts";
+import { ClusterController } from "./cluster-controller.ts";
+import { installCrds } from "./crds.ts";
+import { Hub } from "./hub.ts";
+import { StatusController } from "./status-controller.ts";
+import { StatusStore } from "./status-store.ts";
+import { type KindRef, TemplateInformers } from "./template-informers.ts";
+import { WorkCache } from "./work-cache.ts";
+import { WorkStore } from "./work-store.ts";
+
+export interface ControlPlaneOptions {
+  kc: KubeConfig;
+  log: Logger;
+  /** host:port for the agent hub (port 0 picks one). */
+  grpcListen: string;
+  tls: { caPem: string; certPem: string; keyPem: string };
+  /** host:port for /healthz, /readyz, /metrics; empty disables. */
+  healthListen: string;
+  installCrds: boolean;
+  clusterFailureMs: number;
+  clusterSuccessMs: number;
+  clusterStatusUpdateMs: number;
+}
+
+export interface RunningControlPlane {
+  grpcPort: number;
+  healthPort: number | undefined;
+  hub: Hub;
+  works: WorkStore;
+  status: StatusController;
+  stop(): Promise<void>;
+}
+
+/** Starts every part; resolves once caches are synced and the hub accepts agents. */
+export async function startControlPlane(opts: ControlPlaneOptions): Promise<RunningControlPlane> {
+  const { kc, log } = opts;
+  const rest = new KubeRest(kc, { maxSockets: 32 });
+  const discovery = new Discovery(rest);
+  if (opts.installCrds) {
+    await installCrds(kc);
+    log.info("CRDs installed");
+  }
+  const caches = new Caches(kc, rest, log);
+  const works = new WorkStore();
+  const statuses = new StatusStore();
+  let ready = false;
+
+  // The template informers report to every controller keyed by template.
+  const listeners: ((key: string) => void)[] = [];
+  const templates = new TemplateInformers({ kc, rest, discovery, log, onChange: (k) => listeners.forEach((l) => l(k)) });
+  const bindingCtl = new BindingController({ caches, templates, rest, log });
+  const workCache = new WorkCache({ caches, templates, works, log });
+  const statusCtl = new StatusController({ caches, templates, works, statuses, rest, log });
+  const clusterCtl = new ClusterController({
+    getCluster: (n) => caches.clusters.get(n),
+    rest,
+    log,
+    thresholds: { failureMs: opts.clusterFailureMs, successMs: opts.clusterSuccessMs },
+    statusUpdateMs: opts.clusterStatusUpdateMs,
+    onReadyChanged: (c) => statusCtl.clusterChanged(c),
+  });
+  listeners.push((k) => bindingCtl.templateChanged(k), (k) => workCache.templateChanged(k), (k) => statusCtl.reported(k));
+  caches.clusters.on({ add: (c) => clusterCtl.controller.enqueue(c.metadata.name ?? ""), delete: (c) => clusterCtl.controller.enqueue(c.metadata.name ?? "") });
+
+  // Which kinds to watch follows the policies and bindings; one key, so bursts coalesce.
+  const wantedKinds = (): KindRef[] => {
+    const kinds = new Map<string, KindRef>();
+    for (const p of caches.allPolicies()) for (const s of p.spec.resourceSelectors ?? []) kinds.set(`${s.apiVersion}|${s.kind}`, s);
+    for (const b of caches.allBindings()) kinds.set(`${b.spec.resource.apiVersion}|${b.spec.resource.kind}`, b.spec.resource);
+    return [...kinds.values()];
+  };
+  const kindsCtl = new Controller({
+    name: "template-kinds",
+    workers: 1,
+    log,
+    reconcile: async () => {
+      const kinds = wantedKinds();
+      await templates.ensure(kinds);
+      bindingCtl.enqueueAll(kinds);
+      const missing = templates.unresolvedKinds();
+      if (missing.length > 0) {
+        log.warn({ kinds: missing }, "policies select kinds the control cluster does not serve; retrying");
+        return { requeueAfterMs: 5000 };
+      }
+      return undefined;
+    },
+  });
+  const kindsChanged = () => kindsCtl.enqueue("kinds");
+  for (const inf of [caches.policies, caches.clusterPolicies, caches.bindings, caches.clusterBindings]) {
+    inf.on({ add: kindsChanged, update: kindsChanged, delete: kindsChanged });
+  }
+
+  await caches.start();
+  await templates.ensure(wantedKinds());
+  workCache.computeAll();
+  works.markSynced();
+  log.info({ bindings: caches.allBindings().length, clusters: works.clusters().length }, "caches synced; works computed");
+
+  for (const c of [kindsCtl, bindingCtl.controller, workCache.controller, statusCtl.controller, clusterCtl.controller]) c.start();
+  for (const c of caches.clusters.list()) clusterCtl.controller.enqueue(c.metadata.name ?? "");
+  for (const b of caches.allBindings()) statusCtl.reported(keyOfResource(b));
+  kindsChanged();
+
+  const hub = new Hub({
+    works,
+    log,
+    clusterExists: (c) => caches.clusters.get(c) !== undefined,
+    events: {
+      status: (cluster, s) => {
+        if (statuses.set(cluster, s)) statusCtl.reported(s.workKey);
+      },
+      heartbeat: (cluster, hb) => clusterCtl.heartbeat(cluster, hb),
+      connected: (cluster) => clusterCtl.controller.enqueue(cluster),
+    },
+  });
+  const server = new Server({ "grpc.keepalive_time_ms": 30_000, "grpc.keepalive_timeout_ms": 10_000, "grpc.max_receive_message_length": 16 * 1024 * 1024 });
+  server.addService(AgentHubService, hub.service());
+  const creds = ServerCredentials.createSsl(Buffer.from(opts.tls.caPem), [{ cert_chain: Buffer.from(opts.tls.certPem), private_key: Buffer.from(opts.tls.keyPem) }], true);
+  const grpcPort = await new Promise<number>((resolve, reject) => server.bindAsync(opts.grpcListen, creds, (err, port) => (err ? reject(err) : resolve(port))));
+  ready = true;
+  log.info({ grpcPort }, "agent hub listening");
+
+  const health =
+    opts.healthListen === ""
+      ? undefined
+      : await startHealthServer(
+          opts.healthListen,
+          () => ready,
+          () => [
+            `flotilla_connected_agents ${hub.connectedClusters().length}`,
+            ...works.clusters().map((c) => `flotilla_works{cluster="${c}"} ${works.keys(c).length}`),
+            `flotilla_binding_status_writes_total ${statusCtl.writes.bindingStatus}`,
+            `flotilla_template_status_writes_total ${statusCtl.writes.templateStatus}`,
+            ...hub.connectedClusters().flatMap((c) => {
+              const st = hub.session(c)?.stats;
+              return [`flotilla_stream_upserts_total{cluster="${c}"} ${st?.upserts ?? 0}`, `flotilla_stream_manifest_bytes_total{cluster="${c}"} ${st?.manifestBytes ?? 0}`];
+            }),
+          ],
+        );
+  const healthPort = health?.port;
+
+  return {
+    grpcPort,
+    healthPort,
+    hub,
+    works,
+    status: statusCtl,
+    stop: async () => {
+      ready = false;
+      hub.closeAll();
+      await new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
+      await Promise.all([kindsCtl, bindingCtl.controller, workCache.controller, statusCtl.controller, clusterCtl.controller].map((c) => c.stop()));
+      templates.stop();
+      caches.stop();
+      rest.close();
+      await health?.close();
+    },
+  };
+}

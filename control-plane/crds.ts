@@ -1,0 +1,147 @@
+// Flotilla's CRDs (group flotilla.dev): loads the YAML files in crds/ and installs them in the
+// control cluster with server-side apply, waiting until the apiserver serves each one.
+import { readdir, readFile } from "node:fs/promises";
+import { setTimeout as sleep } from "node:timers/promises";
+import {
+  ApiextensionsV1Api,
+  KubernetesObjectApi,
+  loadYaml,
+  PatchStrategy,
+  Watch,
+  type KubeConfig,
+  type KubernetesObject,
+  type V1CustomResourceDefinition,
+} from "@kubernetes/client-node";
+import { parseAllDocuments } from "yaml";
+import type { KubeObject } from "../shared/api/types.ts";
+
+/** The field manager of everything the control plane applies. */
+export const FIELD_MANAGER = "flotilla-control-plane";
+
+const crdDir = new URL("./crds/", import.meta.url);
+const defaultTimeoutMs = 60_000;
+const relistPauseMs = 200;
+
+/** The CustomResourceDefinitions in control-plane/crds/, in file-name order. */
+export async function loadCrds(): Promise<KubeObject[]> {
+  const files = (await readdir(crdDir)).filter((f) => f.endsWith(".yaml")).sort();
+  const crds: KubeObject[] = [];
+  for (const file of files) {
+    for (const doc of parseAllDocuments(await readFile(new URL(file, crdDir), "utf8"))) {
+      if (doc.errors.length > 0) throw new Error(`crds/${file}: ${doc.errors[0]?.message}`, { cause: doc.errors[0] });
+      const obj = doc.toJS() as KubeObject | null;
+      if (obj === null) continue;
+      if (obj.kind !== "CustomResourceDefinition" || !obj.metadata?.name) {
+        throw new Error(`crds/${file}: not a named CustomResourceDefinition (kind ${String(obj.kind)})`);
+      }
+      crds.push(obj);
+    }
+  }
+  return crds;
+}
+
+/**
+ * Server-side-applies every CRD (forcing ownership of its fields) and resolves once the apiserver
+ * reports each one Established. Safe to run again: an unchanged CRD is a no-op.
+ */
+export async function installCrds(kc: KubeConfig, opts: { timeoutMs?: number } = {}): Promise<void> {
+  const crds = await loadCrds();
+  const client = KubernetesObjectApi.makeApiClient(kc);
+  for (const crd of crds) {
+    await client.patch(toClientModel(crd), undefined, undefined, FIELD_MANAGER, true, PatchStrategy.ServerSideApply);
+  }
+  await waitEstablished(kc, new Set(crds.map((c) => c.metadata.name as string)), opts.timeoutMs ?? defaultTimeoutMs);
+}
+
+/**
+ * KubernetesObjectApi serializes a built-in kind through client-node's typed model, which reads
+ * camelCase names (xKubernetesValidations, _enum, _default) and silently drops the wire names a
+ * plain object has at the levels the model types. loadYaml builds that model from JSON (which is
+ * YAML), so the request carries the schema exactly as written.
+ */
+function toClientModel(obj: KubeObject): KubernetesObject {
+  return loadYaml<KubernetesObject>(JSON.stringify(obj));
+}
+
+/** Established: the apiserver serves the kind. NamesAccepted=False never heals by itself. */
+function crdState(crd: V1CustomResourceDefinition): "established" | "pending" | Error {
+  const conditions = crd.status?.conditions ?? [];
+  const names = conditions.find((c) => c.type === "NamesAccepted");
+  if (names?.status === "False") {
+    return new Error(`CRD ${crd.metadata?.name}: names not accepted: ${names.reason}: ${names.message}`);
+  }
+  return conditions.some((c) => c.type === "Established" && c.status === "True") ? "established" : "pending";
+}
+
+/** Lists, then watches from the list's resourceVersion until every named CRD is Established. */
+async function waitEstablished(kc: KubeConfig, names: Set<string>, timeoutMs: number): Promise<void> {
+  const api = kc.makeApiClient(ApiextensionsV1Api);
+  const pending = new Set(names);
+  const deadline = Date.now() + timeoutMs;
+  const observe = (crd: V1CustomResourceDefinition): void => {
+    const name = crd.metadata?.name;
+    if (name === undefined || !pending.has(name)) return;
+    const state = crdState(crd);
+    if (state instanceof Error) throw state;
+    if (state === "established") pending.delete(name);
+  };
+  for (;;) {
+    const list = await api.listCustomResourceDefinition();
+    list.items.forEach(observe);
+    if (pending.size === 0) return;
+    const remaining = deadline - Date.now();
+    if (remaining <= 0) {
+      throw new Error(`timed out after ${timeoutMs} ms waiting for CRDs to be Established: ${[...pending].join(", ")}`);
+    }
+    // A watch that ends early (closed by the server, 410 Gone, a dropped connection) just means:
+    // list again, after a short pause so a failing watch cannot spin.
+    await watchUntilDone(kc, list.metadata?.resourceVersion, observe, () => pending.size === 0, remaining);
+    if (pending.size > 0) await sleep(Math.min(relistPauseMs, Math.max(0, deadline - Date.now())));
+  }
+}
+
+function watchUntilDone(
+  kc: KubeConfig,
+  resourceVersion: string | undefined,
+  observe: (crd: V1CustomResourceDefinition) => void,
+  done: () => boolean,
+  timeoutMs: number,
+): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    let controller: AbortController | undefined;
+    let settled = false;
+    const finish = (err?: unknown): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      controller?.abort();
+      if (err === undefined) resolve();
+      else reject(err instanceof Error ? err : new Error(String(err)));
+    };
+    const timer = setTimeout(() => finish(), timeoutMs);
+    new Watch(kc)
+      .watch(
+        "/apis/apiextensions.k8s.io/v1/customresourcedefinitions",
+        { resourceVersion, allowWatchBookmarks: false },
+        (phase: string, obj: V1CustomResourceDefinition) => {
+          if (phase === "ERROR") return finish();
+          if (phase !== "ADDED" && phase !== "MODIFIED") return;
+          try {
+            observe(obj);
+          } catch (err) {
+            return finish(err);
+          }
+          if (done()) finish();
+        },
+        // The caller lists again after any end, error or not, and gives up at its deadline.
+        () => finish(),
+      )
+      .then(
+        (c) => {
+          controller = c;
+          if (settled) c.abort();
+        },
+        () => finish(),
+      );
+  });
+}

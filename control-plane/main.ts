@@ -1,0 +1,41 @@
+// `flotilla control-plane`: the detector, scheduler, Work cache, status and health controllers, and the agent hub.
+import { readFile } from "node:fs/promises";
+import type { FlagSpec, FlagValues } from "../shared/flags.ts";
+import { loadKubeConfig } from "../shared/kubeconfig.ts";
+import { createLogger } from "../shared/logger.ts";
+import { waitForSignal } from "../shared/signals.ts";
+import { startControlPlane } from "./control-plane.ts";
+
+export const controlPlaneFlags: FlagSpec[] = [
+  { name: "kubeconfig", type: "string", env: "KUBECONFIG", help: "kubeconfig of the control cluster (default: in-cluster service account, else ~/.kube/config)" },
+  { name: "grpc-listen", type: "string", default: "0.0.0.0:9443", help: "host:port of the agent hub (mTLS gRPC)" },
+  { name: "ca-cert", type: "string", env: "FLOTILLA_CA_CERT", required: true, help: "PEM file of the CA that signs agent certificates (clients must present one)" },
+  { name: "tls-cert", type: "string", env: "FLOTILLA_TLS_CERT", required: true, help: "PEM file of the hub's serving certificate" },
+  { name: "tls-key", type: "string", env: "FLOTILLA_TLS_KEY", required: true, help: "PEM file of the hub's private key" },
+  { name: "health-listen", type: "string", default: "0.0.0.0:8080", help: 'host:port for /healthz, /readyz, /metrics ("" disables)' },
+  { name: "install-crds", type: "bool", default: "true", help: "server-side-apply Flotilla's CRDs at start" },
+  { name: "cluster-failure-threshold", type: "duration", default: "30s", help: "a cluster without heartbeats this long becomes Ready=False" },
+  { name: "cluster-success-threshold", type: "duration", default: "0s", help: "heartbeats must flow this long before a not-ready cluster is Ready again" },
+  { name: "cluster-status-update-frequency", type: "duration", default: "10s", help: "lastHeartbeatTime is written at most this often when nothing else changed" },
+];
+
+/** Runs the control plane until SIGTERM/SIGINT. */
+export async function runControlPlane(flags: FlagValues): Promise<void> {
+  const log = createLogger("flotilla-control-plane");
+  const [caPem, certPem, keyPem] = await Promise.all(["ca-cert", "tls-cert", "tls-key"].map((f) => readFile(flags[f] as string, "utf8")));
+  const cp = await startControlPlane({
+    kc: loadKubeConfig(flags.kubeconfig as string | undefined),
+    log,
+    grpcListen: flags["grpc-listen"] as string,
+    tls: { caPem: caPem as string, certPem: certPem as string, keyPem: keyPem as string },
+    healthListen: flags["health-listen"] as string,
+    installCrds: flags["install-crds"] as boolean,
+    clusterFailureMs: flags["cluster-failure-threshold"] as number,
+    clusterSuccessMs: flags["cluster-success-threshold"] as number,
+    clusterStatusUpdateMs: flags["cluster-status-update-frequency"] as number,
+  });
+  log.info({ grpcPort: cp.grpcPort, healthPort: cp.healthPort }, "control plane started");
+  await waitForSignal();
+  log.info("stopping");
+  await cp.stop();
+}

@@ -1,0 +1,155 @@
+import type { Logger } from "pino";
+import { RESOURCES } from "../shared/api/resources.ts";
+import type { KubeObject, ResourceBinding, ResourceBindingStatus } from "../shared/api/types.ts";
+import { canonicalJson } from "../shared/content-hash.ts";
+import { Controller } from "../shared/controller.ts";
+import { isKubeStatus, type KubeRest, objectPath } from "../shared/kube-rest.ts";
+import { parseWorkKey } from "../shared/work-key.ts";
+import { aggregateStatus } from "./aggregate-status.ts";
+import { bindingConditions } from "./binding-conditions.ts";
+import { keyOfResource } from "./binding-controller.ts";
+import { BINDING_FINALIZER, bindingName } from "./binding-spec.ts";
+import type { Caches } from "./caches.ts";
+import type { StatusStore } from "./status-store.ts";
+import { sumWorkloadStatus } from "./status-sum.ts";
+import type { TemplateInformers } from "./template-informers.ts";
+import type { WorkStore } from "./work-store.ts";
+
+const FIELD_MANAGER = "flotilla-status-controller";
+/** Reports for one Work that arrive within this window become one write. */
+const COALESCE_MS = 200;
+
+/**
+ * Folds agents' reports into ResourceBinding status (aggregatedStatus + conditions) and the
+ * fleet sum into the template's .status; writes only what changed. Releases the binding's
+ * finalizer once every cluster confirmed removal. Keys are template keys.
+ */
+export class StatusController {
+  readonly controller: Controller;
+  private readonly caches: Caches;
+  private readonly templates: TemplateInformers;
+  private readonly works: WorkStore;
+  private readonly statuses: StatusStore;
+  private readonly rest: KubeRest;
+  private readonly log: Logger;
+  /** Counts of control-cluster writes, for benchmarks and tests. */
+  readonly writes = { bindingStatus: 0, templateStatus: 0, finalizer: 0 };
+
+  constructor(opts: { caches: Caches; templates: TemplateInformers; works: WorkStore; statuses: StatusStore; rest: KubeRest; log: Logger }) {
+    this.caches = opts.caches;
+    this.templates = opts.templates;
+    this.works = opts.works;
+    this.statuses = opts.statuses;
+    this.rest = opts.rest;
+    this.log = opts.log;
+    this.controller = new Controller({ name: "status", reconcile: (k) => this.reconcile(k), log: opts.log, workers: 4 });
+    const changed = (b: ResourceBinding) => this.controller.enqueue(keyOfResource(b));
+    for (const inf of [this.caches.bindings, this.caches.clusterBindings]) inf.on({ add: changed, update: changed });
+    this.works.subscribeAll((_cluster, key) => this.later(key));
+  }
+
+  /** An agent reported on a Work. */
+  reported(key: string): void {
+    this.later(key);
+  }
+
+  /** A cluster's readiness changed: every binding that targets it may read differently now. */
+  clusterChanged(cluster: string): void {
+    for (const b of this.caches.allBindings()) {
+      if (b.spec.clusters.some((c) => c.name === cluster) || b.status?.aggregatedStatus?.some((i) => i.clusterName === cluster)) {
+        this.later(keyOfResource(b));
+      }
+    }
+  }
+
+  private later(key: string): void {
+    this.controller.queue.addAfter(key, COALESCE_MS);
+  }
+
+  private async reconcile(key: string): Promise<undefined> {
+    const ref = parseWorkKey(key);
+    const binding = this.caches.bindingOf(ref);
+    if (binding === undefined) {
+      this.statuses.drop(key);
+      return undefined;
+    }
+    const deleting = binding.metadata.deletionTimestamp !== undefined;
+    const clusters = this.caches.clusters.list();
+    const notReady = new Set(
+      clusters.filter((c) => c.status?.conditions?.find((x) => x.type === "Ready")?.status !== "True").map((c) => c.metadata.name ?? ""),
+    );
+    const targets = binding.spec.clusters.map((c) => c.name);
+    const items = aggregateStatus({
+      targets,
+      reports: this.statuses.get(key),
+      persisted: binding.status?.aggregatedStatus ?? [],
+      existingClusters: new Set(clusters.map((c) => c.metadata.name ?? "")),
+      notReady,
+      deleting,
+    });
+    const expectedHash: Record<string, string> = {};
+    for (const t of targets) {
+      const h = this.works.get(t, key)?.hash;
+      if (h !== undefined) expectedHash[t] = h;
+    }
+    const status: ResourceBindingStatus = {
+      aggregatedStatus: items,
+      conditions: bindingConditions({
+        clusters: deleting ? [] : targets,
+        aggregated: items,
+        expectedHash,
+        previous: binding.status?.conditions,
+        now: new Date().toISOString().replace(/\.\d{3}Z$/, "Z"),
+      }),
+      ...(binding.metadata.generation !== undefined ? { schedulerObservedGeneration: binding.metadata.generation } : {}),
+    };
+    const resource = ref.namespace ? RESOURCES.resourceBinding : RESOURCES.clusterResourceBinding;
+    const name = bindingName(ref);
+    if (canonicalJson(status) !== canonicalJson(binding.status ?? {})) {
+      this.writes.bindingStatus++;
+      await this.rest
+        .apply(objectPath(resource, ref.namespace, name, "status"), { apiVersion: binding.apiVersion, kind: binding.kind, metadata: { name, ...(ref.namespace ? { namespace: ref.namespace } : {}) }, status }, FIELD_MANAGER)
+        .catch((err: unknown) => {
+          if (!isKubeStatus(err, 404)) throw err;
+        });
+    }
+    if (deleting && items.length === 0 && (binding.metadata.finalizers ?? []).includes(BINDING_FINALIZER)) {
+      this.writes.finalizer++;
+      await this.rest
+        .mergePatch(objectPath(resource, ref.namespace, name), {
+          metadata: { finalizers: (binding.metadata.finalizers ?? []).filter((f) => f !== BINDING_FINALIZER), resourceVersion: binding.metadata.resourceVersion },
+        })
+        .catch((err: unknown) => {
+          if (!isKubeStatus(err, 404)) throw err;
+        });
+      this.statuses.drop(key);
+      this.log.info({ binding: name, namespace: ref.namespace }, "every cluster removed the object; binding released");
+      return undefined;
+    }
+    if (!deleting) await this.writeTemplateStatus(key, targets, items);
+    return undefined;
+  }
+
+  private async writeTemplateStatus(key: string, targets: string[], items: ResourceBindingStatus["aggregatedStatus"]): Promise<void> {
+    const ref = parseWorkKey(key);
+    const template = this.templates.get(ref);
+    const resource = this.templates.resource(ref);
+    if (template === undefined || resource === undefined) return;
+    const current = new Set(targets);
+    const statuses = (items ?? []).filter((i) => current.has(i.clusterName) && i.status !== undefined && i.reason !== "ClusterNotReady").map((i) => i.status as Record<string, unknown>);
+    const sum = sumWorkloadStatus(template.kind, statuses);
+    if (sum === undefined || isSubset(sum, (template as KubeObject & { status?: unknown }).status)) return;
+    this.writes.templateStatus++;
+    await this.rest.mergePatch(objectPath(resource, ref.namespace, ref.name, "status"), { status: sum }, FIELD_MANAGER).catch((err: unknown) => {
+      if (!isKubeStatus(err, 404)) throw err;
+    });
+  }
+}
+
+/** Whether every field of want equals the same field in have (have may hold more). */
+function isSubset(want: unknown, have: unknown): boolean {
+  if (typeof want !== "object" || want === null) return (want ?? 0) === (have ?? 0);
+  if (typeof have !== "object" || have === null) return false;
+  if (Array.isArray(want)) return canonicalJson(want) === canonicalJson(have);
+  return Object.entries(want).every(([k, v]) => isSubset(v, (have as Record<string, unknown>)[k]));
+}

@@ -1,0 +1,79 @@
+import type { Logger } from "pino";
+import type { ResourceBinding } from "../shared/api/types.ts";
+import { contentHash } from "../shared/content-hash.ts";
+import { Controller } from "../shared/controller.ts";
+import { parseWorkKey } from "../shared/work-key.ts";
+import { keyOfResource } from "./binding-controller.ts";
+import type { Caches } from "./caches.ts";
+import { renderWork } from "./render.ts";
+import type { TemplateInformers } from "./template-informers.ts";
+import type { WorkStore } from "./work-store.ts";
+
+/**
+ * Computes the Works (binding × template → one rendered object per target cluster) into the
+ * WorkStore. Runs on every replica, from informers only: the same inputs give every replica the
+ * same Works and hashes. Keys are template keys.
+ */
+export class WorkCache {
+  readonly controller: Controller;
+  private readonly caches: Caches;
+  private readonly templates: TemplateInformers;
+  private readonly works: WorkStore;
+  /** template key → clusters that currently have its Work. */
+  private readonly placed = new Map<string, Set<string>>();
+
+  constructor(opts: { caches: Caches; templates: TemplateInformers; works: WorkStore; log: Logger }) {
+    this.caches = opts.caches;
+    this.templates = opts.templates;
+    this.works = opts.works;
+    this.controller = new Controller({ name: "work-cache", reconcile: async (k) => this.reconcile(k), log: opts.log, workers: 1 });
+    const changed = (b: ResourceBinding) => this.controller.enqueue(keyOfResource(b));
+    for (const inf of [this.caches.bindings, this.caches.clusterBindings]) inf.on({ add: changed, update: changed, delete: changed });
+  }
+
+  templateChanged(key: string): void {
+    this.controller.enqueue(key);
+  }
+
+  /** Computes every binding's Works at once (start-up, before the hub accepts agents). */
+  computeAll(): void {
+    for (const b of this.caches.allBindings()) this.reconcile(keyOfResource(b));
+  }
+
+  /** Brings one template's Works in line with its binding. */
+  reconcile(key: string): undefined {
+    const ref = parseWorkKey(key);
+    const binding = this.caches.bindingOf(ref);
+    const template = this.templates.get(ref);
+    const live =
+      binding !== undefined &&
+      binding.metadata.deletionTimestamp === undefined &&
+      template !== undefined &&
+      template.metadata.deletionTimestamp === undefined &&
+      (binding.spec.resource.uid === undefined || binding.spec.resource.uid === template.metadata.uid);
+    const targets = live ? binding.spec.clusters : [];
+    const previous = this.placed.get(key) ?? new Set<string>();
+    const now = new Set<string>();
+    const rendered = new Map<number | undefined, ReturnType<typeof renderWork>>();
+    for (const target of targets) {
+      if (!live) break;
+      let r = rendered.get(target.replicas);
+      if (r === undefined) {
+        r = renderWork(template, { replicas: target.replicas });
+        rendered.set(target.replicas, r);
+      }
+      const conflictResolution = binding.spec.conflictResolution ?? "Abort";
+      this.works.set(target.name, {
+        key,
+        hash: contentHash([r.hash, conflictResolution]),
+        manifests: r.manifests.map((m) => Buffer.from(JSON.stringify(m))),
+        conflictResolution,
+      });
+      now.add(target.name);
+    }
+    for (const cluster of previous) if (!now.has(cluster)) this.works.delete(cluster, key);
+    if (now.size > 0) this.placed.set(key, now);
+    else this.placed.delete(key);
+    return undefined;
+  }
+}

@@ -1,0 +1,93 @@
+/** One rendered Work: a template for one cluster, ready to send (DESIGN §2). */
+export interface Work {
+  key: string;
+  hash: string;
+  /** Each manifest as JSON bytes. */
+  manifests: Buffer[];
+  conflictResolution: string;
+}
+
+type Listener = (key: string) => void;
+
+/**
+ * The Works of every cluster, in memory (Works are computed, never stored in etcd). Every hub
+ * replica holds the same set, computed from informers. Listeners hear which key changed, never
+ * the content, so a slow agent session can coalesce changes and read the latest state when it
+ * has room to send.
+ */
+export class WorkStore {
+  private readonly byCluster = new Map<string, Map<string, Work>>();
+  private readonly listeners = new Map<string, Set<Listener>>();
+  private readonly allListeners = new Set<(cluster: string, key: string) => void>();
+  private isSynced = false;
+
+  /** True once the caches the Works are computed from have synced; before that the set is partial. */
+  get synced(): boolean {
+    return this.isSynced;
+  }
+
+  markSynced(): void {
+    this.isSynced = true;
+  }
+
+  /** Sets a cluster's Work; does nothing when the hash is unchanged. */
+  set(cluster: string, work: Work): void {
+    let works = this.byCluster.get(cluster);
+    if (works === undefined) {
+      works = new Map();
+      this.byCluster.set(cluster, works);
+    }
+    if (works.get(work.key)?.hash === work.hash) return;
+    works.set(work.key, work);
+    this.notify(cluster, work.key);
+  }
+
+  /** Removes a cluster's Work, if it has it. */
+  delete(cluster: string, key: string): void {
+    const works = this.byCluster.get(cluster);
+    if (works?.delete(key)) this.notify(cluster, key);
+  }
+
+  get(cluster: string, key: string): Work | undefined {
+    return this.byCluster.get(cluster)?.get(key);
+  }
+
+  /** work key → content hash, for resync. */
+  hashes(cluster: string): Map<string, string> {
+    const out = new Map<string, string>();
+    for (const [key, work] of this.byCluster.get(cluster) ?? []) out.set(key, work.hash);
+    return out;
+  }
+
+  /** Keys of a cluster's Works. */
+  keys(cluster: string): string[] {
+    return [...(this.byCluster.get(cluster)?.keys() ?? [])];
+  }
+
+  /** Clusters that have at least one Work. */
+  clusters(): string[] {
+    return [...this.byCluster.entries()].filter(([, w]) => w.size > 0).map(([c]) => c);
+  }
+
+  /** Hears every change to one cluster's Works; returns the unsubscribe function. */
+  subscribe(cluster: string, listener: Listener): () => void {
+    let set = this.listeners.get(cluster);
+    if (set === undefined) {
+      set = new Set();
+      this.listeners.set(cluster, set);
+    }
+    set.add(listener);
+    return () => set.delete(listener);
+  }
+
+  /** Hears every change to any cluster's Works. */
+  subscribeAll(listener: (cluster: string, key: string) => void): () => void {
+    this.allListeners.add(listener);
+    return () => this.allListeners.delete(listener);
+  }
+
+  private notify(cluster: string, key: string): void {
+    for (const l of this.listeners.get(cluster) ?? []) l(key);
+    for (const l of this.allListeners) l(cluster, key);
+  }
+}

@@ -1,0 +1,13 @@
+import type { ResourceInfo } from "../kube-rest.ts";
+import { API_VERSION } from "./types.ts";
+
+const r = (kind: string, plural: string, namespaced: boolean): ResourceInfo => ({ apiVersion: API_VERSION, kind, plural, namespaced });
+
+/** The REST resources of Flotilla's CRDs. */
+export const RESOURCES = {
+  cluster: r("Cluster", "clusters", false),
+  propagationPolicy: r("PropagationPolicy", "propagationpolicies", true),
+  clusterPropagationPolicy: r("ClusterPropagationPolicy", "clusterpropagationpolicies", false),
+  resourceBinding: r("ResourceBinding", "resourcebindings", true),
+  clusterResourceBinding: r("ClusterResourceBinding", "clusterresourcebindings", false),
+} as const;

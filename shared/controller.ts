@@ -1,0 +1,83 @@
+import type { Logger } from "pino";
+import { WorkQueue } from "./work-queue.ts";
+
+/** What a reconcile asks of the engine besides the default (forget the key). */
+export type ReconcileResult = undefined | { requeueAfterMs: number };
+
+/** An error retrying cannot fix (bad user input already reported on the object): no requeue. */
+export class TerminalError extends Error {
+  override name = "TerminalError";
+}
+
+export interface ControllerOptions {
+  name: string;
+  /** Level-based: gets a key, reads current state from caches, makes the world match. */
+  reconcile: (key: string) => Promise<ReconcileResult>;
+  workers?: number;
+  queue?: WorkQueue;
+  log: Logger;
+}
+
+/**
+ * The controller-runtime engine: N workers take keys from a coalescing queue and map outcomes to
+ * retries: error → rate-limited requeue; TerminalError → no retry; requeueAfterMs → timed requeue;
+ * success → forget.
+ */
+export class Controller {
+  readonly name: string;
+  readonly queue: WorkQueue;
+  private readonly reconcile: ControllerOptions["reconcile"];
+  private readonly workers: number;
+  private readonly log: Logger;
+  private running: Promise<void>[] = [];
+
+  constructor(opts: ControllerOptions) {
+    this.name = opts.name;
+    this.reconcile = opts.reconcile;
+    this.workers = opts.workers ?? 2;
+    this.queue = opts.queue ?? new WorkQueue();
+    this.log = opts.log.child({ controller: opts.name });
+  }
+
+  enqueue(key: string): void {
+    this.queue.add(key);
+  }
+
+  start(): void {
+    for (let i = 0; i < this.workers; i++) this.running.push(this.work());
+  }
+
+  /** Stops taking keys; resolves when in-flight reconciles finish. */
+  async stop(): Promise<void> {
+    await this.queue.shutDown();
+    await Promise.all(this.running);
+    this.running = [];
+  }
+
+  private async work(): Promise<void> {
+    for (;;) {
+      const key = await this.queue.get();
+      if (key === undefined) return;
+      await this.process(key);
+      this.queue.done(key);
+    }
+  }
+
+  /** Runs one reconcile and applies the retry policy. */
+  async process(key: string): Promise<void> {
+    try {
+      const result = await this.reconcile(key);
+      this.queue.forget(key);
+      if (result !== undefined) this.queue.addAfter(key, result.requeueAfterMs);
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      if (err instanceof TerminalError) {
+        this.queue.forget(key);
+        this.log.warn({ key, err: message }, "reconcile failed; not retrying");
+        return;
+      }
+      this.log.warn({ key, err: message, retries: this.queue.numRequeues(key) }, "reconcile failed; retrying");
+      this.queue.addRateLimited(key);
+    }
+  }
+}

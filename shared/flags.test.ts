@@ -1,0 +1,36 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { FlagError, type FlagSpec, flagHelp, parseFlags } from "./flags.ts";
+
+const specs: FlagSpec[] = [
+  { name: "name", type: "string", help: "a name", env: "T_NAME", required: true },
+  { name: "every", type: "duration", help: "period", default: "10s" },
+  { name: "crds", type: "bool", help: "install", default: "true" },
+  { name: "workers", type: "int", help: "n", default: "4" },
+];
+
+describe("parseFlags", () => {
+  const cases: { name: string; argv: string[]; env?: NodeJS.ProcessEnv; want: Record<string, unknown> }[] = [
+    { name: "defaults and env", argv: [], env: { T_NAME: "a" }, want: { name: "a", every: 10_000, crds: true, workers: 4 } },
+    { name: "flags beat env", argv: ["--name=b", "--every", "1m", "--crds=false", "--workers", "8"], env: { T_NAME: "a" }, want: { name: "b", every: 60_000, crds: false, workers: 8 } },
+    { name: "bare bool is true", argv: ["--name", "c", "--crds"], want: { name: "c", every: 10_000, crds: true, workers: 4 } },
+  ];
+  for (const c of cases) it(c.name, () => assert.deepEqual(parseFlags(specs, c.argv, c.env ?? {}), c.want));
+
+  const bad: { name: string; argv: string[]; env?: NodeJS.ProcessEnv; message: RegExp }[] = [
+    { name: "missing required", argv: [], message: /--name is required \(or set \$T_NAME\)/ },
+    { name: "unknown flag", argv: ["--nme=a"], message: /unknown flag --nme/ },
+    { name: "bad duration", argv: ["--name=a", "--every=10"], message: /--every must be a duration such as 500ms, 30s or 1m, not "10"/ },
+    { name: "bad bool", argv: ["--name=a", "--crds=yes"], message: /--crds must be true or false/ },
+    { name: "bad int", argv: ["--name=a", "--workers=x"], message: /--workers must be a whole number/ },
+    { name: "value missing", argv: ["--name"], message: /--name needs a value/ },
+    { name: "stray argument", argv: ["name"], message: /unexpected argument "name"/ },
+  ];
+  for (const c of bad) it(`refuses ${c.name}`, () => assert.throws(() => parseFlags(specs, c.argv, c.env ?? {}), (e: unknown) => e instanceof FlagError && c.message.test(e.message)));
+
+  it("documents every flag", () => {
+    const help = flagHelp(specs);
+    for (const s of specs) assert.match(help, new RegExp(`--${s.name}`));
+    assert.match(help, /env T_NAME/);
+  });
+});

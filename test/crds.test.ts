@@ -1,0 +1,646 @@
+// The flotilla.dev CRDs in a real control cluster: what they accept, and that they refuse bad
+// input at create time with a message naming the field.
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import {
+  ApiextensionsV1Api,
+  ApiException,
+  CustomObjectsApi,
+  type KubeConfig,
+  type KubernetesObject,
+  KubernetesObjectApi,
+} from "@kubernetes/client-node";
+import { installCrds, loadCrds } from "../control-plane/crds.ts";
+import { API_VERSION, type KubeObject } from "../shared/api/types.ts";
+import { binaryPath, ensureBinaries } from "./env/binaries.ts";
+import { type Cluster, startCluster } from "./env/cluster.ts";
+
+const exec = promisify(execFile);
+const NS = "default";
+const gv = { group: "flotilla.dev", version: "v1alpha1" };
+
+type Obj = Record<string, unknown>;
+/** An object as client-node's KubernetesObjectApi takes and returns it. */
+type Fixture = KubernetesObject & { spec?: Obj };
+
+function object(kind: string, name: string, spec: Obj | undefined, namespaced: boolean): Fixture {
+  return {
+    apiVersion: API_VERSION,
+    kind,
+    metadata: namespaced ? { name, namespace: NS } : { name },
+    ...(spec === undefined ? {} : { spec }),
+  };
+}
+const cluster = (name: string, spec?: Obj) => object("Cluster", name, spec, false);
+const pp = (name: string, spec: Obj) => object("PropagationPolicy", name, spec, true);
+const cpp = (name: string, spec: Obj) => object("ClusterPropagationPolicy", name, spec, false);
+const rb = (name: string, spec: Obj) => object("ResourceBinding", name, spec, true);
+const crb = (name: string, spec: Obj) => object("ClusterResourceBinding", name, spec, false);
+
+const deploymentSelector = { apiVersion: "apps/v1", kind: "Deployment" };
+/** A valid policy spec with one label-selector requirement swapped in. */
+const withRequirement = (req: Obj) => ({
+  resourceSelectors: [{ ...deploymentSelector, labelSelector: { matchExpressions: [req] } }],
+});
+const withFieldRequirement = (req: Obj) => ({
+  resourceSelectors: [deploymentSelector],
+  placement: { clusterAffinity: { fieldSelector: { matchExpressions: [req] } } },
+});
+const deployRef = { apiVersion: "apps/v1", kind: "Deployment", namespace: NS, name: "web" };
+
+/** Every Karmada placement field, to check none is pruned. */
+const fullPlacement = {
+  clusterAffinity: {
+    clusterNames: ["member1", "member2"],
+    exclude: ["member3"],
+    labelSelector: {
+      matchLabels: { env: "prod" },
+      matchExpressions: [
+        { key: "tier", operator: "In", values: ["gold", "silver"] },
+        { key: "legacy", operator: "DoesNotExist" },
+        { key: "gpus", operator: "Gt", values: ["3"] },
+        { key: "cost", operator: "Lt", values: ["-10"] },
+      ],
+    },
+    fieldSelector: {
+      matchExpressions: [
+        { key: "region", operator: "In", values: ["eu-west-1"] },
+        { key: "provider", operator: "NotIn", values: ["onprem"] },
+      ],
+    },
+  },
+  clusterTolerations: [
+    { key: "maintenance", operator: "Exists", effect: "NoExecute", tolerationSeconds: 60 },
+    { key: "dedicated", operator: "Equal", value: "ml", effect: "NoSchedule" },
+  ],
+  spreadConstraints: [
+    { spreadByField: "region", maxGroups: 2, minGroups: 1 },
+    { spreadByLabel: "rack", maxGroups: 3 },
+  ],
+  replicaScheduling: {
+    replicaSchedulingType: "Divided",
+    replicaDivisionPreference: "Weighted",
+    weightPreference: {
+      staticWeightList: [
+        { targetCluster: { clusterNames: ["member1"] }, weight: 2, minReplicas: 1, maxReplicas: 5 },
+        { targetCluster: {}, weight: 0 },
+      ],
+    },
+  },
+};
+
+const fullPolicySpec = {
+  resourceSelectors: [
+    { apiVersion: "apps/v1", kind: "Deployment", name: "web" },
+    { apiVersion: "v1", kind: "ConfigMap", labelSelector: { matchLabels: { app: "web" } } },
+  ],
+  placement: fullPlacement,
+  priority: 10,
+  conflictResolution: "Overwrite",
+  propagateDeps: true,
+  suspension: { dispatching: false, dispatchingOnClusters: { clusterNames: ["member2"] } },
+  preserveResourcesOnDeletion: true,
+};
+
+/** Objects the CRDs accept; each must come back with every field it was sent. */
+const valid: Fixture[] = [
+  cluster("member1"),
+  cluster("eu-west-1a", {
+    provider: "aws",
+    region: "eu-west-1",
+    zone: "eu-west-1a",
+    taints: [
+      { key: "maintenance", effect: "NoExecute", timeAdded: "2026-01-02T03:04:05Z" },
+      { key: "dedicated", value: "ml", effect: "PreferNoSchedule" },
+    ],
+  }),
+  pp("minimal", { resourceSelectors: [deploymentSelector] }),
+  pp("full", fullPolicySpec),
+  cpp("minimal", { resourceSelectors: [{ apiVersion: "v1", kind: "Namespace" }] }),
+  cpp("full", {
+    ...fullPolicySpec,
+    resourceSelectors: [...fullPolicySpec.resourceSelectors, { apiVersion: "v1", kind: "Secret", namespace: "team-a" }],
+  }),
+  cpp("dynamic", {
+    resourceSelectors: [deploymentSelector],
+    placement: {
+      clusterAffinities: [
+        { affinityName: "primary", clusterNames: ["member1"] },
+        { affinityName: "backup", labelSelector: { matchLabels: { role: "backup" } } },
+      ],
+      replicaScheduling: {
+        replicaSchedulingType: "Divided",
+        replicaDivisionPreference: "Weighted",
+        weightPreference: { dynamicWeight: "AvailableReplicas" },
+      },
+    },
+  }),
+  rb("web-deployment", {
+    resource: { ...deployRef, uid: "1f7e0d8c-0000-4000-8000-000000000001", resourceVersion: "42" },
+    replicas: 3,
+    clusters: [{ name: "member1", replicas: 2 }, { name: "member2", replicas: 1 }],
+    placement: fullPlacement,
+    conflictResolution: "Abort",
+  }),
+  crb("ns-team-a", {
+    resource: { apiVersion: "v1", kind: "Namespace", name: "team-a" },
+    clusters: [{ name: "member1" }],
+  }),
+];
+
+interface BadCase {
+  what: string;
+  obj: Fixture;
+  /** Every pattern must match the apiserver's message. */
+  message: RegExp[];
+}
+
+const bad: BadCase[] = [
+  // resource selectors
+  {
+    what: "a policy without resourceSelectors",
+    obj: pp("no-selectors", {}),
+    message: [/spec\.resourceSelectors: Required value/],
+  },
+  {
+    what: "a policy with an empty resourceSelectors",
+    obj: cpp("empty-selectors", { resourceSelectors: [] }),
+    message: [/spec\.resourceSelectors/, /at least 1 items/],
+  },
+  {
+    what: "a resourceSelector without kind",
+    obj: pp("no-kind", { resourceSelectors: [{ apiVersion: "v1" }] }),
+    message: [/spec\.resourceSelectors\[0\]\.kind: Required value/],
+  },
+  {
+    what: "a resourceSelector with an empty apiVersion",
+    obj: cpp("empty-apiversion", { resourceSelectors: [{ apiVersion: "", kind: "ConfigMap" }] }),
+    message: [/spec\.resourceSelectors\[0\]\.apiVersion/],
+  },
+  {
+    what: "a PropagationPolicy selector naming another namespace",
+    obj: pp("other-ns", {
+      resourceSelectors: [deploymentSelector, { ...deploymentSelector, namespace: "kube-system" }],
+    }),
+    message: [/spec\.resourceSelectors\[1\]\.namespace/, /own namespace/],
+  },
+  {
+    what: "a PropagationPolicy selector naming even its own namespace (CEL cannot see metadata.namespace)",
+    obj: pp("own-ns", { resourceSelectors: [{ ...deploymentSelector, namespace: NS }] }),
+    message: [/spec\.resourceSelectors\[0\]\.namespace/, /ClusterPropagationPolicy/],
+  },
+  // conflictResolution, priority
+  {
+    what: "an unknown conflictResolution",
+    obj: pp("conflict", { resourceSelectors: [deploymentSelector], conflictResolution: "Merge" }),
+    message: [/spec\.conflictResolution: Unsupported value: "Merge"/, /"Abort", "Overwrite"/],
+  },
+  {
+    what: "a priority that is not an integer",
+    obj: cpp("priority", { resourceSelectors: [deploymentSelector], priority: "high" }),
+    message: [/spec\.priority/, /integer/],
+  },
+  // label selectors
+  {
+    what: "an unknown label selector operator",
+    obj: pp("op", withRequirement({ key: "tier", operator: "Near", values: ["x"] })),
+    message: [
+      /spec\.resourceSelectors\[0\]\.labelSelector\.matchExpressions\[0\]\.operator: Unsupported value: "Near"/,
+    ],
+  },
+  {
+    what: "In without values",
+    obj: pp("in-empty", withRequirement({ key: "tier", operator: "In" })),
+    message: [/matchExpressions\[0\]\.values/, /In and NotIn need at least one value/],
+  },
+  {
+    what: "NotIn with an empty values list",
+    obj: cpp("notin-empty", withRequirement({ key: "tier", operator: "NotIn", values: [] })),
+    message: [/matchExpressions\[0\]\.values/, /In and NotIn/],
+  },
+  {
+    what: "Exists with values",
+    obj: pp("exists-values", withRequirement({ key: "tier", operator: "Exists", values: ["gold"] })),
+    message: [/matchExpressions\[0\]\.values/, /Exists and DoesNotExist take no values/],
+  },
+  {
+    what: "Gt with a value that is not an integer",
+    obj: pp("gt-text", withRequirement({ key: "gpus", operator: "Gt", values: ["many"] })),
+    message: [/matchExpressions\[0\]\.values/, /Gt and Lt take exactly one value, an integer/],
+  },
+  {
+    what: "Lt with two values",
+    obj: cpp("lt-two", withRequirement({ key: "gpus", operator: "Lt", values: ["1", "2"] })),
+    message: [/matchExpressions\[0\]\.values/, /Gt and Lt/],
+  },
+  {
+    what: "Gt without a value",
+    obj: pp("gt-none", withRequirement({ key: "gpus", operator: "Gt" })),
+    message: [/Gt and Lt/],
+  },
+  {
+    what: "a cluster label selector with a bad Gt (the rule holds in placement too)",
+    obj: cpp("placement-gt", {
+      resourceSelectors: [deploymentSelector],
+      placement: {
+        clusterAffinity: { labelSelector: { matchExpressions: [{ key: "gpus", operator: "Gt", values: ["1.5"] }] } },
+      },
+    }),
+    message: [/spec\.placement\.clusterAffinity\.labelSelector\.matchExpressions\[0\]\.values/, /Gt and Lt/],
+  },
+  {
+    what: "a label selector requirement without key",
+    obj: pp("no-key", withRequirement({ operator: "Exists" })),
+    message: [/matchExpressions\[0\]\.key: Required value/],
+  },
+  // field selectors
+  {
+    what: "a fieldSelector on an unknown field",
+    obj: pp("field-key", withFieldRequirement({ key: "country", operator: "In", values: ["fr"] })),
+    message: [
+      /spec\.placement\.clusterAffinity\.fieldSelector\.matchExpressions\[0\]\.key: Unsupported value: "country"/,
+    ],
+  },
+  {
+    what: "a fieldSelector with operator Exists",
+    obj: cpp("field-op", withFieldRequirement({ key: "region", operator: "Exists", values: ["x"] })),
+    message: [/fieldSelector\.matchExpressions\[0\]\.operator: Unsupported value: "Exists"/],
+  },
+  {
+    what: "a fieldSelector without values",
+    obj: pp("field-values", withFieldRequirement({ key: "zone", operator: "NotIn", values: [] })),
+    message: [/fieldSelector\.matchExpressions\[0\]\.values/, /at least 1 items/],
+  },
+  // Karmada extras keep their enums
+  {
+    what: "an unknown replicaSchedulingType",
+    obj: cpp("rs-type", {
+      resourceSelectors: [deploymentSelector],
+      placement: { replicaScheduling: { replicaSchedulingType: "Split" } },
+    }),
+    message: [/spec\.placement\.replicaScheduling\.replicaSchedulingType: Unsupported value/],
+  },
+  // Cluster
+  {
+    what: "a Cluster named like a DNS subdomain, not a label",
+    obj: cluster("eu.west"),
+    message: [/metadata\.name/, /DNS-1123 label/],
+  },
+  {
+    what: "a Cluster name longer than 63 characters",
+    obj: cluster("c".repeat(64)),
+    message: [/metadata\.name/, /at most 63 characters/],
+  },
+  {
+    what: "a taint with an unknown effect",
+    obj: cluster("bad-effect", { taints: [{ key: "k", effect: "Sometimes" }] }),
+    message: [/spec\.taints\[0\]\.effect: Unsupported value: "Sometimes"/],
+  },
+  {
+    what: "a taint without key",
+    obj: cluster("no-taint-key", { taints: [{ effect: "NoSchedule" }] }),
+    message: [/spec\.taints\[0\]\.key: Required value/],
+  },
+  // bindings
+  {
+    what: "a binding without resource",
+    obj: rb("no-resource", { clusters: [] }),
+    message: [/spec\.resource: Required value/],
+  },
+  {
+    what: "a binding resource without name",
+    obj: rb("no-resource-name", { resource: { apiVersion: "apps/v1", kind: "Deployment" } }),
+    message: [/spec\.resource\.name: Required value/],
+  },
+  {
+    what: "a binding resource without apiVersion",
+    obj: crb("no-resource-apiversion", { resource: { kind: "Namespace", name: "x" } }),
+    message: [/spec\.resource\.apiVersion: Required value/],
+  },
+  {
+    what: "a target cluster without name",
+    obj: rb("no-cluster-name", { resource: deployRef, clusters: [{ replicas: 1 }] }),
+    message: [/spec\.clusters\[0\]\.name: Required value/],
+  },
+  {
+    what: "negative replicas for a target cluster",
+    obj: crb("negative-cluster-replicas", { resource: deployRef, clusters: [{ name: "member1", replicas: -1 }] }),
+    message: [/spec\.clusters\[0\]\.replicas/, /greater than or equal to 0/],
+  },
+  {
+    what: "negative binding replicas",
+    obj: rb("negative-replicas", { resource: deployRef, replicas: -2 }),
+    message: [/spec\.replicas/, /greater than or equal to 0/],
+  },
+  {
+    what: "a target cluster listed twice",
+    obj: rb("duplicate-cluster", { resource: deployRef, clusters: [{ name: "member1" }, { name: "member1" }] }),
+    message: [/spec\.clusters\[1\]: Duplicate value/],
+  },
+];
+
+const condition = (type: string, status: string) => ({
+  type,
+  status,
+  reason: status === "True" ? "AsDesired" : "CheckClusters",
+  message: "",
+  lastTransitionTime: "2026-01-02T03:04:05Z",
+});
+
+const clusterStatus = {
+  conditions: [condition("Ready", "True")],
+  kubernetesVersion: "v1.36.3",
+  agentVersion: "0.1.0",
+  apiEnablements: [{ groupVersion: "v1" }, { groupVersion: "apps/v1" }],
+  nodeSummary: { totalNum: 2, readyNum: 2 },
+  resourceSummary: { allocatable: { cpu: "32", memory: "128Gi", pods: "220" }, allocated: { cpu: "1500m" } },
+  lastHeartbeatTime: "2026-01-02T03:04:05Z",
+};
+
+const bindingStatus = {
+  conditions: [condition("Scheduled", "True"), condition("FullyApplied", "False")],
+  aggregatedStatus: [
+    {
+      clusterName: "member1",
+      applied: true,
+      health: "Healthy",
+      reason: "",
+      observedHash: "sha256:abc",
+      status: { replicas: 2, readyReplicas: 2, conditions: [{ type: "Available", status: "True" }] },
+    },
+    {
+      clusterName: "member2",
+      applied: false,
+      health: "Unknown",
+      reason: "ClusterNotReady",
+      message: "cluster member2 is not ready",
+    },
+  ],
+  schedulerObservedGeneration: 1,
+};
+
+interface BadStatus {
+  what: string;
+  target: "cluster" | "binding";
+  status: Obj;
+  message: RegExp[];
+}
+
+const badStatus: BadStatus[] = [
+  {
+    what: "two conditions of one type",
+    target: "cluster",
+    status: { conditions: [condition("Ready", "True"), condition("Ready", "False")] },
+    message: [/status\.conditions\[1\]: Duplicate value/],
+  },
+  {
+    what: "a condition status other than True, False, Unknown",
+    target: "cluster",
+    status: { conditions: [condition("Ready", "Maybe")] },
+    message: [/status\.conditions\[0\]\.status: Unsupported value: "Maybe"/],
+  },
+  {
+    what: "a lastHeartbeatTime that is not a date-time",
+    target: "cluster",
+    status: { lastHeartbeatTime: "yesterday" },
+    message: [/status\.lastHeartbeatTime/, /date-time/],
+  },
+  {
+    what: "a resource quantity that is not a string",
+    target: "cluster",
+    status: { resourceSummary: { allocatable: { cpu: 4 } } },
+    message: [/status\.resourceSummary\.allocatable\.cpu/, /string/],
+  },
+  {
+    what: "an apiEnablement without groupVersion",
+    target: "cluster",
+    status: { apiEnablements: [{}] },
+    message: [/status\.apiEnablements\[0\]\.groupVersion: Required value/],
+  },
+  {
+    what: "two aggregatedStatus entries for one cluster",
+    target: "binding",
+    status: { aggregatedStatus: [{ clusterName: "member1" }, { clusterName: "member1", applied: true }] },
+    message: [/status\.aggregatedStatus\[1\]: Duplicate value/],
+  },
+  {
+    what: "an aggregatedStatus entry without clusterName",
+    target: "binding",
+    status: { aggregatedStatus: [{ applied: true }] },
+    message: [/status\.aggregatedStatus\[0\]\.clusterName: Required value/],
+  },
+  {
+    what: "applied that is not a boolean",
+    target: "binding",
+    status: { aggregatedStatus: [{ clusterName: "member1", applied: "yes" }] },
+    message: [/status\.aggregatedStatus\[0\]\.applied/, /boolean/],
+  },
+];
+
+/** The HTTP status and message of a refused request; fails the test if it was accepted. */
+async function refusal(request: Promise<unknown>): Promise<{ code: number; message: string }> {
+  try {
+    await request;
+  } catch (err) {
+    if (!(err instanceof ApiException)) throw err;
+    const body: unknown = typeof err.body === "string" ? JSON.parse(err.body) : err.body;
+    return { code: err.code, message: String((body as { message?: unknown }).message) };
+  }
+  assert.fail("the apiserver accepted it");
+}
+
+/** Fails unless every field of expected is in actual with the same value (actual may have more). */
+function assertHasFields(actual: unknown, expected: unknown, path = ""): void {
+  if (expected !== null && typeof expected === "object") {
+    assert.ok(actual !== null && typeof actual === "object", `${path} is an object or list`);
+    if (Array.isArray(expected)) {
+      assert.ok(Array.isArray(actual), `${path} is a list`);
+      assert.equal(actual.length, expected.length, `${path} length`);
+    }
+    for (const [k, v] of Object.entries(expected)) assertHasFields((actual as Obj)[k], v, `${path}.${k}`);
+  } else {
+    assert.equal(actual, expected, `${path} kept`);
+  }
+}
+
+const schemaOf = (crd: KubeObject): Obj => {
+  const spec = crd.spec as { versions: { schema: { openAPIV3Schema: Obj } }[] };
+  return spec.versions[0]?.schema.openAPIV3Schema as Obj;
+};
+const prop = (schema: Obj, ...path: string[]): Obj =>
+  path.reduce((s, p) => (p === "[]" ? (s.items as Obj) : ((s.properties as Obj)[p] as Obj)), schema);
+const withoutDescriptions = (s: unknown): unknown =>
+  JSON.parse(JSON.stringify(s), (k: string, v: unknown) => (k === "description" ? undefined : v));
+
+describe("flotilla.dev CRD files", () => {
+  it("share one placement, label selector and conflictResolution schema across policies and bindings", async () => {
+    const crds = new Map((await loadCrds()).map((c) => [(c.spec as { names: { kind: string } }).names.kind, c]));
+    assert.deepEqual(
+      [...crds.keys()].sort(),
+      ["Cluster", "ClusterPropagationPolicy", "ClusterResourceBinding", "PropagationPolicy", "ResourceBinding"],
+    );
+    const spec = (kind: string) => prop(schemaOf(crds.get(kind) as KubeObject), "spec");
+    const kinds = ["PropagationPolicy", "ClusterPropagationPolicy", "ResourceBinding", "ClusterResourceBinding"];
+    for (const kind of kinds.slice(1)) {
+      assert.deepEqual(prop(spec(kind), "placement"), prop(spec(kinds[0] as string), "placement"), `${kind} placement`);
+      assert.deepEqual(prop(spec(kind), "conflictResolution"), prop(spec(kinds[0] as string), "conflictResolution"));
+    }
+    const selector = (kind: string) => prop(spec(kind), "resourceSelectors", "[]");
+    assert.deepEqual(
+      withoutDescriptions(prop(selector("PropagationPolicy"), "labelSelector")),
+      withoutDescriptions(prop(spec("ClusterPropagationPolicy"), "placement", "clusterAffinity", "labelSelector")),
+    );
+    // A namespaced policy differs only in refusing selector namespaces.
+    const { ["x-kubernetes-validations"]: nsRule, ...ppSelector } = selector("PropagationPolicy");
+    assert.ok(nsRule, "PropagationPolicy selectors carry the namespace rule");
+    assert.deepEqual(withoutDescriptions(ppSelector), withoutDescriptions(selector("ClusterPropagationPolicy")));
+    const ppRest = { ...spec("PropagationPolicy").properties as Obj, resourceSelectors: undefined };
+    const cppRest = { ...spec("ClusterPropagationPolicy").properties as Obj, resourceSelectors: undefined };
+    assert.deepEqual(ppRest, cppRest);
+    const binding = (kind: string) => withoutDescriptions(schemaOf(crds.get(kind) as KubeObject));
+    assert.deepEqual(binding("ResourceBinding"), binding("ClusterResourceBinding"));
+  });
+});
+
+describe("flotilla.dev CRDs in a real control cluster", () => {
+  let control: Cluster;
+  let kc: KubeConfig;
+  let objects: KubernetesObjectApi;
+  let custom: CustomObjectsApi;
+  let kubectlPath: string;
+  const kubectl = (...args: string[]) => exec(kubectlPath, ["--kubeconfig", control.kubeconfigPath, ...args]);
+
+  before(async () => {
+    kubectlPath = binaryPath(await ensureBinaries(), "kubectl");
+    const dir = join(tmpdir(), `flotilla-crds-${process.pid}`);
+    control = await startCluster({ name: "control", role: "control", dir });
+    kc = control.kubeConfig();
+    await installCrds(kc);
+    // A fresh client: KubernetesObjectApi caches API discovery.
+    objects = KubernetesObjectApi.makeApiClient(kc);
+    custom = kc.makeApiClient(CustomObjectsApi);
+  });
+  after(async () => {
+    await control?.stop();
+  });
+
+  it("installs every CRD Established, and a second install changes nothing", async () => {
+    const ext = kc.makeApiClient(ApiextensionsV1Api);
+    const names = (await loadCrds()).map((c) => c.metadata.name as string);
+    const read = () => Promise.all(names.map((name) => ext.readCustomResourceDefinition({ name })));
+    const first = await read();
+    for (const crd of first) {
+      const established = crd.status?.conditions?.find((c) => c.type === "Established");
+      assert.equal(established?.status, "True", `${crd.metadata?.name} Established`);
+      assert.ok(
+        crd.metadata?.managedFields?.some((m) => m.manager === "flotilla-control-plane" && m.operation === "Apply"),
+        `${crd.metadata?.name} applied by flotilla-control-plane`,
+      );
+    }
+    // What the apiserver holds is exactly what the files say (no field lost on the way).
+    for (const crd of await loadCrds()) {
+      const name = crd.metadata.name as string;
+      const stored = JSON.parse((await kubectl("get", "crd", name, "-o", "json")).stdout) as KubeObject;
+      const expected = { conversion: { strategy: "None" }, ...(crd.spec as Obj) };
+      assert.deepEqual(stored.spec, expected, `${name} as in the file`);
+    }
+    // kubectl reads the files the same way: applying them by hand would change nothing.
+    const crdDir = fileURLToPath(new URL("../control-plane/crds/", import.meta.url));
+    await kubectl("diff", "--server-side", "--field-manager", "flotilla-control-plane", "--force-conflicts", "-f", crdDir);
+    await installCrds(kc, { timeoutMs: 10_000 });
+    const second = await read();
+    assert.deepEqual(
+      second.map((c) => [c.metadata?.name, c.metadata?.generation, c.metadata?.resourceVersion]),
+      first.map((c) => [c.metadata?.name, c.metadata?.generation, c.metadata?.resourceVersion]),
+    );
+  });
+
+  it("accepts a valid object of every kind and keeps every field it was given", async () => {
+    for (const obj of valid) {
+      const created = await objects.create(obj);
+      assertHasFields(created.spec ?? {}, obj.spec ?? {}, `${obj.kind}/${obj.metadata?.name} spec`);
+    }
+  });
+
+  it("fills in the defaults: conflictResolution Abort, priority 0, an empty cluster list", async () => {
+    const policy = await objects.read<Fixture>({
+      apiVersion: API_VERSION,
+      kind: "PropagationPolicy",
+      metadata: { name: "minimal", namespace: NS },
+    });
+    assert.deepEqual(policy.spec, {
+      resourceSelectors: [deploymentSelector],
+      conflictResolution: "Abort",
+      priority: 0,
+    });
+    const binding = await objects.create(rb("unscheduled", { resource: deployRef }));
+    assert.deepEqual((binding.spec as Obj).clusters, []);
+    assert.equal((binding.spec as Obj).conflictResolution, "Abort");
+  });
+
+  for (const c of bad) {
+    it(`refuses ${c.what} with 422 naming the field`, async () => {
+      const { code, message } = await refusal(objects.create(c.obj));
+      assert.equal(code, 422, message);
+      for (const re of c.message) assert.match(message, re);
+    });
+  }
+
+  it("stores a full Cluster and ResourceBinding status through the status subresource", async () => {
+    const member = { ...gv, plural: "clusters", name: "member1" };
+    const cluster = await custom.getClusterCustomObject(member);
+    const updated = await custom.replaceClusterCustomObjectStatus({
+      ...member,
+      body: { ...cluster, status: clusterStatus },
+    });
+    assert.deepEqual((updated as Obj).status, clusterStatus);
+
+    const web = { ...gv, plural: "resourcebindings", namespace: NS, name: "web-deployment" };
+    const binding = await custom.getNamespacedCustomObject(web);
+    const withStatus = await custom.replaceNamespacedCustomObjectStatus({
+      ...web,
+      body: { ...binding, status: bindingStatus },
+    });
+    // The member object's status is kept as given (x-kubernetes-preserve-unknown-fields).
+    assert.deepEqual((withStatus as Obj).status, bindingStatus);
+  });
+
+  for (const c of badStatus) {
+    it(`refuses a status with ${c.what} with 422 naming the field`, async () => {
+      const ref =
+        c.target === "cluster"
+          ? { ...gv, plural: "clusters", name: "eu-west-1a" }
+          : { ...gv, plural: "clusterresourcebindings", name: "ns-team-a" };
+      const current = await custom.getClusterCustomObject(ref);
+      const body = { ...current, status: c.status };
+      const { code, message } = await refusal(custom.replaceClusterCustomObjectStatus({ ...ref, body }));
+      assert.equal(code, 422, message);
+      for (const re of c.message) assert.match(message, re);
+    });
+  }
+
+  it("kubectl shows Cluster Ready and Version columns, knows the short names, and refuses a bad apply", async () => {
+    const { stdout } = await kubectl("get", "clusters", "member1");
+    const [header, row] = stdout.trim().split("\n").map((l) => l.trim().split(/\s+/));
+    assert.deepEqual(header, ["NAME", "READY", "VERSION", "AGE"]);
+    assert.deepEqual(row?.slice(0, 3), ["member1", "True", "v1.36.3"]);
+    for (const [short, name] of [["pp", "full"], ["cpp", "dynamic"], ["rb", "web-deployment"], ["crb", "ns-team-a"]]) {
+      const { stdout: names } = await kubectl("get", short as string, "-n", NS, "-o", "name");
+      assert.match(names, new RegExp(`/${name}$`, "m"), `kubectl get ${short}`);
+    }
+    const applied = exec(kubectlPath, ["--kubeconfig", control.kubeconfigPath, "apply", "-f", "-"]);
+    applied.child.stdin?.end(
+      JSON.stringify(pp("kubectl-bad", withRequirement({ key: "gpus", operator: "Gt", values: ["ten"] }))),
+    );
+    await assert.rejects(applied, (err: Error & { stderr?: string }) => {
+      assert.match(err.stderr ?? "", /spec\.resourceSelectors\[0\]\.labelSelector\.matchExpressions\[0\]\.values/);
+      assert.match(err.stderr ?? "", /Gt and Lt/);
+      return true;
+    });
+  });
+});

@@ -1,0 +1,188 @@
+// Flotilla on a test fleet: the control plane and one agent per member as real processes, with
+// real mTLS between them. Used by end-to-end tests and by the local demo (`up`).
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { CustomObjectsApi } from "@kubernetes/client-node";
+import { createCa, issueAgentCertificate, issueCertificate } from "../../shared/pki.ts";
+import type { Cluster } from "./cluster.ts";
+import type { Fleet } from "./fleet.ts";
+import { freePort } from "./free-port.ts";
+import { ManagedProcess } from "./managed-process.ts";
+import { waitFor } from "./wait.ts";
+
+const flotillaBin = fileURLToPath(new URL("../../bin/flotilla.ts", import.meta.url));
+
+export interface FlotillaOptions {
+  /** Agents' heartbeat period (default 1s). */
+  heartbeatInterval?: string;
+  /** Control plane's cluster failure threshold (default 5s in tests). */
+  clusterFailureThreshold?: string;
+  /** Extra labels / spec per member Cluster object. */
+  clusterSpecs?: Record<string, { labels?: Record<string, string>; spec?: Record<string, unknown> }>;
+  logLevel?: string;
+}
+
+/** Flotilla running on a fleet. */
+export interface Flotilla {
+  fleet: Fleet;
+  certsDir: string;
+  hubPort: number;
+  controlPlane: ManagedProcess;
+  controlPlaneHealthPort: number;
+  agents: Map<string, { process: ManagedProcess; healthPort: number }>;
+  startControlPlane(): Promise<void>;
+  stopControlPlane(): Promise<void>;
+  startAgent(member: string, opts?: { certCluster?: string }): Promise<void>;
+  stopAgent(member: string): Promise<void>;
+  /** Prometheus-text metrics of a process, parsed to name{labels} → value. */
+  agentMetrics(member: string): Promise<Record<string, number>>;
+  controlPlaneMetrics(): Promise<Record<string, number>>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the control plane against fleet.control, registers every member as a Cluster, and
+ * starts their agents; resolves when every Cluster is Ready.
+ */
+export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): Promise<Flotilla> {
+  const certsDir = join(fleet.root, "flotilla-certs");
+  const logsDir = join(fleet.root, "flotilla-logs");
+  await Promise.all([mkdir(certsDir, { recursive: true, mode: 0o700 }), mkdir(logsDir, { recursive: true })]);
+  const ca = await createCa("flotilla-test-ca");
+  const hub = await issueCertificate(ca, { commonName: "flotilla-hub", dnsNames: ["localhost"], ipAddresses: ["127.0.0.1"], usage: "server" });
+  const files: [string, string][] = [["ca.crt", ca.certPem], ["hub.crt", hub.certPem], ["hub.key", hub.keyPem]];
+  for (const m of fleet.members) {
+    const pair = await issueAgentCertificate(ca, m.name);
+    files.push([`${m.name}.crt`, pair.certPem], [`${m.name}.key`, pair.keyPem]);
+  }
+  await Promise.all(files.map(([f, text]) => writeFile(join(certsDir, f), text, { mode: 0o600 })));
+
+  const hubPort = await freePort();
+  const controlPlaneHealthPort = await freePort();
+  const env = { ...process.env, LOG_LEVEL: opts.logLevel ?? process.env.FLOTILLA_TEST_LOG_LEVEL ?? "info" };
+  const node = process.execPath;
+  let controlPlane: ManagedProcess | undefined;
+  const agents = new Map<string, { process: ManagedProcess; healthPort: number }>();
+  const members = new Map(fleet.members.map((m) => [m.name, m]));
+  let cpRuns = 0;
+
+  const startControlPlane = async () => {
+    cpRuns++;
+    controlPlane = ManagedProcess.start({
+      name: "control-plane",
+      command: node,
+      args: [
+        flotillaBin, "control-plane",
+        `--kubeconfig=${fleet.control.kubeconfigPath}`,
+        `--grpc-listen=127.0.0.1:${hubPort}`,
+        `--health-listen=127.0.0.1:${controlPlaneHealthPort}`,
+        `--ca-cert=${join(certsDir, "ca.crt")}`,
+        `--tls-cert=${join(certsDir, "hub.crt")}`,
+        `--tls-key=${join(certsDir, "hub.key")}`,
+        `--cluster-failure-threshold=${opts.clusterFailureThreshold ?? "5s"}`,
+        "--cluster-status-update-frequency=5s",
+      ],
+      env,
+      logFile: join(logsDir, `control-plane-${cpRuns}.log`),
+    });
+    await controlPlane.guard(waitFor(() => httpOk(controlPlaneHealthPort, "/readyz"), { what: "control plane /readyz", timeoutMs: 60_000 }));
+  };
+
+  const startAgent = async (member: string, o: { certCluster?: string } = {}) => {
+    const cluster = members.get(member) as Cluster;
+    const certName = o.certCluster ?? member;
+    const healthPort = await freePort();
+    const p = ManagedProcess.start({
+      name: `agent-${member}`,
+      command: node,
+      args: [
+        flotillaBin, "agent",
+        `--cluster-name=${member}`,
+        `--hub-address=127.0.0.1:${hubPort}`,
+        "--hub-server-name=localhost",
+        `--kubeconfig=${cluster.kubeconfigPath}`,
+        `--ca-cert=${join(certsDir, "ca.crt")}`,
+        `--tls-cert=${join(certsDir, `${certName}.crt`)}`,
+        `--tls-key=${join(certsDir, `${certName}.key`)}`,
+        `--health-listen=127.0.0.1:${healthPort}`,
+        `--heartbeat-interval=${opts.heartbeatInterval ?? "1s"}`,
+      ],
+      env,
+      logFile: join(logsDir, `agent-${member}.log`),
+    });
+    agents.set(member, { process: p, healthPort });
+    await p.guard(waitFor(() => httpOk(healthPort, "/healthz"), { what: `agent ${member} /healthz`, timeoutMs: 30_000 }));
+  };
+
+  const stopAgent = async (member: string) => {
+    await agents.get(member)?.process.stop();
+    agents.delete(member);
+  };
+
+  const stop = async () => {
+    await Promise.all([...agents.keys()].map(stopAgent));
+    await controlPlane?.stop();
+  };
+
+  try {
+    await startControlPlane();
+    const custom = fleet.control.kubeConfig().makeApiClient(CustomObjectsApi);
+    for (const m of fleet.members) {
+      const extra = opts.clusterSpecs?.[m.name] ?? {};
+      await custom.createClusterCustomObject({
+        group: "flotilla.dev",
+        version: "v1alpha1",
+        plural: "clusters",
+        body: { apiVersion: "flotilla.dev/v1alpha1", kind: "Cluster", metadata: { name: m.name, labels: extra.labels ?? {} }, spec: extra.spec ?? {} },
+      });
+    }
+    await Promise.all(fleet.members.map((m) => startAgent(m.name)));
+    await waitFor(
+      async () => {
+        const list = (await custom.listClusterCustomObject({ group: "flotilla.dev", version: "v1alpha1", plural: "clusters" })) as { items: { status?: { conditions?: { type: string; status: string }[] } }[] };
+        return list.items.length === fleet.members.length && list.items.every((c) => c.status?.conditions?.some((x) => x.type === "Ready" && x.status === "True"));
+      },
+      { what: "every member Cluster Ready", timeoutMs: 60_000, intervalMs: 250 },
+    );
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+
+  return {
+    fleet,
+    certsDir,
+    hubPort,
+    get controlPlane() {
+      return controlPlane as ManagedProcess;
+    },
+    controlPlaneHealthPort,
+    agents,
+    startControlPlane,
+    stopControlPlane: async () => controlPlane?.stop(),
+    startAgent,
+    stopAgent,
+    agentMetrics: async (member) => metrics(agents.get(member)?.healthPort ?? 0),
+    controlPlaneMetrics: () => metrics(controlPlaneHealthPort),
+    stop,
+  };
+}
+
+async function httpOk(port: number, path: string): Promise<boolean> {
+  try {
+    return (await fetch(`http://127.0.0.1:${port}${path}`)).ok;
+  } catch {
+    return false;
+  }
+}
+
+async function metrics(port: number): Promise<Record<string, number>> {
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  const out: Record<string, number> = {};
+  for (const line of text.split("\n")) {
+    const m = /^(\S+)\s+(\S+)$/.exec(line.trim());
+    if (m) out[m[1] as string] = Number(m[2]);
+  }
+  return out;
+}
