@@ -107,6 +107,8 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
             `flotilla_agent_applies_total ${runner.stats.applies}`,
             `flotilla_agent_deletes_total ${runner.stats.deletes}`,
             `flotilla_agent_state_writes_total ${applied.writes}`,
+            `flotilla_agent_works ${Object.keys(runner.heldHashes()).length}`,
+            `flotilla_agent_work_queue_depth ${runner.controller.queue.length + runner.controller.queue.inFlight}`,
           ],
         );
 

@@ -44,6 +44,7 @@ export class AgentSession {
   private hello: Hello | undefined;
   private unsubscribe: (() => void) | undefined;
   private readonly onClosed: () => void;
+  private readonly onHello: () => void;
 
   constructor(opts: {
     cluster: string;
@@ -51,6 +52,8 @@ export class AgentSession {
     works: WorkStore;
     events: SessionEvents;
     log: Logger;
+    /** The stream proved who it is: the hub makes it the cluster's session. */
+    onHello: () => void;
     onClosed: () => void;
   }) {
     this.cluster = opts.cluster;
@@ -59,6 +62,7 @@ export class AgentSession {
     this.events = opts.events;
     this.log = opts.log;
     this.onClosed = opts.onClosed;
+    this.onHello = opts.onHello;
     this.call.on("data", (m: AgentMessage) => this.receive(m));
     this.call.on("end", () => this.close());
     this.call.on("error", (err: Error) => {
@@ -66,6 +70,11 @@ export class AgentSession {
       this.close();
     });
     this.call.on("cancelled", () => this.close());
+  }
+
+  /** Works waiting for room on the stream (at most one entry per Work). */
+  get pending(): number {
+    return this.outbox.size;
   }
 
   /** Ends the stream with a gRPC status (e.g. a newer stream for the same cluster replaced it). */
@@ -119,6 +128,8 @@ export class AgentSession {
       return;
     }
     this.hello = hello;
+    this.onHello();
+    if (this.closed) return;
     const hub = this.works.hashes(this.cluster);
     const plan = planResync(hello.needsContents ? {} : hello.workHashes, hub);
     // An agent that lost its manifests still tells what it applied, so that Works gone meanwhile are deleted.

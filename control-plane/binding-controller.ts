@@ -78,16 +78,18 @@ export class BindingController {
     if (!isPropagatable(ref)) return undefined;
     const template = this.templates.get(ref);
     const existing = this.caches.bindingOf(ref);
-    if (template === undefined || template.metadata.deletionTimestamp !== undefined) return undefined; // GC removes the binding
-    const match = matchPolicy(template, this.caches.allPolicies());
     const resource = ref.namespace ? RESOURCES.resourceBinding : RESOURCES.clusterResourceBinding;
     const path = objectPath(resource, ref.namespace, bindingName(ref));
+    const gone = template === undefined && this.templates.watching(ref);
+    if (template === undefined || template.metadata.deletionTimestamp !== undefined) {
+      // The owner reference lets the garbage collector remove the binding too, but it may take
+      // a discovery period to notice a new CRD; deleting it ourselves starts cleanup at once.
+      if (gone && existing !== undefined && existing.metadata.deletionTimestamp === undefined) await this.deleteBinding(path);
+      return undefined;
+    }
+    const match = matchPolicy(template, this.caches.allPolicies());
     if (match === undefined) {
-      if (existing !== undefined && existing.metadata.deletionTimestamp === undefined) {
-        await this.rest.delete(path).catch((err: unknown) => {
-          if (!isKubeStatus(err, 404)) throw err;
-        });
-      }
+      if (existing !== undefined && existing.metadata.deletionTimestamp === undefined) await this.deleteBinding(path);
       return undefined;
     }
     const clusters = selectClusters(match.policy.spec.placement?.clusterAffinity, this.caches.clusters.list());
@@ -99,6 +101,12 @@ export class BindingController {
     }
     await this.rest.apply(path, desired, FIELD_MANAGER);
     return undefined;
+  }
+
+  private async deleteBinding(path: string): Promise<void> {
+    await this.rest.delete(path).catch((err: unknown) => {
+      if (!isKubeStatus(err, 404)) throw err;
+    });
   }
 }
 

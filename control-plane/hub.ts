@@ -62,13 +62,19 @@ export class Hub {
       return;
     }
     const log = this.log.child({ cluster });
-    const previous = this.sessions.get(cluster);
     const session: AgentSession = new AgentSession({
       cluster,
       call,
       works: this.works,
       events: this.events,
       log,
+      // Only a stream that passed its Hello replaces the cluster's current one.
+      onHello: () => {
+        const previous = this.sessions.get(cluster);
+        this.sessions.set(cluster, session);
+        previous?.fail(GrpcStatus.ABORTED, "a newer stream for this cluster replaced this one");
+        this.events.connected(cluster, true);
+      },
       onClosed: () => {
         if (this.sessions.get(cluster) === session) {
           this.sessions.delete(cluster);
@@ -77,8 +83,5 @@ export class Hub {
         }
       },
     });
-    this.sessions.set(cluster, session);
-    previous?.fail(GrpcStatus.ABORTED, "a newer stream for this cluster replaced this one");
-    this.events.connected(cluster, true);
   }
 }

@@ -90,6 +90,11 @@ export class TemplateInformers {
     return this.informers.get(kindId(ref))?.get(ref.name, ref.namespace);
   }
 
+  /** Whether the kind is watched and its cache is synced (only then does "absent" mean gone). */
+  watching(k: KindRef): boolean {
+    return this.informers.get(kindId(k))?.synced ?? false;
+  }
+
   /** Every template of a kind (empty when it is not watched). */
   list(k: KindRef): KubeObject[] {
     return this.informers.get(kindId(k))?.list() ?? [];

@@ -1,0 +1,267 @@
+// End to end: templates and policies in the control cluster reach real member clusters through
+// the real control plane and agents (gRPC over mTLS), and status comes back.
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import type { Cluster } from "../env/cluster.ts";
+import { type Fleet, startFleet } from "../env/fleet.ts";
+import { type Flotilla, startFlotilla } from "../env/flotilla.ts";
+import { waitFor } from "../env/wait.ts";
+import { apply, type BindingJson, clusterItem, condition, eventually, getJson, kubectl } from "./helpers.ts";
+
+interface DeploymentJson {
+  metadata: { resourceVersion: string; labels?: Record<string, string> };
+  spec: { replicas: number; template: { spec: { containers: { image: string }[] } } };
+  status?: { replicas?: number; readyReplicas?: number; availableReplicas?: number; updatedReplicas?: number };
+}
+interface ConfigMapJson {
+  metadata: { resourceVersion: string; labels?: Record<string, string> };
+  data?: Record<string, string>;
+}
+
+const NS = "e2e";
+
+function deployment(name: string, replicas: number, image = "nginx:1.27"): string {
+  return `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: ${name}, namespace: ${NS}, labels: {app: ${name}}}
+spec:
+  replicas: ${replicas}
+  selector: {matchLabels: {app: ${name}}}
+  template:
+    metadata: {labels: {app: ${name}}}
+    spec: {containers: [{name: main, image: "${image}"}]}
+`;
+}
+
+function configMap(name: string, data: Record<string, string>, labels: Record<string, string> = {}): string {
+  return JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: { name, namespace: NS, labels }, data });
+}
+
+function policy(name: string, spec: Record<string, unknown>): string {
+  return JSON.stringify({ apiVersion: "flotilla.dev/v1alpha1", kind: "PropagationPolicy", metadata: { name, namespace: NS }, spec });
+}
+
+describe("propagation end to end", () => {
+  let fleet: Fleet;
+  let flotilla: Flotilla;
+  let control: Cluster;
+  let m1: Cluster;
+  let m2: Cluster;
+  const binding = (name: string) => getJson<BindingJson>(control, ["resourcebinding", "-n", NS, name]);
+
+  before(async () => {
+    fleet = await startFleet({ members: 2 });
+    flotilla = await startFlotilla(fleet, {
+      clusterFailureThreshold: "4s",
+      clusterSpecs: {
+        member1: { labels: { env: "prod", tier: "3" }, spec: { region: "east", provider: "kwok" } },
+        member2: { labels: { env: "dev", tier: "1" }, spec: { region: "west", provider: "kwok" } },
+      },
+    });
+    control = fleet.control;
+    [m1, m2] = fleet.members as [Cluster, Cluster];
+    await kubectl(control, ["create", "namespace", NS]);
+  });
+  after(async () => {
+    await flotilla?.stop();
+    await fleet?.stop();
+  });
+
+  it("propagates a Deployment to every member and sums their status on the template", async () => {
+    await apply(control, deployment("web", 2));
+    await apply(control, policy("web", { resourceSelectors: [{ apiVersion: "apps/v1", kind: "Deployment", name: "web" }] }));
+    for (const m of [m1, m2]) {
+      await eventually(`web Available in ${m.name}`, () => getJson<DeploymentJson>(m, ["deploy", "-n", NS, "web"]), (d) => d.status?.availableReplicas === 2);
+    }
+    const t = await eventually("template status = fleet sum", () => getJson<DeploymentJson>(control, ["deploy", "-n", NS, "web"]), (d) => d.status?.readyReplicas === 4);
+    assert.deepEqual({ ...t.status, conditions: undefined }, { replicas: 4, readyReplicas: 4, availableReplicas: 4, updatedReplicas: 4, conditions: undefined });
+    const b = await eventually("binding fully applied", () => binding("web-deployment"), (x) => condition(x, "FullyApplied")?.status === "True" && condition(x, "Propagation")?.status === "True");
+    assert.deepEqual(b.spec.clusters, [{ name: "member1", replicas: 2 }, { name: "member2", replicas: 2 }]);
+    assert.equal(condition(b, "Scheduled")?.status, "True");
+    for (const m of ["member1", "member2"]) assert.equal(clusterItem(b, m)?.health, "Healthy");
+    const pods = await getJson<{ items: unknown[] }>(control, ["pods", "-A"]);
+    assert.equal(pods?.items.length, 0, "the control cluster runs no pods");
+  });
+
+  it("rolls template changes out to the members", async () => {
+    await apply(control, deployment("web", 3, "nginx:1.28"));
+    for (const m of [m1, m2]) {
+      const d = await eventually(`web updated in ${m.name}`, () => getJson<DeploymentJson>(m, ["deploy", "-n", NS, "web"]), (x) => x.spec.replicas === 3 && x.status?.availableReplicas === 3);
+      assert.equal(d.spec.template.spec.containers[0]?.image, "nginx:1.28");
+    }
+    await eventually("template sum follows", () => getJson<DeploymentJson>(control, ["deploy", "-n", NS, "web"]), (d) => d.status?.readyReplicas === 6 && d.status?.updatedReplicas === 6);
+  });
+
+  it("places by cluster labels (Gt on a numeric label) and by fields (region)", async () => {
+    await apply(control, [configMap("by-label", { a: "1" }), configMap("by-field", { b: "2" })].join("\n---\n"));
+    await apply(
+      control,
+      [
+        policy("by-label", {
+          resourceSelectors: [{ apiVersion: "v1", kind: "ConfigMap", name: "by-label" }],
+          placement: { clusterAffinity: { labelSelector: { matchExpressions: [{ key: "tier", operator: "Gt", values: ["2"] }] } } },
+        }),
+        policy("by-field", {
+          resourceSelectors: [{ apiVersion: "v1", kind: "ConfigMap", name: "by-field" }],
+          placement: { clusterAffinity: { fieldSelector: { matchExpressions: [{ key: "region", operator: "In", values: ["west"] }] } } },
+        }),
+      ].join("\n---\n"),
+    );
+    await eventually("by-label in member1", () => getJson(m1, ["cm", "-n", NS, "by-label"]), () => true);
+    await eventually("by-field in member2", () => getJson(m2, ["cm", "-n", NS, "by-field"]), () => true);
+    const bl = await eventually("by-label bound", () => binding("by-label-configmap"), (b) => condition(b, "FullyApplied")?.status === "True");
+    const bf = await eventually("by-field bound", () => binding("by-field-configmap"), (b) => condition(b, "FullyApplied")?.status === "True");
+    assert.deepEqual(bl.spec.clusters.map((c) => c.name), ["member1"]);
+    assert.deepEqual(bf.spec.clusters.map((c) => c.name), ["member2"]);
+    assert.equal(await getJson(m2, ["cm", "-n", NS, "by-label"]), undefined);
+    assert.equal(await getJson(m1, ["cm", "-n", NS, "by-field"]), undefined);
+  });
+
+  it("propagates a cluster-scoped object (a CRD) and objects of that CRD-defined kind", async () => {
+    const crd = {
+      apiVersion: "apiextensions.k8s.io/v1",
+      kind: "CustomResourceDefinition",
+      metadata: { name: "widgets.example.com" },
+      spec: {
+        group: "example.com",
+        scope: "Namespaced",
+        names: { plural: "widgets", singular: "widget", kind: "Widget" },
+        versions: [{ name: "v1", served: true, storage: true, schema: { openAPIV3Schema: { type: "object", properties: { spec: { type: "object", properties: { size: { type: "integer" } } } } } } }],
+      },
+    };
+    await apply(control, JSON.stringify(crd));
+    await kubectl(control, ["wait", "--for=condition=Established", "crd/widgets.example.com", "--timeout=30s"]);
+    await apply(
+      control,
+      JSON.stringify({
+        apiVersion: "flotilla.dev/v1alpha1",
+        kind: "ClusterPropagationPolicy",
+        metadata: { name: "widgets-crd" },
+        spec: { resourceSelectors: [{ apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition", name: "widgets.example.com" }] },
+      }),
+    );
+    await apply(control, JSON.stringify({ apiVersion: "example.com/v1", kind: "Widget", metadata: { name: "w1", namespace: NS }, spec: { size: 3 } }));
+    await apply(control, policy("widgets", { resourceSelectors: [{ apiVersion: "example.com/v1", kind: "Widget" }] }));
+    for (const m of [m1, m2]) {
+      const w = await eventually(`widget w1 in ${m.name}`, () => getJson<{ spec: { size: number } }>(m, ["widgets.example.com", "-n", NS, "w1"]), () => true, 90_000);
+      assert.equal(w.spec.size, 3);
+    }
+    const crb = await eventually("CRD bound cluster-wide", () => getJson<BindingJson>(control, ["clusterresourcebinding", "widgets.example.com-customresourcedefinition"]), (b) => condition(b, "FullyApplied")?.status === "True");
+    assert.deepEqual(crb.spec.clusters.map((c) => c.name), ["member1", "member2"]);
+  });
+
+  it("reports AlreadyExists for a member object Flotilla does not manage, and takes it over with Overwrite", async () => {
+    await kubectl(m1, ["create", "configmap", "taken", "-n", NS, "--from-literal=owner=member-admin"]);
+    await apply(control, configMap("taken", { owner: "flotilla" }));
+    await apply(control, policy("taken", { resourceSelectors: [{ apiVersion: "v1", kind: "ConfigMap", name: "taken" }] }));
+    const b = await eventually("member1 says AlreadyExists", () => binding("taken-configmap"), (x) => clusterItem(x, "member1")?.reason === "AlreadyExists" && clusterItem(x, "member2")?.applied === true);
+    assert.match(clusterItem(b, "member1")?.message ?? "", /Overwrite/);
+    assert.equal(condition(b, "Propagation")?.reason, "CheckClusters");
+    assert.match(condition(b, "Propagation")?.message ?? "", /member1: AlreadyExists/);
+    assert.equal((await getJson<ConfigMapJson>(m1, ["cm", "-n", NS, "taken"]))?.data?.owner, "member-admin", "left untouched");
+    await apply(control, policy("taken", { resourceSelectors: [{ apiVersion: "v1", kind: "ConfigMap", name: "taken" }], conflictResolution: "Overwrite" }));
+    await eventually("member1 taken over", () => getJson<ConfigMapJson>(m1, ["cm", "-n", NS, "taken"]), (c) => c.data?.owner === "flotilla");
+    await eventually("binding clean", () => binding("taken-configmap"), (x) => condition(x, "Propagation")?.status === "True");
+  });
+
+  it("never touches a member object labelled flotilla.dev/managed=false", async () => {
+    await kubectl(m2, ["create", "configmap", "hands-off", "-n", NS, "--from-literal=v=local"]);
+    await kubectl(m2, ["label", "configmap", "hands-off", "-n", NS, "flotilla.dev/managed=false"]);
+    const before = await getJson<ConfigMapJson>(m2, ["cm", "-n", NS, "hands-off"]);
+    await apply(control, configMap("hands-off", { v: "fleet" }));
+    await apply(control, policy("hands-off", { resourceSelectors: [{ apiVersion: "v1", kind: "ConfigMap", name: "hands-off" }], conflictResolution: "Overwrite" }));
+    await eventually("member2 says ManagedLabelFalse", () => binding("hands-off-configmap"), (x) => clusterItem(x, "member2")?.reason === "ManagedLabelFalse" && clusterItem(x, "member1")?.applied === true);
+    const after = await getJson<ConfigMapJson>(m2, ["cm", "-n", NS, "hands-off"]);
+    assert.equal(after?.metadata.resourceVersion, before?.metadata.resourceVersion, "not written at all");
+    assert.equal(after?.data?.v, "local");
+  });
+
+  it("repairs drift: an edit or a deletion made directly in a member", async () => {
+    await kubectl(m1, ["scale", "deploy", "web", "-n", NS, "--replicas=7"]);
+    await eventually("replicas restored in member1", () => getJson<DeploymentJson>(m1, ["deploy", "-n", NS, "web"]), (d) => d.spec.replicas === 3);
+    await kubectl(m2, ["delete", "cm", "by-field", "-n", NS]);
+    await eventually("by-field recreated in member2", () => getJson<ConfigMapJson>(m2, ["cm", "-n", NS, "by-field"]), (c) => c.data?.b === "2");
+  });
+
+  it("removes the object from a cluster that is no longer placed, and from all when the template goes", async () => {
+    await apply(control, configMap("moving", { m: "1" }));
+    await apply(control, policy("moving", { resourceSelectors: [{ apiVersion: "v1", kind: "ConfigMap", name: "moving" }] }));
+    for (const m of [m1, m2]) await eventually(`moving in ${m.name}`, () => getJson(m, ["cm", "-n", NS, "moving"]), () => true);
+    await apply(control, policy("moving", { resourceSelectors: [{ apiVersion: "v1", kind: "ConfigMap", name: "moving" }], placement: { clusterAffinity: { clusterNames: ["member1"] } } }));
+    await waitFor(async () => (await getJson(m2, ["cm", "-n", NS, "moving"])) === undefined, { what: "moving gone from member2", timeoutMs: 60_000, intervalMs: 250 });
+    assert.ok(await getJson(m1, ["cm", "-n", NS, "moving"]), "still in member1");
+    await eventually("binding lists member1 only", () => binding("moving-configmap"), (b) => b.status?.aggregatedStatus?.map((i) => i.clusterName).join() === "member1");
+
+    await kubectl(control, ["delete", "cm", "moving", "-n", NS]);
+    await waitFor(async () => (await getJson(m1, ["cm", "-n", NS, "moving"])) === undefined, { what: "moving gone from member1", timeoutMs: 60_000, intervalMs: 250 });
+    await waitFor(async () => (await binding("moving-configmap")) === undefined, { what: "binding released and deleted", timeoutMs: 60_000, intervalMs: 250 });
+  });
+
+  it("refuses a bad policy at apply time with a message naming the field", async () => {
+    const bad = policy("bad", {
+      resourceSelectors: [{ apiVersion: "v1", kind: "ConfigMap" }],
+      placement: { clusterAffinity: { labelSelector: { matchExpressions: [{ key: "tier", operator: "Gt", values: ["high"] }] } } },
+    });
+    await assert.rejects(apply(control, bad), (err: Error) => /matchExpressions\[0\]\.values/.test(err.message) && /Gt/.test(err.message));
+    assert.equal(await getJson(control, ["pp", "-n", NS, "bad"]), undefined);
+  });
+
+  it("an agent restart re-applies nothing unchanged", async () => {
+    const managed = async () => {
+      const list = await getJson<{ items: { kind: string; metadata: { name: string; resourceVersion: string } }[] }>(m1, ["deploy,cm,widgets.example.com", "-n", NS, "-l", "flotilla.dev/work"]);
+      return new Map((list?.items ?? []).map((o) => [`${o.kind}/${o.metadata.name}`, o.metadata.resourceVersion]));
+    };
+    const before = await managed();
+    assert.ok(before.size >= 4, `member1 holds Flotilla's objects (${[...before.keys()].join(", ")})`);
+    await flotilla.stopAgent("member1");
+    await flotilla.startAgent("member1");
+    const works = (await flotilla.controlPlaneMetrics())['flotilla_works{cluster="member1"}'];
+    await waitFor(
+      async () => {
+        const m = await flotilla.agentMetrics("member1");
+        return m.flotilla_agent_connected === 1 && m.flotilla_agent_works === works && m.flotilla_agent_work_queue_depth === 0;
+      },
+      { what: "the restarted agent to receive and check every Work", timeoutMs: 60_000, intervalMs: 200 },
+    );
+    const m = await flotilla.agentMetrics("member1");
+    assert.equal(m.flotilla_agent_applies_total, 0, "no server-side apply after the restart");
+    assert.deepEqual(await managed(), before, "no member object was written");
+  });
+
+  it("a control-plane restart sends no manifests to agents whose Works did not change", async () => {
+    const before = await Promise.all(["member1", "member2"].map((m) => flotilla.agentMetrics(m)));
+    await flotilla.stopControlPlane();
+    await flotilla.startControlPlane();
+    for (const [i, member] of ["member1", "member2"].entries()) {
+      await waitFor(
+        async () => {
+          const m = await flotilla.agentMetrics(member);
+          return m.flotilla_agent_connected === 1 && (m.flotilla_agent_stream_connects_total ?? 0) > (before[i]?.flotilla_agent_stream_connects_total ?? 0);
+        },
+        { what: `${member} to resync with the new control plane`, timeoutMs: 60_000, intervalMs: 200 },
+      );
+      const after = await flotilla.agentMetrics(member);
+      assert.equal(after.flotilla_agent_upserts_received_total, before[i]?.flotilla_agent_upserts_received_total, `${member} received no Work`);
+      assert.equal(after.flotilla_agent_manifest_bytes_received_total, before[i]?.flotilla_agent_manifest_bytes_received_total, `${member} received no manifest bytes`);
+    }
+    const cp = await flotilla.controlPlaneMetrics();
+    assert.equal(cp['flotilla_stream_manifest_bytes_total{cluster="member1"}'], 0);
+    assert.equal(cp['flotilla_stream_manifest_bytes_total{cluster="member2"}'], 0);
+  });
+
+  it("marks a cluster whose agent stops NotReady within the failure threshold, and Ready when it returns", async () => {
+    const ready = async (name: string) =>
+      (await getJson<{ status?: { conditions?: { type: string; status: string; reason: string }[] } }>(control, ["cluster", name]))?.status?.conditions?.find((c) => c.type === "Ready");
+    await flotilla.stopAgent("member2");
+    const stoppedAt = Date.now();
+    const notReady = await eventually("member2 NotReady", () => ready("member2"), (c) => c.status === "False", 30_000);
+    const elapsed = Date.now() - stoppedAt;
+    assert.equal(notReady.reason, "ClusterNotReachable");
+    assert.ok(elapsed < 4_000 + 5_000, `NotReady after ${elapsed} ms (threshold 4 s)`);
+    await eventually("web binding shows member2 ClusterNotReady", () => binding("web-deployment"), (b) => clusterItem(b, "member2")?.reason === "ClusterNotReady");
+    await eventually("template no longer counts member2", () => getJson<DeploymentJson>(control, ["deploy", "-n", NS, "web"]), (d) => d.status?.readyReplicas === 3);
+    await flotilla.startAgent("member2");
+    await eventually("member2 Ready again", () => ready("member2"), (c) => c.status === "True", 30_000);
+    await eventually("template counts member2 again", () => getJson<DeploymentJson>(control, ["deploy", "-n", NS, "web"]), (d) => d.status?.readyReplicas === 6);
+  });
+});
