@@ -5,7 +5,7 @@ import { canonicalJson } from "../shared/content-hash.ts";
 import { Controller, type ReconcileResult } from "../shared/controller.ts";
 import type { Heartbeat } from "../shared/gen/flotilla/v1alpha1/agent.ts";
 import { isKubeStatus, type KubeRest, objectPath } from "../shared/kube-rest.ts";
-import { type HeartbeatState, readiness, recordHeartbeat, type Thresholds } from "./cluster-readiness.ts";
+import { readiness, recordHeartbeat, type HeartbeatState, type Thresholds } from "./cluster-readiness.ts";
 
 const FIELD_MANAGER = "flotilla-cluster-controller";
 
@@ -22,8 +22,9 @@ export class ClusterController {
   private readonly get: (name: string) => Cluster | undefined;
   private readonly thresholds: Thresholds;
   private readonly statusUpdateMs: number;
-  private readonly startedAt = Date.now();
   private readonly onReadyChanged: (cluster: string) => void;
+  private readonly isLeader: () => boolean;
+  private readonly connectedHere: (cluster: string) => boolean;
 
   constructor(opts: {
     getCluster: (name: string) => Cluster | undefined;
@@ -32,12 +33,17 @@ export class ClusterController {
     thresholds: Thresholds;
     statusUpdateMs: number;
     onReadyChanged: (cluster: string) => void;
+    /** Clusters with no heartbeat here are judged by the leader alone, from lastHeartbeatTime. */
+    isLeader: () => boolean;
+    connectedHere: (cluster: string) => boolean;
   }) {
     this.get = opts.getCluster;
     this.rest = opts.rest;
     this.thresholds = opts.thresholds;
     this.statusUpdateMs = opts.statusUpdateMs;
     this.onReadyChanged = opts.onReadyChanged;
+    this.isLeader = opts.isLeader;
+    this.connectedHere = opts.connectedHere;
     this.controller = new Controller({ name: "cluster", reconcile: (k) => this.reconcile(k), log: opts.log, workers: 2 });
   }
 
@@ -47,12 +53,6 @@ export class ClusterController {
     this.controller.enqueue(cluster);
   }
 
-  private initialState(c: Cluster): HeartbeatState {
-    // After a restart, a cluster that was Ready gets one failure threshold to reconnect.
-    const ready = c.status?.conditions?.find((x) => x.type === "Ready")?.status === "True";
-    return ready ? { lastHeartbeatAt: this.startedAt, healthySince: this.startedAt - this.thresholds.successMs } : {};
-  }
-
   private async reconcile(name: string): Promise<ReconcileResult> {
     const cluster = this.get(name);
     if (cluster === undefined) {
@@ -60,12 +60,20 @@ export class ClusterController {
       this.heartbeats.delete(name);
       return undefined;
     }
-    let state = this.states.get(name);
-    if (state === undefined) {
-      state = this.initialState(cluster);
-      this.states.set(name, state);
-    }
     const now = Date.now();
+    const persistedBeat = cluster.status?.lastHeartbeatTime ? Date.parse(cluster.status.lastHeartbeatTime) : Number.NaN;
+    let state = this.states.get(name);
+    if (state !== undefined && !this.connectedHere(name) && persistedBeat > (state.lastHeartbeatAt ?? 0)) {
+      // The agent now streams to another replica, which writes its heartbeats.
+      this.states.delete(name);
+      this.heartbeats.delete(name);
+      state = undefined;
+    }
+    if (state === undefined) {
+      if (!this.isLeader()) return undefined;
+      // No heartbeat reaches this replica: judge by what the replica that has the stream wrote.
+      state = Number.isNaN(persistedBeat) ? {} : { lastHeartbeatAt: persistedBeat, healthySince: persistedBeat - this.thresholds.successMs };
+    }
     const r = readiness(state, now, this.thresholds);
     const before = cluster.status ?? {};
     const previousReady = before.conditions?.find((x) => x.type === "Ready");
@@ -85,7 +93,7 @@ export class ClusterController {
       desired.nodeSummary = { totalNum: hb.nodeSummary?.total ?? 0, readyNum: hb.nodeSummary?.ready ?? 0 };
       desired.resourceSummary = { allocatable: hb.resourceSummary?.allocatable ?? {}, allocated: hb.resourceSummary?.allocated ?? {} };
     }
-    if (hb !== undefined && state.lastHeartbeatAt !== undefined) {
+    if (hb !== undefined && state.lastHeartbeatAt !== undefined && this.states.has(name)) {
       desired.lastHeartbeatTime = new Date(state.lastHeartbeatAt).toISOString();
     }
     const withoutBeat = (s: ClusterStatus) => canonicalJson({ ...s, lastHeartbeatTime: undefined });

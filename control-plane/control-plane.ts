@@ -11,6 +11,7 @@ import { BindingController, keyOfResource } from "./binding-controller.ts";
 import { Caches } from "./caches.ts";
 import { ClusterController } from "./cluster-controller.ts";
 import { installCrds } from "./crds.ts";
+import { LeaderElector } from "./leader-election.ts";
 import { Hub } from "./hub.ts";
 import { StatusController } from "./status-controller.ts";
 import { StatusStore } from "./status-store.ts";
@@ -30,6 +31,10 @@ export interface ControlPlaneOptions {
   clusterFailureMs: number;
   clusterSuccessMs: number;
   clusterStatusUpdateMs: number;
+  /** Lease-based leader election; without it this replica always leads. */
+  leaderElection?: { namespace: string; identity: string; leaseDurationMs: number; renewDeadlineMs: number; retryPeriodMs: number };
+  /** Called when this replica loses leadership (the process should exit and be restarted). */
+  onLostLeadership?: () => void;
 }
 
 export interface RunningControlPlane {
@@ -37,6 +42,7 @@ export interface RunningControlPlane {
   healthPort: number | undefined;
   hub: Hub;
   works: WorkStore;
+  isLeader(): boolean;
   status: StatusController;
   stop(): Promise<void>;
 }
@@ -54,6 +60,7 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Runn
   const works = new WorkStore();
   const statuses = new StatusStore();
   let ready = false;
+  let leading = false;
 
   // The template informers report to every controller keyed by template.
   const listeners: ((key: string) => void)[] = [];
@@ -61,6 +68,18 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Runn
   const bindingCtl = new BindingController({ caches, templates, rest, log });
   const workCache = new WorkCache({ caches, templates, works, log });
   const statusCtl = new StatusController({ caches, templates, works, statuses, rest, log });
+  const hub: Hub = new Hub({
+    works,
+    log,
+    clusterExists: (c) => caches.clusters.get(c) !== undefined,
+    events: {
+      status: (cluster, s) => {
+        if (statuses.set(cluster, s)) statusCtl.reported(s.workKey);
+      },
+      heartbeat: (cluster, hb) => clusterCtl.heartbeat(cluster, hb),
+      connected: (cluster) => clusterCtl.controller.enqueue(cluster),
+    },
+  });
   const clusterCtl = new ClusterController({
     getCluster: (n) => caches.clusters.get(n),
     rest,
@@ -68,9 +87,12 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Runn
     thresholds: { failureMs: opts.clusterFailureMs, successMs: opts.clusterSuccessMs },
     statusUpdateMs: opts.clusterStatusUpdateMs,
     onReadyChanged: (c) => statusCtl.clusterChanged(c),
+    isLeader: () => leading,
+    connectedHere: (c) => hub.session(c) !== undefined,
   });
   listeners.push((k) => bindingCtl.templateChanged(k), (k) => workCache.templateChanged(k), (k) => statusCtl.reported(k));
-  caches.clusters.on({ add: (c) => clusterCtl.controller.enqueue(c.metadata.name ?? ""), delete: (c) => clusterCtl.controller.enqueue(c.metadata.name ?? "") });
+  const clusterEvent = (c: { metadata: { name?: string } }) => clusterCtl.controller.enqueue(c.metadata.name ?? "");
+  caches.clusters.on({ add: clusterEvent, update: clusterEvent, delete: clusterEvent });
 
   // Which kinds to watch follows the policies and bindings; one key, so bursts coalesce.
   const wantedKinds = (): KindRef[] => {
@@ -106,23 +128,35 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Runn
   works.markSynced();
   log.info({ bindings: caches.allBindings().length, clusters: works.clusters().length }, "caches synced; works computed");
 
-  for (const c of [kindsCtl, bindingCtl.controller, workCache.controller, statusCtl.controller, clusterCtl.controller]) c.start();
-  for (const c of caches.clusters.list()) clusterCtl.controller.enqueue(c.metadata.name ?? "");
-  for (const b of caches.allBindings()) statusCtl.reported(keyOfResource(b));
+  // Every replica computes Works, watches kinds and judges the clusters streaming to it; the
+  // leader alone writes bindings and their status, and judges clusters no replica hears from.
+  for (const c of [kindsCtl, workCache.controller, clusterCtl.controller]) c.start();
   kindsChanged();
+  const leaderControllers = [bindingCtl.controller, statusCtl.controller];
+  const startLeading = () => {
+    leading = true;
+    for (const c of leaderControllers) c.start();
+    bindingCtl.enqueueAll(wantedKinds());
+    for (const c of caches.clusters.list()) clusterCtl.controller.enqueue(c.metadata.name ?? "");
+    for (const b of caches.allBindings()) statusCtl.reported(keyOfResource(b));
+  };
+  const elector =
+    opts.leaderElection === undefined
+      ? undefined
+      : new LeaderElector({
+          rest,
+          name: "flotilla-control-plane",
+          ...opts.leaderElection,
+          log,
+          onStartedLeading: startLeading,
+          onStoppedLeading: () => {
+            leading = false;
+            opts.onLostLeadership?.();
+          },
+        });
+  if (elector === undefined) startLeading();
+  else await elector.start();
 
-  const hub = new Hub({
-    works,
-    log,
-    clusterExists: (c) => caches.clusters.get(c) !== undefined,
-    events: {
-      status: (cluster, s) => {
-        if (statuses.set(cluster, s)) statusCtl.reported(s.workKey);
-      },
-      heartbeat: (cluster, hb) => clusterCtl.heartbeat(cluster, hb),
-      connected: (cluster) => clusterCtl.controller.enqueue(cluster),
-    },
-  });
   const server = new Server({ "grpc.keepalive_time_ms": 30_000, "grpc.keepalive_timeout_ms": 10_000, "grpc.max_receive_message_length": 16 * 1024 * 1024 });
   server.addService(AgentHubService, hub.service());
   const creds = ServerCredentials.createSsl(Buffer.from(opts.tls.caPem), [{ cert_chain: Buffer.from(opts.tls.certPem), private_key: Buffer.from(opts.tls.keyPem) }], true);
@@ -137,6 +171,7 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Runn
           opts.healthListen,
           () => ready,
           () => [
+            `flotilla_leader ${leading ? 1 : 0}`,
             `flotilla_connected_agents ${hub.connectedClusters().length}`,
             ...works.clusters().map((c) => `flotilla_works{cluster="${c}"} ${works.keys(c).length}`),
             `flotilla_binding_status_writes_total ${statusCtl.writes.bindingStatus}`,
@@ -154,12 +189,14 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Runn
     healthPort,
     hub,
     works,
+    isLeader: () => leading,
     status: statusCtl,
     stop: async () => {
       ready = false;
+      await elector?.stop();
       hub.closeAll();
       await new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
-      await Promise.all([kindsCtl, bindingCtl.controller, workCache.controller, statusCtl.controller, clusterCtl.controller].map((c) => c.stop()));
+      await Promise.all([kindsCtl, workCache.controller, clusterCtl.controller, ...leaderControllers].map((c) => c.stop()));
       templates.stop();
       caches.stop();
       rest.close();

@@ -1,6 +1,7 @@
 // `flotilla control-plane`: the detector, scheduler, Work cache, status and health controllers, and the agent hub.
 import { readFile } from "node:fs/promises";
-import type { FlagSpec, FlagValues } from "../shared/flags.ts";
+import { hostname } from "node:os";
+import { FlagError, type FlagSpec, type FlagValues } from "../shared/flags.ts";
 import { loadKubeConfig } from "../shared/kubeconfig.ts";
 import { createLogger } from "../shared/logger.ts";
 import { waitForSignal } from "../shared/signals.ts";
@@ -16,12 +17,23 @@ export const controlPlaneFlags: FlagSpec[] = [
   { name: "install-crds", type: "bool", default: "true", help: "server-side-apply Flotilla's CRDs at start" },
   { name: "cluster-failure-threshold", type: "duration", default: "30s", help: "a cluster without heartbeats this long becomes Ready=False" },
   { name: "cluster-success-threshold", type: "duration", default: "0s", help: "heartbeats must flow this long before a not-ready cluster is Ready again" },
-  { name: "cluster-status-update-frequency", type: "duration", default: "10s", help: "lastHeartbeatTime is written at most this often when nothing else changed" },
+  { name: "cluster-status-update-frequency", type: "duration", default: "10s", help: "lastHeartbeatTime is written at most this often when nothing else changed; must be below the failure threshold" },
+  { name: "leader-elect", type: "bool", default: "true", help: "elect one leader among replicas (Lease) to run the controllers; every replica serves agents" },
+  { name: "leader-elect-namespace", type: "string", default: "flotilla-system", help: "namespace of the leader Lease (created if missing)" },
+  { name: "leader-elect-lease-duration", type: "duration", default: "15s", help: "how long a leader's lease lasts without renewal" },
+  { name: "leader-elect-renew-deadline", type: "duration", default: "10s", help: "a leader that cannot renew for this long steps down (and the process exits)" },
+  { name: "leader-elect-retry-period", type: "duration", default: "2s", help: "how often candidates try, and leaders renew" },
+  { name: "identity", type: "string", env: "POD_NAME", help: "this replica's identity in the Lease (default: hostname_pid)" },
 ];
 
 /** Runs the control plane until SIGTERM/SIGINT. */
 export async function runControlPlane(flags: FlagValues): Promise<void> {
   const log = createLogger("flotilla-control-plane");
+  const failureMs = flags["cluster-failure-threshold"] as number;
+  const updateMs = flags["cluster-status-update-frequency"] as number;
+  if (updateMs >= failureMs) {
+    throw new FlagError(`--cluster-status-update-frequency (${updateMs} ms) must be below --cluster-failure-threshold (${failureMs} ms): other replicas judge a cluster by the heartbeat time written`);
+  }
   const [caPem, certPem, keyPem] = await Promise.all(["ca-cert", "tls-cert", "tls-key"].map((f) => readFile(flags[f] as string, "utf8")));
   const cp = await startControlPlane({
     kc: loadKubeConfig(flags.kubeconfig as string | undefined),
@@ -30,9 +42,22 @@ export async function runControlPlane(flags: FlagValues): Promise<void> {
     tls: { caPem: caPem as string, certPem: certPem as string, keyPem: keyPem as string },
     healthListen: flags["health-listen"] as string,
     installCrds: flags["install-crds"] as boolean,
-    clusterFailureMs: flags["cluster-failure-threshold"] as number,
+    clusterFailureMs: failureMs,
     clusterSuccessMs: flags["cluster-success-threshold"] as number,
-    clusterStatusUpdateMs: flags["cluster-status-update-frequency"] as number,
+    clusterStatusUpdateMs: updateMs,
+    leaderElection: flags["leader-elect"]
+      ? {
+          namespace: flags["leader-elect-namespace"] as string,
+          identity: (flags.identity as string | undefined) ?? `${hostname()}_${process.pid}`,
+          leaseDurationMs: flags["leader-elect-lease-duration"] as number,
+          renewDeadlineMs: flags["leader-elect-renew-deadline"] as number,
+          retryPeriodMs: flags["leader-elect-retry-period"] as number,
+        }
+      : undefined,
+    onLostLeadership: () => {
+      log.error("lost leadership; exiting so that a fresh process competes again");
+      process.exit(1);
+    },
   });
   log.info({ grpcPort: cp.grpcPort, healthPort: cp.healthPort }, "control plane started");
   await waitForSignal();

@@ -27,17 +27,25 @@ export interface FlotillaOptions {
 export interface Flotilla {
   fleet: Fleet;
   certsDir: string;
+  /** Where the control plane's and agents' logs go (`control-plane-<run>.log`, `agent-<member>.log`). */
+  logsDir: string;
   hubPort: number;
   controlPlane: ManagedProcess;
   controlPlaneHealthPort: number;
   agents: Map<string, { process: ManagedProcess; healthPort: number }>;
   startControlPlane(): Promise<void>;
   stopControlPlane(): Promise<void>;
-  startAgent(member: string, opts?: { certCluster?: string }): Promise<void>;
+  startAgent(member: string, opts?: { certCluster?: string; hubPort?: number }): Promise<void>;
+  /** Starts another control-plane replica on its own ports (HA tests); stopped by stop(). */
+  startReplica(): Promise<{ process: ManagedProcess; hubPort: number; healthPort: number }>;
+  /** Metrics of any process serving /metrics on a loopback port. */
+  metricsAt(port: number): Promise<Record<string, number>>;
   stopAgent(member: string): Promise<void>;
   /** Prometheus-text metrics of a process, parsed to name{labels} → value. */
   agentMetrics(member: string): Promise<Record<string, number>>;
   controlPlaneMetrics(): Promise<Record<string, number>>;
+  /** The control plane (once started), then each agent in `agents`; running or already exited. */
+  processes(): ManagedProcess[];
   stop(): Promise<void>;
 }
 
@@ -67,29 +75,44 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
   const members = new Map(fleet.members.map((m) => [m.name, m]));
   let cpRuns = 0;
 
-  const startControlPlane = async () => {
-    cpRuns++;
-    controlPlane = ManagedProcess.start({
+  const spawnControlPlane = (grpcPort: number, healthPort: number, logName: string) =>
+    ManagedProcess.start({
       name: "control-plane",
       command: node,
       args: [
         flotillaBin, "control-plane",
         `--kubeconfig=${fleet.control.kubeconfigPath}`,
-        `--grpc-listen=127.0.0.1:${hubPort}`,
-        `--health-listen=127.0.0.1:${controlPlaneHealthPort}`,
+        `--grpc-listen=127.0.0.1:${grpcPort}`,
+        `--health-listen=127.0.0.1:${healthPort}`,
         `--ca-cert=${join(certsDir, "ca.crt")}`,
         `--tls-cert=${join(certsDir, "hub.crt")}`,
         `--tls-key=${join(certsDir, "hub.key")}`,
         `--cluster-failure-threshold=${opts.clusterFailureThreshold ?? "5s"}`,
-        "--cluster-status-update-frequency=5s",
+        "--cluster-status-update-frequency=1s",
+        "--leader-elect-lease-duration=4s",
+        "--leader-elect-renew-deadline=3s",
+        "--leader-elect-retry-period=500ms",
       ],
       env,
-      logFile: join(logsDir, `control-plane-${cpRuns}.log`),
+      logFile: join(logsDir, logName),
     });
+
+  const startControlPlane = async () => {
+    cpRuns++;
+    controlPlane = spawnControlPlane(hubPort, controlPlaneHealthPort, `control-plane-${cpRuns}.log`);
     await controlPlane.guard(waitFor(() => httpOk(controlPlaneHealthPort, "/readyz"), { what: "control plane /readyz", timeoutMs: 60_000 }));
   };
 
-  const startAgent = async (member: string, o: { certCluster?: string } = {}) => {
+  const replicas: ManagedProcess[] = [];
+  const startReplica = async () => {
+    const [grpcPort, healthPort] = [await freePort(), await freePort()];
+    const p = spawnControlPlane(grpcPort, healthPort, `control-plane-replica-${replicas.length + 1}.log`);
+    replicas.push(p);
+    await p.guard(waitFor(() => httpOk(healthPort, "/readyz"), { what: "replica /readyz", timeoutMs: 60_000 }));
+    return { process: p, hubPort: grpcPort, healthPort };
+  };
+
+  const startAgent = async (member: string, o: { certCluster?: string; hubPort?: number } = {}) => {
     const cluster = members.get(member) as Cluster;
     const certName = o.certCluster ?? member;
     const healthPort = await freePort();
@@ -99,7 +122,7 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
       args: [
         flotillaBin, "agent",
         `--cluster-name=${member}`,
-        `--hub-address=127.0.0.1:${hubPort}`,
+        `--hub-address=127.0.0.1:${o.hubPort ?? hubPort}`,
         "--hub-server-name=localhost",
         `--kubeconfig=${cluster.kubeconfigPath}`,
         `--ca-cert=${join(certsDir, "ca.crt")}`,
@@ -122,6 +145,7 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
 
   const stop = async () => {
     await Promise.all([...agents.keys()].map(stopAgent));
+    await Promise.all(replicas.map((r) => r.stop()));
     await controlPlane?.stop();
   };
 
@@ -153,6 +177,7 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
   return {
     fleet,
     certsDir,
+    logsDir,
     hubPort,
     get controlPlane() {
       return controlPlane as ManagedProcess;
@@ -162,9 +187,12 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
     startControlPlane,
     stopControlPlane: async () => controlPlane?.stop(),
     startAgent,
+    startReplica,
+    metricsAt: metrics,
     stopAgent,
     agentMetrics: async (member) => metrics(agents.get(member)?.healthPort ?? 0),
     controlPlaneMetrics: () => metrics(controlPlaneHealthPort),
+    processes: () => [...(controlPlane ? [controlPlane] : []), ...[...agents.values()].map((a) => a.process)],
     stop,
   };
 }

@@ -1,0 +1,119 @@
+import type { Logger } from "pino";
+import { isKubeStatus, type KubeRest } from "../shared/kube-rest.ts";
+import { decideLease, type LeaseSpec } from "./lease-decision.ts";
+
+export interface LeaderElectionOptions {
+  rest: KubeRest;
+  namespace: string;
+  name: string;
+  identity: string;
+  leaseDurationMs: number;
+  /** A leader that could not renew for this long steps down. */
+  renewDeadlineMs: number;
+  retryPeriodMs: number;
+  log: Logger;
+  onStartedLeading: () => void;
+  onStoppedLeading: () => void;
+}
+
+interface Lease {
+  metadata: { resourceVersion?: string };
+  spec?: LeaseSpec;
+}
+
+/** Lease-based leader election (client-go's semantics): one replica runs the controllers. */
+export class LeaderElector {
+  private readonly o: LeaderElectionOptions;
+  private leading = false;
+  private lastRenew = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+
+  constructor(opts: LeaderElectionOptions) {
+    this.o = opts;
+  }
+
+  get isLeader(): boolean {
+    return this.leading;
+  }
+
+  async start(): Promise<void> {
+    await this.o.rest.request("POST", "/api/v1/namespaces", { body: { apiVersion: "v1", kind: "Namespace", metadata: { name: this.o.namespace } } }).catch((err: unknown) => {
+      if (!isKubeStatus(err, 409)) throw err;
+    });
+    void this.tick();
+  }
+
+  /** Stops competing; a leader releases the lease so another replica takes over at once. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    if (!this.leading) return;
+    this.leading = false;
+    try {
+      const lease = await this.o.rest.get<Lease>(this.path());
+      if (lease.spec?.holderIdentity === this.o.identity) {
+        await this.o.rest.request("PUT", this.path(), { body: { ...this.body(lease.metadata.resourceVersion), spec: { ...lease.spec, holderIdentity: "" } } });
+      }
+    } catch (err) {
+      this.o.log.warn({ err: String(err) }, "releasing the leader lease failed; it expires by itself");
+    }
+  }
+
+  private async tick(): Promise<void> {
+    if (this.stopped) return;
+    try {
+      await this.round();
+    } catch (err) {
+      this.o.log.debug({ err: String(err) }, "leader election round failed");
+    }
+    if (this.leading && Date.now() - this.lastRenew > this.o.renewDeadlineMs) {
+      this.leading = false;
+      this.o.log.error("could not renew the leader lease in time; stepping down");
+      this.o.onStoppedLeading();
+    }
+    if (!this.stopped) this.timer = setTimeout(() => void this.tick(), this.o.retryPeriodMs);
+  }
+
+  private async round(): Promise<void> {
+    let lease: Lease | undefined;
+    try {
+      lease = await this.o.rest.get<Lease>(this.path());
+    } catch (err) {
+      if (!isKubeStatus(err, 404)) throw err;
+    }
+    const now = Date.now();
+    const d = decideLease(lease?.spec, this.o.identity, now, this.o.leaseDurationMs);
+    if (d.action === "wait") {
+      if (this.leading) {
+        this.leading = false;
+        this.o.log.error({ holder: d.holder }, "another replica holds the lease; stepping down");
+        this.o.onStoppedLeading();
+      }
+      return;
+    }
+    if (d.action === "create") {
+      await this.o.rest.request("POST", `/apis/coordination.k8s.io/v1/namespaces/${this.o.namespace}/leases`, { body: { ...this.body(), spec: d.spec } });
+    } else {
+      await this.o.rest.request("PUT", this.path(), { body: { ...this.body(lease?.metadata.resourceVersion), spec: d.spec } });
+    }
+    this.lastRenew = now;
+    if (!this.leading) {
+      this.leading = true;
+      this.o.log.info({ lease: `${this.o.namespace}/${this.o.name}`, identity: this.o.identity }, "became the leader");
+      this.o.onStartedLeading();
+    }
+  }
+
+  private path(): string {
+    return `/apis/coordination.k8s.io/v1/namespaces/${this.o.namespace}/leases/${this.o.name}`;
+  }
+
+  private body(resourceVersion?: string) {
+    return {
+      apiVersion: "coordination.k8s.io/v1",
+      kind: "Lease",
+      metadata: { name: this.o.name, namespace: this.o.namespace, ...(resourceVersion ? { resourceVersion } : {}) },
+    };
+  }
+}

@@ -1,0 +1,54 @@
+// Two control-plane replicas: controllers run on the Lease-elected leader, the hub on both.
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import type { Cluster } from "../env/cluster.ts";
+import { type Fleet, startFleet } from "../env/fleet.ts";
+import { type Flotilla, startFlotilla } from "../env/flotilla.ts";
+import { waitFor } from "../env/wait.ts";
+import { apply, type BindingJson, eventually, getJson, kubectl } from "./helpers.ts";
+
+const configMap = (name: string) => JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: { name, namespace: "ha", labels: { ha: "yes" } }, data: { n: name } });
+
+describe("control plane high availability", () => {
+  let fleet: Fleet;
+  let flotilla: Flotilla;
+  before(async () => {
+    fleet = await startFleet({ members: 1 });
+    flotilla = await startFlotilla(fleet);
+  });
+  after(async () => {
+    await flotilla?.stop();
+    await fleet?.stop();
+  });
+
+  it("runs controllers on the leader only, serves agents on every replica, and fails over to the standby", async () => {
+    const control = fleet.control;
+    const member = fleet.members[0] as Cluster;
+    const standby = await flotilla.startReplica();
+    assert.equal((await flotilla.controlPlaneMetrics()).flotilla_leader, 1, "the first replica leads");
+    assert.equal((await flotilla.metricsAt(standby.healthPort)).flotilla_leader, 0, "the second waits");
+    const lease = await getJson<{ spec: { holderIdentity: string } }>(control, ["lease", "-n", "flotilla-system", "flotilla-control-plane"]);
+    assert.match(lease?.spec.holderIdentity ?? "", /_\d+$/);
+
+    await kubectl(control, ["create", "namespace", "ha"]);
+    await apply(control, configMap("one"));
+    await apply(control, JSON.stringify({ apiVersion: "flotilla.dev/v1alpha1", kind: "PropagationPolicy", metadata: { name: "ha", namespace: "ha" }, spec: { resourceSelectors: [{ apiVersion: "v1", kind: "ConfigMap", labelSelector: { matchLabels: { ha: "yes" } } }] } }));
+    await eventually("one in the member", () => getJson(member, ["cm", "-n", "ha", "one"]), () => true);
+
+    // The agent moves to the standby's hub (the leader's Works are computed on every replica).
+    await flotilla.stopAgent(member.name);
+    await flotilla.startAgent(member.name, { hubPort: standby.hubPort });
+    await waitFor(async () => (await flotilla.metricsAt(standby.healthPort)).flotilla_connected_agents === 1, { what: "agent on the standby", timeoutMs: 30_000 });
+
+    // The leader goes; the standby takes the lease and its controllers bind new templates.
+    const failedAt = Date.now();
+    await flotilla.stopControlPlane();
+    await waitFor(async () => (await flotilla.metricsAt(standby.healthPort)).flotilla_leader === 1, { what: "the standby to lead", timeoutMs: 30_000 });
+    const tookMs = Date.now() - failedAt;
+    await apply(control, configMap("two"));
+    const b = await eventually("binding written by the new leader", () => getJson<BindingJson>(control, ["rb", "-n", "ha", "two-configmap"]), (x) => x.spec.clusters.length === 1);
+    assert.equal(b.spec.clusters[0]?.name, member.name);
+    await eventually("two in the member, through the standby's hub", () => getJson(member, ["cm", "-n", "ha", "two"]), () => true);
+    assert.ok(tookMs < 10_000, `failover took ${tookMs} ms`);
+  });
+});
