@@ -70,6 +70,7 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
           runner.upsert({ key: u.workKey, hash: u.contentHash, manifests, conflictResolution: u.conflictResolution || "Abort" });
         } catch (err) {
           log.error({ work: u.workKey, err: String(err) }, "the hub sent a manifest that is not JSON; ignoring the work");
+          runner.reject(u.workKey, u.contentHash, "the hub sent a manifest that is not valid JSON");
         }
       },
       delete: (k) => runner.delete(k),

@@ -68,6 +68,11 @@ export class WorkRunner {
     this.controller.enqueue(key);
   }
 
+  /** Reports a Work the agent cannot use at all (a malformed message), keeping what it applied. */
+  reject(key: string, hash: string, message: string): void {
+    this.publish({ workKey: key, observedHash: hash, applied: false, available: false, reason: "CreationFailed", message, manifests: [], deleted: false });
+  }
+
   /** Keys of the Works the agent holds with their manifests. */
   heldHashes(): Record<string, string> {
     return Object.fromEntries([...this.desired.values()].map((w) => [w.key, w.hash]));
@@ -177,8 +182,9 @@ export class WorkRunner {
       throw new Error(`deleting work ${key}: ${failures.join("; ")}`);
     }
     this.applied.delete(key);
+    // The confirmation stays as the Work's status (tiny): it must survive until the stream has
+    // room for it, and it is sent again after a reconnect.
     this.publish({ workKey: key, observedHash: "", applied: false, available: false, reason: "", message: "", manifests: [], deleted: true });
-    this.statuses.delete(key);
     return undefined;
   }
 

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { after, describe, it } from "node:test";
-import { CoreV1Api, KubeConfig } from "@kubernetes/client-node";
+import { AppsV1Api, CoreV1Api, KubeConfig } from "@kubernetes/client-node";
 import { waitFor } from "./wait.ts";
 import { isProcessAlive } from "./managed-process.ts";
 
@@ -57,7 +57,7 @@ async function readPids(state: string): Promise<number[]> {
 
 async function untilReady(r: Run): Promise<void> {
   await Promise.race([
-    waitFor(async () => r.stdout().includes("flotilla: ready\n"), { what: "flotilla: ready", timeoutMs: 120_000 }),
+    waitFor(async () => r.stdout().includes("flotilla: ready\n"), { what: "flotilla: ready", timeoutMs: 240_000 }),
     r.exit.then((e) => {
       throw new Error(`up exited early (${e.code}): ${r.stderr()}`);
     }),
@@ -65,7 +65,7 @@ async function untilReady(r: Run): Promise<void> {
 }
 
 describe("flotilla local fleet (test/env/cli.ts up)", () => {
-  it("brings up the control cluster and members, writes kubeconfigs and pid files, stops on SIGTERM", async () => {
+  it("brings up the clusters, the control plane, the agents and the sample app; stops on SIGTERM", async () => {
     const state = await stateDir();
     const up = run(["up"], { FLOTILLA_STATE_DIR: state, FLOTILLA_MEMBERS: "1" });
     await untilReady(up);
@@ -75,9 +75,11 @@ describe("flotilla local fleet (test/env/cli.ts up)", () => {
     }
     const pidFiles = (await readdir(join(state, "pids"))).sort();
     assert.deepEqual(pidFiles, [
+      "agent-member1.pid",
       "control-etcd.pid",
       "control-kube-apiserver.pid",
       "control-kube-controller-manager.pid",
+      "control-plane.pid",
       "member1-etcd.pid",
       "member1-kube-apiserver.pid",
       "member1-kube-controller-manager.pid",
@@ -92,6 +94,18 @@ describe("flotilla local fleet (test/env/cli.ts up)", () => {
     const nodes = await kc.makeApiClient(CoreV1Api).listNode();
     assert.equal(nodes.items.length, 2);
 
+    // The sample app (test/env/sample/web.yaml) runs in the member, and the control cluster's
+    // template shows the fleet sum: 2 ready replicas from the one member.
+    const inMember = await kc.makeApiClient(AppsV1Api).readNamespacedDeployment({ name: "web", namespace: "demo" });
+    assert.ok(
+      inMember.status?.conditions?.some((c) => c.type === "Available" && c.status === "True"),
+      `member1 Deployment demo/web Available: ${JSON.stringify(inMember.status)}`,
+    );
+    const control = new KubeConfig();
+    control.loadFromFile(join(state, "control.kubeconfig"));
+    const template = await control.makeApiClient(AppsV1Api).readNamespacedDeployment({ name: "web", namespace: "demo" });
+    assert.equal(template.status?.readyReplicas, 2, `control Deployment demo/web status: ${JSON.stringify(template.status)}`);
+
     const second = run(["up"], { FLOTILLA_STATE_DIR: state });
     const secondExit = await second.exit;
     assert.equal(secondExit.code, 1);
@@ -101,19 +115,19 @@ describe("flotilla local fleet (test/env/cli.ts up)", () => {
     const exit = await up.exit;
     assert.equal(exit.code, 0, up.stderr());
     for (const pid of pids) assert.ok(!isProcessAlive(pid), `pid ${pid} stopped`);
-    assert.deepEqual(await readdir(state), [], "kubeconfigs, pid files and cluster data removed");
+    assert.deepEqual(await readdir(state), [], "kubeconfigs, pid files, certificates, logs and cluster data removed");
   });
 
-  it("takes every cluster process down with it when it is killed outright", async () => {
+  it("takes every process (clusters, control plane, agents) down with it when it is killed outright", async () => {
     const state = await stateDir();
     const up = run(["up", "--members", "1"], { FLOTILLA_STATE_DIR: state });
     await untilReady(up);
     const pids = await readPids(state);
-    assert.equal(pids.length, 8);
+    assert.equal(pids.length, 10, "8 cluster processes, the control plane and 1 agent");
     up.child.kill("SIGKILL");
     await up.exit;
     await waitFor(async () => pids.every((p) => !isProcessAlive(p)), {
-      what: "every cluster process to exit after its parent was killed",
+      what: "every process to exit after its parent was killed",
       timeoutMs: 10_000,
     });
   });

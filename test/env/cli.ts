@@ -1,24 +1,38 @@
 // The test environment as a command for people: `node test/env/cli.ts help`.
-import { copyFile, mkdir, readFile, rm, writeFile } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { execFile } from "node:child_process";
+import { rmSync } from "node:fs";
+import { copyFile, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { AppsV1Api, type V1Deployment } from "@kubernetes/client-node";
 import { ensureBinaries } from "./binaries.ts";
-import { onShutdownSignal } from "./cleanup.ts";
+import { onExit, onShutdownSignal } from "./cleanup.ts";
 import { type Fleet, startFleet } from "./fleet.ts";
+import { type Flotilla, startFlotilla } from "./flotilla.ts";
 import { parseUpOptions, type UpOptions, UsageError } from "./cli-options.ts";
-import { isProcessAlive } from "./managed-process.ts";
+import { isProcessAlive, type ManagedProcess } from "./managed-process.ts";
+import { waitFor } from "./wait.ts";
+
+/** The sample app `up` applies to the control cluster (see the comment at its top). */
+const sampleFile = fileURLToPath(new URL("./sample/web.yaml", import.meta.url));
+const sampleNamespace = "demo";
+const sampleDeployment = "web";
+const sampleReplicasPerMember = 2;
 
 const usage = `usage: node test/env/cli.ts <command> [flags]
 
 commands:
   bin-dir   build the pinned cluster binaries if the cache lacks them, then print their directory
-  up        run the local fleet until SIGINT/SIGTERM: the control cluster and N members, admin
-            kubeconfigs in <state>/<cluster>.kubeconfig, pid files in <state>/pids/; prints
-            "flotilla: ready" once every cluster is ready
+  up        run the local fleet until SIGINT/SIGTERM: the control cluster, N members, the Flotilla
+            control plane, one agent per member, and the sample app (test/env/sample/web.yaml);
+            admin kubeconfigs in <state>/<cluster>.kubeconfig, pid files in <state>/pids/; prints
+            "flotilla: ready" once the sample runs in every member
   help      print this text
 
 flags of up:
   --members N       number of members, member1 … memberN (default: $FLOTILLA_MEMBERS, else 2)
-  --state-dir DIR   where kubeconfigs, pid files and cluster data go
+  --state-dir DIR   where kubeconfigs, pid files, certificates, logs and cluster data go
                     (default: $FLOTILLA_STATE_DIR, else .flotilla/ in the working directory)
 
 environment:
@@ -44,6 +58,9 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+/** Never settles: the shutdown handler owns the exit once a signal arrived. */
+const forever = () => new Promise<number>(() => undefined);
+
 async function up(opts: UpOptions): Promise<number> {
   const state = resolve(opts.stateDir);
   const pidsDir = join(state, "pids");
@@ -57,12 +74,23 @@ async function up(opts: UpOptions): Promise<number> {
   await writeFile(lock, String(process.pid));
 
   let fleet: Fleet | undefined;
-  const written: string[] = [lock];
-  const tearDown = async () => {
-    await fleet?.stop();
-    await Promise.all(written.map((f) => rm(f, { force: true })));
-    await rm(pidsDir, { recursive: true, force: true });
+  let flotilla: Flotilla | undefined;
+  // Everything up writes in <state>; startFleet removes <state>/clusters itself. startFlotilla
+  // puts its certificates and logs under the fleet root, which is <state>.
+  const written: string[] = [lock, pidsDir, join(state, "flotilla-certs"), join(state, "flotilla-logs"), join(state, "kubectl-cache")];
+  const removeWritten = () => {
+    for (const f of written) rmSync(f, { recursive: true, force: true });
   };
+  // Last resort (an uncaught error, a second signal): the processes' own exit hooks kill them.
+  const unregister = onExit(removeWritten);
+  let tearingDown: Promise<void> | undefined;
+  const tearDown = () =>
+    (tearingDown ??= (async () => {
+      await flotilla?.stop(); // agents, then the control plane
+      await fleet?.stop();
+      await Promise.all(written.map((f) => rm(f, { recursive: true, force: true })));
+      unregister();
+    })());
   let stopping = false;
   onShutdownSignal(async (signal) => {
     stopping = true;
@@ -71,32 +99,121 @@ async function up(opts: UpOptions): Promise<number> {
     console.error("flotilla: stopped");
   });
 
-  console.error(`flotilla: starting the control cluster and ${opts.members} member(s) in ${state}`);
+  let anyExit: Promise<ManagedProcess>;
   try {
+    console.error(`flotilla: starting the control cluster and ${opts.members} member(s) in ${state}`);
     fleet = await startFleet({ members: opts.members, root: state });
+    for (const cluster of fleet.all()) {
+      const kubeconfig = join(state, `${cluster.name}.kubeconfig`);
+      await copyFile(cluster.kubeconfigPath, kubeconfig);
+      written.push(kubeconfig);
+      await writePidFiles(pidsDir, cluster.processes, written);
+      console.error(`flotilla: ${cluster.name} ${cluster.server} kubeconfig ${kubeconfig}`);
+    }
+
+    console.error("flotilla: starting the control plane and the agents");
+    flotilla = await startFlotilla(fleet, { heartbeatInterval: "2s", clusterFailureThreshold: "30s" });
+    await writePidFiles(pidsDir, flotilla.processes(), written);
+    const processes = [...fleet.all().flatMap((c) => c.processes), ...flotilla.processes()];
+    anyExit = Promise.race(processes.map((p) => p.exited.then(() => p)));
+
+    console.error(`flotilla: applying ${relative(process.cwd(), sampleFile) || sampleFile} to the control cluster`);
+    await applySample(join(state, "control.kubeconfig"), join(state, "kubectl-cache"));
+    const died = anyExit.then((p): never => {
+      throw new Error(`${p.name} exited unexpectedly; last log lines:\n${p.tail()}`);
+    });
+    await Promise.race([waitForSample(fleet), died]);
   } catch (err) {
+    if (stopping) return forever();
+    await printFlotillaLogTails(join(state, "flotilla-logs"));
     await tearDown();
     throw err;
   }
-  for (const cluster of fleet.all()) {
-    const kubeconfig = join(state, `${cluster.name}.kubeconfig`);
-    await copyFile(cluster.kubeconfigPath, kubeconfig);
-    written.push(kubeconfig);
-    for (const p of cluster.processes) {
-      const pidFile = join(pidsDir, `${p.name}.pid`);
-      await writeFile(pidFile, `${p.pid}\n`);
-      written.push(pidFile);
-    }
-    console.error(`flotilla: ${cluster.name} ${cluster.server} kubeconfig ${kubeconfig}`);
-  }
+  if (stopping) return forever();
+
+  printHints(state, fleet, flotilla);
   console.log("flotilla: ready");
-  // Run until a signal; if a cluster process dies, say so and stop everything.
-  const died = await Promise.race(fleet.all().flatMap((c) => c.processes.map((p) => p.exited.then(() => p))));
+  // Run until a signal; if a process dies, say so and stop everything.
+  const died = await anyExit;
   // Processes exit because we are stopping them: the signal handler finishes and exits.
-  if (stopping) return new Promise<number>(() => undefined);
+  if (stopping) return forever();
   console.error(`flotilla: ${died.name} exited unexpectedly; last log lines:\n${died.tail()}`);
   await tearDown();
   return 1;
+}
+
+/** The last lines of the control plane's and agents' logs, before tearDown removes them. */
+async function printFlotillaLogTails(logsDir: string): Promise<void> {
+  const files = await readdir(logsDir).catch(() => []);
+  for (const f of files.sort()) {
+    const text = await readFile(join(logsDir, f), "utf8").catch(() => "");
+    const tail = text.trimEnd().split("\n").slice(-10).join("\n");
+    if (tail !== "") console.error(`flotilla: last lines of ${f}:\n${tail}`);
+  }
+}
+
+async function writePidFiles(pidsDir: string, processes: ManagedProcess[], written: string[]): Promise<void> {
+  for (const p of processes) {
+    const pidFile = join(pidsDir, `${p.name}.pid`);
+    await writeFile(pidFile, `${p.pid}\n`);
+    written.push(pidFile);
+  }
+}
+
+/** `kubectl apply --server-side` of the sample, as a user would run it; its output goes to stderr. */
+async function applySample(kubeconfig: string, cacheDir: string): Promise<void> {
+  const kubectl = join(await ensureBinaries(), "kubectl");
+  const args = ["--kubeconfig", kubeconfig, "--cache-dir", cacheDir, "apply", "--server-side", "-f", sampleFile];
+  try {
+    const { stdout } = await promisify(execFile)(kubectl, args, { encoding: "utf8" });
+    for (const line of stdout.trimEnd().split("\n")) console.error(`  ${line}`);
+  } catch (err) {
+    const e = err as { stderr?: string; message: string };
+    throw new Error(`kubectl apply of ${sampleFile} failed: ${e.stderr?.trim() || e.message}`, { cause: err });
+  }
+}
+
+/**
+ * Until the sample's Deployment is Available in every member and its template in the control
+ * cluster shows the fleet sum (Flotilla writes the members' status back into it).
+ */
+async function waitForSample(fleet: Fleet): Promise<void> {
+  const read = (api: AppsV1Api) => api.readNamespacedDeployment({ name: sampleDeployment, namespace: sampleNamespace });
+  const available = (d: V1Deployment) => d.status?.conditions?.some((c) => c.type === "Available" && c.status === "True") === true;
+  const members = fleet.members.map((m) => ({ name: m.name, api: m.kubeConfig().makeApiClient(AppsV1Api) }));
+  const control = fleet.control.kubeConfig().makeApiClient(AppsV1Api);
+  const want = sampleReplicasPerMember * fleet.members.length;
+  let waitingOn = "";
+  await waitFor(
+    async () => {
+      for (const m of members) {
+        waitingOn = `Deployment ${sampleNamespace}/${sampleDeployment} Available in ${m.name}`;
+        if (!available(await read(m.api))) return false;
+      }
+      waitingOn = `status.readyReplicas ${want} on the control cluster's Deployment ${sampleNamespace}/${sampleDeployment}`;
+      return (await read(control)).status?.readyReplicas === want;
+    },
+    { what: "the sample app", timeoutMs: 180_000, intervalMs: 250 },
+  ).catch((err: unknown) => {
+    throw new Error(`${err instanceof Error ? err.message : String(err)} (still waiting for ${waitingOn})`, { cause: err });
+  });
+}
+
+function printHints(state: string, fleet: Fleet, flotilla: Flotilla): void {
+  const control = join(state, "control.kubeconfig");
+  const first = fleet.members[0]?.name ?? "member1";
+  console.error(
+    [
+      `flotilla: kubeconfigs in ${state}/: control.kubeconfig (templates and policies), ${fleet.members.map((m) => `${m.name}.kubeconfig`).join(", ")}`,
+      `flotilla: pid files in ${join(state, "pids")}/, control-plane and agent logs in ${flotilla.logsDir}/, cluster logs in ${join(state, "clusters")}/<cluster>/`,
+      "flotilla: try",
+      `  kubectl --kubeconfig ${control} get deploy -n ${sampleNamespace} ${sampleDeployment}    # the fleet-wide sum`,
+      `  kubectl --kubeconfig ${control} get rb -n ${sampleNamespace}    # one ResourceBinding per template`,
+      `  kubectl --kubeconfig ${control} get clusters`,
+      `  kubectl --kubeconfig ${join(state, `${first}.kubeconfig`)} get deploy,svc,cm -n ${sampleNamespace}`,
+      "flotilla: Ctrl-C stops everything and removes what it wrote",
+    ].join("\n"),
+  );
 }
 
 main(process.argv.slice(2)).then(
