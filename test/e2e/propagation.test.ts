@@ -197,6 +197,33 @@ describe("propagation end to end", () => {
     await waitFor(async () => (await binding("moving-configmap")) === undefined, { what: "binding released and deleted", timeoutMs: 60_000, intervalMs: 250 });
   });
 
+  it("holds a deleted template's binding with WaitingForRemoval until a disconnected agent removes the object", async () => {
+    await apply(control, configMap("later", { l: "1" }));
+    await apply(control, policy("later", { resourceSelectors: [{ apiVersion: "v1", kind: "ConfigMap", name: "later" }] }));
+    for (const m of [m1, m2]) await eventually(`later in ${m.name}`, () => getJson(m, ["cm", "-n", NS, "later"]), () => true);
+    await flotilla.stopAgent("member2");
+    await kubectl(control, ["delete", "cm", "later", "-n", NS, "--wait=false"]);
+    await waitFor(async () => (await getJson(m1, ["cm", "-n", NS, "later"])) === undefined, { what: "later gone from member1", timeoutMs: 60_000, intervalMs: 250 });
+    const b = await eventually("member2 WaitingForRemoval", () => binding("later-configmap"), (x) => x.status?.aggregatedStatus?.map((i) => `${i.clusterName}:${i.reason}`).join() === "member2:WaitingForRemoval");
+    assert.ok(b.metadata.finalizers?.includes("flotilla.dev/binding-cleanup"), "the finalizer holds the binding");
+    assert.ok(await getJson(m2, ["cm", "-n", NS, "later"]), "member2 still has it while its agent is away");
+    await flotilla.startAgent("member2");
+    await waitFor(async () => (await getJson(m2, ["cm", "-n", NS, "later"])) === undefined, { what: "later removed by member2's agent at resync", timeoutMs: 60_000, intervalMs: 250 });
+    await waitFor(async () => (await binding("later-configmap")) === undefined, { what: "binding released", timeoutMs: 60_000, intervalMs: 250 });
+  });
+
+  it("shows each member's version, nodes and capacity on its Cluster", async () => {
+    interface ClusterJson { status?: { kubernetesVersion?: string; agentVersion?: string; nodeSummary?: { totalNum: number; readyNum: number }; resourceSummary?: { allocatable?: Record<string, string>; allocated?: Record<string, string> }; lastHeartbeatTime?: string } }
+    const c = await eventually("member1 status", () => getJson<ClusterJson>(control, ["cluster", "member1"]), (x) => (x.status?.resourceSummary?.allocated?.pods ?? "0") !== "0");
+    assert.equal(c.status?.kubernetesVersion, "v1.36.3");
+    assert.deepEqual(c.status?.nodeSummary, { totalNum: 2, readyNum: 2 });
+    assert.equal(c.status?.resourceSummary?.allocatable?.cpu, "32", "2 kwok nodes × 16 CPU");
+    assert.equal(c.status?.resourceSummary?.allocatable?.pods, "220");
+    assert.ok(Number(c.status?.resourceSummary?.allocated?.pods) >= 3, "web's pods count as allocated");
+    assert.ok(Date.now() - Date.parse(c.status?.lastHeartbeatTime ?? "") < 30_000, "a recent heartbeat");
+    assert.equal(c.status?.agentVersion, "0.1.0");
+  });
+
   it("refuses a bad policy at apply time with a message naming the field", async () => {
     const bad = policy("bad", {
       resourceSelectors: [{ apiVersion: "v1", kind: "ConfigMap" }],
