@@ -7,6 +7,7 @@ import { Discovery } from "../shared/discovery.ts";
 import { startHealthServer } from "../shared/health-server.ts";
 import { AgentHubService } from "../shared/gen/flotilla/v1alpha1/agent.ts";
 import { KubeRest } from "../shared/kube-rest.ts";
+import { parseWorkKey } from "../shared/work-key.ts";
 import { BindingController, keyOfResource } from "./binding-controller.ts";
 import { Caches } from "./caches.ts";
 import { ClusterController } from "./cluster-controller.ts";
@@ -68,12 +69,26 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Runn
   const bindingCtl = new BindingController({ caches, templates, rest, log });
   const workCache = new WorkCache({ caches, templates, works, log });
   const statusCtl = new StatusController({ caches, templates, works, statuses, rest, log });
+  const isKnownWork = (cluster: string, key: string): boolean => {
+    if (works.get(cluster, key) !== undefined || statuses.get(key).has(cluster)) return true;
+    try {
+      return caches.bindingOf(parseWorkKey(key)) !== undefined;
+    } catch {
+      return false;
+    }
+  };
   const hub: Hub = new Hub({
     works,
     log,
     clusterExists: (c) => caches.clusters.get(c) !== undefined,
     events: {
       status: (cluster, s) => {
+        // Only reports about Works that exist (or existed) for this cluster are kept, so a
+        // misbehaving agent cannot grow the hub's memory with made-up keys.
+        if (!isKnownWork(cluster, s.workKey)) {
+          log.debug({ cluster, work: s.workKey }, "ignoring a status for a Work this cluster does not have");
+          return;
+        }
         if (statuses.set(cluster, s)) statusCtl.reported(s.workKey);
       },
       heartbeat: (cluster, hb) => clusterCtl.heartbeat(cluster, hb),
