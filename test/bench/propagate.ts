@@ -1,0 +1,344 @@
+// Benchmark of propagation: T Deployments × K members, from the first server-side apply to
+// Available in every member, through Flotilla (templates in the control cluster, one
+// PropagationPolicy) against a baseline that server-side-applies the same T × K Deployments
+// straight into the members from this process, with the same concurrency. Prints times, their
+// ratio, apiserver writes (control and members, from each apiserver's apiserver_request_total)
+// and the RSS of the control plane and agents. Never fails on a time: exits non-zero only when
+// something never becomes Available within --timeout seconds, saying what.
+// At T=200 both "Available" times are bound by each member's kube-controller-manager (its client
+// QPS spreads the ReplicaSet creations over ~35 s, with or without Flotilla), so the time until the
+// Deployments exist in the members is the figure that shows Flotilla's own pipeline.
+//   node test/bench/propagate.ts [--templates T] [--members K] [--concurrency C] [--timeout S]
+import { cp, mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import type { ResourceBinding } from "../../shared/api/types.ts";
+import { RESOURCES } from "../../shared/api/resources.ts";
+import { KubeRest, collectionPath, objectPath, type ResourceInfo } from "../../shared/kube-rest.ts";
+import type { Cluster } from "../env/cluster.ts";
+import { type Fleet, startFleet } from "../env/fleet.ts";
+import { type Flotilla, startFlotilla } from "../env/flotilla.ts";
+import { addWrites, apiserverWrites, diffWrites, formatWrites, totalWrites, type WriteCounts } from "./apiserver-metrics.ts";
+import { mib, peakRssBytes, rssBytes } from "./rss.ts";
+
+const { values } = parseArgs({
+  options: {
+    templates: { type: "string", default: "200" },
+    members: { type: "string", default: "2" },
+    concurrency: { type: "string", default: "16" },
+    timeout: { type: "string", default: "600" },
+  },
+});
+const T = Number(values.templates);
+const K = Number(values.members);
+const C = Number(values.concurrency);
+const timeoutMs = Number(values.timeout) * 1000;
+for (const [flag, v] of [["templates", T], ["members", K], ["concurrency", C], ["timeout", timeoutMs]] as const) {
+  if (!Number.isInteger(v) || v < 1) throw new Error(`--${flag} wants a positive integer`);
+}
+
+const PODS_PER_NODE = 110;
+const POLL_MS = 250;
+const FIELD_MANAGER = "flotilla-bench";
+const deployments: ResourceInfo = { apiVersion: "apps/v1", kind: "Deployment", plural: "deployments", namespaced: true };
+const names = Array.from({ length: T }, (_, i) => `bench-${String(i).padStart(4, "0")}`);
+
+/** A 1-replica Deployment with a tiny pod spec (kwok runs no containers). */
+function deployment(namespace: string, name: string): unknown {
+  const labels = { app: name };
+  return {
+    apiVersion: "apps/v1",
+    kind: "Deployment",
+    metadata: { name, namespace, labels: { bench: "true" } },
+    spec: {
+      replicas: 1,
+      selector: { matchLabels: labels },
+      template: { metadata: { labels }, spec: { containers: [{ name: "c", image: "registry.k8s.io/pause:3.10" }] } },
+    },
+  };
+}
+
+/** Runs fn over items with at most `limit` calls in flight. */
+async function pool<Item>(items: Item[], limit: number, fn: (item: Item) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await fn(items[next++] as Item);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const secs = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+
+interface Watched {
+  /** What is awaited, for the report. */
+  what: string;
+  /** Names still missing; an empty list means done. */
+  missing(): Promise<string[]>;
+  /** Why, when it never finishes: one line. */
+  diagnose?(): Promise<string>;
+}
+
+/** Polls every target every POLL_MS until each has nothing missing; returns each one's finish time (ms since t0). */
+async function awaitAll(targets: Watched[], t0: number): Promise<{ done: Map<string, number>; missing: Map<string, string[]> }> {
+  const done = new Map<string, number>();
+  const missing = new Map<string, string[]>(targets.map((t) => [t.what, ["(not polled yet)"]]));
+  const deadline = t0 + timeoutMs;
+  for (;;) {
+    await Promise.all(
+      targets
+        .filter((t) => !done.has(t.what))
+        .map(async (t) => {
+          try {
+            const m = await t.missing();
+            missing.set(t.what, m);
+            if (m.length === 0) done.set(t.what, performance.now() - t0);
+          } catch (err) {
+            missing.set(t.what, [`(poll failed: ${(err as Error).message})`]);
+          }
+        }),
+    );
+    if (done.size === targets.length || performance.now() > deadline) return { done, missing };
+    await sleep(POLL_MS);
+  }
+}
+
+interface DeploymentList {
+  items: { metadata: { name: string }; status?: { availableReplicas?: number } }[];
+}
+
+/** The Deployments of `namespace` in a cluster that are not yet Available with 1 replica; also notes when they all first exist. */
+function availableIn(rest: KubeRest, cluster: string, namespace: string): Watched & { allExistAt?: number } {
+  const w: Watched & { allExistAt?: number } = {
+    what: `${cluster}/${namespace}`,
+    missing: async () => {
+      // resourceVersion=0: served from the apiserver's watch cache, the cheapest LIST there is.
+      const list = await rest.get<DeploymentList>(collectionPath(deployments, namespace), { resourceVersion: "0" });
+      if (w.allExistAt === undefined && list.items.length >= names.length) w.allExistAt = performance.now();
+      const ok = new Set(list.items.filter((d) => d.status?.availableReplicas === 1).map((d) => d.metadata.name));
+      return names.filter((n) => !ok.has(n));
+    },
+    diagnose: async () => {
+      type Pod = { status?: { phase?: string; conditions?: { type: string; status: string; message?: string }[] } };
+      const pods = await rest.get<{ items: Pod[] }>(`/api/v1/namespaces/${namespace}/pods`);
+      const phases = new Map<string, number>();
+      for (const p of pods.items) phases.set(p.status?.phase ?? "?", (phases.get(p.status?.phase ?? "?") ?? 0) + 1);
+      const unscheduled = pods.items.flatMap((p) => p.status?.conditions?.filter((c) => c.type === "PodScheduled" && c.status === "False") ?? [])[0];
+      return `pods ${[...phases].map(([ph, n]) => `${ph} ${n}`).join(", ") || "none"}${unscheduled ? `; unscheduled: ${unscheduled.message}` : ""}`;
+    },
+  };
+  return w;
+}
+
+/** The bench's ResourceBindings in the control cluster that do not show FullyApplied=True. */
+function bindingsFullyApplied(rest: KubeRest): Watched {
+  return {
+    what: "control/bench ResourceBindings FullyApplied",
+    missing: async () => {
+      const list = await rest.get<{ items: ResourceBinding[] }>(collectionPath(RESOURCES.resourceBinding, "bench"), { resourceVersion: "0" });
+      const ok = new Set(
+        list.items
+          .filter((b) => b.status?.conditions?.some((c) => c.type === "FullyApplied" && c.status === "True"))
+          .map((b) => b.spec.resource.name),
+      );
+      return names.filter((n) => !ok.has(n));
+    },
+    diagnose: async () => {
+      const list = await rest.get<{ items: ResourceBinding[] }>(collectionPath(RESOURCES.resourceBinding, "bench"));
+      const b = list.items.find((x) => !x.status?.conditions?.some((c) => c.type === "FullyApplied" && c.status === "True"));
+      return `${list.items.length} bindings${b ? `; ${b.metadata.name}: ${JSON.stringify(b.status ?? {}).slice(0, 600)}` : ""}`;
+    },
+  };
+}
+
+/** Prints what never finished and throws. */
+async function reportMissing(run: string, targets: Watched[], missing: Map<string, string[]>, done: Map<string, number>): Promise<never> {
+  console.log(`${run}: not done after ${secs(timeoutMs)}:`);
+  for (const t of targets) {
+    if (done.has(t.what)) continue;
+    const m = missing.get(t.what) ?? [];
+    console.log(`  ${t.what}: ${m.length} missing: ${m.slice(0, 20).join(", ")}${m.length > 20 ? ", …" : ""}`);
+    if (t.diagnose) console.log(`    ${await t.diagnose().catch((err: Error) => `(diagnosis failed: ${err.message})`)}`);
+  }
+  throw new Error(`${run}: not everything became Available within ${secs(timeoutMs)}`);
+}
+
+async function writesOf(rests: Map<string, KubeRest>): Promise<Map<string, WriteCounts>> {
+  return new Map(await Promise.all([...rests].map(async ([n, r]) => [n, await apiserverWrites(r)] as const)));
+}
+
+function writesDiff(before: Map<string, WriteCounts>, after: Map<string, WriteCounts>): Map<string, WriteCounts> {
+  return new Map([...after].map(([n, a]) => [n, diffWrites(before.get(n) ?? new Map(), a)]));
+}
+
+/** Waits until the control plane's status write counters hold still for 3 s (at most 60 s), so trailing writes are counted. */
+async function settleControlPlane(flotilla: Flotilla): Promise<void> {
+  const read = async () => {
+    const m = await flotilla.controlPlaneMetrics();
+    return (m.flotilla_binding_status_writes_total ?? 0) + (m.flotilla_template_status_writes_total ?? 0);
+  };
+  const deadline = Date.now() + 60_000;
+  let last = await read();
+  let stillSince = Date.now();
+  while (Date.now() < deadline && Date.now() - stillSince < 3000) {
+    await sleep(500);
+    const now = await read();
+    if (now !== last) [last, stillSince] = [now, Date.now()];
+  }
+}
+
+const isLease = (key: string) => / leases( \(|$)/.test(key);
+
+function printWrites(label: string, per: Map<string, WriteCounts>, members: string[], denominator: number, unit: string): void {
+  let sum: WriteCounts = new Map();
+  for (const m of members) sum = addWrites(sum, per.get(m) ?? new Map());
+  const all = totalWrites(sum);
+  const noLease = totalWrites(sum, (k) => !isLease(k));
+  console.log(`  ${label} member writes: ${all} total, ${(all / denominator).toFixed(2)} per ${unit}; without leases ${noLease}, ${(noLease / denominator).toFixed(2)} per ${unit}`);
+  for (const m of members) console.log(`    ${m}: ${formatWrites(per.get(m) ?? new Map())}`);
+}
+
+let fleet: Fleet | undefined;
+let flotilla: Flotilla | undefined;
+const rests: KubeRest[] = [];
+let failed = false;
+try {
+  // Both runs' pods live in the same members at the end: 2T pods per member, and a node to spare.
+  const nodesPerMember = Math.ceil((2 * T) / PODS_PER_NODE) + 1;
+  const tStart = performance.now();
+  fleet = await startFleet({ members: K, nodesPerMember });
+  flotilla = await startFlotilla(fleet, { logLevel: "warn" });
+  console.log(`fleet: control + ${K} members × ${nodesPerMember} kwok nodes, Flotilla up in ${secs(performance.now() - tStart)}; logs in ${fleet.root}/flotilla-logs`);
+  console.log(`T=${T} Deployments × K=${K} members, 1 replica each, apply concurrency C=${C}`);
+
+  const rest = (c: Cluster) => {
+    const r = new KubeRest(c.kubeConfig(), { maxSockets: C + 4 });
+    rests.push(r);
+    return r;
+  };
+  const control = rest(fleet.control);
+  const members = new Map(fleet.members.map((m) => [m.name, rest(m)]));
+  const memberNames = [...members.keys()];
+  const everyRest = new Map([["control", control], ...members]);
+  const controlPlanePid = flotilla.controlPlane.pid;
+  const agentPids = new Map([...flotilla.agents].map(([m, a]) => [m, a.process.pid]));
+
+  // ---- Flotilla run -------------------------------------------------------------------------
+  const w0 = await writesOf(everyRest);
+  const cp0 = await flotilla.controlPlaneMetrics();
+  await control.request("POST", "/api/v1/namespaces", { body: { apiVersion: "v1", kind: "Namespace", metadata: { name: "bench" } } });
+  await control.apply(objectPath(RESOURCES.propagationPolicy, "bench", "bench"), {
+    apiVersion: "flotilla.dev/v1alpha1",
+    kind: "PropagationPolicy",
+    metadata: { name: "bench", namespace: "bench" },
+    spec: { resourceSelectors: [{ apiVersion: "apps/v1", kind: "Deployment", labelSelector: { matchLabels: { bench: "true" } } }] },
+  }, FIELD_MANAGER);
+
+  let t0 = performance.now();
+  let applied = 0;
+  const flotillaMembers = [...members].map(([n, r]) => availableIn(r, n, "bench"));
+  const flotillaWatch = [bindingsFullyApplied(control), ...flotillaMembers];
+  const [fr] = await Promise.all([
+    awaitAll(flotillaWatch, t0),
+    pool(names, C, async (n) => {
+      await control.apply(objectPath(deployments, "bench", n), deployment("bench", n), FIELD_MANAGER);
+      applied++;
+    }).then(() => console.log(`  flotilla: ${applied} templates applied to the control cluster in ${secs(performance.now() - t0)}`)),
+  ]);
+  if (fr.done.size < flotillaWatch.length) await reportMissing("flotilla run", flotillaWatch, fr.missing, fr.done);
+  const flotillaMembersMs = Math.max(...memberNames.map((n) => fr.done.get(`${n}/bench`) as number));
+  const flotillaBindingsMs = fr.done.get(flotillaWatch[0]?.what as string) as number;
+  const flotillaMs = Math.max(flotillaMembersMs, flotillaBindingsMs);
+  const cpRssAtEnd = await rssBytes(controlPlanePid);
+  const agentRssAtEnd = new Map(await Promise.all([...agentPids].map(async ([m, pid]) => [m, await rssBytes(pid)] as const)));
+  await settleControlPlane(flotilla);
+  const w1 = await writesOf(everyRest);
+  const cp1 = await flotilla.controlPlaneMetrics();
+  const flotillaWrites = writesDiff(w0, w1);
+  const bindings = await control.get<{ items: ResourceBinding[] }>(collectionPath(RESOURCES.resourceBinding, "bench"));
+  const templates = await control.get<{ items: { status?: { availableReplicas?: number } }[] }>(collectionPath(deployments, "bench"));
+  const templatesSummed = templates.items.filter((d) => d.status?.availableReplicas === K).length;
+  const agentMetrics = new Map(await Promise.all(memberNames.map(async (m) => [m, await (flotilla as Flotilla).agentMetrics(m)] as const)));
+
+  const per = (run: Map<string, number>, suffix: string) => memberNames.map((n) => `${n} ${secs(run.get(`${n}/${suffix}`) as number)}`).join(", ");
+  console.log(`flotilla: apply → Available in all ${K} members: ${secs(flotillaMembersMs)} (${per(fr.done, "bench")})`);
+  const existMs = (ws: { allExistAt?: number }[], start: number) => Math.max(...ws.map((x) => (x.allExistAt ?? Number.NaN) - start));
+  const flotillaExistMs = existMs(flotillaMembers, t0);
+  console.log(`flotilla: apply → all ${T} Deployments exist in every member: ${secs(flotillaExistMs)} (as polled)`);
+  console.log(`flotilla: apply → all ${T} ResourceBindings FullyApplied: ${secs(flotillaBindingsMs)}`);
+  const cw = flotillaWrites.get("control") ?? new Map();
+  const cwTotal = totalWrites(cw);
+  const benchOwn = T + 2; // the templates, the namespace, the policy
+  const delta = (name: string) => (cp1[name] ?? 0) - (cp0[name] ?? 0);
+  const bindingStatus = delta("flotilla_binding_status_writes_total");
+  const templateStatus = delta("flotilla_template_status_writes_total");
+  // Writes that come with time, not with templates: Leases (leader election), Cluster status
+  // (heartbeats), and refused requests (not 2xx).
+  const background = (k: string) => isLease(k) || k.startsWith("APPLY clusters/status") || / \(\d+\)$/.test(k);
+  const perTemplate = totalWrites(cw, (k) => !background(k)) - benchOwn;
+  console.log(`control cluster writes (apiserver_request_total, POST/PUT/PATCH/APPLY/DELETE): ${cwTotal} total, ${totalWrites(cw, background)} of them background (Leases, Cluster status, refused)`);
+  console.log(`  ${formatWrites(cw)}`);
+  console.log(`  besides the bench's own ${benchOwn} and the background: ${perTemplate} = ${(perTemplate / T).toFixed(2)} per template`);
+  console.log(
+    `control plane's own count: ${bindings.items.length} bindings + ${bindingStatus + templateStatus} status writes (binding ${bindingStatus}, template ${templateStatus}) = ${((bindings.items.length + bindingStatus + templateStatus) / T).toFixed(2)} per template`,
+  );
+  console.log(`templates whose .status.availableReplicas shows the fleet sum (${K}): ${templatesSummed}/${T}`);
+  printWrites("flotilla", flotillaWrites, memberNames, T * K, "Deployment");
+  for (const m of memberNames) {
+    const a = agentMetrics.get(m) ?? {};
+    console.log(`  agent ${m}: applies ${a.flotilla_agent_applies_total ?? "?"}, state ConfigMap writes ${a.flotilla_agent_state_writes_total ?? "?"}, upserts received ${a.flotilla_agent_upserts_received_total ?? "?"}`);
+  }
+  console.log(`control plane RSS: ${mib(cpRssAtEnd)} at the end, peak ${mib(await peakRssBytes(controlPlanePid))}`);
+  for (const [m, pid] of agentPids) console.log(`agent ${m} RSS: ${mib(agentRssAtEnd.get(m) ?? 0)} at the end, peak ${mib(await peakRssBytes(pid))}`);
+
+  // ---- Baseline: the same member writes, straight from this process ----------------------------
+  const w2 = await writesOf(everyRest);
+  // Outside the timing (the Flotilla run's control namespace was created before its clock, too),
+  // inside the counts (in the Flotilla run the agents create the member namespaces).
+  for (const r of members.values()) await r.request("POST", "/api/v1/namespaces", { body: { apiVersion: "v1", kind: "Namespace", metadata: { name: "baseline" } } });
+  t0 = performance.now();
+  const baselineWatch = [...members].map(([n, r]) => availableIn(r, n, "baseline"));
+  const jobs = names.flatMap((n) => [...members.values()].map((r) => ({ r, n })));
+  const [br] = await Promise.all([
+    awaitAll(baselineWatch, t0),
+    pool(jobs, C, async ({ r, n }) => void (await r.apply(objectPath(deployments, "baseline", n), deployment("baseline", n), FIELD_MANAGER))).then(() =>
+      console.log(`  baseline: ${jobs.length} Deployments applied to the members in ${secs(performance.now() - t0)}`),
+    ),
+  ]);
+  if (br.done.size < baselineWatch.length) await reportMissing("baseline run", baselineWatch, br.missing, br.done);
+  const baselineMs = Math.max(...br.done.values());
+  await sleep(3000); // trailing status writes, as the Flotilla run's settle
+  const w3 = await writesOf(everyRest);
+  const baselineWrites = writesDiff(w2, w3);
+  const baselineExistMs = existMs(baselineWatch, t0);
+  console.log(`baseline: apply → all ${T} Deployments exist in every member: ${secs(baselineExistMs)} (as polled)`);
+  console.log(`baseline: apply → Available in all ${K} members: ${secs(baselineMs)} (${per(br.done, "baseline")})`);
+  printWrites("baseline", baselineWrites, memberNames, T * K, "Deployment");
+  const bw = baselineWrites.get("control") ?? new Map();
+  console.log(`  control cluster writes meanwhile (idle Flotilla): ${totalWrites(bw)}${bw.size > 0 ? ` (${formatWrites(bw)})` : ""}`);
+  for (const [m, pid] of agentPids) console.log(`  agent ${m} RSS after the baseline: ${mib(await rssBytes(pid))}`);
+
+  // ---- Ratios --------------------------------------------------------------------------------
+  const memberTotal = (w: Map<string, WriteCounts>, keep?: (k: string) => boolean) => memberNames.reduce((n, m) => n + totalWrites(w.get(m) ?? new Map(), keep), 0);
+  const noLease = (k: string) => !isLease(k);
+  console.log("");
+  console.log(`ratio flotilla / baseline, time: ${(flotillaMs / baselineMs).toFixed(2)} (${secs(flotillaMs)} / ${secs(baselineMs)}; members Available only: ${(flotillaMembersMs / baselineMs).toFixed(2)})`);
+  console.log(`ratio flotilla / baseline, apply → all Deployments exist in the members: ${(flotillaExistMs / baselineExistMs).toFixed(2)} (${secs(flotillaExistMs)} / ${secs(baselineExistMs)})`);
+  console.log(`ratio flotilla / baseline, member writes without leases: ${(memberTotal(flotillaWrites, noLease) / memberTotal(baselineWrites, noLease)).toFixed(2)}`);
+  console.log(`control-cluster writes per template, besides the template itself and the background: ${(perTemplate / T).toFixed(2)}`);
+} catch (err) {
+  failed = true;
+  console.error(err instanceof Error ? err.message : err);
+  if (fleet !== undefined) {
+    // fleet.stop() removes the root: keep the Flotilla logs for the post-mortem.
+    const keep = await mkdtemp(join(tmpdir(), "flotilla-bench-logs-"));
+    await cp(join(fleet.root, "flotilla-logs"), keep, { recursive: true }).catch(() => undefined);
+    console.error(`Flotilla logs kept in ${keep}`);
+  }
+} finally {
+  for (const r of rests) r.close();
+  await flotilla?.stop();
+  await fleet?.stop();
+}
+if (failed) process.exitCode = 1;
