@@ -43,7 +43,8 @@ export class AppliedStore {
     this.namespace = opts.namespace;
     this.prefix = opts.prefix ?? "flotilla-agent-applied";
     this.log = opts.log;
-    this.delayMs = opts.delayMs ?? 100;
+    // A record lost in a crash within this window only costs a no-op re-apply after restart.
+    this.delayMs = opts.delayMs ?? 1000;
   }
 
   /** Reads every shard (and creates the namespace if needed). */

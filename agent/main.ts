@@ -16,7 +16,7 @@ export const agentFlags: FlagSpec[] = [
   { name: "state-namespace", type: "string", default: "flotilla-system", help: "namespace in the member where the agent keeps its applied-work records" },
   { name: "heartbeat-interval", type: "duration", default: "10s", help: "how often the agent reports cluster health and capacity" },
   { name: "health-listen", type: "string", default: "0.0.0.0:8081", help: 'host:port for /healthz, /readyz, /metrics ("" disables)' },
-  { name: "workers", type: "int", default: "4", help: "Works applied in parallel" },
+  { name: "workers", type: "int", default: "8", help: "Works applied in parallel" },
 ];
 
 /** Runs the agent until SIGTERM/SIGINT. */

@@ -28,7 +28,7 @@ export class BindingController {
     this.caches = opts.caches;
     this.templates = opts.templates;
     this.rest = opts.rest;
-    this.controller = new Controller({ name: "binding", reconcile: (k) => this.reconcile(k), log: opts.log, workers: opts.workers ?? 4 });
+    this.controller = new Controller({ name: "binding", reconcile: (k) => this.reconcile(k), log: opts.log, workers: opts.workers ?? 8 });
     const policyChanged = (p: PropagationPolicy) => this.enqueueForPolicy(p);
     this.caches.policies.on({ add: policyChanged, update: policyChanged, delete: policyChanged });
     this.caches.clusterPolicies.on({ add: policyChanged, update: policyChanged, delete: policyChanged });

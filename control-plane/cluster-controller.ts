@@ -96,10 +96,12 @@ export class ClusterController {
     if (hb !== undefined && state.lastHeartbeatAt !== undefined && this.states.has(name)) {
       desired.lastHeartbeatTime = new Date(state.lastHeartbeatAt).toISOString();
     }
-    const withoutBeat = (s: ClusterStatus) => canonicalJson({ ...s, lastHeartbeatTime: undefined });
+    // Heartbeat time and capacity move with every heartbeat: they are written at most every
+    // statusUpdateMs; anything else (Ready, version, nodes, API groups) is written at once.
+    const steady = (s: ClusterStatus) => canonicalJson({ ...s, lastHeartbeatTime: undefined, resourceSummary: undefined });
     const beatAge = before.lastHeartbeatTime ? now - Date.parse(before.lastHeartbeatTime) : Infinity;
-    const stale = desired.lastHeartbeatTime !== before.lastHeartbeatTime && beatAge >= this.statusUpdateMs;
-    if (withoutBeat(desired) !== withoutBeat(before) || stale) {
+    const volatileChanged = desired.lastHeartbeatTime !== before.lastHeartbeatTime || canonicalJson(desired.resourceSummary) !== canonicalJson(before.resourceSummary);
+    if (steady(desired) !== steady(before) || (volatileChanged && beatAge >= this.statusUpdateMs)) {
       await this.rest
         .apply(objectPath(RESOURCES.cluster, undefined, name, "status"), { apiVersion: cluster.apiVersion, kind: "Cluster", metadata: { name }, status: desired }, FIELD_MANAGER)
         .catch((err: unknown) => {

@@ -17,7 +17,7 @@ import type { WorkStore } from "./work-store.ts";
 
 const FIELD_MANAGER = "flotilla-status-controller";
 /** Reports for one Work that arrive within this window become one write. */
-const COALESCE_MS = 200;
+const COALESCE_MS = 1000;
 
 /**
  * Folds agents' reports into ResourceBinding status (aggregatedStatus + conditions) and the
