@@ -22,6 +22,8 @@ export interface AggregateInput {
   notReady: ReadonlySet<string>;
   /** The binding is being deleted: no cluster is a target any more. */
   deleting: boolean;
+  /** The clusters this replica writes entries for (see StatusController); all when undefined. */
+  owned?: ReadonlySet<string>;
 }
 
 /** The binding's aggregatedStatus, sorted by cluster. */
@@ -32,6 +34,7 @@ export function aggregateStatus(input: AggregateInput): AggregatedStatusItem[] {
   const names = new Set([...targets, ...input.reports.keys(), ...persisted.keys()]);
   for (const cluster of [...names].sort()) {
     if (!input.existingClusters.has(cluster)) continue;
+    if (input.owned !== undefined && !input.owned.has(cluster)) continue;
     const report = input.reports.get(cluster);
     const before = persisted.get(cluster);
     if (targets.has(cluster)) {

@@ -32,6 +32,7 @@ export class ClusterController {
     log: Logger;
     thresholds: Thresholds;
     statusUpdateMs: number;
+    /** The cluster's readiness changed, or another replica took over its heartbeats. */
     onReadyChanged: (cluster: string) => void;
     /** Clusters with no heartbeat here are judged by the leader alone, from lastHeartbeatTime. */
     isLeader: () => boolean;
@@ -45,6 +46,11 @@ export class ClusterController {
     this.isLeader = opts.isLeader;
     this.connectedHere = opts.connectedHere;
     this.controller = new Controller({ name: "cluster", reconcile: (k) => this.reconcile(k), log: opts.log, workers: 2 });
+  }
+
+  /** Whether this replica hears (or last heard) the cluster's heartbeats and no other replica took over. */
+  heardHere(cluster: string): boolean {
+    return this.states.has(cluster);
   }
 
   heartbeat(cluster: string, hb: Heartbeat): void {
@@ -68,6 +74,7 @@ export class ClusterController {
       this.states.delete(name);
       this.heartbeats.delete(name);
       state = undefined;
+      this.onReadyChanged(name);
     }
     if (state === undefined) {
       if (!this.isLeader()) return undefined;

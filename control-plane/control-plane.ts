@@ -68,7 +68,18 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Runn
   const templates = new TemplateInformers({ kc, rest, discovery, log, onChange: (k) => listeners.forEach((l) => l(k)) });
   const bindingCtl = new BindingController({ caches, templates, rest, log });
   const workCache = new WorkCache({ caches, templates, works, log });
-  const statusCtl = new StatusController({ caches, templates, works, statuses, rest, log });
+  const identity = opts.leaderElection?.identity ?? `replica-${process.pid}`;
+  const statusCtl: StatusController = new StatusController({
+    caches,
+    templates,
+    works,
+    statuses,
+    rest,
+    log,
+    identity,
+    isLeader: () => leading,
+    heardHere: (c) => hub.session(c) !== undefined || clusterCtl.heardHere(c),
+  });
   const isKnownWork = (cluster: string, key: string): boolean => {
     if (works.get(cluster, key) !== undefined || statuses.get(key).has(cluster)) return true;
     try {
@@ -92,7 +103,10 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Runn
         if (statuses.set(cluster, s)) statusCtl.reported(s.workKey);
       },
       heartbeat: (cluster, hb) => clusterCtl.heartbeat(cluster, hb),
-      connected: (cluster) => clusterCtl.controller.enqueue(cluster),
+      connected: (cluster) => {
+        clusterCtl.controller.enqueue(cluster);
+        statusCtl.clusterChanged(cluster);
+      },
     },
   });
   const clusterCtl = new ClusterController({
@@ -145,9 +159,9 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Runn
 
   // Every replica computes Works, watches kinds and judges the clusters streaming to it; the
   // leader alone writes bindings and their status, and judges clusters no replica hears from.
-  for (const c of [kindsCtl, workCache.controller, clusterCtl.controller]) c.start();
+  for (const c of [kindsCtl, workCache.controller, clusterCtl.controller, statusCtl.controller]) c.start();
   kindsChanged();
-  const leaderControllers = [bindingCtl.controller, statusCtl.controller];
+  const leaderControllers = [bindingCtl.controller];
   const startLeading = () => {
     leading = true;
     for (const c of leaderControllers) c.start();
@@ -211,7 +225,7 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Runn
       await elector?.stop();
       hub.closeAll();
       await new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
-      await Promise.all([kindsCtl, workCache.controller, clusterCtl.controller, ...leaderControllers].map((c) => c.stop()));
+      await Promise.all([kindsCtl, workCache.controller, clusterCtl.controller, statusCtl.controller, ...leaderControllers].map((c) => c.stop()));
       templates.stop();
       caches.stop();
       rest.close();

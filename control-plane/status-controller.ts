@@ -15,14 +15,19 @@ import { sumWorkloadStatus } from "./status-sum.ts";
 import type { TemplateInformers } from "./template-informers.ts";
 import type { WorkStore } from "./work-store.ts";
 
+/** The leader's field manager for conditions, template status and the finalizer. */
 const FIELD_MANAGER = "flotilla-status-controller";
 /** Reports for one Work that arrive within this window become one write. */
 const COALESCE_MS = 1000;
 
 /**
- * Folds agents' reports into ResourceBinding status (aggregatedStatus + conditions) and the
- * fleet sum into the template's .status; writes only what changed. Releases the binding's
- * finalizer once every cluster confirmed removal. Keys are template keys.
+ * Folds agents' reports into ResourceBinding status and the fleet sum into the template's
+ * .status; writes only what changed. Runs on every replica, because reports arrive at the replica
+ * that holds the agent's stream: each replica server-side-applies the aggregatedStatus entries of
+ * the clusters streaming to it (its own field manager; the list is keyed by cluster), and the
+ * leader also those of clusters no replica hears from (not Ready). The leader alone derives the
+ * conditions, the template's .status and the finalizer release from the merged entries. Keys
+ * are template keys.
  */
 export class StatusController {
   readonly controller: Controller;
@@ -34,8 +39,28 @@ export class StatusController {
   private readonly log: Logger;
   /** Counts of control-cluster writes, for benchmarks and tests. */
   readonly writes = { bindingStatus: 0, templateStatus: 0, finalizer: 0 };
+  private readonly isLeader: () => boolean;
+  private readonly heardHere: (cluster: string) => boolean;
+  private readonly entriesManager: string;
+  /** What this replica last wrote as its entries, per template key (skips identical writes). */
+  private readonly lastEntries = new Map<string, string>();
 
-  constructor(opts: { caches: Caches; templates: TemplateInformers; works: WorkStore; statuses: StatusStore; rest: KubeRest; log: Logger }) {
+  constructor(opts: {
+    caches: Caches;
+    templates: TemplateInformers;
+    works: WorkStore;
+    statuses: StatusStore;
+    rest: KubeRest;
+    log: Logger;
+    isLeader: () => boolean;
+    /** Whether this replica holds (or last held, with nobody else since) the cluster's stream. */
+    heardHere: (cluster: string) => boolean;
+    /** This replica's identity: its field manager for aggregatedStatus entries. */
+    identity: string;
+  }) {
+    this.isLeader = opts.isLeader;
+    this.heardHere = opts.heardHere;
+    this.entriesManager = `flotilla-status-${opts.identity}`.slice(0, 128);
     this.caches = opts.caches;
     this.templates = opts.templates;
     this.works = opts.works;
@@ -53,8 +78,9 @@ export class StatusController {
     this.later(key);
   }
 
-  /** A cluster's readiness changed: every binding that targets it may read differently now. */
+  /** A cluster's readiness or stream changed: every binding that targets it may read differently now. */
   clusterChanged(cluster: string): void {
+    this.lastEntries.clear(); // who owns which entries may have changed
     for (const b of this.caches.allBindings()) {
       if (b.spec.clusters.some((c) => c.name === cluster) || b.status?.aggregatedStatus?.some((i) => i.clusterName === cluster)) {
         this.later(keyOfResource(b));
@@ -71,6 +97,7 @@ export class StatusController {
     const binding = this.caches.bindingOf(ref);
     if (binding === undefined) {
       this.statuses.drop(key);
+      this.lastEntries.delete(key);
       return undefined;
     }
     const deleting = binding.metadata.deletionTimestamp !== undefined;
@@ -78,55 +105,69 @@ export class StatusController {
     const notReady = new Set(
       clusters.filter((c) => c.status?.conditions?.find((x) => x.type === "Ready")?.status !== "True").map((c) => c.metadata.name ?? ""),
     );
+    const leader = this.isLeader();
+    // Entries this replica writes: clusters whose reports reach it (even just after their agent
+    // left: it keeps what it last heard until another replica takes over), and, on the leader,
+    // clusters that are not ready and that no replica hears.
+    const owned = new Set(clusters.map((c) => c.metadata.name ?? "").filter((c) => this.heardHere(c) || (leader && notReady.has(c))));
     const targets = binding.spec.clusters.map((c) => c.name);
-    const items = aggregateStatus({
+    const resource = ref.namespace ? RESOURCES.resourceBinding : RESOURCES.clusterResourceBinding;
+    const name = bindingName(ref);
+    const path = objectPath(resource, ref.namespace, name, "status");
+    const meta = { apiVersion: binding.apiVersion, kind: binding.kind, metadata: { name, ...(ref.namespace ? { namespace: ref.namespace } : {}) } };
+
+    // 1. This replica's entries.
+    const entries = aggregateStatus({
       targets,
       reports: this.statuses.get(key),
       persisted: binding.status?.aggregatedStatus ?? [],
       existingClusters: new Set(clusters.map((c) => c.metadata.name ?? "")),
       notReady,
       deleting,
+      owned,
     });
+    const mine = canonicalJson(entries);
+    const current = canonicalJson((binding.status?.aggregatedStatus ?? []).filter((i) => owned.has(i.clusterName)));
+    // Skip when the entries already read so, or when we just wrote exactly this (the cache lags).
+    if (mine !== current && this.lastEntries.get(key) !== mine) {
+      this.writes.bindingStatus++;
+      await this.rest.apply(path, { ...meta, status: { aggregatedStatus: entries } }, this.entriesManager).catch(ignoreNotFound);
+      this.lastEntries.set(key, mine);
+    }
+    if (!leader) return undefined;
+
+    // 2. The leader's view of the merged entries (from the cache; our own write comes back as an event).
+    const merged = binding.status?.aggregatedStatus ?? [];
     const expectedHash: Record<string, string> = {};
     for (const t of targets) {
       const h = this.works.get(t, key)?.hash;
       if (h !== undefined) expectedHash[t] = h;
     }
-    const status: ResourceBindingStatus = {
-      aggregatedStatus: items,
-      conditions: bindingConditions({
-        clusters: deleting ? [] : targets,
-        aggregated: items,
-        expectedHash,
-        previous: binding.status?.conditions,
-        now: new Date().toISOString().replace(/\.\d{3}Z$/, "Z"),
-      }),
-      ...(binding.metadata.generation !== undefined ? { schedulerObservedGeneration: binding.metadata.generation } : {}),
-    };
-    const resource = ref.namespace ? RESOURCES.resourceBinding : RESOURCES.clusterResourceBinding;
-    const name = bindingName(ref);
-    if (canonicalJson(status) !== canonicalJson(binding.status ?? {})) {
+    const conditions = bindingConditions({
+      clusters: deleting ? [] : targets,
+      aggregated: merged,
+      expectedHash,
+      previous: binding.status?.conditions,
+      now: new Date().toISOString().replace(/\.\d{3}Z$/, "Z"),
+    });
+    const leaderPart = { conditions, ...(binding.metadata.generation !== undefined ? { schedulerObservedGeneration: binding.metadata.generation } : {}) };
+    const currentLeaderPart = { conditions: binding.status?.conditions, ...(binding.status?.schedulerObservedGeneration !== undefined ? { schedulerObservedGeneration: binding.status.schedulerObservedGeneration } : {}) };
+    if (canonicalJson(leaderPart) !== canonicalJson(currentLeaderPart)) {
       this.writes.bindingStatus++;
-      await this.rest
-        .apply(objectPath(resource, ref.namespace, name, "status"), { apiVersion: binding.apiVersion, kind: binding.kind, metadata: { name, ...(ref.namespace ? { namespace: ref.namespace } : {}) }, status }, FIELD_MANAGER)
-        .catch((err: unknown) => {
-          if (!isKubeStatus(err, 404)) throw err;
-        });
+      await this.rest.apply(path, { ...meta, status: leaderPart }, FIELD_MANAGER).catch(ignoreNotFound);
     }
-    if (deleting && items.length === 0 && (binding.metadata.finalizers ?? []).includes(BINDING_FINALIZER)) {
+    if (deleting && merged.length === 0 && entries.length === 0 && (binding.metadata.finalizers ?? []).includes(BINDING_FINALIZER)) {
       this.writes.finalizer++;
       await this.rest
         .mergePatch(objectPath(resource, ref.namespace, name), {
           metadata: { finalizers: (binding.metadata.finalizers ?? []).filter((f) => f !== BINDING_FINALIZER), resourceVersion: binding.metadata.resourceVersion },
         })
-        .catch((err: unknown) => {
-          if (!isKubeStatus(err, 404)) throw err;
-        });
+        .catch(ignoreNotFound);
       this.statuses.drop(key);
       this.log.info({ binding: name, namespace: ref.namespace }, "every cluster removed the object; binding released");
       return undefined;
     }
-    if (!deleting) await this.writeTemplateStatus(key, targets, items);
+    if (!deleting) await this.writeTemplateStatus(key, targets, merged);
     return undefined;
   }
 
@@ -140,10 +181,12 @@ export class StatusController {
     const sum = sumWorkloadStatus(template.kind, statuses);
     if (sum === undefined || isSubset(sum, (template as KubeObject & { status?: unknown }).status)) return;
     this.writes.templateStatus++;
-    await this.rest.mergePatch(objectPath(resource, ref.namespace, ref.name, "status"), { status: sum }, FIELD_MANAGER).catch((err: unknown) => {
-      if (!isKubeStatus(err, 404)) throw err;
-    });
+    await this.rest.mergePatch(objectPath(resource, ref.namespace, ref.name, "status"), { status: sum }, FIELD_MANAGER).catch(ignoreNotFound);
   }
+}
+
+function ignoreNotFound(err: unknown): void {
+  if (!isKubeStatus(err, 404)) throw err;
 }
 
 /** Whether every field of want equals the same field in have (have may hold more). */

@@ -40,6 +40,11 @@ describe("control plane high availability", () => {
     await flotilla.startAgent(member.name, { hubPort: standby.hubPort });
     await waitFor(async () => (await flotilla.metricsAt(standby.healthPort)).flotilla_connected_agents === 1, { what: "agent on the standby", timeoutMs: 30_000 });
 
+    // Reports reach the standby's hub; it writes member1's entries, the leader the conditions.
+    await apply(control, configMap("one-b"));
+    const viaStandby = await eventually("status through the standby", () => getJson<BindingJson>(control, ["rb", "-n", "ha", "one-b-configmap"]), (x) => x.status?.conditions?.find((c) => c.type === "FullyApplied")?.status === "True");
+    assert.equal(viaStandby.status?.aggregatedStatus?.[0]?.clusterName, member.name);
+
     // The leader goes; the standby takes the lease and its controllers bind new templates.
     const failedAt = Date.now();
     await flotilla.stopControlPlane();
