@@ -15,7 +15,7 @@ import { sumWorkloadStatus } from "./status-sum.ts";
 import type { TemplateInformers } from "./template-informers.ts";
 import type { WorkStore } from "./work-store.ts";
 
-/** The leader's field manager for conditions, template status and the finalizer. */
+/** The leader's field manager for the template's .status. */
 const FIELD_MANAGER = "flotilla-status-controller";
 /** Reports for one Work that arrive within this window become one write. */
 const COALESCE_MS = 1000;
@@ -26,8 +26,8 @@ const COALESCE_MS = 1000;
  * that holds the agent's stream: each replica server-side-applies the aggregatedStatus entries of
  * the clusters streaming to it (its own field manager; the list is keyed by cluster), and the
  * leader also those of clusters no replica hears from (not Ready). The leader alone derives the
- * conditions, the template's .status and the finalizer release from the merged entries. Keys
- * are template keys.
+ * conditions (in the same apply), the template's .status and the finalizer release from the
+ * merged entries. Keys are template keys.
  */
 export class StatusController {
   readonly controller: Controller;
@@ -126,36 +126,39 @@ export class StatusController {
       deleting,
       owned,
     });
-    const mine = canonicalJson(entries);
-    const current = canonicalJson((binding.status?.aggregatedStatus ?? []).filter((i) => owned.has(i.clusterName)));
-    // Skip when the entries already read so, or when we just wrote exactly this (the cache lags).
-    if (mine !== current && this.lastEntries.get(key) !== mine) {
+    // The view with this replica's fresh entries: what the binding will say after our write.
+    const merged = [...(binding.status?.aggregatedStatus ?? []).filter((i) => !owned.has(i.clusterName)), ...entries].sort((a, b) =>
+      a.clusterName < b.clusterName ? -1 : a.clusterName > b.clusterName ? 1 : 0,
+    );
+    const status: ResourceBindingStatus = { aggregatedStatus: entries };
+    const current: ResourceBindingStatus = { aggregatedStatus: (binding.status?.aggregatedStatus ?? []).filter((i) => owned.has(i.clusterName)) };
+    if (leader) {
+      // The leader writes the conditions in the same apply (one write, not two).
+      const expectedHash: Record<string, string> = {};
+      for (const t of targets) {
+        const h = this.works.get(t, key)?.hash;
+        if (h !== undefined) expectedHash[t] = h;
+      }
+      status.conditions = bindingConditions({
+        clusters: deleting ? [] : targets,
+        aggregated: merged,
+        expectedHash,
+        previous: binding.status?.conditions,
+        now: new Date().toISOString().replace(/\.\d{3}Z$/, "Z"),
+      });
+      current.conditions = binding.status?.conditions;
+      if (binding.metadata.generation !== undefined) status.schedulerObservedGeneration = binding.metadata.generation;
+      if (binding.status?.schedulerObservedGeneration !== undefined) current.schedulerObservedGeneration = binding.status.schedulerObservedGeneration;
+    }
+    const mine = canonicalJson(status);
+    // Skip when the binding already says so, or when we just wrote exactly this (the cache lags).
+    if (mine !== canonicalJson(current) && this.lastEntries.get(key) !== mine) {
       this.writes.bindingStatus++;
-      await this.rest.apply(path, { ...meta, status: { aggregatedStatus: entries } }, this.entriesManager).catch(ignoreNotFound);
+      await this.rest.apply(path, { ...meta, status }, this.entriesManager).catch(ignoreNotFound);
       this.lastEntries.set(key, mine);
     }
     if (!leader) return undefined;
 
-    // 2. The leader's view of the merged entries (from the cache; our own write comes back as an event).
-    const merged = binding.status?.aggregatedStatus ?? [];
-    const expectedHash: Record<string, string> = {};
-    for (const t of targets) {
-      const h = this.works.get(t, key)?.hash;
-      if (h !== undefined) expectedHash[t] = h;
-    }
-    const conditions = bindingConditions({
-      clusters: deleting ? [] : targets,
-      aggregated: merged,
-      expectedHash,
-      previous: binding.status?.conditions,
-      now: new Date().toISOString().replace(/\.\d{3}Z$/, "Z"),
-    });
-    const leaderPart = { conditions, ...(binding.metadata.generation !== undefined ? { schedulerObservedGeneration: binding.metadata.generation } : {}) };
-    const currentLeaderPart = { conditions: binding.status?.conditions, ...(binding.status?.schedulerObservedGeneration !== undefined ? { schedulerObservedGeneration: binding.status.schedulerObservedGeneration } : {}) };
-    if (canonicalJson(leaderPart) !== canonicalJson(currentLeaderPart)) {
-      this.writes.bindingStatus++;
-      await this.rest.apply(path, { ...meta, status: leaderPart }, FIELD_MANAGER).catch(ignoreNotFound);
-    }
     if (deleting && merged.length === 0 && entries.length === 0 && (binding.metadata.finalizers ?? []).includes(BINDING_FINALIZER)) {
       this.writes.finalizer++;
       await this.rest
