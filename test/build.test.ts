@@ -1,0 +1,26 @@
+// `npm run build` emits JavaScript that runs without TypeScript (what a container image ships).
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { cpSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { it } from "node:test";
+
+const run = promisify(execFile);
+const root = fileURLToPath(new URL("..", import.meta.url));
+
+it("the compiled flotilla command runs and finds its CRDs", async (t) => {
+  const out = mkdtempSync(join(tmpdir(), "flotilla-build-"));
+  t.after(() => rmSync(out, { recursive: true, force: true }));
+  await run(join(root, "node_modules/.bin/tsc"), ["-p", join(root, "tsconfig.json"), "--outDir", out], { cwd: root });
+  cpSync(join(root, "control-plane/crds"), join(out, "control-plane/crds"), { recursive: true });
+  // What an image would hold next to dist/: package.json (ESM) and the installed dependencies.
+  cpSync(join(root, "package.json"), join(out, "package.json"));
+  symlinkSync(join(root, "node_modules"), join(out, "node_modules"));
+  const help = await run(process.execPath, [join(out, "bin/flotilla.js"), "help"]);
+  assert.match(help.stdout, /flotilla control-plane/);
+  const crds = await run(process.execPath, ["--input-type=module", "-e", `const m = await import(${JSON.stringify(join(out, "control-plane/crds.js"))}); console.log((await m.loadCrds()).map((c) => c.metadata.name).join(","));`]);
+  assert.equal(crds.stdout.trim().split(",").length, 5);
+});
