@@ -210,3 +210,23 @@ export interface ResourceBinding extends KubeObject {
   spec: ResourceBindingSpec;
   status?: ResourceBindingStatus;
 }
+
+// ---- replica scheduling (DESIGN §3) -------------------------------------------------------------
+
+/** Karmada's ReplicaSchedulingStrategy; an absent strategy means Duplicated. */
+export interface ReplicaSchedulingStrategy {
+  replicaSchedulingType: "Duplicated" | "Divided";
+  /** Only for Divided; unset means Weighted with equal weights (Karmada's default). */
+  replicaDivisionPreference?: "Aggregated" | "Weighted";
+  /** Only for Weighted; dynamicWeight, when set, wins over staticWeightList (as in Karmada). */
+  weightPreference?: { staticWeightList?: StaticClusterWeight[]; dynamicWeight?: "AvailableReplicas" };
+}
+
+/** One weight entry; a cluster takes the first entry whose targetCluster matches it (`{}` matches all). */
+export interface StaticClusterWeight {
+  targetCluster: ClusterAffinity;
+  weight: number;
+  /** Flotilla's addition, with KubeFed ReplicaSchedulingPreference semantics. */
+  minReplicas?: number;
+  maxReplicas?: number;
+}
