@@ -1,12 +1,13 @@
 import type { Logger } from "pino";
 import { RESOURCES } from "../shared/api/resources.ts";
 import type { Cluster, PropagationPolicy, ResourceBinding } from "../shared/api/types.ts";
-import { Controller } from "../shared/controller.ts";
+import { Controller, TerminalError } from "../shared/controller.ts";
 import { isKubeStatus, type KubeRest, objectPath } from "../shared/kube-rest.ts";
 import { parseWorkKey } from "../shared/work-key.ts";
 import { bindingName, bindingUpToDate, desiredBinding } from "./binding-spec.ts";
 import type { Caches } from "./caches.ts";
-import { selectClusters } from "./placement.ts";
+import { DivisionError } from "./replica-division.ts";
+import { type Schedule, scheduleTemplate, schedulable } from "./schedule.ts";
 import { matchPolicy } from "./policy-match.ts";
 import { isPropagatable, type KindRef, keyOf, type TemplateInformers } from "./template-informers.ts";
 
@@ -23,11 +24,13 @@ export class BindingController {
   private readonly templates: TemplateInformers;
   private readonly rest: KubeRest;
   private readonly clusterShapes = new Map<string, string>();
+  private readonly log: Logger;
 
   constructor(opts: { caches: Caches; templates: TemplateInformers; rest: KubeRest; log: Logger; workers?: number }) {
     this.caches = opts.caches;
     this.templates = opts.templates;
     this.rest = opts.rest;
+    this.log = opts.log;
     this.controller = new Controller({ name: "binding", reconcile: (k) => this.reconcile(k), log: opts.log, workers: opts.workers ?? 8 });
     const policyChanged = (p: PropagationPolicy) => this.enqueueForPolicy(p);
     this.caches.policies.on({ add: policyChanged, update: policyChanged, delete: policyChanged });
@@ -61,9 +64,10 @@ export class BindingController {
   }
 
   private clusterChanged(c: Cluster, deleted = false): void {
-    // Heartbeats rewrite a Cluster's status often; placement depends only on labels and spec.
+    // Heartbeats rewrite a Cluster's status often; placement depends only on labels, spec and
+    // whether it can take Divided replicas (Ready, no NoExecute taint).
     const name = c.metadata.name ?? "";
-    const shape = deleted ? "" : JSON.stringify([c.metadata.labels ?? {}, c.spec ?? {}]);
+    const shape = deleted ? "" : JSON.stringify([c.metadata.labels ?? {}, c.spec ?? {}, schedulable(c)]);
     if (this.clusterShapes.get(name) === shape) return;
     if (deleted) this.clusterShapes.delete(name);
     else this.clusterShapes.set(name, shape);
@@ -92,8 +96,15 @@ export class BindingController {
       if (existing !== undefined && existing.metadata.deletionTimestamp === undefined) await this.deleteBinding(path);
       return undefined;
     }
-    const clusters = selectClusters(match.policy.spec.placement?.clusterAffinity, this.caches.clusters.list());
-    const desired = desiredBinding(template, match.policy, clusters);
+    let schedule: Schedule;
+    try {
+      schedule = scheduleTemplate(template, match.policy, this.caches.clusters.list(), existing?.spec.clusters);
+    } catch (err) {
+      if (err instanceof DivisionError) throw new TerminalError(`policy ${match.policy.metadata.name}: ${err.message}`);
+      throw err;
+    }
+    if (schedule.unplaced > 0) this.log.warn({ template: key, unplaced: schedule.unplaced }, schedule.message ?? "replicas unplaced");
+    const desired = desiredBinding(template, match.policy, schedule.targets);
     if (existing !== undefined && existing.metadata.deletionTimestamp === undefined && bindingUpToDate(existing, desired)) return undefined;
     if (existing?.metadata.deletionTimestamp !== undefined) {
       // The old binding is still being cleaned up; come back when it is gone (its delete event requeues us).

@@ -16,11 +16,13 @@ const policy: PropagationPolicy = {
   metadata: { name: "p", namespace: "default" },
   spec: { resourceSelectors: [{ apiVersion: "apps/v1", kind: "Deployment" }], conflictResolution: "Overwrite" },
 };
+/** Duplicated targets: every cluster gets the template's replicas. */
+const dup = (t: KubeObject, names: string[]) => names.map((name) => (typeof (t.spec as { replicas?: number } | undefined)?.replicas === "number" ? { name, replicas: (t.spec as { replicas: number }).replicas } : { name }));
 const cpolicy: PropagationPolicy = { ...policy, kind: "ClusterPropagationPolicy", metadata: { name: "cp" }, spec: { resourceSelectors: [] } };
 
 describe("desiredBinding", () => {
   it("binds a namespaced workload: every cluster gets the template's replicas, sorted", () => {
-    const b = desiredBinding(deployment, policy, ["member2", "member1"]);
+    const b = desiredBinding(deployment, policy, dup(deployment, ["member2", "member1"]));
     assert.equal(b.kind, "ResourceBinding");
     assert.equal(b.metadata.name, "web-deployment");
     assert.equal(b.metadata.namespace, "default");
@@ -33,7 +35,7 @@ describe("desiredBinding", () => {
   });
 
   it("binds a cluster-scoped object with a ClusterResourceBinding and no replicas", () => {
-    const b = desiredBinding(clusterRole, cpolicy, ["member1"]);
+    const b = desiredBinding(clusterRole, cpolicy, dup(clusterRole, ["member1"]));
     assert.equal(b.kind, "ClusterResourceBinding");
     assert.equal(b.metadata.namespace, undefined);
     assert.equal(b.metadata.name, "reader-clusterrole");
@@ -43,16 +45,16 @@ describe("desiredBinding", () => {
   });
 
   it("does not depend on the template's resourceVersion (no binding write per template edit)", () => {
-    const a = desiredBinding(deployment, policy, ["member1"]);
-    const b = desiredBinding({ ...deployment, metadata: { ...deployment.metadata, resourceVersion: "8" } }, policy, ["member1"]);
+    const a = desiredBinding(deployment, policy, dup(deployment, ["member1"]));
+    const b = desiredBinding({ ...deployment, metadata: { ...deployment.metadata, resourceVersion: "8" } }, policy, dup({ ...deployment, metadata: { ...deployment.metadata, resourceVersion: "8" } }, ["member1"]));
     assert.ok(bindingUpToDate(a, b));
   });
 
   it("sees placement, replica and policy changes as out of date", () => {
-    const base = desiredBinding(deployment, policy, ["member1"]);
-    assert.ok(!bindingUpToDate(base, desiredBinding(deployment, policy, ["member1", "member2"])));
-    assert.ok(!bindingUpToDate(base, desiredBinding({ ...deployment, spec: { replicas: 4 } }, policy, ["member1"])));
-    assert.ok(!bindingUpToDate(base, desiredBinding(deployment, { ...policy, metadata: { name: "q", namespace: "default" } }, ["member1"])));
+    const base = desiredBinding(deployment, policy, dup(deployment, ["member1"]));
+    assert.ok(!bindingUpToDate(base, desiredBinding(deployment, policy, dup(deployment, ["member1", "member2"]))));
+    assert.ok(!bindingUpToDate(base, desiredBinding({ ...deployment, spec: { replicas: 4 } }, policy, dup({ ...deployment, spec: { replicas: 4 } }, ["member1"]))));
+    assert.ok(!bindingUpToDate(base, desiredBinding(deployment, { ...policy, metadata: { name: "q", namespace: "default" } }, dup(deployment, ["member1"]))));
   });
 
   it("names bindings as Karmada does", () => {

@@ -23,11 +23,11 @@ export function templateReplicas(template: KubeObject): number | undefined {
   return typeof spec?.replicas === "number" ? spec.replicas : undefined;
 }
 
-/** The binding a template should have under a policy and a placement (Duplicated: every cluster gets the template's replicas). */
-export function desiredBinding(template: KubeObject, policy: PropagationPolicy, clusters: string[]): ResourceBinding {
+/** The binding a template should have under a policy, given its scheduled targets. */
+export function desiredBinding(template: KubeObject, policy: PropagationPolicy, scheduled: TargetCluster[]): ResourceBinding {
   const namespaced = template.metadata.namespace !== undefined && template.metadata.namespace !== "";
   const replicas = templateReplicas(template);
-  const targets: TargetCluster[] = [...clusters].sort().map((name) => (replicas === undefined ? { name } : { name, replicas }));
+  const targets: TargetCluster[] = [...scheduled].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const labels: Record<string, string> = { [LABELS.policyName]: policy.metadata.name ?? "" };
   if (policy.metadata.namespace) labels[LABELS.policyNamespace] = policy.metadata.namespace;
   return {

@@ -131,6 +131,7 @@ export interface ClusterAffinity {
 
 export interface Placement {
   clusterAffinity?: ClusterAffinity;
+  replicaScheduling?: ReplicaSchedulingStrategy;
 }
 
 export type ConflictResolution = "Abort" | "Overwrite";

@@ -1,0 +1,85 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import type { Cluster, KubeObject, PropagationPolicy, ReplicaSchedulingStrategy } from "../shared/api/types.ts";
+import { availableReplicas, podRequestsOf, schedulable, scheduleTemplate } from "./schedule.ts";
+
+const cluster = (name: string, opts: { ready?: boolean; noExecute?: boolean; cpu?: string; usedCpu?: string; labels?: Record<string, string> } = {}): Cluster => ({
+  apiVersion: "flotilla.dev/v1alpha1",
+  kind: "Cluster",
+  metadata: { name, labels: opts.labels ?? {} },
+  spec: opts.noExecute ? { taints: [{ key: "maintenance", effect: "NoExecute" }] } : {},
+  status: {
+    conditions: [{ type: "Ready", status: opts.ready === false ? "False" : "True", reason: "", message: "", lastTransitionTime: "" }],
+    ...(opts.cpu ? { resourceSummary: { allocatable: { cpu: opts.cpu, pods: "110" }, allocated: { cpu: opts.usedCpu ?? "0", pods: "0" } } } : {}),
+  },
+});
+
+const deployment = (replicas: number, cpu?: string): KubeObject => ({
+  apiVersion: "apps/v1",
+  kind: "Deployment",
+  metadata: { name: "web", namespace: "default" },
+  spec: { replicas, template: { spec: { containers: [{ name: "c", ...(cpu ? { resources: { requests: { cpu } } } : {}) }] } } },
+});
+
+const policy = (replicaScheduling?: ReplicaSchedulingStrategy, clusterNames?: string[]): PropagationPolicy => ({
+  apiVersion: "flotilla.dev/v1alpha1",
+  kind: "PropagationPolicy",
+  metadata: { name: "p", namespace: "default" },
+  spec: {
+    resourceSelectors: [{ apiVersion: "apps/v1", kind: "Deployment" }],
+    placement: { ...(clusterNames ? { clusterAffinity: { clusterNames } } : {}), ...(replicaScheduling ? { replicaScheduling } : {}) },
+  },
+});
+
+const weighted = (list: { name: string; weight: number; min?: number; max?: number }[]): ReplicaSchedulingStrategy => ({
+  replicaSchedulingType: "Divided",
+  replicaDivisionPreference: "Weighted",
+  weightPreference: {
+    staticWeightList: list.map((e) => ({ targetCluster: { clusterNames: [e.name] }, weight: e.weight, ...(e.min !== undefined ? { minReplicas: e.min } : {}), ...(e.max !== undefined ? { maxReplicas: e.max } : {}) })),
+  },
+});
+
+const three = [cluster("member1"), cluster("member2"), cluster("member3")];
+const show = (targets: { name: string; replicas?: number }[]) => targets.map((t) => `${t.name}=${t.replicas ?? "-"}`).join(" ");
+
+describe("scheduleTemplate", () => {
+  const cases: { name: string; template: KubeObject; policy: PropagationPolicy; clusters: Cluster[]; want: string; unplaced?: number }[] = [
+    { name: "Duplicated by default: every selected cluster gets the template's replicas", template: deployment(3), policy: policy(), clusters: three, want: "member1=3 member2=3 member3=3" },
+    { name: "Duplicated keeps a not-ready cluster (no churn on a blip)", template: deployment(2), policy: policy(), clusters: [cluster("member1"), cluster("member2", { ready: false })], want: "member1=2 member2=2" },
+    { name: "DESIGN: 9 replicas, weights 1 and 2, no catch-all", template: deployment(9), policy: policy(weighted([{ name: "member1", weight: 1 }, { name: "member2", weight: 2 }])), clusters: three, want: "member1=3 member2=6" },
+    { name: "Divided skips a not-ready cluster: its share moves", template: deployment(9), policy: policy(weighted([{ name: "member1", weight: 1 }, { name: "member2", weight: 2 }])), clusters: [cluster("member1"), cluster("member2", { ready: false }), cluster("member3")], want: "member1=9" },
+    { name: "Divided skips a NoExecute-tainted cluster", template: deployment(4), policy: policy({ replicaSchedulingType: "Divided" }), clusters: [cluster("member1"), cluster("member2", { noExecute: true })], want: "member1=4" },
+    { name: "Divided with min and max: minimums first, the rest by weight on top, ties by name", template: deployment(10), policy: policy(weighted([{ name: "member1", weight: 1, max: 2 }, { name: "member2", weight: 1, min: 5 }, { name: "member3", weight: 1 }])), clusters: three, want: "member1=2 member2=7 member3=1" },
+    { name: "Divided within the selected clusters only", template: deployment(6), policy: policy({ replicaSchedulingType: "Divided" }, ["member2", "member3"]), clusters: three, want: "member2=3 member3=3" },
+    { name: "a kind without replicas is placed whole", template: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "c", namespace: "default" } }, policy: policy({ replicaSchedulingType: "Divided" }), clusters: three, want: "member1=- member2=- member3=-" },
+    { name: "dynamic weights follow free capacity", template: deployment(6, "1"), policy: policy({ replicaSchedulingType: "Divided", replicaDivisionPreference: "Weighted", weightPreference: { dynamicWeight: "AvailableReplicas" } }), clusters: [cluster("member1", { cpu: "8", usedCpu: "4" }), cluster("member2", { cpu: "8" })], want: "member1=2 member2=4" },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const s = scheduleTemplate(c.template, c.policy, c.clusters);
+      assert.equal(show(s.targets), c.want);
+      assert.equal(s.unplaced, c.unplaced ?? 0);
+      assert.equal(show(scheduleTemplate(c.template, c.policy, [...c.clusters].reverse()).targets), c.want, "input order does not matter");
+    });
+  }
+
+  it("is stable: rescheduling with the previous answer changes nothing", () => {
+    const p = policy({ replicaSchedulingType: "Divided" });
+    const first = scheduleTemplate(deployment(5), p, three);
+    assert.deepEqual(scheduleTemplate(deployment(5), p, three, first.targets).targets, first.targets);
+  });
+});
+
+describe("capacity", () => {
+  it("counts one replica's requests, pods included", () => {
+    assert.deepEqual(podRequestsOf(deployment(1, "500m")), { pods: 1, cpu: 0.5 });
+  });
+  it("estimates free replicas from the cluster's summary, plus what the workload already holds there", () => {
+    assert.equal(availableReplicas(cluster("m", { cpu: "4", usedCpu: "1" }), { pods: 1, cpu: 0.5 }, []), 6);
+    assert.equal(availableReplicas(cluster("m", { cpu: "4", usedCpu: "4" }), { pods: 1, cpu: 1 }, [{ name: "m", replicas: 3 }]), 3);
+    assert.equal(availableReplicas(cluster("m"), { pods: 1 }, []), 0, "no summary yet: nothing known to be free");
+  });
+  it("treats a not-ready or NoExecute-tainted cluster as unschedulable", () => {
+    assert.deepEqual([cluster("a"), cluster("b", { ready: false }), cluster("c", { noExecute: true })].map(schedulable), [true, false, false]);
+  });
+});

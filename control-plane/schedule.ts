@@ -1,0 +1,94 @@
+// Where a template's replicas go: placement (which clusters) then division (how many each). Pure.
+import type { Cluster, KubeObject, PropagationPolicy, TargetCluster } from "../shared/api/types.ts";
+import { parseQuantity } from "../shared/quantity.ts";
+import { templateReplicas } from "./binding-spec.ts";
+import { selectClusters } from "./placement.ts";
+import { divideReplicas } from "./replica-division.ts";
+
+export interface Schedule {
+  targets: TargetCluster[];
+  /** Replicas no cluster could take. */
+  unplaced: number;
+  message?: string;
+}
+
+/** Whether a cluster may take Divided replicas: Ready and without a NoExecute taint. */
+export function schedulable(c: Cluster): boolean {
+  const ready = c.status?.conditions?.find((x) => x.type === "Ready")?.status === "True";
+  return ready && !(c.spec?.taints ?? []).some((t) => t.effect === "NoExecute");
+}
+
+/**
+ * The target clusters of a template under its policy. Duplicated (the default) places every
+ * selected cluster and keeps it through a readiness blip; Divided splits the template's replicas
+ * over the selected clusters that are schedulable, so a lost cluster's share moves to the others
+ * and comes back when it recovers. `previous` (the binding's current targets) keeps ties stable.
+ */
+export function scheduleTemplate(template: KubeObject, policy: PropagationPolicy, clusters: Cluster[], previous: TargetCluster[] = []): Schedule {
+  const placement = policy.spec.placement;
+  const names = selectClusters(placement?.clusterAffinity, clusters);
+  const replicas = templateReplicas(template);
+  const strategy = placement?.replicaScheduling;
+  if (strategy === undefined || strategy.replicaSchedulingType !== "Divided" || replicas === undefined) {
+    return { targets: names.map((name) => (replicas === undefined ? { name } : { name, replicas })), unplaced: 0 };
+  }
+  const byName = new Map(clusters.map((c) => [c.metadata.name ?? "", c]));
+  const candidates = names.map((n) => byName.get(n) as Cluster).filter(schedulable);
+  const podRequests = podRequestsOf(template);
+  const division = divideReplicas({
+    replicas,
+    clusters: candidates,
+    strategy,
+    available: Object.fromEntries(candidates.map((c) => [c.metadata.name ?? "", availableReplicas(c, podRequests, previous)])),
+    previous: Object.fromEntries(previous.map((t) => [t.name, t.replicas ?? 0])),
+  });
+  return {
+    targets: division.assignments.filter((a) => a.replicas > 0).map((a) => ({ name: a.name, replicas: a.replicas })),
+    unplaced: division.unplaced,
+    ...(division.message ? { message: division.message } : {}),
+  };
+}
+
+/** The resource requests of one replica (sum over the pod template's containers). */
+export function podRequestsOf(template: KubeObject): Record<string, number> {
+  const containers = ((template.spec as { template?: { spec?: { containers?: { resources?: { requests?: Record<string, string> } }[] } } })?.template?.spec?.containers ?? []);
+  const sums: Record<string, number> = { pods: 1 };
+  for (const c of containers) {
+    for (const [k, q] of Object.entries(c.resources?.requests ?? {})) {
+      try {
+        sums[k] = (sums[k] ?? 0) + parseQuantity(q);
+      } catch {
+        // a malformed request: the apiserver would have refused the template
+      }
+    }
+  }
+  return sums;
+}
+
+/**
+ * How many more replicas a cluster can hold, from the resource summary its agent reports
+ * (allocatable − allocated, per requested resource), plus what this workload already runs there.
+ */
+export function availableReplicas(c: Cluster, perReplica: Record<string, number>, previous: TargetCluster[]): number {
+  const summary = c.status?.resourceSummary;
+  const held = previous.find((t) => t.name === c.metadata.name)?.replicas ?? 0;
+  if (summary?.allocatable === undefined) return held;
+  let fit = Number.POSITIVE_INFINITY;
+  for (const [resource, need] of Object.entries(perReplica)) {
+    if (need <= 0) continue;
+    const total = quantity(summary.allocatable[resource]);
+    if (total === undefined) continue;
+    const free = Math.max(0, total - (quantity(summary.allocated?.[resource]) ?? 0));
+    fit = Math.min(fit, Math.floor(free / need));
+  }
+  return (Number.isFinite(fit) ? fit : 0) + held;
+}
+
+function quantity(q: string | undefined): number | undefined {
+  if (q === undefined) return undefined;
+  try {
+    return parseQuantity(q);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,88 @@
+// Divided scheduling and failover on three real members.
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import type { Cluster } from "../env/cluster.ts";
+import { type Fleet, startFleet } from "../env/fleet.ts";
+import { type Flotilla, startFlotilla } from "../env/flotilla.ts";
+import { apply, type BindingJson, eventually, getJson, kubectl } from "./helpers.ts";
+
+interface DeploymentJson {
+  spec: { replicas: number };
+  status?: { readyReplicas?: number; availableReplicas?: number };
+}
+
+const NS = "sched";
+const deployment = (name: string, replicas: number) =>
+  JSON.stringify({
+    apiVersion: "apps/v1",
+    kind: "Deployment",
+    metadata: { name, namespace: NS },
+    spec: { replicas, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: "c", image: "nginx" }] } } },
+  });
+const dividedPolicy = (name: string, weights?: Record<string, number>) =>
+  JSON.stringify({
+    apiVersion: "flotilla.dev/v1alpha1",
+    kind: "PropagationPolicy",
+    metadata: { name, namespace: NS },
+    spec: {
+      resourceSelectors: [{ apiVersion: "apps/v1", kind: "Deployment", name }],
+      placement: {
+        replicaScheduling: {
+          replicaSchedulingType: "Divided",
+          replicaDivisionPreference: "Weighted",
+          ...(weights ? { weightPreference: { staticWeightList: Object.entries(weights).map(([c, weight]) => ({ targetCluster: { clusterNames: [c] }, weight })) } } : {}),
+        },
+      },
+    },
+  });
+
+describe("Divided scheduling and failover", () => {
+  let fleet: Fleet;
+  let flotilla: Flotilla;
+  let members: Cluster[];
+  const split = (b: BindingJson) => b.spec.clusters.map((c) => `${c.name}=${c.replicas}`).join(" ");
+  before(async () => {
+    fleet = await startFleet({ members: 3 });
+    flotilla = await startFlotilla(fleet, { clusterFailureThreshold: "4s" });
+    members = fleet.members;
+    await kubectl(fleet.control, ["create", "namespace", NS]);
+  });
+  after(async () => {
+    await flotilla?.stop();
+    await fleet?.stop();
+  });
+
+  it("divides 9 replicas by weights 1 and 2 into 3 and 6, and the template sums them", async () => {
+    await apply(fleet.control, deployment("split", 9));
+    await apply(fleet.control, dividedPolicy("split", { member1: 1, member2: 2 }));
+    const b = await eventually("binding", () => getJson<BindingJson>(fleet.control, ["rb", "-n", NS, "split-deployment"]), (x) => x.spec.clusters.length > 0);
+    assert.equal(split(b), "member1=3 member2=6");
+    const [m1, m2, m3] = members as [Cluster, Cluster, Cluster];
+    await eventually("member1 runs 3", () => getJson<DeploymentJson>(m1, ["deploy", "-n", NS, "split"]), (d) => d.spec.replicas === 3 && d.status?.availableReplicas === 3);
+    await eventually("member2 runs 6", () => getJson<DeploymentJson>(m2, ["deploy", "-n", NS, "split"]), (d) => d.spec.replicas === 6 && d.status?.availableReplicas === 6);
+    assert.equal(await getJson(m3, ["deploy", "-n", NS, "split"]), undefined, "member3 has no entry, so nothing");
+    await eventually("template shows 9", () => getJson<DeploymentJson>(fleet.control, ["deploy", "-n", NS, "split"]), (d) => d.status?.readyReplicas === 9);
+  });
+
+  it("moves a lost cluster's share to the Ready ones, and gives it back when the cluster returns", async () => {
+    await apply(fleet.control, deployment("spread", 6));
+    await apply(fleet.control, dividedPolicy("spread"));
+    const binding = () => getJson<BindingJson>(fleet.control, ["rb", "-n", NS, "spread-deployment"]);
+    await eventually("2/2/2", binding, (b) => split(b) === "member1=2 member2=2 member3=2");
+    await eventually("template shows 6", () => getJson<DeploymentJson>(fleet.control, ["deploy", "-n", NS, "spread"]), (d) => d.status?.readyReplicas === 6);
+
+    await flotilla.stopAgent("member3");
+    const lostAt = Date.now();
+    await eventually("3/3 without member3", binding, (b) => split(b) === "member1=3 member2=3", 30_000);
+    const movedMs = Date.now() - lostAt;
+    assert.ok(movedMs < 4_000 + 6_000, `share moved ${movedMs} ms after the agent stopped (threshold 4 s)`);
+    const [m1, m2] = members as [Cluster, Cluster];
+    for (const m of [m1, m2]) await eventually(`${m.name} runs 3`, () => getJson<DeploymentJson>(m, ["deploy", "-n", NS, "spread"]), (d) => d.status?.availableReplicas === 3);
+    await eventually("template counts 6, not member3's old 2 on top", () => getJson<DeploymentJson>(fleet.control, ["deploy", "-n", NS, "spread"]), (d) => d.status?.readyReplicas === 6);
+
+    await flotilla.startAgent("member3");
+    await eventually("2/2/2 again", binding, (b) => split(b) === "member1=2 member2=2 member3=2", 30_000);
+    await eventually("member3 runs 2 again", () => getJson<DeploymentJson>(members[2] as Cluster, ["deploy", "-n", NS, "spread"]), (d) => d.status?.availableReplicas === 2);
+    await eventually("template shows 6", () => getJson<DeploymentJson>(fleet.control, ["deploy", "-n", NS, "spread"]), (d) => d.status?.readyReplicas === 6);
+  });
+});
