@@ -1,7 +1,7 @@
 import type { KubeConfig } from "@kubernetes/client-node";
 import type { Logger } from "pino";
 import { RESOURCES } from "../shared/api/resources.ts";
-import type { Cluster, PropagationPolicy, ResourceBinding } from "../shared/api/types.ts";
+import type { Cluster, OverridePolicy, PropagationPolicy, ResourceBinding } from "../shared/api/types.ts";
 import { Informer } from "../shared/informer.ts";
 import type { KubeRest } from "../shared/kube-rest.ts";
 import { bindingName } from "./binding-spec.ts";
@@ -14,6 +14,8 @@ export class Caches {
   readonly clusterPolicies: Informer<PropagationPolicy>;
   readonly bindings: Informer<ResourceBinding>;
   readonly clusterBindings: Informer<ResourceBinding>;
+  readonly overrides: Informer<OverridePolicy>;
+  readonly clusterOverrides: Informer<OverridePolicy>;
 
   constructor(kc: KubeConfig, rest: KubeRest, log: Logger) {
     const make = <T>(resource: (typeof RESOURCES)[keyof typeof RESOURCES]) => new Informer<T>({ kc, rest, resource, log });
@@ -22,10 +24,12 @@ export class Caches {
     this.clusterPolicies = make<PropagationPolicy>(RESOURCES.clusterPropagationPolicy);
     this.bindings = make<ResourceBinding>(RESOURCES.resourceBinding);
     this.clusterBindings = make<ResourceBinding>(RESOURCES.clusterResourceBinding);
+    this.overrides = make<OverridePolicy>(RESOURCES.overridePolicy);
+    this.clusterOverrides = make<OverridePolicy>(RESOURCES.clusterOverridePolicy);
   }
 
   all(): Informer<unknown>[] {
-    return [this.clusters, this.policies, this.clusterPolicies, this.bindings, this.clusterBindings] as Informer<unknown>[];
+    return [this.clusters, this.policies, this.clusterPolicies, this.bindings, this.clusterBindings, this.overrides, this.clusterOverrides] as Informer<unknown>[];
   }
 
   async start(): Promise<void> {
@@ -39,6 +43,11 @@ export class Caches {
   /** Every policy of both scopes. */
   allPolicies(): PropagationPolicy[] {
     return [...this.policies.list(), ...this.clusterPolicies.list()];
+  }
+
+  /** Every override policy of both scopes. */
+  allOverrides(): OverridePolicy[] {
+    return [...this.overrides.list(), ...this.clusterOverrides.list()];
   }
 
   allBindings(): ResourceBinding[] {

@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import { RESOURCES } from "../shared/api/resources.ts";
-import type { KubeObject, ResourceBinding, ResourceBindingStatus } from "../shared/api/types.ts";
+import type { AggregatedStatusItem, KubeObject, ResourceBinding, ResourceBindingStatus } from "../shared/api/types.ts";
 import { canonicalJson } from "../shared/content-hash.ts";
 import { Controller } from "../shared/controller.ts";
 import { isKubeStatus, type KubeRest, objectPath } from "../shared/kube-rest.ts";
@@ -126,6 +126,15 @@ export class StatusController {
       deleting,
       owned,
     });
+    // A cluster whose Work could not be rendered says why (its previous Work stays applied).
+    for (const [cluster, message] of this.works.renderErrorsOf(key)) {
+      if (!owned.has(cluster) || deleting) continue;
+      const i = entries.findIndex((e) => e.clusterName === cluster);
+      const failed: AggregatedStatusItem = { ...(entries[i] ?? { applied: false }), clusterName: cluster, reason: "ApplyOverridesFailed", message };
+      if (i >= 0) entries[i] = failed;
+      else entries.push(failed);
+    }
+    entries.sort((a, b) => (a.clusterName < b.clusterName ? -1 : a.clusterName > b.clusterName ? 1 : 0));
     // The view with this replica's fresh entries: what the binding will say after our write.
     const merged = [...(binding.status?.aggregatedStatus ?? []).filter((i) => !owned.has(i.clusterName)), ...entries].sort((a, b) =>
       a.clusterName < b.clusterName ? -1 : a.clusterName > b.clusterName ? 1 : 0,

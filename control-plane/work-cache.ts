@@ -1,10 +1,11 @@
 import type { Logger } from "pino";
-import type { ResourceBinding } from "../shared/api/types.ts";
+import type { Cluster, KubeObject, ResourceBinding } from "../shared/api/types.ts";
 import { contentHash } from "../shared/content-hash.ts";
 import { Controller } from "../shared/controller.ts";
 import { parseWorkKey } from "../shared/work-key.ts";
 import { keyOfResource } from "./binding-controller.ts";
 import type { Caches } from "./caches.ts";
+import { applyOverrides, orderOverridePolicies, overridePolicyMatches } from "./overrides.ts";
 import { renderWork } from "./render.ts";
 import type { TemplateInformers } from "./template-informers.ts";
 import type { WorkStore } from "./work-store.ts";
@@ -29,6 +30,19 @@ export class WorkCache {
     this.controller = new Controller({ name: "work-cache", reconcile: async (k) => this.reconcile(k), log: opts.log, workers: 1 });
     const changed = (b: ResourceBinding) => this.controller.enqueue(keyOfResource(b));
     for (const inf of [this.caches.bindings, this.caches.clusterBindings]) inf.on({ add: changed, update: changed, delete: changed });
+    // Overrides depend on override policies and on the clusters' labels and fields.
+    const everything = () => {
+      for (const key of this.placed.keys()) this.controller.enqueue(key);
+    };
+    for (const inf of [this.caches.overrides, this.caches.clusterOverrides]) inf.on({ add: everything, update: everything, delete: everything });
+    const clusterShapes = new Map<string, string>();
+    const clusterChanged = (c: Cluster) => {
+      const shape = JSON.stringify([c.metadata.labels ?? {}, c.spec ?? {}]);
+      if (clusterShapes.get(c.metadata.name ?? "") === shape) return;
+      clusterShapes.set(c.metadata.name ?? "", shape);
+      everything();
+    };
+    this.caches.clusters.on({ add: clusterChanged, update: clusterChanged });
   }
 
   templateChanged(key: string): void {
@@ -55,6 +69,7 @@ export class WorkCache {
     const previous = this.placed.get(key) ?? new Set<string>();
     const now = new Set<string>();
     const rendered = new Map<number | undefined, ReturnType<typeof renderWork>>();
+    const overrides = live ? orderOverridePolicies(this.caches.allOverrides().filter((p) => overridePolicyMatches(p, template))) : [];
     for (const target of targets) {
       if (!live) break;
       let r = rendered.get(target.replicas);
@@ -62,16 +77,32 @@ export class WorkCache {
         r = renderWork(template, { replicas: target.replicas });
         rendered.set(target.replicas, r);
       }
+      now.add(target.name);
+      const cluster = this.caches.clusters.get(target.name);
+      let manifests = r.manifests;
+      if (overrides.length > 0 && cluster !== undefined) {
+        const result = applyOverrides(r.manifests[0] as KubeObject, cluster, overrides);
+        if (!result.ok) {
+          // That cluster keeps its previous Work; the others go on.
+          this.works.setRenderError(target.name, key, result.message);
+          continue;
+        }
+        manifests = [result.object];
+      }
+      this.works.setRenderError(target.name, key, undefined);
       const conflictResolution = binding.spec.conflictResolution ?? "Abort";
       this.works.set(target.name, {
         key,
-        hash: contentHash([r.hash, conflictResolution]),
-        manifests: r.manifests.map((m) => Buffer.from(JSON.stringify(m))),
+        hash: contentHash([manifests, conflictResolution]),
+        manifests: manifests.map((m) => Buffer.from(JSON.stringify(m))),
         conflictResolution,
       });
-      now.add(target.name);
     }
-    for (const cluster of previous) if (!now.has(cluster)) this.works.delete(cluster, key);
+    for (const cluster of previous) {
+      if (now.has(cluster)) continue;
+      this.works.delete(cluster, key);
+      this.works.setRenderError(cluster, key, undefined);
+    }
     if (now.size > 0) this.placed.set(key, now);
     else this.placed.delete(key);
     return undefined;

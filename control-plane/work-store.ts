@@ -20,6 +20,8 @@ export class WorkStore {
   private readonly listeners = new Map<string, Set<Listener>>();
   private readonly allListeners = new Set<(cluster: string, key: string) => void>();
   private isSynced = false;
+  /** template key → cluster → why its Work could not be rendered (e.g. ApplyOverridesFailed). */
+  private readonly renderErrors = new Map<string, Map<string, string>>();
 
   /** True once the caches the Works are computed from have synced; before that the set is partial. */
   get synced(): boolean {
@@ -40,6 +42,25 @@ export class WorkStore {
     if (works.get(work.key)?.hash === work.hash) return;
     works.set(work.key, work);
     this.notify(cluster, work.key);
+  }
+
+  /**
+   * Records (or clears, with undefined) why a cluster's Work could not be rendered. The previous
+   * Work stays: nothing already applied is lost.
+   */
+  setRenderError(cluster: string, key: string, message: string | undefined): void {
+    const perCluster = this.renderErrors.get(key) ?? new Map<string, string>();
+    if (perCluster.get(cluster) === message) return;
+    if (message === undefined) perCluster.delete(cluster);
+    else perCluster.set(cluster, message);
+    if (perCluster.size === 0) this.renderErrors.delete(key);
+    else this.renderErrors.set(key, perCluster);
+    for (const l of this.allListeners) l(cluster, key);
+  }
+
+  /** cluster → render error, for one template key. */
+  renderErrorsOf(key: string): ReadonlyMap<string, string> {
+    return this.renderErrors.get(key) ?? new Map();
   }
 
   /** Removes a cluster's Work, if it has it. */

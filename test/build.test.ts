@@ -22,5 +22,5 @@ it("the compiled flotilla command runs and finds its CRDs", async (t) => {
   const help = await run(process.execPath, [join(out, "bin/flotilla.js"), "help"]);
   assert.match(help.stdout, /flotilla control-plane/);
   const crds = await run(process.execPath, ["--input-type=module", "-e", `const m = await import(${JSON.stringify(join(out, "control-plane/crds.js"))}); console.log((await m.loadCrds()).map((c) => c.metadata.name).join(","));`]);
-  assert.equal(crds.stdout.trim().split(",").length, 5);
+  assert.equal(crds.stdout.trim().split(",").length, 7);
 });

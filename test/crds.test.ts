@@ -41,6 +41,8 @@ const pp = (name: string, spec: Obj) => object("PropagationPolicy", name, spec, 
 const cpp = (name: string, spec: Obj) => object("ClusterPropagationPolicy", name, spec, false);
 const rb = (name: string, spec: Obj) => object("ResourceBinding", name, spec, true);
 const crb = (name: string, spec: Obj) => object("ClusterResourceBinding", name, spec, false);
+const op = (name: string, spec: Obj) => object("OverridePolicy", name, spec, true);
+const cop = (name: string, spec: Obj) => object("ClusterOverridePolicy", name, spec, false);
 
 const deploymentSelector = { apiVersion: "apps/v1", kind: "Deployment" };
 /** A valid policy spec with one label-selector requirement swapped in. */
@@ -107,6 +109,62 @@ const fullPolicySpec = {
   preserveResourcesOnDeletion: true,
 };
 
+/** Every overrider, each with every field (and plaintext values of every JSON type). */
+const fullOverriders = {
+  plaintext: [
+    { path: "/spec/replicas", operator: "replace", value: 5 },
+    { path: "/metadata/labels/tier", operator: "add", value: "gold" },
+    { path: "/spec/template/spec/nodeSelector", operator: "add", value: { disk: "ssd", zone: "a" } },
+    { path: "/spec/template/spec/containers/0/ports", operator: "replace", value: [{ containerPort: 8080 }] },
+    { path: "/spec/paused", value: true },
+    // null is kept (nullable), not pruned to a missing value.
+    { path: "/spec/template/spec/affinity", operator: "replace", value: null },
+    { path: "/metadata/annotations/a~1b", operator: "remove" },
+    // Karmada ignores a remove's value: allowed.
+    { path: "/spec/template/spec/tolerations/0", operator: "remove", value: "ignored" },
+  ],
+  imageOverrider: [
+    { component: "Registry", operator: "replace", value: "registry.example.com:5000" },
+    {
+      predicate: { path: "/spec/template/spec/initContainers/0/image" },
+      component: "Repository",
+      operator: "add",
+      value: "mirror",
+    },
+    { component: "Tag", operator: "remove" },
+  ],
+  labelsOverrider: [
+    { operator: "add", value: { tier: "gold", "flotilla.dev/member": "eu" } },
+    { operator: "remove", value: { legacy: "" } },
+  ],
+  annotationsOverrider: [{ operator: "replace", value: { "example.com/note": "a long annotation value ".repeat(8) } }],
+  commandOverrider: [
+    { containerName: "web", operator: "add", value: ["--verbose", "--region=eu"] },
+    { containerName: "sidecar", operator: "remove", value: ["--debug"] },
+  ],
+  argsOverrider: [
+    { containerName: "web", operator: "remove", value: ["--dev"] },
+    { containerName: "web", operator: "add" },
+  ],
+};
+
+const fullOverrideSpec = {
+  resourceSelectors: [
+    { apiVersion: "apps/v1", kind: "Deployment", name: "web" },
+    { apiVersion: "v1", kind: "ConfigMap", labelSelector: { matchLabels: { app: "web" } } },
+  ],
+  overrideRules: [
+    { targetCluster: fullPlacement.clusterAffinity, overriders: fullOverriders },
+    {
+      targetCluster: { clusterNames: ["member2"] },
+      overriders: { labelsOverrider: [{ operator: "add", value: { a: "b" } }] },
+    },
+    { overriders: { plaintext: [{ path: "/spec/replicas", operator: "replace", value: 1 }], imageOverrider: [] } },
+  ],
+};
+/** An override policy spec with one overrider list swapped in, and no resourceSelectors. */
+const withOverriders = (overriders: Obj) => ({ overrideRules: [{ overriders }] });
+
 /** Objects the CRDs accept; each must come back with every field it was sent. */
 const valid: Fixture[] = [
   cluster("member1"),
@@ -150,6 +208,16 @@ const valid: Fixture[] = [
   crb("ns-team-a", {
     resource: { apiVersion: "v1", kind: "Namespace", name: "team-a" },
     clusters: [{ name: "member1" }],
+  }),
+  op("minimal", withOverriders({ plaintext: [{ path: "/spec/replicas", value: 2 }] })),
+  op("full", fullOverrideSpec),
+  cop("minimal", withOverriders({ argsOverrider: [{ containerName: "web", operator: "add", value: ["-v"] }] })),
+  cop("full", {
+    ...fullOverrideSpec,
+    resourceSelectors: [
+      ...fullOverrideSpec.resourceSelectors,
+      { apiVersion: "v1", kind: "Secret", namespace: "team-a" },
+    ],
   }),
 ];
 
@@ -284,6 +352,130 @@ const bad: BadCase[] = [
       placement: { replicaScheduling: { replicaSchedulingType: "Split" } },
     }),
     message: [/spec\.placement\.replicaScheduling\.replicaSchedulingType: Unsupported value/],
+  },
+  // override policies
+  {
+    what: "an override policy without overrideRules",
+    obj: op("no-rules", { resourceSelectors: [deploymentSelector] }),
+    message: [/spec\.overrideRules: Required value/],
+  },
+  {
+    what: "an override policy with an empty overrideRules",
+    obj: cop("empty-rules", { overrideRules: [] }),
+    message: [/spec\.overrideRules/, /at least 1 items/],
+  },
+  {
+    what: "an override rule without overriders",
+    obj: op("no-overriders", { overrideRules: [{ targetCluster: { clusterNames: ["member1"] } }] }),
+    message: [/spec\.overrideRules\[0\]\.overriders: Required value/],
+  },
+  {
+    what: "empty overriders",
+    obj: cop("empty-overriders", { overrideRules: [{ overriders: { plaintext: [] } }, { overriders: {} }] }),
+    message: [/spec\.overrideRules\[0\]\.overriders/, /spec\.overrideRules\[1\]\.overriders/, /at least one overrider/],
+  },
+  {
+    what: "a plaintext path without a leading /",
+    obj: op("relative-path", withOverriders({ plaintext: [{ path: "spec/replicas", value: 1 }] })),
+    message: [
+      /spec\.overrideRules\[0\]\.overriders\.plaintext\[0\]\.path/,
+      /plaintext path must be a JSON pointer starting with "\/"/,
+    ],
+  },
+  {
+    what: "a plaintext overrider without path",
+    obj: cop("no-path", withOverriders({ plaintext: [{ operator: "remove" }] })),
+    message: [/spec\.overrideRules\[0\]\.overriders\.plaintext\[0\]\.path: Required value/],
+  },
+  {
+    what: "an unknown plaintext operator",
+    obj: op("plaintext-op", withOverriders({ plaintext: [{ path: "/spec/replicas", operator: "merge", value: 1 }] })),
+    message: [/spec\.overrideRules\[0\]\.overriders\.plaintext\[0\]\.operator: Unsupported value: "merge"/],
+  },
+  {
+    what: "an unknown image component",
+    obj: cop("image-component", withOverriders({ imageOverrider: [{ component: "Digest", operator: "remove" }] })),
+    message: [/spec\.overrideRules\[0\]\.overriders\.imageOverrider\[0\]\.component: Unsupported value: "Digest"/],
+  },
+  {
+    what: "an imageOverrider without component",
+    obj: op("image-no-component", withOverriders({ imageOverrider: [{ operator: "replace", value: "v2" }] })),
+    message: [/spec\.overrideRules\[0\]\.overriders\.imageOverrider\[0\]\.component: Required value/],
+  },
+  {
+    what: "an unknown image operator",
+    obj: op("image-op", withOverriders({ imageOverrider: [{ component: "Tag", operator: "set", value: "v2" }] })),
+    message: [/spec\.overrideRules\[0\]\.overriders\.imageOverrider\[0\]\.operator: Unsupported value: "set"/],
+  },
+  {
+    what: "an image replace without value",
+    obj: cop("image-no-value", withOverriders({ imageOverrider: [{ component: "Tag", operator: "replace" }] })),
+    message: [
+      /spec\.overrideRules\[0\]\.overriders\.imageOverrider\[0\]\.value/,
+      /non-empty for operators add and replace/,
+    ],
+  },
+  {
+    what: "an image predicate path without a leading /",
+    obj: op(
+      "predicate-path",
+      withOverriders({
+        imageOverrider: [{ predicate: { path: "spec/containers/0/image" }, component: "Tag", operator: "remove" }],
+      }),
+    ),
+    message: [/imageOverrider\[0\]\.predicate\.path/, /predicate path must be a JSON pointer starting with "\/"/],
+  },
+  {
+    what: "an unknown labelsOverrider operator",
+    obj: cop("labels-op", withOverriders({ labelsOverrider: [{ operator: "merge", value: { a: "b" } }] })),
+    message: [/spec\.overrideRules\[0\]\.overriders\.labelsOverrider\[0\]\.operator: Unsupported value: "merge"/],
+  },
+  {
+    what: "an annotationsOverrider value that is not a string",
+    obj: op("annotation-value", withOverriders({ annotationsOverrider: [{ operator: "add", value: { n: 3 } }] })),
+    message: [/spec\.overrideRules\[0\]\.overriders\.annotationsOverrider\[0\]\.value\.n/, /string/],
+  },
+  {
+    what: "a commandOverrider without containerName",
+    obj: op("no-container", withOverriders({ commandOverrider: [{ operator: "add", value: ["-v"] }] })),
+    message: [/spec\.overrideRules\[0\]\.overriders\.commandOverrider\[0\]\.containerName: Required value/],
+  },
+  {
+    what: "an argsOverrider with operator replace (only add and remove)",
+    obj: cop("args-replace", withOverriders({ argsOverrider: [{ containerName: "web", operator: "replace" }] })),
+    message: [/spec\.overrideRules\[0\]\.overriders\.argsOverrider\[0\]\.operator: Unsupported value: "replace"/],
+  },
+  {
+    what: "an OverridePolicy selector naming a namespace",
+    obj: op("other-ns", {
+      resourceSelectors: [{ ...deploymentSelector, namespace: "kube-system" }],
+      ...withOverriders({ plaintext: [{ path: "/spec/replicas", value: 1 }] }),
+    }),
+    message: [/spec\.resourceSelectors\[0\]\.namespace/, /ClusterOverridePolicy/],
+  },
+  {
+    what: "a targetCluster with a bad Gt (the label selector rules hold there too)",
+    obj: cop("target-gt", {
+      overrideRules: [
+        {
+          targetCluster: { labelSelector: { matchExpressions: [{ key: "gpus", operator: "Gt", values: ["x"] }] } },
+          overriders: { plaintext: [{ path: "/spec/replicas", value: 1 }] },
+        },
+      ],
+    }),
+    message: [/spec\.overrideRules\[0\]\.targetCluster\.labelSelector\.matchExpressions\[0\]\.values/, /Gt and Lt/],
+  },
+  {
+    what: "a targetCluster fieldSelector on an unknown field",
+    obj: op("target-field", {
+      overrideRules: [
+        {
+          targetCluster: { fieldSelector: { matchExpressions: [{ key: "country", operator: "In", values: ["fr"] }] } },
+          overriders: { plaintext: [{ path: "/spec/replicas", value: 1 }] },
+        },
+      ],
+    }),
+    message: [/spec\.overrideRules\[0\]\.targetCluster\.fieldSelector\.matchExpressions\[0\]\.key: Unsupported value/],
   },
   // Cluster
   {
@@ -478,11 +670,19 @@ const withoutDescriptions = (s: unknown): unknown =>
   JSON.parse(JSON.stringify(s), (k: string, v: unknown) => (k === "description" ? undefined : v));
 
 describe("flotilla.dev CRD files", () => {
-  it("share one placement, label selector and conflictResolution schema across policies and bindings", async () => {
+  it("share one placement (targetCluster), label selector and conflictResolution schema across kinds", async () => {
     const crds = new Map((await loadCrds()).map((c) => [(c.spec as { names: { kind: string } }).names.kind, c]));
     assert.deepEqual(
       [...crds.keys()].sort(),
-      ["Cluster", "ClusterPropagationPolicy", "ClusterResourceBinding", "PropagationPolicy", "ResourceBinding"],
+      [
+        "Cluster",
+        "ClusterOverridePolicy",
+        "ClusterPropagationPolicy",
+        "ClusterResourceBinding",
+        "OverridePolicy",
+        "PropagationPolicy",
+        "ResourceBinding",
+      ],
     );
     const spec = (kind: string) => prop(schemaOf(crds.get(kind) as KubeObject), "spec");
     const kinds = ["PropagationPolicy", "ClusterPropagationPolicy", "ResourceBinding", "ClusterResourceBinding"];
@@ -504,6 +704,33 @@ describe("flotilla.dev CRD files", () => {
     assert.deepEqual(ppRest, cppRest);
     const binding = (kind: string) => withoutDescriptions(schemaOf(crds.get(kind) as KubeObject));
     assert.deepEqual(binding("ResourceBinding"), binding("ClusterResourceBinding"));
+
+    // Override policies: a rule's targetCluster is placement.clusterAffinity, the selectors are the
+    // propagation policies' (the namespaced kind refusing namespaces the same way), and the rest
+    // is one schema for both kinds.
+    const clusterAffinity = withoutDescriptions(prop(spec("PropagationPolicy"), "placement", "clusterAffinity"));
+    for (const kind of ["OverridePolicy", "ClusterOverridePolicy"]) {
+      const rule = prop(spec(kind), "overrideRules", "[]");
+      assert.deepEqual(withoutDescriptions(prop(rule, "targetCluster")), clusterAffinity, `${kind} targetCluster`);
+    }
+    const withoutRule = (s: Obj) => ({ ...s, ["x-kubernetes-validations"]: undefined });
+    const selectors = (kind: string) => prop(spec(kind), "resourceSelectors");
+    assert.deepEqual(
+      withoutDescriptions(selectors("ClusterOverridePolicy")),
+      withoutDescriptions(selectors("ClusterPropagationPolicy")),
+    );
+    assert.deepEqual(
+      withoutDescriptions({ ...selectors("OverridePolicy"), items: withoutRule(selector("OverridePolicy")) }),
+      withoutDescriptions({ ...selectors("PropagationPolicy"), items: withoutRule(selector("PropagationPolicy")) }),
+    );
+    const nsRules = (kind: string) =>
+      (selector(kind)["x-kubernetes-validations"] as Obj[]).map(({ rule, fieldPath }) => ({ rule, fieldPath }));
+    assert.deepEqual(nsRules("OverridePolicy"), nsRules("PropagationPolicy"), "OverridePolicy namespace rule");
+    const opRest = { ...spec("OverridePolicy").properties as Obj, resourceSelectors: undefined };
+    const copRest = { ...spec("ClusterOverridePolicy").properties as Obj, resourceSelectors: undefined };
+    assert.deepEqual(opRest, copRest);
+    assert.deepEqual(spec("OverridePolicy").required, ["overrideRules"]);
+    assert.deepEqual(spec("ClusterOverridePolicy").required, ["overrideRules"]);
   });
 });
 
@@ -567,7 +794,7 @@ describe("flotilla.dev CRDs in a real control cluster", () => {
     }
   });
 
-  it("fills in the defaults: conflictResolution Abort, priority 0, an empty cluster list", async () => {
+  it("fills in the defaults: conflictResolution Abort, priority 0, no clusters, plaintext replace", async () => {
     const policy = await objects.read<Fixture>({
       apiVersion: API_VERSION,
       kind: "PropagationPolicy",
@@ -581,6 +808,13 @@ describe("flotilla.dev CRDs in a real control cluster", () => {
     const binding = await objects.create(rb("unscheduled", { resource: deployRef }));
     assert.deepEqual((binding.spec as Obj).clusters, []);
     assert.equal((binding.spec as Obj).conflictResolution, "Abort");
+    const override = await objects.read<Fixture>({
+      apiVersion: API_VERSION,
+      kind: "OverridePolicy",
+      metadata: { name: "minimal", namespace: NS },
+    });
+    const defaulted = withOverriders({ plaintext: [{ path: "/spec/replicas", operator: "replace", value: 2 }] });
+    assert.deepEqual(override.spec, defaulted);
   });
 
   for (const c of bad) {
@@ -629,7 +863,15 @@ describe("flotilla.dev CRDs in a real control cluster", () => {
     const [header, row] = stdout.trim().split("\n").map((l) => l.trim().split(/\s+/));
     assert.deepEqual(header, ["NAME", "READY", "VERSION", "AGE"]);
     assert.deepEqual(row?.slice(0, 3), ["member1", "True", "v1.36.3"]);
-    for (const [short, name] of [["pp", "full"], ["cpp", "dynamic"], ["rb", "web-deployment"], ["crb", "ns-team-a"]]) {
+    const shortNames = [
+      ["pp", "full"],
+      ["cpp", "dynamic"],
+      ["rb", "web-deployment"],
+      ["crb", "ns-team-a"],
+      ["op", "full"],
+      ["cop", "minimal"],
+    ];
+    for (const [short, name] of shortNames) {
       const { stdout: names } = await kubectl("get", short as string, "-n", NS, "-o", "name");
       assert.match(names, new RegExp(`/${name}$`, "m"), `kubectl get ${short}`);
     }

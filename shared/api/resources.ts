@@ -10,4 +10,6 @@ export const RESOURCES = {
   clusterPropagationPolicy: r("ClusterPropagationPolicy", "clusterpropagationpolicies", false),
   resourceBinding: r("ResourceBinding", "resourcebindings", true),
   clusterResourceBinding: r("ClusterResourceBinding", "clusterresourcebindings", false),
+  overridePolicy: r("OverridePolicy", "overridepolicies", true),
+  clusterOverridePolicy: r("ClusterOverridePolicy", "clusteroverridepolicies", false),
 } as const;

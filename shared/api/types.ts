@@ -231,3 +231,68 @@ export interface StaticClusterWeight {
   minReplicas?: number;
   maxReplicas?: number;
 }
+
+// ---- OverridePolicy / ClusterOverridePolicy (DESIGN §4) -------------------------------------------
+
+/** Operators every overrider takes; command and args overriders take only add and remove. */
+export type OverriderOperator = "add" | "remove" | "replace";
+
+/** One JSON-patch operation on the rendered object; `path` starts with "/", operator defaults to replace. */
+export interface PlaintextOverrider {
+  path: string;
+  operator?: OverriderOperator;
+  /** Ignored by remove. */
+  value?: unknown;
+}
+
+/** Which part of an image `[registry/]repository[:tag|@digest]` an ImageOverrider changes. */
+export type ImageComponent = "Registry" | "Repository" | "Tag";
+
+export interface ImageOverrider {
+  /** Only the image at this path; unset means every container and initContainer image of a workload. */
+  predicate?: { path: string };
+  component: ImageComponent;
+  operator: OverriderOperator;
+  /** add appends it to the component, replace sets it; ignored by remove. */
+  value?: string;
+}
+
+/** add sets the keys, remove deletes them, replace changes only keys already there. */
+export interface LabelAnnotationOverrider {
+  operator: OverriderOperator;
+  value?: Record<string, string>;
+}
+
+/** add appends to the named container's command (or args); remove drops every item equal to one given. */
+export interface CommandArgsOverrider {
+  containerName: string;
+  operator: "add" | "remove";
+  value?: string[];
+}
+
+/** Karmada's Overriders; within one rule they run image, command, args, labels, annotations, plaintext. */
+export interface Overriders {
+  plaintext?: PlaintextOverrider[];
+  imageOverrider?: ImageOverrider[];
+  labelsOverrider?: LabelAnnotationOverrider[];
+  annotationsOverrider?: LabelAnnotationOverrider[];
+  commandOverrider?: CommandArgsOverrider[];
+  argsOverrider?: CommandArgsOverrider[];
+}
+
+/** Overriders for the clusters targetCluster matches; no targetCluster means every cluster. */
+export interface RuleWithCluster {
+  targetCluster?: ClusterAffinity;
+  overriders: Overriders;
+}
+
+export interface OverrideSpec {
+  /** No selectors: every template in the policy's scope. */
+  resourceSelectors?: ResourceSelector[];
+  overrideRules: RuleWithCluster[];
+}
+
+export interface OverridePolicy extends KubeObject {
+  kind: "OverridePolicy" | "ClusterOverridePolicy";
+  spec: OverrideSpec;
+}

@@ -1,4 +1,4 @@
-// Divided scheduling and failover on three real members.
+// Divided scheduling, failover and overrides on three real members.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { Cluster } from "../env/cluster.ts";
@@ -36,7 +36,7 @@ const dividedPolicy = (name: string, weights?: Record<string, number>) =>
     },
   });
 
-describe("Divided scheduling and failover", () => {
+describe("Divided scheduling, failover and overrides", () => {
   let fleet: Fleet;
   let flotilla: Flotilla;
   let members: Cluster[];
@@ -84,5 +84,67 @@ describe("Divided scheduling and failover", () => {
     await eventually("2/2/2 again", binding, (b) => split(b) === "member1=2 member2=2 member3=2", 30_000);
     await eventually("member3 runs 2 again", () => getJson<DeploymentJson>(members[2] as Cluster, ["deploy", "-n", NS, "spread"]), (d) => d.status?.availableReplicas === 2);
     await eventually("template shows 6", () => getJson<DeploymentJson>(fleet.control, ["deploy", "-n", NS, "spread"]), (d) => d.status?.readyReplicas === 6);
+  });
+  it("overrides image, replicas and labels for one cluster, and reports a broken override for that cluster only", async () => {
+    await apply(fleet.control, deployment("custom", 2));
+    await apply(
+      fleet.control,
+      JSON.stringify({
+        apiVersion: "flotilla.dev/v1alpha1",
+        kind: "PropagationPolicy",
+        metadata: { name: "custom", namespace: NS },
+        spec: { resourceSelectors: [{ apiVersion: "apps/v1", kind: "Deployment", name: "custom" }], placement: { clusterAffinity: { clusterNames: ["member1", "member2"] } } },
+      }),
+    );
+    await apply(
+      fleet.control,
+      JSON.stringify({
+        apiVersion: "flotilla.dev/v1alpha1",
+        kind: "OverridePolicy",
+        metadata: { name: "custom", namespace: NS },
+        spec: {
+          resourceSelectors: [{ apiVersion: "apps/v1", kind: "Deployment", name: "custom" }],
+          overrideRules: [
+            {
+              targetCluster: { clusterNames: ["member2"] },
+              overriders: {
+                imageOverrider: [{ component: "Registry", operator: "replace", value: "mirror.example.com" }],
+                plaintext: [{ path: "/spec/replicas", operator: "replace", value: 4 }],
+                labelsOverrider: [{ operator: "add", value: { tier: "edge" } }],
+              },
+            },
+          ],
+        },
+      }),
+    );
+    const [m1, m2] = members as [Cluster, Cluster];
+    interface Full { metadata: { labels?: Record<string, string> }; spec: { replicas: number; template: { spec: { containers: { image: string }[] } } } }
+    const d2 = await eventually("member2 overridden", () => getJson<Full>(m2, ["deploy", "-n", NS, "custom"]), (d) => d.spec.replicas === 4);
+    assert.equal(d2.spec.template.spec.containers[0]?.image, "mirror.example.com/nginx");
+    assert.equal(d2.metadata.labels?.tier, "edge");
+    const d1 = await eventually("member1 as the template says", () => getJson<Full>(m1, ["deploy", "-n", NS, "custom"]), () => true);
+    assert.equal(d1.spec.replicas, 2);
+    assert.equal(d1.spec.template.spec.containers[0]?.image, "nginx");
+    assert.equal(d1.metadata.labels?.tier, undefined);
+
+    // A rule that cannot apply fails member2's Work only; member2 keeps what it had, member1 goes on.
+    await apply(
+      fleet.control,
+      JSON.stringify({
+        apiVersion: "flotilla.dev/v1alpha1",
+        kind: "OverridePolicy",
+        metadata: { name: "custom", namespace: NS },
+        spec: {
+          resourceSelectors: [{ apiVersion: "apps/v1", kind: "Deployment", name: "custom" }],
+          overrideRules: [{ targetCluster: { clusterNames: ["member2"] }, overriders: { plaintext: [{ path: "/spec/nonexistent/field", operator: "remove" }] } }],
+        },
+      }),
+    );
+    const b = await eventually("ApplyOverridesFailed on member2", () => getJson<BindingJson>(fleet.control, ["rb", "-n", NS, "custom-deployment"]), (x) => x.status?.aggregatedStatus?.find((i) => i.clusterName === "member2")?.reason === "ApplyOverridesFailed");
+    assert.match(b.status?.aggregatedStatus?.find((i) => i.clusterName === "member2")?.message ?? "", /nonexistent/);
+    assert.notEqual(b.status?.aggregatedStatus?.find((i) => i.clusterName === "member1")?.reason, "ApplyOverridesFailed");
+    assert.equal((await getJson<Full>(m2, ["deploy", "-n", NS, "custom"]))?.spec.replicas, 4, "nothing applied is lost");
+    await apply(fleet.control, deployment("custom", 5));
+    await eventually("member1 still follows the template", () => getJson<Full>(m1, ["deploy", "-n", NS, "custom"]), (d) => d.spec.replicas === 5);
   });
 });
