@@ -1,12 +1,11 @@
 import type { Logger } from "pino";
-import type { Cluster, KubeObject, ResourceBinding } from "../shared/api/types.ts";
-import { contentHash } from "../shared/content-hash.ts";
+import type { Cluster, ResourceBinding } from "../shared/api/types.ts";
 import { Controller } from "../shared/controller.ts";
 import { parseWorkKey } from "../shared/work-key.ts";
 import { keyOfResource } from "./binding-controller.ts";
 import type { Caches } from "./caches.ts";
-import { applyOverrides, orderOverridePolicies, overridePolicyMatches } from "./overrides.ts";
-import { renderWork } from "./render.ts";
+import { orderOverridePolicies, overridePolicyMatches } from "./overrides.ts";
+import { renderClusterWorks } from "./render-works.ts";
 import type { TemplateInformers } from "./template-informers.ts";
 import type { WorkStore } from "./work-store.ts";
 
@@ -68,35 +67,20 @@ export class WorkCache {
     const targets = live ? binding.spec.clusters : [];
     const previous = this.placed.get(key) ?? new Set<string>();
     const now = new Set<string>();
-    const rendered = new Map<number | undefined, ReturnType<typeof renderWork>>();
-    const overrides = live ? orderOverridePolicies(this.caches.allOverrides().filter((p) => overridePolicyMatches(p, template))) : [];
-    for (const target of targets) {
-      if (!live) break;
-      let r = rendered.get(target.replicas);
-      if (r === undefined) {
-        r = renderWork(template, { replicas: target.replicas });
-        rendered.set(target.replicas, r);
-      }
-      now.add(target.name);
-      const cluster = this.caches.clusters.get(target.name);
-      let manifests = r.manifests;
-      if (overrides.length > 0 && cluster !== undefined) {
-        const result = applyOverrides(r.manifests[0] as KubeObject, cluster, overrides);
-        if (!result.ok) {
+    if (live) {
+      const overrides = orderOverridePolicies(this.caches.allOverrides().filter((p) => overridePolicyMatches(p, template)));
+      const conflictResolution = binding.spec.conflictResolution ?? "Abort";
+      const rendered = renderClusterWorks(template, targets, (n) => this.caches.clusters.get(n), overrides, conflictResolution);
+      for (const [cluster, work] of rendered) {
+        now.add(cluster);
+        if (!work.ok) {
           // That cluster keeps its previous Work; the others go on.
-          this.works.setRenderError(target.name, key, result.message);
+          this.works.setRenderError(cluster, key, work.message);
           continue;
         }
-        manifests = [result.object];
+        this.works.setRenderError(cluster, key, undefined);
+        this.works.set(cluster, { key, hash: work.hash, manifests: work.manifests, conflictResolution });
       }
-      this.works.setRenderError(target.name, key, undefined);
-      const conflictResolution = binding.spec.conflictResolution ?? "Abort";
-      this.works.set(target.name, {
-        key,
-        hash: contentHash([manifests, conflictResolution]),
-        manifests: manifests.map((m) => Buffer.from(JSON.stringify(m))),
-        conflictResolution,
-      });
     }
     for (const cluster of previous) {
       if (now.has(cluster)) continue;

@@ -1,0 +1,127 @@
+// Benchmark: scheduling + rendering throughput of the control plane's pure path (what the binding
+// controller and the Work cache run per template), for T templates × K clusters, against a
+// baseline that only serialises and hashes each template once per cluster. Prints figures and
+// ratios; never fails on a time.
+//   node test/bench/schedule-render.ts [--templates 10000] [--clusters 100]
+import { createHash } from "node:crypto";
+import { parseArgs } from "node:util";
+import type { Cluster, KubeObject, OverridePolicy, PropagationPolicy } from "../../shared/api/types.ts";
+import { orderOverridePolicies, overridePolicyMatches } from "../../control-plane/overrides.ts";
+import { matchPolicy } from "../../control-plane/policy-match.ts";
+import { renderClusterWorks } from "../../control-plane/render-works.ts";
+import { scheduleTemplate } from "../../control-plane/schedule.ts";
+import { mib } from "./rss.ts";
+
+const { values } = parseArgs({ options: { templates: { type: "string", default: "10000" }, clusters: { type: "string", default: "100" } } });
+const T = Number(values.templates);
+const K = Number(values.clusters);
+const regions = ["eu", "us", "ap"];
+
+const clusters: Cluster[] = Array.from({ length: K }, (_, i) => ({
+  apiVersion: "flotilla.dev/v1alpha1",
+  kind: "Cluster",
+  metadata: { name: `member${i + 1}`, labels: { region: regions[i % 3] as string, tier: String(i % 5) } },
+  spec: { region: regions[i % 3] as string },
+  status: {
+    conditions: [{ type: "Ready", status: "True", reason: "", message: "", lastTransitionTime: "" }],
+    resourceSummary: { allocatable: { cpu: "64", memory: "256Gi", pods: "1100" }, allocated: { cpu: String(i % 32), pods: "10" } },
+  },
+}));
+const byName = new Map(clusters.map((c) => [c.metadata.name as string, c]));
+
+const template = (i: number): KubeObject => ({
+  apiVersion: "apps/v1",
+  kind: "Deployment",
+  metadata: { name: `app-${i}`, namespace: `team-${i % 20}`, uid: `uid-${i}`, resourceVersion: String(1000 + i), labels: { app: `app-${i}`, divided: String(i % 2 === 0) } },
+  spec: {
+    replicas: 10 + (i % 7),
+    selector: { matchLabels: { app: `app-${i}` } },
+    template: {
+      metadata: { labels: { app: `app-${i}` } },
+      spec: { containers: [{ name: "web", image: `registry.example.com/team/app-${i}:1.${i % 10}`, resources: { requests: { cpu: "100m", memory: "128Mi" } }, env: [{ name: "MODE", value: "prod" }] }] },
+    },
+  },
+});
+const templates = Array.from({ length: T }, (_, i) => template(i));
+
+// Half the templates are Duplicated everywhere, half Divided by weight (eu twice the others).
+const policies: PropagationPolicy[] = [
+  {
+    apiVersion: "flotilla.dev/v1alpha1",
+    kind: "ClusterPropagationPolicy",
+    metadata: { name: "duplicated" },
+    spec: { resourceSelectors: [{ apiVersion: "apps/v1", kind: "Deployment", labelSelector: { matchLabels: { divided: "false" } } }] },
+  },
+  {
+    apiVersion: "flotilla.dev/v1alpha1",
+    kind: "ClusterPropagationPolicy",
+    metadata: { name: "divided" },
+    spec: {
+      resourceSelectors: [{ apiVersion: "apps/v1", kind: "Deployment", labelSelector: { matchLabels: { divided: "true" } } }],
+      placement: {
+        replicaScheduling: {
+          replicaSchedulingType: "Divided",
+          replicaDivisionPreference: "Weighted",
+          weightPreference: { staticWeightList: [{ targetCluster: { labelSelector: { matchLabels: { region: "eu" } } }, weight: 2 }, { targetCluster: {}, weight: 1 }] },
+        },
+      },
+    },
+  },
+];
+// One cluster policy rewrites the image registry for the ap clusters.
+const overridePolicies: OverridePolicy[] = [
+  {
+    apiVersion: "flotilla.dev/v1alpha1",
+    kind: "ClusterOverridePolicy",
+    metadata: { name: "ap-mirror" },
+    spec: { overrideRules: [{ targetCluster: { fieldSelector: { matchExpressions: [{ key: "region", operator: "In", values: ["ap"] }] } }, overriders: { imageOverrider: [{ component: "Registry", operator: "replace", value: "ap-mirror.example.com" }] } }] },
+  },
+];
+
+function flotillaRun(): { works: number; bindings: number; bytes: number } {
+  let works = 0;
+  let bytes = 0;
+  for (const t of templates) {
+    const match = matchPolicy(t, policies);
+    if (match === undefined) continue;
+    const schedule = scheduleTemplate(t, match.policy, clusters);
+    const overrides = orderOverridePolicies(overridePolicies.filter((p) => overridePolicyMatches(p, t)));
+    for (const w of renderClusterWorks(t, schedule.targets, (n) => byName.get(n), overrides, "Abort").values()) {
+      if (!w.ok) throw new Error(w.message);
+      works++;
+      bytes += w.manifests[0]?.byteLength ?? 0;
+    }
+  }
+  return { works, bindings: T, bytes };
+}
+
+function baselineRun(): { works: number } {
+  let works = 0;
+  for (const t of templates) {
+    for (let k = 0; k < K; k++) {
+      const text = JSON.stringify(t);
+      createHash("sha256").update(text).digest("hex");
+      Buffer.from(text);
+      works++;
+    }
+  }
+  return { works };
+}
+
+function measure<R>(fn: () => R): { result: R; ms: number; rssDelta: number; heapUsed: number } {
+  global.gc?.();
+  const before = process.memoryUsage().rss;
+  const t0 = performance.now();
+  const result = fn();
+  const ms = performance.now() - t0;
+  return { result, ms, rssDelta: process.memoryUsage().rss - before, heapUsed: process.memoryUsage().heapUsed };
+}
+
+console.log(`T=${T} templates × K=${K} clusters (half Duplicated, half Divided by weight; 1 image override on a third of the clusters)`);
+const base = measure(baselineRun);
+const flot = measure(flotillaRun);
+const rate = (n: number, ms: number) => ((n / ms) * 1000).toFixed(0);
+console.log(`baseline (serialise + hash each template per cluster): ${base.result.works} payloads in ${(base.ms / 1000).toFixed(2)} s = ${rate(base.result.works, base.ms)}/s`);
+console.log(`flotilla (match + schedule + render + override + hash): ${flot.result.bindings} bindings, ${flot.result.works} works in ${(flot.ms / 1000).toFixed(2)} s = ${rate(flot.result.bindings, flot.ms)} bindings/s, ${rate(flot.result.works, flot.ms)} works/s`);
+console.log(`ratio flotilla / baseline, time per work: ${(flot.ms / flot.result.works / (base.ms / base.result.works)).toFixed(2)}`);
+console.log(`process RSS ${mib(process.memoryUsage().rss)}, heap used ${mib(flot.heapUsed)}; manifest bytes to send (shared buffers counted per cluster) ${mib(flot.result.bytes)}`);
