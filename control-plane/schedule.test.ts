@@ -70,6 +70,26 @@ describe("scheduleTemplate", () => {
   });
 });
 
+describe("taints and tolerations", () => {
+  const tainted = (name: string, effect: "NoSchedule" | "NoExecute", key = "maintenance", value?: string): Cluster => ({
+    ...cluster(name),
+    spec: { taints: [{ key, effect, ...(value ? { value } : {}) }] },
+  });
+  const withTolerations = (tolerations: object[]): PropagationPolicy => ({ ...policy(), spec: { ...policy().spec, placement: { clusterTolerations: tolerations as never } } });
+  const cases: { name: string; clusters: Cluster[]; policy: PropagationPolicy; previous?: { name: string; replicas?: number }[]; want: string }[] = [
+    { name: "NoExecute evicts a Duplicated placement", clusters: [cluster("a"), tainted("b", "NoExecute")], policy: policy(), want: "a=2" },
+    { name: "NoSchedule admits nothing new", clusters: [cluster("a"), tainted("b", "NoSchedule")], policy: policy(), want: "a=2" },
+    { name: "NoSchedule keeps what is already there", clusters: [cluster("a"), tainted("b", "NoSchedule")], policy: policy(), previous: [{ name: "b", replicas: 2 }], want: "a=2 b=2" },
+    { name: "Exists on the key tolerates", clusters: [tainted("b", "NoExecute")], policy: withTolerations([{ key: "maintenance", operator: "Exists" }]), want: "b=2" },
+    { name: "Equal needs the value", clusters: [tainted("b", "NoExecute", "zone", "x")], policy: withTolerations([{ key: "zone", operator: "Equal", value: "y" }]), want: "" },
+    { name: "empty key with Exists tolerates everything", clusters: [tainted("b", "NoSchedule", "anything")], policy: withTolerations([{ operator: "Exists" }]), want: "b=2" },
+    { name: "a toleration for another effect does not count", clusters: [tainted("b", "NoExecute")], policy: withTolerations([{ key: "maintenance", operator: "Exists", effect: "NoSchedule" }]), want: "" },
+  ];
+  for (const c of cases) {
+    it(c.name, () => assert.equal(show(scheduleTemplate(deployment(2), c.policy, c.clusters, c.previous).targets), c.want));
+  }
+});
+
 describe("capacity", () => {
   it("counts one replica's requests, pods included", () => {
     assert.deepEqual(podRequestsOf(deployment(1, "500m")), { pods: 1, cpu: 0.5 });
@@ -80,6 +100,6 @@ describe("capacity", () => {
     assert.equal(availableReplicas(cluster("m"), { pods: 1 }, []), 0, "no summary yet: nothing known to be free");
   });
   it("treats a not-ready or NoExecute-tainted cluster as unschedulable", () => {
-    assert.deepEqual([cluster("a"), cluster("b", { ready: false }), cluster("c", { noExecute: true })].map(schedulable), [true, false, false]);
+    assert.deepEqual([cluster("a"), cluster("b", { ready: false }), cluster("c", { noExecute: true })].map((c) => schedulable(c)), [true, false, false]);
   });
 });

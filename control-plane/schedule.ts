@@ -1,5 +1,5 @@
 // Where a template's replicas go: placement (which clusters) then division (how many each). Pure.
-import type { Cluster, KubeObject, PropagationPolicy, TargetCluster } from "../shared/api/types.ts";
+import type { Cluster, KubeObject, PropagationPolicy, Taint, TargetCluster, Toleration } from "../shared/api/types.ts";
 import { parseQuantity } from "../shared/quantity.ts";
 import { templateReplicas } from "./binding-spec.ts";
 import { selectClusters } from "./placement.ts";
@@ -12,28 +12,47 @@ export interface Schedule {
   message?: string;
 }
 
-/** Whether a cluster may take Divided replicas: Ready and without a NoExecute taint. */
-export function schedulable(c: Cluster): boolean {
+/** Whether a toleration matches a taint (Kubernetes semantics: empty key with Exists matches all). */
+export function tolerates(t: Toleration, taint: Taint): boolean {
+  if (t.effect !== undefined && t.effect !== taint.effect) return false;
+  if (t.operator === "Exists") return t.key === undefined || t.key === "" || t.key === taint.key;
+  return t.key === taint.key && (t.value ?? "") === (taint.value ?? "");
+}
+
+/** Whether the cluster carries a taint of this effect that no toleration matches. */
+export function untoleratedTaint(c: Cluster, effect: Taint["effect"], tolerations: Toleration[] = []): boolean {
+  return (c.spec?.taints ?? []).some((taint) => taint.effect === effect && !tolerations.some((t) => tolerates(t, taint)));
+}
+
+/** Whether a cluster may take Divided replicas: Ready and without an untolerated NoExecute taint. */
+export function schedulable(c: Cluster, tolerations: Toleration[] = []): boolean {
   const ready = c.status?.conditions?.find((x) => x.type === "Ready")?.status === "True";
-  return ready && !(c.spec?.taints ?? []).some((t) => t.effect === "NoExecute");
+  return ready && !untoleratedTaint(c, "NoExecute", tolerations);
 }
 
 /**
- * The target clusters of a template under its policy. Duplicated (the default) places every
- * selected cluster and keeps it through a readiness blip; Divided splits the template's replicas
+ * The target clusters of a template under its policy. Clusters with an untolerated NoExecute
+ * taint are never targets; an untolerated NoSchedule taint keeps a cluster from becoming a new
+ * target. Duplicated (the default) places every such cluster and keeps it through a readiness blip; Divided splits the template's replicas
  * over the selected clusters that are schedulable, so a lost cluster's share moves to the others
  * and comes back when it recovers. `previous` (the binding's current targets) keeps ties stable.
  */
 export function scheduleTemplate(template: KubeObject, policy: PropagationPolicy, clusters: Cluster[], previous: TargetCluster[] = []): Schedule {
   const placement = policy.spec.placement;
-  const names = selectClusters(placement?.clusterAffinity, clusters);
+  const tolerations = placement?.clusterTolerations ?? [];
+  const byName = new Map(clusters.map((c) => [c.metadata.name ?? "", c]));
+  const held = new Set(previous.map((t) => t.name));
+  // An untolerated NoExecute taint evicts; an untolerated NoSchedule taint admits nothing new.
+  const names = selectClusters(placement?.clusterAffinity, clusters).filter((n) => {
+    const c = byName.get(n) as Cluster;
+    return !untoleratedTaint(c, "NoExecute", tolerations) && (held.has(n) || !untoleratedTaint(c, "NoSchedule", tolerations));
+  });
   const replicas = templateReplicas(template);
   const strategy = placement?.replicaScheduling;
   if (strategy === undefined || strategy.replicaSchedulingType !== "Divided" || replicas === undefined) {
     return { targets: names.map((name) => (replicas === undefined ? { name } : { name, replicas })), unplaced: 0 };
   }
-  const byName = new Map(clusters.map((c) => [c.metadata.name ?? "", c]));
-  const candidates = names.map((n) => byName.get(n) as Cluster).filter(schedulable);
+  const candidates = names.map((n) => byName.get(n) as Cluster).filter((c) => schedulable(c, tolerations));
   const podRequests = podRequestsOf(template);
   const division = divideReplicas({
     replicas,

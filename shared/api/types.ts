@@ -89,6 +89,15 @@ export interface Taint {
   timeAdded?: string;
 }
 
+/** Tolerates cluster taints (Kubernetes toleration semantics). */
+export interface Toleration {
+  key?: string;
+  operator?: "Exists" | "Equal";
+  value?: string;
+  effect?: TaintEffect;
+  tolerationSeconds?: number;
+}
+
 export interface ClusterSpec {
   provider?: string;
   region?: string;
@@ -132,6 +141,7 @@ export interface ClusterAffinity {
 export interface Placement {
   clusterAffinity?: ClusterAffinity;
   replicaScheduling?: ReplicaSchedulingStrategy;
+  clusterTolerations?: Toleration[];
 }
 
 export type ConflictResolution = "Abort" | "Overwrite";
