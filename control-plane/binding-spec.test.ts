@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { KubeObject, PropagationPolicy } from "../shared/api/types.ts";
-import { BINDING_FINALIZER, bindingName, bindingUpToDate, desiredBinding } from "./binding-spec.ts";
+import { BINDING_FINALIZER, bindingName, bindingUpToDate, desiredBinding, dispatchSuspended } from "./binding-spec.ts";
 
 const deployment: KubeObject = {
   apiVersion: "apps/v1",
@@ -59,5 +59,14 @@ describe("desiredBinding", () => {
 
   it("names bindings as Karmada does", () => {
     assert.equal(bindingName({ name: "nginx", kind: "Deployment" }), "nginx-deployment");
+  });
+
+  it("copies the policy's suspension, and says which clusters it freezes", () => {
+    const all = desiredBinding(deployment, { ...policy, spec: { ...policy.spec, suspension: { dispatching: true } } }, dup(deployment, ["member1"]));
+    assert.ok(dispatchSuspended(all.spec, "member1"));
+    const some = desiredBinding(deployment, { ...policy, spec: { ...policy.spec, suspension: { dispatchingOnClusters: { clusterNames: ["member2"] } } } }, dup(deployment, ["member1", "member2"]));
+    assert.deepEqual(["member1", "member2"].map((c) => dispatchSuspended(some.spec, c)), [false, true]);
+    assert.ok(!dispatchSuspended(desiredBinding(deployment, policy, dup(deployment, ["member1"])).spec, "member1"));
+    assert.ok(!bindingUpToDate(some, desiredBinding(deployment, policy, dup(deployment, ["member1", "member2"]))), "lifting it is a change");
   });
 });

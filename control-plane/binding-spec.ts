@@ -5,6 +5,7 @@ import {
   LABELS,
   type PropagationPolicy,
   type ResourceBinding,
+  type ResourceBindingSpec,
   type TargetCluster,
 } from "../shared/api/types.ts";
 import { canonicalJson } from "../shared/content-hash.ts";
@@ -61,8 +62,14 @@ export function desiredBinding(template: KubeObject, policy: PropagationPolicy, 
       clusters: targets,
       ...(policy.spec.placement ? { placement: policy.spec.placement } : {}),
       conflictResolution: policy.spec.conflictResolution ?? "Abort",
+      ...(policy.spec.suspension ? { suspension: policy.spec.suspension } : {}),
     },
   };
+}
+
+/** Whether dispatching to a cluster is suspended (the policy's suspension, copied to the binding). */
+export function dispatchSuspended(spec: ResourceBindingSpec, cluster: string): boolean {
+  return spec.suspension?.dispatching === true || (spec.suspension?.dispatchingOnClusters?.clusterNames ?? []).includes(cluster);
 }
 
 /** Whether an existing binding already says what desired says (then no write is needed). */

@@ -3,6 +3,7 @@ import type { Cluster, ResourceBinding } from "../shared/api/types.ts";
 import { Controller } from "../shared/controller.ts";
 import { parseWorkKey } from "../shared/work-key.ts";
 import { keyOfResource } from "./binding-controller.ts";
+import { dispatchSuspended } from "./binding-spec.ts";
 import type { Caches } from "./caches.ts";
 import { orderOverridePolicies, overridePolicyMatches } from "./overrides.ts";
 import { renderClusterWorks } from "./render-works.ts";
@@ -73,6 +74,8 @@ export class WorkCache {
       const rendered = renderClusterWorks(template, targets, (n) => this.caches.clusters.get(n), overrides, conflictResolution);
       for (const [cluster, work] of rendered) {
         now.add(cluster);
+        // Suspended dispatching: the cluster keeps the Work it has (or gets none yet).
+        if (dispatchSuspended(binding.spec, cluster)) continue;
         if (!work.ok) {
           // That cluster keeps its previous Work; the others go on.
           this.works.setRenderError(cluster, key, work.message);
@@ -84,6 +87,10 @@ export class WorkCache {
     }
     for (const cluster of previous) {
       if (now.has(cluster)) continue;
+      if (live && dispatchSuspended(binding.spec, cluster)) {
+        now.add(cluster); // a suspended cluster is not told to delete either
+        continue;
+      }
       this.works.delete(cluster, key);
       this.works.setRenderError(cluster, key, undefined);
     }

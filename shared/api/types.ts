@@ -146,12 +146,19 @@ export interface Placement {
 
 export type ConflictResolution = "Abort" | "Overwrite";
 
+/** Karmada's suspension: stop dispatching changes, to every cluster or to some. */
+export interface Suspension {
+  dispatching?: boolean;
+  dispatchingOnClusters?: { clusterNames?: string[] };
+}
+
 export interface PropagationSpec {
   resourceSelectors: ResourceSelector[];
   placement?: Placement;
   /** Higher wins among policies of the same scope and selector kind. */
   priority?: number;
   conflictResolution?: ConflictResolution;
+  suspension?: Suspension;
 }
 
 export interface PropagationPolicy extends KubeObject {
@@ -181,6 +188,7 @@ export interface ResourceBindingSpec {
   clusters: TargetCluster[];
   placement?: Placement;
   conflictResolution?: ConflictResolution;
+  suspension?: Suspension;
 }
 
 /** Per-cluster status words (KubeFed's), empty when the cluster is as desired. */

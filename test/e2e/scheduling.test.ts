@@ -147,4 +147,27 @@ describe("Divided scheduling, failover and overrides", () => {
     await apply(fleet.control, deployment("custom", 5));
     await eventually("member1 still follows the template", () => getJson<Full>(m1, ["deploy", "-n", NS, "custom"]), (d) => d.spec.replicas === 5);
   });
+  it("suspends dispatching to one cluster: it keeps what it has until the suspension is lifted", async () => {
+    const pp = (suspension?: object) =>
+      JSON.stringify({
+        apiVersion: "flotilla.dev/v1alpha1",
+        kind: "PropagationPolicy",
+        metadata: { name: "paused", namespace: NS },
+        spec: { resourceSelectors: [{ apiVersion: "apps/v1", kind: "Deployment", name: "paused" }], placement: { clusterAffinity: { clusterNames: ["member1", "member2"] } }, ...(suspension ? { suspension } : {}) },
+      });
+    const [m1, m2] = members as [Cluster, Cluster];
+    await apply(fleet.control, deployment("paused", 1));
+    await apply(fleet.control, pp());
+    for (const m of [m1, m2]) await eventually(`paused in ${m.name}`, () => getJson<DeploymentJson>(m, ["deploy", "-n", NS, "paused"]), (d) => d.spec.replicas === 1);
+    await apply(fleet.control, pp({ dispatchingOnClusters: { clusterNames: ["member2"] } }));
+    await eventually("binding carries the suspension", () => getJson<BindingJson & { spec: { suspension?: unknown } }>(fleet.control, ["rb", "-n", NS, "paused-deployment"]), (b) => b.spec.suspension !== undefined);
+    const upsertsBefore = (await flotilla.agentMetrics("member2")).flotilla_agent_upserts_received_total;
+    await apply(fleet.control, deployment("paused", 2));
+    await eventually("member1 follows", () => getJson<DeploymentJson>(m1, ["deploy", "-n", NS, "paused"]), (d) => d.spec.replicas === 2);
+    await eventually("the binding saw the change", () => getJson<BindingJson & { spec: { replicas?: number } }>(fleet.control, ["rb", "-n", NS, "paused-deployment"]), (b) => b.spec.replicas === 2);
+    assert.equal((await getJson<DeploymentJson>(m2, ["deploy", "-n", NS, "paused"]))?.spec.replicas, 1, "member2 is suspended");
+    assert.equal((await flotilla.agentMetrics("member2")).flotilla_agent_upserts_received_total, upsertsBefore, "nothing was sent to member2");
+    await apply(fleet.control, pp());
+    await eventually("member2 catches up when lifted", () => getJson<DeploymentJson>(m2, ["deploy", "-n", NS, "paused"]), (d) => d.spec.replicas === 2);
+  });
 });
