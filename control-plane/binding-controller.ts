@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import { RESOURCES } from "../shared/api/resources.ts";
-import type { Cluster, PropagationPolicy, ResourceBinding } from "../shared/api/types.ts";
+import type { PropagationPolicy, ResourceBinding } from "../shared/api/types.ts";
 import { Controller, TerminalError } from "../shared/controller.ts";
 import { isKubeStatus, type KubeRest, objectPath } from "../shared/kube-rest.ts";
 import { parseWorkKey } from "../shared/work-key.ts";
@@ -23,7 +23,6 @@ export class BindingController {
   private readonly caches: Caches;
   private readonly templates: TemplateInformers;
   private readonly rest: KubeRest;
-  private readonly clusterShapes = new Map<string, string>();
   private readonly log: Logger;
 
   constructor(opts: { caches: Caches; templates: TemplateInformers; rest: KubeRest; log: Logger; workers?: number }) {
@@ -35,8 +34,8 @@ export class BindingController {
     const policyChanged = (p: PropagationPolicy) => this.enqueueForPolicy(p);
     this.caches.policies.on({ add: policyChanged, update: policyChanged, delete: policyChanged });
     this.caches.clusterPolicies.on({ add: policyChanged, update: policyChanged, delete: policyChanged });
-    const clusterChanged = (c: Cluster) => this.clusterChanged(c);
-    this.caches.clusters.on({ add: clusterChanged, update: clusterChanged, delete: (c) => this.clusterChanged(c, true) });
+    // Placement depends on labels, spec and whether a cluster can take Divided replicas.
+    this.caches.onClusterShapeChange((c) => JSON.stringify([c.metadata.labels ?? {}, c.spec ?? {}, schedulable(c)]), () => this.rescheduleAll());
     const bindingChanged = (b: ResourceBinding) => this.controller.enqueue(keyOfResource(b));
     this.caches.bindings.on({ delete: bindingChanged });
     this.caches.clusterBindings.on({ delete: bindingChanged });
@@ -63,14 +62,7 @@ export class BindingController {
     }
   }
 
-  private clusterChanged(c: Cluster, deleted = false): void {
-    // Heartbeats rewrite a Cluster's status often; placement depends only on labels, spec and
-    // whether it can take Divided replicas (Ready, no NoExecute taint).
-    const name = c.metadata.name ?? "";
-    const shape = deleted ? "" : JSON.stringify([c.metadata.labels ?? {}, c.spec ?? {}, schedulable(c)]);
-    if (this.clusterShapes.get(name) === shape) return;
-    if (deleted) this.clusterShapes.delete(name);
-    else this.clusterShapes.set(name, shape);
+  private rescheduleAll(): void {
     for (const b of this.caches.allBindings()) this.controller.enqueue(keyOfResource(b));
     for (const p of this.caches.allPolicies()) for (const s of p.spec.resourceSelectors ?? []) {
       for (const t of this.templates.list(s)) this.controller.enqueue(keyOf(t));

@@ -45,6 +45,24 @@ export class Caches {
     return [...this.policies.list(), ...this.clusterPolicies.list()];
   }
 
+  /**
+   * Calls fn when the part of a Cluster that shapeOf picks changes (or the Cluster comes or
+   * goes). Heartbeats rewrite a Cluster's status every few seconds; consumers that depend only
+   * on labels, spec or readiness should not recompute on each of them.
+   */
+  onClusterShapeChange(shapeOf: (c: Cluster) => string, fn: (cluster: string) => void): void {
+    const shapes = new Map<string, string>();
+    const seen = (c: Cluster, deleted: boolean) => {
+      const name = c.metadata.name ?? "";
+      const shape = deleted ? undefined : shapeOf(c);
+      if (shapes.get(name) === shape) return;
+      if (shape === undefined) shapes.delete(name);
+      else shapes.set(name, shape);
+      fn(name);
+    };
+    this.clusters.on({ add: (c) => seen(c, false), update: (c) => seen(c, false), delete: (c) => seen(c, true) });
+  }
+
   /** Every override policy of both scopes. */
   allOverrides(): OverridePolicy[] {
     return [...this.overrides.list(), ...this.clusterOverrides.list()];

@@ -29,11 +29,4 @@ export class StatusStore {
   drop(key: string): void {
     this.byKey.delete(key);
   }
-
-  /** Forgets one cluster's reports (the cluster was unjoined). */
-  dropCluster(cluster: string): string[] {
-    const keys: string[] = [];
-    for (const [key, perCluster] of this.byKey) if (perCluster.delete(cluster)) keys.push(key);
-    return keys;
-  }
 }

@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import type { Cluster, ResourceBinding } from "../shared/api/types.ts";
+import type { ResourceBinding } from "../shared/api/types.ts";
 import { Controller } from "../shared/controller.ts";
 import { parseWorkKey } from "../shared/work-key.ts";
 import { keyOfResource } from "./binding-controller.ts";
@@ -35,14 +35,7 @@ export class WorkCache {
       for (const key of this.placed.keys()) this.controller.enqueue(key);
     };
     for (const inf of [this.caches.overrides, this.caches.clusterOverrides]) inf.on({ add: everything, update: everything, delete: everything });
-    const clusterShapes = new Map<string, string>();
-    const clusterChanged = (c: Cluster) => {
-      const shape = JSON.stringify([c.metadata.labels ?? {}, c.spec ?? {}]);
-      if (clusterShapes.get(c.metadata.name ?? "") === shape) return;
-      clusterShapes.set(c.metadata.name ?? "", shape);
-      everything();
-    };
-    this.caches.clusters.on({ add: clusterChanged, update: clusterChanged });
+    this.caches.onClusterShapeChange((c) => JSON.stringify([c.metadata.labels ?? {}, c.spec ?? {}]), everything);
   }
 
   templateChanged(key: string): void {

@@ -30,12 +30,6 @@ export class Discovery {
     return entry.byKind.get(kind);
   }
 
-  /** Forgets a group-version (after a CRD change). */
-  invalidate(apiVersion?: string): void {
-    if (apiVersion === undefined) this.cache.clear();
-    else this.cache.delete(apiVersion);
-  }
-
   private async read(apiVersion: string): Promise<Map<string, ResourceInfo>> {
     const path = apiVersion.includes("/") ? `/apis/${apiVersion}` : `/api/${apiVersion}`;
     const byKind = new Map<string, ResourceInfo>();
