@@ -73,7 +73,7 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
           runner.reject(u.workKey, u.contentHash, "the hub sent a manifest that is not valid JSON");
         }
       },
-      delete: (k) => runner.delete(k),
+      delete: (k, preserve) => runner.delete(k, preserve),
       syncDone: () => {
         // The hub keeps no status across our reconnect: tell it everything again.
         runner.forgetReported();

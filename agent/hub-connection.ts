@@ -14,7 +14,8 @@ import {
 export interface HubHandlers {
   hello(): Hello;
   upsert(u: WorkUpsert): void;
-  delete(key: string): void;
+  /** `preserve`: keep the objects, unmanaged (preserveResourcesOnDeletion). */
+  delete(key: string, preserve: boolean): void;
   syncDone(workCount: number): void;
   /** The latest status of a Work, or undefined when there is nothing to say. */
   status(key: string): WorkStatus | undefined;
@@ -108,7 +109,7 @@ export class HubConnection {
           handlers.upsert(kind.value);
           break;
         case "workDelete":
-          handlers.delete(kind.value.workKey);
+          handlers.delete(kind.value.workKey, kind.value.preserve);
           break;
         case "syncDone":
           this.synced = true;

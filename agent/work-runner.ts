@@ -41,6 +41,8 @@ export class WorkRunner {
   private readonly statuses = new Map<string, WorkStatus>();
   private readonly sent = new Map<string, string>();
   private readonly knownNamespaces = new Set<string>();
+  /** Removed Works whose objects stay (preserveResourcesOnDeletion). */
+  private readonly preserving = new Set<string>();
   private readonly rest: KubeRest;
   private readonly discovery: Discovery;
   private readonly applied: AppliedStore;
@@ -63,8 +65,11 @@ export class WorkRunner {
     this.controller.enqueue(work.key);
   }
 
-  delete(key: string): void {
+  /** Removes a Work; with `preserve` its objects stay in the member, released from Flotilla. */
+  delete(key: string, preserve = false): void {
     this.desired.delete(key);
+    if (preserve) this.preserving.add(key);
+    else this.preserving.delete(key);
     this.controller.enqueue(key);
   }
 
@@ -170,9 +175,11 @@ export class WorkRunner {
     const record = this.applied.get(key);
     const label = workKeyLabelValue(key);
     const failures: string[] = [];
+    const preserve = this.preserving.has(key);
     for (const r of deleteOrder((record?.resources ?? []).map(asObject))) {
       try {
-        await this.deleteIfOurs(resourceOf(r), label);
+        if (preserve) await this.releaseIfOurs(resourceOf(r), label);
+        else await this.deleteIfOurs(resourceOf(r), label);
       } catch (err) {
         failures.push(`${r.kind}/${r.metadata.name}: ${errorMessage(err)}`);
       }
@@ -182,6 +189,7 @@ export class WorkRunner {
       throw new Error(`deleting work ${key}: ${failures.join("; ")}`);
     }
     this.applied.delete(key);
+    this.preserving.delete(key);
     // The confirmation stays as the Work's status (tiny): it must survive until the stream has
     // room for it, and it is sent again after a reconnect.
     this.publish({ workKey: key, observedHash: "", applied: false, available: false, reason: "", message: "", manifests: [], deleted: true });
@@ -193,9 +201,21 @@ export class WorkRunner {
     const res = await this.discovery.resourceFor(r.apiVersion, r.kind);
     if (res === undefined) return;
     const live = await this.objects.get(res, r.namespace, r.name);
-    if (live === undefined || live.metadata.labels?.[LABELS.work] !== label || live.metadata.labels?.[LABELS.managed] === "false") return;
+    if (!isOurs(live, label)) return;
     this.stats.deletes++;
     await this.rest.delete(objectPath(res, r.namespace, r.name), { propagationPolicy: "Background" }).catch((err: unknown) => {
+      if (!isKubeStatus(err, 404)) throw err;
+    });
+  }
+
+  /** Leaves a member object in place without Flotilla's label and annotation: nothing manages it any more. */
+  private async releaseIfOurs(r: AppliedResource, label: string): Promise<void> {
+    const res = await this.discovery.resourceFor(r.apiVersion, r.kind);
+    if (res === undefined) return;
+    const live = await this.objects.get(res, r.namespace, r.name);
+    if (!isOurs(live, label)) return;
+    const patch = { metadata: { labels: { [LABELS.work]: null }, annotations: { [WORK_KEY_ANNOTATION]: null } } };
+    await this.rest.mergePatch(objectPath(res, r.namespace, r.name), patch).catch((err: unknown) => {
       if (!isKubeStatus(err, 404)) throw err;
     });
   }
@@ -220,6 +240,11 @@ function withOwnership(m: KubeObject, key: string, label: string, namespace: str
       annotations: { ...m.metadata.annotations, [WORK_KEY_ANNOTATION]: key },
     },
   };
+}
+
+/** Whether a live member object is this Work's to delete or release. */
+function isOurs(live: KubeObject | undefined, label: string): live is KubeObject {
+  return live !== undefined && live.metadata.labels?.[LABELS.work] === label && live.metadata.labels?.[LABELS.managed] !== "false";
 }
 
 function resourceOf(m: KubeObject): AppliedResource {

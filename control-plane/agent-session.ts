@@ -15,6 +15,8 @@ import type { WorkStore } from "./work-store.ts";
 export interface SessionEvents {
   status(cluster: string, status: WorkStatus): void;
   heartbeat(cluster: string, heartbeat: Heartbeat): void;
+  /** Whether a deleted Work's objects stay in the member (preserveResourcesOnDeletion). */
+  preserveOnDelete?(key: string): boolean;
 }
 
 /** Counters of one session, for tests and metrics. */
@@ -151,7 +153,7 @@ export class AgentSession {
     const work = this.works.get(this.cluster, key);
     if (work === undefined) {
       this.stats.deletes++;
-      return { kind: { $case: "workDelete", value: { workKey: key } } };
+      return { kind: { $case: "workDelete", value: { workKey: key, preserve: this.events.preserveOnDelete?.(key) ?? false } } };
     }
     this.stats.upserts++;
     for (const m of work.manifests) this.stats.manifestBytes += m.byteLength;

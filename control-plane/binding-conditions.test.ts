@@ -160,6 +160,27 @@ const cases: Case[] = [
     propagation: ["False", "ComputePlacementFailed", "no cluster matches the affinity"],
   },
   {
+    name: "no cluster fits: NoClusterFit with the scheduler's reason",
+    input: { clusters: [], aggregated: [], expectedHash: {}, unschedulable: "2 clusters selected, none Ready" },
+    scheduled: ["False", "NoClusterFit", "2 clusters selected, none Ready"],
+    fullyApplied: ["False", "NotFullyApplied", "no target clusters"],
+    propagation: ["True", "Propagated", "propagated to 0 clusters"],
+  },
+  {
+    name: "some replicas unplaced: the placed ones still run",
+    input: { clusters: ["member1"], aggregated: [ok("member1")], expectedHash: hashes("member1"), unschedulable: "2 of 9 replicas unplaced: every cluster is full" },
+    scheduled: ["False", "ReplicasUnplaced", "2 of 9 replicas unplaced: every cluster is full (scheduled to 1 cluster)"],
+    fullyApplied: ["True", "FullyApplied", "applied on 1 cluster"],
+    propagation: ["True", "Propagated", "propagated to 1 cluster"],
+  },
+  {
+    name: "a placement error wins over unplaced replicas",
+    input: { clusters: [], aggregated: [], expectedHash: {}, scheduleError: "bad weights", unschedulable: "9 of 9 replicas unplaced" },
+    scheduled: ["False", "ComputePlacementFailed", "bad weights"],
+    fullyApplied: ["False", "NotFullyApplied", "no target clusters"],
+    propagation: ["False", "ComputePlacementFailed", "bad weights"],
+  },
+  {
     name: "placement failed while earlier targets are still applied",
     input: {
       clusters: ["member1", "member2"],

@@ -11,6 +11,8 @@ export interface BindingConditionsInput {
   /** Cluster → content hash of the Work the hub holds for it. */
   expectedHash: Record<string, string>;
   scheduleError?: string;
+  /** Why replicas are unplaced, or why no cluster fits (the scheduler's message). */
+  unschedulable?: string;
   previous?: Condition[];
   /** RFC 3339 time used for a condition whose status changed. */
   now: string;
@@ -27,15 +29,17 @@ export function bindingConditions(input: BindingConditionsInput): Condition[] {
   const expected = (c: string): string | undefined =>
     Object.hasOwn(input.expectedHash, c) ? input.expectedHash[c] : undefined;
 
-  const scheduled: Omit<Condition, "lastTransitionTime"> =
-    input.scheduleError === undefined
-      ? {
-          type: "Scheduled",
-          status: "True",
-          reason: "Scheduled",
-          message: `scheduled to ${clusterCount(targets.length)}`,
-        }
-      : { type: "Scheduled", status: "False", reason: "ComputePlacementFailed", message: input.scheduleError };
+  let scheduled: Omit<Condition, "lastTransitionTime">;
+  if (input.scheduleError !== undefined) {
+    scheduled = { type: "Scheduled", status: "False", reason: "ComputePlacementFailed", message: input.scheduleError };
+  } else if (input.unschedulable !== undefined) {
+    // Karmada's NoClusterFit when nothing fits; partly placed replicas still run where they fit.
+    const reason = targets.length === 0 ? "NoClusterFit" : "ReplicasUnplaced";
+    const where = targets.length === 0 ? "" : ` (scheduled to ${clusterCount(targets.length)})`;
+    scheduled = { type: "Scheduled", status: "False", reason, message: `${input.unschedulable}${where}` };
+  } else {
+    scheduled = { type: "Scheduled", status: "True", reason: "Scheduled", message: `scheduled to ${clusterCount(targets.length)}` };
+  }
 
   const notApplied = targets.filter((c) => !isAsDesired(items.get(c), expected(c)));
   let fullyApplied: Omit<Condition, "lastTransitionTime">;

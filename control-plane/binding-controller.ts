@@ -1,13 +1,15 @@
 import type { Logger } from "pino";
 import { RESOURCES } from "../shared/api/resources.ts";
-import type { PropagationPolicy, ResourceBinding } from "../shared/api/types.ts";
-import { Controller, TerminalError } from "../shared/controller.ts";
+import type { KubeObject, PropagationPolicy, ResourceBinding, TargetCluster } from "../shared/api/types.ts";
+import { Controller } from "../shared/controller.ts";
 import { isKubeStatus, type KubeRest, objectPath } from "../shared/kube-rest.ts";
 import { parseWorkKey } from "../shared/work-key.ts";
-import { bindingName, bindingUpToDate, desiredBinding } from "./binding-spec.ts";
+import { bindingName, bindingUpToDate, desiredBinding, type RequiredBy } from "./binding-spec.ts";
 import type { Caches } from "./caches.ts";
-import { DivisionError } from "./replica-division.ts";
+import { isDependencyKind } from "./dependencies.ts";
+import { DependencyIndex } from "./dependency-index.ts";
 import { type Schedule, scheduleTemplate, schedulable } from "./schedule.ts";
+import type { ScheduleOutcome, ScheduleOutcomes } from "./schedule-outcomes.ts";
 import { matchPolicy } from "./policy-match.ts";
 import { isPropagatable, type KindRef, keyOf, type TemplateInformers } from "./template-informers.ts";
 
@@ -24,12 +26,15 @@ export class BindingController {
   private readonly templates: TemplateInformers;
   private readonly rest: KubeRest;
   private readonly log: Logger;
+  private readonly outcomes: ScheduleOutcomes;
+  private readonly deps = new DependencyIndex();
 
-  constructor(opts: { caches: Caches; templates: TemplateInformers; rest: KubeRest; log: Logger; workers?: number }) {
+  constructor(opts: { caches: Caches; templates: TemplateInformers; rest: KubeRest; outcomes: ScheduleOutcomes; log: Logger; workers?: number }) {
     this.caches = opts.caches;
     this.templates = opts.templates;
     this.rest = opts.rest;
     this.log = opts.log;
+    this.outcomes = opts.outcomes;
     this.controller = new Controller({ name: "binding", reconcile: (k) => this.reconcile(k), log: opts.log, workers: opts.workers ?? 8 });
     const policyChanged = (p: PropagationPolicy) => this.enqueueForPolicy(p);
     this.caches.policies.on({ add: policyChanged, update: policyChanged, delete: policyChanged });
@@ -39,6 +44,12 @@ export class BindingController {
     const bindingChanged = (b: ResourceBinding) => this.controller.enqueue(keyOfResource(b));
     this.caches.bindings.on({ delete: bindingChanged });
     this.caches.clusterBindings.on({ delete: bindingChanged });
+    // A parent's dependencies follow its binding: where it goes, and whether it still exists.
+    const parentChanged = (b: ResourceBinding) => {
+      const parentKey = keyOfResource(b);
+      for (const d of this.deps.known(parentKey)) this.controller.enqueue(d);
+    };
+    this.caches.bindings.on({ add: parentChanged, update: parentChanged, delete: parentChanged });
   }
 
   /** A template changed (called by the template informers). */
@@ -78,25 +89,31 @@ export class BindingController {
     const path = objectPath(resource, ref.namespace, bindingName(ref));
     const gone = template === undefined && this.templates.watching(ref);
     if (template === undefined || template.metadata.deletionTimestamp !== undefined) {
+      this.outcomes.delete(key);
+      this.noteDependencies(key, undefined);
       // The owner reference lets the garbage collector remove the binding too, but it may take
       // a discovery period to notice a new CRD; deleting it ourselves starts cleanup at once.
       if (gone && existing !== undefined && existing.metadata.deletionTimestamp === undefined) await this.deleteBinding(path);
       return undefined;
     }
     const match = matchPolicy(template, this.caches.allPolicies());
-    if (match === undefined) {
+    this.noteDependencies(key, match?.policy.spec.propagateDeps === true ? template : undefined);
+    const requiredBy = isDependencyKind(ref) ? this.requiredBy(template) : [];
+    if (match === undefined && requiredBy.length === 0) {
+      this.outcomes.delete(key);
       if (existing !== undefined && existing.metadata.deletionTimestamp === undefined) await this.deleteBinding(path);
       return undefined;
     }
-    let schedule: Schedule;
-    try {
-      schedule = scheduleTemplate(template, match.policy, this.caches.clusters.list(), existing?.spec.clusters);
-    } catch (err) {
-      if (err instanceof DivisionError) throw new TerminalError(`policy ${match.policy.metadata.name}: ${err.message}`);
-      throw err;
+    let targets: TargetCluster[] = [];
+    if (match !== undefined) {
+      const schedule = scheduleTemplate(template, match.policy, this.caches.clusters.list(), existing?.spec.clusters);
+      this.outcomes.set(key, outcomeOf(schedule, match.policy.metadata.name ?? ""));
+      // A policy that cannot be scheduled leaves what runs where it is; the binding's status says why.
+      targets = schedule.error === undefined ? schedule.targets : (existing?.spec.clusters ?? []);
+    } else {
+      this.outcomes.delete(key);
     }
-    if (schedule.unplaced > 0) this.log.warn({ template: key, unplaced: schedule.unplaced }, schedule.message ?? "replicas unplaced");
-    const desired = desiredBinding(template, match.policy, schedule.targets);
+    const desired = desiredBinding(template, match?.policy, targets, requiredBy);
     if (existing !== undefined && existing.metadata.deletionTimestamp === undefined && bindingUpToDate(existing, desired)) return undefined;
     if (existing?.metadata.deletionTimestamp !== undefined) {
       // The old binding is still being cleaned up; come back when it is gone (its delete event requeues us).
@@ -104,6 +121,32 @@ export class BindingController {
     }
     await this.rest.apply(path, desired, FIELD_MANAGER);
     return undefined;
+  }
+
+  /**
+   * Remembers what a parent (a template under a propagateDeps policy) needs, and requeues the
+   * dependencies it needed before and needs now, so they follow its binding.
+   */
+  private noteDependencies(parentKey: string, template: KubeObject | undefined): void {
+    const before = this.deps.known(parentKey);
+    const now = template === undefined ? [] : this.deps.depsOf(parentKey, template);
+    if (template === undefined) this.deps.forget(parentKey);
+    for (const d of new Set([...before, ...now])) if (d !== parentKey) this.controller.enqueue(d);
+  }
+
+  /** The live bindings (propagateDeps) whose templates refer to this object, with their clusters. */
+  private requiredBy(dep: KubeObject): RequiredBy[] {
+    const depKey = keyOf(dep);
+    const needs: RequiredBy[] = [];
+    for (const b of this.caches.bindings.list(dep.metadata.namespace)) {
+      if (b.spec.propagateDeps !== true || b.metadata.deletionTimestamp !== undefined) continue;
+      const parentKey = keyOfResource(b);
+      const parent = this.templates.get(parseWorkKey(parentKey));
+      if (parent === undefined || parent.metadata.deletionTimestamp !== undefined) continue;
+      if (!this.deps.depsOf(parentKey, parent).includes(depKey)) continue;
+      needs.push({ name: b.metadata.name ?? "", clusters: b.spec.clusters.map((c) => c.name), ...(b.spec.conflictResolution ? { conflictResolution: b.spec.conflictResolution } : {}) });
+    }
+    return needs;
   }
 
   private async deleteBinding(path: string): Promise<void> {
@@ -117,4 +160,13 @@ export class BindingController {
 export function keyOfResource(b: ResourceBinding): string {
   const r = b.spec.resource;
   return keyOf({ apiVersion: r.apiVersion, kind: r.kind, metadata: { name: r.name, namespace: r.namespace } });
+}
+
+/** What the binding's status should say about a schedule (beyond its targets). */
+export function outcomeOf(schedule: Schedule, policyName: string): ScheduleOutcome {
+  return {
+    ...(schedule.error !== undefined ? { error: `policy ${policyName}: ${schedule.error}` } : {}),
+    ...(schedule.error === undefined && schedule.message !== undefined ? { unschedulable: schedule.message } : {}),
+    ...(schedule.affinityName !== undefined ? { affinityName: schedule.affinityName } : {}),
+  };
 }

@@ -57,6 +57,37 @@ describe("desiredBinding", () => {
     assert.ok(!bindingUpToDate(base, desiredBinding(deployment, { ...policy, metadata: { name: "q", namespace: "default" } }, dup(deployment, ["member1"]))));
   });
 
+  it("copies propagateDeps and preserveResourcesOnDeletion from the policy", () => {
+    const b = desiredBinding(deployment, { ...policy, spec: { ...policy.spec, propagateDeps: true, preserveResourcesOnDeletion: true } }, dup(deployment, ["member1"]));
+    assert.equal(b.spec.propagateDeps, true);
+    assert.equal(b.spec.preserveResourcesOnDeletion, true);
+    assert.equal(desiredBinding(deployment, policy, []).spec.propagateDeps, undefined);
+  });
+
+  describe("a dependency (requiredBy)", () => {
+    const cm: KubeObject = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "conf", namespace: "default", uid: "u3" } };
+    const cases: { name: string; policy?: PropagationPolicy; scheduled: string[]; requiredBy: { name: string; clusters: string[]; conflictResolution?: "Abort" | "Overwrite" }[]; clusters: string[]; conflict: string; labels: Record<string, string> }[] = [
+      { name: "goes to the union of the clusters of the bindings that need it", scheduled: [], requiredBy: [{ name: "web-deployment", clusters: ["m2", "m1"] }, { name: "api-deployment", clusters: ["m3", "m1"] }], clusters: ["m1", "m2", "m3"], conflict: "Abort", labels: {} },
+      { name: "Overwrite only when every binding that needs it says Overwrite", scheduled: [], requiredBy: [{ name: "a", clusters: ["m1"], conflictResolution: "Overwrite" }, { name: "b", clusters: ["m1"], conflictResolution: "Overwrite" }], clusters: ["m1"], conflict: "Overwrite", labels: {} },
+      { name: "one Abort keeps Abort", scheduled: [], requiredBy: [{ name: "a", clusters: ["m1"], conflictResolution: "Overwrite" }, { name: "b", clusters: ["m1"] }], clusters: ["m1"], conflict: "Abort", labels: {} },
+      { name: "its own policy's clusters and the needed ones", policy, scheduled: ["m4"], requiredBy: [{ name: "a", clusters: ["m1"] }], clusters: ["m1", "m4"], conflict: "Overwrite", labels: { "flotilla.dev/policy-name": "p", "flotilla.dev/policy-namespace": "default" } },
+    ];
+    for (const c of cases) {
+      it(c.name, () => {
+        const b = desiredBinding(cm, c.policy, c.scheduled.map((name) => ({ name })), c.requiredBy);
+        assert.deepEqual(b.spec.clusters.map((t) => t.name), c.clusters);
+        assert.equal(b.spec.conflictResolution, c.conflict);
+        assert.deepEqual(b.metadata.labels, c.labels);
+        assert.deepEqual(b.spec.requiredBy?.map((r) => r.name), [...c.requiredBy.map((r) => r.name)].sort());
+      });
+    }
+    it("records requiredBy in a stable order (no write when only the order of discovery differs)", () => {
+      const a = desiredBinding(cm, undefined, [], [{ name: "x", clusters: ["m2", "m1"] }, { name: "y", clusters: ["m1"] }]);
+      const b = desiredBinding(cm, undefined, [], [{ name: "y", clusters: ["m1"] }, { name: "x", clusters: ["m1", "m2"] }]);
+      assert.ok(bindingUpToDate(a, b));
+    });
+  });
+
   it("names bindings as Karmada does", () => {
     assert.equal(bindingName({ name: "nginx", kind: "Deployment" }), "nginx-deployment");
   });

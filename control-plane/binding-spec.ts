@@ -1,9 +1,12 @@
 // The desired ResourceBinding of a template: pure, so every replica computes the same object.
 import {
   API_VERSION,
+  type BindingSnapshot,
+  type ConflictResolution,
   type KubeObject,
   LABELS,
   type PropagationPolicy,
+  type PropagationSpec,
   type ResourceBinding,
   type ResourceBindingSpec,
   type TargetCluster,
@@ -24,13 +27,24 @@ export function templateReplicas(template: KubeObject): number | undefined {
   return typeof spec?.replicas === "number" ? spec.replicas : undefined;
 }
 
-/** The binding a template should have under a policy, given its scheduled targets. */
-export function desiredBinding(template: KubeObject, policy: PropagationPolicy, scheduled: TargetCluster[]): ResourceBinding {
+/**
+ * The binding a template should have under a policy, given its scheduled targets. A dependency
+ * (propagateDeps) has `requiredBy`, the bindings that need it: it also goes to all their clusters,
+ * and without a policy of its own it is placed whole with their conflict resolution.
+ */
+export function desiredBinding(template: KubeObject, policy: PropagationPolicy | undefined, scheduled: TargetCluster[], requiredBy: RequiredBy[] = []): ResourceBinding {
   const namespaced = template.metadata.namespace !== undefined && template.metadata.namespace !== "";
   const replicas = templateReplicas(template);
-  const targets: TargetCluster[] = [...scheduled].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const labels: Record<string, string> = { [LABELS.policyName]: policy.metadata.name ?? "" };
-  if (policy.metadata.namespace) labels[LABELS.policyNamespace] = policy.metadata.namespace;
+  const byName = new Map(scheduled.map((t) => [t.name, t]));
+  for (const r of requiredBy) for (const c of r.clusters ?? []) if (!byName.has(c)) byName.set(c, replicas === undefined ? { name: c } : { name: c, replicas });
+  const targets: TargetCluster[] = [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const labels: Record<string, string> = {};
+  if (policy !== undefined) labels[LABELS.policyName] = policy.metadata.name ?? "";
+  if (policy?.metadata.namespace) labels[LABELS.policyNamespace] = policy.metadata.namespace;
+  const spec: PropagationSpec = policy?.spec ?? { resourceSelectors: [], conflictResolution: requiredBy.every((r) => r.conflictResolution === "Overwrite") ? "Overwrite" : "Abort" };
+  const needs: BindingSnapshot[] = [...requiredBy]
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .map((r) => ({ name: r.name, clusters: [...(r.clusters ?? [])].sort() }));
   return {
     apiVersion: API_VERSION,
     kind: namespaced ? "ResourceBinding" : "ClusterResourceBinding",
@@ -60,11 +74,19 @@ export function desiredBinding(template: KubeObject, policy: PropagationPolicy, 
       },
       ...(replicas === undefined ? {} : { replicas }),
       clusters: targets,
-      ...(policy.spec.placement ? { placement: policy.spec.placement } : {}),
-      conflictResolution: policy.spec.conflictResolution ?? "Abort",
-      ...(policy.spec.suspension ? { suspension: policy.spec.suspension } : {}),
+      ...(spec.placement ? { placement: spec.placement } : {}),
+      conflictResolution: spec.conflictResolution ?? "Abort",
+      ...(spec.suspension ? { suspension: spec.suspension } : {}),
+      ...(spec.propagateDeps === true ? { propagateDeps: true } : {}),
+      ...(spec.preserveResourcesOnDeletion === true ? { preserveResourcesOnDeletion: true } : {}),
+      ...(needs.length > 0 ? { requiredBy: needs } : {}),
     },
   };
+}
+
+/** A binding that needs a dependency: its name, clusters and conflict resolution. */
+export interface RequiredBy extends BindingSnapshot {
+  conflictResolution?: ConflictResolution;
 }
 
 /** Whether dispatching to a cluster is suspended (the policy's suspension, copied to the binding). */

@@ -12,7 +12,9 @@ import { BindingController, keyOfResource } from "./binding-controller.ts";
 import { Caches } from "./caches.ts";
 import { ClusterController } from "./cluster-controller.ts";
 import { installCrds } from "./crds.ts";
+import { DEPENDENCY_KINDS } from "./dependencies.ts";
 import { LeaderElector } from "./leader-election.ts";
+import { ScheduleOutcomes } from "./schedule-outcomes.ts";
 import { Hub } from "./hub.ts";
 import { StatusController } from "./status-controller.ts";
 import { StatusStore } from "./status-store.ts";
@@ -66,7 +68,8 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Runn
   // The template informers report to every controller keyed by template.
   const listeners: ((key: string) => void)[] = [];
   const templates = new TemplateInformers({ kc, rest, discovery, log, onChange: (k) => listeners.forEach((l) => l(k)) });
-  const bindingCtl = new BindingController({ caches, templates, rest, log });
+  const outcomes = new ScheduleOutcomes();
+  const bindingCtl = new BindingController({ caches, templates, rest, outcomes, log });
   const workCache = new WorkCache({ caches, templates, works, log });
   const identity = opts.leaderElection?.identity ?? `replica-${process.pid}`;
   const statusCtl: StatusController = new StatusController({
@@ -74,6 +77,7 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Runn
     templates,
     works,
     statuses,
+    outcomes,
     rest,
     log,
     identity,
@@ -103,6 +107,17 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Runn
         if (statuses.set(cluster, s)) statusCtl.reported(s.workKey);
       },
       heartbeat: (cluster, hb) => clusterCtl.heartbeat(cluster, hb),
+      preserveOnDelete: (key) => {
+        // Only a deleted template's objects stay; a cluster that stops being a target loses them.
+        try {
+          const ref = parseWorkKey(key);
+          const b = caches.bindingOf(ref);
+          const t = templates.get(ref);
+          return b?.spec.preserveResourcesOnDeletion === true && (t === undefined || t.metadata.deletionTimestamp !== undefined);
+        } catch {
+          return false;
+        }
+      },
       connected: (cluster) => {
         clusterCtl.controller.enqueue(cluster);
         statusCtl.clusterChanged(cluster);
@@ -119,6 +134,7 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Runn
     isLeader: () => leading,
     connectedHere: (c) => hub.session(c) !== undefined,
   });
+  outcomes.onChange((k) => statusCtl.reported(k));
   listeners.push((k) => bindingCtl.templateChanged(k), (k) => workCache.templateChanged(k), (k) => statusCtl.reported(k));
   const clusterEvent = (c: { metadata: { name?: string } }) => clusterCtl.controller.enqueue(c.metadata.name ?? "");
   caches.clusters.on({ add: clusterEvent, update: clusterEvent, delete: clusterEvent });
@@ -128,6 +144,8 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Runn
     const kinds = new Map<string, KindRef>();
     for (const p of caches.allPolicies()) for (const s of p.spec.resourceSelectors ?? []) kinds.set(`${s.apiVersion}|${s.kind}`, s);
     for (const b of caches.allBindings()) kinds.set(`${b.spec.resource.apiVersion}|${b.spec.resource.kind}`, b.spec.resource);
+    // propagateDeps: what workloads refer to must be watched even when no policy selects it.
+    if (caches.allPolicies().some((p) => p.spec.propagateDeps === true)) for (const k of DEPENDENCY_KINDS) kinds.set(`v1|${k}`, { apiVersion: "v1", kind: k });
     return [...kinds.values()];
   };
   const kindsCtl = new Controller({

@@ -103,3 +103,78 @@ describe("capacity", () => {
     assert.deepEqual([cluster("a"), cluster("b", { ready: false }), cluster("c", { noExecute: true })].map((c) => schedulable(c)), [true, false, false]);
   });
 });
+
+describe("clusterAffinities: ordered fallback groups", () => {
+  const grouped = (replicaScheduling?: ReplicaSchedulingStrategy, spreadConstraints?: object[]): PropagationPolicy => ({
+    ...policy(),
+    spec: {
+      ...policy().spec,
+      placement: {
+        clusterAffinities: [
+          { affinityName: "primary", clusterNames: ["member1", "member2"] },
+          { affinityName: "backup", clusterNames: ["member3"] },
+        ],
+        ...(replicaScheduling ? { replicaScheduling } : {}),
+        ...(spreadConstraints ? { spreadConstraints: spreadConstraints as never } : {}),
+      },
+    },
+  });
+  const divided: ReplicaSchedulingStrategy = { replicaSchedulingType: "Divided" };
+  const cases: { name: string; policy: PropagationPolicy; clusters: Cluster[]; want: string; group: string; unplaced?: number; error?: RegExp }[] = [
+    { name: "the first group that fits is used", policy: grouped(), clusters: three, want: "member1=4 member2=4", group: "primary" },
+    { name: "Duplicated: a group with no Ready cluster falls back", policy: grouped(), clusters: [cluster("member1", { ready: false }), cluster("member2", { ready: false }), cluster("member3")], want: "member3=4", group: "backup" },
+    { name: "Duplicated: one Ready cluster keeps the group (the other is held through a blip)", policy: grouped(), clusters: [cluster("member1", { ready: false }), cluster("member2"), cluster("member3")], want: "member1=4 member2=4", group: "primary" },
+    { name: "Divided: replicas go to the backup when the primary is lost", policy: grouped(divided), clusters: [cluster("member1", { ready: false }), cluster("member2", { noExecute: true }), cluster("member3")], want: "member3=4", group: "backup" },
+    { name: "Divided: the primary again once it recovers", policy: grouped(divided), clusters: three, want: "member1=2 member2=2", group: "primary" },
+    { name: "a group whose clusters do not exist is skipped", policy: grouped(), clusters: [cluster("member3")], want: "member3=4", group: "backup" },
+    { name: "spread minGroups unmet in the primary (2 clusters) moves on, and the backup fails too: the closest is reported", policy: grouped(undefined, [{ spreadByField: "cluster", minGroups: 3 }]), clusters: three, want: "", group: "primary", unplaced: 4, error: /minGroups is 3/ },
+    { name: "no group fits: the first is kept, with why", policy: grouped(), clusters: [cluster("member1", { ready: false }), cluster("member3", { ready: false })], want: "member1=4", group: "primary" },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const s = scheduleTemplate(deployment(4), c.policy, c.clusters);
+      assert.equal(show(s.targets), c.want);
+      assert.equal(s.affinityName, c.group);
+      assert.equal(s.unplaced, c.unplaced ?? 0);
+      if (c.error) assert.match(s.error ?? "", c.error);
+      else assert.equal(s.error, undefined);
+    });
+  }
+});
+
+describe("spread constraints and errors in the schedule", () => {
+  const regional = (name: string, region: string): Cluster => ({ ...cluster(name), spec: { region } });
+  const spread = (replicaScheduling: ReplicaSchedulingStrategy | undefined, spreadConstraints: object[]): PropagationPolicy => ({
+    ...policy(),
+    spec: { ...policy().spec, placement: { spreadConstraints: spreadConstraints as never, ...(replicaScheduling ? { replicaScheduling } : {}) } },
+  });
+  const fleet = [regional("eu-1", "eu"), regional("eu-2", "eu"), regional("us-1", "us"), regional("ap-1", "ap")];
+  it("Duplicated: maxGroups of clusters bounds the targets, spread over regions", () => {
+    const s = scheduleTemplate(deployment(3), spread(undefined, [{ spreadByField: "region", minGroups: 2 }, { spreadByField: "cluster", maxGroups: 2 }]), fleet);
+    assert.equal(s.targets.length, 2);
+    assert.equal(new Set(s.targets.map((t) => t.name.slice(0, 2))).size, 2, "two regions");
+  });
+  it("Divided: replicas are divided over the chosen region only", () => {
+    const s = scheduleTemplate(deployment(4), spread({ replicaSchedulingType: "Divided" }, [{ spreadByField: "region", maxGroups: 1 }]), fleet);
+    assert.equal(show(s.targets), "eu-1=2 eu-2=2");
+  });
+  it("keeps the region it already uses when another grows", () => {
+    const s = scheduleTemplate(deployment(4), spread({ replicaSchedulingType: "Divided" }, [{ spreadByField: "region", maxGroups: 1 }]), fleet, [{ name: "us-1", replicas: 4 }]);
+    assert.equal(show(s.targets), "us-1=4");
+  });
+  it("an unmet minGroups is an error, not a silent partial placement", () => {
+    const s = scheduleTemplate(deployment(4), spread(undefined, [{ spreadByField: "region", minGroups: 4 }]), fleet);
+    assert.equal(s.targets.length, 0);
+    assert.match(s.error ?? "", /3 regions available.*minGroups is 4/);
+  });
+  it("a malformed division (negative weight) is an error on the schedule", () => {
+    const s = scheduleTemplate(deployment(4), policy(weighted([{ name: "member1", weight: -1 }])), three);
+    assert.match(s.error ?? "", /weight/);
+  });
+  it("no cluster fits: a message saying why", () => {
+    const s = scheduleTemplate(deployment(4), policy({ replicaSchedulingType: "Divided" }), [cluster("member1", { ready: false })]);
+    assert.equal(s.targets.length, 0);
+    assert.equal(s.unplaced, 4);
+    assert.equal(s.message, "1 cluster selected, none Ready");
+  });
+});

@@ -1,15 +1,31 @@
 // Where a template's replicas go: placement (which clusters) then division (how many each). Pure.
-import type { Cluster, KubeObject, PropagationPolicy, Taint, TargetCluster, Toleration } from "../shared/api/types.ts";
+import type {
+  Cluster,
+  ClusterAffinity,
+  ClusterAffinityTerm,
+  KubeObject,
+  Placement,
+  PropagationPolicy,
+  Taint,
+  TargetCluster,
+  Toleration,
+} from "../shared/api/types.ts";
 import { parseQuantity } from "../shared/quantity.ts";
 import { templateReplicas } from "./binding-spec.ts";
 import { selectClusters } from "./placement.ts";
-import { divideReplicas } from "./replica-division.ts";
+import { DivisionError, divideReplicas } from "./replica-division.ts";
+import { applySpreadConstraints } from "./spread-constraints.ts";
 
 export interface Schedule {
   targets: TargetCluster[];
   /** Replicas no cluster could take. */
   unplaced: number;
+  /** Why replicas are unplaced, or why no cluster fits. */
   message?: string;
+  /** Why the policy cannot be scheduled at all (the binding then keeps the clusters it has). */
+  error?: string;
+  /** The placement.clusterAffinities group in use. */
+  affinityName?: string;
 }
 
 /** Whether a toleration matches a taint (Kubernetes semantics: empty key with Exists matches all). */
@@ -31,41 +47,103 @@ export function schedulable(c: Cluster, tolerations: Toleration[] = []): boolean
 }
 
 /**
- * The target clusters of a template under its policy. Clusters with an untolerated NoExecute
- * taint are never targets; an untolerated NoSchedule taint keeps a cluster from becoming a new
- * target. Duplicated (the default) places every such cluster and keeps it through a readiness blip; Divided splits the template's replicas
- * over the selected clusters that are schedulable, so a lost cluster's share moves to the others
- * and comes back when it recovers. `previous` (the binding's current targets) keeps ties stable.
+ * The target clusters of a template under its policy. With placement.clusterAffinities the groups
+ * are tried in order and the first that fits is used: it places every replica on clusters of which
+ * at least one is schedulable, within the spread constraints. When none fits, the group that
+ * comes closest is used (fewest unplaced replicas, then the earliest). A recovered earlier group
+ * is used again, as the policy orders them. `previous` (the binding's current targets) keeps ties stable.
  */
 export function scheduleTemplate(template: KubeObject, policy: PropagationPolicy, clusters: Cluster[], previous: TargetCluster[] = []): Schedule {
-  const placement = policy.spec.placement;
-  const tolerations = placement?.clusterTolerations ?? [];
+  const placement = policy.spec.placement ?? {};
+  const terms: (ClusterAffinityTerm | undefined)[] =
+    placement.clusterAffinities !== undefined && placement.clusterAffinities.length > 0 ? placement.clusterAffinities : [undefined];
+  const byName = new Map(clusters.map((c) => [c.metadata.name ?? "", c]));
+  const tolerations = placement.clusterTolerations ?? [];
+  let best: Schedule | undefined;
+  for (const term of terms) {
+    const affinity = term === undefined ? placement.clusterAffinity : term;
+    const s = scheduleWithin(template, placement, affinity, clusters, previous);
+    if (term !== undefined) s.affinityName = term.affinityName;
+    const fits = s.error === undefined && s.unplaced === 0 && s.targets.some((t) => schedulable(byName.get(t.name) as Cluster, tolerations));
+    if (fits) return s;
+    if (best === undefined || closer(s, best)) best = s;
+  }
+  return best as Schedule;
+}
+
+/** Whether a is a better fallback than b: no error, then fewer unplaced replicas, then more clusters. */
+function closer(a: Schedule, b: Schedule): boolean {
+  if ((a.error === undefined) !== (b.error === undefined)) return a.error === undefined;
+  if (a.unplaced !== b.unplaced) return a.unplaced < b.unplaced;
+  return a.targets.length > b.targets.length;
+}
+
+/**
+ * The schedule within one cluster affinity. Clusters with an untolerated NoExecute taint are never
+ * targets; an untolerated NoSchedule taint keeps a cluster from becoming a new target. Duplicated
+ * (the default) places every such cluster and keeps it through a readiness blip; Divided splits
+ * the template's replicas over the selected clusters that are schedulable, so a lost cluster's
+ * share moves to the others and comes back when it recovers. Spread constraints then bound the
+ * groups used.
+ */
+function scheduleWithin(template: KubeObject, placement: Placement, affinity: ClusterAffinity | undefined, clusters: Cluster[], previous: TargetCluster[]): Schedule {
+  const tolerations = placement.clusterTolerations ?? [];
   const byName = new Map(clusters.map((c) => [c.metadata.name ?? "", c]));
   const held = new Set(previous.map((t) => t.name));
+  const selected = selectClusters(affinity, clusters);
   // An untolerated NoExecute taint evicts; an untolerated NoSchedule taint admits nothing new.
-  const names = selectClusters(placement?.clusterAffinity, clusters).filter((n) => {
+  const names = selected.filter((n) => {
     const c = byName.get(n) as Cluster;
     return !untoleratedTaint(c, "NoExecute", tolerations) && (held.has(n) || !untoleratedTaint(c, "NoSchedule", tolerations));
   });
   const replicas = templateReplicas(template);
-  const strategy = placement?.replicaScheduling;
-  if (strategy === undefined || strategy.replicaSchedulingType !== "Divided" || replicas === undefined) {
-    return { targets: names.map((name) => (replicas === undefined ? { name } : { name, replicas })), unplaced: 0 };
-  }
-  const candidates = names.map((n) => byName.get(n) as Cluster).filter((c) => schedulable(c, tolerations));
+  const strategy = placement.replicaScheduling;
+  const divided = strategy !== undefined && strategy.replicaSchedulingType === "Divided" && replicas !== undefined;
+  const candidates = names.map((n) => byName.get(n) as Cluster).filter((c) => !divided || schedulable(c, tolerations));
   const podRequests = podRequestsOf(template);
-  const division = divideReplicas({
-    replicas,
-    clusters: candidates,
-    strategy,
-    available: Object.fromEntries(candidates.map((c) => [c.metadata.name ?? "", availableReplicas(c, podRequests, previous)])),
-    previous: Object.fromEntries(previous.map((t) => [t.name, t.replicas ?? 0])),
+  const available = divided ? Object.fromEntries(candidates.map((c) => [c.metadata.name ?? "", availableReplicas(c, podRequests, previous)])) : undefined;
+  const spread = applySpreadConstraints({
+    candidates,
+    constraints: placement.spreadConstraints ?? [],
+    previous: [...held],
+    ...(available ? { capacity: available } : {}),
   });
-  return {
-    targets: division.assignments.filter((a) => a.replicas > 0).map((a) => ({ name: a.name, replicas: a.replicas })),
-    unplaced: division.unplaced,
-    ...(division.message ? { message: division.message } : {}),
-  };
+  if ("error" in spread) return { targets: [], unplaced: replicas ?? 0, error: spread.error };
+  if (spread.clusters.length === 0) {
+    return { targets: [], unplaced: replicas ?? 0, message: noFitMessage(selected.length, names.length, candidates.length, divided) };
+  }
+  if (!divided) {
+    return { targets: spread.clusters.map((name) => (replicas === undefined ? { name } : { name, replicas })), unplaced: 0 };
+  }
+  const chosen = new Set(spread.clusters);
+  try {
+    const division = divideReplicas({
+      replicas,
+      clusters: candidates.filter((c) => chosen.has(c.metadata.name ?? "")),
+      strategy,
+      available,
+      previous: Object.fromEntries(previous.map((t) => [t.name, t.replicas ?? 0])),
+    });
+    return {
+      targets: division.assignments.filter((a) => a.replicas > 0).map((a) => ({ name: a.name, replicas: a.replicas })),
+      unplaced: division.unplaced,
+      ...(division.message ? { message: division.message } : {}),
+    };
+  } catch (err) {
+    if (err instanceof DivisionError) return { targets: [], unplaced: replicas, error: err.message };
+    throw err;
+  }
+}
+
+function noFitMessage(selected: number, untainted: number, candidates: number, divided: boolean): string {
+  if (selected === 0) return "no cluster matches the placement's cluster affinity";
+  if (untainted === 0) return `${plural(selected, "cluster")} selected, all with a taint the policy does not tolerate`;
+  if (candidates === 0 && divided) return `${plural(untainted, "cluster")} selected, none Ready`;
+  return "no cluster is left after the spread constraints";
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 
 /** The resource requests of one replica (sum over the pod template's containers). */

@@ -7,6 +7,7 @@ import { isKubeStatus, type KubeRest, objectPath } from "../shared/kube-rest.ts"
 import { parseWorkKey } from "../shared/work-key.ts";
 import { aggregateStatus } from "./aggregate-status.ts";
 import { bindingConditions } from "./binding-conditions.ts";
+import type { ScheduleOutcomes } from "./schedule-outcomes.ts";
 import { keyOfResource } from "./binding-controller.ts";
 import { BINDING_FINALIZER, bindingName } from "./binding-spec.ts";
 import type { Caches } from "./caches.ts";
@@ -35,6 +36,7 @@ export class StatusController {
   private readonly templates: TemplateInformers;
   private readonly works: WorkStore;
   private readonly statuses: StatusStore;
+  private readonly outcomes: ScheduleOutcomes;
   private readonly rest: KubeRest;
   private readonly log: Logger;
   /** Counts of control-cluster writes, for benchmarks and tests. */
@@ -50,6 +52,7 @@ export class StatusController {
     templates: TemplateInformers;
     works: WorkStore;
     statuses: StatusStore;
+    outcomes: ScheduleOutcomes;
     rest: KubeRest;
     log: Logger;
     isLeader: () => boolean;
@@ -65,6 +68,7 @@ export class StatusController {
     this.templates = opts.templates;
     this.works = opts.works;
     this.statuses = opts.statuses;
+    this.outcomes = opts.outcomes;
     this.rest = opts.rest;
     this.log = opts.log;
     this.controller = new Controller({ name: "status", reconcile: (k) => this.reconcile(k), log: opts.log, workers: 4 });
@@ -148,16 +152,21 @@ export class StatusController {
         const h = this.works.get(t, key)?.hash;
         if (h !== undefined) expectedHash[t] = h;
       }
+      const outcome = deleting ? undefined : this.outcomes.get(key);
       status.conditions = bindingConditions({
         clusters: deleting ? [] : targets,
         aggregated: merged,
         expectedHash,
+        ...(outcome?.error !== undefined ? { scheduleError: outcome.error } : {}),
+        ...(outcome?.unschedulable !== undefined ? { unschedulable: outcome.unschedulable } : {}),
         previous: binding.status?.conditions,
         now: new Date().toISOString().replace(/\.\d{3}Z$/, "Z"),
       });
       current.conditions = binding.status?.conditions;
       if (binding.metadata.generation !== undefined) status.schedulerObservedGeneration = binding.metadata.generation;
       if (binding.status?.schedulerObservedGeneration !== undefined) current.schedulerObservedGeneration = binding.status.schedulerObservedGeneration;
+      if (outcome?.affinityName !== undefined) status.schedulerObservedAffinityName = outcome.affinityName;
+      if (binding.status?.schedulerObservedAffinityName !== undefined) current.schedulerObservedAffinityName = binding.status.schedulerObservedAffinityName;
     }
     const mine = canonicalJson(status);
     // Skip when the binding already says so, or when we just wrote exactly this (the cache lags).

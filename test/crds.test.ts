@@ -205,9 +205,20 @@ const valid: Fixture[] = [
     placement: fullPlacement,
     conflictResolution: "Abort",
   }),
+  rb("conf-configmap", {
+    resource: { apiVersion: "v1", kind: "ConfigMap", namespace: NS, name: "conf" },
+    clusters: [{ name: "member1" }, { name: "member2" }],
+    conflictResolution: "Abort",
+    requiredBy: [
+      { name: "web-deployment", clusters: ["member1"] },
+      { name: "api-deployment", clusters: ["member1", "member2"] },
+    ],
+  }),
   crb("ns-team-a", {
     resource: { apiVersion: "v1", kind: "Namespace", name: "team-a" },
     clusters: [{ name: "member1" }],
+    propagateDeps: true,
+    preserveResourcesOnDeletion: true,
   }),
   op("minimal", withOverriders({ plaintext: [{ path: "/spec/replicas", value: 2 }] })),
   op("full", fullOverrideSpec),
@@ -325,6 +336,32 @@ const bad: BadCase[] = [
     what: "a label selector requirement without key",
     obj: pp("no-key", withRequirement({ operator: "Exists" })),
     message: [/matchExpressions\[0\]\.key: Required value/],
+  },
+  // clusterAffinities and spreadConstraints
+  {
+    what: "clusterAffinity and clusterAffinities together",
+    obj: pp("both-affinities", { resourceSelectors: [deploymentSelector], placement: { clusterAffinity: {}, clusterAffinities: [{ affinityName: "a" }] } }),
+    message: [/set clusterAffinity or clusterAffinities, not both/],
+  },
+  {
+    what: "two cluster groups with the same name",
+    obj: cpp("dup-groups", { resourceSelectors: [deploymentSelector], placement: { clusterAffinities: [{ affinityName: "a" }, { affinityName: "a" }] } }),
+    message: [/spec\.placement\.clusterAffinities\[1\]: Duplicate value/],
+  },
+  {
+    what: "a spread constraint by field and label at once",
+    obj: pp("spread-both", { resourceSelectors: [deploymentSelector], placement: { spreadConstraints: [{ spreadByField: "region", spreadByLabel: "rack" }] } }),
+    message: [/set exactly one of spreadByField and spreadByLabel/],
+  },
+  {
+    what: "a spread constraint with minGroups above maxGroups",
+    obj: pp("spread-min-max", { resourceSelectors: [deploymentSelector], placement: { spreadConstraints: [{ spreadByField: "region", minGroups: 3, maxGroups: 2 }] } }),
+    message: [/spreadConstraints\[0\]\.minGroups/, /minGroups must not exceed maxGroups/],
+  },
+  {
+    what: "a negative maxGroups",
+    obj: cpp("spread-negative", { resourceSelectors: [deploymentSelector], placement: { spreadConstraints: [{ spreadByField: "cluster", maxGroups: -1 }] } }),
+    message: [/spreadConstraints\[0\]\.maxGroups: Invalid value: -1/],
   },
   // field selectors
   {

@@ -138,8 +138,24 @@ export interface ClusterAffinity {
   fieldSelector?: FieldSelector;
 }
 
+/** One of Karmada's ordered cluster groups: the scheduler uses the first that can take the workload. */
+export interface ClusterAffinityTerm extends ClusterAffinity {
+  affinityName: string;
+}
+
+/** Karmada's SpreadConstraint: bounds on how many groups (clusters, regions, ...) are used. */
+export interface SpreadConstraint {
+  spreadByField?: "cluster" | "region" | "zone" | "provider";
+  spreadByLabel?: string;
+  minGroups?: number;
+  maxGroups?: number;
+}
+
 export interface Placement {
   clusterAffinity?: ClusterAffinity;
+  /** Tried in order; mutually exclusive with clusterAffinity. */
+  clusterAffinities?: ClusterAffinityTerm[];
+  spreadConstraints?: SpreadConstraint[];
   replicaScheduling?: ReplicaSchedulingStrategy;
   clusterTolerations?: Toleration[];
 }
@@ -159,6 +175,10 @@ export interface PropagationSpec {
   priority?: number;
   conflictResolution?: ConflictResolution;
   suspension?: Suspension;
+  /** The ConfigMaps, Secrets, ServiceAccounts and PVCs a workload refers to follow it. */
+  propagateDeps?: boolean;
+  /** Member copies stay, no longer managed, when the template is deleted. */
+  preserveResourcesOnDeletion?: boolean;
 }
 
 export interface PropagationPolicy extends KubeObject {
@@ -189,6 +209,16 @@ export interface ResourceBindingSpec {
   placement?: Placement;
   conflictResolution?: ConflictResolution;
   suspension?: Suspension;
+  propagateDeps?: boolean;
+  preserveResourcesOnDeletion?: boolean;
+  /** For a dependency: the bindings that need it and their clusters. */
+  requiredBy?: BindingSnapshot[];
+}
+
+/** A binding that needs a dependency, and where it goes. */
+export interface BindingSnapshot {
+  name: string;
+  clusters?: string[];
 }
 
 /** Per-cluster status words (KubeFed's), empty when the cluster is as desired. */
@@ -222,6 +252,8 @@ export interface ResourceBindingStatus {
   conditions?: Condition[];
   aggregatedStatus?: AggregatedStatusItem[];
   schedulerObservedGeneration?: number;
+  /** The placement.clusterAffinities group in use. */
+  schedulerObservedAffinityName?: string;
 }
 
 export interface ResourceBinding extends KubeObject {

@@ -133,6 +133,11 @@ export interface WorkUpsert {
 /** WorkDelete tells the agent to remove a Work and the objects it applied for it. */
 export interface WorkDelete {
   workKey: string;
+  /**
+   * The template was deleted under preserveResourcesOnDeletion: the objects stay in the member,
+   * with Flotilla's label and annotation removed, so nothing manages them any more.
+   */
+  preserve: boolean;
 }
 
 /** SyncDone ends a resync: the agent now holds exactly the hub's set of Works. */
@@ -849,13 +854,16 @@ export const WorkUpsert: MessageFns<WorkUpsert> = {
 };
 
 function createBaseWorkDelete(): WorkDelete {
-  return { workKey: "" };
+  return { workKey: "", preserve: false };
 }
 
 export const WorkDelete: MessageFns<WorkDelete> = {
   encode(message: WorkDelete, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.workKey !== "") {
       writer.uint32(10).string(message.workKey);
+    }
+    if (message.preserve !== false) {
+      writer.uint32(16).bool(message.preserve);
     }
     return writer;
   },
@@ -881,6 +889,14 @@ export const WorkDelete: MessageFns<WorkDelete> = {
             message.workKey = reader.string();
             continue;
           }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.preserve = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -900,6 +916,7 @@ export const WorkDelete: MessageFns<WorkDelete> = {
         : isSet(object.work_key)
         ? globalThis.String(object.work_key)
         : "",
+      preserve: isSet(object.preserve) ? globalThis.Boolean(object.preserve) : false,
     };
   },
 
@@ -907,6 +924,9 @@ export const WorkDelete: MessageFns<WorkDelete> = {
     const obj: any = {};
     if (message.workKey !== "") {
       obj.workKey = message.workKey;
+    }
+    if (message.preserve !== false) {
+      obj.preserve = message.preserve;
     }
     return obj;
   },
@@ -917,6 +937,7 @@ export const WorkDelete: MessageFns<WorkDelete> = {
   fromPartial<I extends Exact<DeepPartial<WorkDelete>, I>>(object: I): WorkDelete {
     const message = createBaseWorkDelete();
     message.workKey = object.workKey ?? "";
+    message.preserve = object.preserve ?? false;
     return message;
   },
 };
