@@ -1,8 +1,9 @@
 // The `flotilla` command: one binary for the control plane, the agent, and certificate set-up.
 import { runAgent, agentFlags } from "../agent/main.ts";
-import { certsAgent, certsAgentFlags, certsInit, certsInitFlags } from "../control-plane/certs.ts";
+import { certsAdmin, certsAdminFlags, certsAgent, certsAgentFlags, certsInit, certsInitFlags } from "../control-plane/certs.ts";
 import { controlPlaneFlags, runControlPlane } from "../control-plane/main.ts";
-import { FlagError, type FlagSpec, flagHelp, parseFlags } from "../shared/flags.ts";
+import { type FlagSpec, flagHelp, parseFlags } from "../shared/flags.ts";
+import { lookupCommand, runMain } from "./command-line.ts";
 
 interface Command {
   summary: string;
@@ -15,6 +16,7 @@ const commands: Record<string, Command> = {
   agent: { summary: "run the agent of one member cluster", flags: agentFlags, run: runAgent },
   "certs init": { summary: "create the CA and the hub's serving certificate", flags: certsInitFlags, run: certsInit },
   "certs agent": { summary: "sign a client certificate for one member cluster", flags: certsAgentFlags, run: certsAgent },
+  "certs admin": { summary: "sign an admin client certificate (for flotillactl)", flags: certsAdminFlags, run: certsAdmin },
 };
 
 function usage(): string {
@@ -27,27 +29,14 @@ function usage(): string {
 }
 
 async function main(argv: string[]): Promise<number> {
-  if (argv.length === 0 || argv[0] === "help" || argv[0] === "--help" || argv[0] === "-h") {
+  const found = lookupCommand(commands, argv);
+  if (found === undefined) {
     console.log(usage());
     return argv.length === 0 ? 2 : 0;
   }
-  const two = `${argv[0]} ${argv[1] ?? ""}`;
-  const [name, rest] = commands[two] ? [two, argv.slice(2)] : [argv[0] as string, argv.slice(1)];
-  const command = commands[name];
-  if (command === undefined) throw new FlagError(`unknown command ${JSON.stringify(argv.slice(0, 2).join(" "))}`);
-  const out = await command.run(parseFlags(command.flags, rest, process.env));
+  const out = await found.command.run(parseFlags(found.command.flags, found.rest, process.env));
   if (out) console.log(out);
   return 0;
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    if (err instanceof FlagError) {
-      console.error(`flotilla: ${err.message}\n\n${usage()}`);
-      process.exit(2);
-    }
-    console.error(`flotilla: ${err instanceof Error ? err.message : String(err)}`);
-    process.exit(1);
-  },
-);
+runMain("flotilla", main, usage);

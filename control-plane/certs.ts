@@ -3,7 +3,7 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { FlagSpec, FlagValues } from "../shared/flags.ts";
-import { createCa, issueAgentCertificate, issueCertificate, type KeyPair } from "../shared/pki.ts";
+import { createCa, issueAdminCertificate, issueAgentCertificate, issueCertificate, type KeyPair } from "../shared/pki.ts";
 
 export const certsInitFlags: FlagSpec[] = [
   { name: "dir", type: "string", required: true, help: "directory for ca.crt, ca.key, hub.crt, hub.key (created)" },
@@ -15,6 +15,12 @@ export const certsAgentFlags: FlagSpec[] = [
   { name: "dir", type: "string", required: true, help: "directory holding ca.crt and ca.key (from certs init)" },
   { name: "cluster", type: "string", required: true, help: "the member cluster the certificate is for (its CN)" },
   { name: "out", type: "string", help: "directory for <cluster>.crt and <cluster>.key (default: --dir)" },
+];
+
+export const certsAdminFlags: FlagSpec[] = [
+  { name: "dir", type: "string", required: true, help: "directory holding ca.crt and ca.key (from certs init)" },
+  { name: "user", type: "string", default: "admin", help: "the admin's name (the certificate's CN)" },
+  { name: "out", type: "string", help: "directory for admin.crt and admin.key (default: --dir)" },
 ];
 
 const write = (path: string, text: string, secret: boolean) => writeFile(path, text, { mode: secret ? 0o600 : 0o644 });
@@ -44,11 +50,26 @@ export async function certsAgent(flags: FlagValues): Promise<string> {
   if (!/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/.test(cluster)) {
     throw new Error(`--cluster ${JSON.stringify(cluster)} is not a valid cluster name (a DNS label: lowercase letters, digits, '-', at most 63)`);
   }
-  const [certPem, keyPem] = await Promise.all([readFile(join(dir, "ca.crt"), "utf8"), readFile(join(dir, "ca.key"), "utf8")]);
-  const ca: KeyPair = { certPem, keyPem };
-  const pair = await issueAgentCertificate(ca, cluster);
+  const pair = await issueAgentCertificate(await readCa(dir), cluster);
   const out = (flags.out as string | undefined) ?? dir;
   await mkdir(out, { recursive: true, mode: 0o700 });
   await Promise.all([write(join(out, `${cluster}.crt`), pair.certPem, false), write(join(out, `${cluster}.key`), pair.keyPem, true)]);
   return `wrote ${out}/${cluster}.crt and ${cluster}.key`;
+}
+
+/** Signs an admin client certificate: flotillactl presents it to the Admin API. */
+export async function certsAdmin(flags: FlagValues): Promise<string> {
+  const dir = flags.dir as string;
+  const user = String(flags.user ?? "admin");
+  if (!/^[A-Za-z0-9][-A-Za-z0-9_.@]{0,62}$/.test(user)) throw new Error(`--user ${JSON.stringify(user)} is not a valid name (letters, digits, - _ . @, at most 63)`);
+  const pair = await issueAdminCertificate(await readCa(dir), user);
+  const out = (flags.out as string | undefined) ?? dir;
+  await mkdir(out, { recursive: true, mode: 0o700 });
+  await Promise.all([write(join(out, "admin.crt"), pair.certPem, false), write(join(out, "admin.key"), pair.keyPem, true)]);
+  return `wrote ${out}/admin.crt and admin.key`;
+}
+
+async function readCa(dir: string): Promise<KeyPair> {
+  const [certPem, keyPem] = await Promise.all([readFile(join(dir, "ca.crt"), "utf8"), readFile(join(dir, "ca.key"), "utf8")]);
+  return { certPem, keyPem };
 }

@@ -8,6 +8,8 @@ import { startHealthServer } from "../shared/health-server.ts";
 import { AgentHubService } from "../shared/gen/flotilla/v1alpha1/agent.ts";
 import { KubeRest } from "../shared/kube-rest.ts";
 import { parseWorkKey } from "../shared/work-key.ts";
+import { AdminService } from "../shared/gen/flotilla/v1alpha1/admin.ts";
+import { Admin } from "./admin.ts";
 import { BindingController, keyOfResource } from "./binding-controller.ts";
 import { Caches } from "./caches.ts";
 import { ClusterController } from "./cluster-controller.ts";
@@ -206,6 +208,8 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Runn
 
   const server = new Server({ "grpc.keepalive_time_ms": 30_000, "grpc.keepalive_timeout_ms": 10_000, "grpc.max_receive_message_length": 16 * 1024 * 1024 });
   server.addService(AgentHubService, hub.service());
+  const admin = new Admin({ caches, works, statuses, rest, connected: (c) => hub.session(c) !== undefined, log: log.child({ component: "admin" }) });
+  server.addService(AdminService, admin.service());
   const creds = ServerCredentials.createSsl(Buffer.from(opts.tls.caPem), [{ cert_chain: Buffer.from(opts.tls.certPem), private_key: Buffer.from(opts.tls.keyPem) }], true);
   const grpcPort = await new Promise<number>((resolve, reject) => server.bindAsync(opts.grpcListen, creds, (err, port) => (err ? reject(err) : resolve(port))));
   ready = true;

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { FlagError, type FlagSpec, flagHelp, parseFlags } from "./flags.ts";
+import { FlagError, type FlagSpec, flagHelp, parseArgs, parseFlags } from "./flags.ts";
 
 const specs: FlagSpec[] = [
   { name: "name", type: "string", help: "a name", env: "T_NAME", required: true },
@@ -33,4 +33,25 @@ describe("parseFlags", () => {
     for (const s of specs) assert.match(help, new RegExp(`--${s.name}`));
     assert.match(help, /env T_NAME/);
   });
+});
+
+describe("parseArgs", () => {
+  const specs: FlagSpec[] = [
+    { name: "namespace", type: "string", short: "n", default: "default", help: "namespace" },
+    { name: "output", type: "string", short: "o", default: "table", help: "format" },
+    { name: "all", type: "bool", short: "A", help: "all" },
+  ];
+  const cases: { argv: string[]; flags: Record<string, unknown>; positionals: string[] }[] = [
+    { argv: ["render", "deploy/web", "-n", "prod", "-o=yaml"], flags: { namespace: "prod", output: "yaml", all: undefined }, positionals: ["render", "deploy/web"] },
+    { argv: ["get", "--namespace=x", "clusters", "-A"], flags: { namespace: "x", output: "table", all: true }, positionals: ["get", "clusters"] },
+    { argv: ["get", "--", "-n"], flags: { namespace: "default", output: "table", all: undefined }, positionals: ["get", "-n"] },
+  ];
+  for (const c of cases) {
+    it(c.argv.join(" "), () => assert.deepEqual(parseArgs(specs, c.argv, {}), { flags: c.flags, positionals: c.positionals }));
+  }
+  it("refuses an unknown short flag and a missing value", () => {
+    assert.throws(() => parseArgs(specs, ["-x"], {}), /unknown flag -x/);
+    assert.throws(() => parseArgs(specs, ["-n"], {}), /--namespace needs a value/);
+  });
+  it("shows short aliases in the help", () => assert.match(flagHelp(specs), /-n, --namespace/));
 });

@@ -14,6 +14,8 @@ const algorithm = { name: "ECDSA", namedCurve: "P-256", hash: "SHA-256" } as con
 
 /** The Organization every agent client certificate carries; the hub requires it. */
 export const AGENT_ORGANIZATION = "flotilla:agents";
+/** The organization (O) of an admin client certificate (flotillactl): may call the Admin API. */
+export const ADMIN_ORGANIZATION = "flotilla:admins";
 
 /** A certificate and its private key, both PEM. */
 export interface KeyPair {
@@ -116,6 +118,20 @@ export function clusterOfSubject(subject: { CN?: string | string[]; O?: string |
   if (subject === undefined) return undefined;
   const orgs = Array.isArray(subject.O) ? subject.O : subject.O === undefined ? [] : [subject.O];
   if (!orgs.includes(AGENT_ORGANIZATION)) return undefined;
+  const cn = Array.isArray(subject.CN) ? undefined : subject.CN;
+  return cn === undefined || cn === "" ? undefined : cn;
+}
+
+/** Issues an admin client certificate (for flotillactl). */
+export function issueAdminCertificate(ca: KeyPair, user: string, days = 365): Promise<KeyPair> {
+  return issueCertificate(ca, { commonName: user, organization: ADMIN_ORGANIZATION, usage: "client", days });
+}
+
+/** The admin a peer certificate names, or undefined if it is no admin's (an agent's, say). */
+export function adminOfSubject(subject: { CN?: string | string[]; O?: string | string[] } | undefined): string | undefined {
+  if (subject === undefined) return undefined;
+  const orgs = Array.isArray(subject.O) ? subject.O : subject.O === undefined ? [] : [subject.O];
+  if (!orgs.includes(ADMIN_ORGANIZATION) || orgs.includes(AGENT_ORGANIZATION)) return undefined;
   const cn = Array.isArray(subject.CN) ? undefined : subject.CN;
   return cn === undefined || cn === "" ? undefined : cn;
 }

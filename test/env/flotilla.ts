@@ -4,7 +4,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { CustomObjectsApi } from "@kubernetes/client-node";
-import { createCa, issueAgentCertificate, issueCertificate } from "../../shared/pki.ts";
+import { createCa, issueAdminCertificate, issueAgentCertificate, issueCertificate } from "../../shared/pki.ts";
 import type { Cluster } from "./cluster.ts";
 import type { Fleet } from "./fleet.ts";
 import { freePort } from "./free-port.ts";
@@ -64,9 +64,13 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
     const pair = await issueAgentCertificate(ca, m.name);
     files.push([`${m.name}.crt`, pair.certPem], [`${m.name}.key`, pair.keyPem]);
   }
+  // flotillactl finds the Admin API and an admin certificate here (DESIGN §10: no flags needed).
+  const admin = await issueAdminCertificate(ca, "admin");
+  files.push(["admin.crt", admin.certPem], ["admin.key", admin.keyPem]);
+  const hubPort = await freePort();
+  files.push(["admin-endpoint", `127.0.0.1:${hubPort}\n`]);
   await Promise.all(files.map(([f, text]) => writeFile(join(certsDir, f), text, { mode: 0o600 })));
 
-  const hubPort = await freePort();
   const controlPlaneHealthPort = await freePort();
   const env = { ...process.env, LOG_LEVEL: opts.logLevel ?? process.env.FLOTILLA_TEST_LOG_LEVEL ?? "info" };
   const node = process.execPath;

@@ -44,7 +44,11 @@ export interface ListClustersResponse {
   clusters: ClusterInfo[];
 }
 
-/** Names one template in the control cluster. */
+/**
+ * Names one template in the control cluster. With api_version empty, kind may be any name
+ * kubectl takes for a resource (Deployment, deployment, deployments, deploy, deployments.apps);
+ * the control plane resolves it against the control cluster's discovery.
+ */
 export interface TemplateRef {
   apiVersion: string;
   kind: string;
@@ -80,6 +84,13 @@ export interface RenderResponse {
   /** The rendered objects as JSON. */
   manifests: Buffer[];
   contentHash: string;
+  /**
+   * True: the cluster is a target and this is exactly the Work its agent receives. False: a
+   * preview of what the cluster would get if it were placed there (replicas as in the template).
+   */
+  placed: boolean;
+  /** The template's resolved identity. */
+  template: TemplateRef | undefined;
 }
 
 export interface ListWorksRequest {
@@ -967,7 +978,7 @@ export const RenderRequest: MessageFns<RenderRequest> = {
 };
 
 function createBaseRenderResponse(): RenderResponse {
-  return { manifests: [], contentHash: "" };
+  return { manifests: [], contentHash: "", placed: false, template: undefined };
 }
 
 export const RenderResponse: MessageFns<RenderResponse> = {
@@ -977,6 +988,12 @@ export const RenderResponse: MessageFns<RenderResponse> = {
     }
     if (message.contentHash !== "") {
       writer.uint32(18).string(message.contentHash);
+    }
+    if (message.placed !== false) {
+      writer.uint32(24).bool(message.placed);
+    }
+    if (message.template !== undefined) {
+      TemplateRef.encode(message.template, writer.uint32(34).fork()).join();
     }
     return writer;
   },
@@ -1010,6 +1027,22 @@ export const RenderResponse: MessageFns<RenderResponse> = {
             message.contentHash = reader.string();
             continue;
           }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.placed = reader.bool();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.template = TemplateRef.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1032,6 +1065,8 @@ export const RenderResponse: MessageFns<RenderResponse> = {
         : isSet(object.content_hash)
         ? globalThis.String(object.content_hash)
         : "",
+      placed: isSet(object.placed) ? globalThis.Boolean(object.placed) : false,
+      template: isSet(object.template) ? TemplateRef.fromJSON(object.template) : undefined,
     };
   },
 
@@ -1043,6 +1078,12 @@ export const RenderResponse: MessageFns<RenderResponse> = {
     if (message.contentHash !== "") {
       obj.contentHash = message.contentHash;
     }
+    if (message.placed !== false) {
+      obj.placed = message.placed;
+    }
+    if (message.template !== undefined) {
+      obj.template = TemplateRef.toJSON(message.template);
+    }
     return obj;
   },
 
@@ -1053,6 +1094,10 @@ export const RenderResponse: MessageFns<RenderResponse> = {
     const message = createBaseRenderResponse();
     message.manifests = object.manifests?.map((e) => e) || [];
     message.contentHash = object.contentHash ?? "";
+    message.placed = object.placed ?? false;
+    message.template = (object.template !== undefined && object.template !== null)
+      ? TemplateRef.fromPartial(object.template)
+      : undefined;
     return message;
   },
 };

@@ -1,0 +1,13 @@
+// The flags flotillactl's commands share (besides the connection flags).
+import type { FlagSpec } from "../../shared/flags.ts";
+
+export const namespaceFlag: FlagSpec = { name: "namespace", short: "n", type: "string", default: "default", help: "the template's namespace (ignored for cluster-scoped kinds)" };
+export const clusterFlag: FlagSpec = { name: "cluster", type: "string", help: "the member cluster" };
+
+/** -o: table, json or yaml (a command may offer fewer); `def` is its default. */
+export function outputFlag(def: string): FlagSpec {
+  return { name: "output", short: "o", type: "string", default: def, help: "output format: table, json or yaml" };
+}
+
+/** Every flag any command takes, for the README check. */
+export const commandFlags: FlagSpec[] = [namespaceFlag, clusterFlag, outputFlag("table")];

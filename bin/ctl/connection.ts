@@ -1,0 +1,60 @@
+// Where flotillactl finds the Admin API and its credentials: flags, then environment, then the
+// local fleet's state directory (`npm run up` writes the endpoint and an admin certificate there).
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { type CallOptions, credentials, Metadata, type ServiceError } from "@grpc/grpc-js";
+import { AdminClient } from "../../shared/gen/flotilla/v1alpha1/admin.ts";
+import type { FlagSpec, FlagValues } from "../../shared/flags.ts";
+
+export const connectionFlags: FlagSpec[] = [
+  { name: "server", type: "string", env: "FLOTILLA_SERVER", help: "the control plane's gRPC address, host:port (default: read from <state-dir>/flotilla-certs/admin-endpoint)" },
+  { name: "ca-cert", type: "string", env: "FLOTILLA_CA_CERT", help: "CA certificate that signed the control plane's certificate (default: <state-dir>/flotilla-certs/ca.crt)" },
+  { name: "cert", type: "string", env: "FLOTILLA_ADMIN_CERT", help: "admin client certificate, from `flotilla certs admin` (default: <state-dir>/flotilla-certs/admin.crt)" },
+  { name: "key", type: "string", env: "FLOTILLA_ADMIN_KEY", help: "its private key (default: <state-dir>/flotilla-certs/admin.key)" },
+  { name: "state-dir", type: "string", env: "FLOTILLA_STATE_DIR", default: ".flotilla", help: "the local fleet's state directory (`npm run up`)" },
+  { name: "timeout", type: "duration", default: "10s", help: "how long one call may take" },
+];
+
+/** The files and address a connection uses. */
+export interface ConnectionPlan {
+  server: string | { file: string };
+  caCert: string;
+  cert: string;
+  key: string;
+}
+
+/** Pure: which address and files to use, from the flags (already merged with the environment). */
+export function planConnection(flags: FlagValues): ConnectionPlan {
+  const certs = join(String(flags["state-dir"] ?? ".flotilla"), "flotilla-certs");
+  const pick = (name: string, file: string) => (typeof flags[name] === "string" && flags[name] !== "" ? (flags[name] as string) : join(certs, file));
+  return {
+    server: typeof flags.server === "string" && flags.server !== "" ? flags.server : { file: join(certs, "admin-endpoint") },
+    caCert: pick("ca-cert", "ca.crt"),
+    cert: pick("cert", "admin.crt"),
+    key: pick("key", "admin.key"),
+  };
+}
+
+/** An Admin client, or an error that says which file is missing and how to get it. */
+export async function connect(flags: FlagValues): Promise<{ client: AdminClient; server: string }> {
+  const plan = planConnection(flags);
+  const read = (path: string, what: string) =>
+    readFile(path).catch(() => {
+      throw new Error(`cannot read ${what} ${path}: start the local fleet with \`npm run up\`, or pass --server, --ca-cert, --cert and --key`);
+    });
+  const server = typeof plan.server === "string" ? plan.server : (await read(plan.server.file, "the control plane's address in")).toString("utf8").trim();
+  const [ca, cert, key] = await Promise.all([read(plan.caCert, "the CA certificate"), read(plan.cert, "the admin certificate"), read(plan.key, "the admin key")]);
+  return { client: new AdminClient(server, credentials.createSsl(ca, key, cert)), server };
+}
+
+/** Calls a unary Admin method with a deadline; rejects with the server's message. */
+export function call<Req, Res>(
+  client: AdminClient,
+  method: (req: Req, metadata: Metadata, options: Partial<CallOptions>, cb: (err: ServiceError | null, res: Res) => void) => unknown,
+  req: Req,
+  timeoutMs: number,
+): Promise<Res> {
+  return new Promise((resolve, reject) => {
+    method.call(client, req, new Metadata(), { deadline: Date.now() + timeoutMs }, (err, res) => (err ? reject(err) : resolve(res)));
+  });
+}

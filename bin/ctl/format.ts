@@ -1,0 +1,39 @@
+// How flotillactl prints: aligned tables by default (kubectl's look), or JSON / YAML. Pure.
+import { stringify } from "yaml";
+
+export type OutputFormat = "table" | "json" | "yaml";
+
+/** The output format a flag names, or an error message. */
+export function outputFormat(value: string, allowed: readonly OutputFormat[]): OutputFormat | { error: string } {
+  return (allowed as readonly string[]).includes(value) ? (value as OutputFormat) : { error: `-o ${JSON.stringify(value)}: choose one of ${allowed.join(", ")}` };
+}
+
+/** Columns padded to the widest cell, separated by three spaces; headers upper case. */
+export function table(headers: string[], rows: string[][]): string {
+  const all = [headers.map((h) => h.toUpperCase()), ...rows];
+  const widths = headers.map((_, i) => Math.max(...all.map((r) => (r[i] ?? "").length)));
+  return all.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join("   ").trimEnd()).join("\n");
+}
+
+/** A value as JSON (2-space indent) or YAML. */
+export function structured(value: unknown, format: "json" | "yaml"): string {
+  return format === "json" ? JSON.stringify(value, null, 2) : stringify(value).trimEnd();
+}
+
+/** "3m ago" style age of an RFC 3339 time, relative to now; "-" when unknown. */
+export function age(time: string, now: number): string {
+  const at = Date.parse(time);
+  if (time === "" || Number.isNaN(at)) return "-";
+  const s = Math.max(0, Math.round((now - at) / 1000));
+  if (s < 120) return `${s}s`;
+  if (s < 7200) return `${Math.round(s / 60)}m`;
+  if (s < 172800) return `${Math.round(s / 3600)}h`;
+  return `${Math.round(s / 86400)}d`;
+}
+
+/** Splits `kind/name`; an error message when it is not that shape. */
+export function kindAndName(arg: string | undefined): { kind: string; name: string } | { error: string } {
+  const m = /^([^/\s]+)\/([^/\s]+)$/.exec(arg ?? "");
+  if (m === null) return { error: `expected <kind>/<name> (e.g. deployment/web), got ${JSON.stringify(arg ?? "")}` };
+  return { kind: m[1] as string, name: m[2] as string };
+}

@@ -1,0 +1,136 @@
+// flotillactl: reads the fleet through the control plane's Admin API (mTLS, admin certificate).
+// Exit codes: 0 success, 1 the call failed (the server's message is printed), 2 bad usage.
+import { type ServiceError, status as GrpcStatus } from "@grpc/grpc-js";
+import type { AdminClient, ClusterInfo, TemplateRef } from "../shared/gen/flotilla/v1alpha1/admin.ts";
+import { Health } from "../shared/gen/flotilla/v1alpha1/agent.ts";
+import { FlagError, type FlagSpec, type FlagValues, flagHelp, parseArgs } from "../shared/flags.ts";
+import { lookupCommand, runMain } from "./command-line.ts";
+import { clusterFlag, namespaceFlag, outputFlag } from "./ctl/command-flags.ts";
+import { call, connect, connectionFlags } from "./ctl/connection.ts";
+import { age, kindAndName, type OutputFormat, outputFormat, structured, table } from "./ctl/format.ts";
+
+
+interface Command {
+  usage: string;
+  summary: string;
+  flags: FlagSpec[];
+  formats: readonly OutputFormat[];
+  run(ctx: { client: AdminClient; args: string[]; flags: FlagValues; format: OutputFormat; timeoutMs: number; warn: (s: string) => void }): Promise<string>;
+}
+
+const HEALTH_WORD: Record<number, string> = { [Health.HEALTH_HEALTHY]: "Healthy", [Health.HEALTH_PROGRESSING]: "Progressing", [Health.HEALTH_UNHEALTHY]: "Unhealthy", [Health.HEALTH_UNKNOWN]: "Unknown" };
+
+const commands: Record<string, Command> = {
+  "get clusters": {
+    usage: "get clusters [-o table|json|yaml]",
+    summary: "member clusters: Ready, connected, version, nodes, capacity, last heartbeat",
+    flags: [outputFlag("table")],
+    formats: ["table", "json", "yaml"],
+    async run({ client, format, timeoutMs }) {
+      const res = await call(client, client.listClusters, {}, timeoutMs);
+      if (format !== "table") return structured(res.clusters, format);
+      const now = Date.now();
+      const capacity = (c: ClusterInfo, r: string) => `${c.resourceSummary?.allocated?.[r] ?? "0"}/${c.resourceSummary?.allocatable?.[r] ?? "-"}`;
+      return table(
+        ["name", "ready", "connected", "version", "nodes", "cpu", "memory", "heartbeat"],
+        res.clusters.map((c) => [c.name, String(c.ready), String(c.connected), c.kubernetesVersion || "-", `${c.nodeSummary?.ready ?? 0}/${c.nodeSummary?.total ?? 0}`, capacity(c, "cpu"), capacity(c, "memory"), age(c.lastHeartbeatTime, now)]),
+      );
+    },
+  },
+  "get works": {
+    usage: "get works --cluster X [-o table|json|yaml]",
+    summary: "the Works the control plane holds for one cluster, with what its agent reported",
+    flags: [{ ...clusterFlag, required: true }, outputFlag("table")],
+    formats: ["table", "json", "yaml"],
+    async run({ client, flags, format, timeoutMs }) {
+      const res = await call(client, client.listWorks, { cluster: String(flags.cluster) }, timeoutMs);
+      if (format !== "table") return structured(res.works, format);
+      const short = (h: string) => (h === "" ? "-" : h.slice(0, 12));
+      return table(
+        ["work", "hash", "observed", "applied", "available", "reason"],
+        res.works.map((w) => [w.workKey, short(w.contentHash), short(w.observedHash), String(w.applied), String(w.available), w.reason || "-"]),
+      );
+    },
+  },
+  describe: {
+    usage: "describe <kind>/<name> [-n ns] [-o table|json|yaml]",
+    summary: "a template's propagation per cluster: replicas, applied, health, status word and message",
+    flags: [namespaceFlag, outputFlag("table")],
+    formats: ["table", "json", "yaml"],
+    async run({ client, args, flags, format, timeoutMs }) {
+      const res = await call(client, client.getPropagation, { template: templateRef(args[0], flags) }, timeoutMs);
+      if (format !== "table") return structured(res.clusters, format);
+      return table(
+        ["cluster", "replicas", "applied", "health", "reason", "message"],
+        res.clusters.map((c) => [c.cluster, String(c.replicas), String(c.applied), HEALTH_WORD[c.health] ?? "-", c.reason || "-", c.message || "-"]),
+      );
+    },
+  },
+  render: {
+    usage: "render <kind>/<name> --cluster X [-n ns] [-o yaml|json]",
+    summary: "the object a cluster gets for a template, after overrides (a preview when it is not a target)",
+    flags: [{ ...clusterFlag, required: true }, namespaceFlag, outputFlag("yaml")],
+    formats: ["yaml", "json"],
+    async run({ client, args, flags, format, timeoutMs, warn }) {
+      const res = await call(client, client.render, { template: templateRef(args[0], flags), cluster: String(flags.cluster) }, timeoutMs);
+      const t = res.template;
+      const what = t ? `${t.kind} ${t.namespace ? `${t.namespace}/` : ""}${t.name}` : "the template";
+      warn(res.placed ? `# ${flags.cluster} receives exactly this for ${what} (content hash ${res.contentHash})` : `# preview: ${flags.cluster} is not a target of ${what}`);
+      const objects = res.manifests.map((m) => JSON.parse(m.toString("utf8")) as unknown);
+      const value = objects.length === 1 ? objects[0] : objects;
+      return format === "json" ? structured(value, "json") : objects.map((o) => structured(o, "yaml")).join("\n---\n");
+    },
+  },
+};
+
+function templateRef(arg: string | undefined, flags: FlagValues): TemplateRef {
+  const kn = kindAndName(arg);
+  if ("error" in kn) throw new FlagError(kn.error);
+  return { apiVersion: "", kind: kn.kind, namespace: String(flags.namespace ?? ""), name: kn.name };
+}
+
+function usage(): string {
+  return [
+    "usage: flotillactl <command> [flags]",
+    "",
+    ...Object.values(commands).flatMap((c) => [`flotillactl ${c.usage}`, `    ${c.summary}`, flagHelp(c.flags), ""]),
+    "Connection flags (every command):",
+    flagHelp(connectionFlags),
+    "",
+    "Exit codes: 0 success, 1 the call failed, 2 bad usage.",
+  ].join("\n");
+}
+
+async function main(argv: string[]): Promise<number> {
+  const found = lookupCommand(commands, argv);
+  if (found === undefined) {
+    console.log(usage());
+    return argv.length === 0 ? 2 : 0;
+  }
+  const { command, rest } = found;
+  const { flags, positionals } = parseArgs([...command.flags, ...connectionFlags], rest, process.env);
+  const wantsTarget = command.usage.includes("<kind>/<name>");
+  if (positionals.length !== (wantsTarget ? 1 : 0)) throw new FlagError(`usage: flotillactl ${command.usage}`);
+  const format = outputFormat(String(flags.output), command.formats);
+  if (typeof format !== "string") throw new FlagError(format.error);
+  const { client, server } = await connect(flags);
+  try {
+    const out = await command.run({ client, args: positionals, flags, format, timeoutMs: Number(flags.timeout), warn: (s) => console.error(s) });
+    console.log(out);
+    return 0;
+  } catch (err) {
+    if (isServiceError(err)) {
+      const where = err.code === GrpcStatus.UNAVAILABLE || err.code === GrpcStatus.DEADLINE_EXCEEDED ? ` (control plane at ${server})` : "";
+      throw new Error(`${GrpcStatus[err.code] ?? err.code}: ${err.details || err.message}${where}`, { cause: err });
+    }
+    throw err;
+  } finally {
+    client.close();
+  }
+}
+
+function isServiceError(err: unknown): err is ServiceError {
+  return typeof err === "object" && err !== null && typeof (err as ServiceError).code === "number" && "details" in err;
+}
+
+runMain("flotillactl", main, () => "run `flotillactl help` for usage");

@@ -1,0 +1,232 @@
+// The Admin gRPC service (DESIGN §5) that flotillactl talks to. Every call needs an admin client
+// certificate (O=flotilla:admins) from the control plane's CA; an agent's certificate is refused.
+// Reads come from this replica's caches and Work store, so every replica answers the same.
+import { type ServerUnaryCall, type sendUnaryData, status as GrpcStatus, type UntypedServiceImplementation } from "@grpc/grpc-js";
+import type { Logger } from "pino";
+import type { KubeObject, ResourceBinding } from "../shared/api/types.ts";
+import type {
+  ClusterInfo,
+  GetPropagationRequest,
+  GetPropagationResponse,
+  ListClustersResponse,
+  ListWorksRequest,
+  ListWorksResponse,
+  RenderRequest,
+  RenderResponse,
+  TemplateRef,
+} from "../shared/gen/flotilla/v1alpha1/admin.ts";
+import { Health } from "../shared/gen/flotilla/v1alpha1/agent.ts";
+import { isKubeStatus, type KubeRest } from "../shared/kube-rest.ts";
+import { adminOfSubject } from "../shared/pki.ts";
+import { workKey } from "../shared/work-key.ts";
+import type { Caches } from "./caches.ts";
+import { orderOverridePolicies, overridePolicyMatches } from "./overrides.ts";
+import { renderClusterWorks } from "./render-works.ts";
+import { apiVersionOf, resolveKind, type ServedResource } from "./resolve-kind.ts";
+import type { StatusStore } from "./status-store.ts";
+import type { WorkStore } from "./work-store.ts";
+
+/** A refusal with a gRPC status code and a message for the user. */
+class AdminError extends Error {
+  readonly code: GrpcStatus;
+  constructor(code: GrpcStatus, message: string) {
+    super(message);
+    this.code = code;
+  }
+}
+
+const SERVED_TTL_MS = 30_000;
+const HEALTH: Record<string, Health> = { Healthy: Health.HEALTH_HEALTHY, Progressing: Health.HEALTH_PROGRESSING, Unhealthy: Health.HEALTH_UNHEALTHY, Unknown: Health.HEALTH_UNKNOWN };
+
+export class Admin {
+  private readonly caches: Caches;
+  private readonly works: WorkStore;
+  private readonly statuses: StatusStore;
+  private readonly rest: KubeRest;
+  private readonly connected: (cluster: string) => boolean;
+  private readonly log: Logger;
+  private served: { at: number; list: ServedResource[] } | undefined;
+
+  constructor(opts: { caches: Caches; works: WorkStore; statuses: StatusStore; rest: KubeRest; connected: (cluster: string) => boolean; log: Logger }) {
+    this.caches = opts.caches;
+    this.works = opts.works;
+    this.statuses = opts.statuses;
+    this.rest = opts.rest;
+    this.connected = opts.connected;
+    this.log = opts.log;
+  }
+
+  /** The grpc-js implementation of Admin. */
+  service(): UntypedServiceImplementation {
+    return {
+      listClusters: this.unary(async () => this.listClusters()),
+      getPropagation: this.unary((req: GetPropagationRequest) => this.getPropagation(req)),
+      render: this.unary((req: RenderRequest) => this.render(req)),
+      listWorks: this.unary(async (req: ListWorksRequest) => this.listWorks(req)),
+      registerCluster: this.unary(async () => {
+        throw new AdminError(GrpcStatus.UNIMPLEMENTED, "registration with bootstrap tokens is not available yet; sign a certificate with `flotilla certs agent`");
+      }),
+    };
+  }
+
+  /** Wraps a handler: admin check, then the answer or a status with a message. */
+  private unary<Req, Res>(handler: (req: Req) => Promise<Res>) {
+    return (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>) => {
+      const admin = adminOfSubject(call.getAuthContext()?.sslPeerCertificate?.subject);
+      if (admin === undefined) {
+        callback({ code: GrpcStatus.PERMISSION_DENIED, details: "the Admin API needs an admin client certificate (O=flotilla:admins; see `flotilla certs admin`)" });
+        return;
+      }
+      handler(call.request).then(
+        (res) => callback(null, res),
+        (err: unknown) => {
+          if (err instanceof AdminError) {
+            callback({ code: err.code, details: err.message });
+            return;
+          }
+          this.log.warn({ err: err instanceof Error ? err.message : String(err), admin }, "admin call failed");
+          callback({ code: GrpcStatus.INTERNAL, details: err instanceof Error ? err.message : String(err) });
+        },
+      );
+    };
+  }
+
+  private listClusters(): ListClustersResponse {
+    const clusters: ClusterInfo[] = this.caches.clusters
+      .list()
+      .map((c) => ({
+        name: c.metadata.name ?? "",
+        ready: c.status?.conditions?.find((x) => x.type === "Ready")?.status === "True",
+        connected: this.connected(c.metadata.name ?? ""),
+        kubernetesVersion: c.status?.kubernetesVersion ?? "",
+        agentVersion: c.status?.agentVersion ?? "",
+        nodeSummary: { total: c.status?.nodeSummary?.totalNum ?? 0, ready: c.status?.nodeSummary?.readyNum ?? 0 },
+        resourceSummary: { allocatable: c.status?.resourceSummary?.allocatable ?? {}, allocated: c.status?.resourceSummary?.allocated ?? {} },
+        lastHeartbeatTime: c.status?.lastHeartbeatTime ?? "",
+      }))
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return { clusters };
+  }
+
+  private async getPropagation(req: GetPropagationRequest): Promise<GetPropagationResponse> {
+    const ref = await this.resolve(req.template);
+    const key = workKey(ref);
+    const binding: ResourceBinding | undefined = this.caches.bindingOf(ref);
+    if (binding === undefined) throw new AdminError(GrpcStatus.NOT_FOUND, `${ref.kind} ${describe(ref)} has no binding: no propagation policy selects it`);
+    const items = new Map((binding.status?.aggregatedStatus ?? []).map((i) => [i.clusterName, i]));
+    const names = [...new Set([...binding.spec.clusters.map((c) => c.name), ...items.keys()])].sort();
+    return {
+      clusters: names.map((cluster) => {
+        const item = items.get(cluster);
+        return {
+          cluster,
+          replicas: binding.spec.clusters.find((c) => c.name === cluster)?.replicas ?? 0,
+          reason: item?.reason ?? "",
+          message: item?.message ?? "",
+          applied: item?.applied ?? false,
+          health: HEALTH[item?.health ?? ""] ?? Health.HEALTH_UNSPECIFIED,
+          contentHash: this.works.get(cluster, key)?.hash ?? "",
+        };
+      }),
+    };
+  }
+
+  /** What a cluster receives for a template (exactly its Work), or a preview when it is no target. */
+  private async render(req: RenderRequest): Promise<RenderResponse> {
+    if (req.cluster === "") throw new AdminError(GrpcStatus.INVALID_ARGUMENT, "a cluster is required");
+    const cluster = this.caches.clusters.get(req.cluster);
+    if (cluster === undefined) throw new AdminError(GrpcStatus.NOT_FOUND, `cluster ${JSON.stringify(req.cluster)} is not registered`);
+    const ref = await this.resolve(req.template);
+    const key = workKey(ref);
+    const template: TemplateRef = { apiVersion: ref.apiVersion, kind: ref.kind, namespace: ref.namespace ?? "", name: ref.name };
+    const failed = this.works.renderErrorsOf(key).get(req.cluster);
+    if (failed !== undefined) throw new AdminError(GrpcStatus.FAILED_PRECONDITION, `ApplyOverridesFailed: ${failed}`);
+    const work = this.works.get(req.cluster, key);
+    if (work !== undefined) return { manifests: work.manifests, contentHash: work.hash, placed: true, template };
+    const object = await this.rest.get<KubeObject>(ref.path).catch((err: unknown) => {
+      if (isKubeStatus(err, 404)) throw new AdminError(GrpcStatus.NOT_FOUND, `${ref.kind} ${describe(ref)} not found in the control cluster`);
+      throw err;
+    });
+    const overrides = orderOverridePolicies(this.caches.allOverrides().filter((p) => overridePolicyMatches(p, object)));
+    const rendered = renderClusterWorks(object, [{ name: req.cluster }], (n) => this.caches.clusters.get(n), overrides, "Abort").get(req.cluster);
+    if (rendered === undefined || !rendered.ok) throw new AdminError(GrpcStatus.FAILED_PRECONDITION, `ApplyOverridesFailed: ${rendered?.ok === false ? rendered.message : "nothing rendered"}`);
+    return { manifests: rendered.manifests, contentHash: rendered.hash, placed: false, template };
+  }
+
+  private listWorks(req: ListWorksRequest): ListWorksResponse {
+    if (req.cluster === "") throw new AdminError(GrpcStatus.INVALID_ARGUMENT, "a cluster is required");
+    if (this.caches.clusters.get(req.cluster) === undefined) throw new AdminError(GrpcStatus.NOT_FOUND, `cluster ${JSON.stringify(req.cluster)} is not registered`);
+    return {
+      works: this.works
+        .keys(req.cluster)
+        .sort()
+        .map((key) => {
+          const s = this.statuses.get(key).get(req.cluster);
+          return {
+            workKey: key,
+            contentHash: this.works.get(req.cluster, key)?.hash ?? "",
+            observedHash: s?.observedHash ?? "",
+            applied: s?.applied ?? false,
+            available: s?.available ?? false,
+            reason: s?.reason ?? "",
+          };
+        }),
+    };
+  }
+
+  /** The template a reference names, with its kind resolved and its namespace defaulted. */
+  private async resolve(t: TemplateRef | undefined): Promise<{ apiVersion: string; kind: string; namespace?: string; name: string; path: string }> {
+    if (t === undefined || t.name === "" || t.kind === "") throw new AdminError(GrpcStatus.INVALID_ARGUMENT, "a template needs a kind and a name");
+    let resource: ServedResource | undefined;
+    if (t.apiVersion === "") {
+      const r = resolveKind(t.kind, await this.servedResources());
+      if ("error" in r) throw new AdminError(GrpcStatus.INVALID_ARGUMENT, r.error);
+      resource = r.resource;
+    } else {
+      resource = (await this.servedResources()).find((r) => apiVersionOf(r) === t.apiVersion && r.kind === t.kind);
+      if (resource === undefined) throw new AdminError(GrpcStatus.INVALID_ARGUMENT, `the control cluster does not serve ${t.kind} in ${t.apiVersion}`);
+    }
+    const apiVersion = apiVersionOf(resource);
+    const namespace = resource.namespaced ? t.namespace || "default" : undefined;
+    const base = resource.group === "" ? `/api/${resource.version}` : `/apis/${resource.group}/${resource.version}`;
+    const path = `${base}${namespace ? `/namespaces/${encodeURIComponent(namespace)}` : ""}/${resource.plural}/${encodeURIComponent(t.name)}`;
+    return { apiVersion, kind: resource.kind, ...(namespace ? { namespace } : {}), name: t.name, path };
+  }
+
+  /** What the control cluster serves (preferred version per group), cached briefly. */
+  private async servedResources(): Promise<ServedResource[]> {
+    if (this.served !== undefined && Date.now() - this.served.at < SERVED_TTL_MS) return this.served.list;
+    const list: ServedResource[] = [];
+    const add = (group: string, version: string, resources: ApiResource[]) => {
+      for (const r of resources) {
+        if (r.name.includes("/")) continue;
+        list.push({ group, version, kind: r.kind, plural: r.name, ...(r.singularName ? { singular: r.singularName } : {}), shortNames: r.shortNames ?? [], namespaced: r.namespaced });
+      }
+    };
+    const core = await this.rest.get<{ resources: ApiResource[] }>("/api/v1");
+    add("", "v1", core.resources);
+    const groups = await this.rest.get<{ groups: { name: string; preferredVersion?: { version: string } }[] }>("/apis");
+    await Promise.all(
+      groups.groups.map(async (g) => {
+        const version = g.preferredVersion?.version;
+        if (version === undefined) return;
+        const r = await this.rest.get<{ resources: ApiResource[] }>(`/apis/${g.name}/${version}`).catch(() => ({ resources: [] }));
+        add(g.name, version, r.resources);
+      }),
+    );
+    this.served = { at: Date.now(), list };
+    return list;
+  }
+}
+
+interface ApiResource {
+  name: string;
+  kind: string;
+  namespaced: boolean;
+  singularName?: string;
+  shortNames?: string[];
+}
+
+function describe(ref: { namespace?: string; name: string }): string {
+  return ref.namespace ? `${ref.namespace}/${ref.name}` : ref.name;
+}

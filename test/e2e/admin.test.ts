@@ -1,0 +1,139 @@
+// flotillactl against a real control plane: the Admin API over mTLS, found through the fleet's
+// state directory without flags, and every refusal with its exit code and message.
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
+import type { Cluster } from "../env/cluster.ts";
+import { type Fleet, startFleet } from "../env/fleet.ts";
+import { type Flotilla, startFlotilla } from "../env/flotilla.ts";
+import { apply, eventually, getJson, kubectl } from "./helpers.ts";
+
+const NS = "adm";
+const CTL = fileURLToPath(new URL("../../bin/flotillactl.ts", import.meta.url));
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+const deployment = (name: string) =>
+  JSON.stringify({
+    apiVersion: "apps/v1",
+    kind: "Deployment",
+    metadata: { name, namespace: NS },
+    spec: { replicas: 2, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: "c", image: "nginx:1.25" }] } } },
+  });
+const policy = (name: string, clusters: string[]) =>
+  JSON.stringify({
+    apiVersion: "flotilla.dev/v1alpha1",
+    kind: "PropagationPolicy",
+    metadata: { name, namespace: NS },
+    spec: { resourceSelectors: [{ apiVersion: "apps/v1", kind: "Deployment", name }], placement: { clusterAffinity: { clusterNames: clusters } } },
+  });
+const override = (name: string, target: string, overriders: object) =>
+  JSON.stringify({
+    apiVersion: "flotilla.dev/v1alpha1",
+    kind: "OverridePolicy",
+    metadata: { name, namespace: NS },
+    spec: { resourceSelectors: [{ apiVersion: "apps/v1", kind: "Deployment", name: target }], overrideRules: [{ targetCluster: { clusterNames: ["member2"] }, overriders }] },
+  });
+
+describe("flotillactl and the Admin API", () => {
+  let fleet: Fleet;
+  let flotilla: Flotilla;
+  let empty: string;
+  const ctl = (args: string[], env: Record<string, string> = {}): Promise<Run> =>
+    new Promise((resolve) => {
+      execFile(process.execPath, [CTL, ...args], { cwd: empty, env: { ...process.env, FLOTILLA_STATE_DIR: fleet.root, ...env }, encoding: "utf8" }, (err, stdout, stderr) => {
+        resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
+      });
+    });
+  const json = async <T>(args: string[]): Promise<T> => {
+    const r = await ctl([...args, "-o", "json"]);
+    assert.equal(r.code, 0, r.stderr);
+    return JSON.parse(r.stdout) as T;
+  };
+
+  before(async () => {
+    fleet = await startFleet({ members: 2 });
+    flotilla = await startFlotilla(fleet);
+    empty = await mkdtemp(join(tmpdir(), "flotillactl-"));
+    await kubectl(fleet.control, ["create", "namespace", NS]);
+    await apply(fleet.control, deployment("web"));
+    await apply(fleet.control, policy("web", ["member1", "member2"]));
+    await apply(fleet.control, override("web-tag", "web", { imageOverrider: [{ component: "Tag", operator: "replace", value: "1.26" }] }));
+    const m2 = fleet.members[1] as Cluster;
+    await eventually("member2 runs the overridden image", () => getJson<{ spec: { template: { spec: { containers: { image: string }[] } } } }>(m2, ["deploy", "-n", NS, "web"]), (d) => d.spec.template.spec.containers[0]?.image === "nginx:1.26");
+  });
+  after(async () => {
+    await flotilla?.stop();
+    await fleet?.stop();
+    if (empty) await rm(empty, { recursive: true, force: true });
+  });
+
+  it("renders exactly the Work a cluster receives, override included, without any connection flag", async () => {
+    const image = (o: { spec: { template: { spec: { containers: { image: string }[] } } } }) => o.spec.template.spec.containers[0]?.image;
+    const r2 = await ctl(["render", "deployment/web", "-n", NS, "--cluster", "member2", "-o", "json"]);
+    assert.equal(r2.code, 0, r2.stderr);
+    assert.equal(image(JSON.parse(r2.stdout)), "nginx:1.26");
+    const hash = /content hash (\S+)\)/.exec(r2.stderr)?.[1];
+    assert.match(r2.stderr, /member2 receives exactly this for Deployment adm\/web/);
+    const works = await json<{ workKey: string; contentHash: string; applied: boolean }[]>(["get", "works", "--cluster", "member2"]);
+    const work = works.find((w) => w.workKey === `apps/v1/Deployment/${NS}/web`);
+    assert.equal(work?.contentHash, hash, "the hash the hub sends is the one rendered");
+
+    const r1 = await ctl(["render", "deploy/web", "--namespace", NS, "--cluster", "member1"]);
+    assert.equal(r1.code, 0, r1.stderr);
+    assert.match(r1.stdout, /image: nginx:1\.25/, "YAML by default; member1 has no override");
+  });
+
+  it("previews a template for a cluster it does not go to", async () => {
+    await apply(fleet.control, deployment("solo"));
+    await apply(fleet.control, policy("solo", ["member1"]));
+    await apply(fleet.control, override("solo-tag", "solo", { imageOverrider: [{ component: "Tag", operator: "replace", value: "preview" }] }));
+    const r = await ctl(["render", "deployments.apps/solo", "-n", NS, "--cluster", "member2", "-o", "json"]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /preview: member2 is not a target/);
+    assert.equal(JSON.parse(r.stdout).spec.template.spec.containers[0].image, "nginx:preview");
+  });
+
+  it("lists clusters and describes a template's propagation", async () => {
+    const clusters = await json<{ name: string; ready: boolean; connected: boolean; kubernetesVersion: string }[]>(["get", "clusters"]);
+    assert.deepEqual(clusters.map((c) => [c.name, c.ready, c.connected]), [["member1", true, true], ["member2", true, true]]);
+    assert.match(clusters[0]?.kubernetesVersion ?? "", /^v1\.\d+/);
+    const t = await ctl(["get", "clusters"]);
+    assert.match(t.stdout, /^NAME\s+READY\s+CONNECTED\s+VERSION\s+NODES/);
+    const rows = await eventually("both applied", () => json<{ cluster: string; replicas: number; applied: boolean }[]>(["describe", "deployment/web", "-n", NS]), (x) => x.every((c) => c.applied));
+    assert.deepEqual(rows.map((c) => [c.cluster, c.replicas]), [["member1", 2], ["member2", 2]]);
+  });
+
+  it("says why a render fails, with exit code 1 for a failed call and 2 for bad usage", async () => {
+    await apply(fleet.control, deployment("broken"));
+    await apply(fleet.control, policy("broken", ["member1", "member2"]));
+    await apply(fleet.control, override("broken-path", "broken", { plaintext: [{ path: "/spec/nothing/here", operator: "remove" }] }));
+    const cases: { args: string[]; env?: Record<string, string>; code: number; message: RegExp }[] = [
+      { args: ["render", "deployment/web", "-n", NS, "--cluster", "nope"], code: 1, message: /NOT_FOUND: cluster "nope" is not registered/ },
+      { args: ["render", "gadget/web", "--cluster", "member1"], code: 1, message: /INVALID_ARGUMENT: the control cluster serves no resource named "gadget"/ },
+      { args: ["render", "deployment/missing", "-n", NS, "--cluster", "member1"], code: 1, message: /NOT_FOUND: Deployment adm\/missing not found/ },
+      { args: ["render", "deployment/broken", "-n", NS, "--cluster", "member2"], code: 1, message: /FAILED_PRECONDITION: ApplyOverridesFailed: .*\/spec\/nothing\/here/ },
+      { args: ["render", "deployment/web", "-n", NS], code: 2, message: /--cluster is required/ },
+      { args: ["render", "web", "--cluster", "member1"], code: 2, message: /expected <kind>\/<name>/ },
+      { args: ["get", "clusters", "-o", "wide"], code: 2, message: /-o "wide": choose one of table, json, yaml/ },
+      { args: ["frobnicate"], code: 2, message: /unknown command "frobnicate"/ },
+      { args: ["get", "clusters", "--cert", join(flotilla.certsDir, "member1.crt"), "--key", join(flotilla.certsDir, "member1.key")], code: 1, message: /PERMISSION_DENIED: the Admin API needs an admin client certificate/ },
+      { args: ["get", "clusters"], env: { FLOTILLA_STATE_DIR: "" }, code: 1, message: /cannot read the control plane's address in \.flotilla\/flotilla-certs\/admin-endpoint/ },
+      { args: ["get", "clusters", "--state-dir", empty], code: 1, message: /cannot read .*admin-endpoint: start the local fleet with `npm run up`/ },
+    ];
+    for (const c of cases) {
+      const r = await ctl(c.args, c.env);
+      assert.equal(r.code, c.code, `${c.args.join(" ")}: ${r.stderr}`);
+      assert.match(r.stderr, c.message, c.args.join(" "));
+      assert.equal(r.stdout, "", "nothing on stdout when it fails");
+    }
+  });
+});
