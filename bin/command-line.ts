@@ -12,9 +12,23 @@ export function lookupCommand<C>(commands: Record<string, C>, argv: string[]): {
   return { name, command: commands[name] as C, rest };
 }
 
-/** Runs a command's main and exits with its code; a FlagError is bad usage (2), anything else failure (1). */
-export function runMain(program: string, main: (argv: string[]) => Promise<number>, usageHint: () => string): void {
-  main(process.argv.slice(2)).then(
+/**
+ * Runs the subcommand argv names and exits: its output on stdout and 0; usage for help (0, or 2
+ * when no command is given); a FlagError is bad usage (2, with `usageHint`), anything else 1.
+ */
+export function runCommandLine<C>(program: string, commands: Record<string, C>, usage: () => string, run: (command: C, rest: string[]) => Promise<string | void>, usageHint: () => string = usage): void {
+  const argv = process.argv.slice(2);
+  const main = async (): Promise<number> => {
+    const found = lookupCommand(commands, argv);
+    if (found === undefined) {
+      console.log(usage());
+      return argv.length === 0 ? 2 : 0;
+    }
+    const out = await run(found.command, found.rest);
+    if (out) console.log(out);
+    return 0;
+  };
+  main().then(
     (code) => process.exit(code),
     (err: unknown) => {
       const message = err instanceof Error ? err.message : String(err);

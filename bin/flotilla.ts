@@ -3,7 +3,7 @@ import { runAgent, agentFlags } from "../agent/main.ts";
 import { certsAdmin, certsAdminFlags, certsAgent, certsAgentFlags, certsInit, certsInitFlags } from "../control-plane/certs.ts";
 import { controlPlaneFlags, runControlPlane } from "../control-plane/main.ts";
 import { type FlagSpec, flagHelp, parseFlags } from "../shared/flags.ts";
-import { lookupCommand, runMain } from "./command-line.ts";
+import { runCommandLine } from "./command-line.ts";
 
 interface Command {
   summary: string;
@@ -28,15 +28,4 @@ function usage(): string {
   ].join("\n");
 }
 
-async function main(argv: string[]): Promise<number> {
-  const found = lookupCommand(commands, argv);
-  if (found === undefined) {
-    console.log(usage());
-    return argv.length === 0 ? 2 : 0;
-  }
-  const out = await found.command.run(parseFlags(found.command.flags, found.rest, process.env));
-  if (out) console.log(out);
-  return 0;
-}
-
-runMain("flotilla", main, usage);
+runCommandLine("flotilla", commands, usage, (command, rest) => command.run(parseFlags(command.flags, rest, process.env)));

@@ -4,7 +4,7 @@ import { type ServiceError, status as GrpcStatus } from "@grpc/grpc-js";
 import type { AdminClient, ClusterInfo, TemplateRef } from "../shared/gen/flotilla/v1alpha1/admin.ts";
 import { Health } from "../shared/gen/flotilla/v1alpha1/agent.ts";
 import { FlagError, type FlagSpec, type FlagValues, flagHelp, parseArgs } from "../shared/flags.ts";
-import { lookupCommand, runMain } from "./command-line.ts";
+import { runCommandLine } from "./command-line.ts";
 import { clusterFlag, namespaceFlag, outputFlag } from "./ctl/command-flags.ts";
 import { call, connect, connectionFlags } from "./ctl/connection.ts";
 import { age, kindAndName, type OutputFormat, outputFormat, structured, table } from "./ctl/format.ts";
@@ -101,13 +101,7 @@ function usage(): string {
   ].join("\n");
 }
 
-async function main(argv: string[]): Promise<number> {
-  const found = lookupCommand(commands, argv);
-  if (found === undefined) {
-    console.log(usage());
-    return argv.length === 0 ? 2 : 0;
-  }
-  const { command, rest } = found;
+async function runCommand(command: Command, rest: string[]): Promise<string> {
   const { flags, positionals } = parseArgs([...command.flags, ...connectionFlags], rest, process.env);
   const wantsTarget = command.usage.includes("<kind>/<name>");
   if (positionals.length !== (wantsTarget ? 1 : 0)) throw new FlagError(`usage: flotillactl ${command.usage}`);
@@ -115,9 +109,7 @@ async function main(argv: string[]): Promise<number> {
   if (typeof format !== "string") throw new FlagError(format.error);
   const { client, server } = await connect(flags);
   try {
-    const out = await command.run({ client, args: positionals, flags, format, timeoutMs: Number(flags.timeout), warn: (s) => console.error(s) });
-    console.log(out);
-    return 0;
+    return await command.run({ client, args: positionals, flags, format, timeoutMs: Number(flags.timeout), warn: (s) => console.error(s) });
   } catch (err) {
     if (isServiceError(err)) {
       const where = err.code === GrpcStatus.UNAVAILABLE || err.code === GrpcStatus.DEADLINE_EXCEEDED ? ` (control plane at ${server})` : "";
@@ -133,4 +125,4 @@ function isServiceError(err: unknown): err is ServiceError {
   return typeof err === "object" && err !== null && typeof (err as ServiceError).code === "number" && "details" in err;
 }
 
-runMain("flotillactl", main, () => "run `flotillactl help` for usage");
+runCommandLine("flotillactl", commands, usage, runCommand, () => "run `flotillactl help` for usage");
