@@ -10,6 +10,7 @@ import { orderOverridePolicies, overridePolicyMatches } from "../../control-plan
 import { matchPolicy } from "../../control-plane/policy-match.ts";
 import { renderClusterWorks } from "../../control-plane/render-works.ts";
 import { scheduleTemplate } from "../../control-plane/schedule.ts";
+import { WorkStore } from "../../control-plane/work-store.ts";
 import { mib } from "./rss.ts";
 
 const { values } = parseArgs({ options: { templates: { type: "string", default: "10000" }, clusters: { type: "string", default: "100" } } });
@@ -95,6 +96,45 @@ function flotillaRun(): { works: number; bindings: number; bytes: number } {
   return { works, bindings: T, bytes };
 }
 
+/** The Work cache's path, keeping every Work in a WorkStore as each control-plane replica does. */
+function storeRun(store: WorkStore): { works: number } {
+  let works = 0;
+  for (const t of templates) {
+    const match = matchPolicy(t, policies);
+    if (match === undefined) continue;
+    const schedule = scheduleTemplate(t, match.policy, clusters);
+    const overrides = orderOverridePolicies(overridePolicies.filter((p) => overridePolicyMatches(p, t)));
+    const key = `apps/v1/Deployment/${t.metadata.namespace}/${t.metadata.name}`;
+    for (const [cluster, w] of renderClusterWorks(t, schedule.targets, (n) => byName.get(n), overrides, "Abort")) {
+      if (!w.ok) throw new Error(w.message);
+      store.set(cluster, { key, hash: w.hash, manifests: w.manifests, conflictResolution: "Abort" });
+      works++;
+    }
+  }
+  return { works };
+}
+
+/** Baseline for memory: one serialised copy and hash per template per cluster, nothing shared. */
+function naiveStoreRun(store: Map<string, { hash: string; manifest: Buffer }>): { works: number } {
+  let works = 0;
+  for (const t of templates) {
+    for (const c of clusters) {
+      const text = JSON.stringify(t);
+      store.set(`${c.metadata.name}|${t.metadata.namespace}/${t.metadata.name}`, { hash: createHash("sha256").update(text).digest("hex"), manifest: Buffer.from(text) });
+      works++;
+    }
+  }
+  return { works };
+}
+
+/** Bytes held (heap + buffers) after a full GC. */
+function retained(): number {
+  global.gc?.();
+  global.gc?.();
+  const m = process.memoryUsage();
+  return m.heapUsed + m.arrayBuffers;
+}
+
 function baselineRun(): { works: number } {
   let works = 0;
   for (const t of templates) {
@@ -125,3 +165,18 @@ console.log(`baseline (serialise + hash each template per cluster): ${base.resul
 console.log(`flotilla (match + schedule + render + override + hash): ${flot.result.bindings} bindings, ${flot.result.works} works in ${(flot.ms / 1000).toFixed(2)} s = ${rate(flot.result.bindings, flot.ms)} bindings/s, ${rate(flot.result.works, flot.ms)} works/s`);
 console.log(`ratio flotilla / baseline, time per work: ${(flot.ms / flot.result.works / (base.ms / base.result.works)).toFixed(2)}`);
 console.log(`process RSS ${mib(process.memoryUsage().rss)}, heap used ${mib(flot.heapUsed)}; manifest bytes to send (shared buffers counted per cluster) ${mib(flot.result.bytes)}`);
+
+if (global.gc === undefined) {
+  console.log("memory: run with node --expose-gc for the Work store's retained size");
+} else {
+  const before = retained();
+  const store = new WorkStore();
+  const stored = storeRun(store);
+  const held = retained() - before;
+  const naive = new Map<string, { hash: string; manifest: Buffer }>();
+  const before2 = retained();
+  naiveStoreRun(naive);
+  const heldNaive = retained() - before2;
+  console.log(`Work store: ${stored.works} works held in ${mib(held)} (${(held / stored.works).toFixed(0)} B/work); one unshared copy per template per cluster: ${mib(heldNaive)}; ratio ${(held / heldNaive).toFixed(2)}`);
+  console.log(`process RSS with both held ${mib(process.memoryUsage().rss)}; store keeps ${store.clusters().length} clusters`);
+}

@@ -144,6 +144,22 @@ describe("Placement: cluster groups, spread, rescheduling, dependencies, preserv
     await eventually("member3 lets go", () => getJson<ObjectJson>(m3, ["deploy", "-n", NS, "gold"]).then((d) => (d === undefined ? "gone" : undefined)), () => true);
   });
 
+  it("gives a leaving cluster's share to the others and a joining cluster its share", async () => {
+    await apply(fleet.control, deployment("joined", 6));
+    await apply(fleet.control, policy("joined", { placement: { replicaScheduling: { replicaSchedulingType: "Divided" } } }));
+    await eventually("2/2/2", binding("joined-deployment"), (b) => targets(b) === "member1=2 member2=2 member3=2");
+    await eventually("member3 runs 2", () => getJson<ObjectJson>(m3, ["deploy", "-n", NS, "joined"]), (d) => d.spec?.replicas === 2);
+
+    await kubectl(fleet.control, ["delete", "cluster", "member3"]);
+    await eventually("3/3 without member3", binding("joined-deployment"), (b) => targets(b) === "member1=3 member2=3");
+    await eventually("member3 lets go", () => getJson<ObjectJson>(m3, ["deploy", "-n", NS, "joined"]).then((d) => (d === undefined ? "gone" : undefined)), () => true);
+
+    await apply(fleet.control, JSON.stringify({ apiVersion: "flotilla.dev/v1alpha1", kind: "Cluster", metadata: { name: "member3", labels: { tier: "silver" } }, spec: { region: "us" } }));
+    await eventually("member3 Ready again", () => getJson<{ status?: { conditions?: { type: string; status: string }[] } }>(fleet.control, ["cluster", "member3"]), (c) => c.status?.conditions?.some((x) => x.type === "Ready" && x.status === "True") === true, 30_000);
+    await eventually("2/2/2 again", binding("joined-deployment"), (b) => targets(b) === "member1=2 member2=2 member3=2");
+    await eventually("member3 runs 2 again", () => getJson<ObjectJson>(m3, ["deploy", "-n", NS, "joined"]), (d) => d.spec?.replicas === 2);
+  });
+
   it("takes the ConfigMaps and Secrets a Deployment uses along, moves them with it, and removes them when it goes", async () => {
     await apply(fleet.control, JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "web-conf", namespace: NS }, data: { MODE: "fleet" } }));
     await apply(fleet.control, JSON.stringify({ apiVersion: "v1", kind: "Secret", metadata: { name: "web-creds", namespace: NS }, stringData: { token: "s3cret" } }));

@@ -64,6 +64,41 @@ describe("Divided scheduling, failover and overrides", () => {
     await eventually("template shows 9", () => getJson<DeploymentJson>(fleet.control, ["deploy", "-n", NS, "split"]), (d) => d.status?.readyReplicas === 9);
   });
 
+  it("applies per-cluster minimums and maximums: 10 replicas, member1 at most 2, member2 at least 5", async () => {
+    await apply(fleet.control, deployment("bounded", 10));
+    await apply(
+      fleet.control,
+      JSON.stringify({
+        apiVersion: "flotilla.dev/v1alpha1",
+        kind: "PropagationPolicy",
+        metadata: { name: "bounded", namespace: NS },
+        spec: {
+          resourceSelectors: [{ apiVersion: "apps/v1", kind: "Deployment", name: "bounded" }],
+          placement: {
+            replicaScheduling: {
+              replicaSchedulingType: "Divided",
+              replicaDivisionPreference: "Weighted",
+              weightPreference: {
+                staticWeightList: [
+                  { targetCluster: { clusterNames: ["member1"] }, weight: 1, maxReplicas: 2 },
+                  { targetCluster: { clusterNames: ["member2"] }, weight: 1, minReplicas: 5 },
+                  { targetCluster: {}, weight: 1 },
+                ],
+              },
+            },
+          },
+        },
+      }),
+    );
+    const b = await eventually("binding", () => getJson<BindingJson>(fleet.control, ["rb", "-n", NS, "bounded-deployment"]), (x) => x.spec.clusters.length > 0);
+    assert.equal(split(b), "member1=2 member2=7 member3=1");
+    const [m1, m2, m3] = members as [Cluster, Cluster, Cluster];
+    for (const [m, n] of [[m1, 2], [m2, 7], [m3, 1]] as const) {
+      await eventually(`${m.name} runs ${n}`, () => getJson<DeploymentJson>(m, ["deploy", "-n", NS, "bounded"]), (d) => d.spec.replicas === n && d.status?.availableReplicas === n);
+    }
+    await eventually("template shows 10", () => getJson<DeploymentJson>(fleet.control, ["deploy", "-n", NS, "bounded"]), (d) => d.status?.readyReplicas === 10);
+  });
+
   it("moves a lost cluster's share to the Ready ones, and gives it back when the cluster returns", async () => {
     await apply(fleet.control, deployment("spread", 6));
     await apply(fleet.control, dividedPolicy("spread"));
