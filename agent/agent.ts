@@ -7,7 +7,9 @@ import type { KubeObject } from "../shared/api/types.ts";
 import { Discovery } from "../shared/discovery.ts";
 import { startHealthServer } from "../shared/health-server.ts";
 import { KubeRest } from "../shared/kube-rest.ts";
+import { counterOf, gaugeOf } from "../shared/metrics.ts";
 import { AppliedStore } from "./applied-store.ts";
+import { CertificateRenewer, CredentialStore, type RegistrationOptions } from "./credentials.ts";
 import { HeartbeatSource } from "./heartbeat.ts";
 import { HubConnection } from "./hub-connection.ts";
 import { ObjectWatch } from "./object-watch.ts";
@@ -21,7 +23,14 @@ export interface AgentOptions {
   clusterName: string;
   hubAddress: string;
   hubServerName?: string;
-  tls: { caFile: string; certFile: string; keyFile: string };
+  /** The hub's CA, and the agent's certificate files; without them it uses (or fills) the credentials Secret. */
+  tls: { caFile: string; certFile?: string; keyFile?: string };
+  /** The Secret in stateNamespace where a registered agent keeps its key and certificate. */
+  credentialsSecret: string;
+  /** Registration with a bootstrap token, when there are no credentials yet. */
+  registration?: RegistrationOptions;
+  /** Renew a registered agent's certificate this long before it expires. */
+  renewBeforeMs: number;
   stateNamespace: string;
   heartbeatMs: number;
   healthListen: string;
@@ -50,13 +59,15 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
   const heartbeats = new HeartbeatSource({ kc, rest, log, agentVersion: AGENT_VERSION });
   await heartbeats.start();
 
-  const [ca, cert, key] = await Promise.all([opts.tls.caFile, opts.tls.certFile, opts.tls.keyFile].map((f) => readFile(f)));
+  const ca = await readFile(opts.tls.caFile);
+  const credentials = new CredentialStore({ rest, namespace: opts.stateNamespace, secretName: opts.credentialsSecret, caPem: ca, clusterName: opts.clusterName, log });
+  const creds = await credentials.load({ certFile: opts.tls.certFile, keyFile: opts.tls.keyFile }, opts.registration);
   const connection: HubConnection = new HubConnection({
     address: opts.hubAddress,
     serverName: opts.hubServerName,
-    ca: ca as Buffer,
-    cert: cert as Buffer,
-    key: key as Buffer,
+    ca,
+    cert: Buffer.from(creds.certPem),
+    key: Buffer.from(creds.keyPem),
     log,
     handlers: {
       hello: () => {
@@ -92,26 +103,29 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
   };
   runner.controller.start();
   connection.start();
+  const renewer = creds.renewable
+    ? new CertificateRenewer({
+        clusterName: opts.clusterName,
+        renewBeforeMs: opts.renewBeforeMs,
+        renew: (csr) => connection.renew(csr),
+        store: credentials,
+        use: (c) => connection.updateCredentials(Buffer.from(c.certPem), Buffer.from(c.keyPem)),
+        log,
+      })
+    : undefined;
+  renewer?.start(creds.certPem);
   const beat = setInterval(() => void sendHeartbeat(), opts.heartbeatMs);
 
-  const health =
-    opts.healthListen === ""
-      ? undefined
-      : await startHealthServer(
-          opts.healthListen,
-          () => connection.connected,
-          () => [
-            `flotilla_agent_connected ${connection.connected ? 1 : 0}`,
-            `flotilla_agent_stream_connects_total ${connection.connects ?? 0}`,
-            `flotilla_agent_upserts_received_total ${connection.upserts ?? 0}`,
-            `flotilla_agent_manifest_bytes_received_total ${connection.manifestBytes ?? 0}`,
-            `flotilla_agent_applies_total ${runner.stats.applies}`,
-            `flotilla_agent_deletes_total ${runner.stats.deletes}`,
-            `flotilla_agent_state_writes_total ${applied.writes}`,
-            `flotilla_agent_works ${Object.keys(runner.heldHashes()).length}`,
-            `flotilla_agent_work_queue_depth ${runner.controller.queue.length + runner.controller.queue.inFlight}`,
-          ],
-        );
+  gaugeOf("flotilla_agent_connected", "1 while synced with the hub.", () => (connection.connected ? 1 : 0));
+  counterOf("flotilla_agent_stream_connects_total", "Streams opened to the hub.", () => connection.connects);
+  counterOf("flotilla_agent_upserts_received_total", "WorkUpserts received.", () => connection.upserts);
+  counterOf("flotilla_agent_manifest_bytes_received_total", "Manifest bytes received.", () => connection.manifestBytes);
+  counterOf("flotilla_agent_applies_total", "Server-side applies sent to the member.", () => runner.stats.applies);
+  counterOf("flotilla_agent_deletes_total", "Member objects deleted.", () => runner.stats.deletes);
+  counterOf("flotilla_agent_state_writes_total", "Writes of the applied-work record ConfigMaps.", () => applied.writes);
+  gaugeOf("flotilla_agent_works", "Works held with their manifests.", () => Object.keys(runner.heldHashes()).length);
+  gaugeOf("flotilla_agent_work_queue_depth", "Works waiting or being applied.", () => runner.controller.queue.length + runner.controller.queue.inFlight);
+  const health = opts.healthListen === "" ? undefined : await startHealthServer(opts.healthListen, () => connection.connected);
 
   return {
     connection,
@@ -120,6 +134,7 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
     healthPort: health?.port,
     stop: async () => {
       clearInterval(beat);
+      renewer?.stop();
       connection.stop();
       await runner.controller.stop();
       await applied.flush().catch(() => undefined);

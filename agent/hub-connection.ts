@@ -1,4 +1,4 @@
-import { type ClientDuplexStream, credentials, status as GrpcStatus } from "@grpc/grpc-js";
+import { type ClientDuplexStream, credentials, Metadata, status as GrpcStatus } from "@grpc/grpc-js";
 import type { Logger } from "pino";
 import { CoalescingOutbox } from "../shared/coalescing-outbox.ts";
 import {
@@ -10,6 +10,7 @@ import {
   type WorkStatus,
   type WorkUpsert,
 } from "../shared/gen/flotilla/v1alpha1/agent.ts";
+
 
 export interface HubHandlers {
   hello(): Hello;
@@ -40,7 +41,10 @@ export interface HubConnectionOptions {
  * with exponential backoff and full jitter when the stream ends.
  */
 export class HubConnection {
-  private readonly client: AgentHubClient;
+  private client: AgentHubClient;
+  private readonly channelOptions: Record<string, string | number>;
+  /** The client of the previous credentials, closed once its stream has ended. */
+  private retired: AgentHubClient | undefined;
   private readonly opts: HubConnectionOptions;
   private stream: ClientDuplexStream<AgentMessage, ControlMessage> | undefined;
   private outbox: CoalescingOutbox | undefined;
@@ -58,7 +62,22 @@ export class HubConnection {
     this.opts = opts;
     const channelOptions: Record<string, string | number> = { "grpc.keepalive_time_ms": 20_000, "grpc.keepalive_timeout_ms": 10_000, "grpc.max_receive_message_length": 64 * 1024 * 1024 };
     if (opts.serverName) channelOptions["grpc.ssl_target_name_override"] = opts.serverName;
+    this.channelOptions = channelOptions;
     this.client = new AgentHubClient(opts.address, credentials.createSsl(opts.ca, opts.key, opts.cert), channelOptions);
+  }
+
+  /** Uses a renewed certificate from the next stream on; the current stream goes on undisturbed. */
+  updateCredentials(cert: Buffer, key: Buffer): void {
+    this.retired?.close();
+    this.retired = this.client;
+    this.client = new AgentHubClient(this.opts.address, credentials.createSsl(this.opts.ca, key, cert), this.channelOptions);
+  }
+
+  /** Asks the hub for a new certificate for this cluster, authenticated by the current one. */
+  renew(csrPem: string, timeoutMs = 30_000): Promise<string> {
+    return new Promise((resolve, reject) => {
+      this.client.renew({ csr: csrPem }, new Metadata(), { deadline: Date.now() + timeoutMs }, (err, res) => (err ? reject(err) : resolve(res.certificate)));
+    });
   }
 
   /** True between the end of a resync and the end of the stream. */
@@ -76,6 +95,7 @@ export class HubConnection {
     if (this.timer) clearTimeout(this.timer);
     this.stream?.cancel();
     this.client.close();
+    this.retired?.close();
   }
 
   /** Queues a Work's status (the newest one is sent when the stream has room). */
@@ -91,6 +111,8 @@ export class HubConnection {
   private open(): void {
     if (this.stopped) return;
     const { handlers, log } = this.opts;
+    this.retired?.close();
+    this.retired = undefined;
     const stream = this.client.connect();
     this.stream = stream;
     this.connects++;

@@ -1,17 +1,25 @@
 // `flotilla agent`: runs in a member cluster, pulls its Works from the hub, applies them.
-import type { FlagSpec, FlagValues } from "../shared/flags.ts";
+import { FlagError, type FlagSpec, type FlagValues } from "../shared/flags.ts";
 import { loadKubeConfig } from "../shared/kubeconfig.ts";
 import { createLogger } from "../shared/logger.ts";
 import { waitForSignal } from "../shared/signals.ts";
 import { startAgent } from "./agent.ts";
+import type { RegistrationOptions } from "./credentials.ts";
 
 export const agentFlags: FlagSpec[] = [
   { name: "cluster-name", type: "string", env: "FLOTILLA_CLUSTER_NAME", required: true, help: "the member cluster this agent serves; must match its client certificate" },
   { name: "hub-address", type: "string", env: "FLOTILLA_HUB_ADDRESS", required: true, help: "host:port of the control plane's agent hub" },
   { name: "hub-server-name", type: "string", env: "FLOTILLA_HUB_SERVER_NAME", help: "the name in the hub's certificate, when it differs from the address's host" },
   { name: "ca-cert", type: "string", env: "FLOTILLA_CA_CERT", required: true, help: "PEM file of the CA that signed the hub's certificate" },
-  { name: "tls-cert", type: "string", env: "FLOTILLA_TLS_CERT", required: true, help: "PEM file of this agent's client certificate (CN = cluster name)" },
-  { name: "tls-key", type: "string", env: "FLOTILLA_TLS_KEY", required: true, help: "PEM file of this agent's private key" },
+  { name: "tls-cert", type: "string", env: "FLOTILLA_TLS_CERT", help: "PEM file of this agent's client certificate (CN = cluster name); without it the agent uses --credentials-secret" },
+  { name: "tls-key", type: "string", env: "FLOTILLA_TLS_KEY", help: "PEM file of this agent's private key" },
+  { name: "credentials-secret", type: "string", default: "flotilla-agent-credentials", help: "Secret in --state-namespace where a registered agent keeps its key and certificate" },
+  { name: "bootstrap-token", type: "string", env: "FLOTILLA_BOOTSTRAP_TOKEN", help: "register this cluster with this token (from `flotillactl token create`) when it has no credentials yet" },
+  { name: "registration-address", type: "string", env: "FLOTILLA_REGISTRATION_ADDRESS", help: "host:port of the control plane's registration listener (default: the hub's host, port 9444)" },
+  { name: "region", type: "string", env: "FLOTILLA_REGION", help: "the cluster's region, set on its Cluster at registration" },
+  { name: "zone", type: "string", env: "FLOTILLA_ZONE", help: "the cluster's zone, set at registration" },
+  { name: "provider", type: "string", env: "FLOTILLA_PROVIDER", help: "the cluster's provider, set at registration" },
+  { name: "renew-before", type: "duration", default: "720h", help: "renew a registered agent's certificate this long before it expires (and never before half its life)" },
   { name: "kubeconfig", type: "string", env: "KUBECONFIG", help: "kubeconfig of the member cluster (default: in-cluster service account, else ~/.kube/config)" },
   { name: "state-namespace", type: "string", default: "flotilla-system", help: "namespace in the member where the agent keeps its applied-work records" },
   { name: "heartbeat-interval", type: "duration", default: "10s", help: "how often the agent reports cluster health and capacity" },
@@ -19,16 +27,37 @@ export const agentFlags: FlagSpec[] = [
   { name: "workers", type: "int", default: "8", help: "Works applied in parallel" },
 ];
 
+/** Registration options from the flags, when a bootstrap token is given. */
+function registrationOf(flags: FlagValues): RegistrationOptions | undefined {
+  const token = flags["bootstrap-token"] as string | undefined;
+  if (token === undefined || token === "") return undefined;
+  const hub = flags["hub-address"] as string;
+  const host = hub.lastIndexOf(":") > 0 ? hub.slice(0, hub.lastIndexOf(":")) : hub;
+  const str = (name: string) => (flags[name] as string | undefined) || undefined;
+  return {
+    address: str("registration-address") ?? `${host}:9444`,
+    ...(str("hub-server-name") ? { serverName: str("hub-server-name") } : {}),
+    token,
+    ...(str("region") ? { region: str("region") } : {}),
+    ...(str("zone") ? { zone: str("zone") } : {}),
+    ...(str("provider") ? { provider: str("provider") } : {}),
+  };
+}
+
 /** Runs the agent until SIGTERM/SIGINT. */
 export async function runAgent(flags: FlagValues): Promise<void> {
   const log = createLogger("flotilla-agent").child({ cluster: flags["cluster-name"] });
+  if (Boolean(flags["tls-cert"]) !== Boolean(flags["tls-key"])) throw new FlagError("--tls-cert and --tls-key go together");
   const agent = await startAgent({
     kc: loadKubeConfig(flags.kubeconfig as string | undefined),
     log,
     clusterName: flags["cluster-name"] as string,
     hubAddress: flags["hub-address"] as string,
     hubServerName: flags["hub-server-name"] as string | undefined,
-    tls: { caFile: flags["ca-cert"] as string, certFile: flags["tls-cert"] as string, keyFile: flags["tls-key"] as string },
+    tls: { caFile: flags["ca-cert"] as string, certFile: flags["tls-cert"] as string | undefined, keyFile: flags["tls-key"] as string | undefined },
+    credentialsSecret: flags["credentials-secret"] as string,
+    registration: registrationOf(flags),
+    renewBeforeMs: flags["renew-before"] as number,
     stateNamespace: flags["state-namespace"] as string,
     heartbeatMs: flags["heartbeat-interval"] as number,
     healthListen: flags["health-listen"] as string,

@@ -4,6 +4,7 @@ import { Controller, type ReconcileResult } from "../shared/controller.ts";
 import type { Discovery } from "../shared/discovery.ts";
 import type { WorkStatus } from "../shared/gen/flotilla/v1alpha1/agent.ts";
 import { isKubeStatus, type KubeRest, objectPath } from "../shared/kube-rest.ts";
+import { counter } from "../shared/metrics.ts";
 import { workKeyLabelValue } from "../shared/work-key.ts";
 import { applyOrder, deleteOrder } from "./apply-order.ts";
 import { containsFields, decideApply } from "./apply-decision.ts";
@@ -14,6 +15,7 @@ import { type ManifestOutcome, workStatus } from "./work-status.ts";
 const FIELD_MANAGER = "flotilla-agent";
 /** How often a Work with a skipped manifest (a conflict) is looked at again. */
 const RECHECK_SKIPPED_MS = 15_000;
+const applyErrors = counter("flotilla_agent_apply_errors_total", "Work reconciles that reported a manifest that failed to apply.");
 
 /** A Work as the hub sent it. */
 export interface DesiredWork {
@@ -138,6 +140,7 @@ export class WorkRunner {
     }
     this.publish(workStatus(key, want.hash, outcomes));
     if (outcomes.some((o) => !o.applied && o.reason !== "AlreadyExists" && o.reason !== "ManagedLabelFalse")) {
+      applyErrors.inc();
       throw new Error(`work ${key}: ${outcomes.filter((o) => !o.applied).map((o) => o.message).join("; ")}`);
     }
     return skipped ? { requeueAfterMs: RECHECK_SKIPPED_MS } : undefined;

@@ -5,13 +5,15 @@ import type { AdminClient, ClusterInfo, TemplateRef } from "../shared/gen/flotil
 import { Health } from "../shared/gen/flotilla/v1alpha1/agent.ts";
 import { FlagError, type FlagSpec, type FlagValues, flagHelp, parseArgs } from "../shared/flags.ts";
 import { runCommandLine } from "./command-line.ts";
-import { clusterFlag, namespaceFlag, outputFlag } from "./ctl/command-flags.ts";
+import { allNamespacesFlag, clusterFlag, descriptionFlag, forceFlag, namespaceFlag, outputFlag, ttlFlag } from "./ctl/command-flags.ts";
 import { call, connect, connectionFlags } from "./ctl/connection.ts";
 import { age, kindAndName, type OutputFormat, outputFormat, structured, table } from "./ctl/format.ts";
 
 
 interface Command {
   usage: string;
+  /** How many arguments that are not flags it takes. */
+  positionals?: number;
   summary: string;
   flags: FlagSpec[];
   formats: readonly OutputFormat[];
@@ -52,8 +54,70 @@ const commands: Record<string, Command> = {
       );
     },
   },
+  "get bindings": {
+    usage: "get bindings [-n ns | -A] [-o table|json|yaml]",
+    summary: "ResourceBindings: template, clusters (with replicas), Scheduled, FullyApplied",
+    flags: [{ ...namespaceFlag, default: "", help: "only this namespace's bindings" }, allNamespacesFlag, outputFlag("table")],
+    formats: ["table", "json", "yaml"],
+    async run({ client, flags, format, timeoutMs }) {
+      const res = await call(client, client.listBindings, { namespace: flags["all-namespaces"] ? "" : String(flags.namespace ?? "") }, timeoutMs);
+      if (format !== "table") return structured(res.bindings, format);
+      return table(
+        ["namespace", "name", "template", "clusters", "scheduled", "applied", "reason"],
+        res.bindings.map((b) => [b.namespace || "-", b.name, `${b.template?.kind ?? ""}/${b.template?.name ?? ""}`, b.clusters.join(",") || "-", b.scheduled, b.fullyApplied, b.reason || "-"]),
+      );
+    },
+  },
+  "token create": {
+    usage: "token create [--ttl 24h] [--description TEXT]",
+    summary: "a bootstrap token for registering members (printed once, on stdout)",
+    flags: [ttlFlag, descriptionFlag, outputFlag("table")],
+    formats: ["table", "json", "yaml"],
+    async run({ client, flags, format, timeoutMs, warn }) {
+      const ttlSeconds = Math.ceil(Number(flags.ttl) / 1000);
+      if (ttlSeconds <= 0) throw new FlagError("--ttl must be positive");
+      const res = await call(client, client.createToken, { ttlSeconds, description: String(flags.description ?? "") }, timeoutMs);
+      if (format !== "table") return structured(res, format);
+      warn(`# token ${res.id}, valid until ${res.expires}; give it to the agent chart (bootstrapToken) or --bootstrap-token`);
+      return res.token;
+    },
+  },
+  "token list": {
+    usage: "token list [-o table|json|yaml]",
+    summary: "bootstrap tokens: id, expiry, description (never the secret)",
+    flags: [outputFlag("table")],
+    formats: ["table", "json", "yaml"],
+    async run({ client, format, timeoutMs }) {
+      const res = await call(client, client.listTokens, {}, timeoutMs);
+      if (format !== "table") return structured(res.tokens, format);
+      return table(["id", "expires", "expired", "description"], res.tokens.map((t) => [t.id, t.expires, String(t.expired), t.description || "-"]));
+    },
+  },
+  "token delete": {
+    usage: "token delete <id>",
+    positionals: 1,
+    summary: "deletes a bootstrap token: no new member can register with it",
+    flags: [],
+    formats: ["table"],
+    async run({ client, args, timeoutMs }) {
+      await call(client, client.deleteToken, { id: String(args[0]) }, timeoutMs);
+      return `token ${args[0]} deleted`;
+    },
+  },
+  unjoin: {
+    usage: "unjoin <cluster> [--force]",
+    positionals: 1,
+    summary: "removes a member: its agent removes what Flotilla applied, then its Cluster and certificate are gone; --force does not wait (for a cluster that will not come back)",
+    flags: [forceFlag],
+    formats: ["table"],
+    async run({ client, args, flags, timeoutMs }) {
+      const res = await call(client, client.unjoin, { cluster: String(args[0]), force: flags.force === true }, timeoutMs);
+      return res.message;
+    },
+  },
   describe: {
     usage: "describe <kind>/<name> [-n ns] [-o table|json|yaml]",
+    positionals: 1,
     summary: "a template's propagation per cluster: replicas, applied, health, status word and message",
     flags: [namespaceFlag, outputFlag("table")],
     formats: ["table", "json", "yaml"],
@@ -68,6 +132,7 @@ const commands: Record<string, Command> = {
   },
   render: {
     usage: "render <kind>/<name> --cluster X [-n ns] [-o yaml|json]",
+    positionals: 1,
     summary: "the object a cluster gets for a template, after overrides (a preview when it is not a target)",
     flags: [{ ...clusterFlag, required: true }, namespaceFlag, outputFlag("yaml")],
     formats: ["yaml", "json"],
@@ -103,9 +168,8 @@ function usage(): string {
 
 async function runCommand(command: Command, rest: string[]): Promise<string> {
   const { flags, positionals } = parseArgs([...command.flags, ...connectionFlags], rest, process.env);
-  const wantsTarget = command.usage.includes("<kind>/<name>");
-  if (positionals.length !== (wantsTarget ? 1 : 0)) throw new FlagError(`usage: flotillactl ${command.usage}`);
-  const format = outputFormat(String(flags.output), command.formats);
+  if (positionals.length !== (command.positionals ?? 0)) throw new FlagError(`usage: flotillactl ${command.usage}`);
+  const format = outputFormat(flags.output === undefined ? (command.formats[0] as string) : String(flags.output), command.formats);
   if (typeof format !== "string") throw new FlagError(format.error);
   const { client, server } = await connect(flags);
   try {

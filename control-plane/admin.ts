@@ -6,6 +6,15 @@ import type { Logger } from "pino";
 import type { KubeObject, ResourceBinding } from "../shared/api/types.ts";
 import type {
   ClusterInfo,
+  CreateTokenRequest,
+  CreateTokenResponse,
+  DeleteTokenRequest,
+  DeleteTokenResponse,
+  ListBindingsRequest,
+  ListBindingsResponse,
+  ListTokensResponse,
+  UnjoinRequest,
+  UnjoinResponse,
   GetPropagationRequest,
   GetPropagationResponse,
   ListClustersResponse,
@@ -16,14 +25,18 @@ import type {
   TemplateRef,
 } from "../shared/gen/flotilla/v1alpha1/admin.ts";
 import { Health } from "../shared/gen/flotilla/v1alpha1/agent.ts";
-import { isKubeStatus, type KubeRest } from "../shared/kube-rest.ts";
+import { RESOURCES, SECRETS } from "../shared/api/resources.ts";
+import { collectionPath, isKubeStatus, type KubeRest, objectPath } from "../shared/kube-rest.ts";
 import { adminOfSubject } from "../shared/pki.ts";
 import { workKey } from "../shared/work-key.ts";
+import { formatToken, newToken, TOKEN_SECRET_PREFIX, TOKEN_SECRET_TYPE, tokenInfo, tokenSecret } from "./bootstrap-token.ts";
 import type { Caches } from "./caches.ts";
 import { orderOverridePolicies, overridePolicyMatches } from "./overrides.ts";
 import { renderClusterWorks } from "./render-works.ts";
 import { apiVersionOf, resolveKind, type ServedResource } from "./resolve-kind.ts";
+import { CLUSTER_FINALIZER } from "./registration.ts";
 import type { StatusStore } from "./status-store.ts";
+import { FORCE_ANNOTATION } from "./unjoin-controller.ts";
 import type { WorkStore } from "./work-store.ts";
 
 /** A refusal with a gRPC status code and a message for the user. */
@@ -44,15 +57,30 @@ export class Admin {
   private readonly statuses: StatusStore;
   private readonly rest: KubeRest;
   private readonly connected: (cluster: string) => boolean;
+  private readonly tokenNamespace: string | undefined;
+  private readonly waitingOn: (cluster: string) => number;
   private readonly log: Logger;
   private served: { at: number; list: ServedResource[] } | undefined;
 
-  constructor(opts: { caches: Caches; works: WorkStore; statuses: StatusStore; rest: KubeRest; connected: (cluster: string) => boolean; log: Logger }) {
+  constructor(opts: {
+    caches: Caches;
+    works: WorkStore;
+    statuses: StatusStore;
+    rest: KubeRest;
+    connected: (cluster: string) => boolean;
+    /** Where bootstrap tokens live; undefined when registration is off. */
+    tokenNamespace: string | undefined;
+    /** Bindings still waiting for a cluster's agent to remove its objects. */
+    waitingOn: (cluster: string) => number;
+    log: Logger;
+  }) {
     this.caches = opts.caches;
     this.works = opts.works;
     this.statuses = opts.statuses;
     this.rest = opts.rest;
     this.connected = opts.connected;
+    this.tokenNamespace = opts.tokenNamespace;
+    this.waitingOn = opts.waitingOn;
     this.log = opts.log;
   }
 
@@ -63,9 +91,11 @@ export class Admin {
       getPropagation: this.unary((req: GetPropagationRequest) => this.getPropagation(req)),
       render: this.unary((req: RenderRequest) => this.render(req)),
       listWorks: this.unary(async (req: ListWorksRequest) => this.listWorks(req)),
-      registerCluster: this.unary(async () => {
-        throw new AdminError(GrpcStatus.UNIMPLEMENTED, "registration with bootstrap tokens is not available yet; sign a certificate with `flotilla certs agent`");
-      }),
+      listBindings: this.unary(async (req: ListBindingsRequest) => this.listBindings(req)),
+      createToken: this.unary((req: CreateTokenRequest) => this.createToken(req)),
+      listTokens: this.unary(() => this.listTokens()),
+      deleteToken: this.unary((req: DeleteTokenRequest) => this.deleteToken(req)),
+      unjoin: this.unary((req: UnjoinRequest) => this.unjoin(req)),
     };
   }
 
@@ -172,6 +202,91 @@ export class Admin {
           };
         }),
     };
+  }
+
+  private listBindings(req: ListBindingsRequest): ListBindingsResponse {
+    const bindings = this.caches
+      .allBindings()
+      .filter((b) => req.namespace === "" || b.metadata.namespace === req.namespace)
+      .map((b) => {
+        const cond = (type: string) => b.status?.conditions?.find((c) => c.type === type);
+        const problem = [cond("Scheduled"), cond("FullyApplied"), cond("Propagation")].find((c) => c !== undefined && c.status !== "True");
+        return {
+          namespace: b.metadata.namespace ?? "",
+          name: b.metadata.name ?? "",
+          template: { apiVersion: b.spec.resource.apiVersion, kind: b.spec.resource.kind, namespace: b.spec.resource.namespace ?? "", name: b.spec.resource.name },
+          clusters: b.spec.clusters.map((c) => (c.replicas === undefined ? c.name : `${c.name}=${c.replicas}`)),
+          scheduled: cond("Scheduled")?.status ?? "Unknown",
+          fullyApplied: cond("FullyApplied")?.status ?? "Unknown",
+          reason: problem?.reason ?? "",
+        };
+      })
+      .sort((a, b) => (`${a.namespace}/${a.name}` < `${b.namespace}/${b.name}` ? -1 : 1));
+    return { bindings };
+  }
+
+  private registrationNamespace(): string {
+    if (this.tokenNamespace === undefined) throw new AdminError(GrpcStatus.FAILED_PRECONDITION, "registration is off on this control plane (start it with --ca-key)");
+    return this.tokenNamespace;
+  }
+
+  private async createToken(req: CreateTokenRequest): Promise<CreateTokenResponse> {
+    const namespace = this.registrationNamespace();
+    const ttlMs = (req.ttlSeconds === 0 ? 86_400 : req.ttlSeconds) * 1000;
+    const token = newToken();
+    const expires = new Date(Date.now() + ttlMs);
+    await this.ensureNamespace(namespace);
+    await this.rest.request("POST", collectionPath(SECRETS, namespace), { body: tokenSecret(token, namespace, expires, req.description) });
+    this.log.info({ tokenId: token.id, expires: expires.toISOString() }, "bootstrap token created");
+    return { token: formatToken(token), id: token.id, expires: expires.toISOString() };
+  }
+
+  private async listTokens(): Promise<ListTokensResponse> {
+    const namespace = this.registrationNamespace();
+    const list = await this.rest.get<{ items: KubeObject[] }>(collectionPath(SECRETS, namespace), { labelSelector: "flotilla.dev/bootstrap-token=true" }).catch((err: unknown) => {
+      if (isKubeStatus(err, 404)) return { items: [] };
+      throw err;
+    });
+    const now = Date.now();
+    return {
+      tokens: list.items
+        .filter((s) => s.type === TOKEN_SECRET_TYPE)
+        .map(tokenInfo)
+        .map((t) => ({ ...t, expired: !(Date.parse(t.expires) > now) }))
+        .sort((a, b) => (a.expires < b.expires ? -1 : 1)),
+    };
+  }
+
+  private async deleteToken(req: DeleteTokenRequest): Promise<DeleteTokenResponse> {
+    const namespace = this.registrationNamespace();
+    if (!/^[a-z0-9]{6}$/.test(req.id)) throw new AdminError(GrpcStatus.INVALID_ARGUMENT, `${JSON.stringify(req.id)} is not a token id (6 lowercase letters or digits)`);
+    await this.rest.delete(objectPath(SECRETS, namespace, `${TOKEN_SECRET_PREFIX}${req.id}`)).catch((err: unknown) => {
+      if (isKubeStatus(err, 404)) throw new AdminError(GrpcStatus.NOT_FOUND, `no bootstrap token ${req.id}`);
+      throw err;
+    });
+    return {};
+  }
+
+  private async unjoin(req: UnjoinRequest): Promise<UnjoinResponse> {
+    const c = this.caches.clusters.get(req.cluster);
+    if (c === undefined) throw new AdminError(GrpcStatus.NOT_FOUND, `cluster ${JSON.stringify(req.cluster)} is not registered`);
+    const path = objectPath(RESOURCES.cluster, undefined, req.cluster);
+    const gone = (err: unknown) => {
+      if (!isKubeStatus(err, 404)) throw err;
+    };
+    if (req.force) await this.rest.mergePatch(path, { metadata: { annotations: { [FORCE_ANNOTATION]: "true" } } }).catch(gone);
+    await this.rest.delete(path).catch(gone);
+    this.log.info({ cluster: req.cluster, force: req.force }, "unjoin requested");
+    if (req.force) return { message: `cluster ${req.cluster} removed; bindings waiting on it are released (its member keeps what Flotilla applied)` };
+    if (!(c.metadata.finalizers ?? []).includes(CLUSTER_FINALIZER)) return { message: `cluster ${req.cluster} removed` };
+    const waiting = this.waitingOn(req.cluster);
+    return { message: `cluster ${req.cluster} unjoining: its agent removes what Flotilla applied (${waiting} binding${waiting === 1 ? "" : "s"} to go), then the Cluster goes` };
+  }
+
+  private async ensureNamespace(name: string): Promise<void> {
+    await this.rest.request("POST", "/api/v1/namespaces", { body: { apiVersion: "v1", kind: "Namespace", metadata: { name } } }).catch((err: unknown) => {
+      if (!isKubeStatus(err, 409)) throw err;
+    });
   }
 
   /** The template a reference names, with its kind resolved and its namespace defaulted. */

@@ -8,6 +8,7 @@ import type {
   WorkStatus,
 } from "../shared/gen/flotilla/v1alpha1/agent.ts";
 import { CoalescingOutbox } from "../shared/coalescing-outbox.ts";
+import { counter } from "../shared/metrics.ts";
 import { planResync } from "./resync.ts";
 import type { WorkStore } from "./work-store.ts";
 
@@ -27,6 +28,8 @@ export interface SessionStats {
 }
 
 const SYNC_DONE = "\u0000sync-done";
+const bytesSent = counter("flotilla_stream_bytes_sent_total", "Manifest bytes of the WorkUpserts sent to a cluster.", ["cluster"]);
+const bytesReceived = counter("flotilla_stream_bytes_received_total", "Manifest status bytes of the WorkStatuses a cluster sent.", ["cluster"]);
 
 /**
  * One agent's stream on the hub. After the Hello it sends only what differs from what the agent
@@ -108,6 +111,7 @@ export class AgentSession {
     }
     switch (kind?.$case) {
       case "workStatus":
+        bytesReceived.inc({ cluster: this.cluster }, kind.value.manifests.reduce((n, m) => n + m.status.byteLength, 0));
         this.events.status(this.cluster, kind.value);
         break;
       case "heartbeat":
@@ -157,6 +161,7 @@ export class AgentSession {
     }
     this.stats.upserts++;
     for (const m of work.manifests) this.stats.manifestBytes += m.byteLength;
+    bytesSent.inc({ cluster: this.cluster }, work.manifests.reduce((n, m) => n + m.byteLength, 0));
     return {
       kind: {
         $case: "workUpsert",

@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import { RESOURCES } from "../shared/api/resources.ts";
-import type { KubeObject, PropagationPolicy, ResourceBinding, TargetCluster } from "../shared/api/types.ts";
+import type { Cluster, KubeObject, PropagationPolicy, ResourceBinding, TargetCluster } from "../shared/api/types.ts";
 import { Controller } from "../shared/controller.ts";
 import { isKubeStatus, type KubeRest, objectPath } from "../shared/kube-rest.ts";
 import { parseWorkKey } from "../shared/work-key.ts";
@@ -40,7 +40,7 @@ export class BindingController {
     this.caches.policies.on({ add: policyChanged, update: policyChanged, delete: policyChanged });
     this.caches.clusterPolicies.on({ add: policyChanged, update: policyChanged, delete: policyChanged });
     // Placement depends on labels, spec and whether a cluster can take Divided replicas.
-    this.caches.onClusterShapeChange((c) => JSON.stringify([c.metadata.labels ?? {}, c.spec ?? {}, schedulable(c)]), () => this.rescheduleAll());
+    this.caches.onClusterShapeChange((c) => JSON.stringify([c.metadata.labels ?? {}, c.spec ?? {}, schedulable(c), c.metadata.deletionTimestamp ?? ""]), () => this.rescheduleAll());
     const bindingChanged = (b: ResourceBinding) => this.controller.enqueue(keyOfResource(b));
     this.caches.bindings.on({ delete: bindingChanged });
     this.caches.clusterBindings.on({ delete: bindingChanged });
@@ -106,10 +106,13 @@ export class BindingController {
     }
     let targets: TargetCluster[] = [];
     if (match !== undefined) {
-      const schedule = scheduleTemplate(template, match.policy, this.caches.clusters.list(), existing?.spec.clusters);
+      const live = this.liveClusters();
+      const schedule = scheduleTemplate(template, match.policy, live, existing?.spec.clusters);
       this.outcomes.set(key, outcomeOf(schedule, match.policy.metadata.name ?? ""));
-      // A policy that cannot be scheduled leaves what runs where it is; the binding's status says why.
-      targets = schedule.error === undefined ? schedule.targets : (existing?.spec.clusters ?? []);
+      // A policy that cannot be scheduled leaves what runs where it is (the binding's status says
+      // why), except on clusters that are leaving: an unjoin must never wait on it.
+      const names = new Set(live.map((c) => c.metadata.name));
+      targets = schedule.error === undefined ? schedule.targets : (existing?.spec.clusters ?? []).filter((t) => names.has(t.name));
     } else {
       this.outcomes.delete(key);
     }
@@ -147,6 +150,11 @@ export class BindingController {
       needs.push({ name: b.metadata.name ?? "", clusters: b.spec.clusters.map((c) => c.name), ...(b.spec.conflictResolution ? { conflictResolution: b.spec.conflictResolution } : {}) });
     }
     return needs;
+  }
+
+  /** Clusters that can be placed on: an unjoining (deleted) Cluster is not. */
+  private liveClusters(): Cluster[] {
+    return this.caches.clusters.list().filter((c) => c.metadata.deletionTimestamp === undefined);
   }
 
   private async deleteBinding(path: string): Promise<void> {

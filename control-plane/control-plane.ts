@@ -1,12 +1,13 @@
 // Assembles the control plane: informers, controllers, the Work cache and the gRPC hub.
-import { Server, ServerCredentials } from "@grpc/grpc-js";
+import { Server, ServerCredentials, type ServerUnaryCall, type sendUnaryData, status as GrpcStatus } from "@grpc/grpc-js";
 import type { KubeConfig } from "@kubernetes/client-node";
 import type { Logger } from "pino";
 import { Controller } from "../shared/controller.ts";
 import { Discovery } from "../shared/discovery.ts";
 import { startHealthServer } from "../shared/health-server.ts";
-import { AgentHubService } from "../shared/gen/flotilla/v1alpha1/agent.ts";
+import { AgentHubService, type RegisterRequest, type RegisterResponse, RegistrationService } from "../shared/gen/flotilla/v1alpha1/agent.ts";
 import { KubeRest } from "../shared/kube-rest.ts";
+import { counterOf, gaugeOf } from "../shared/metrics.ts";
 import { parseWorkKey } from "../shared/work-key.ts";
 import { AdminService } from "../shared/gen/flotilla/v1alpha1/admin.ts";
 import { Admin } from "./admin.ts";
@@ -15,8 +16,11 @@ import { Caches } from "./caches.ts";
 import { ClusterController } from "./cluster-controller.ts";
 import { installCrds } from "./crds.ts";
 import { DEPENDENCY_KINDS } from "./dependencies.ts";
+import { EventRecorder } from "./event-recorder.ts";
 import { LeaderElector } from "./leader-election.ts";
 import { ScheduleOutcomes } from "./schedule-outcomes.ts";
+import { Registrar, RpcError } from "./registration.ts";
+import { UnjoinController } from "./unjoin-controller.ts";
 import { Hub } from "./hub.ts";
 import { StatusController } from "./status-controller.ts";
 import { StatusStore } from "./status-store.ts";
@@ -40,10 +44,14 @@ export interface ControlPlaneOptions {
   leaderElection?: { namespace: string; identity: string; leaseDurationMs: number; renewDeadlineMs: number; retryPeriodMs: number };
   /** Called when this replica loses leadership (the process should exit and be restarted). */
   onLostLeadership?: () => void;
+  /** Registration of new members and renewal of agent certificates; needs the CA's key. */
+  registration?: { caKeyPem: string; listen: string; tokenNamespace: string; certValidityMs: number };
 }
 
 export interface RunningControlPlane {
   grpcPort: number;
+  /** The registration listener's port, when registration is on. */
+  registrationPort: number | undefined;
   healthPort: number | undefined;
   hub: Hub;
   works: WorkStore;
@@ -85,6 +93,7 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Runn
     identity,
     isLeader: () => leading,
     heardHere: (c) => hub.session(c) !== undefined || clusterCtl.heardHere(c),
+    events: new EventRecorder({ rest, log: log.child({ component: "events" }) }),
   });
   const isKnownWork = (cluster: string, key: string): boolean => {
     if (works.get(cluster, key) !== undefined || statuses.get(key).has(cluster)) return true;
@@ -94,10 +103,22 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Runn
       return false;
     }
   };
+  const registrar =
+    opts.registration === undefined
+      ? undefined
+      : new Registrar({
+          rest,
+          ca: { certPem: opts.tls.caPem, keyPem: opts.registration.caKeyPem },
+          tokenNamespace: opts.registration.tokenNamespace,
+          certValidityMs: opts.registration.certValidityMs,
+          clusterNamed: (n) => caches.clusters.get(n),
+          log: log.child({ component: "registration" }),
+        });
   const hub: Hub = new Hub({
     works,
     log,
-    clusterExists: (c) => caches.clusters.get(c) !== undefined,
+    clusterNamed: (c) => caches.clusters.get(c),
+    registrar,
     events: {
       status: (cluster, s) => {
         // Only reports about Works that exist (or existed) for this cluster are kept, so a
@@ -138,8 +159,16 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Runn
   });
   outcomes.onChange((k) => statusCtl.reported(k));
   listeners.push((k) => bindingCtl.templateChanged(k), (k) => workCache.templateChanged(k), (k) => statusCtl.reported(k));
-  const clusterEvent = (c: { metadata: { name?: string } }) => clusterCtl.controller.enqueue(c.metadata.name ?? "");
-  caches.clusters.on({ add: clusterEvent, update: clusterEvent, delete: clusterEvent });
+  const unjoinCtl = new UnjoinController({ clusterNamed: (n) => caches.clusters.get(n), bindings: () => caches.allBindings(), rest, log });
+  const clusterEvent = (c: { metadata: { name?: string } }) => {
+    clusterCtl.controller.enqueue(c.metadata.name ?? "");
+    unjoinCtl.controller.enqueue(c.metadata.name ?? "");
+  };
+  caches.clusters.on({ add: clusterEvent, update: clusterEvent, delete: (c) => {
+    clusterEvent(c);
+    // Unjoined: its certificate is worth nothing now.
+    hub.disconnect(c.metadata.name ?? "", `cluster ${c.metadata.name} was unjoined`);
+  } });
 
   // Which kinds to watch follows the policies and bindings; one key, so bursts coalesce.
   const wantedKinds = (): KindRef[] => {
@@ -181,12 +210,15 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Runn
   // leader alone writes bindings and their status, and judges clusters no replica hears from.
   for (const c of [kindsCtl, workCache.controller, clusterCtl.controller, statusCtl.controller]) c.start();
   kindsChanged();
-  const leaderControllers = [bindingCtl.controller];
+  const leaderControllers = [bindingCtl.controller, unjoinCtl.controller];
   const startLeading = () => {
     leading = true;
     for (const c of leaderControllers) c.start();
     bindingCtl.enqueueAll(wantedKinds());
-    for (const c of caches.clusters.list()) clusterCtl.controller.enqueue(c.metadata.name ?? "");
+    for (const c of caches.clusters.list()) {
+      clusterCtl.controller.enqueue(c.metadata.name ?? "");
+      unjoinCtl.controller.enqueue(c.metadata.name ?? "");
+    }
     for (const b of caches.allBindings()) statusCtl.reported(keyOfResource(b));
   };
   const elector =
@@ -208,35 +240,55 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Runn
 
   const server = new Server({ "grpc.keepalive_time_ms": 30_000, "grpc.keepalive_timeout_ms": 10_000, "grpc.max_receive_message_length": 16 * 1024 * 1024 });
   server.addService(AgentHubService, hub.service());
-  const admin = new Admin({ caches, works, statuses, rest, connected: (c) => hub.session(c) !== undefined, log: log.child({ component: "admin" }) });
+  const admin = new Admin({
+    caches,
+    works,
+    statuses,
+    rest,
+    connected: (c) => hub.session(c) !== undefined,
+    tokenNamespace: opts.registration?.tokenNamespace,
+    waitingOn: (c) => unjoinCtl.waitingOn(c),
+    log: log.child({ component: "admin" }),
+  });
   server.addService(AdminService, admin.service());
   const creds = ServerCredentials.createSsl(Buffer.from(opts.tls.caPem), [{ cert_chain: Buffer.from(opts.tls.certPem), private_key: Buffer.from(opts.tls.keyPem) }], true);
   const grpcPort = await new Promise<number>((resolve, reject) => server.bindAsync(opts.grpcListen, creds, (err, port) => (err ? reject(err) : resolve(port))));
+  // Registration has its own listener: a new member has no client certificate yet, and the hub's
+  // listener requires one. Server-authenticated TLS; the bootstrap token authenticates the caller.
+  let registrationServer: Server | undefined;
+  let registrationPort: number | undefined;
+  if (registrar !== undefined && opts.registration !== undefined && opts.registration.listen !== "") {
+    registrationServer = new Server({ "grpc.max_receive_message_length": 64 * 1024 });
+    registrationServer.addService(RegistrationService, {
+      register: (call: ServerUnaryCall<RegisterRequest, RegisterResponse>, callback: sendUnaryData<RegisterResponse>) => {
+        registrar.register(call.request).then(
+          (res) => callback(null, res),
+          (err: unknown) => callback({ code: err instanceof RpcError ? err.code : GrpcStatus.INTERNAL, details: (err as Error).message }),
+        );
+      },
+    });
+    const serverOnly = ServerCredentials.createSsl(null, [{ cert_chain: Buffer.from(opts.tls.certPem), private_key: Buffer.from(opts.tls.keyPem) }], false);
+    const listen = opts.registration.listen;
+    registrationPort = await new Promise<number>((resolve, reject) => (registrationServer as Server).bindAsync(listen, serverOnly, (err, port) => (err ? reject(err) : resolve(port))));
+    log.info({ registrationPort }, "registration listening");
+  }
   ready = true;
   log.info({ grpcPort }, "agent hub listening");
 
-  const health =
-    opts.healthListen === ""
-      ? undefined
-      : await startHealthServer(
-          opts.healthListen,
-          () => ready,
-          () => [
-            `flotilla_leader ${leading ? 1 : 0}`,
-            `flotilla_connected_agents ${hub.connectedClusters().length}`,
-            ...works.clusters().map((c) => `flotilla_works{cluster="${c}"} ${works.keys(c).length}`),
-            `flotilla_binding_status_writes_total ${statusCtl.writes.bindingStatus}`,
-            `flotilla_template_status_writes_total ${statusCtl.writes.templateStatus}`,
-            ...hub.connectedClusters().flatMap((c) => {
-              const st = hub.session(c)?.stats;
-              return [`flotilla_stream_upserts_total{cluster="${c}"} ${st?.upserts ?? 0}`, `flotilla_stream_manifest_bytes_total{cluster="${c}"} ${st?.manifestBytes ?? 0}`];
-            }),
-          ],
-        );
+  gaugeOf("flotilla_leader", "1 while this replica leads.", () => (leading ? 1 : 0));
+  gaugeOf("flotilla_connected_agents", "Agents streaming to this replica.", () => hub.connectedClusters().length);
+  gaugeOf("flotilla_works", "Works the hub holds per cluster.", () => works.clusters().map((c) => [{ cluster: c }, works.keys(c).length] as const), ["cluster"]);
+  counterOf("flotilla_binding_status_writes_total", "ResourceBinding status writes.", () => statusCtl.writes.bindingStatus);
+  counterOf("flotilla_template_status_writes_total", "Template status writes.", () => statusCtl.writes.templateStatus);
+  const sessionStat = (stat: "upserts" | "manifestBytes") => () => hub.connectedClusters().map((c) => [{ cluster: c }, hub.session(c)?.stats[stat] ?? 0] as const);
+  counterOf("flotilla_stream_upserts_total", "WorkUpserts sent on the cluster's current stream.", sessionStat("upserts"), ["cluster"]);
+  counterOf("flotilla_stream_manifest_bytes_total", "Manifest bytes sent on the cluster's current stream.", sessionStat("manifestBytes"), ["cluster"]);
+  const health = opts.healthListen === "" ? undefined : await startHealthServer(opts.healthListen, () => ready);
   const healthPort = health?.port;
 
   return {
     grpcPort,
+    registrationPort,
     healthPort,
     hub,
     works,
@@ -247,6 +299,7 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Runn
       await elector?.stop();
       hub.closeAll();
       await new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
+      if (registrationServer !== undefined) await new Promise<void>((resolve) => (registrationServer as Server).tryShutdown(() => resolve()));
       await Promise.all([kindsCtl, workCache.controller, clusterCtl.controller, statusCtl.controller, ...leaderControllers].map((c) => c.stop()));
       templates.stop();
       caches.stop();

@@ -29,7 +29,7 @@ describe("agent hub", () => {
     hub = new Hub({
       works,
       log: silentLogger(),
-      clusterExists: (c) => registered.has(c),
+      clusterNamed: (c) => (registered.has(c) ? ({ apiVersion: "flotilla.dev/v1alpha1", kind: "Cluster", metadata: { name: c }, spec: {} }) : undefined),
       events: { status: (c, s) => statuses.push([c, s.workKey]), heartbeat: () => undefined, connected: () => undefined },
     });
     server = new Server();

@@ -1,8 +1,10 @@
-import { type ServerDuplexStream, status as GrpcStatus, type UntypedServiceImplementation } from "@grpc/grpc-js";
+import { type ServerDuplexStream, type ServerUnaryCall, type sendUnaryData, status as GrpcStatus, type UntypedServiceImplementation } from "@grpc/grpc-js";
 import type { Logger } from "pino";
-import type { AgentMessage, ControlMessage } from "../shared/gen/flotilla/v1alpha1/agent.ts";
-import { clusterOfSubject } from "../shared/pki.ts";
+import type { Cluster } from "../shared/api/types.ts";
+import type { AgentMessage, ControlMessage, RenewRequest, RenewResponse } from "../shared/gen/flotilla/v1alpha1/agent.ts";
+import { clusterOfSubject, clusterUidOfSubject } from "../shared/pki.ts";
 import { AgentSession, type SessionEvents } from "./agent-session.ts";
+import { type Registrar, RpcError } from "./registration.ts";
 import type { WorkStore } from "./work-store.ts";
 
 /**
@@ -14,23 +16,35 @@ export class Hub {
   private readonly works: WorkStore;
   private readonly events: SessionEvents & { connected(cluster: string, connected: boolean): void };
   private readonly log: Logger;
-  private readonly clusterExists: (cluster: string) => boolean;
+  private readonly clusterNamed: (cluster: string) => Cluster | undefined;
+  private readonly registrar: Registrar | undefined;
 
   constructor(opts: {
     works: WorkStore;
     events: SessionEvents & { connected(cluster: string, connected: boolean): void };
-    clusterExists: (cluster: string) => boolean;
+    clusterNamed: (cluster: string) => Cluster | undefined;
+    /** Signs renewed certificates; without it (no CA key) Renew is refused. */
+    registrar?: Registrar;
     log: Logger;
   }) {
     this.works = opts.works;
-    this.clusterExists = opts.clusterExists;
+    this.clusterNamed = opts.clusterNamed;
+    this.registrar = opts.registrar;
     this.events = opts.events;
     this.log = opts.log;
   }
 
   /** The grpc-js implementation of AgentHub. */
   service(): UntypedServiceImplementation {
-    return { connect: (call: ServerDuplexStream<AgentMessage, ControlMessage>) => this.connect(call) };
+    return {
+      connect: (call: ServerDuplexStream<AgentMessage, ControlMessage>) => this.connect(call),
+      renew: (call: ServerUnaryCall<RenewRequest, RenewResponse>, callback: sendUnaryData<RenewResponse>) => {
+        this.renew(call).then(
+          (certificate) => callback(null, { certificate }),
+          (err: unknown) => callback({ code: err instanceof RpcError ? err.code : GrpcStatus.INTERNAL, details: (err as Error).message }),
+        );
+      },
+    };
   }
 
   /** Clusters with a live stream. */
@@ -40,6 +54,11 @@ export class Hub {
 
   session(cluster: string): AgentSession | undefined {
     return this.sessions.get(cluster);
+  }
+
+  /** Ends a cluster's stream (its Cluster is gone: unjoined). */
+  disconnect(cluster: string, why: string): void {
+    this.sessions.get(cluster)?.fail(GrpcStatus.PERMISSION_DENIED, why);
   }
 
   /** Closes every stream (shutdown): agents reconnect to another replica or later. */
@@ -53,8 +72,9 @@ export class Hub {
       call.emit("error", { code: GrpcStatus.UNAUTHENTICATED, details: "a client certificate issued to an agent (O=flotilla:agents) is required" });
       return;
     }
-    if (!this.clusterExists(cluster)) {
-      call.emit("error", { code: GrpcStatus.PERMISSION_DENIED, details: `cluster ${JSON.stringify(cluster)} is not registered (no Cluster object)` });
+    const refused = this.refusal(cluster, clusterUidOfSubject(call.getAuthContext()?.sslPeerCertificate?.subject));
+    if (refused !== undefined) {
+      call.emit("error", { code: GrpcStatus.PERMISSION_DENIED, details: refused });
       return;
     }
     if (!this.works.synced) {
@@ -83,5 +103,23 @@ export class Hub {
         }
       },
     });
+  }
+
+  /** Why a certificate for this cluster (bound to this registration uid, if any) may not connect. */
+  private refusal(cluster: string, uid: string | undefined): string | undefined {
+    const c = this.clusterNamed(cluster);
+    if (c === undefined) return `cluster ${JSON.stringify(cluster)} is not registered (no Cluster object)`;
+    if (uid !== undefined && uid !== c.metadata.uid) return `this certificate belongs to an earlier registration of cluster ${cluster}, which was unjoined; register again`;
+    return undefined;
+  }
+
+  private async renew(call: ServerUnaryCall<RenewRequest, RenewResponse>): Promise<string> {
+    const subject = call.getAuthContext()?.sslPeerCertificate?.subject;
+    const cluster = clusterOfSubject(subject);
+    if (cluster === undefined) throw new RpcError(GrpcStatus.UNAUTHENTICATED, "renewal needs the agent's current certificate");
+    if (this.registrar === undefined) throw new RpcError(GrpcStatus.UNIMPLEMENTED, "this control plane cannot sign certificates (started without --ca-key)");
+    const refused = this.refusal(cluster, clusterUidOfSubject(subject));
+    if (refused !== undefined) throw new RpcError(GrpcStatus.PERMISSION_DENIED, refused);
+    return this.registrar.renew(cluster, clusterUidOfSubject(subject), call.request.csr);
   }
 }

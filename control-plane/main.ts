@@ -24,6 +24,10 @@ export const controlPlaneFlags: FlagSpec[] = [
   { name: "leader-elect-renew-deadline", type: "duration", default: "10s", help: "a leader that cannot renew for this long steps down (and the process exits)" },
   { name: "leader-elect-retry-period", type: "duration", default: "2s", help: "how often candidates try, and leaders renew" },
   { name: "identity", type: "string", env: "POD_NAME", help: "this replica's identity in the Lease (default: hostname_pid)" },
+  { name: "ca-key", type: "string", env: "FLOTILLA_CA_KEY", help: "PEM file of the CA's private key: turns on registration with bootstrap tokens and certificate renewal" },
+  { name: "registration-listen", type: "string", default: "0.0.0.0:9444", help: 'host:port of the registration listener (TLS, no client certificate; needs --ca-key; "" disables)' },
+  { name: "token-namespace", type: "string", default: "flotilla-system", help: "namespace of the bootstrap token Secrets" },
+  { name: "agent-cert-validity", type: "duration", default: "8760h", help: "how long the agent certificates it signs are valid (agents renew before they expire)" },
 ];
 
 /** Runs the control plane until SIGTERM/SIGINT. */
@@ -35,6 +39,8 @@ export async function runControlPlane(flags: FlagValues): Promise<void> {
     throw new FlagError(`--cluster-status-update-frequency (${updateMs} ms) must be below --cluster-failure-threshold (${failureMs} ms): other replicas judge a cluster by the heartbeat time written`);
   }
   const [caPem, certPem, keyPem] = await Promise.all(["ca-cert", "tls-cert", "tls-key"].map((f) => readFile(flags[f] as string, "utf8")));
+  const caKeyFile = flags["ca-key"] as string | undefined;
+  const caKeyPem = caKeyFile ? await readFile(caKeyFile, "utf8") : undefined;
   const cp = await startControlPlane({
     kc: loadKubeConfig(flags.kubeconfig as string | undefined),
     log,
@@ -54,6 +60,15 @@ export async function runControlPlane(flags: FlagValues): Promise<void> {
           retryPeriodMs: flags["leader-elect-retry-period"] as number,
         }
       : undefined,
+    registration:
+      caKeyPem === undefined
+        ? undefined
+        : {
+            caKeyPem,
+            listen: flags["registration-listen"] as string,
+            tokenNamespace: flags["token-namespace"] as string,
+            certValidityMs: flags["agent-cert-validity"] as number,
+          },
     onLostLeadership: () => {
       log.error("lost leadership; exiting so that a fresh process competes again");
       process.exit(1);

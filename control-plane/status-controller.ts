@@ -7,6 +7,7 @@ import { isKubeStatus, type KubeRest, objectPath } from "../shared/kube-rest.ts"
 import { parseWorkKey } from "../shared/work-key.ts";
 import { aggregateStatus } from "./aggregate-status.ts";
 import { bindingConditions } from "./binding-conditions.ts";
+import { type EventRecorder, involvedObjectOf, newFailures } from "./event-recorder.ts";
 import type { ScheduleOutcomes } from "./schedule-outcomes.ts";
 import { keyOfResource } from "./binding-controller.ts";
 import { BINDING_FINALIZER, bindingName } from "./binding-spec.ts";
@@ -39,6 +40,7 @@ export class StatusController {
   private readonly outcomes: ScheduleOutcomes;
   private readonly rest: KubeRest;
   private readonly log: Logger;
+  private readonly events: EventRecorder | undefined;
   /** Counts of control-cluster writes, for benchmarks and tests. */
   readonly writes = { bindingStatus: 0, templateStatus: 0, finalizer: 0 };
   private readonly isLeader: () => boolean;
@@ -60,6 +62,8 @@ export class StatusController {
     heardHere: (cluster: string) => boolean;
     /** This replica's identity: its field manager for aggregatedStatus entries. */
     identity: string;
+    /** Where new propagation failures become Warning Events on the template. */
+    events?: EventRecorder;
   }) {
     this.isLeader = opts.isLeader;
     this.heardHere = opts.heardHere;
@@ -71,6 +75,7 @@ export class StatusController {
     this.outcomes = opts.outcomes;
     this.rest = opts.rest;
     this.log = opts.log;
+    this.events = opts.events;
     this.controller = new Controller({ name: "status", reconcile: (k) => this.reconcile(k), log: opts.log, workers: 4 });
     const changed = (b: ResourceBinding) => this.controller.enqueue(keyOfResource(b));
     for (const inf of [this.caches.bindings, this.caches.clusterBindings]) inf.on({ add: changed, update: changed });
@@ -174,6 +179,9 @@ export class StatusController {
       this.writes.bindingStatus++;
       await this.rest.apply(path, { ...meta, status }, this.entriesManager).catch(ignoreNotFound);
       this.lastEntries.set(key, mine);
+      // What this write newly shows as failing (our clusters' entries; Scheduled on the leader) becomes Events.
+      const template = this.events && this.templates.get(ref);
+      if (template) for (const f of newFailures(binding.status, status, new Set(targets))) void this.events?.record(involvedObjectOf(template), f);
     }
     if (!leader) return undefined;
 

@@ -1,5 +1,12 @@
 import type { Logger } from "pino";
+import { counter, gaugeOf, histogram } from "./metrics.ts";
 import { WorkQueue } from "./work-queue.ts";
+
+/** Controllers between start() and stop(), whose queues the depth gauge reads. */
+const started = new Set<Controller>();
+gaugeOf("flotilla_workqueue_depth", "Keys waiting in a controller's work queue.", () => [...started].map((c) => [{ name: c.name }, c.queue.length] as const), ["name"]);
+const reconcileSeconds = histogram("flotilla_reconcile_duration_seconds", "Time one reconcile took.", ["name"]);
+const reconcileErrors = counter("flotilla_reconcile_errors_total", "Reconciles that failed (retried or terminal).", ["name"]);
 
 /** What a reconcile asks of the engine besides the default (forget the key). */
 export type ReconcileResult = undefined | { requeueAfterMs: number };
@@ -44,6 +51,7 @@ export class Controller {
   }
 
   start(): void {
+    started.add(this);
     for (let i = 0; i < this.workers; i++) this.running.push(this.work());
   }
 
@@ -52,6 +60,7 @@ export class Controller {
     await this.queue.shutDown();
     await Promise.all(this.running);
     this.running = [];
+    started.delete(this);
   }
 
   private async work(): Promise<void> {
@@ -66,10 +75,12 @@ export class Controller {
   /** Runs one reconcile and applies the retry policy. */
   async process(key: string): Promise<void> {
     try {
-      const result = await this.reconcile(key);
+      const observe = reconcileSeconds.startTimer({ name: this.name });
+      const result = await this.reconcile(key).finally(observe);
       this.queue.forget(key);
       if (result !== undefined) this.queue.addAfter(key, result.requeueAfterMs);
     } catch (err) {
+      reconcileErrors.inc({ name: this.name });
       const message = err instanceof Error ? err.message : String(err);
       if (err instanceof TerminalError) {
         this.queue.forget(key);

@@ -1,7 +1,8 @@
 import { createServer, type Server } from "node:http";
+import { registry } from "./metrics.ts";
 
-/** Serves /healthz (alive), /readyz (ready()) and /metrics (metrics() as Prometheus text) on host:port. */
-export async function startHealthServer(listen: string, ready: () => boolean, metrics: () => string[]): Promise<{ port: number; close(): Promise<void> }> {
+/** Serves /healthz (alive), /readyz (ready()) and /metrics (the process's metric registry) on host:port. */
+export async function startHealthServer(listen: string, ready: () => boolean): Promise<{ port: number; close(): Promise<void> }> {
   const i = listen.lastIndexOf(":");
   const host = listen.slice(0, i).replace(/^\[|\]$/g, "");
   const port = Number(listen.slice(i + 1));
@@ -15,8 +16,17 @@ export async function startHealthServer(listen: string, ready: () => boolean, me
       return void res.end(ok ? "ok" : "not ready");
     }
     if (path === "/metrics") {
-      res.setHeader("content-type", "text/plain; version=0.0.4");
-      return void res.end(`${metrics().join("\n")}\n`);
+      registry.metrics().then(
+        (text) => {
+          res.setHeader("content-type", registry.contentType);
+          res.end(text);
+        },
+        (err: unknown) => {
+          res.statusCode = 500;
+          res.end(`collecting metrics failed: ${err instanceof Error ? err.message : String(err)}\n`);
+        },
+      );
+      return;
     }
     res.statusCode = 404;
     res.end("not found");

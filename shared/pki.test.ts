@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { X509Certificate } from "node:crypto";
 import { describe, it } from "node:test";
-import { AGENT_ORGANIZATION, clusterOfSubject, createCa, issueAgentCertificate, issueCertificate } from "./pki.ts";
+import { ADMIN_ORGANIZATION, adminOfSubject, AGENT_ORGANIZATION, certificateNotAfter, clusterOfSubject, clusterUidOfSubject, createCa, createCsr, issueAdminCertificate, issueAgentCertificate, issueCertificate, signAgentCsr } from "./pki.ts";
 
 describe("pki", () => {
   it("issues server and agent certificates that verify against the CA", async () => {
@@ -31,4 +31,45 @@ describe("pki", () => {
     { name: "no certificate", subject: undefined, want: undefined },
   ];
   for (const c of cases) it(`clusterOfSubject: ${c.name}`, () => assert.equal(clusterOfSubject(c.subject), c.want));
+});
+
+describe("registration certificates", () => {
+  it("signs a CSR for exactly the registered cluster, whatever the CSR's subject says", async () => {
+    const ca = await createCa("flotilla-ca");
+    const { csrPem, keyPem } = await createCsr("member-9-wants-this");
+    const certPem = await signAgentCsr(ca, csrPem, { cluster: "member1", clusterUid: "uid-1", validityMs: 60_000 });
+    const cert = new X509Certificate(certPem);
+    assert.ok(cert.verify(new X509Certificate(ca.certPem).publicKey));
+    assert.match(cert.subject, /CN=member1/);
+    assert.match(cert.subject, /OU=uid-1/);
+    assert.match(cert.subject, new RegExp(`O=${AGENT_ORGANIZATION}`));
+    assert.ok(cert.checkPrivateKey((await import("node:crypto")).createPrivateKey(keyPem)), "the certificate is for the CSR's key");
+    const left = certificateNotAfter(certPem).getTime() - Date.now();
+    assert.ok(left > 50_000 && left <= 60_000, `valid for the asked time, got ${left} ms`);
+  });
+  it("refuses a malformed or tampered CSR", async () => {
+    const ca = await createCa("flotilla-ca");
+    await assert.rejects(signAgentCsr(ca, "not a csr", { cluster: "m", clusterUid: "u", validityMs: 1000 }), /not a PEM PKCS#10 request/);
+    const { csrPem } = await createCsr("m");
+    const body = csrPem.split("\n").filter((l) => !l.startsWith("-----")).join("");
+    const der = Buffer.from(body, "base64");
+    der[der.length - 10] = (der[der.length - 10] as number) ^ 0xff; // flip bits in the signature
+    const tampered = `-----BEGIN CERTIFICATE REQUEST-----\n${der.toString("base64")}\n-----END CERTIFICATE REQUEST-----`;
+    await assert.rejects(signAgentCsr(ca, tampered, { cluster: "m", clusterUid: "u", validityMs: 1000 }), /does not verify|not a PEM/);
+  });
+  it("tells an admin certificate from an agent's", async () => {
+    const ca = await createCa("flotilla-ca");
+    const admin = new X509Certificate((await issueAdminCertificate(ca, "alice")).certPem);
+    assert.match(admin.subject, new RegExp(`O=${ADMIN_ORGANIZATION}`));
+    const cases: [object | undefined, string | undefined][] = [
+      [{ CN: "alice", O: ADMIN_ORGANIZATION }, "alice"],
+      [{ CN: "member1", O: AGENT_ORGANIZATION }, undefined],
+      [{ CN: "both", O: [ADMIN_ORGANIZATION, AGENT_ORGANIZATION] }, undefined],
+      [{ CN: "", O: ADMIN_ORGANIZATION }, undefined],
+      [undefined, undefined],
+    ];
+    for (const [subject, want] of cases) assert.equal(adminOfSubject(subject as never), want, JSON.stringify(subject));
+    assert.equal(clusterUidOfSubject({ OU: "uid-1" }), "uid-1");
+    assert.equal(clusterUidOfSubject({}), undefined);
+  });
 });

@@ -72,31 +72,46 @@ export async function createCa(commonName: string, days = 3650): Promise<KeyPair
 export interface IssueOptions {
   commonName: string;
   organization?: string;
+  /** OU: for a registered agent, the uid of its Cluster object (a later registration of the name gets another). */
+  organizationalUnit?: string;
   /** Subject alternative names for a serving certificate. */
   dnsNames?: string[];
   ipAddresses?: string[];
   usage: "server" | "client";
   days?: number;
+  /** Validity in milliseconds; wins over days. */
+  validityMs?: number;
 }
 
-/** Issues a leaf certificate signed by the CA. */
+/** Issues a leaf certificate signed by the CA, with a new key. */
 export async function issueCertificate(ca: KeyPair, opts: IssueOptions): Promise<KeyPair> {
+  const keys = await newKeys();
+  return { certPem: await signLeaf(ca, keys.publicKey, opts), keyPem: await keyPem(keys.privateKey) };
+}
+
+async function signLeaf(ca: KeyPair, publicKey: CryptoKey | x509.PublicKey, opts: IssueOptions): Promise<string> {
   const caCert = new x509.X509Certificate(ca.certPem);
   const caKey = await importKey(ca.keyPem);
-  const keys = await newKeys();
-  const subject = [`CN=${rdn(opts.commonName)}`, ...(opts.organization ? [`O=${rdn(opts.organization)}`] : [])].join(", ");
+  const subject = [
+    `CN=${rdn(opts.commonName)}`,
+    ...(opts.organization ? [`O=${rdn(opts.organization)}`] : []),
+    ...(opts.organizationalUnit ? [`OU=${rdn(opts.organizationalUnit)}`] : []),
+  ].join(", ");
   const names = [
     ...(opts.dnsNames ?? []).map((value) => ({ type: "dns" as const, value })),
     ...(opts.ipAddresses ?? []).map((value) => ({ type: "ip" as const, value })),
   ];
+  const notBefore = new Date(Date.now() - 5 * 60_000); // tolerate small clock skew
+  const notAfter = opts.validityMs !== undefined ? new Date(Date.now() + opts.validityMs) : new Date(notBefore.getTime() + (opts.days ?? 365) * 86_400_000);
   const cert = await x509.X509CertificateGenerator.create({
     serialNumber: serial(),
     subject,
     issuer: caCert.subject,
-    publicKey: keys.publicKey,
+    publicKey,
     signingKey: caKey,
     signingAlgorithm: algorithm,
-    ...validity(opts.days ?? 365),
+    notBefore,
+    notAfter,
     extensions: [
       new x509.BasicConstraintsExtension(false, undefined, true),
       new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyEncipherment, true),
@@ -105,7 +120,40 @@ export async function issueCertificate(ca: KeyPair, opts: IssueOptions): Promise
       ...(names.length > 0 ? [new x509.SubjectAlternativeNameExtension(names)] : []),
     ],
   });
-  return { certPem: cert.toString("pem"), keyPem: await keyPem(keys.privateKey) };
+  return cert.toString("pem");
+}
+
+/** A new key and a certificate signing request for it (the agent's side of registration and renewal). */
+export async function createCsr(commonName: string): Promise<{ csrPem: string; keyPem: string }> {
+  const keys = await newKeys();
+  const csr = await x509.Pkcs10CertificateRequestGenerator.create({ name: `CN=${rdn(commonName)}`, keys, signingAlgorithm: algorithm });
+  return { csrPem: csr.toString("pem"), keyPem: await keyPem(keys.privateKey) };
+}
+
+/**
+ * Signs an agent's CSR for exactly one cluster: the subject is set here (CN = cluster, O = agents,
+ * OU = the Cluster's uid), whatever the CSR asks for. Throws on a malformed or badly signed CSR.
+ */
+export async function signAgentCsr(ca: KeyPair, csrPem: string, opts: { cluster: string; clusterUid: string; validityMs: number }): Promise<string> {
+  const csr = await verifyCsr(csrPem);
+  return signLeaf(ca, csr.publicKey, { commonName: opts.cluster, organization: AGENT_ORGANIZATION, organizationalUnit: opts.clusterUid, usage: "client", validityMs: opts.validityMs });
+}
+
+/** A parsed CSR whose signature verifies; throws a message for the user otherwise. */
+export async function verifyCsr(csrPem: string): Promise<x509.Pkcs10CertificateRequest> {
+  let csr: x509.Pkcs10CertificateRequest;
+  try {
+    csr = new x509.Pkcs10CertificateRequest(csrPem);
+  } catch {
+    throw new Error("the certificate signing request is not a PEM PKCS#10 request");
+  }
+  if (!(await csr.verify())) throw new Error("the certificate signing request's signature does not verify");
+  return csr;
+}
+
+/** When a PEM certificate stops being valid. */
+export function certificateNotAfter(certPem: string): Date {
+  return new x509.X509Certificate(certPem).notAfter;
 }
 
 /** Issues the client certificate that binds an agent to exactly one cluster. */
@@ -134,4 +182,10 @@ export function adminOfSubject(subject: { CN?: string | string[]; O?: string | s
   if (!orgs.includes(ADMIN_ORGANIZATION) || orgs.includes(AGENT_ORGANIZATION)) return undefined;
   const cn = Array.isArray(subject.CN) ? undefined : subject.CN;
   return cn === undefined || cn === "" ? undefined : cn;
+}
+
+/** The Cluster uid a registered agent's certificate is bound to (its OU), if any. */
+export function clusterUidOfSubject(subject: { OU?: string | string[] } | undefined): string | undefined {
+  const ou = subject?.OU;
+  return typeof ou === "string" && ou !== "" ? ou : undefined;
 }

@@ -2,7 +2,12 @@
 import type { FlagSpec } from "../../shared/flags.ts";
 
 export const namespaceFlag: FlagSpec = { name: "namespace", short: "n", type: "string", default: "default", help: "the template's namespace (ignored for cluster-scoped kinds)" };
+export const allNamespacesFlag: FlagSpec = { name: "all-namespaces", short: "A", type: "bool", help: "every namespace" };
 export const clusterFlag: FlagSpec = { name: "cluster", type: "string", help: "the member cluster" };
+
+export const ttlFlag: FlagSpec = { name: "ttl", type: "duration", default: "24h", help: "how long the token is good for" };
+export const descriptionFlag: FlagSpec = { name: "description", type: "string", default: "", help: "what it is for" };
+export const forceFlag: FlagSpec = { name: "force", type: "bool", help: "remove the Cluster now and release the bindings waiting on it" };
 
 /** -o: table, json or yaml (a command may offer fewer); `def` is its default. */
 export function outputFlag(def: string): FlagSpec {
@@ -10,4 +15,4 @@ export function outputFlag(def: string): FlagSpec {
 }
 
 /** Every flag any command takes, for the README check. */
-export const commandFlags: FlagSpec[] = [namespaceFlag, clusterFlag, outputFlag("table")];
+export const commandFlags: FlagSpec[] = [namespaceFlag, allNamespacesFlag, clusterFlag, outputFlag("table"), ttlFlag, descriptionFlag, forceFlag];

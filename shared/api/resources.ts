@@ -13,3 +13,6 @@ export const RESOURCES = {
   overridePolicy: r("OverridePolicy", "overridepolicies", true),
   clusterOverridePolicy: r("ClusterOverridePolicy", "clusteroverridepolicies", false),
 } as const;
+
+/** The core Secret resource (bootstrap tokens, agent credentials). */
+export const SECRETS: ResourceInfo = { apiVersion: "v1", kind: "Secret", plural: "secrets", namespaced: true };

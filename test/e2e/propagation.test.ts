@@ -303,4 +303,37 @@ describe("propagation end to end", () => {
     await eventually("member2 Ready again", () => ready("member2"), (c) => c.status === "True", 30_000);
     await eventually("template counts member2 again", () => getJson<DeploymentJson>(control, ["deploy", "-n", NS, "web"]), (d) => d.status?.readyReplicas === 6);
   });
+
+  it("records a Warning Event on the template when an override cannot apply, and one Event for a failure that stands", async () => {
+    const override = JSON.stringify({
+      apiVersion: "flotilla.dev/v1alpha1",
+      kind: "OverridePolicy",
+      metadata: { name: "evt", namespace: NS },
+      spec: {
+        resourceSelectors: [{ apiVersion: "v1", kind: "ConfigMap", name: "evt" }],
+        overrideRules: [{ targetCluster: { clusterNames: ["member1"] }, overriders: { plaintext: [{ path: "/spec/nothing", operator: "remove" }] } }],
+      },
+    });
+    const template = (v: string) => [configMap("evt", { v }), policy("evt", { resourceSelectors: [{ apiVersion: "v1", kind: "ConfigMap", name: "evt" }] })].join("\n---\n");
+    interface EventJson { metadata: { name: string }; type: string; reason: string; message: string; count?: number; involvedObject: { kind: string; name: string; uid?: string }; source?: { component?: string } }
+    const events = async () =>
+      (await getJson<{ items: EventJson[] }>(control, ["events", "-n", NS, "--field-selector", "involvedObject.name=evt"]))?.items.filter((e) => e.involvedObject.kind === "ConfigMap" && e.reason === "ApplyOverridesFailed");
+    await apply(control, override);
+    await apply(control, template("1"));
+    const [first] = await eventually("an ApplyOverridesFailed Event on the template", events, (l) => l.length > 0);
+    assert.equal(first?.type, "Warning");
+    assert.match(first?.message ?? "", /^cluster member1: .*\/spec\/nothing/);
+    assert.equal(first?.source?.component, "flotilla-control-plane");
+    assert.equal(first?.involvedObject.uid, (await getJson<{ metadata: { uid: string } }>(control, ["cm", "-n", NS, "evt"]))?.metadata.uid);
+
+    // The same broken state again, and a template change that every cluster renders anew while member1 still fails the same way.
+    await apply(control, override);
+    await apply(control, template("2"));
+    await eventually("member2 follows the template", () => getJson<ConfigMapJson>(m2, ["cm", "-n", NS, "evt"]), (c) => c.data?.v === "2");
+    await eventually("the binding shows member2 applied and member1 still failing", () => binding("evt-configmap"), (b) => clusterItem(b, "member2")?.applied === true && clusterItem(b, "member2")?.reason === "" && clusterItem(b, "member1")?.reason === "ApplyOverridesFailed");
+    await new Promise((resolve) => setTimeout(resolve, 2_000)); // room for an Event write that should not happen
+    const after = await events();
+    assert.deepEqual(after?.map((e) => e.metadata.name), [first?.metadata.name], "still one Event for the standing failure");
+    assert.ok((after?.[0]?.count ?? 1) >= (first?.count ?? 1));
+  });
 });

@@ -20,6 +20,10 @@ export interface FlotillaOptions {
   clusterFailureThreshold?: string;
   /** Extra labels / spec per member Cluster object. */
   clusterSpecs?: Record<string, { labels?: Record<string, string>; spec?: Record<string, unknown> }>;
+  /** Members left without a Cluster object or an agent (for registration tests). */
+  unregistered?: string[];
+  /** `--agent-cert-validity` of the control plane (default 24h). */
+  agentCertValidity?: string;
   logLevel?: string;
 }
 
@@ -30,12 +34,15 @@ export interface Flotilla {
   /** Where the control plane's and agents' logs go (`control-plane-<run>.log`, `agent-<member>.log`). */
   logsDir: string;
   hubPort: number;
+  /** The control plane's registration listener (bootstrap tokens). */
+  registrationPort: number;
   controlPlane: ManagedProcess;
   controlPlaneHealthPort: number;
   agents: Map<string, { process: ManagedProcess; healthPort: number }>;
   startControlPlane(): Promise<void>;
   stopControlPlane(): Promise<void>;
-  startAgent(member: string, opts?: { certCluster?: string; hubPort?: number }): Promise<void>;
+  /** `bootstrapToken` registers instead of using a signed certificate file; `fromSecret` uses the credentials Secret only. */
+  startAgent(member: string, opts?: { certCluster?: string; hubPort?: number; bootstrapToken?: string; fromSecret?: boolean; renewBefore?: string; waitHealthy?: boolean }): Promise<void>;
   /** Starts another control-plane replica on its own ports (HA tests); stopped by stop(). */
   startReplica(): Promise<{ process: ManagedProcess; hubPort: number; healthPort: number }>;
   /** Metrics of any process serving /metrics on a loopback port. */
@@ -59,7 +66,7 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
   await Promise.all([mkdir(certsDir, { recursive: true, mode: 0o700 }), mkdir(logsDir, { recursive: true })]);
   const ca = await createCa("flotilla-test-ca");
   const hub = await issueCertificate(ca, { commonName: "flotilla-hub", dnsNames: ["localhost"], ipAddresses: ["127.0.0.1"], usage: "server" });
-  const files: [string, string][] = [["ca.crt", ca.certPem], ["hub.crt", hub.certPem], ["hub.key", hub.keyPem]];
+  const files: [string, string][] = [["ca.crt", ca.certPem], ["ca.key", ca.keyPem], ["hub.crt", hub.certPem], ["hub.key", hub.keyPem]];
   for (const m of fleet.members) {
     const pair = await issueAgentCertificate(ca, m.name);
     files.push([`${m.name}.crt`, pair.certPem], [`${m.name}.key`, pair.keyPem]);
@@ -68,6 +75,7 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
   const admin = await issueAdminCertificate(ca, "admin");
   files.push(["admin.crt", admin.certPem], ["admin.key", admin.keyPem]);
   const hubPort = await freePort();
+  const registrationPort = await freePort();
   files.push(["admin-endpoint", `127.0.0.1:${hubPort}\n`]);
   await Promise.all(files.map(([f, text]) => writeFile(join(certsDir, f), text, { mode: 0o600 })));
 
@@ -79,7 +87,7 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
   const members = new Map(fleet.members.map((m) => [m.name, m]));
   let cpRuns = 0;
 
-  const spawnControlPlane = (grpcPort: number, healthPort: number, logName: string) =>
+  const spawnControlPlane = (grpcPort: number, healthPort: number, logName: string, registrationListen = "") =>
     ManagedProcess.start({
       name: "control-plane",
       command: node,
@@ -91,6 +99,9 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
         `--ca-cert=${join(certsDir, "ca.crt")}`,
         `--tls-cert=${join(certsDir, "hub.crt")}`,
         `--tls-key=${join(certsDir, "hub.key")}`,
+        `--ca-key=${join(certsDir, "ca.key")}`,
+        `--registration-listen=${registrationListen}`,
+        `--agent-cert-validity=${opts.agentCertValidity ?? "24h"}`,
         `--cluster-failure-threshold=${opts.clusterFailureThreshold ?? "5s"}`,
         "--cluster-status-update-frequency=1s",
         "--leader-elect-lease-duration=4s",
@@ -103,7 +114,7 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
 
   const startControlPlane = async () => {
     cpRuns++;
-    controlPlane = spawnControlPlane(hubPort, controlPlaneHealthPort, `control-plane-${cpRuns}.log`);
+    controlPlane = spawnControlPlane(hubPort, controlPlaneHealthPort, `control-plane-${cpRuns}.log`, `127.0.0.1:${registrationPort}`);
     await controlPlane.guard(waitFor(() => httpOk(controlPlaneHealthPort, "/readyz"), { what: "control plane /readyz", timeoutMs: 60_000 }));
   };
 
@@ -116,7 +127,7 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
     return { process: p, hubPort: grpcPort, healthPort };
   };
 
-  const startAgent = async (member: string, o: { certCluster?: string; hubPort?: number } = {}) => {
+  const startAgent = async (member: string, o: { certCluster?: string; hubPort?: number; bootstrapToken?: string; fromSecret?: boolean; renewBefore?: string; waitHealthy?: boolean } = {}) => {
     const cluster = members.get(member) as Cluster;
     const certName = o.certCluster ?? member;
     const healthPort = await freePort();
@@ -130,8 +141,9 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
         "--hub-server-name=localhost",
         `--kubeconfig=${cluster.kubeconfigPath}`,
         `--ca-cert=${join(certsDir, "ca.crt")}`,
-        `--tls-cert=${join(certsDir, `${certName}.crt`)}`,
-        `--tls-key=${join(certsDir, `${certName}.key`)}`,
+        ...(o.bootstrapToken !== undefined || o.fromSecret
+          ? [...(o.bootstrapToken ? [`--bootstrap-token=${o.bootstrapToken}`] : []), `--registration-address=127.0.0.1:${registrationPort}`, ...(o.renewBefore ? [`--renew-before=${o.renewBefore}`] : [])]
+          : [`--tls-cert=${join(certsDir, `${certName}.crt`)}`, `--tls-key=${join(certsDir, `${certName}.key`)}`]),
         `--health-listen=127.0.0.1:${healthPort}`,
         `--heartbeat-interval=${opts.heartbeatInterval ?? "1s"}`,
       ],
@@ -139,6 +151,7 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
       logFile: join(logsDir, `agent-${member}.log`),
     });
     agents.set(member, { process: p, healthPort });
+    if (o.waitHealthy === false) return;
     await p.guard(waitFor(() => httpOk(healthPort, "/healthz"), { what: `agent ${member} /healthz`, timeoutMs: 30_000 }));
   };
 
@@ -156,7 +169,8 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
   try {
     await startControlPlane();
     const custom = fleet.control.kubeConfig().makeApiClient(CustomObjectsApi);
-    for (const m of fleet.members) {
+    const registered = fleet.members.filter((m) => !(opts.unregistered ?? []).includes(m.name));
+    for (const m of registered) {
       const extra = opts.clusterSpecs?.[m.name] ?? {};
       await custom.createClusterCustomObject({
         group: "flotilla.dev",
@@ -165,11 +179,11 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
         body: { apiVersion: "flotilla.dev/v1alpha1", kind: "Cluster", metadata: { name: m.name, labels: extra.labels ?? {} }, spec: extra.spec ?? {} },
       });
     }
-    await Promise.all(fleet.members.map((m) => startAgent(m.name)));
+    await Promise.all(registered.map((m) => startAgent(m.name)));
     await waitFor(
       async () => {
         const list = (await custom.listClusterCustomObject({ group: "flotilla.dev", version: "v1alpha1", plural: "clusters" })) as { items: { status?: { conditions?: { type: string; status: string }[] } }[] };
-        return list.items.length === fleet.members.length && list.items.every((c) => c.status?.conditions?.some((x) => x.type === "Ready" && x.status === "True"));
+        return list.items.length === registered.length && list.items.every((c) => c.status?.conditions?.some((x) => x.type === "Ready" && x.status === "True"));
       },
       { what: "every member Cluster Ready", timeoutMs: 60_000, intervalMs: 250 },
     );
@@ -183,6 +197,7 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
     certsDir,
     logsDir,
     hubPort,
+    registrationPort,
     get controlPlane() {
       return controlPlane as ManagedProcess;
     },

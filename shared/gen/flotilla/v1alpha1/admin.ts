@@ -110,17 +110,75 @@ export interface ListWorksResponse {
   works: WorkSummary[];
 }
 
-export interface RegisterClusterRequest {
-  clusterName: string;
-  bootstrapToken: string;
-  /** PEM-encoded certificate signing request. */
-  csr: Buffer;
+export interface ListBindingsRequest {
+  /** Empty: every namespace (and the cluster-scoped bindings). */
+  namespace: string;
 }
 
-export interface RegisterClusterResponse {
-  /** PEM-encoded client certificate for exactly this cluster, and the CA that signs the hub. */
-  certificate: Buffer;
-  caCertificate: Buffer;
+export interface BindingInfo {
+  namespace: string;
+  name: string;
+  template:
+    | TemplateRef
+    | undefined;
+  /** cluster=replicas (or just the cluster for a kind without replicas), sorted. */
+  clusters: string[];
+  /** The Scheduled and FullyApplied conditions: True, False or Unknown, and their reasons. */
+  scheduled: string;
+  fullyApplied: string;
+  reason: string;
+}
+
+export interface ListBindingsResponse {
+  bindings: BindingInfo[];
+}
+
+export interface CreateTokenRequest {
+  /** How long the token is good for; 0 means 24 hours. */
+  ttlSeconds: number;
+  description: string;
+}
+
+export interface CreateTokenResponse {
+  /** <id>.<secret>: shown once, never stored in the clear anywhere but its Secret. */
+  token: string;
+  id: string;
+  expires: string;
+}
+
+export interface ListTokensRequest {
+}
+
+export interface TokenSummary {
+  id: string;
+  expires: string;
+  description: string;
+  expired: boolean;
+}
+
+export interface ListTokensResponse {
+  tokens: TokenSummary[];
+}
+
+export interface DeleteTokenRequest {
+  id: string;
+}
+
+export interface DeleteTokenResponse {
+}
+
+export interface UnjoinRequest {
+  cluster: string;
+  /**
+   * Do not wait for the agent to remove what Flotilla applied: for a cluster that will never
+   * come back. Bindings waiting on it are released at once.
+   */
+  force: boolean;
+}
+
+export interface UnjoinResponse {
+  /** What happened, for the user. */
+  message: string;
 }
 
 function createBaseListClustersRequest(): ListClustersRequest {
@@ -1399,25 +1457,19 @@ export const ListWorksResponse: MessageFns<ListWorksResponse> = {
   },
 };
 
-function createBaseRegisterClusterRequest(): RegisterClusterRequest {
-  return { clusterName: "", bootstrapToken: "", csr: Buffer.alloc(0) };
+function createBaseListBindingsRequest(): ListBindingsRequest {
+  return { namespace: "" };
 }
 
-export const RegisterClusterRequest: MessageFns<RegisterClusterRequest> = {
-  encode(message: RegisterClusterRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.clusterName !== "") {
-      writer.uint32(10).string(message.clusterName);
-    }
-    if (message.bootstrapToken !== "") {
-      writer.uint32(18).string(message.bootstrapToken);
-    }
-    if (message.csr.length !== 0) {
-      writer.uint32(26).bytes(message.csr);
+export const ListBindingsRequest: MessageFns<ListBindingsRequest> = {
+  encode(message: ListBindingsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.namespace !== "") {
+      writer.uint32(10).string(message.namespace);
     }
     return writer;
   },
 
-  decode(input: BinaryReader | Uint8Array, length?: number): RegisterClusterRequest {
+  decode(input: BinaryReader | Uint8Array, length?: number): ListBindingsRequest {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
@@ -1426,7 +1478,7 @@ export const RegisterClusterRequest: MessageFns<RegisterClusterRequest> = {
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
       const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseRegisterClusterRequest();
+      const message = createBaseListBindingsRequest();
       while (reader.pos < end) {
         const tag = reader.uint32();
         switch (tag >>> 3) {
@@ -1435,7 +1487,92 @@ export const RegisterClusterRequest: MessageFns<RegisterClusterRequest> = {
               break;
             }
 
-            message.clusterName = reader.string();
+            message.namespace = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListBindingsRequest {
+    return { namespace: isSet(object.namespace) ? globalThis.String(object.namespace) : "" };
+  },
+
+  toJSON(message: ListBindingsRequest): unknown {
+    const obj: any = {};
+    if (message.namespace !== "") {
+      obj.namespace = message.namespace;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListBindingsRequest>, I>>(base?: I): ListBindingsRequest {
+    return ListBindingsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListBindingsRequest>, I>>(object: I): ListBindingsRequest {
+    const message = createBaseListBindingsRequest();
+    message.namespace = object.namespace ?? "";
+    return message;
+  },
+};
+
+function createBaseBindingInfo(): BindingInfo {
+  return { namespace: "", name: "", template: undefined, clusters: [], scheduled: "", fullyApplied: "", reason: "" };
+}
+
+export const BindingInfo: MessageFns<BindingInfo> = {
+  encode(message: BindingInfo, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.namespace !== "") {
+      writer.uint32(10).string(message.namespace);
+    }
+    if (message.name !== "") {
+      writer.uint32(18).string(message.name);
+    }
+    if (message.template !== undefined) {
+      TemplateRef.encode(message.template, writer.uint32(26).fork()).join();
+    }
+    for (const v of message.clusters) {
+      writer.uint32(34).string(v!);
+    }
+    if (message.scheduled !== "") {
+      writer.uint32(42).string(message.scheduled);
+    }
+    if (message.fullyApplied !== "") {
+      writer.uint32(50).string(message.fullyApplied);
+    }
+    if (message.reason !== "") {
+      writer.uint32(58).string(message.reason);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BindingInfo {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBindingInfo();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.namespace = reader.string();
             continue;
           }
           case 2: {
@@ -1443,7 +1580,7 @@ export const RegisterClusterRequest: MessageFns<RegisterClusterRequest> = {
               break;
             }
 
-            message.bootstrapToken = reader.string();
+            message.name = reader.string();
             continue;
           }
           case 3: {
@@ -1451,7 +1588,39 @@ export const RegisterClusterRequest: MessageFns<RegisterClusterRequest> = {
               break;
             }
 
-            message.csr = Buffer.from(reader.bytes());
+            message.template = TemplateRef.decode(reader, reader.uint32());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.clusters.push(reader.string());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.scheduled = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.fullyApplied = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.reason = reader.string();
             continue;
           }
         }
@@ -1466,64 +1635,79 @@ export const RegisterClusterRequest: MessageFns<RegisterClusterRequest> = {
     }
   },
 
-  fromJSON(object: any): RegisterClusterRequest {
+  fromJSON(object: any): BindingInfo {
     return {
-      clusterName: isSet(object.clusterName)
-        ? globalThis.String(object.clusterName)
-        : isSet(object.cluster_name)
-        ? globalThis.String(object.cluster_name)
+      namespace: isSet(object.namespace) ? globalThis.String(object.namespace) : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      template: isSet(object.template) ? TemplateRef.fromJSON(object.template) : undefined,
+      clusters: globalThis.Array.isArray(object?.clusters) ? object.clusters.map((e: any) => globalThis.String(e)) : [],
+      scheduled: isSet(object.scheduled) ? globalThis.String(object.scheduled) : "",
+      fullyApplied: isSet(object.fullyApplied)
+        ? globalThis.String(object.fullyApplied)
+        : isSet(object.fully_applied)
+        ? globalThis.String(object.fully_applied)
         : "",
-      bootstrapToken: isSet(object.bootstrapToken)
-        ? globalThis.String(object.bootstrapToken)
-        : isSet(object.bootstrap_token)
-        ? globalThis.String(object.bootstrap_token)
-        : "",
-      csr: isSet(object.csr) ? Buffer.from(bytesFromBase64(object.csr)) : Buffer.alloc(0),
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
     };
   },
 
-  toJSON(message: RegisterClusterRequest): unknown {
+  toJSON(message: BindingInfo): unknown {
     const obj: any = {};
-    if (message.clusterName !== "") {
-      obj.clusterName = message.clusterName;
+    if (message.namespace !== "") {
+      obj.namespace = message.namespace;
     }
-    if (message.bootstrapToken !== "") {
-      obj.bootstrapToken = message.bootstrapToken;
+    if (message.name !== "") {
+      obj.name = message.name;
     }
-    if (message.csr.length !== 0) {
-      obj.csr = base64FromBytes(message.csr);
+    if (message.template !== undefined) {
+      obj.template = TemplateRef.toJSON(message.template);
+    }
+    if (message.clusters?.length) {
+      obj.clusters = message.clusters;
+    }
+    if (message.scheduled !== "") {
+      obj.scheduled = message.scheduled;
+    }
+    if (message.fullyApplied !== "") {
+      obj.fullyApplied = message.fullyApplied;
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
     }
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<RegisterClusterRequest>, I>>(base?: I): RegisterClusterRequest {
-    return RegisterClusterRequest.fromPartial(base ?? ({} as any));
+  create<I extends Exact<DeepPartial<BindingInfo>, I>>(base?: I): BindingInfo {
+    return BindingInfo.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<RegisterClusterRequest>, I>>(object: I): RegisterClusterRequest {
-    const message = createBaseRegisterClusterRequest();
-    message.clusterName = object.clusterName ?? "";
-    message.bootstrapToken = object.bootstrapToken ?? "";
-    message.csr = object.csr ?? Buffer.alloc(0);
+  fromPartial<I extends Exact<DeepPartial<BindingInfo>, I>>(object: I): BindingInfo {
+    const message = createBaseBindingInfo();
+    message.namespace = object.namespace ?? "";
+    message.name = object.name ?? "";
+    message.template = (object.template !== undefined && object.template !== null)
+      ? TemplateRef.fromPartial(object.template)
+      : undefined;
+    message.clusters = object.clusters?.map((e) => e) || [];
+    message.scheduled = object.scheduled ?? "";
+    message.fullyApplied = object.fullyApplied ?? "";
+    message.reason = object.reason ?? "";
     return message;
   },
 };
 
-function createBaseRegisterClusterResponse(): RegisterClusterResponse {
-  return { certificate: Buffer.alloc(0), caCertificate: Buffer.alloc(0) };
+function createBaseListBindingsResponse(): ListBindingsResponse {
+  return { bindings: [] };
 }
 
-export const RegisterClusterResponse: MessageFns<RegisterClusterResponse> = {
-  encode(message: RegisterClusterResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.certificate.length !== 0) {
-      writer.uint32(10).bytes(message.certificate);
-    }
-    if (message.caCertificate.length !== 0) {
-      writer.uint32(18).bytes(message.caCertificate);
+export const ListBindingsResponse: MessageFns<ListBindingsResponse> = {
+  encode(message: ListBindingsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.bindings) {
+      BindingInfo.encode(v!, writer.uint32(10).fork()).join();
     }
     return writer;
   },
 
-  decode(input: BinaryReader | Uint8Array, length?: number): RegisterClusterResponse {
+  decode(input: BinaryReader | Uint8Array, length?: number): ListBindingsResponse {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
@@ -1532,7 +1716,7 @@ export const RegisterClusterResponse: MessageFns<RegisterClusterResponse> = {
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
       const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseRegisterClusterResponse();
+      const message = createBaseListBindingsResponse();
       while (reader.pos < end) {
         const tag = reader.uint32();
         switch (tag >>> 3) {
@@ -1541,15 +1725,7 @@ export const RegisterClusterResponse: MessageFns<RegisterClusterResponse> = {
               break;
             }
 
-            message.certificate = Buffer.from(reader.bytes());
-            continue;
-          }
-          case 2: {
-            if (tag !== 18) {
-              break;
-            }
-
-            message.caCertificate = Buffer.from(reader.bytes());
+            message.bindings.push(BindingInfo.decode(reader, reader.uint32()));
             continue;
           }
         }
@@ -1564,35 +1740,727 @@ export const RegisterClusterResponse: MessageFns<RegisterClusterResponse> = {
     }
   },
 
-  fromJSON(object: any): RegisterClusterResponse {
+  fromJSON(object: any): ListBindingsResponse {
     return {
-      certificate: isSet(object.certificate) ? Buffer.from(bytesFromBase64(object.certificate)) : Buffer.alloc(0),
-      caCertificate: isSet(object.caCertificate)
-        ? Buffer.from(bytesFromBase64(object.caCertificate))
-        : isSet(object.ca_certificate)
-        ? Buffer.from(bytesFromBase64(object.ca_certificate))
-        : Buffer.alloc(0),
+      bindings: globalThis.Array.isArray(object?.bindings)
+        ? object.bindings.map((e: any) => BindingInfo.fromJSON(e))
+        : [],
     };
   },
 
-  toJSON(message: RegisterClusterResponse): unknown {
+  toJSON(message: ListBindingsResponse): unknown {
     const obj: any = {};
-    if (message.certificate.length !== 0) {
-      obj.certificate = base64FromBytes(message.certificate);
-    }
-    if (message.caCertificate.length !== 0) {
-      obj.caCertificate = base64FromBytes(message.caCertificate);
+    if (message.bindings?.length) {
+      obj.bindings = message.bindings.map((e) => BindingInfo.toJSON(e));
     }
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<RegisterClusterResponse>, I>>(base?: I): RegisterClusterResponse {
-    return RegisterClusterResponse.fromPartial(base ?? ({} as any));
+  create<I extends Exact<DeepPartial<ListBindingsResponse>, I>>(base?: I): ListBindingsResponse {
+    return ListBindingsResponse.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<RegisterClusterResponse>, I>>(object: I): RegisterClusterResponse {
-    const message = createBaseRegisterClusterResponse();
-    message.certificate = object.certificate ?? Buffer.alloc(0);
-    message.caCertificate = object.caCertificate ?? Buffer.alloc(0);
+  fromPartial<I extends Exact<DeepPartial<ListBindingsResponse>, I>>(object: I): ListBindingsResponse {
+    const message = createBaseListBindingsResponse();
+    message.bindings = object.bindings?.map((e) => BindingInfo.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseCreateTokenRequest(): CreateTokenRequest {
+  return { ttlSeconds: 0, description: "" };
+}
+
+export const CreateTokenRequest: MessageFns<CreateTokenRequest> = {
+  encode(message: CreateTokenRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.ttlSeconds !== 0) {
+      writer.uint32(8).uint32(message.ttlSeconds);
+    }
+    if (message.description !== "") {
+      writer.uint32(18).string(message.description);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateTokenRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateTokenRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.ttlSeconds = reader.uint32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.description = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateTokenRequest {
+    return {
+      ttlSeconds: isSet(object.ttlSeconds)
+        ? globalThis.Number(object.ttlSeconds)
+        : isSet(object.ttl_seconds)
+        ? globalThis.Number(object.ttl_seconds)
+        : 0,
+      description: isSet(object.description) ? globalThis.String(object.description) : "",
+    };
+  },
+
+  toJSON(message: CreateTokenRequest): unknown {
+    const obj: any = {};
+    if (message.ttlSeconds !== 0) {
+      obj.ttlSeconds = Math.round(message.ttlSeconds);
+    }
+    if (message.description !== "") {
+      obj.description = message.description;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateTokenRequest>, I>>(base?: I): CreateTokenRequest {
+    return CreateTokenRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateTokenRequest>, I>>(object: I): CreateTokenRequest {
+    const message = createBaseCreateTokenRequest();
+    message.ttlSeconds = object.ttlSeconds ?? 0;
+    message.description = object.description ?? "";
+    return message;
+  },
+};
+
+function createBaseCreateTokenResponse(): CreateTokenResponse {
+  return { token: "", id: "", expires: "" };
+}
+
+export const CreateTokenResponse: MessageFns<CreateTokenResponse> = {
+  encode(message: CreateTokenResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.token !== "") {
+      writer.uint32(10).string(message.token);
+    }
+    if (message.id !== "") {
+      writer.uint32(18).string(message.id);
+    }
+    if (message.expires !== "") {
+      writer.uint32(26).string(message.expires);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateTokenResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateTokenResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.token = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.expires = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateTokenResponse {
+    return {
+      token: isSet(object.token) ? globalThis.String(object.token) : "",
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      expires: isSet(object.expires) ? globalThis.String(object.expires) : "",
+    };
+  },
+
+  toJSON(message: CreateTokenResponse): unknown {
+    const obj: any = {};
+    if (message.token !== "") {
+      obj.token = message.token;
+    }
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.expires !== "") {
+      obj.expires = message.expires;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateTokenResponse>, I>>(base?: I): CreateTokenResponse {
+    return CreateTokenResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateTokenResponse>, I>>(object: I): CreateTokenResponse {
+    const message = createBaseCreateTokenResponse();
+    message.token = object.token ?? "";
+    message.id = object.id ?? "";
+    message.expires = object.expires ?? "";
+    return message;
+  },
+};
+
+function createBaseListTokensRequest(): ListTokensRequest {
+  return {};
+}
+
+export const ListTokensRequest: MessageFns<ListTokensRequest> = {
+  encode(_: ListTokensRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListTokensRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListTokensRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): ListTokensRequest {
+    return {};
+  },
+
+  toJSON(_: ListTokensRequest): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListTokensRequest>, I>>(base?: I): ListTokensRequest {
+    return ListTokensRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListTokensRequest>, I>>(_: I): ListTokensRequest {
+    const message = createBaseListTokensRequest();
+    return message;
+  },
+};
+
+function createBaseTokenSummary(): TokenSummary {
+  return { id: "", expires: "", description: "", expired: false };
+}
+
+export const TokenSummary: MessageFns<TokenSummary> = {
+  encode(message: TokenSummary, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.expires !== "") {
+      writer.uint32(18).string(message.expires);
+    }
+    if (message.description !== "") {
+      writer.uint32(26).string(message.description);
+    }
+    if (message.expired !== false) {
+      writer.uint32(32).bool(message.expired);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TokenSummary {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTokenSummary();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.expires = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.description = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.expired = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TokenSummary {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      expires: isSet(object.expires) ? globalThis.String(object.expires) : "",
+      description: isSet(object.description) ? globalThis.String(object.description) : "",
+      expired: isSet(object.expired) ? globalThis.Boolean(object.expired) : false,
+    };
+  },
+
+  toJSON(message: TokenSummary): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.expires !== "") {
+      obj.expires = message.expires;
+    }
+    if (message.description !== "") {
+      obj.description = message.description;
+    }
+    if (message.expired !== false) {
+      obj.expired = message.expired;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<TokenSummary>, I>>(base?: I): TokenSummary {
+    return TokenSummary.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<TokenSummary>, I>>(object: I): TokenSummary {
+    const message = createBaseTokenSummary();
+    message.id = object.id ?? "";
+    message.expires = object.expires ?? "";
+    message.description = object.description ?? "";
+    message.expired = object.expired ?? false;
+    return message;
+  },
+};
+
+function createBaseListTokensResponse(): ListTokensResponse {
+  return { tokens: [] };
+}
+
+export const ListTokensResponse: MessageFns<ListTokensResponse> = {
+  encode(message: ListTokensResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.tokens) {
+      TokenSummary.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListTokensResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListTokensResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.tokens.push(TokenSummary.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListTokensResponse {
+    return {
+      tokens: globalThis.Array.isArray(object?.tokens) ? object.tokens.map((e: any) => TokenSummary.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: ListTokensResponse): unknown {
+    const obj: any = {};
+    if (message.tokens?.length) {
+      obj.tokens = message.tokens.map((e) => TokenSummary.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListTokensResponse>, I>>(base?: I): ListTokensResponse {
+    return ListTokensResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListTokensResponse>, I>>(object: I): ListTokensResponse {
+    const message = createBaseListTokensResponse();
+    message.tokens = object.tokens?.map((e) => TokenSummary.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseDeleteTokenRequest(): DeleteTokenRequest {
+  return { id: "" };
+}
+
+export const DeleteTokenRequest: MessageFns<DeleteTokenRequest> = {
+  encode(message: DeleteTokenRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteTokenRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteTokenRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeleteTokenRequest {
+    return { id: isSet(object.id) ? globalThis.String(object.id) : "" };
+  },
+
+  toJSON(message: DeleteTokenRequest): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteTokenRequest>, I>>(base?: I): DeleteTokenRequest {
+    return DeleteTokenRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteTokenRequest>, I>>(object: I): DeleteTokenRequest {
+    const message = createBaseDeleteTokenRequest();
+    message.id = object.id ?? "";
+    return message;
+  },
+};
+
+function createBaseDeleteTokenResponse(): DeleteTokenResponse {
+  return {};
+}
+
+export const DeleteTokenResponse: MessageFns<DeleteTokenResponse> = {
+  encode(_: DeleteTokenResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteTokenResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteTokenResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): DeleteTokenResponse {
+    return {};
+  },
+
+  toJSON(_: DeleteTokenResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteTokenResponse>, I>>(base?: I): DeleteTokenResponse {
+    return DeleteTokenResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteTokenResponse>, I>>(_: I): DeleteTokenResponse {
+    const message = createBaseDeleteTokenResponse();
+    return message;
+  },
+};
+
+function createBaseUnjoinRequest(): UnjoinRequest {
+  return { cluster: "", force: false };
+}
+
+export const UnjoinRequest: MessageFns<UnjoinRequest> = {
+  encode(message: UnjoinRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.cluster !== "") {
+      writer.uint32(10).string(message.cluster);
+    }
+    if (message.force !== false) {
+      writer.uint32(16).bool(message.force);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UnjoinRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUnjoinRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.cluster = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.force = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UnjoinRequest {
+    return {
+      cluster: isSet(object.cluster) ? globalThis.String(object.cluster) : "",
+      force: isSet(object.force) ? globalThis.Boolean(object.force) : false,
+    };
+  },
+
+  toJSON(message: UnjoinRequest): unknown {
+    const obj: any = {};
+    if (message.cluster !== "") {
+      obj.cluster = message.cluster;
+    }
+    if (message.force !== false) {
+      obj.force = message.force;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UnjoinRequest>, I>>(base?: I): UnjoinRequest {
+    return UnjoinRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UnjoinRequest>, I>>(object: I): UnjoinRequest {
+    const message = createBaseUnjoinRequest();
+    message.cluster = object.cluster ?? "";
+    message.force = object.force ?? false;
+    return message;
+  },
+};
+
+function createBaseUnjoinResponse(): UnjoinResponse {
+  return { message: "" };
+}
+
+export const UnjoinResponse: MessageFns<UnjoinResponse> = {
+  encode(message: UnjoinResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.message !== "") {
+      writer.uint32(10).string(message.message);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UnjoinResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUnjoinResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.message = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UnjoinResponse {
+    return { message: isSet(object.message) ? globalThis.String(object.message) : "" };
+  },
+
+  toJSON(message: UnjoinResponse): unknown {
+    const obj: any = {};
+    if (message.message !== "") {
+      obj.message = message.message;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UnjoinResponse>, I>>(base?: I): UnjoinResponse {
+    return UnjoinResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UnjoinResponse>, I>>(object: I): UnjoinResponse {
+    const message = createBaseUnjoinResponse();
+    message.message = object.message ?? "";
     return message;
   },
 };
@@ -1638,16 +2506,51 @@ export const AdminService = {
     responseSerialize: (value: ListWorksResponse): Buffer => Buffer.from(ListWorksResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListWorksResponse => ListWorksResponse.decode(value),
   },
-  registerCluster: {
-    path: "/flotilla.v1alpha1.Admin/RegisterCluster" as const,
+  listBindings: {
+    path: "/flotilla.v1alpha1.Admin/ListBindings" as const,
     requestStream: false as const,
     responseStream: false as const,
-    requestSerialize: (value: RegisterClusterRequest): Buffer =>
-      Buffer.from(RegisterClusterRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): RegisterClusterRequest => RegisterClusterRequest.decode(value),
-    responseSerialize: (value: RegisterClusterResponse): Buffer =>
-      Buffer.from(RegisterClusterResponse.encode(value).finish()),
-    responseDeserialize: (value: Buffer): RegisterClusterResponse => RegisterClusterResponse.decode(value),
+    requestSerialize: (value: ListBindingsRequest): Buffer => Buffer.from(ListBindingsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListBindingsRequest => ListBindingsRequest.decode(value),
+    responseSerialize: (value: ListBindingsResponse): Buffer =>
+      Buffer.from(ListBindingsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListBindingsResponse => ListBindingsResponse.decode(value),
+  },
+  createToken: {
+    path: "/flotilla.v1alpha1.Admin/CreateToken" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateTokenRequest): Buffer => Buffer.from(CreateTokenRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateTokenRequest => CreateTokenRequest.decode(value),
+    responseSerialize: (value: CreateTokenResponse): Buffer => Buffer.from(CreateTokenResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CreateTokenResponse => CreateTokenResponse.decode(value),
+  },
+  listTokens: {
+    path: "/flotilla.v1alpha1.Admin/ListTokens" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListTokensRequest): Buffer => Buffer.from(ListTokensRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListTokensRequest => ListTokensRequest.decode(value),
+    responseSerialize: (value: ListTokensResponse): Buffer => Buffer.from(ListTokensResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListTokensResponse => ListTokensResponse.decode(value),
+  },
+  deleteToken: {
+    path: "/flotilla.v1alpha1.Admin/DeleteToken" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DeleteTokenRequest): Buffer => Buffer.from(DeleteTokenRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DeleteTokenRequest => DeleteTokenRequest.decode(value),
+    responseSerialize: (value: DeleteTokenResponse): Buffer => Buffer.from(DeleteTokenResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DeleteTokenResponse => DeleteTokenResponse.decode(value),
+  },
+  unjoin: {
+    path: "/flotilla.v1alpha1.Admin/Unjoin" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UnjoinRequest): Buffer => Buffer.from(UnjoinRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UnjoinRequest => UnjoinRequest.decode(value),
+    responseSerialize: (value: UnjoinResponse): Buffer => Buffer.from(UnjoinResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): UnjoinResponse => UnjoinResponse.decode(value),
   },
 } as const;
 
@@ -1656,7 +2559,11 @@ export interface AdminServer extends UntypedServiceImplementation {
   getPropagation: handleUnaryCall<GetPropagationRequest, GetPropagationResponse>;
   render: handleUnaryCall<RenderRequest, RenderResponse>;
   listWorks: handleUnaryCall<ListWorksRequest, ListWorksResponse>;
-  registerCluster: handleUnaryCall<RegisterClusterRequest, RegisterClusterResponse>;
+  listBindings: handleUnaryCall<ListBindingsRequest, ListBindingsResponse>;
+  createToken: handleUnaryCall<CreateTokenRequest, CreateTokenResponse>;
+  listTokens: handleUnaryCall<ListTokensRequest, ListTokensResponse>;
+  deleteToken: handleUnaryCall<DeleteTokenRequest, DeleteTokenResponse>;
+  unjoin: handleUnaryCall<UnjoinRequest, UnjoinResponse>;
 }
 
 export interface AdminClient extends Client {
@@ -1720,20 +2627,80 @@ export interface AdminClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListWorksResponse) => void,
   ): ClientUnaryCall;
-  registerCluster(
-    request: RegisterClusterRequest,
-    callback: (error: ServiceError | null, response: RegisterClusterResponse) => void,
+  listBindings(
+    request: ListBindingsRequest,
+    callback: (error: ServiceError | null, response: ListBindingsResponse) => void,
   ): ClientUnaryCall;
-  registerCluster(
-    request: RegisterClusterRequest,
+  listBindings(
+    request: ListBindingsRequest,
     metadata: Metadata,
-    callback: (error: ServiceError | null, response: RegisterClusterResponse) => void,
+    callback: (error: ServiceError | null, response: ListBindingsResponse) => void,
   ): ClientUnaryCall;
-  registerCluster(
-    request: RegisterClusterRequest,
+  listBindings(
+    request: ListBindingsRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
-    callback: (error: ServiceError | null, response: RegisterClusterResponse) => void,
+    callback: (error: ServiceError | null, response: ListBindingsResponse) => void,
+  ): ClientUnaryCall;
+  createToken(
+    request: CreateTokenRequest,
+    callback: (error: ServiceError | null, response: CreateTokenResponse) => void,
+  ): ClientUnaryCall;
+  createToken(
+    request: CreateTokenRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CreateTokenResponse) => void,
+  ): ClientUnaryCall;
+  createToken(
+    request: CreateTokenRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CreateTokenResponse) => void,
+  ): ClientUnaryCall;
+  listTokens(
+    request: ListTokensRequest,
+    callback: (error: ServiceError | null, response: ListTokensResponse) => void,
+  ): ClientUnaryCall;
+  listTokens(
+    request: ListTokensRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListTokensResponse) => void,
+  ): ClientUnaryCall;
+  listTokens(
+    request: ListTokensRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListTokensResponse) => void,
+  ): ClientUnaryCall;
+  deleteToken(
+    request: DeleteTokenRequest,
+    callback: (error: ServiceError | null, response: DeleteTokenResponse) => void,
+  ): ClientUnaryCall;
+  deleteToken(
+    request: DeleteTokenRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DeleteTokenResponse) => void,
+  ): ClientUnaryCall;
+  deleteToken(
+    request: DeleteTokenRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DeleteTokenResponse) => void,
+  ): ClientUnaryCall;
+  unjoin(
+    request: UnjoinRequest,
+    callback: (error: ServiceError | null, response: UnjoinResponse) => void,
+  ): ClientUnaryCall;
+  unjoin(
+    request: UnjoinRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: UnjoinResponse) => void,
+  ): ClientUnaryCall;
+  unjoin(
+    request: UnjoinRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: UnjoinResponse) => void,
   ): ClientUnaryCall;
 }
 

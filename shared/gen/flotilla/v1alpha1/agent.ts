@@ -9,9 +9,12 @@ import {
   Client,
   type ClientDuplexStream,
   type ClientOptions,
+  type ClientUnaryCall,
   type handleBidiStreamingCall,
+  type handleUnaryCall,
   makeGenericClientConstructor,
   type Metadata,
+  type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
 
@@ -81,6 +84,35 @@ export function healthToJSON(object: Health): string {
     default:
       return "UNRECOGNIZED";
   }
+}
+
+export interface RegisterRequest {
+  /** A DNS label; refused when a Cluster of that name exists. */
+  clusterName: string;
+  /** <id>.<secret>, from `flotillactl token create`. */
+  bootstrapToken: string;
+  /** PEM PKCS#10 request for the agent's new key; its subject is ignored. */
+  csr: string;
+  /** Copied into the Cluster's spec. */
+  region: string;
+  zone: string;
+  provider: string;
+}
+
+export interface RegisterResponse {
+  /** PEM client certificate: CN = the cluster, O = flotilla:agents, OU = the Cluster's uid. */
+  certificate: string;
+  /** PEM of the CA that signs the hub's and agents' certificates. */
+  caCertificate: string;
+}
+
+export interface RenewRequest {
+  /** PEM PKCS#10 request for a new key. */
+  csr: string;
+}
+
+export interface RenewResponse {
+  certificate: string;
 }
 
 /** Agent → hub. The first message on a stream must be a Hello. */
@@ -212,6 +244,386 @@ export interface Heartbeat {
   /** group/version values the member serves. */
   apiEnablements: string[];
 }
+
+function createBaseRegisterRequest(): RegisterRequest {
+  return { clusterName: "", bootstrapToken: "", csr: "", region: "", zone: "", provider: "" };
+}
+
+export const RegisterRequest: MessageFns<RegisterRequest> = {
+  encode(message: RegisterRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.clusterName !== "") {
+      writer.uint32(10).string(message.clusterName);
+    }
+    if (message.bootstrapToken !== "") {
+      writer.uint32(18).string(message.bootstrapToken);
+    }
+    if (message.csr !== "") {
+      writer.uint32(26).string(message.csr);
+    }
+    if (message.region !== "") {
+      writer.uint32(34).string(message.region);
+    }
+    if (message.zone !== "") {
+      writer.uint32(42).string(message.zone);
+    }
+    if (message.provider !== "") {
+      writer.uint32(50).string(message.provider);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RegisterRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRegisterRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.clusterName = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.bootstrapToken = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.csr = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.region = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.zone = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.provider = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RegisterRequest {
+    return {
+      clusterName: isSet(object.clusterName)
+        ? globalThis.String(object.clusterName)
+        : isSet(object.cluster_name)
+        ? globalThis.String(object.cluster_name)
+        : "",
+      bootstrapToken: isSet(object.bootstrapToken)
+        ? globalThis.String(object.bootstrapToken)
+        : isSet(object.bootstrap_token)
+        ? globalThis.String(object.bootstrap_token)
+        : "",
+      csr: isSet(object.csr) ? globalThis.String(object.csr) : "",
+      region: isSet(object.region) ? globalThis.String(object.region) : "",
+      zone: isSet(object.zone) ? globalThis.String(object.zone) : "",
+      provider: isSet(object.provider) ? globalThis.String(object.provider) : "",
+    };
+  },
+
+  toJSON(message: RegisterRequest): unknown {
+    const obj: any = {};
+    if (message.clusterName !== "") {
+      obj.clusterName = message.clusterName;
+    }
+    if (message.bootstrapToken !== "") {
+      obj.bootstrapToken = message.bootstrapToken;
+    }
+    if (message.csr !== "") {
+      obj.csr = message.csr;
+    }
+    if (message.region !== "") {
+      obj.region = message.region;
+    }
+    if (message.zone !== "") {
+      obj.zone = message.zone;
+    }
+    if (message.provider !== "") {
+      obj.provider = message.provider;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RegisterRequest>, I>>(base?: I): RegisterRequest {
+    return RegisterRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RegisterRequest>, I>>(object: I): RegisterRequest {
+    const message = createBaseRegisterRequest();
+    message.clusterName = object.clusterName ?? "";
+    message.bootstrapToken = object.bootstrapToken ?? "";
+    message.csr = object.csr ?? "";
+    message.region = object.region ?? "";
+    message.zone = object.zone ?? "";
+    message.provider = object.provider ?? "";
+    return message;
+  },
+};
+
+function createBaseRegisterResponse(): RegisterResponse {
+  return { certificate: "", caCertificate: "" };
+}
+
+export const RegisterResponse: MessageFns<RegisterResponse> = {
+  encode(message: RegisterResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.certificate !== "") {
+      writer.uint32(10).string(message.certificate);
+    }
+    if (message.caCertificate !== "") {
+      writer.uint32(18).string(message.caCertificate);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RegisterResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRegisterResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.certificate = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.caCertificate = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RegisterResponse {
+    return {
+      certificate: isSet(object.certificate) ? globalThis.String(object.certificate) : "",
+      caCertificate: isSet(object.caCertificate)
+        ? globalThis.String(object.caCertificate)
+        : isSet(object.ca_certificate)
+        ? globalThis.String(object.ca_certificate)
+        : "",
+    };
+  },
+
+  toJSON(message: RegisterResponse): unknown {
+    const obj: any = {};
+    if (message.certificate !== "") {
+      obj.certificate = message.certificate;
+    }
+    if (message.caCertificate !== "") {
+      obj.caCertificate = message.caCertificate;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RegisterResponse>, I>>(base?: I): RegisterResponse {
+    return RegisterResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RegisterResponse>, I>>(object: I): RegisterResponse {
+    const message = createBaseRegisterResponse();
+    message.certificate = object.certificate ?? "";
+    message.caCertificate = object.caCertificate ?? "";
+    return message;
+  },
+};
+
+function createBaseRenewRequest(): RenewRequest {
+  return { csr: "" };
+}
+
+export const RenewRequest: MessageFns<RenewRequest> = {
+  encode(message: RenewRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.csr !== "") {
+      writer.uint32(10).string(message.csr);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RenewRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRenewRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.csr = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RenewRequest {
+    return { csr: isSet(object.csr) ? globalThis.String(object.csr) : "" };
+  },
+
+  toJSON(message: RenewRequest): unknown {
+    const obj: any = {};
+    if (message.csr !== "") {
+      obj.csr = message.csr;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RenewRequest>, I>>(base?: I): RenewRequest {
+    return RenewRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RenewRequest>, I>>(object: I): RenewRequest {
+    const message = createBaseRenewRequest();
+    message.csr = object.csr ?? "";
+    return message;
+  },
+};
+
+function createBaseRenewResponse(): RenewResponse {
+  return { certificate: "" };
+}
+
+export const RenewResponse: MessageFns<RenewResponse> = {
+  encode(message: RenewResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.certificate !== "") {
+      writer.uint32(10).string(message.certificate);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RenewResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRenewResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.certificate = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RenewResponse {
+    return { certificate: isSet(object.certificate) ? globalThis.String(object.certificate) : "" };
+  },
+
+  toJSON(message: RenewResponse): unknown {
+    const obj: any = {};
+    if (message.certificate !== "") {
+      obj.certificate = message.certificate;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RenewResponse>, I>>(base?: I): RenewResponse {
+    return RenewResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RenewResponse>, I>>(object: I): RenewResponse {
+    const message = createBaseRenewResponse();
+    message.certificate = object.certificate ?? "";
+    return message;
+  },
+};
 
 function createBaseAgentMessage(): AgentMessage {
   return { kind: undefined };
@@ -2083,16 +2495,53 @@ export const AgentHubService = {
     responseSerialize: (value: ControlMessage): Buffer => Buffer.from(ControlMessage.encode(value).finish()),
     responseDeserialize: (value: Buffer): ControlMessage => ControlMessage.decode(value),
   },
+  /**
+   * A new certificate for the caller's cluster (same cluster, same registration) before the
+   * current one expires. Needs the agent's current, valid certificate.
+   */
+  renew: {
+    path: "/flotilla.v1alpha1.AgentHub/Renew" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RenewRequest): Buffer => Buffer.from(RenewRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RenewRequest => RenewRequest.decode(value),
+    responseSerialize: (value: RenewResponse): Buffer => Buffer.from(RenewResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RenewResponse => RenewResponse.decode(value),
+  },
 } as const;
 
 export interface AgentHubServer extends UntypedServiceImplementation {
   connect: handleBidiStreamingCall<AgentMessage, ControlMessage>;
+  /**
+   * A new certificate for the caller's cluster (same cluster, same registration) before the
+   * current one expires. Needs the agent's current, valid certificate.
+   */
+  renew: handleUnaryCall<RenewRequest, RenewResponse>;
 }
 
 export interface AgentHubClient extends Client {
   connect(): ClientDuplexStream<AgentMessage, ControlMessage>;
   connect(options: Partial<CallOptions>): ClientDuplexStream<AgentMessage, ControlMessage>;
   connect(metadata: Metadata, options?: Partial<CallOptions>): ClientDuplexStream<AgentMessage, ControlMessage>;
+  /**
+   * A new certificate for the caller's cluster (same cluster, same registration) before the
+   * current one expires. Needs the agent's current, valid certificate.
+   */
+  renew(
+    request: RenewRequest,
+    callback: (error: ServiceError | null, response: RenewResponse) => void,
+  ): ClientUnaryCall;
+  renew(
+    request: RenewRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RenewResponse) => void,
+  ): ClientUnaryCall;
+  renew(
+    request: RenewRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RenewResponse) => void,
+  ): ClientUnaryCall;
 }
 
 export const AgentHubClient = makeGenericClientConstructor(
@@ -2101,6 +2550,55 @@ export const AgentHubClient = makeGenericClientConstructor(
 ) as unknown as {
   new (address: string, credentials: ChannelCredentials, options?: Partial<ClientOptions>): AgentHubClient;
   service: typeof AgentHubService;
+  serviceName: string;
+};
+
+/**
+ * Registration of a new member (DESIGN §7), on its own listener: the caller has no client
+ * certificate yet, only a bootstrap token. The control plane creates the Cluster and signs a
+ * client certificate for exactly that cluster.
+ */
+export type RegistrationService = typeof RegistrationService;
+export const RegistrationService = {
+  register: {
+    path: "/flotilla.v1alpha1.Registration/Register" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RegisterRequest): Buffer => Buffer.from(RegisterRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RegisterRequest => RegisterRequest.decode(value),
+    responseSerialize: (value: RegisterResponse): Buffer => Buffer.from(RegisterResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RegisterResponse => RegisterResponse.decode(value),
+  },
+} as const;
+
+export interface RegistrationServer extends UntypedServiceImplementation {
+  register: handleUnaryCall<RegisterRequest, RegisterResponse>;
+}
+
+export interface RegistrationClient extends Client {
+  register(
+    request: RegisterRequest,
+    callback: (error: ServiceError | null, response: RegisterResponse) => void,
+  ): ClientUnaryCall;
+  register(
+    request: RegisterRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RegisterResponse) => void,
+  ): ClientUnaryCall;
+  register(
+    request: RegisterRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RegisterResponse) => void,
+  ): ClientUnaryCall;
+}
+
+export const RegistrationClient = makeGenericClientConstructor(
+  RegistrationService,
+  "flotilla.v1alpha1.Registration",
+) as unknown as {
+  new (address: string, credentials: ChannelCredentials, options?: Partial<ClientOptions>): RegistrationClient;
+  service: typeof RegistrationService;
   serviceName: string;
 };
 

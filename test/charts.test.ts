@@ -1,0 +1,581 @@
+// The Helm charts in charts/: `helm lint`, what `helm template` renders for given values and
+// which values it refuses, and a real `helm install` of the control-plane chart into a control
+// cluster and of the agent chart into a member (no `--wait`: the images do not exist here).
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { lstatSync, readFileSync, readdirSync, realpathSync } from "node:fs";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
+import type {
+  V1ClusterRole,
+  V1ClusterRoleBinding,
+  V1ConfigMap,
+  V1Container,
+  V1CustomResourceDefinition,
+  V1Deployment,
+  V1PolicyRule,
+  V1Role,
+  V1RoleBinding,
+  V1Secret,
+  V1Service,
+} from "@kubernetes/client-node";
+import { parseAllDocuments } from "yaml";
+import { createCa, issueCertificate, type KeyPair } from "../shared/pki.ts";
+import { getJson, kubectl, run } from "./e2e/helpers.ts";
+import { ensureBinaries } from "./env/binaries.ts";
+import type { Cluster } from "./env/cluster.ts";
+import { type Fleet, startFleet } from "./env/fleet.ts";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const controlPlaneChart = join(root, "charts/flotilla-control-plane");
+const agentChart = join(root, "charts/flotilla-agent");
+const crdsDir = join(root, "control-plane/crds");
+const appVersion = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string }).version;
+const NS = "flotilla-system";
+const image = `ghcr.io/flotilla/flotilla:${appVersion}`;
+
+/** One rendered object: kind and name always, the rest as the kind's client-node type says. */
+interface Rendered {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace?: string; annotations?: Record<string, string> };
+}
+type Values = Record<string, unknown>;
+
+/** HELM_*_HOME for every helm run: a temp dir, so nothing reads or writes the user's helm state. */
+let helmHome = "";
+/** Numbers the values files the tests write into helmHome. */
+let valuesCount = 0;
+let ca: KeyPair;
+let hub: KeyPair;
+
+before(async () => {
+  helmHome = await mkdtemp(join(tmpdir(), "flotilla-charts-"));
+  ca = await createCa("flotilla-chart-test-ca");
+  hub = await issueCertificate(ca, { commonName: "flotilla-hub", dnsNames: ["localhost"], ipAddresses: ["127.0.0.1"], usage: "server" });
+});
+after(async () => {
+  if (helmHome !== "") await rm(helmHome, { recursive: true, force: true });
+});
+
+/** Runs the pinned helm; resolves with stdout, rejects with an Error whose message holds stderr. */
+async function helm(args: string[]): Promise<string> {
+  const bin = join(await ensureBinaries(), "helm");
+  const env = {
+    PATH: process.env.PATH ?? "",
+    HOME: helmHome,
+    HELM_CACHE_HOME: join(helmHome, "cache"),
+    HELM_CONFIG_HOME: join(helmHome, "config"),
+    HELM_DATA_HOME: join(helmHome, "data"),
+  };
+  return new Promise((resolve, reject) => {
+    execFile(bin, args, { encoding: "utf8", env, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
+      if (err) reject(new Error(`helm ${args.slice(0, 2).join(" ")}: ${stderr.trim() || err.message}`));
+      else resolve(stdout);
+    });
+  });
+}
+
+/** Writes values to a file for `helm -f` (JSON is YAML) and returns its path. */
+async function valuesFile(values: Values): Promise<string> {
+  const path = join(helmHome, `values-${++valuesCount}.json`);
+  await writeFile(path, JSON.stringify(values));
+  return path;
+}
+
+/** `helm template` of a chart as release "flotilla" in flotilla-system; the objects it renders. */
+async function render(chart: string, values: Values): Promise<Rendered[]> {
+  const out = await helm(["template", "flotilla", chart, "--namespace", NS, "-f", await valuesFile(values)]);
+  return parseAllDocuments(out)
+    .map((d) => d.toJS() as Rendered | null)
+    .filter((o): o is Rendered => o !== null);
+}
+
+/** The one rendered object of that kind and name; fails the test when there is not exactly one. */
+function one<T>(objects: Rendered[], kind: string, name: string): T {
+  const found = objects.filter((o) => o.kind === kind && o.metadata.name === name);
+  assert.equal(found.length, 1, `${kind}/${name} rendered ${found.length} times`);
+  return found[0] as T;
+}
+
+/** "Kind/name" of every rendered object, sorted. */
+function kindsAndNames(objects: Rendered[]): string[] {
+  return objects.map((o) => `${o.kind}/${o.metadata.name}`).sort();
+}
+
+function container(d: V1Deployment): V1Container {
+  const c = d.spec?.template.spec?.containers[0];
+  assert.ok(c, "the Deployment has a container");
+  return c;
+}
+
+function decode(secret: V1Secret, key: string): string {
+  const value = secret.data?.[key];
+  assert.ok(value !== undefined, `Secret ${secret.metadata?.name} has ${key}`);
+  return Buffer.from(value, "base64").toString("utf8");
+}
+
+/** Every CRD in control-plane/crds, parsed. */
+function sourceCrds(): V1CustomResourceDefinition[] {
+  return readdirSync(crdsDir)
+    .filter((f) => f.endsWith(".yaml"))
+    .flatMap((f) => parseAllDocuments(readFileSync(join(crdsDir, f), "utf8")).map((d) => d.toJS() as V1CustomResourceDefinition | null))
+    .filter((c): c is V1CustomResourceDefinition => c !== null);
+}
+
+const controlPlaneValues = (): Values => ({
+  tls: { caCert: ca.certPem, caKey: ca.keyPem, cert: hub.certPem, key: hub.keyPem },
+});
+
+const TOKEN = "abcdef.0123456789abcdef";
+const agentValues = (extra: Values = {}): Values => ({
+  controlPlane: { address: "hub.example.test:9443" },
+  caCert: ca.certPem,
+  cluster: { name: "member1" },
+  bootstrapToken: TOKEN,
+  ...extra,
+});
+
+const CONTROL_PLANE_ARGS = [
+  "control-plane",
+  "--grpc-listen=0.0.0.0:9443",
+  "--registration-listen=0.0.0.0:9444",
+  "--ca-cert=/etc/flotilla/tls/ca.crt",
+  "--ca-key=/etc/flotilla/tls/ca.key",
+  `--token-namespace=${NS}`,
+  "--tls-cert=/etc/flotilla/tls/tls.crt",
+  "--tls-key=/etc/flotilla/tls/tls.key",
+  "--health-listen=0.0.0.0:8080",
+  "--install-crds=false",
+  "--leader-elect=true",
+  `--leader-elect-namespace=${NS}`,
+  "--identity=$(POD_NAME)",
+];
+
+/** The rules the agent's ClusterRole always gets on top of rbac.rules. */
+const AGENT_OWN_CLUSTER_RULES: V1PolicyRule[] = [
+  { apiGroups: [""], resources: ["nodes", "pods"], verbs: ["get", "list", "watch"] },
+  { apiGroups: [""], resources: ["namespaces"], verbs: ["get", "create"] },
+];
+const AGENT_ROLE_RULES: V1PolicyRule[] = [
+  { apiGroups: [""], resources: ["configmaps"], verbs: ["get", "list", "watch", "create", "update", "patch"] },
+  { apiGroups: [""], resources: ["secrets"], verbs: ["create"] },
+  { apiGroups: [""], resources: ["secrets"], resourceNames: ["flotilla-agent-credentials"], verbs: ["get", "watch", "update", "patch"] },
+];
+
+describe("helm lint", () => {
+  it("passes for the control-plane chart with its TLS values", async () => {
+    const out = await helm(["lint", "--strict", controlPlaneChart, "-f", await valuesFile(controlPlaneValues())]);
+    assert.match(out, /1 chart\(s\) linted, 0 chart\(s\) failed/);
+  });
+
+  it("passes for the agent chart with a bootstrap token, and with a certificate Secret and RBAC rules", async () => {
+    for (const values of [
+      agentValues(),
+      agentValues({
+        bootstrapToken: "",
+        existingCertSecret: "member1-cert",
+        rbac: { clusterAdmin: false, rules: [{ apiGroups: ["apps"], resources: ["deployments"], verbs: ["*"] }] },
+      }),
+    ]) {
+      const out = await helm(["lint", "--strict", agentChart, "-f", await valuesFile(values)]);
+      assert.match(out, /1 chart\(s\) linted, 0 chart\(s\) failed/);
+    }
+  });
+});
+
+describe("helm template of flotilla-control-plane", () => {
+  it("reads the CRDs through files/crds, a relative symlink to control-plane/crds", () => {
+    const link = join(controlPlaneChart, "files/crds");
+    assert.ok(lstatSync(link).isSymbolicLink());
+    assert.equal(realpathSync(link), realpathSync(crdsDir));
+  });
+
+  it("renders the CRDs, RBAC, TLS Secret, Service and a 2-replica Deployment", async () => {
+    const objects = await render(controlPlaneChart, controlPlaneValues());
+    const crdNames = sourceCrds().map((c) => `CustomResourceDefinition/${c.metadata?.name}`);
+    assert.equal(crdNames.length, 7);
+    assert.deepEqual(
+      kindsAndNames(objects),
+      [
+        ...crdNames,
+        "ClusterRole/flotilla-control-plane",
+        "ClusterRoleBinding/flotilla-control-plane",
+        "Deployment/flotilla-control-plane",
+        "Role/flotilla-control-plane",
+        "RoleBinding/flotilla-control-plane",
+        "Secret/flotilla-control-plane-tls",
+        "Service/flotilla-control-plane",
+        "ServiceAccount/flotilla-control-plane",
+      ].sort(),
+    );
+    for (const o of objects) {
+      if (o.kind !== "CustomResourceDefinition" && !o.kind.startsWith("Cluster")) assert.equal(o.metadata.namespace, NS, `${o.kind} namespace`);
+    }
+
+    const d = one<V1Deployment>(objects, "Deployment", "flotilla-control-plane");
+    assert.equal(d.spec?.replicas, 2);
+    const pod = d.spec?.template.spec;
+    assert.equal(pod?.serviceAccountName, "flotilla-control-plane");
+    const c = container(d);
+    assert.equal(c.image, image);
+    assert.deepEqual(c.command, ["flotilla"]);
+    assert.deepEqual(c.args, CONTROL_PLANE_ARGS);
+    assert.deepEqual(c.env?.find((e) => e.name === "POD_NAME")?.valueFrom, { fieldRef: { fieldPath: "metadata.name" } });
+    assert.deepEqual(
+      c.ports?.map((p) => [p.name, p.containerPort]),
+      [["grpc", 9443], ["registration", 9444], ["health", 8080]],
+    );
+    assert.deepEqual(c.livenessProbe?.httpGet, { path: "/healthz", port: "health" });
+    assert.deepEqual(c.readinessProbe?.httpGet, { path: "/readyz", port: "health" });
+    assert.deepEqual(c.resources, { requests: { cpu: "100m", memory: "256Mi" }, limits: { memory: "1Gi" } });
+    assert.deepEqual(c.volumeMounts, [{ name: "tls", mountPath: "/etc/flotilla/tls", readOnly: true }]);
+    assert.deepEqual(pod?.volumes, [{ name: "tls", secret: { secretName: "flotilla-control-plane-tls" } }]);
+    assert.match(d.spec?.template.metadata?.annotations?.["checksum/tls"] ?? "", /^[0-9a-f]{64}$/);
+
+    const secret = one<V1Secret>(objects, "Secret", "flotilla-control-plane-tls");
+    assert.equal(decode(secret, "ca.crt"), ca.certPem);
+    assert.equal(decode(secret, "ca.key"), ca.keyPem);
+    assert.equal(decode(secret, "tls.crt"), hub.certPem);
+    assert.equal(decode(secret, "tls.key"), hub.keyPem);
+
+    const svc = one<V1Service>(objects, "Service", "flotilla-control-plane");
+    assert.deepEqual(
+      svc.spec?.ports?.map((p) => [p.name, p.port, p.targetPort]),
+      [["grpc", 9443, "grpc"], ["registration", 9444, "registration"]],
+    );
+    assert.deepEqual(svc.spec?.selector, d.spec?.selector.matchLabels);
+
+    const cr = one<V1ClusterRole>(objects, "ClusterRole", "flotilla-control-plane");
+    assert.deepEqual(cr.rules, [
+      { apiGroups: ["*"], resources: ["*"], verbs: ["get", "list", "watch", "create", "update", "patch", "delete"] },
+      { apiGroups: ["flotilla.dev"], resources: ["*"], verbs: ["*"] },
+      { apiGroups: ["", "events.k8s.io"], resources: ["events"], verbs: ["create", "update", "patch"] },
+    ]);
+    const role = one<V1Role>(objects, "Role", "flotilla-control-plane");
+    assert.deepEqual(
+      role.rules?.map((r) => [r.apiGroups, r.resources]),
+      [[["coordination.k8s.io"], ["leases"]], [[""], ["secrets"]]],
+    );
+    const sa = [{ kind: "ServiceAccount", name: "flotilla-control-plane", namespace: NS }];
+    const crb = one<V1ClusterRoleBinding>(objects, "ClusterRoleBinding", "flotilla-control-plane");
+    assert.deepEqual(crb.subjects, sa);
+    assert.deepEqual(crb.roleRef, { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: "flotilla-control-plane" });
+    const rb = one<V1RoleBinding>(objects, "RoleBinding", "flotilla-control-plane");
+    assert.deepEqual(rb.subjects, sa);
+    assert.deepEqual(rb.roleRef, { apiGroup: "rbac.authorization.k8s.io", kind: "Role", name: "flotilla-control-plane" });
+  });
+
+  it("renders each CRD as control-plane/crds has it, annotated to be kept on uninstall", async () => {
+    const objects = await render(controlPlaneChart, controlPlaneValues());
+    for (const source of sourceCrds()) {
+      const name = source.metadata?.name ?? "";
+      const rendered = one<V1CustomResourceDefinition>(objects, "CustomResourceDefinition", name);
+      const { annotations, ...metadata } = rendered.metadata ?? {};
+      assert.deepEqual(annotations, { "helm.sh/resource-policy": "keep" }, name);
+      assert.deepEqual({ ...rendered, metadata }, source, name);
+    }
+    const unkept = await render(controlPlaneChart, { ...controlPlaneValues(), crds: { keep: false } });
+    for (const source of sourceCrds()) {
+      assert.deepEqual(one<V1CustomResourceDefinition>(unkept, "CustomResourceDefinition", source.metadata?.name ?? ""), source);
+    }
+    const none = await render(controlPlaneChart, { ...controlPlaneValues(), crds: { install: false } });
+    assert.equal(none.filter((o) => o.kind === "CustomResourceDefinition").length, 0);
+  });
+
+  it("takes replicas, image, resources, extraArgs and an existing TLS Secret from values", async () => {
+    const resources = { requests: { cpu: "1", memory: "1Gi" }, limits: { cpu: "2", memory: "2Gi" } };
+    const objects = await render(controlPlaneChart, {
+      replicas: 3,
+      image: { repository: "registry.example.test/flotilla", tag: "dev" },
+      resources,
+      extraArgs: ["--cluster-failure-threshold=1m"],
+      tls: { existingSecret: "hub-tls" },
+    });
+    assert.equal(objects.filter((o) => o.kind === "Secret").length, 0);
+    const d = one<V1Deployment>(objects, "Deployment", "flotilla-control-plane");
+    assert.equal(d.spec?.replicas, 3);
+    const c = container(d);
+    assert.equal(c.image, "registry.example.test/flotilla:dev");
+    assert.deepEqual(c.resources, resources);
+    assert.deepEqual(c.args, [...CONTROL_PLANE_ARGS, "--cluster-failure-threshold=1m"]);
+    assert.deepEqual(d.spec?.template.spec?.volumes, [{ name: "tls", secret: { secretName: "hub-tls" } }]);
+  });
+
+  it("refuses missing TLS values, and both an existing Secret and inline PEMs", async () => {
+    await assert.rejects(render(controlPlaneChart, {}), /tls\.caCert is required \(PEM of the Flotilla CA\), or set tls\.existingSecret/);
+    await assert.rejects(
+      render(controlPlaneChart, { tls: { caCert: ca.certPem, caKey: ca.keyPem, cert: hub.certPem } }),
+      /tls\.key is required/,
+    );
+    await assert.rejects(
+      render(controlPlaneChart, { tls: { ...(controlPlaneValues().tls as Values), existingSecret: "hub-tls" } }),
+      /set either tls\.existingSecret or tls\.caCert\/tls\.caKey\/tls\.cert\/tls\.key, not both/,
+    );
+  });
+});
+
+describe("helm template of flotilla-agent", () => {
+  it("with a bootstrap token: keeps it in a Secret, hands it over as a secretKeyRef, binds cluster-admin", async () => {
+    const objects = await render(agentChart, agentValues());
+    assert.deepEqual(kindsAndNames(objects), [
+      "ClusterRoleBinding/flotilla-agent",
+      "ConfigMap/flotilla-agent-ca",
+      "Deployment/flotilla-agent",
+      "Role/flotilla-agent",
+      "RoleBinding/flotilla-agent",
+      "Secret/flotilla-agent-bootstrap-token",
+      "ServiceAccount/flotilla-agent",
+    ]);
+
+    const secret = one<V1Secret>(objects, "Secret", "flotilla-agent-bootstrap-token");
+    assert.equal(decode(secret, "token"), TOKEN);
+    const d = one<V1Deployment>(objects, "Deployment", "flotilla-agent");
+    const text = JSON.stringify(d);
+    assert.ok(!text.includes(TOKEN), "the token is not in the Deployment");
+    assert.ok(!text.includes(Buffer.from(TOKEN).toString("base64")), "nor its base64");
+    const c = container(d);
+    assert.deepEqual(
+      c.env?.find((e) => e.name === "FLOTILLA_BOOTSTRAP_TOKEN"),
+      { name: "FLOTILLA_BOOTSTRAP_TOKEN", valueFrom: { secretKeyRef: { name: "flotilla-agent-bootstrap-token", key: "token" } } },
+    );
+
+    assert.equal(d.spec?.replicas, 1);
+    assert.equal(d.spec?.template.spec?.serviceAccountName, "flotilla-agent");
+    assert.equal(c.image, image);
+    assert.deepEqual(c.command, ["flotilla"]);
+    assert.deepEqual(c.args, [
+      "agent",
+      "--cluster-name=member1",
+      "--hub-address=hub.example.test:9443",
+      "--registration-address=hub.example.test:9444",
+      "--ca-cert=/etc/flotilla/ca/ca.crt",
+      `--state-namespace=${NS}`,
+      "--credentials-secret=flotilla-agent-credentials",
+      "--heartbeat-interval=10s",
+      "--health-listen=0.0.0.0:8081",
+    ]);
+    assert.deepEqual(c.livenessProbe?.httpGet, { path: "/healthz", port: "health" });
+    assert.deepEqual(c.readinessProbe?.httpGet, { path: "/readyz", port: "health" });
+    assert.deepEqual(c.ports?.map((p) => [p.name, p.containerPort]), [["health", 8081]]);
+    assert.deepEqual(c.volumeMounts, [{ name: "ca", mountPath: "/etc/flotilla/ca", readOnly: true }]);
+    assert.deepEqual(d.spec?.template.spec?.volumes, [{ name: "ca", configMap: { name: "flotilla-agent-ca" } }]);
+
+    assert.equal(one<V1ConfigMap>(objects, "ConfigMap", "flotilla-agent-ca").data?.["ca.crt"], ca.certPem);
+    const crb = one<V1ClusterRoleBinding>(objects, "ClusterRoleBinding", "flotilla-agent");
+    assert.deepEqual(crb.roleRef, { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: "cluster-admin" });
+    assert.deepEqual(crb.subjects, [{ kind: "ServiceAccount", name: "flotilla-agent", namespace: NS }]);
+    assert.deepEqual(one<V1Role>(objects, "Role", "flotilla-agent").rules, AGENT_ROLE_RULES);
+  });
+
+  it("with a certificate Secret and rbac.rules: mounts the certificate, gets exactly those rules plus its own", async () => {
+    const rules: V1PolicyRule[] = [
+      { apiGroups: ["apps"], resources: ["deployments"], verbs: ["get", "list", "watch", "create", "update", "patch", "delete"] },
+      { apiGroups: [""], resources: ["services", "configmaps"], verbs: ["*"] },
+    ];
+    const objects = await render(
+      agentChart,
+      agentValues({
+        bootstrapToken: "",
+        existingCertSecret: "member1-cert",
+        controlPlane: { address: "[fd00::1]:443", registrationAddress: "register.example.test:8443", serverName: "hub.example.test" },
+        cluster: { name: "member1", region: "eu-west-1", zone: "eu-west-1a", provider: "aws" },
+        rbac: { clusterAdmin: false, rules },
+        heartbeatInterval: "2s",
+        extraArgs: ["--workers=16"],
+      }),
+    );
+    assert.deepEqual(kindsAndNames(objects), [
+      "ClusterRole/flotilla-agent",
+      "ClusterRoleBinding/flotilla-agent",
+      "ConfigMap/flotilla-agent-ca",
+      "Deployment/flotilla-agent",
+      "Role/flotilla-agent",
+      "RoleBinding/flotilla-agent",
+      "ServiceAccount/flotilla-agent",
+    ]);
+    assert.deepEqual(one<V1ClusterRole>(objects, "ClusterRole", "flotilla-agent").rules, [...rules, ...AGENT_OWN_CLUSTER_RULES]);
+    const crb = one<V1ClusterRoleBinding>(objects, "ClusterRoleBinding", "flotilla-agent");
+    assert.deepEqual(crb.roleRef, { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: "flotilla-agent" });
+    assert.deepEqual(one<V1Role>(objects, "Role", "flotilla-agent").rules, AGENT_ROLE_RULES);
+
+    const d = one<V1Deployment>(objects, "Deployment", "flotilla-agent");
+    const c = container(d);
+    assert.deepEqual(c.args, [
+      "agent",
+      "--cluster-name=member1",
+      "--hub-address=[fd00::1]:443",
+      "--hub-server-name=hub.example.test",
+      "--registration-address=register.example.test:8443",
+      "--ca-cert=/etc/flotilla/ca/ca.crt",
+      "--tls-cert=/etc/flotilla/tls/tls.crt",
+      "--tls-key=/etc/flotilla/tls/tls.key",
+      `--state-namespace=${NS}`,
+      "--credentials-secret=flotilla-agent-credentials",
+      "--region=eu-west-1",
+      "--zone=eu-west-1a",
+      "--provider=aws",
+      "--heartbeat-interval=2s",
+      "--health-listen=0.0.0.0:8081",
+      "--workers=16",
+    ]);
+    assert.equal(c.env?.some((e) => e.name === "FLOTILLA_BOOTSTRAP_TOKEN"), false);
+    assert.deepEqual(d.spec?.template.spec?.volumes, [
+      { name: "ca", configMap: { name: "flotilla-agent-ca" } },
+      { name: "tls", secret: { secretName: "member1-cert" } },
+    ]);
+    assert.deepEqual(c.volumeMounts?.[1], { name: "tls", mountPath: "/etc/flotilla/tls", readOnly: true });
+  });
+
+  it("derives the registration address from an IPv6 hub address", async () => {
+    const objects = await render(agentChart, agentValues({ controlPlane: { address: "[fd00::1]:9443" } }));
+    assert.ok(container(one<V1Deployment>(objects, "Deployment", "flotilla-agent")).args?.includes("--registration-address=[fd00::1]:9444"));
+  });
+
+  it("refuses values that are missing or contradict each other, naming the value", async () => {
+    const cases: [string, Values, RegExp][] = [
+      ["no cluster.name", agentValues({ cluster: { region: "eu" } }), /cluster\.name is required: this member's name in the fleet/],
+      ["no controlPlane.address", agentValues({ controlPlane: { serverName: "hub" } }), /controlPlane\.address is required/],
+      ["no caCert", agentValues({ caCert: "" }), /caCert is required: PEM of the control plane's CA/],
+      [
+        "both credentials",
+        agentValues({ existingCertSecret: "member1-cert" }),
+        /set only one of bootstrapToken and existingCertSecret, not both/,
+      ],
+      ["neither credential", agentValues({ bootstrapToken: "" }), /one of bootstrapToken or existingCertSecret is required/],
+      ["clusterAdmin false without rules", agentValues({ rbac: { clusterAdmin: false } }), /rbac\.rules is required when rbac\.clusterAdmin is false/],
+      [
+        "rules with clusterAdmin",
+        agentValues({ rbac: { clusterAdmin: true, rules: [{ apiGroups: [""], resources: ["pods"], verbs: ["get"] }] } }),
+        /rbac\.rules applies only with rbac\.clusterAdmin: false/,
+      ],
+    ];
+    for (const [what, values, message] of cases) await assert.rejects(render(agentChart, values), message, what);
+  });
+});
+
+/**
+ * `kubectl auth can-i` as a ServiceAccount: "yes" or "no" (kubectl exits 1 for "no"); any other
+ * failure throws.
+ */
+async function canI(cluster: Cluster, serviceAccount: string, args: string[]): Promise<string> {
+  const bin = join(await ensureBinaries(), "kubectl");
+  const argv = ["--kubeconfig", cluster.kubeconfigPath, "auth", "can-i", ...args, "--as", `system:serviceaccount:${NS}:${serviceAccount}`];
+  try {
+    return (await run(bin, argv, { encoding: "utf8" })).stdout.trim();
+  } catch (err) {
+    const stdout = String((err as { stdout?: string }).stdout ?? "").trim();
+    if (stdout === "no") return stdout;
+    throw err;
+  }
+}
+
+describe("helm install into real clusters", () => {
+  let fleet: Fleet | undefined;
+  before(async () => {
+    fleet = await startFleet({ members: 1 });
+  });
+  after(async () => {
+    await fleet?.stop();
+  });
+
+  const release = ["--namespace", NS];
+
+  it("installs the control plane: CRDs established, Deployment, Service, Secret, RBAC; uninstall keeps the CRDs", async () => {
+    const control = (fleet as Fleet).control;
+    const kc = ["--kubeconfig", control.kubeconfigPath];
+    const out = await helm(["install", "flotilla-control-plane", controlPlaneChart, ...kc, ...release, "--create-namespace", "-f", await valuesFile(controlPlaneValues())]);
+    assert.match(out, /STATUS: deployed/);
+
+    const crdNames = sourceCrds().map((c) => `crd/${c.metadata?.name}`);
+    await kubectl(control, ["wait", "--for=condition=Established", "--timeout=60s", ...crdNames]);
+    assert.deepEqual(await kubectl(control, ["get", "clusters.flotilla.dev", "-o", "name"]), "");
+
+    const d = await getJson<V1Deployment>(control, ["deployment", "-n", NS, "flotilla-control-plane"]);
+    assert.equal(d?.spec?.replicas, 2);
+    assert.deepEqual(d?.spec?.template.spec?.containers[0]?.args, CONTROL_PLANE_ARGS);
+    const svc = await getJson<V1Service>(control, ["service", "-n", NS, "flotilla-control-plane"]);
+    assert.deepEqual(svc?.spec?.ports?.map((p) => [p.name, p.port]), [["grpc", 9443], ["registration", 9444]]);
+    const secret = await getJson<V1Secret>(control, ["secret", "-n", NS, "flotilla-control-plane-tls"]);
+    assert.ok(secret);
+    assert.equal(decode(secret, "tls.crt"), hub.certPem);
+    assert.ok(await getJson(control, ["serviceaccount", "-n", NS, "flotilla-control-plane"]));
+    const crb = await getJson<V1ClusterRoleBinding>(control, ["clusterrolebinding", "flotilla-control-plane"]);
+    assert.equal(crb?.roleRef.name, "flotilla-control-plane");
+    assert.ok(await getJson(control, ["clusterrole", "flotilla-control-plane"]));
+    assert.ok(await getJson(control, ["rolebinding", "-n", NS, "flotilla-control-plane"]));
+    // The control plane's ServiceAccount really holds what it needs (the apiserver's RBAC says so).
+    const allowed = [
+      ["create", "resourcebindings.flotilla.dev", "-n", "default"],
+      ["update", "clusters.flotilla.dev", "--subresource=status"],
+      ["update", "leases.coordination.k8s.io/flotilla-control-plane", "-n", NS],
+      ["patch", "deployments.apps", "--subresource=status", "-n", "demo"],
+      ["create", "namespaces"],
+      ["create", "events", "-n", NS],
+    ];
+    for (const args of allowed) assert.equal(await canI(control, "flotilla-control-plane", args), "yes", args.join(" "));
+    assert.equal(await canI(control, "flotilla-control-plane", ["impersonate", "users"]), "no");
+    assert.equal(await canI(control, "flotilla-control-plane", ["escalate", "clusterroles.rbac.authorization.k8s.io"]), "no");
+
+    await helm(["uninstall", "flotilla-control-plane", ...kc, ...release]);
+    assert.equal(await getJson(control, ["deployment", "-n", NS, "flotilla-control-plane"]), undefined);
+    assert.equal(await getJson(control, ["clusterrolebinding", "flotilla-control-plane"]), undefined);
+    assert.equal(await getJson(control, ["secret", "-n", NS, "flotilla-control-plane-tls"]), undefined);
+    const kept = await kubectl(control, ["get", ...crdNames, "-o", "name"]);
+    assert.equal(kept.trim().split("\n").length, 7, "uninstall keeps the CRDs");
+  });
+
+  it("installs the agent in a member with a bootstrap token: Secret, ConfigMap, Deployment, RBAC", async () => {
+    const member = (fleet as Fleet).members[0];
+    assert.ok(member);
+    const kc = ["--kubeconfig", member.kubeconfigPath];
+    const values = agentValues({ controlPlane: { address: "127.0.0.1:9443" } });
+    const out = await helm(["install", "flotilla-agent", agentChart, ...kc, ...release, "--create-namespace", "-f", await valuesFile(values)]);
+    assert.match(out, /STATUS: deployed/);
+
+    const secret = await getJson<V1Secret>(member, ["secret", "-n", NS, "flotilla-agent-bootstrap-token"]);
+    assert.ok(secret);
+    assert.equal(decode(secret, "token"), TOKEN);
+    const cm = await getJson<V1ConfigMap>(member, ["configmap", "-n", NS, "flotilla-agent-ca"]);
+    assert.equal(cm?.data?.["ca.crt"], ca.certPem);
+    const d = await getJson<V1Deployment>(member, ["deployment", "-n", NS, "flotilla-agent"]);
+    assert.equal(d?.spec?.replicas, 1);
+    assert.ok(d?.spec?.template.spec?.containers[0]?.args?.includes("--registration-address=127.0.0.1:9444"));
+    assert.ok(await getJson(member, ["serviceaccount", "-n", NS, "flotilla-agent"]));
+    const crb = await getJson<V1ClusterRoleBinding>(member, ["clusterrolebinding", "flotilla-agent"]);
+    assert.equal(crb?.roleRef.name, "cluster-admin");
+    assert.ok(await getJson(member, ["role", "-n", NS, "flotilla-agent"]));
+    assert.ok(await getJson(member, ["rolebinding", "-n", NS, "flotilla-agent"]));
+
+    await helm(["uninstall", "flotilla-agent", ...kc, ...release]);
+    assert.equal(await getJson(member, ["deployment", "-n", NS, "flotilla-agent"]), undefined);
+    assert.equal(await getJson(member, ["secret", "-n", NS, "flotilla-agent-bootstrap-token"]), undefined);
+    assert.equal(await getJson(member, ["clusterrolebinding", "flotilla-agent"]), undefined);
+  });
+
+  it("installs the agent with rbac.clusterAdmin false: its ServiceAccount can do the rules and its own needs, nothing else", async () => {
+    const member = (fleet as Fleet).members[0];
+    assert.ok(member);
+    const kc = ["--kubeconfig", member.kubeconfigPath];
+    const values = agentValues({
+      controlPlane: { address: "127.0.0.1:9443" },
+      rbac: { clusterAdmin: false, rules: [{ apiGroups: ["apps"], resources: ["deployments"], verbs: ["get", "list", "watch", "create", "update", "patch", "delete"] }] },
+    });
+    await helm(["install", "flotilla-agent", agentChart, ...kc, ...release, "-f", await valuesFile(values)]);
+    const can = (...args: string[]) => canI(member, "flotilla-agent", args);
+    assert.equal(await can("create", "deployments.apps", "-n", "demo"), "yes");
+    assert.equal(await can("watch", "pods", "--all-namespaces"), "yes");
+    assert.equal(await can("list", "nodes"), "yes");
+    assert.equal(await can("update", "configmaps/flotilla-agent-applied-0", "-n", NS), "yes");
+    assert.equal(await can("create", "secrets", "-n", NS), "yes");
+    assert.equal(await can("update", "secrets/flotilla-agent-credentials", "-n", NS), "yes");
+    assert.equal(await can("get", "secrets/other", "-n", NS), "no");
+    assert.equal(await can("create", "secrets", "-n", "demo"), "no");
+    assert.equal(await can("create", "services", "-n", "demo"), "no");
+    await helm(["uninstall", "flotilla-agent", ...kc, ...release]);
+    assert.equal(await getJson(member, ["clusterrole", "flotilla-agent"]), undefined);
+  });
+});
