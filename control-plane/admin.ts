@@ -285,7 +285,8 @@ export class Admin {
 
   private async ensureNamespace(name: string): Promise<void> {
     await this.rest.request("POST", "/api/v1/namespaces", { body: { apiVersion: "v1", kind: "Namespace", metadata: { name } } }).catch((err: unknown) => {
-      if (!isKubeStatus(err, 409)) throw err;
+      // 409: it exists; 403: we may not create namespaces, so it must be made by whoever installed us.
+      if (!isKubeStatus(err, 409) && !isKubeStatus(err, 403)) throw err;
     });
   }
 

@@ -102,6 +102,17 @@ describe("flotillactl and the Admin API", () => {
     assert.equal(JSON.parse(r.stdout).spec.template.spec.containers[0].image, "nginx:preview");
   });
 
+  it("runs as `npx flotillactl` in the repository, on whatever node npx uses", async () => {
+    const repo = fileURLToPath(new URL("../..", import.meta.url));
+    const out = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+      execFile("npx", ["--no-install", "flotillactl", "get", "clusters", "-o", "json"], { cwd: repo, env: { ...process.env, FLOTILLA_STATE_DIR: fleet.root }, encoding: "utf8" }, (err, stdout, stderr) =>
+        resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+      );
+    });
+    assert.equal(out.code, 0, out.stderr);
+    assert.deepEqual((JSON.parse(out.stdout) as { name: string }[]).map((c) => c.name), ["member1", "member2"]);
+  });
+
   it("lists clusters and describes a template's propagation", async () => {
     const clusters = await json<{ name: string; ready: boolean; connected: boolean; kubernetesVersion: string }[]>(["get", "clusters"]);
     assert.deepEqual(clusters.map((c) => [c.name, c.ready, c.connected]), [["member1", true, true], ["member2", true, true]]);
