@@ -12,6 +12,7 @@ import { AppliedStore } from "./applied-store.ts";
 import { CertificateRenewer, CredentialStore, type RegistrationOptions } from "./credentials.ts";
 import { HeartbeatSource } from "./heartbeat.ts";
 import { HubConnection } from "./hub-connection.ts";
+import { readLive } from "./live-objects.ts";
 import { ObjectWatch } from "./object-watch.ts";
 import { WorkRunner } from "./work-runner.ts";
 
@@ -92,6 +93,7 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
         void sendHeartbeat();
       },
       status: (k) => runner.status(k),
+      live: (req) => readLive(rest, discovery, req),
     },
   });
   const sendHeartbeat = async () => {

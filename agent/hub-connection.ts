@@ -7,6 +7,8 @@ import {
   type ControlMessage,
   type Heartbeat,
   type Hello,
+  type LiveRequest,
+  type LiveResponse,
   type WorkStatus,
   type WorkUpsert,
 } from "../shared/gen/flotilla/v1alpha1/agent.ts";
@@ -20,6 +22,8 @@ export interface HubHandlers {
   syncDone(workCount: number): void;
   /** The latest status of a Work, or undefined when there is nothing to say. */
   status(key: string): WorkStatus | undefined;
+  /** The member's live objects, for the hub (flotillactl diff). */
+  live(req: LiveRequest): Promise<LiveResponse>;
 }
 
 export interface HubConnectionOptions {
@@ -132,6 +136,9 @@ export class HubConnection {
           break;
         case "workDelete":
           handlers.delete(kind.value.workKey, kind.value.preserve);
+          break;
+        case "liveRequest":
+          void handlers.live(kind.value).then((res) => stream.write({ kind: { $case: "liveResponse", value: res } }));
           break;
         case "syncDone":
           this.synced = true;

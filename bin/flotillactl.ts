@@ -7,6 +7,7 @@ import { FlagError, type FlagSpec, type FlagValues, flagHelp, parseArgs } from "
 import { runCommandLine } from "./command-line.ts";
 import { allNamespacesFlag, clusterFlag, descriptionFlag, forceFlag, namespaceFlag, outputFlag, ttlFlag } from "./ctl/command-flags.ts";
 import { call, connect, connectionFlags } from "./ctl/connection.ts";
+import { unifiedDiff } from "./ctl/object-diff.ts";
 import { age, kindAndName, type OutputFormat, outputFormat, structured, table } from "./ctl/format.ts";
 
 
@@ -144,6 +145,20 @@ const commands: Record<string, Command> = {
       const objects = res.manifests.map((m) => JSON.parse(m.toString("utf8")) as unknown);
       const value = objects.length === 1 ? objects[0] : objects;
       return format === "json" ? structured(value, "json") : objects.map((o) => structured(o, "yaml")).join("\n---\n");
+    },
+  },
+  diff: {
+    usage: "diff <kind>/<name> --cluster X [-n ns]",
+    positionals: 1,
+    summary: "the rendered object against what the member holds (read live through its agent), as a unified diff of the fields Flotilla sets; Secret values show as digests",
+    flags: [{ ...clusterFlag, required: true }, namespaceFlag],
+    formats: ["table"],
+    async run({ client, args, flags, timeoutMs, warn }) {
+      const res = await call(client, client.diff, { template: templateRef(args[0], flags), cluster: String(flags.cluster) }, timeoutMs);
+      if (!res.placed) warn(`# preview: ${flags.cluster} is not a target of this template`);
+      const text = unifiedDiff(res.objects.map((o) => ({ rendered: JSON.parse(o.rendered.toString("utf8")), live: o.liveExists ? (JSON.parse(o.live.toString("utf8")) as unknown) : undefined })));
+      if (text === "") warn(`# no differences: ${flags.cluster} holds what Flotilla renders`);
+      return text.trimEnd();
     },
   },
 };

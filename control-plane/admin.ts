@@ -8,6 +8,8 @@ import type {
   ClusterInfo,
   CreateTokenRequest,
   CreateTokenResponse,
+  DiffRequest,
+  DiffResponse,
   DeleteTokenRequest,
   DeleteTokenResponse,
   ListBindingsRequest,
@@ -24,13 +26,14 @@ import type {
   RenderResponse,
   TemplateRef,
 } from "../shared/gen/flotilla/v1alpha1/admin.ts";
-import { Health } from "../shared/gen/flotilla/v1alpha1/agent.ts";
+import { Health, type ResourceIdentifier } from "../shared/gen/flotilla/v1alpha1/agent.ts";
 import { RESOURCES, SECRETS } from "../shared/api/resources.ts";
 import { collectionPath, isKubeStatus, type KubeRest, objectPath } from "../shared/kube-rest.ts";
 import { adminOfSubject } from "../shared/pki.ts";
 import { workKey } from "../shared/work-key.ts";
 import { formatToken, newToken, TOKEN_SECRET_PREFIX, TOKEN_SECRET_TYPE, tokenInfo, tokenSecret } from "./bootstrap-token.ts";
 import type { Caches } from "./caches.ts";
+import { diffPair } from "./live-view.ts";
 import { orderOverridePolicies, overridePolicyMatches } from "./overrides.ts";
 import { renderClusterWorks } from "./render-works.ts";
 import { apiVersionOf, resolveKind, type ServedResource } from "./resolve-kind.ts";
@@ -57,6 +60,7 @@ export class Admin {
   private readonly statuses: StatusStore;
   private readonly rest: KubeRest;
   private readonly connected: (cluster: string) => boolean;
+  private readonly liveObjects: (cluster: string, resources: ResourceIdentifier[]) => Promise<Buffer[]> | undefined;
   private readonly tokenNamespace: string | undefined;
   private readonly waitingOn: (cluster: string) => number;
   private readonly log: Logger;
@@ -68,6 +72,8 @@ export class Admin {
     statuses: StatusStore;
     rest: KubeRest;
     connected: (cluster: string) => boolean;
+    /** Asks a cluster's agent for live objects; undefined when it does not stream to this replica. */
+    liveObjects: (cluster: string, resources: ResourceIdentifier[]) => Promise<Buffer[]> | undefined;
     /** Where bootstrap tokens live; undefined when registration is off. */
     tokenNamespace: string | undefined;
     /** Bindings still waiting for a cluster's agent to remove its objects. */
@@ -79,6 +85,7 @@ export class Admin {
     this.statuses = opts.statuses;
     this.rest = opts.rest;
     this.connected = opts.connected;
+    this.liveObjects = opts.liveObjects;
     this.tokenNamespace = opts.tokenNamespace;
     this.waitingOn = opts.waitingOn;
     this.log = opts.log;
@@ -90,6 +97,7 @@ export class Admin {
       listClusters: this.unary(async () => this.listClusters()),
       getPropagation: this.unary((req: GetPropagationRequest) => this.getPropagation(req)),
       render: this.unary((req: RenderRequest) => this.render(req)),
+      diff: this.unary((req: DiffRequest) => this.diff(req)),
       listWorks: this.unary(async (req: ListWorksRequest) => this.listWorks(req)),
       listBindings: this.unary(async (req: ListBindingsRequest) => this.listBindings(req)),
       createToken: this.unary((req: CreateTokenRequest) => this.createToken(req)),
@@ -163,22 +171,50 @@ export class Admin {
 
   /** What a cluster receives for a template (exactly its Work), or a preview when it is no target. */
   private async render(req: RenderRequest): Promise<RenderResponse> {
-    if (req.cluster === "") throw new AdminError(GrpcStatus.INVALID_ARGUMENT, "a cluster is required");
-    const cluster = this.caches.clusters.get(req.cluster);
-    if (cluster === undefined) throw new AdminError(GrpcStatus.NOT_FOUND, `cluster ${JSON.stringify(req.cluster)} is not registered`);
-    const ref = await this.resolve(req.template);
+    return this.rendered(req.template, req.cluster);
+  }
+
+  /** The rendered objects next to the member's live ones, through the cluster's agent. */
+  private async diff(req: DiffRequest): Promise<DiffResponse> {
+    const r = await this.rendered(req.template, req.cluster);
+    const objects = r.manifests.map((m) => JSON.parse(Buffer.from(m).toString("utf8")) as KubeObject);
+    const resources = objects.map((o) => {
+      const [group, version] = o.apiVersion.includes("/") ? (o.apiVersion.split("/") as [string, string]) : ["", o.apiVersion];
+      return { group, version, kind: o.kind, namespace: o.metadata.namespace ?? "", name: o.metadata.name ?? "" };
+    });
+    const ask = this.liveObjects(req.cluster, resources);
+    if (ask === undefined) throw new AdminError(GrpcStatus.FAILED_PRECONDITION, `the agent of ${req.cluster} is not connected to this control-plane replica; retry (or ask the replica it streams to)`);
+    const live = await ask.catch((err: unknown) => {
+      throw new AdminError(GrpcStatus.UNAVAILABLE, (err as Error).message);
+    });
+    return {
+      objects: objects.map((o, i) => {
+        const bytes = live[i] ?? Buffer.alloc(0);
+        const pair = diffPair(o, bytes.length === 0 ? undefined : (JSON.parse(bytes.toString("utf8")) as KubeObject));
+        return { rendered: Buffer.from(JSON.stringify(pair.rendered)), live: pair.live === undefined ? Buffer.alloc(0) : Buffer.from(JSON.stringify(pair.live)), liveExists: pair.live !== undefined };
+      }),
+      placed: r.placed,
+      template: r.template,
+    };
+  }
+
+  private async rendered(templateRef: TemplateRef | undefined, clusterName: string): Promise<RenderResponse> {
+    if (clusterName === "") throw new AdminError(GrpcStatus.INVALID_ARGUMENT, "a cluster is required");
+    const cluster = this.caches.clusters.get(clusterName);
+    if (cluster === undefined) throw new AdminError(GrpcStatus.NOT_FOUND, `cluster ${JSON.stringify(clusterName)} is not registered`);
+    const ref = await this.resolve(templateRef);
     const key = workKey(ref);
     const template: TemplateRef = { apiVersion: ref.apiVersion, kind: ref.kind, namespace: ref.namespace ?? "", name: ref.name };
-    const failed = this.works.renderErrorsOf(key).get(req.cluster);
+    const failed = this.works.renderErrorsOf(key).get(clusterName);
     if (failed !== undefined) throw new AdminError(GrpcStatus.FAILED_PRECONDITION, `ApplyOverridesFailed: ${failed}`);
-    const work = this.works.get(req.cluster, key);
+    const work = this.works.get(clusterName, key);
     if (work !== undefined) return { manifests: work.manifests, contentHash: work.hash, placed: true, template };
     const object = await this.rest.get<KubeObject>(ref.path).catch((err: unknown) => {
       if (isKubeStatus(err, 404)) throw new AdminError(GrpcStatus.NOT_FOUND, `${ref.kind} ${describe(ref)} not found in the control cluster`);
       throw err;
     });
     const overrides = orderOverridePolicies(this.caches.allOverrides().filter((p) => overridePolicyMatches(p, object)));
-    const rendered = renderClusterWorks(object, [{ name: req.cluster }], (n) => this.caches.clusters.get(n), overrides, "Abort").get(req.cluster);
+    const rendered = renderClusterWorks(object, [{ name: clusterName }], (n) => this.caches.clusters.get(n), overrides, "Abort").get(clusterName);
     if (rendered === undefined || !rendered.ok) throw new AdminError(GrpcStatus.FAILED_PRECONDITION, `ApplyOverridesFailed: ${rendered?.ok === false ? rendered.message : "nothing rendered"}`);
     return { manifests: rendered.manifests, contentHash: rendered.hash, placed: false, template };
   }

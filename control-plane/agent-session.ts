@@ -1,10 +1,13 @@
 import { type ServerDuplexStream, status as GrpcStatus } from "@grpc/grpc-js";
+import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
 import type {
   AgentMessage,
   ControlMessage,
   Heartbeat,
   Hello,
+  LiveResponse,
+  ResourceIdentifier,
   WorkStatus,
 } from "../shared/gen/flotilla/v1alpha1/agent.ts";
 import { CoalescingOutbox } from "../shared/coalescing-outbox.ts";
@@ -27,6 +30,8 @@ export interface SessionStats {
   manifestBytes: number;
 }
 
+/** Diffs one cluster may have in flight at once. */
+const MAX_LIVE_REQUESTS = 16;
 const SYNC_DONE = "\u0000sync-done";
 const bytesSent = counter("flotilla_stream_bytes_sent_total", "Manifest bytes of the WorkUpserts sent to a cluster.", ["cluster"]);
 const bytesReceived = counter("flotilla_stream_bytes_received_total", "Manifest status bytes of the WorkStatuses a cluster sent.", ["cluster"]);
@@ -46,6 +51,8 @@ export class AgentSession {
   private readonly log: Logger;
   private readonly outbox = new CoalescingOutbox((key) => this.call.write(this.message(key)));
   private closed = false;
+  /** LiveRequests waiting for the agent's answer, by request id. */
+  private readonly liveRequests = new Map<string, (res: LiveResponse) => void>();
   private hello: Hello | undefined;
   private unsubscribe: (() => void) | undefined;
   private readonly onClosed: () => void;
@@ -83,6 +90,26 @@ export class AgentSession {
   }
 
   /** Ends the stream with a gRPC status (e.g. a newer stream for the same cluster replaced it). */
+  /** Asks the agent for its live objects (flotillactl diff); rejects after timeoutMs. */
+  requestLive(resources: ResourceIdentifier[], timeoutMs = 10_000): Promise<Buffer[]> {
+    if (this.closed || this.hello === undefined) return Promise.reject(new Error("the agent's stream is not open"));
+    if (this.liveRequests.size >= MAX_LIVE_REQUESTS) return Promise.reject(new Error("too many diffs in flight for this cluster; retry"));
+    const requestId = randomUUID();
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.liveRequests.delete(requestId);
+        reject(new Error(`the agent of ${this.cluster} did not answer within ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.liveRequests.set(requestId, (res) => {
+        clearTimeout(timer);
+        if (res.error !== "") reject(new Error(`the agent of ${this.cluster}: ${res.error}`));
+        else if (res.objects.length !== resources.length) reject(new Error(`the agent of ${this.cluster} answered ${res.objects.length} objects for ${resources.length}`));
+        else resolve(res.objects.map((o) => Buffer.from(o)));
+      });
+      this.call.write({ kind: { $case: "liveRequest", value: { requestId, resources } } });
+    });
+  }
+
   fail(code: GrpcStatus, details: string): void {
     if (this.closed) return;
     this.log.warn({ code, details }, "closing agent stream");
@@ -93,6 +120,8 @@ export class AgentSession {
   private close(): void {
     if (this.closed) return;
     this.closed = true;
+    for (const answer of this.liveRequests.values()) answer({ requestId: "", objects: [], error: "the agent's stream closed" });
+    this.liveRequests.clear();
     this.unsubscribe?.();
     this.outbox.close();
     this.onClosed();
@@ -117,6 +146,13 @@ export class AgentSession {
       case "heartbeat":
         this.events.heartbeat(this.cluster, kind.value);
         break;
+      case "liveResponse": {
+        // An answer nobody waits for (timed out, or made up) is dropped.
+        const pending = this.liveRequests.get(kind.value.requestId);
+        this.liveRequests.delete(kind.value.requestId);
+        pending?.(kind.value);
+        break;
+      }
       case "hello":
         this.fail(GrpcStatus.INVALID_ARGUMENT, "Hello may be sent only once per stream");
         break;

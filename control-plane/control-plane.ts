@@ -246,6 +246,7 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Runn
     statuses,
     rest,
     connected: (c) => hub.session(c) !== undefined,
+    liveObjects: (c, resources) => hub.session(c)?.requestLive(resources),
     tokenNamespace: opts.registration?.tokenNamespace,
     waitingOn: (c) => unjoinCtl.waitingOn(c),
     log: log.child({ component: "admin" }),

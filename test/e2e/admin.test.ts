@@ -113,6 +113,42 @@ describe("flotillactl and the Admin API", () => {
     assert.deepEqual((JSON.parse(out.stdout) as { name: string }[]).map((c) => c.name), ["member1", "member2"]);
   });
 
+  it("diffs what a member holds against what Flotilla renders, through its agent, never showing Secret values", async () => {
+    const same = await ctl(["diff", "deployment/web", "-n", NS, "--cluster", "member2"]);
+    assert.equal(same.code, 0, same.stderr);
+    assert.equal(same.stdout, "");
+    assert.match(same.stderr, /no differences: member2 holds what Flotilla renders/);
+
+    // Objects already in member1 that Flotilla does not manage: Abort leaves them, so they differ.
+    const m1 = fleet.members[0] as Cluster;
+    await kubectl(m1, ["create", "namespace", NS]).catch(() => undefined);
+    await apply(m1, JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "pre", namespace: NS }, data: { a: "member" } }));
+    await apply(m1, JSON.stringify({ apiVersion: "v1", kind: "Secret", metadata: { name: "creds", namespace: NS }, stringData: { token: "old-value" } }));
+    await apply(fleet.control, JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "pre", namespace: NS }, data: { a: "fleet" } }));
+    await apply(fleet.control, JSON.stringify({ apiVersion: "v1", kind: "Secret", metadata: { name: "creds", namespace: NS }, stringData: { token: "new-value" } }));
+    for (const [kind, name] of [["ConfigMap", "pre"], ["Secret", "creds"]] as const) {
+      await apply(
+        fleet.control,
+        JSON.stringify({ apiVersion: "flotilla.dev/v1alpha1", kind: "PropagationPolicy", metadata: { name, namespace: NS }, spec: { resourceSelectors: [{ apiVersion: "v1", kind, name }], placement: { clusterAffinity: { clusterNames: ["member1"] } } } }),
+      );
+    }
+    const cm = await eventually("the ConfigMap differs", () => ctl(["diff", "configmap/pre", "-n", NS, "--cluster", "member1"]), (r) => r.stdout !== "");
+    assert.equal(cm.code, 0, cm.stderr);
+    assert.match(cm.stdout, /^--- live\/ConfigMap\/adm\/pre/m);
+    assert.match(cm.stdout, /^- {2}a: member$/m);
+    assert.match(cm.stdout, /^\+ {2}a: fleet$/m);
+    const secret = await eventually("the Secret differs", () => ctl(["diff", "secret/creds", "-n", NS, "--cluster", "member1"]), (r) => r.stdout !== "");
+    assert.match(secret.stdout, /^- {2}token: sha256:[0-9a-f]{12}$/m);
+    assert.match(secret.stdout, /^\+ {2}token: sha256:[0-9a-f]{12}$/m);
+    for (const v of ["old-value", "new-value", Buffer.from("old-value").toString("base64"), Buffer.from("new-value").toString("base64")]) assert.ok(!secret.stdout.includes(v), "no Secret value is shown");
+
+    // A cluster the template does not go to: all of it would be new.
+    const preview = await ctl(["diff", "deployment/solo", "-n", NS, "--cluster", "member2"]);
+    assert.equal(preview.code, 0, preview.stderr);
+    assert.match(preview.stderr, /preview: member2 is not a target/);
+    assert.match(preview.stdout, /^--- \/dev\/null/m);
+  });
+
   it("lists clusters and describes a template's propagation", async () => {
     const clusters = await json<{ name: string; ready: boolean; connected: boolean; kubernetesVersion: string }[]>(["get", "clusters"]);
     assert.deepEqual(clusters.map((c) => [c.name, c.ready, c.connected]), [["member1", true, true], ["member2", true, true]]);

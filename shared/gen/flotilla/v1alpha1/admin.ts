@@ -93,6 +93,29 @@ export interface RenderResponse {
   template: TemplateRef | undefined;
 }
 
+export interface DiffRequest {
+  template: TemplateRef | undefined;
+  cluster: string;
+}
+
+/**
+ * One rendered object and the member's live one, cut down to the fields Flotilla sets; Secret
+ * values are replaced by digests on both sides.
+ */
+export interface ObjectPair {
+  rendered: Buffer;
+  live: Buffer;
+  /** False when the member has no such object. */
+  liveExists: boolean;
+}
+
+export interface DiffResponse {
+  objects: ObjectPair[];
+  /** As in RenderResponse. */
+  placed: boolean;
+  template: TemplateRef | undefined;
+}
+
 export interface ListWorksRequest {
   cluster: string;
 }
@@ -1152,6 +1175,301 @@ export const RenderResponse: MessageFns<RenderResponse> = {
     const message = createBaseRenderResponse();
     message.manifests = object.manifests?.map((e) => e) || [];
     message.contentHash = object.contentHash ?? "";
+    message.placed = object.placed ?? false;
+    message.template = (object.template !== undefined && object.template !== null)
+      ? TemplateRef.fromPartial(object.template)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseDiffRequest(): DiffRequest {
+  return { template: undefined, cluster: "" };
+}
+
+export const DiffRequest: MessageFns<DiffRequest> = {
+  encode(message: DiffRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.template !== undefined) {
+      TemplateRef.encode(message.template, writer.uint32(10).fork()).join();
+    }
+    if (message.cluster !== "") {
+      writer.uint32(18).string(message.cluster);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DiffRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDiffRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.template = TemplateRef.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.cluster = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DiffRequest {
+    return {
+      template: isSet(object.template) ? TemplateRef.fromJSON(object.template) : undefined,
+      cluster: isSet(object.cluster) ? globalThis.String(object.cluster) : "",
+    };
+  },
+
+  toJSON(message: DiffRequest): unknown {
+    const obj: any = {};
+    if (message.template !== undefined) {
+      obj.template = TemplateRef.toJSON(message.template);
+    }
+    if (message.cluster !== "") {
+      obj.cluster = message.cluster;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DiffRequest>, I>>(base?: I): DiffRequest {
+    return DiffRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DiffRequest>, I>>(object: I): DiffRequest {
+    const message = createBaseDiffRequest();
+    message.template = (object.template !== undefined && object.template !== null)
+      ? TemplateRef.fromPartial(object.template)
+      : undefined;
+    message.cluster = object.cluster ?? "";
+    return message;
+  },
+};
+
+function createBaseObjectPair(): ObjectPair {
+  return { rendered: Buffer.alloc(0), live: Buffer.alloc(0), liveExists: false };
+}
+
+export const ObjectPair: MessageFns<ObjectPair> = {
+  encode(message: ObjectPair, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.rendered.length !== 0) {
+      writer.uint32(10).bytes(message.rendered);
+    }
+    if (message.live.length !== 0) {
+      writer.uint32(18).bytes(message.live);
+    }
+    if (message.liveExists !== false) {
+      writer.uint32(24).bool(message.liveExists);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ObjectPair {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseObjectPair();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.rendered = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.live = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.liveExists = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ObjectPair {
+    return {
+      rendered: isSet(object.rendered) ? Buffer.from(bytesFromBase64(object.rendered)) : Buffer.alloc(0),
+      live: isSet(object.live) ? Buffer.from(bytesFromBase64(object.live)) : Buffer.alloc(0),
+      liveExists: isSet(object.liveExists)
+        ? globalThis.Boolean(object.liveExists)
+        : isSet(object.live_exists)
+        ? globalThis.Boolean(object.live_exists)
+        : false,
+    };
+  },
+
+  toJSON(message: ObjectPair): unknown {
+    const obj: any = {};
+    if (message.rendered.length !== 0) {
+      obj.rendered = base64FromBytes(message.rendered);
+    }
+    if (message.live.length !== 0) {
+      obj.live = base64FromBytes(message.live);
+    }
+    if (message.liveExists !== false) {
+      obj.liveExists = message.liveExists;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ObjectPair>, I>>(base?: I): ObjectPair {
+    return ObjectPair.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ObjectPair>, I>>(object: I): ObjectPair {
+    const message = createBaseObjectPair();
+    message.rendered = object.rendered ?? Buffer.alloc(0);
+    message.live = object.live ?? Buffer.alloc(0);
+    message.liveExists = object.liveExists ?? false;
+    return message;
+  },
+};
+
+function createBaseDiffResponse(): DiffResponse {
+  return { objects: [], placed: false, template: undefined };
+}
+
+export const DiffResponse: MessageFns<DiffResponse> = {
+  encode(message: DiffResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.objects) {
+      ObjectPair.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.placed !== false) {
+      writer.uint32(16).bool(message.placed);
+    }
+    if (message.template !== undefined) {
+      TemplateRef.encode(message.template, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DiffResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDiffResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.objects.push(ObjectPair.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.placed = reader.bool();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.template = TemplateRef.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DiffResponse {
+    return {
+      objects: globalThis.Array.isArray(object?.objects) ? object.objects.map((e: any) => ObjectPair.fromJSON(e)) : [],
+      placed: isSet(object.placed) ? globalThis.Boolean(object.placed) : false,
+      template: isSet(object.template) ? TemplateRef.fromJSON(object.template) : undefined,
+    };
+  },
+
+  toJSON(message: DiffResponse): unknown {
+    const obj: any = {};
+    if (message.objects?.length) {
+      obj.objects = message.objects.map((e) => ObjectPair.toJSON(e));
+    }
+    if (message.placed !== false) {
+      obj.placed = message.placed;
+    }
+    if (message.template !== undefined) {
+      obj.template = TemplateRef.toJSON(message.template);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DiffResponse>, I>>(base?: I): DiffResponse {
+    return DiffResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DiffResponse>, I>>(object: I): DiffResponse {
+    const message = createBaseDiffResponse();
+    message.objects = object.objects?.map((e) => ObjectPair.fromPartial(e)) || [];
     message.placed = object.placed ?? false;
     message.template = (object.template !== undefined && object.template !== null)
       ? TemplateRef.fromPartial(object.template)
@@ -2497,6 +2815,15 @@ export const AdminService = {
     responseSerialize: (value: RenderResponse): Buffer => Buffer.from(RenderResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): RenderResponse => RenderResponse.decode(value),
   },
+  diff: {
+    path: "/flotilla.v1alpha1.Admin/Diff" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DiffRequest): Buffer => Buffer.from(DiffRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DiffRequest => DiffRequest.decode(value),
+    responseSerialize: (value: DiffResponse): Buffer => Buffer.from(DiffResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DiffResponse => DiffResponse.decode(value),
+  },
   listWorks: {
     path: "/flotilla.v1alpha1.Admin/ListWorks" as const,
     requestStream: false as const,
@@ -2558,6 +2885,7 @@ export interface AdminServer extends UntypedServiceImplementation {
   listClusters: handleUnaryCall<ListClustersRequest, ListClustersResponse>;
   getPropagation: handleUnaryCall<GetPropagationRequest, GetPropagationResponse>;
   render: handleUnaryCall<RenderRequest, RenderResponse>;
+  diff: handleUnaryCall<DiffRequest, DiffResponse>;
   listWorks: handleUnaryCall<ListWorksRequest, ListWorksResponse>;
   listBindings: handleUnaryCall<ListBindingsRequest, ListBindingsResponse>;
   createToken: handleUnaryCall<CreateTokenRequest, CreateTokenResponse>;
@@ -2611,6 +2939,18 @@ export interface AdminClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: RenderResponse) => void,
+  ): ClientUnaryCall;
+  diff(request: DiffRequest, callback: (error: ServiceError | null, response: DiffResponse) => void): ClientUnaryCall;
+  diff(
+    request: DiffRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DiffResponse) => void,
+  ): ClientUnaryCall;
+  diff(
+    request: DiffRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DiffResponse) => void,
   ): ClientUnaryCall;
   listWorks(
     request: ListWorksRequest,

@@ -117,18 +117,22 @@ export interface RenewResponse {
 
 /** Agent → hub. The first message on a stream must be a Hello. */
 export interface AgentMessage {
-  kind: { $case: "hello"; value: Hello } | { $case: "workStatus"; value: WorkStatus } | {
-    $case: "heartbeat";
-    value: Heartbeat;
-  } | undefined;
+  kind:
+    | { $case: "hello"; value: Hello }
+    | { $case: "workStatus"; value: WorkStatus }
+    | { $case: "heartbeat"; value: Heartbeat }
+    | { $case: "liveResponse"; value: LiveResponse }
+    | undefined;
 }
 
 /** Hub → agent. */
 export interface ControlMessage {
-  kind: { $case: "workUpsert"; value: WorkUpsert } | { $case: "workDelete"; value: WorkDelete } | {
-    $case: "syncDone";
-    value: SyncDone;
-  } | undefined;
+  kind:
+    | { $case: "workUpsert"; value: WorkUpsert }
+    | { $case: "workDelete"; value: WorkDelete }
+    | { $case: "syncDone"; value: SyncDone }
+    | { $case: "liveRequest"; value: LiveRequest }
+    | undefined;
 }
 
 /** Hello opens a stream and states what the agent already holds, so resync moves only changes. */
@@ -243,6 +247,23 @@ export interface Heartbeat {
     | undefined;
   /** group/version values the member serves. */
   apiEnablements: string[];
+}
+
+/** The hub asks the agent for the live member objects of a Work (flotillactl diff). */
+export interface LiveRequest {
+  requestId: string;
+  resources: ResourceIdentifier[];
+}
+
+/**
+ * One entry per requested resource, in order: the object as JSON without managedFields, or empty
+ * bytes when the member has no such object.
+ */
+export interface LiveResponse {
+  requestId: string;
+  objects: Buffer[];
+  /** Set when the agent could not read them (the entries are then empty). */
+  error: string;
 }
 
 function createBaseRegisterRequest(): RegisterRequest {
@@ -641,6 +662,9 @@ export const AgentMessage: MessageFns<AgentMessage> = {
       case "heartbeat":
         Heartbeat.encode(message.kind.value, writer.uint32(26).fork()).join();
         break;
+      case "liveResponse":
+        LiveResponse.encode(message.kind.value, writer.uint32(34).fork()).join();
+        break;
     }
     return writer;
   },
@@ -682,6 +706,14 @@ export const AgentMessage: MessageFns<AgentMessage> = {
             message.kind = { $case: "heartbeat", value: Heartbeat.decode(reader, reader.uint32()) };
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.kind = { $case: "liveResponse", value: LiveResponse.decode(reader, reader.uint32()) };
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -704,6 +736,10 @@ export const AgentMessage: MessageFns<AgentMessage> = {
         ? { $case: "workStatus", value: WorkStatus.fromJSON(object.work_status) }
         : isSet(object.heartbeat)
         ? { $case: "heartbeat", value: Heartbeat.fromJSON(object.heartbeat) }
+        : isSet(object.liveResponse)
+        ? { $case: "liveResponse", value: LiveResponse.fromJSON(object.liveResponse) }
+        : isSet(object.live_response)
+        ? { $case: "liveResponse", value: LiveResponse.fromJSON(object.live_response) }
         : undefined,
     };
   },
@@ -716,6 +752,8 @@ export const AgentMessage: MessageFns<AgentMessage> = {
       obj.workStatus = WorkStatus.toJSON(message.kind.value);
     } else if (message.kind?.$case === "heartbeat") {
       obj.heartbeat = Heartbeat.toJSON(message.kind.value);
+    } else if (message.kind?.$case === "liveResponse") {
+      obj.liveResponse = LiveResponse.toJSON(message.kind.value);
     }
     return obj;
   },
@@ -744,6 +782,12 @@ export const AgentMessage: MessageFns<AgentMessage> = {
         }
         break;
       }
+      case "liveResponse": {
+        if (object.kind?.value !== undefined && object.kind?.value !== null) {
+          message.kind = { $case: "liveResponse", value: LiveResponse.fromPartial(object.kind.value) };
+        }
+        break;
+      }
     }
     return message;
   },
@@ -764,6 +808,9 @@ export const ControlMessage: MessageFns<ControlMessage> = {
         break;
       case "syncDone":
         SyncDone.encode(message.kind.value, writer.uint32(26).fork()).join();
+        break;
+      case "liveRequest":
+        LiveRequest.encode(message.kind.value, writer.uint32(34).fork()).join();
         break;
     }
     return writer;
@@ -806,6 +853,14 @@ export const ControlMessage: MessageFns<ControlMessage> = {
             message.kind = { $case: "syncDone", value: SyncDone.decode(reader, reader.uint32()) };
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.kind = { $case: "liveRequest", value: LiveRequest.decode(reader, reader.uint32()) };
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -832,6 +887,10 @@ export const ControlMessage: MessageFns<ControlMessage> = {
         ? { $case: "syncDone", value: SyncDone.fromJSON(object.syncDone) }
         : isSet(object.sync_done)
         ? { $case: "syncDone", value: SyncDone.fromJSON(object.sync_done) }
+        : isSet(object.liveRequest)
+        ? { $case: "liveRequest", value: LiveRequest.fromJSON(object.liveRequest) }
+        : isSet(object.live_request)
+        ? { $case: "liveRequest", value: LiveRequest.fromJSON(object.live_request) }
         : undefined,
     };
   },
@@ -844,6 +903,8 @@ export const ControlMessage: MessageFns<ControlMessage> = {
       obj.workDelete = WorkDelete.toJSON(message.kind.value);
     } else if (message.kind?.$case === "syncDone") {
       obj.syncDone = SyncDone.toJSON(message.kind.value);
+    } else if (message.kind?.$case === "liveRequest") {
+      obj.liveRequest = LiveRequest.toJSON(message.kind.value);
     }
     return obj;
   },
@@ -869,6 +930,12 @@ export const ControlMessage: MessageFns<ControlMessage> = {
       case "syncDone": {
         if (object.kind?.value !== undefined && object.kind?.value !== null) {
           message.kind = { $case: "syncDone", value: SyncDone.fromPartial(object.kind.value) };
+        }
+        break;
+      }
+      case "liveRequest": {
+        if (object.kind?.value !== undefined && object.kind?.value !== null) {
+          message.kind = { $case: "liveRequest", value: LiveRequest.fromPartial(object.kind.value) };
         }
         break;
       }
@@ -2476,6 +2543,204 @@ export const Heartbeat: MessageFns<Heartbeat> = {
       ? ResourceSummary.fromPartial(object.resourceSummary)
       : undefined;
     message.apiEnablements = object.apiEnablements?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseLiveRequest(): LiveRequest {
+  return { requestId: "", resources: [] };
+}
+
+export const LiveRequest: MessageFns<LiveRequest> = {
+  encode(message: LiveRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.requestId !== "") {
+      writer.uint32(10).string(message.requestId);
+    }
+    for (const v of message.resources) {
+      ResourceIdentifier.encode(v!, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LiveRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLiveRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.requestId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.resources.push(ResourceIdentifier.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): LiveRequest {
+    return {
+      requestId: isSet(object.requestId)
+        ? globalThis.String(object.requestId)
+        : isSet(object.request_id)
+        ? globalThis.String(object.request_id)
+        : "",
+      resources: globalThis.Array.isArray(object?.resources)
+        ? object.resources.map((e: any) => ResourceIdentifier.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: LiveRequest): unknown {
+    const obj: any = {};
+    if (message.requestId !== "") {
+      obj.requestId = message.requestId;
+    }
+    if (message.resources?.length) {
+      obj.resources = message.resources.map((e) => ResourceIdentifier.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<LiveRequest>, I>>(base?: I): LiveRequest {
+    return LiveRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<LiveRequest>, I>>(object: I): LiveRequest {
+    const message = createBaseLiveRequest();
+    message.requestId = object.requestId ?? "";
+    message.resources = object.resources?.map((e) => ResourceIdentifier.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseLiveResponse(): LiveResponse {
+  return { requestId: "", objects: [], error: "" };
+}
+
+export const LiveResponse: MessageFns<LiveResponse> = {
+  encode(message: LiveResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.requestId !== "") {
+      writer.uint32(10).string(message.requestId);
+    }
+    for (const v of message.objects) {
+      writer.uint32(18).bytes(v!);
+    }
+    if (message.error !== "") {
+      writer.uint32(26).string(message.error);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LiveResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLiveResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.requestId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.objects.push(Buffer.from(reader.bytes()));
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.error = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): LiveResponse {
+    return {
+      requestId: isSet(object.requestId)
+        ? globalThis.String(object.requestId)
+        : isSet(object.request_id)
+        ? globalThis.String(object.request_id)
+        : "",
+      objects: globalThis.Array.isArray(object?.objects)
+        ? object.objects.map((e: any) => Buffer.from(bytesFromBase64(e)))
+        : [],
+      error: isSet(object.error) ? globalThis.String(object.error) : "",
+    };
+  },
+
+  toJSON(message: LiveResponse): unknown {
+    const obj: any = {};
+    if (message.requestId !== "") {
+      obj.requestId = message.requestId;
+    }
+    if (message.objects?.length) {
+      obj.objects = message.objects.map((e) => base64FromBytes(e));
+    }
+    if (message.error !== "") {
+      obj.error = message.error;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<LiveResponse>, I>>(base?: I): LiveResponse {
+    return LiveResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<LiveResponse>, I>>(object: I): LiveResponse {
+    const message = createBaseLiveResponse();
+    message.requestId = object.requestId ?? "";
+    message.objects = object.objects?.map((e) => e) || [];
+    message.error = object.error ?? "";
     return message;
   },
 };
