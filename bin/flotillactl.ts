@@ -1,6 +1,10 @@
 // flotillactl: reads the fleet through the control plane's Admin API (mTLS, admin certificate).
 // Exit codes: 0 success, 1 the call failed (the server's message is printed), 2 bad usage.
 import { type ServiceError, status as GrpcStatus } from "@grpc/grpc-js";
+
+// grpc-js passes an IP address as the TLS server name (the local fleet dials 127.0.0.1), which
+// Node flags as deprecated on every call; a CLI's stderr is for the user.
+process.noDeprecation = true;
 import type { AdminClient, ClusterInfo, TemplateRef } from "../shared/gen/flotilla/v1alpha1/admin.ts";
 import { Health } from "../shared/gen/flotilla/v1alpha1/agent.ts";
 import { FlagError, type FlagSpec, type FlagValues, flagHelp, parseArgs } from "../shared/flags.ts";
@@ -8,7 +12,7 @@ import { runCommandLine } from "./command-line.ts";
 import { allNamespacesFlag, clusterFlag, descriptionFlag, forceFlag, namespaceFlag, outputFlag, ttlFlag } from "./ctl/command-flags.ts";
 import { call, connect, connectionFlags } from "./ctl/connection.ts";
 import { unifiedDiff } from "./ctl/object-diff.ts";
-import { age, kindAndName, type OutputFormat, outputFormat, structured, table } from "./ctl/format.ts";
+import { age, bytes, kindAndName, type OutputFormat, outputFormat, structured, table } from "./ctl/format.ts";
 
 
 interface Command {
@@ -33,10 +37,11 @@ const commands: Record<string, Command> = {
       const res = await call(client, client.listClusters, {}, timeoutMs);
       if (format !== "table") return structured(res.clusters, format);
       const now = Date.now();
-      const capacity = (c: ClusterInfo, r: string) => `${c.resourceSummary?.allocated?.[r] ?? "0"}/${c.resourceSummary?.allocatable?.[r] ?? "-"}`;
+      const cpu = (c: ClusterInfo) => `${c.resourceSummary?.allocated?.cpu ?? "0"}/${c.resourceSummary?.allocatable?.cpu ?? "-"}`;
+      const memory = (c: ClusterInfo) => `${bytes(c.resourceSummary?.allocated?.memory ?? "0")}/${bytes(c.resourceSummary?.allocatable?.memory)}`;
       return table(
         ["name", "ready", "connected", "version", "nodes", "cpu", "memory", "heartbeat"],
-        res.clusters.map((c) => [c.name, String(c.ready), String(c.connected), c.kubernetesVersion || "-", `${c.nodeSummary?.ready ?? 0}/${c.nodeSummary?.total ?? 0}`, capacity(c, "cpu"), capacity(c, "memory"), age(c.lastHeartbeatTime, now)]),
+        res.clusters.map((c) => [c.name, String(c.ready), String(c.connected), c.kubernetesVersion || "-", `${c.nodeSummary?.ready ?? 0}/${c.nodeSummary?.total ?? 0}`, cpu(c), memory(c), age(c.lastHeartbeatTime, now)]),
       );
     },
   },

@@ -1,5 +1,6 @@
 // How flotillactl prints: aligned tables by default (kubectl's look), or JSON / YAML. Pure.
 import { stringify } from "yaml";
+import { parseQuantity } from "../../shared/quantity.ts";
 
 export type OutputFormat = "table" | "json" | "yaml";
 
@@ -36,4 +37,22 @@ export function kindAndName(arg: string | undefined): { kind: string; name: stri
   const m = /^([^/\s]+)\/([^/\s]+)$/.exec(arg ?? "");
   if (m === null) return { error: `expected <kind>/<name> (e.g. deployment/web), got ${JSON.stringify(arg ?? "")}` };
   return { kind: m[1] as string, name: m[2] as string };
+}
+
+/** A byte quantity for people: binary units, one decimal below 10 ("1.5Gi", "128Gi"); "-" when unknown. */
+export function bytes(q: string | undefined): string {
+  if (q === undefined || q === "") return "-";
+  let n: number;
+  try {
+    n = parseQuantity(q);
+  } catch {
+    return q;
+  }
+  const units = ["", "Ki", "Mi", "Gi", "Ti", "Pi"];
+  let i = 0;
+  while (n >= 1024 && i < units.length - 1) {
+    n /= 1024;
+    i++;
+  }
+  return `${n < 10 && i > 0 ? Number(n.toFixed(1)) : Math.round(n)}${units[i]}`;
 }

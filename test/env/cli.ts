@@ -211,6 +211,7 @@ function printHints(state: string, fleet: Fleet, flotilla: Flotilla): void {
       `  kubectl --kubeconfig ${control} get rb -n ${sampleNamespace}    # one ResourceBinding per template`,
       `  kubectl --kubeconfig ${control} get clusters`,
       `  kubectl --kubeconfig ${join(state, `${first}.kubeconfig`)} get deploy,svc,cm -n ${sampleNamespace}`,
+      `  FLOTILLA_STATE_DIR=${state} npx flotillactl get clusters    # also: get bindings -A, describe deploy/${sampleDeployment} -n ${sampleNamespace}, render|diff deploy/${sampleDeployment} -n ${sampleNamespace} --cluster ${first}`,
       "flotilla: Ctrl-C stops everything and removes what it wrote",
     ].join("\n"),
   );
