@@ -25,11 +25,14 @@ describe("agent hub", () => {
     ca = await createCa("test-ca");
     const serving = await issueCertificate(ca, { commonName: "hub", dnsNames: ["localhost"], usage: "server" });
     for (const c of ["member1", "member2", "stranger"]) certs.set(c, await issueAgentCertificate(ca, c));
+    // Registered agents' certificates carry their Cluster's uid: member2's current one, and one of an unjoined earlier member2.
+    certs.set("member2-current", await issueCertificate(ca, { commonName: "member2", organization: "flotilla:agents", organizationalUnit: "uid-2", usage: "client" }));
+    certs.set("member2-revoked", await issueCertificate(ca, { commonName: "member2", organization: "flotilla:agents", organizationalUnit: "uid-old", usage: "client" }));
     certs.set("not-an-agent", await issueCertificate(ca, { commonName: "member1", usage: "client" }));
     hub = new Hub({
       works,
       log: silentLogger(),
-      clusterNamed: (c) => (registered.has(c) ? ({ apiVersion: "flotilla.dev/v1alpha1", kind: "Cluster", metadata: { name: c }, spec: {} }) : undefined),
+      clusterNamed: (c) => (registered.has(c) ? { apiVersion: "flotilla.dev/v1alpha1", kind: "Cluster", metadata: { name: c, uid: c === "member2" ? "uid-2" : "uid-1" }, spec: {} } : undefined),
       events: { status: (c, s) => statuses.push([c, s.workKey]), heartbeat: () => undefined, connected: () => undefined },
     });
     server = new Server();
@@ -86,6 +89,21 @@ describe("agent hub", () => {
     const e = await b.ended;
     assert.equal(e.code, GrpcStatus.PERMISSION_DENIED);
     assert.match(e.details ?? "", /not registered/);
+  });
+
+  it("refuses a certificate of an earlier, unjoined registration of the cluster, and takes the current one", async () => {
+    const old = connect("member2-revoked");
+    old.stream.write(hello("member2"));
+    const e = await old.ended;
+    assert.equal(e.code, GrpcStatus.PERMISSION_DENIED);
+    assert.match(e.details ?? "", /earlier registration of cluster member2/);
+    const current = connect("member2-current");
+    current.stream.write(hello("member2"));
+    await until(() => current.received.some((m) => m.kind?.$case === "syncDone"), "member2's current stream synced");
+    hub.disconnect("member2", "cluster member2 was unjoined");
+    const closed = await current.ended;
+    assert.equal(closed.code, GrpcStatus.PERMISSION_DENIED);
+    assert.match(closed.details ?? "", /unjoined/);
   });
 
   it("refuses an agent with cluster A's certificate that says it is cluster B, and sends it nothing", async () => {
