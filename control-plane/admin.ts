@@ -1,7 +1,7 @@
 // The Admin gRPC service (DESIGN §5) that flotillactl talks to. Every call needs an admin client
 // certificate (O=flotilla:admins) from the control plane's CA; an agent's certificate is refused.
 // Reads come from this replica's caches and Work store, so every replica answers the same.
-import { type ServerUnaryCall, type sendUnaryData, status as GrpcStatus, type UntypedServiceImplementation } from "@grpc/grpc-js";
+import { status as GrpcStatus, type UntypedServiceImplementation } from "@grpc/grpc-js";
 import type { Logger } from "pino";
 import type { KubeObject, ResourceBinding } from "../shared/api/types.ts";
 import type {
@@ -37,19 +37,11 @@ import { diffPair } from "./live-view.ts";
 import { orderOverridePolicies, overridePolicyMatches } from "./overrides.ts";
 import { renderClusterWorks } from "./render-works.ts";
 import { apiVersionOf, resolveKind, type ServedResource } from "./resolve-kind.ts";
+import { RpcError, unaryHandler } from "./rpc.ts";
 import { CLUSTER_FINALIZER } from "./registration.ts";
 import type { StatusStore } from "./status-store.ts";
 import { FORCE_ANNOTATION } from "./unjoin-controller.ts";
 import type { WorkStore } from "./work-store.ts";
-
-/** A refusal with a gRPC status code and a message for the user. */
-class AdminError extends Error {
-  readonly code: GrpcStatus;
-  constructor(code: GrpcStatus, message: string) {
-    super(message);
-    this.code = code;
-  }
-}
 
 const SERVED_TTL_MS = 30_000;
 const HEALTH: Record<string, Health> = { Healthy: Health.HEALTH_HEALTHY, Progressing: Health.HEALTH_PROGRESSING, Unhealthy: Health.HEALTH_UNHEALTHY, Unknown: Health.HEALTH_UNKNOWN };
@@ -109,25 +101,17 @@ export class Admin {
 
   /** Wraps a handler: admin check, then the answer or a status with a message. */
   private unary<Req, Res>(handler: (req: Req) => Promise<Res>) {
-    return (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>) => {
-      const admin = adminOfSubject(call.getAuthContext()?.sslPeerCertificate?.subject);
-      if (admin === undefined) {
-        callback({ code: GrpcStatus.PERMISSION_DENIED, details: "the Admin API needs an admin client certificate (O=flotilla:admins; see `flotilla certs admin`)" });
-        return;
-      }
-      handler(call.request).then(
-        (res) => callback(null, res),
-        (err: unknown) => {
-          if (err instanceof AdminError) {
-            callback({ code: err.code, details: err.message });
-            return;
-          }
-          this.log.warn({ err: err instanceof Error ? err.message : String(err), admin }, "admin call failed");
-          callback({ code: GrpcStatus.INTERNAL, details: err instanceof Error ? err.message : String(err) });
-        },
-      );
-    };
+    return unaryHandler<Req, Res>(
+      async (call) => {
+        if (adminOfSubject(call.getAuthContext()?.sslPeerCertificate?.subject) === undefined) {
+          throw new RpcError(GrpcStatus.PERMISSION_DENIED, "the Admin API needs an admin client certificate (O=flotilla:admins; see `flotilla certs admin`)");
+        }
+        return handler(call.request);
+      },
+      (err) => this.log.warn({ err: err instanceof Error ? err.message : String(err) }, "admin call failed"),
+    );
   }
+
 
   private listClusters(): ListClustersResponse {
     const clusters: ClusterInfo[] = this.caches.clusters
@@ -150,7 +134,7 @@ export class Admin {
     const ref = await this.resolve(req.template);
     const key = workKey(ref);
     const binding: ResourceBinding | undefined = this.caches.bindingOf(ref);
-    if (binding === undefined) throw new AdminError(GrpcStatus.NOT_FOUND, `${ref.kind} ${describe(ref)} has no binding: no propagation policy selects it`);
+    if (binding === undefined) throw new RpcError(GrpcStatus.NOT_FOUND, `${ref.kind} ${describe(ref)} has no binding: no propagation policy selects it`);
     const items = new Map((binding.status?.aggregatedStatus ?? []).map((i) => [i.clusterName, i]));
     const names = [...new Set([...binding.spec.clusters.map((c) => c.name), ...items.keys()])].sort();
     return {
@@ -183,9 +167,9 @@ export class Admin {
       return { group, version, kind: o.kind, namespace: o.metadata.namespace ?? "", name: o.metadata.name ?? "" };
     });
     const ask = this.liveObjects(req.cluster, resources);
-    if (ask === undefined) throw new AdminError(GrpcStatus.FAILED_PRECONDITION, `the agent of ${req.cluster} is not connected to this control-plane replica; retry (or ask the replica it streams to)`);
+    if (ask === undefined) throw new RpcError(GrpcStatus.FAILED_PRECONDITION, `the agent of ${req.cluster} is not connected to this control-plane replica; retry (or ask the replica it streams to)`);
     const live = await ask.catch((err: unknown) => {
-      throw new AdminError(GrpcStatus.UNAVAILABLE, (err as Error).message);
+      throw new RpcError(GrpcStatus.UNAVAILABLE, (err as Error).message);
     });
     return {
       objects: objects.map((o, i) => {
@@ -199,29 +183,29 @@ export class Admin {
   }
 
   private async rendered(templateRef: TemplateRef | undefined, clusterName: string): Promise<RenderResponse> {
-    if (clusterName === "") throw new AdminError(GrpcStatus.INVALID_ARGUMENT, "a cluster is required");
+    if (clusterName === "") throw new RpcError(GrpcStatus.INVALID_ARGUMENT, "a cluster is required");
     const cluster = this.caches.clusters.get(clusterName);
-    if (cluster === undefined) throw new AdminError(GrpcStatus.NOT_FOUND, `cluster ${JSON.stringify(clusterName)} is not registered`);
+    if (cluster === undefined) throw new RpcError(GrpcStatus.NOT_FOUND, `cluster ${JSON.stringify(clusterName)} is not registered`);
     const ref = await this.resolve(templateRef);
     const key = workKey(ref);
     const template: TemplateRef = { apiVersion: ref.apiVersion, kind: ref.kind, namespace: ref.namespace ?? "", name: ref.name };
     const failed = this.works.renderErrorsOf(key).get(clusterName);
-    if (failed !== undefined) throw new AdminError(GrpcStatus.FAILED_PRECONDITION, `ApplyOverridesFailed: ${failed}`);
+    if (failed !== undefined) throw new RpcError(GrpcStatus.FAILED_PRECONDITION, `ApplyOverridesFailed: ${failed}`);
     const work = this.works.get(clusterName, key);
     if (work !== undefined) return { manifests: work.manifests, contentHash: work.hash, placed: true, template };
     const object = await this.rest.get<KubeObject>(ref.path).catch((err: unknown) => {
-      if (isKubeStatus(err, 404)) throw new AdminError(GrpcStatus.NOT_FOUND, `${ref.kind} ${describe(ref)} not found in the control cluster`);
+      if (isKubeStatus(err, 404)) throw new RpcError(GrpcStatus.NOT_FOUND, `${ref.kind} ${describe(ref)} not found in the control cluster`);
       throw err;
     });
     const overrides = orderOverridePolicies(this.caches.allOverrides().filter((p) => overridePolicyMatches(p, object)));
     const rendered = renderClusterWorks(object, [{ name: clusterName }], (n) => this.caches.clusters.get(n), overrides, "Abort").get(clusterName);
-    if (rendered === undefined || !rendered.ok) throw new AdminError(GrpcStatus.FAILED_PRECONDITION, `ApplyOverridesFailed: ${rendered?.ok === false ? rendered.message : "nothing rendered"}`);
+    if (rendered === undefined || !rendered.ok) throw new RpcError(GrpcStatus.FAILED_PRECONDITION, `ApplyOverridesFailed: ${rendered?.ok === false ? rendered.message : "nothing rendered"}`);
     return { manifests: rendered.manifests, contentHash: rendered.hash, placed: false, template };
   }
 
   private listWorks(req: ListWorksRequest): ListWorksResponse {
-    if (req.cluster === "") throw new AdminError(GrpcStatus.INVALID_ARGUMENT, "a cluster is required");
-    if (this.caches.clusters.get(req.cluster) === undefined) throw new AdminError(GrpcStatus.NOT_FOUND, `cluster ${JSON.stringify(req.cluster)} is not registered`);
+    if (req.cluster === "") throw new RpcError(GrpcStatus.INVALID_ARGUMENT, "a cluster is required");
+    if (this.caches.clusters.get(req.cluster) === undefined) throw new RpcError(GrpcStatus.NOT_FOUND, `cluster ${JSON.stringify(req.cluster)} is not registered`);
     return {
       works: this.works
         .keys(req.cluster)
@@ -262,7 +246,7 @@ export class Admin {
   }
 
   private registrationNamespace(): string {
-    if (this.tokenNamespace === undefined) throw new AdminError(GrpcStatus.FAILED_PRECONDITION, "registration is off on this control plane (start it with --ca-key)");
+    if (this.tokenNamespace === undefined) throw new RpcError(GrpcStatus.FAILED_PRECONDITION, "registration is off on this control plane (start it with --ca-key)");
     return this.tokenNamespace;
   }
 
@@ -295,9 +279,9 @@ export class Admin {
 
   private async deleteToken(req: DeleteTokenRequest): Promise<DeleteTokenResponse> {
     const namespace = this.registrationNamespace();
-    if (!/^[a-z0-9]{6}$/.test(req.id)) throw new AdminError(GrpcStatus.INVALID_ARGUMENT, `${JSON.stringify(req.id)} is not a token id (6 lowercase letters or digits)`);
+    if (!/^[a-z0-9]{6}$/.test(req.id)) throw new RpcError(GrpcStatus.INVALID_ARGUMENT, `${JSON.stringify(req.id)} is not a token id (6 lowercase letters or digits)`);
     await this.rest.delete(objectPath(SECRETS, namespace, `${TOKEN_SECRET_PREFIX}${req.id}`)).catch((err: unknown) => {
-      if (isKubeStatus(err, 404)) throw new AdminError(GrpcStatus.NOT_FOUND, `no bootstrap token ${req.id}`);
+      if (isKubeStatus(err, 404)) throw new RpcError(GrpcStatus.NOT_FOUND, `no bootstrap token ${req.id}`);
       throw err;
     });
     return {};
@@ -305,7 +289,7 @@ export class Admin {
 
   private async unjoin(req: UnjoinRequest): Promise<UnjoinResponse> {
     const c = this.caches.clusters.get(req.cluster);
-    if (c === undefined) throw new AdminError(GrpcStatus.NOT_FOUND, `cluster ${JSON.stringify(req.cluster)} is not registered`);
+    if (c === undefined) throw new RpcError(GrpcStatus.NOT_FOUND, `cluster ${JSON.stringify(req.cluster)} is not registered`);
     const path = objectPath(RESOURCES.cluster, undefined, req.cluster);
     const gone = (err: unknown) => {
       if (!isKubeStatus(err, 404)) throw err;
@@ -328,15 +312,15 @@ export class Admin {
 
   /** The template a reference names, with its kind resolved and its namespace defaulted. */
   private async resolve(t: TemplateRef | undefined): Promise<{ apiVersion: string; kind: string; namespace?: string; name: string; path: string }> {
-    if (t === undefined || t.name === "" || t.kind === "") throw new AdminError(GrpcStatus.INVALID_ARGUMENT, "a template needs a kind and a name");
+    if (t === undefined || t.name === "" || t.kind === "") throw new RpcError(GrpcStatus.INVALID_ARGUMENT, "a template needs a kind and a name");
     let resource: ServedResource | undefined;
     if (t.apiVersion === "") {
       const r = resolveKind(t.kind, await this.servedResources());
-      if ("error" in r) throw new AdminError(GrpcStatus.INVALID_ARGUMENT, r.error);
+      if ("error" in r) throw new RpcError(GrpcStatus.INVALID_ARGUMENT, r.error);
       resource = r.resource;
     } else {
       resource = (await this.servedResources()).find((r) => apiVersionOf(r) === t.apiVersion && r.kind === t.kind);
-      if (resource === undefined) throw new AdminError(GrpcStatus.INVALID_ARGUMENT, `the control cluster does not serve ${t.kind} in ${t.apiVersion}`);
+      if (resource === undefined) throw new RpcError(GrpcStatus.INVALID_ARGUMENT, `the control cluster does not serve ${t.kind} in ${t.apiVersion}`);
     }
     const apiVersion = apiVersionOf(resource);
     const namespace = resource.namespaced ? t.namespace || "default" : undefined;

@@ -1,5 +1,5 @@
 // Assembles the control plane: informers, controllers, the Work cache and the gRPC hub.
-import { Server, ServerCredentials, type ServerUnaryCall, type sendUnaryData, status as GrpcStatus } from "@grpc/grpc-js";
+import { Server, ServerCredentials } from "@grpc/grpc-js";
 import type { KubeConfig } from "@kubernetes/client-node";
 import type { Logger } from "pino";
 import { Controller } from "../shared/controller.ts";
@@ -19,7 +19,8 @@ import { DEPENDENCY_KINDS } from "./dependencies.ts";
 import { EventRecorder } from "./event-recorder.ts";
 import { LeaderElector } from "./leader-election.ts";
 import { ScheduleOutcomes } from "./schedule-outcomes.ts";
-import { Registrar, RpcError } from "./registration.ts";
+import { Registrar } from "./registration.ts";
+import { unaryHandler } from "./rpc.ts";
 import { UnjoinController } from "./unjoin-controller.ts";
 import { Hub } from "./hub.ts";
 import { StatusController } from "./status-controller.ts";
@@ -261,12 +262,7 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Runn
   if (registrar !== undefined && opts.registration !== undefined && opts.registration.listen !== "") {
     registrationServer = new Server({ "grpc.max_receive_message_length": 64 * 1024 });
     registrationServer.addService(RegistrationService, {
-      register: (call: ServerUnaryCall<RegisterRequest, RegisterResponse>, callback: sendUnaryData<RegisterResponse>) => {
-        registrar.register(call.request).then(
-          (res) => callback(null, res),
-          (err: unknown) => callback({ code: err instanceof RpcError ? err.code : GrpcStatus.INTERNAL, details: (err as Error).message }),
-        );
-      },
+      register: unaryHandler<RegisterRequest, RegisterResponse>((call) => registrar.register(call.request), (err) => log.warn({ err: (err as Error).message }, "registration failed")),
     });
     const serverOnly = ServerCredentials.createSsl(null, [{ cert_chain: Buffer.from(opts.tls.certPem), private_key: Buffer.from(opts.tls.keyPem) }], false);
     const listen = opts.registration.listen;

@@ -1,10 +1,11 @@
-import { type ServerDuplexStream, type ServerUnaryCall, type sendUnaryData, status as GrpcStatus, type UntypedServiceImplementation } from "@grpc/grpc-js";
+import { type ServerDuplexStream, type ServerUnaryCall, status as GrpcStatus, type UntypedServiceImplementation } from "@grpc/grpc-js";
 import type { Logger } from "pino";
 import type { Cluster } from "../shared/api/types.ts";
 import type { AgentMessage, ControlMessage, RenewRequest, RenewResponse } from "../shared/gen/flotilla/v1alpha1/agent.ts";
 import { clusterOfSubject, clusterUidOfSubject } from "../shared/pki.ts";
 import { AgentSession, type SessionEvents } from "./agent-session.ts";
-import { type Registrar, RpcError } from "./registration.ts";
+import type { Registrar } from "./registration.ts";
+import { RpcError, unaryHandler } from "./rpc.ts";
 import type { WorkStore } from "./work-store.ts";
 
 /**
@@ -38,12 +39,7 @@ export class Hub {
   service(): UntypedServiceImplementation {
     return {
       connect: (call: ServerDuplexStream<AgentMessage, ControlMessage>) => this.connect(call),
-      renew: (call: ServerUnaryCall<RenewRequest, RenewResponse>, callback: sendUnaryData<RenewResponse>) => {
-        this.renew(call).then(
-          (certificate) => callback(null, { certificate }),
-          (err: unknown) => callback({ code: err instanceof RpcError ? err.code : GrpcStatus.INTERNAL, details: (err as Error).message }),
-        );
-      },
+      renew: unaryHandler<RenewRequest, RenewResponse>(async (call) => ({ certificate: await this.renew(call) })),
     };
   }
 

@@ -12,19 +12,11 @@ import type { RegisterRequest, RegisterResponse } from "../shared/gen/flotilla/v
 import { collectionPath, isKubeStatus, type KubeRest, objectPath } from "../shared/kube-rest.ts";
 import { type KeyPair, signAgentCsr, verifyCsr } from "../shared/pki.ts";
 import { checkToken, parseToken, TOKEN_SECRET_PREFIX } from "./bootstrap-token.ts";
+import { RpcError } from "./rpc.ts";
 
 /** Holds a registered Cluster until its agent has removed what Flotilla applied (or --force). */
 export const CLUSTER_FINALIZER = "flotilla.dev/cluster-cleanup";
 const CLUSTER_NAME = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
-
-/** A refusal with a gRPC status code and a message for the caller. */
-export class RpcError extends Error {
-  readonly code: GrpcStatus;
-  constructor(code: GrpcStatus, message: string) {
-    super(message);
-    this.code = code;
-  }
-}
 
 export class Registrar {
   private readonly rest: KubeRest;

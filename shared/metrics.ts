@@ -27,23 +27,23 @@ export function histogram(name: string, help: string, labelNames: readonly strin
  * name: a component started again in the same process reports its own state, not a stale one.
  */
 export function gaugeOf(name: string, help: string, read: () => Reading, labelNames: readonly string[] = []): Gauge {
-  registry.removeSingleMetric(name);
-  return new Gauge({
-    name,
-    help,
-    labelNames,
-    registers: [registry],
-    collect() {
-      this.reset();
-      fill(read(), (labels, v) => this.inc(labels, v));
-    },
-  });
+  return readAtScrape(Gauge, name, help, read, labelNames);
 }
 
 /** A counter read at scrape time from a count kept elsewhere (monotonic by contract); as gaugeOf. */
 export function counterOf(name: string, help: string, read: () => Reading, labelNames: readonly string[] = []): Counter {
+  return readAtScrape(Counter, name, help, read, labelNames);
+}
+
+function readAtScrape<M extends Gauge | Counter>(
+  Kind: new (config: { name: string; help: string; labelNames: readonly string[]; registers: Registry[]; collect(this: M): void }) => M,
+  name: string,
+  help: string,
+  read: () => Reading,
+  labelNames: readonly string[],
+): M {
   registry.removeSingleMetric(name);
-  return new Counter({
+  return new Kind({
     name,
     help,
     labelNames,

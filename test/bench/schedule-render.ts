@@ -10,7 +10,7 @@ import { orderOverridePolicies, overridePolicyMatches } from "../../control-plan
 import { matchPolicy } from "../../control-plane/policy-match.ts";
 import { renderClusterWorks } from "../../control-plane/render-works.ts";
 import { scheduleTemplate } from "../../control-plane/schedule.ts";
-import { WorkStore } from "../../control-plane/work-store.ts";
+import { type Work, WorkStore } from "../../control-plane/work-store.ts";
 import { mib } from "./rss.ts";
 
 const { values } = parseArgs({ options: { templates: { type: "string", default: "10000" }, clusters: { type: "string", default: "100" } } });
@@ -79,26 +79,10 @@ const overridePolicies: OverridePolicy[] = [
   },
 ];
 
-function flotillaRun(): { works: number; bindings: number; bytes: number } {
+/** The control plane's path per template; `keep` receives each Work (the Work cache stores them). */
+function flotillaRun(keep?: (cluster: string, work: Work) => void): { works: number; bindings: number; bytes: number } {
   let works = 0;
   let bytes = 0;
-  for (const t of templates) {
-    const match = matchPolicy(t, policies);
-    if (match === undefined) continue;
-    const schedule = scheduleTemplate(t, match.policy, clusters);
-    const overrides = orderOverridePolicies(overridePolicies.filter((p) => overridePolicyMatches(p, t)));
-    for (const w of renderClusterWorks(t, schedule.targets, (n) => byName.get(n), overrides, "Abort").values()) {
-      if (!w.ok) throw new Error(w.message);
-      works++;
-      bytes += w.manifests[0]?.byteLength ?? 0;
-    }
-  }
-  return { works, bindings: T, bytes };
-}
-
-/** The Work cache's path, keeping every Work in a WorkStore as each control-plane replica does. */
-function storeRun(store: WorkStore): { works: number } {
-  let works = 0;
   for (const t of templates) {
     const match = matchPolicy(t, policies);
     if (match === undefined) continue;
@@ -107,11 +91,12 @@ function storeRun(store: WorkStore): { works: number } {
     const key = `apps/v1/Deployment/${t.metadata.namespace}/${t.metadata.name}`;
     for (const [cluster, w] of renderClusterWorks(t, schedule.targets, (n) => byName.get(n), overrides, "Abort")) {
       if (!w.ok) throw new Error(w.message);
-      store.set(cluster, { key, hash: w.hash, manifests: w.manifests, conflictResolution: "Abort" });
       works++;
+      bytes += w.manifests[0]?.byteLength ?? 0;
+      keep?.(cluster, { key, hash: w.hash, manifests: w.manifests, conflictResolution: "Abort" });
     }
   }
-  return { works };
+  return { works, bindings: T, bytes };
 }
 
 /** Baseline for memory: one serialised copy and hash per template per cluster, nothing shared. */
@@ -159,7 +144,7 @@ function measure<R>(fn: () => R): { result: R; ms: number; rssDelta: number; hea
 
 console.log(`T=${T} templates × K=${K} clusters (half Duplicated, half Divided by weight; 1 image override on a third of the clusters)`);
 const base = measure(baselineRun);
-const flot = measure(flotillaRun);
+const flot = measure(() => flotillaRun());
 const rate = (n: number, ms: number) => ((n / ms) * 1000).toFixed(0);
 console.log(`baseline (serialise + hash each template per cluster): ${base.result.works} payloads in ${(base.ms / 1000).toFixed(2)} s = ${rate(base.result.works, base.ms)}/s`);
 console.log(`flotilla (match + schedule + render + override + hash): ${flot.result.bindings} bindings, ${flot.result.works} works in ${(flot.ms / 1000).toFixed(2)} s = ${rate(flot.result.bindings, flot.ms)} bindings/s, ${rate(flot.result.works, flot.ms)} works/s`);
@@ -171,7 +156,7 @@ if (global.gc === undefined) {
 } else {
   const before = retained();
   const store = new WorkStore();
-  const stored = storeRun(store);
+  const stored = flotillaRun((cluster, work) => store.set(cluster, work));
   const held = retained() - before;
   const naive = new Map<string, { hash: string; manifest: Buffer }>();
   const before2 = retained();

@@ -1,0 +1,32 @@
+// gRPC unary handlers of the control plane (Admin, Registration, AgentHub.Renew): an async
+// function's result, or a refusal carrying a status code and a message for the caller.
+import { type ServerUnaryCall, type sendUnaryData, status as GrpcStatus } from "@grpc/grpc-js";
+
+/** A refusal with a gRPC status code and a message for the caller. */
+export class RpcError extends Error {
+  readonly code: GrpcStatus;
+  constructor(code: GrpcStatus, message: string) {
+    super(message);
+    this.code = code;
+  }
+}
+
+/**
+ * A grpc-js unary handler running `handle`: its answer, an RpcError's status and message, or
+ * INTERNAL with the error's message (reported to `onInternal` first, for the log).
+ */
+export function unaryHandler<Req, Res>(handle: (call: ServerUnaryCall<Req, Res>) => Promise<Res>, onInternal: (err: unknown) => void = () => undefined) {
+  return (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>): void => {
+    handle(call).then(
+      (res) => callback(null, res),
+      (err: unknown) => {
+        if (err instanceof RpcError) {
+          callback({ code: err.code, details: err.message });
+          return;
+        }
+        onInternal(err);
+        callback({ code: GrpcStatus.INTERNAL, details: err instanceof Error ? err.message : String(err) });
+      },
+    );
+  };
+}
