@@ -36,14 +36,13 @@ import type { Caches } from "./caches.ts";
 import { diffPair } from "./live-view.ts";
 import { orderOverridePolicies, overridePolicyMatches } from "./overrides.ts";
 import { renderClusterWorks } from "./render-works.ts";
-import { apiVersionOf, resolveKind, type ServedResource } from "./resolve-kind.ts";
 import { RpcError, unaryHandler } from "./rpc.ts";
+import { TemplateResolver } from "./template-resolver.ts";
 import { CLUSTER_FINALIZER } from "./registration.ts";
 import type { StatusStore } from "./status-store.ts";
 import { FORCE_ANNOTATION } from "./unjoin-controller.ts";
 import type { WorkStore } from "./work-store.ts";
 
-const SERVED_TTL_MS = 30_000;
 const HEALTH: Record<string, Health> = { Healthy: Health.HEALTH_HEALTHY, Progressing: Health.HEALTH_PROGRESSING, Unhealthy: Health.HEALTH_UNHEALTHY, Unknown: Health.HEALTH_UNKNOWN };
 
 export class Admin {
@@ -56,7 +55,7 @@ export class Admin {
   private readonly tokenNamespace: string | undefined;
   private readonly waitingOn: (cluster: string) => number;
   private readonly log: Logger;
-  private served: { at: number; list: ServedResource[] } | undefined;
+  private readonly resolver: TemplateResolver;
 
   constructor(opts: {
     caches: Caches;
@@ -76,6 +75,7 @@ export class Admin {
     this.works = opts.works;
     this.statuses = opts.statuses;
     this.rest = opts.rest;
+    this.resolver = new TemplateResolver(opts.rest);
     this.connected = opts.connected;
     this.liveObjects = opts.liveObjects;
     this.tokenNamespace = opts.tokenNamespace;
@@ -131,7 +131,7 @@ export class Admin {
   }
 
   private async getPropagation(req: GetPropagationRequest): Promise<GetPropagationResponse> {
-    const ref = await this.resolve(req.template);
+    const ref = await this.resolver.resolve(req.template);
     const key = workKey(ref);
     const binding: ResourceBinding | undefined = this.caches.bindingOf(ref);
     if (binding === undefined) throw new RpcError(GrpcStatus.NOT_FOUND, `${ref.kind} ${describe(ref)} has no binding: no propagation policy selects it`);
@@ -186,7 +186,7 @@ export class Admin {
     if (clusterName === "") throw new RpcError(GrpcStatus.INVALID_ARGUMENT, "a cluster is required");
     const cluster = this.caches.clusters.get(clusterName);
     if (cluster === undefined) throw new RpcError(GrpcStatus.NOT_FOUND, `cluster ${JSON.stringify(clusterName)} is not registered`);
-    const ref = await this.resolve(templateRef);
+    const ref = await this.resolver.resolve(templateRef);
     const key = workKey(ref);
     const template: TemplateRef = { apiVersion: ref.apiVersion, kind: ref.kind, namespace: ref.namespace ?? "", name: ref.name };
     const failed = this.works.renderErrorsOf(key).get(clusterName);
@@ -309,58 +309,6 @@ export class Admin {
       if (!isKubeStatus(err, 409) && !isKubeStatus(err, 403)) throw err;
     });
   }
-
-  /** The template a reference names, with its kind resolved and its namespace defaulted. */
-  private async resolve(t: TemplateRef | undefined): Promise<{ apiVersion: string; kind: string; namespace?: string; name: string; path: string }> {
-    if (t === undefined || t.name === "" || t.kind === "") throw new RpcError(GrpcStatus.INVALID_ARGUMENT, "a template needs a kind and a name");
-    let resource: ServedResource | undefined;
-    if (t.apiVersion === "") {
-      const r = resolveKind(t.kind, await this.servedResources());
-      if ("error" in r) throw new RpcError(GrpcStatus.INVALID_ARGUMENT, r.error);
-      resource = r.resource;
-    } else {
-      resource = (await this.servedResources()).find((r) => apiVersionOf(r) === t.apiVersion && r.kind === t.kind);
-      if (resource === undefined) throw new RpcError(GrpcStatus.INVALID_ARGUMENT, `the control cluster does not serve ${t.kind} in ${t.apiVersion}`);
-    }
-    const apiVersion = apiVersionOf(resource);
-    const namespace = resource.namespaced ? t.namespace || "default" : undefined;
-    const base = resource.group === "" ? `/api/${resource.version}` : `/apis/${resource.group}/${resource.version}`;
-    const path = `${base}${namespace ? `/namespaces/${encodeURIComponent(namespace)}` : ""}/${resource.plural}/${encodeURIComponent(t.name)}`;
-    return { apiVersion, kind: resource.kind, ...(namespace ? { namespace } : {}), name: t.name, path };
-  }
-
-  /** What the control cluster serves (preferred version per group), cached briefly. */
-  private async servedResources(): Promise<ServedResource[]> {
-    if (this.served !== undefined && Date.now() - this.served.at < SERVED_TTL_MS) return this.served.list;
-    const list: ServedResource[] = [];
-    const add = (group: string, version: string, resources: ApiResource[]) => {
-      for (const r of resources) {
-        if (r.name.includes("/")) continue;
-        list.push({ group, version, kind: r.kind, plural: r.name, ...(r.singularName ? { singular: r.singularName } : {}), shortNames: r.shortNames ?? [], namespaced: r.namespaced });
-      }
-    };
-    const core = await this.rest.get<{ resources: ApiResource[] }>("/api/v1");
-    add("", "v1", core.resources);
-    const groups = await this.rest.get<{ groups: { name: string; preferredVersion?: { version: string } }[] }>("/apis");
-    await Promise.all(
-      groups.groups.map(async (g) => {
-        const version = g.preferredVersion?.version;
-        if (version === undefined) return;
-        const r = await this.rest.get<{ resources: ApiResource[] }>(`/apis/${g.name}/${version}`).catch(() => ({ resources: [] }));
-        add(g.name, version, r.resources);
-      }),
-    );
-    this.served = { at: Date.now(), list };
-    return list;
-  }
-}
-
-interface ApiResource {
-  name: string;
-  kind: string;
-  namespaced: boolean;
-  singularName?: string;
-  shortNames?: string[];
 }
 
 function describe(ref: { namespace?: string; name: string }): string {
