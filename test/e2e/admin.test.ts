@@ -159,6 +159,19 @@ describe("flotillactl and the Admin API", () => {
     assert.deepEqual(rows.map((c) => [c.cluster, c.replicas]), [["member1", 2], ["member2", 2]]);
   });
 
+  it("serves Prometheus metrics on both sides: agents, Works, queues, reconcile latency, apply errors, stream bytes", async () => {
+    const cp = await flotilla.controlPlaneMetrics();
+    assert.equal(cp.flotilla_connected_agents, 2);
+    assert.ok((cp['flotilla_works{cluster="member2"}'] ?? 0) >= 1, "Works per cluster");
+    assert.ok((cp['flotilla_reconcile_duration_seconds_count{name="binding"}'] ?? 0) > 0, "reconcile latency of the binding controller");
+    assert.ok('flotilla_workqueue_depth{name="status"}' in cp, "queue depth per controller");
+    assert.ok((cp['flotilla_stream_bytes_sent_total{cluster="member2"}'] ?? 0) > 0, "bytes sent on member2's stream");
+    const agent = await flotilla.agentMetrics("member2");
+    assert.equal(agent.flotilla_agent_connected, 1);
+    assert.ok("flotilla_agent_apply_errors_total" in agent);
+    assert.ok((agent['flotilla_reconcile_duration_seconds_count{name="work"}'] ?? 0) > 0, "the agent's apply loop is timed");
+  });
+
   it("says why a render fails, with exit code 1 for a failed call and 2 for bad usage", async () => {
     await apply(fleet.control, deployment("broken"));
     await apply(fleet.control, policy("broken", ["member1", "member2"]));
