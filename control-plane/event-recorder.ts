@@ -110,15 +110,19 @@ export function eventName(objectName: string, nowMs: number, seq: number): strin
 
 /**
  * The failures a binding status write newly shows: each target cluster's entry with a status word
- * (not WaitingForRemoval) that the previous status did not have, and a Scheduled condition that
- * turned False. Repeats of a standing failure are not new, so Events follow changes.
+ * that the previous status did not have, and a Scheduled condition that turned False. Repeats of a
+ * standing failure are not new, so Events follow changes. Not failures of the template: waiting
+ * for removal, and a cluster that is not ready (its Cluster says so; an Event on each of its
+ * thousands of templates would flood the apiserver just when it is busiest).
  */
+const NOT_TEMPLATE_FAILURES: ReadonlySet<string> = new Set(["WaitingForRemoval", "ClusterNotReady"]);
+
 export function newFailures(previous: ResourceBindingStatus | undefined, current: ResourceBindingStatus, targets: ReadonlySet<string>): Failure[] {
   const before = new Map((previous?.aggregatedStatus ?? []).map((i) => [i.clusterName, i]));
   const out: Failure[] = [];
   for (const item of current.aggregatedStatus ?? []) {
     const reason = item.reason ?? "";
-    if (reason === "" || reason === "WaitingForRemoval" || !targets.has(item.clusterName)) continue;
+    if (reason === "" || NOT_TEMPLATE_FAILURES.has(reason) || !targets.has(item.clusterName)) continue;
     const old = before.get(item.clusterName);
     if (old?.reason === reason && (old.message ?? "") === (item.message ?? "")) continue;
     out.push({ reason, message: `cluster ${item.clusterName}: ${item.message || reason}` });
