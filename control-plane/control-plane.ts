@@ -83,6 +83,7 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Runn
   const bindingCtl = new BindingController({ caches, templates, rest, outcomes, log });
   const workCache = new WorkCache({ caches, templates, works, log });
   const identity = opts.leaderElection?.identity ?? `replica-${process.pid}`;
+  const events = new EventRecorder({ rest, log: log.child({ component: "events" }) });
   const statusCtl: StatusController = new StatusController({
     caches,
     templates,
@@ -94,7 +95,7 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Runn
     identity,
     isLeader: () => leading,
     heardHere: (c) => hub.session(c) !== undefined || clusterCtl.heardHere(c),
-    events: new EventRecorder({ rest, log: log.child({ component: "events" }) }),
+    events,
   });
   const isKnownWork = (cluster: string, key: string): boolean => {
     if (works.get(cluster, key) !== undefined || statuses.get(key).has(cluster)) return true;
@@ -276,6 +277,7 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Runn
   gaugeOf("flotilla_connected_agents", "Agents streaming to this replica.", () => hub.connectedClusters().length);
   gaugeOf("flotilla_works", "Works the hub holds per cluster.", () => works.clusters().map((c) => [{ cluster: c }, works.keys(c).length] as const), ["cluster"]);
   counterOf("flotilla_binding_status_writes_total", "ResourceBinding status writes.", () => statusCtl.writes.bindingStatus);
+  counterOf("flotilla_events_dropped_total", "Warning Events not written: over the rate limit (a burst of 100, then 10/s).", () => events.dropped);
   counterOf("flotilla_template_status_writes_total", "Template status writes.", () => statusCtl.writes.templateStatus);
   const sessionStat = (stat: "upserts" | "manifestBytes") => () => hub.connectedClusters().map((c) => [{ cluster: c }, hub.session(c)?.stats[stat] ?? 0] as const);
   counterOf("flotilla_stream_upserts_total", "WorkUpserts sent on the cluster's current stream.", sessionStat("upserts"), ["cluster"]);

@@ -138,9 +138,22 @@ describe("EventRecorder", () => {
     await r.record(web, failed);
   });
 
+  it("writes a burst, then a steady rate, and drops the rest of a storm", async () => {
+    const { rest, calls } = fakeRest();
+    let now = T0;
+    const r = new EventRecorder({ rest, log: silentLogger(), now: () => now });
+    await Promise.all(Array.from({ length: 150 }, (_, i) => r.record(web, { reason: "CreationFailed", message: `m${i}` })));
+    assert.equal(calls.length, 100, "the burst");
+    assert.equal(r.dropped, 50);
+    now += 1000;
+    await Promise.all(Array.from({ length: 20 }, (_, i) => r.record(web, { reason: "CreationFailed", message: `later${i}` })));
+    assert.equal(calls.length, 110, "10 per second after it");
+  });
+
   it("remembers at most MAX_REMEMBERED keys, forgetting the least recently seen", async () => {
     const { rest, calls } = fakeRest();
-    const r = new EventRecorder({ rest, log: silentLogger(), now: () => T0 });
+    let now = T0;
+    const r = new EventRecorder({ rest, log: silentLogger(), now: () => (now += 100) });
     await r.record(web, { reason: "CreationFailed", message: "first" });
     await Promise.all(Array.from({ length: MAX_REMEMBERED }, (_, i) => r.record(web, { reason: "CreationFailed", message: `m${i}` })));
     calls.length = 0;

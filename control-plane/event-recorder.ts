@@ -140,23 +140,41 @@ export function newFailures(previous: ResourceBindingStatus | undefined, current
  * Writes for one coalescing key run in order, so a repeat patches the Event its first occurrence
  * created.
  */
+/** At most this many Event writes at once, then EVENTS_PER_SECOND. */
+const EVENT_BURST = 100;
+const EVENTS_PER_SECOND = 10;
+
 export class EventRecorder {
   private readonly rest: KubeRest;
   private readonly log: Logger;
   private readonly now: () => number;
   private readonly seen = new Map<string, { event: SeenEvent; written: Promise<void> }>();
   private seq = 0;
+  /** Token bucket over all writes (client-go spam-filter style): a burst, then a steady rate. */
+  private tokens = EVENT_BURST;
+  private refilledAt: number;
+  /** Events dropped by the rate limit, for tests and metrics. */
+  dropped = 0;
 
   constructor(opts: { rest: KubeRest; log: Logger; now?: () => number }) {
     this.rest = opts.rest;
     this.log = opts.log;
     this.now = opts.now ?? Date.now;
+    this.refilledAt = this.now();
   }
 
   /** Records a Warning Event about object (asynchronously; returns when it was written or dropped). */
   record(object: InvolvedObject, failure: Failure): Promise<void> {
     const key = eventKey(object, failure);
     const nowMs = this.now();
+    this.tokens = Math.min(EVENT_BURST, this.tokens + ((nowMs - this.refilledAt) / 1000) * EVENTS_PER_SECOND);
+    this.refilledAt = nowMs;
+    if (this.tokens < 1) {
+      // A storm (one broken override on thousands of templates): the binding statuses still say it all.
+      this.dropped++;
+      return Promise.resolve();
+    }
+    this.tokens -= 1;
     const previous = this.seen.get(key);
     const { write, seen } = planEvent(object, failure, previous?.event, nowMs, eventName(object.name, nowMs, this.seq++));
     const written = (previous?.written ?? Promise.resolve()).then(() => this.write(write));
