@@ -7,6 +7,7 @@ import { type ServiceError, status as GrpcStatus } from "@grpc/grpc-js";
 process.noDeprecation = true;
 import type { AdminClient, ClusterInfo, TemplateRef } from "../shared/gen/flotilla/v1alpha1/admin.ts";
 import { Health } from "../shared/gen/flotilla/v1alpha1/agent.ts";
+import { AGENT_ON_OTHER_REPLICA } from "../shared/admin-errors.ts";
 import { FlagError, type FlagSpec, type FlagValues, flagHelp, parseArgs } from "../shared/flags.ts";
 import { runCommandLine } from "./command-line.ts";
 import { allNamespacesFlag, clusterFlag, descriptionFlag, forceFlag, namespaceFlag, outputFlag, ttlFlag } from "./ctl/command-flags.ts";
@@ -191,9 +192,21 @@ async function runCommand(command: Command, rest: string[]): Promise<string> {
   if (positionals.length !== (command.positionals ?? 0)) throw new FlagError(`usage: flotillactl ${command.usage}`);
   const format = outputFormat(flags.output === undefined ? (command.formats[0] as string) : String(flags.output), command.formats);
   if (typeof format !== "string") throw new FlagError(format.error);
-  const { client, server } = await connect(flags);
+  const connection = await connect(flags);
+  const { server } = connection;
+  let client = connection.client;
   try {
-    return await command.run({ client, args: positionals, flags, format, timeoutMs: Number(flags.timeout), warn: (s) => console.error(s) });
+    // A call that needs the agent's own replica (diff) tries other connections: behind a Service
+    // of several replicas, each new connection may land on another one.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await command.run({ client, args: positionals, flags, format, timeoutMs: Number(flags.timeout), warn: (s) => console.error(s) });
+      } catch (err) {
+        if (!(isServiceError(err) && err.code === GrpcStatus.FAILED_PRECONDITION && err.details.includes(AGENT_ON_OTHER_REPLICA) && attempt < REPLICA_TRIES)) throw err;
+        client.close();
+        client = connection.another();
+      }
+    }
   } catch (err) {
     if (isServiceError(err)) {
       const where = err.code === GrpcStatus.UNAVAILABLE || err.code === GrpcStatus.DEADLINE_EXCEEDED ? ` (control plane at ${server})` : "";
@@ -204,6 +217,9 @@ async function runCommand(command: Command, rest: string[]): Promise<string> {
     client.close();
   }
 }
+
+/** How many connections a call that needs the agent's replica tries (1 in 2^7 to miss with 2 replicas). */
+const REPLICA_TRIES = 8;
 
 function isServiceError(err: unknown): err is ServiceError {
   return typeof err === "object" && err !== null && typeof (err as ServiceError).code === "number" && "details" in err;

@@ -29,6 +29,7 @@ import type {
 import { Health, type ResourceIdentifier } from "../shared/gen/flotilla/v1alpha1/agent.ts";
 import { RESOURCES, SECRETS } from "../shared/api/resources.ts";
 import { collectionPath, isKubeStatus, type KubeRest, objectPath } from "../shared/kube-rest.ts";
+import { AGENT_ON_OTHER_REPLICA } from "../shared/admin-errors.ts";
 import { adminOfSubject } from "../shared/pki.ts";
 import { workKey } from "../shared/work-key.ts";
 import { formatToken, newToken, TOKEN_SECRET_PREFIX, TOKEN_SECRET_TYPE, tokenInfo, tokenSecret } from "./bootstrap-token.ts";
@@ -167,7 +168,7 @@ export class Admin {
       return { group, version, kind: o.kind, namespace: o.metadata.namespace ?? "", name: o.metadata.name ?? "" };
     });
     const ask = this.liveObjects(req.cluster, resources);
-    if (ask === undefined) throw new RpcError(GrpcStatus.FAILED_PRECONDITION, `the agent of ${req.cluster} is not connected to this control-plane replica; retry (or ask the replica it streams to)`);
+    if (ask === undefined) throw new RpcError(GrpcStatus.FAILED_PRECONDITION, `the agent of ${req.cluster} ${AGENT_ON_OTHER_REPLICA}; retry (or ask the replica it streams to)`);
     const live = await ask.catch((err: unknown) => {
       throw new RpcError(GrpcStatus.UNAVAILABLE, (err as Error).message);
     });

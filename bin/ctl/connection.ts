@@ -36,7 +36,7 @@ export function planConnection(flags: FlagValues): ConnectionPlan {
 }
 
 /** An Admin client, or an error that says which file is missing and how to get it. */
-export async function connect(flags: FlagValues): Promise<{ client: AdminClient; server: string }> {
+export async function connect(flags: FlagValues): Promise<{ client: AdminClient; server: string; another(): AdminClient }> {
   const plan = planConnection(flags);
   const read = (path: string, what: string) =>
     readFile(path).catch(() => {
@@ -44,7 +44,13 @@ export async function connect(flags: FlagValues): Promise<{ client: AdminClient;
     });
   const server = typeof plan.server === "string" ? plan.server : (await read(plan.server.file, "the control plane's address in")).toString("utf8").trim();
   const [ca, cert, key] = await Promise.all([read(plan.caCert, "the CA certificate"), read(plan.cert, "the admin certificate"), read(plan.key, "the admin key")]);
-  return { client: new AdminClient(server, credentials.createSsl(ca, key, cert)), server };
+  const creds = credentials.createSsl(ca, key, cert);
+  return {
+    client: new AdminClient(server, creds),
+    server,
+    // A client on a connection of its own (no shared subchannel): behind a Service it may reach another replica.
+    another: () => new AdminClient(server, creds, { "grpc.use_local_subchannel_pool": 1 }),
+  };
 }
 
 /** Calls a unary Admin method with a deadline; rejects with the server's message. */

@@ -3,6 +3,7 @@
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
+import { type AddressInfo, connect as connectTcp, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -147,6 +148,31 @@ describe("flotillactl and the Admin API", () => {
     assert.equal(preview.code, 0, preview.stderr);
     assert.match(preview.stderr, /preview: member2 is not a target/);
     assert.match(preview.stdout, /^--- \/dev\/null/m);
+  });
+
+  it("diffs through a Service of two replicas: a call that lands on the replica without the agent tries another connection", async () => {
+    const replica = await flotilla.startReplica();
+    // A round-robin TCP balancer in front of both replicas (as a Service is), the standby first.
+    const backends = [replica.hubPort, flotilla.hubPort];
+    const picked: number[] = [];
+    const balancer = createServer((client) => {
+      const port = backends[picked.length % 2] as number;
+      picked.push(port);
+      const upstream = connectTcp(port, "127.0.0.1");
+      client.pipe(upstream).pipe(client);
+      client.on("error", () => upstream.destroy());
+      upstream.on("error", () => client.destroy());
+    });
+    await new Promise<void>((resolve) => balancer.listen(0, "127.0.0.1", resolve));
+    try {
+      const port = (balancer.address() as AddressInfo).port;
+      const r = await ctl(["diff", "deployment/web", "-n", NS, "--cluster", "member2", "--server", `127.0.0.1:${port}`]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stderr, /no differences/);
+      assert.deepEqual(picked.slice(0, 2), [replica.hubPort, flotilla.hubPort], "the first connection reached the standby, the second the agent's replica");
+    } finally {
+      await new Promise((resolve) => balancer.close(resolve));
+    }
   });
 
   it("lists clusters and describes a template's propagation", async () => {
