@@ -68,8 +68,9 @@ export class CredentialStore {
       return { certPem, keyPem, renewable: false };
     }
     const stored = await this.read();
-    if (stored !== undefined && certificateNotAfter(stored.certPem).getTime() > Date.now()) {
-      this.log.info({ secret: this.secretName, notAfter: certificateNotAfter(stored.certPem).toISOString() }, "using the stored agent certificate");
+    const notAfter = stored === undefined ? undefined : certificateNotAfter(stored.certPem);
+    if (stored !== undefined && notAfter !== undefined && notAfter.getTime() > Date.now()) {
+      this.log.info({ secret: this.secretName, notAfter: notAfter.toISOString() }, "using the stored agent certificate");
       return { ...stored, renewable: true };
     }
     if (registration === undefined) {

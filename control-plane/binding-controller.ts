@@ -28,6 +28,8 @@ export class BindingController {
   private readonly log: Logger;
   private readonly outcomes: ScheduleOutcomes;
   private readonly deps = new DependencyIndex();
+  /** Parent binding key → what its dependencies' bindings are made of, last seen. */
+  private readonly parentShapes = new Map<string, string>();
 
   constructor(opts: { caches: Caches; templates: TemplateInformers; rest: KubeRest; outcomes: ScheduleOutcomes; log: Logger; workers?: number }) {
     this.caches = opts.caches;
@@ -45,11 +47,17 @@ export class BindingController {
     this.caches.bindings.on({ delete: bindingChanged });
     this.caches.clusterBindings.on({ delete: bindingChanged });
     // A parent's dependencies follow its binding: where it goes, and whether it still exists.
-    const parentChanged = (b: ResourceBinding) => {
+    // Only what a dependency's binding is made of counts: a parent's status writes change nothing.
+    const parentChanged = (b: ResourceBinding, gone: boolean) => {
       const parentKey = keyOfResource(b);
-      for (const d of this.deps.known(parentKey)) this.controller.enqueue(d);
+      const needs = this.deps.known(parentKey);
+      const shape = gone ? "" : JSON.stringify([b.spec.clusters.map((c) => c.name), b.spec.propagateDeps, b.spec.conflictResolution, b.metadata.deletionTimestamp]);
+      if (needs.length === 0 || this.parentShapes.get(parentKey) === shape) return;
+      if (gone) this.parentShapes.delete(parentKey);
+      else this.parentShapes.set(parentKey, shape);
+      for (const d of needs) this.controller.enqueue(d);
     };
-    this.caches.bindings.on({ add: parentChanged, update: parentChanged, delete: parentChanged });
+    this.caches.bindings.on({ add: (b) => parentChanged(b, false), update: (b) => parentChanged(b, false), delete: (b) => parentChanged(b, true) });
   }
 
   /** A template changed (called by the template informers). */

@@ -62,7 +62,7 @@ export function scheduleTemplate(template: KubeObject, policy: PropagationPolicy
   let best: Schedule | undefined;
   for (const term of terms) {
     const affinity = term === undefined ? placement.clusterAffinity : term;
-    const s = scheduleWithin(template, placement, affinity, clusters, previous);
+    const s = scheduleWithin(template, placement, affinity, clusters, byName, previous);
     if (term !== undefined) s.affinityName = term.affinityName;
     const fits = s.error === undefined && s.unplaced === 0 && s.targets.some((t) => schedulable(byName.get(t.name) as Cluster, tolerations));
     if (fits) return s;
@@ -86,9 +86,15 @@ function closer(a: Schedule, b: Schedule): boolean {
  * share moves to the others and comes back when it recovers. Spread constraints then bound the
  * groups used.
  */
-function scheduleWithin(template: KubeObject, placement: Placement, affinity: ClusterAffinity | undefined, clusters: Cluster[], previous: TargetCluster[]): Schedule {
+function scheduleWithin(
+  template: KubeObject,
+  placement: Placement,
+  affinity: ClusterAffinity | undefined,
+  clusters: Cluster[],
+  byName: ReadonlyMap<string, Cluster>,
+  previous: TargetCluster[],
+): Schedule {
   const tolerations = placement.clusterTolerations ?? [];
-  const byName = new Map(clusters.map((c) => [c.metadata.name ?? "", c]));
   const held = new Set(previous.map((t) => t.name));
   const selected = selectClusters(affinity, clusters);
   // An untolerated NoExecute taint evicts; an untolerated NoSchedule taint admits nothing new.

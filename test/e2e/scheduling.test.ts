@@ -19,7 +19,8 @@ const deployment = (name: string, replicas: number) =>
     metadata: { name, namespace: NS },
     spec: { replicas, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: "c", image: "nginx" }] } } },
   });
-const dividedPolicy = (name: string, weights?: Record<string, number>) =>
+/** Weights by cluster name, or staticWeightList entries as they are. */
+const dividedPolicy = (name: string, weights?: Record<string, number> | object[]) =>
   JSON.stringify({
     apiVersion: "flotilla.dev/v1alpha1",
     kind: "PropagationPolicy",
@@ -30,7 +31,9 @@ const dividedPolicy = (name: string, weights?: Record<string, number>) =>
         replicaScheduling: {
           replicaSchedulingType: "Divided",
           replicaDivisionPreference: "Weighted",
-          ...(weights ? { weightPreference: { staticWeightList: Object.entries(weights).map(([c, weight]) => ({ targetCluster: { clusterNames: [c] }, weight })) } } : {}),
+          ...(weights
+            ? { weightPreference: { staticWeightList: Array.isArray(weights) ? weights : Object.entries(weights).map(([c, weight]) => ({ targetCluster: { clusterNames: [c] }, weight })) } }
+            : {}),
         },
       },
     },
@@ -68,27 +71,11 @@ describe("Divided scheduling, failover and overrides", () => {
     await apply(fleet.control, deployment("bounded", 10));
     await apply(
       fleet.control,
-      JSON.stringify({
-        apiVersion: "flotilla.dev/v1alpha1",
-        kind: "PropagationPolicy",
-        metadata: { name: "bounded", namespace: NS },
-        spec: {
-          resourceSelectors: [{ apiVersion: "apps/v1", kind: "Deployment", name: "bounded" }],
-          placement: {
-            replicaScheduling: {
-              replicaSchedulingType: "Divided",
-              replicaDivisionPreference: "Weighted",
-              weightPreference: {
-                staticWeightList: [
-                  { targetCluster: { clusterNames: ["member1"] }, weight: 1, maxReplicas: 2 },
-                  { targetCluster: { clusterNames: ["member2"] }, weight: 1, minReplicas: 5 },
-                  { targetCluster: {}, weight: 1 },
-                ],
-              },
-            },
-          },
-        },
-      }),
+      dividedPolicy("bounded", [
+        { targetCluster: { clusterNames: ["member1"] }, weight: 1, maxReplicas: 2 },
+        { targetCluster: { clusterNames: ["member2"] }, weight: 1, minReplicas: 5 },
+        { targetCluster: {}, weight: 1 },
+      ]),
     );
     const b = await eventually("binding", () => getJson<BindingJson>(fleet.control, ["rb", "-n", NS, "bounded-deployment"]), (x) => x.spec.clusters.length > 0);
     assert.equal(split(b), "member1=2 member2=7 member3=1");
