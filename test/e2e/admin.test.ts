@@ -1,26 +1,18 @@
 // flotillactl against a real control plane: the Admin API over mTLS, found through the fleet's
 // state directory without flags, and every refusal with its exit code and message.
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
-import { type AddressInfo, connect as connectTcp, createServer } from "node:net";
-import { tmpdir } from "node:os";
+import { mkdir } from "node:fs/promises";
+import { type AddressInfo, connect as connectTcp, createServer, type Socket } from "node:net";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import type { Cluster } from "../env/cluster.ts";
 import { type Fleet, startFleet } from "../env/fleet.ts";
 import { type Flotilla, startFlotilla } from "../env/flotilla.ts";
-import { apply, eventually, getJson, kubectl } from "./helpers.ts";
+import { apply, type CommandResult, eventually, getJson, kubectl, runCommand } from "./helpers.ts";
 
 const NS = "adm";
 const CTL = fileURLToPath(new URL("../../bin/flotillactl.ts", import.meta.url));
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
 
 const deployment = (name: string) =>
   JSON.stringify({
@@ -48,12 +40,8 @@ describe("flotillactl and the Admin API", () => {
   let fleet: Fleet;
   let flotilla: Flotilla;
   let empty: string;
-  const ctl = (args: string[], env: Record<string, string> = {}): Promise<Run> =>
-    new Promise((resolve) => {
-      execFile(process.execPath, [CTL, ...args], { cwd: empty, env: { ...process.env, FLOTILLA_STATE_DIR: fleet.root, ...env }, encoding: "utf8" }, (err, stdout, stderr) => {
-        resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
-      });
-    });
+  const ctl = (args: string[], env: Record<string, string> = {}): Promise<CommandResult> =>
+    runCommand(process.execPath, [CTL, ...args], { cwd: empty, env: { ...process.env, FLOTILLA_STATE_DIR: fleet.root, ...env } });
   const json = async <T>(args: string[]): Promise<T> => {
     const r = await ctl([...args, "-o", "json"]);
     assert.equal(r.code, 0, r.stderr);
@@ -63,7 +51,9 @@ describe("flotillactl and the Admin API", () => {
   before(async () => {
     fleet = await startFleet({ members: 2 });
     flotilla = await startFlotilla(fleet);
-    empty = await mkdtemp(join(tmpdir(), "flotillactl-"));
+    // A working directory with no .flotilla in it, inside the fleet's root so the fleet's teardown removes it.
+    empty = join(fleet.root, "empty-cwd");
+    await mkdir(empty);
     await kubectl(fleet.control, ["create", "namespace", NS]);
     await apply(fleet.control, deployment("web"));
     await apply(fleet.control, policy("web", ["member1", "member2"]));
@@ -74,7 +64,6 @@ describe("flotillactl and the Admin API", () => {
   after(async () => {
     await flotilla?.stop();
     await fleet?.stop();
-    if (empty) await rm(empty, { recursive: true, force: true });
   });
 
   it("renders exactly the Work a cluster receives, override included, without any connection flag", async () => {
@@ -105,11 +94,7 @@ describe("flotillactl and the Admin API", () => {
 
   it("runs as `npx flotillactl` in the repository, on whatever node npx uses", async () => {
     const repo = fileURLToPath(new URL("../..", import.meta.url));
-    const out = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile("npx", ["--no-install", "flotillactl", "get", "clusters", "-o", "json"], { cwd: repo, env: { ...process.env, FLOTILLA_STATE_DIR: fleet.root }, encoding: "utf8" }, (err, stdout, stderr) =>
-        resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-      );
-    });
+    const out = await runCommand("npx", ["--no-install", "flotillactl", "get", "clusters", "-o", "json"], { cwd: repo, env: { ...process.env, FLOTILLA_STATE_DIR: fleet.root } });
     assert.equal(out.code, 0, out.stderr);
     assert.deepEqual((JSON.parse(out.stdout) as { name: string }[]).map((c) => c.name), ["member1", "member2"]);
   });
@@ -155,13 +140,19 @@ describe("flotillactl and the Admin API", () => {
     // A round-robin TCP balancer in front of both replicas (as a Service is), the standby first.
     const backends = [replica.hubPort, flotilla.hubPort];
     const picked: number[] = [];
+    const sockets = new Set<Socket>();
     const balancer = createServer((client) => {
       const port = backends[picked.length % 2] as number;
       picked.push(port);
       const upstream = connectTcp(port, "127.0.0.1");
+      for (const s of [client, upstream]) {
+        sockets.add(s);
+        s.on("close", () => sockets.delete(s));
+      }
+      // Either side closing closes the other: a half-closed pair would otherwise wait forever.
       client.pipe(upstream).pipe(client);
-      client.on("error", () => upstream.destroy());
-      upstream.on("error", () => client.destroy());
+      client.on("error", () => upstream.destroy()).on("close", () => upstream.destroy());
+      upstream.on("error", () => client.destroy()).on("close", () => client.destroy());
     });
     await new Promise<void>((resolve) => balancer.listen(0, "127.0.0.1", resolve));
     try {
@@ -171,6 +162,8 @@ describe("flotillactl and the Admin API", () => {
       assert.match(r.stderr, /no differences/);
       assert.deepEqual(picked.slice(0, 2), [replica.hubPort, flotilla.hubPort], "the first connection reached the standby, the second the agent's replica");
     } finally {
+      // close() waits for every accepted connection to end: end them, so a failure cannot hang here.
+      for (const s of sockets) s.destroy();
       await new Promise((resolve) => balancer.close(resolve));
     }
   });

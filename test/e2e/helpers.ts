@@ -12,11 +12,34 @@ const run = promisify(execFile);
 export async function kubectl(cluster: Cluster, args: string[], input?: string): Promise<string> {
   const bin = join(await ensureBinaries(), "kubectl");
   return new Promise((resolve, reject) => {
-    const child = execFile(bin, ["--kubeconfig", cluster.kubeconfigPath, ...args], { encoding: "utf8" }, (err, stdout, stderr) => {
+    // Bounded, so a kubectl that never returns (a delete waiting on a finalizer) fails the test instead of stalling the run.
+    const child = execFile(bin, ["--kubeconfig", cluster.kubeconfigPath, ...args], { encoding: "utf8", timeout: 180_000, killSignal: "SIGKILL" }, (err, stdout, stderr) => {
       if (err) reject(Object.assign(new Error(`kubectl ${args.join(" ")}: ${stderr.trim() || err.message}`), { stderr, code: (err as { code?: number }).code }));
       else resolve(stdout);
     });
     child.stdin?.end(input ?? "");
+  });
+}
+
+/** What a command printed and how it ended. */
+export interface CommandResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs a command and resolves with its exit code and output, never rejecting for a non-zero exit.
+ * A command still running after timeoutMs is killed and reported as exit code 124 with a note on
+ * stderr, so a hang fails the test with what the command printed instead of stalling the run.
+ */
+export function runCommand(file: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<CommandResult> {
+  const timeoutMs = opts.timeoutMs ?? 90_000;
+  return new Promise((resolve) => {
+    execFile(file, args, { cwd: opts.cwd, env: opts.env, encoding: "utf8", timeout: timeoutMs, killSignal: "SIGKILL", maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
+      if (err && (err as { killed?: boolean }).killed) return resolve({ code: 124, stdout, stderr: `${stderr}\n[killed: still running after ${timeoutMs} ms]` });
+      resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
+    });
   });
 }
 

@@ -2,7 +2,6 @@
 // forced), and the hub refusing revoked and expired certificates: real control plane, agents and
 // clusters, gRPC over mutual TLS on 127.0.0.1.
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -14,7 +13,7 @@ import type { Cluster } from "../env/cluster.ts";
 import { type Fleet, startFleet } from "../env/fleet.ts";
 import { type Flotilla, startFlotilla } from "../env/flotilla.ts";
 import { waitFor } from "../env/wait.ts";
-import { apply, eventually, getJson, kubectl } from "./helpers.ts";
+import { apply, type CommandResult, eventually, getJson, kubectl, runCommand } from "./helpers.ts";
 
 const CTL = fileURLToPath(new URL("../../bin/flotillactl.ts", import.meta.url));
 const NS = "reg";
@@ -33,12 +32,7 @@ describe("registration, renewal and unjoin", () => {
   let flotilla: Flotilla;
   let m2: Cluster;
   let token = "";
-  const ctl = (args: string[]): Promise<{ code: number; stdout: string; stderr: string }> =>
-    new Promise((resolve) => {
-      execFile(process.execPath, [CTL, ...args], { env: { ...process.env, FLOTILLA_STATE_DIR: fleet.root }, encoding: "utf8" }, (err, stdout, stderr) =>
-        resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-      );
-    });
+  const ctl = (args: string[]): Promise<CommandResult> => runCommand(process.execPath, [CTL, ...args], { env: { ...process.env, FLOTILLA_STATE_DIR: fleet.root } });
   const ready = (c: ClusterJson | undefined) => c?.status?.conditions?.some((x) => x.type === "Ready" && x.status === "True") === true;
   const storedCert = async () => {
     const s = await getJson<SecretJson>(m2, ["secret", "-n", "flotilla-system", "flotilla-agent-credentials"]);

@@ -41,7 +41,7 @@ export function startEtcd(opts: { binDir: string; dir: string; name: string }): 
       await process.guard(
         waitFor(
           async () => {
-            const res = await fetch(`${clientUrl}/health`);
+            const res = await fetch(`${clientUrl}/health`, { signal: AbortSignal.timeout(5_000) });
             return res.ok && ((await res.json()) as { health?: string }).health === "true";
           },
           { what: `${opts.name} etcd health`, timeoutMs: 30_000, intervalMs: 50 },

@@ -218,14 +218,14 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
 
 async function httpOk(port: number, path: string): Promise<boolean> {
   try {
-    return (await fetch(`http://127.0.0.1:${port}${path}`)).ok;
+    return (await fetch(`http://127.0.0.1:${port}${path}`, { signal: AbortSignal.timeout(5_000) })).ok;
   } catch {
     return false;
   }
 }
 
 async function metrics(port: number): Promise<Record<string, number>> {
-  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`, { signal: AbortSignal.timeout(10_000) })).text();
   const out: Record<string, number> = {};
   for (const line of text.split("\n")) {
     const m = /^(\S+)\s+(\S+)$/.exec(line.trim());
