@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import { RESOURCES } from "../shared/api/resources.ts";
 import type { Cluster, ClusterStatus, Condition } from "../shared/api/types.ts";
-import { canonicalJson } from "../shared/content-hash.ts";
+import { shouldWriteClusterStatus } from "./cluster-status-write.ts";
 import { Controller, type ReconcileResult } from "../shared/controller.ts";
 import type { Heartbeat } from "../shared/gen/flotilla/v1alpha1/agent.ts";
 import { isKubeStatus, type KubeRest, objectPath } from "../shared/kube-rest.ts";
@@ -103,12 +103,7 @@ export class ClusterController {
     if (hb !== undefined && state.lastHeartbeatAt !== undefined && this.states.has(name)) {
       desired.lastHeartbeatTime = new Date(state.lastHeartbeatAt).toISOString();
     }
-    // Heartbeat time and capacity move with every heartbeat: they are written at most every
-    // statusUpdateMs; anything else (Ready, version, nodes, API groups) is written at once.
-    const steady = (s: ClusterStatus) => canonicalJson({ ...s, lastHeartbeatTime: undefined, resourceSummary: undefined });
-    const beatAge = before.lastHeartbeatTime ? now - Date.parse(before.lastHeartbeatTime) : Infinity;
-    const volatileChanged = desired.lastHeartbeatTime !== before.lastHeartbeatTime || canonicalJson(desired.resourceSummary) !== canonicalJson(before.resourceSummary);
-    if (steady(desired) !== steady(before) || (volatileChanged && beatAge >= this.statusUpdateMs)) {
+    if (shouldWriteClusterStatus(before, desired, now, this.statusUpdateMs)) {
       await this.rest
         .apply(objectPath(RESOURCES.cluster, undefined, name, "status"), { apiVersion: cluster.apiVersion, kind: "Cluster", metadata: { name }, status: desired }, FIELD_MANAGER)
         .catch((err: unknown) => {
