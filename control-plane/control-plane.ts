@@ -20,7 +20,7 @@ import { EventRecorder } from "./event-recorder.ts";
 import { LeaderElector } from "./leader-election.ts";
 import { ScheduleOutcomes } from "./schedule-outcomes.ts";
 import { Registrar } from "./registration.ts";
-import { unaryHandler } from "./rpc.ts";
+import { shutdownServer, unaryHandler } from "./rpc.ts";
 import { UnjoinController } from "./unjoin-controller.ts";
 import { Hub } from "./hub.ts";
 import { StatusController } from "./status-controller.ts";
@@ -297,8 +297,7 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Runn
       ready = false;
       await elector?.stop();
       hub.closeAll();
-      await new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
-      if (registrationServer !== undefined) await new Promise<void>((resolve) => (registrationServer as Server).tryShutdown(() => resolve()));
+      await Promise.all([server, registrationServer].map((s) => (s === undefined ? undefined : shutdownServer(s))));
       await Promise.all([kindsCtl, workCache.controller, clusterCtl.controller, statusCtl.controller, ...leaderControllers].map((c) => c.stop()));
       templates.stop();
       caches.stop();

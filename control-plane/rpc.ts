@@ -1,6 +1,7 @@
-// gRPC unary handlers of the control plane (Admin, Registration, AgentHub.Renew): an async
-// function's result, or a refusal carrying a status code and a message for the caller.
-import { type ServerUnaryCall, type sendUnaryData, status as GrpcStatus } from "@grpc/grpc-js";
+// gRPC server pieces of the control plane: unary handlers (Admin, Registration, AgentHub.Renew)
+// that answer with an async function's result or a refusal carrying a status code and a message
+// for the caller, and a shutdown that cannot hang.
+import { type Server, type ServerUnaryCall, type sendUnaryData, status as GrpcStatus } from "@grpc/grpc-js";
 
 /** A refusal with a gRPC status code and a message for the caller. */
 export class RpcError extends Error {
@@ -29,4 +30,22 @@ export function unaryHandler<Req, Res>(handle: (call: ServerUnaryCall<Req, Res>)
       },
     );
   };
+}
+
+/**
+ * Stops a gRPC server: lets calls in flight finish for up to graceMs, then cancels what is left,
+ * so a call that never ends (a misbehaving peer) cannot hold up a shutdown.
+ */
+export async function shutdownServer(server: Server, graceMs = 5_000): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    new Promise<void>((resolve) => server.tryShutdown(() => resolve())),
+    new Promise<void>((resolve) => {
+      timer = setTimeout(() => {
+        server.forceShutdown();
+        resolve();
+      }, graceMs);
+    }),
+  ]);
+  clearTimeout(timer);
 }
