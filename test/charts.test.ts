@@ -72,7 +72,7 @@ async function helm(args: string[]): Promise<string> {
     HELM_DATA_HOME: join(helmHome, "data"),
   };
   return new Promise((resolve, reject) => {
-    execFile(bin, args, { encoding: "utf8", env, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
+    execFile(bin, args, { encoding: "utf8", env, maxBuffer: 64 * 1024 * 1024, timeout: 180_000, killSignal: "SIGKILL" }, (err, stdout, stderr) => {
       if (err) reject(new Error(`helm ${args.slice(0, 2).join(" ")}: ${stderr.trim() || err.message}`));
       else resolve(stdout);
     });
