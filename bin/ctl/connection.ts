@@ -8,6 +8,7 @@ import type { FlagSpec, FlagValues } from "../../shared/flags.ts";
 
 export const connectionFlags: FlagSpec[] = [
   { name: "server", type: "string", env: "FLOTILLA_SERVER", help: "the control plane's gRPC address, host:port (default: read from <state-dir>/flotilla-certs/admin-endpoint)" },
+  { name: "server-name", type: "string", env: "FLOTILLA_SERVER_NAME", help: "the name the control plane's certificate is checked against (default: the host of --server; localhost for the local fleet's admin-endpoint)" },
   { name: "ca-cert", type: "string", env: "FLOTILLA_CA_CERT", help: "CA certificate that signed the control plane's certificate (default: <state-dir>/flotilla-certs/ca.crt)" },
   { name: "cert", type: "string", env: "FLOTILLA_ADMIN_CERT", help: "admin client certificate, from `flotilla certs admin` (default: <state-dir>/flotilla-certs/admin.crt)" },
   { name: "key", type: "string", env: "FLOTILLA_ADMIN_KEY", help: "its private key (default: <state-dir>/flotilla-certs/admin.key)" },
@@ -18,6 +19,8 @@ export const connectionFlags: FlagSpec[] = [
 /** The files and address a connection uses. */
 export interface ConnectionPlan {
   server: string | { file: string };
+  /** The TLS name to verify; undefined means the host of the server address. */
+  serverName: string | undefined;
   caCert: string;
   cert: string;
   key: string;
@@ -27,8 +30,13 @@ export interface ConnectionPlan {
 export function planConnection(flags: FlagValues): ConnectionPlan {
   const certs = join(String(flags["state-dir"] ?? ".flotilla"), "flotilla-certs");
   const pick = (name: string, file: string) => (typeof flags[name] === "string" && flags[name] !== "" ? (flags[name] as string) : join(certs, file));
+  const explicitServer = typeof flags.server === "string" && flags.server !== "";
+  const named = typeof flags["server-name"] === "string" && flags["server-name"] !== "";
   return {
-    server: typeof flags.server === "string" && flags.server !== "" ? flags.server : { file: join(certs, "admin-endpoint") },
+    server: explicitServer ? (flags.server as string) : { file: join(certs, "admin-endpoint") },
+    // The local fleet's endpoint is 127.0.0.1, and a TLS server name cannot be an IP address:
+    // its certificate also names localhost.
+    serverName: named ? (flags["server-name"] as string) : explicitServer ? undefined : "localhost",
     caCert: pick("ca-cert", "ca.crt"),
     cert: pick("cert", "admin.crt"),
     key: pick("key", "admin.key"),
@@ -45,11 +53,12 @@ export async function connect(flags: FlagValues): Promise<{ client: AdminClient;
   const server = typeof plan.server === "string" ? plan.server : (await read(plan.server.file, "the control plane's address in")).toString("utf8").trim();
   const [ca, cert, key] = await Promise.all([read(plan.caCert, "the CA certificate"), read(plan.cert, "the admin certificate"), read(plan.key, "the admin key")]);
   const creds = credentials.createSsl(ca, key, cert);
+  const named = plan.serverName === undefined ? {} : { "grpc.ssl_target_name_override": plan.serverName };
   return {
-    client: new AdminClient(server, creds),
+    client: new AdminClient(server, creds, named),
     server,
     // A client on a connection of its own (no shared subchannel): behind a Service it may reach another replica.
-    another: () => new AdminClient(server, creds, { "grpc.use_local_subchannel_pool": 1 }),
+    another: () => new AdminClient(server, creds, { ...named, "grpc.use_local_subchannel_pool": 1 }),
   };
 }
 

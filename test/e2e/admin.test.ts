@@ -73,6 +73,7 @@ describe("flotillactl and the Admin API", () => {
     assert.equal(image(JSON.parse(r2.stdout)), "nginx:1.26");
     const hash = /content hash (\S+)\)/.exec(r2.stderr)?.[1];
     assert.match(r2.stderr, /member2 receives exactly this for Deployment adm\/web/);
+    assert.doesNotMatch(r2.stderr, /Warning/, "no Node warning (an IP address as the TLS server name is one)");
     const works = await json<{ workKey: string; contentHash: string; applied: boolean }[]>(["get", "works", "--cluster", "member2"]);
     const work = works.find((w) => w.workKey === `apps/v1/Deployment/${NS}/web`);
     assert.equal(work?.contentHash, hash, "the hash the hub sends is the one rendered");

@@ -27,6 +27,9 @@ interface ClusterJson {
   status?: { conditions?: { type: string; status: string }[] };
 }
 
+/** Verify the servers by the name in their certificates (TLS server names cannot be IP addresses). */
+const BY_NAME = { "grpc.ssl_target_name_override": "localhost" };
+
 describe("registration, renewal and unjoin", () => {
   let fleet: Fleet;
   let flotilla: Flotilla;
@@ -41,7 +44,7 @@ describe("registration, renewal and unjoin", () => {
   /** Opens an agent stream with these credentials; resolves with the gRPC status it ends with. */
   const connectWith = async (cert: Buffer, key: Buffer): Promise<{ code: number; details: string }> => {
     const ca = await readFile(join(flotilla.certsDir, "ca.crt"));
-    const client = new AgentHubClient(`127.0.0.1:${flotilla.hubPort}`, credentials.createSsl(ca, key, cert));
+    const client = new AgentHubClient(`127.0.0.1:${flotilla.hubPort}`, credentials.createSsl(ca, key, cert), BY_NAME);
     try {
       return await new Promise((resolve) => {
         const stream = client.connect();
@@ -60,7 +63,7 @@ describe("registration, renewal and unjoin", () => {
   };
   const register = async (clusterName: string, bootstrapToken: string): Promise<{ code: number; details: string }> => {
     const ca = await readFile(join(flotilla.certsDir, "ca.crt"));
-    const client = new RegistrationClient(`127.0.0.1:${flotilla.registrationPort}`, credentials.createSsl(ca));
+    const client = new RegistrationClient(`127.0.0.1:${flotilla.registrationPort}`, credentials.createSsl(ca), BY_NAME);
     const { csrPem } = await createCsr(clusterName);
     try {
       return await new Promise((resolve) =>
