@@ -2,17 +2,20 @@
 // Exit codes: 0 success, 1 the call failed (the server's message is printed), 2 bad usage.
 import { type ServiceError, status as GrpcStatus } from "@grpc/grpc-js";
 
-// grpc-js passes an IP address as the TLS server name (the local fleet dials 127.0.0.1), which
-// Node flags as deprecated on every call; a CLI's stderr is for the user.
+// grpc-js sends the host of --server as the TLS server name unless --server-name is given; Node
+// flags an IP address there as deprecated, and a CLI's stderr is for the user.
 process.noDeprecation = true;
-import type { AdminClient, ClusterInfo, TemplateRef } from "../shared/gen/flotilla/v1alpha1/admin.ts";
+import { readFile } from "node:fs/promises";
+import { parseAllDocuments } from "yaml";
+import type { AdminClient, ClusterInfo, PlannedWork, TemplateRef } from "../shared/gen/flotilla/v1alpha1/admin.ts";
 import { Health } from "../shared/gen/flotilla/v1alpha1/agent.ts";
 import { AGENT_ON_OTHER_REPLICA } from "../shared/admin-errors.ts";
 import { FlagError, type FlagSpec, type FlagValues, flagHelp, parseArgs } from "../shared/flags.ts";
 import { runCommandLine } from "./command-line.ts";
-import { allNamespacesFlag, clusterFlag, descriptionFlag, forceFlag, namespaceFlag, outputFlag, ttlFlag } from "./ctl/command-flags.ts";
+import { allNamespacesFlag, clusterFlag, descriptionFlag, diffFlag, fileFlag, forceFlag, namespaceFlag, outputFlag, planNamespaceFlag, ttlFlag } from "./ctl/command-flags.ts";
 import { call, connect, connectionFlags } from "./ctl/connection.ts";
 import { unifiedDiff } from "./ctl/object-diff.ts";
+import { planDiff, planRows, planSummary } from "./ctl/plan-view.ts";
 import { age, bytes, kindAndName, type OutputFormat, outputFormat, structured, table } from "./ctl/format.ts";
 
 
@@ -167,7 +170,48 @@ const commands: Record<string, Command> = {
       return text.trimEnd();
     },
   },
+  plan: {
+    usage: "plan -f FILE [-n ns] [--diff] [-o table|json|yaml]",
+    summary: "what applying the objects in FILE (YAML or JSON, - for stdin; templates and the policies to plan them with) would ship, before they are applied: per template the policy that selects it, and per cluster the change, replicas and content hash now → after; --diff shows each Work's change",
+    flags: [fileFlag, planNamespaceFlag, diffFlag, outputFlag("table")],
+    formats: ["table", "json", "yaml"],
+    async run({ client, flags, format, timeoutMs, warn }) {
+      const objects = await readObjects(String(flags.filename));
+      const res = await call(client, client.plan, { objects: objects.map((o) => Buffer.from(JSON.stringify(o))), namespace: String(flags.namespace ?? "") }, timeoutMs);
+      if (format !== "table") {
+        const parsed = (ms: Uint8Array[]) => ms.map((m) => JSON.parse(Buffer.from(m).toString("utf8")) as unknown);
+        const work = (w: PlannedWork | undefined) => (w === undefined ? undefined : { ...w, manifests: parsed(w.manifests) });
+        return structured({ ...res, templates: res.templates.map((t) => ({ ...t, clusters: t.clusters.map((c) => ({ ...c, now: work(c.now), planned: work(c.planned) })) })) }, format);
+      }
+      for (const line of planSummary(res)) warn(line);
+      const rows = table(["template", "cluster", "change", "replicas", "hash", "error"], planRows(res));
+      return flags.diff ? `${rows}\n${planDiff(res)}`.trimEnd() : rows;
+    },
+  },
 };
+
+/** The objects a file (or stdin for -) holds: YAML documents or JSON, a `kind: List` opened up. */
+async function readObjects(file: string): Promise<unknown[]> {
+  const text = await (file === "-" ? readStdin() : readFile(file, "utf8")).catch((err: unknown) => {
+    throw new Error(`cannot read ${file}: ${(err as Error).message}`);
+  });
+  const objects: unknown[] = [];
+  for (const doc of parseAllDocuments(text)) {
+    if (doc.errors.length > 0) throw new Error(`${file} is not YAML or JSON: ${doc.errors[0]?.message}`);
+    const value = doc.toJS() as { kind?: unknown; items?: unknown } | null;
+    if (value === null || value === undefined) continue;
+    if (value.kind === "List" && Array.isArray(value.items)) objects.push(...(value.items as unknown[]));
+    else objects.push(value);
+  }
+  if (objects.length === 0) throw new FlagError(`${file} holds no object`);
+  return objects;
+}
+
+async function readStdin(): Promise<string> {
+  let text = "";
+  for await (const chunk of process.stdin) text += String(chunk);
+  return text;
+}
 
 function templateRef(arg: string | undefined, flags: FlagValues): TemplateRef {
   const kn = kindAndName(arg);

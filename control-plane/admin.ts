@@ -9,6 +9,7 @@ import type {
   CreateTokenRequest,
   CreateTokenResponse,
   DiffRequest,
+  PlanRequest,
   DiffResponse,
   DeleteTokenRequest,
   DeleteTokenResponse,
@@ -35,6 +36,7 @@ import { workKey } from "../shared/work-key.ts";
 import { formatToken, newToken, TOKEN_SECRET_PREFIX, TOKEN_SECRET_TYPE, tokenInfo, tokenSecret } from "./bootstrap-token.ts";
 import type { Caches } from "./caches.ts";
 import { diffPair } from "./live-view.ts";
+import { planObjects } from "./admin-plan.ts";
 import { orderOverridePolicies, overridePolicyMatches } from "./overrides.ts";
 import { renderClusterWorks } from "./render-works.ts";
 import { RpcError, unaryHandler } from "./rpc.ts";
@@ -91,6 +93,7 @@ export class Admin {
       getPropagation: this.unary((req: GetPropagationRequest) => this.getPropagation(req)),
       render: this.unary((req: RenderRequest) => this.render(req)),
       diff: this.unary((req: DiffRequest) => this.diff(req)),
+      plan: this.unary((req: PlanRequest) => planObjects({ caches: this.caches, works: this.works, rest: this.rest, resolver: this.resolver }, req)),
       listWorks: this.unary(async (req: ListWorksRequest) => this.listWorks(req)),
       listBindings: this.unary(async (req: ListBindingsRequest) => this.listBindings(req)),
       createToken: this.unary((req: CreateTokenRequest) => this.createToken(req)),

@@ -8,7 +8,7 @@ import { bindingName, bindingUpToDate, desiredBinding, type RequiredBy } from ".
 import type { Caches } from "./caches.ts";
 import { isDependencyKind } from "./dependencies.ts";
 import { DependencyIndex } from "./dependency-index.ts";
-import { type Schedule, scheduleTemplate, schedulable } from "./schedule.ts";
+import { type Schedule, scheduleTemplate, schedulable, targetsAfter } from "./schedule.ts";
 import type { ScheduleOutcome, ScheduleOutcomes } from "./schedule-outcomes.ts";
 import { matchPolicy } from "./policy-match.ts";
 import { isPropagatable, type KindRef, keyOf, type TemplateInformers } from "./template-informers.ts";
@@ -117,10 +117,8 @@ export class BindingController {
       const live = this.liveClusters();
       const schedule = scheduleTemplate(template, match.policy, live, existing?.spec.clusters);
       this.outcomes.set(key, outcomeOf(schedule, match.policy.metadata.name ?? ""));
-      // A policy that cannot be scheduled leaves what runs where it is (the binding's status says
-      // why), except on clusters that are leaving: an unjoin must never wait on it.
-      const names = new Set(live.map((c) => c.metadata.name));
-      targets = schedule.error === undefined ? schedule.targets : (existing?.spec.clusters ?? []).filter((t) => names.has(t.name));
+      // A policy that cannot be scheduled leaves what runs where it is (the binding's status says why).
+      targets = targetsAfter(schedule, existing?.spec.clusters, live);
     } else {
       this.outcomes.delete(key);
     }

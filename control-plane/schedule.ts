@@ -71,6 +71,16 @@ export function scheduleTemplate(template: KubeObject, policy: PropagationPolicy
   return best as Schedule;
 }
 
+/**
+ * Where a template goes after scheduling: the schedule's targets or, when the policy cannot be
+ * scheduled, what it has now, except clusters that are leaving (an unjoin must never wait on it).
+ */
+export function targetsAfter(schedule: Schedule, existing: TargetCluster[] | undefined, live: Cluster[]): TargetCluster[] {
+  if (schedule.error === undefined) return schedule.targets;
+  const names = new Set(live.map((c) => c.metadata.name));
+  return (existing ?? []).filter((t) => names.has(t.name));
+}
+
 /** Whether a is a better fallback than b: no error, then fewer unplaced replicas, then more clusters. */
 function closer(a: Schedule, b: Schedule): boolean {
   if ((a.error === undefined) !== (b.error === undefined)) return a.error === undefined;

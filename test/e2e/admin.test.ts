@@ -1,7 +1,8 @@
 // flotillactl against a real control plane: the Admin API over mTLS, found through the fleet's
 // state directory without flags, and every refusal with its exit code and message.
 import assert from "node:assert/strict";
-import { mkdir } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
+import { stringify } from "yaml";
 import { type AddressInfo, connect as connectTcp, createServer, type Socket } from "node:net";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -166,6 +167,80 @@ describe("flotillactl and the Admin API", () => {
       // close() waits for every accepted connection to end: end them, so a failure cannot hang here.
       for (const s of sockets) s.destroy();
       await new Promise((resolve) => balancer.close(resolve));
+    }
+  });
+
+  it("plans changes before they are applied: per template the policy, each cluster's replicas and Work now → after, and the diff", async () => {
+    const web = JSON.parse(deployment("web")) as { spec: { replicas: number; template: { spec: { containers: { image: string }[] } } } };
+    const write = async (name: string, text: string) => {
+      const path = join(empty, name);
+      await writeFile(path, text);
+      return path;
+    };
+    type PlanJson = { templates: { template: { name: string }; policy: string; clusters: { cluster: string; change: string; planned?: { replicas: number; manifests: { spec: { template: { spec: { containers: { image: string }[] } } } }[] } }[] }[] };
+    const changes = (p: PlanJson) => p.templates.map((t) => [t.template.name, t.clusters.map((c) => `${c.cluster}:${c.change}`)]);
+
+    // The objects as applied now: nothing would change, and the hashes are the ones the agents hold.
+    const same = await json<PlanJson>(["plan", "-f", await write("same.json", deployment("web"))]);
+    assert.deepEqual(changes(same), [["web", ["member1:unchanged", "member2:unchanged"]]]);
+
+    web.spec.replicas = 3;
+    (web.spec.template.spec.containers[0] as { image: string }).image = "nginx:1.27";
+    const changed = await write("changed.yaml", stringify(web));
+    const t = await ctl(["plan", "-f", changed, "--diff"]);
+    assert.equal(t.code, 0, t.stderr);
+    assert.match(t.stderr, /^# Deployment adm\/web: PropagationPolicy adm\/web$/m);
+    assert.match(t.stdout, /^TEMPLATE\s+CLUSTER\s+CHANGE\s+REPLICAS\s+HASH\s+ERROR$/m);
+    assert.match(t.stdout, /^Deployment adm\/web\s+member1\s+changed\s+2 → 3\s+[0-9a-f]{12} → [0-9a-f]{12}\s+-$/m);
+    assert.match(t.stdout, /^Deployment adm\/web\s+member2\s+changed\s+2 → 3\s/m);
+    assert.match(t.stdout, /^# Deployment adm\/web on member1: changed\n--- now\/Deployment\/adm\/web\n\+\+\+ planned\/Deployment\/adm\/web$/m);
+    assert.match(t.stdout, /^- {10}image: nginx:1\.25$/m);
+    assert.match(t.stdout, /^\+ {10}image: nginx:1\.27$/m);
+    const planned = await json<PlanJson>(["plan", "-f", changed]);
+    const image = (p: PlanJson, c: string) => p.templates[0]?.clusters.find((x) => x.cluster === c)?.planned?.manifests[0]?.spec.template.spec.containers[0]?.image;
+    assert.equal(image(planned, "member1"), "nginx:1.27");
+    assert.equal(image(planned, "member2"), "nginx:1.26", "member2's tag override applies to the planned object too");
+    const template = await getJson<{ spec: { replicas: number } }>(fleet.control, ["deploy", "-n", NS, "web"]);
+    assert.equal(template?.spec.replicas, 2, "a plan applies nothing");
+
+    // Policies in the file replace the stored ones: web moves to member2 only, where a new
+    // override pins another image; a new object no policy selects comes along.
+    const moved = await write(
+      "moved.yaml",
+      [deployment("web"), policy("web", ["member2"]), override("web-tag", "web", { imageOverrider: [{ component: "Tag", operator: "replace", value: "1.28" }] }), deployment("fresh")].join("\n---\n"),
+    );
+    const both = await json<PlanJson>(["plan", "-f", moved]);
+    assert.deepEqual(changes(both), [
+      ["web", ["member1:removed", "member2:changed"]],
+      ["fresh", []],
+    ]);
+    assert.equal(image(both, "member2"), "nginx:1.28");
+    assert.equal(both.templates[1]?.policy, "");
+    const policyNow = await getJson<{ spec: { placement: { clusterAffinity: { clusterNames: string[] } } } }>(fleet.control, ["propagationpolicy", "-n", NS, "web"]);
+    assert.deepEqual(policyNow?.spec.placement.clusterAffinity.clusterNames, ["member1", "member2"], "the stored policy is unchanged");
+
+    // stdin
+    const piped = await runCommand("sh", ["-c", `"${process.execPath}" "${CTL}" plan -f - < "${await write("fresh.json", deployment("fresh"))}"`], { cwd: empty, env: { ...process.env, FLOTILLA_STATE_DIR: fleet.root } });
+    assert.equal(piped.code, 0, piped.stderr);
+    assert.match(piped.stderr, /^# Deployment adm\/fresh: no propagation policy selects it$/m);
+    assert.match(piped.stdout, /^Deployment adm\/fresh\s+-\s+unselected/m);
+
+    const badPolicy = JSON.parse(policy("web", ["member1"])) as { spec: { placement: Record<string, unknown> } };
+    badPolicy.spec.placement.spreadConstraints = [{ spreadByField: "region", minGroups: 3, maxGroups: 1 }];
+    const refusals: { args: string[]; code: number; message: RegExp }[] = [
+      { args: ["plan", "-f", await write("bad.json", JSON.stringify({ ...web, spec: { ...web.spec, replicas: "many" } }))], code: 1, message: /INVALID_ARGUMENT: the control cluster would refuse Deployment adm\/web: .*replicas/ },
+      { args: ["plan", "-f", await write("bad-policy.json", JSON.stringify(badPolicy))], code: 1, message: /INVALID_ARGUMENT: the control cluster would refuse PropagationPolicy adm\/web: .*minGroups/ },
+      { args: ["plan", "-f", await write("empty.yaml", "# nothing\n")], code: 2, message: /empty\.yaml holds no object/ },
+      { args: ["plan", "-f", await write("nameless.json", JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: {} }))], code: 1, message: /INVALID_ARGUMENT: the object has no metadata\.name/ },
+      { args: ["plan", "-f", changed, "-n", "elsewhere"], code: 1, message: /INVALID_ARGUMENT: Deployment web names namespace "adm", not "elsewhere"/ },
+      { args: ["plan", "-f", join(empty, "missing.yaml")], code: 1, message: /cannot read .*missing\.yaml/ },
+      { args: ["plan"], code: 2, message: /--filename is required/ },
+    ];
+    for (const c of refusals) {
+      const r = await ctl(c.args);
+      assert.equal(r.code, c.code, `${c.args.join(" ")}: ${r.stderr}`);
+      assert.match(r.stderr, c.message, c.args.join(" "));
+      assert.equal(r.stdout, "", "nothing on stdout when it fails");
     }
   });
 

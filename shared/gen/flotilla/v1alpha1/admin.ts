@@ -116,6 +116,64 @@ export interface DiffResponse {
   template: TemplateRef | undefined;
 }
 
+export interface PlanRequest {
+  /**
+   * The objects as they would be applied, each as JSON: templates, and any PropagationPolicies,
+   * ClusterPropagationPolicies, OverridePolicies and ClusterOverridePolicies to plan them with
+   * (these replace the stored ones of the same kind and name). At most 500.
+   */
+  objects: Buffer[];
+  /** The namespace of a namespaced object that names none (default: "default"). */
+  namespace: string;
+}
+
+/** One cluster's Work for a template: what it receives now, or would receive after. */
+export interface PlannedWork {
+  /** Empty for a kind without replicas, or under Duplicated. */
+  replicas?: number | undefined;
+  contentHash: string;
+  manifests: Buffer[];
+  /** Set when an override cannot apply (then there are no manifests): ApplyOverridesFailed. */
+  error: string;
+}
+
+export interface ClusterPlan {
+  cluster: string;
+  /** Absent: the cluster does not receive the template now / would not after. */
+  now: PlannedWork | undefined;
+  planned:
+    | PlannedWork
+    | undefined;
+  /**
+   * added, removed, changed, unchanged, failed (an override cannot apply), or suspended
+   * (dispatching to the cluster is suspended: it keeps what it has).
+   */
+  change: string;
+}
+
+export interface TemplatePlan {
+  /** The template's resolved identity. */
+  template:
+    | TemplateRef
+    | undefined;
+  /** "PropagationPolicy ns/name" or "ClusterPropagationPolicy name"; empty when none selects it. */
+  policy: string;
+  /**
+   * Why the policy cannot be scheduled (the clusters it has then stay), or why replicas are
+   * unplaced; empty when it schedules cleanly.
+   */
+  scheduleMessage: string;
+  unplaced: number;
+  clusters: ClusterPlan[];
+}
+
+export interface PlanResponse {
+  /** One per template in the request, in its order (policies are not templates). */
+  templates: TemplatePlan[];
+  /** What the plan could not check, e.g. that the control cluster would accept an object. */
+  notes: string[];
+}
+
 export interface ListWorksRequest {
   cluster: string;
 }
@@ -1478,6 +1536,563 @@ export const DiffResponse: MessageFns<DiffResponse> = {
   },
 };
 
+function createBasePlanRequest(): PlanRequest {
+  return { objects: [], namespace: "" };
+}
+
+export const PlanRequest: MessageFns<PlanRequest> = {
+  encode(message: PlanRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.objects) {
+      writer.uint32(10).bytes(v!);
+    }
+    if (message.namespace !== "") {
+      writer.uint32(18).string(message.namespace);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PlanRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePlanRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.objects.push(Buffer.from(reader.bytes()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.namespace = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PlanRequest {
+    return {
+      objects: globalThis.Array.isArray(object?.objects)
+        ? object.objects.map((e: any) => Buffer.from(bytesFromBase64(e)))
+        : [],
+      namespace: isSet(object.namespace) ? globalThis.String(object.namespace) : "",
+    };
+  },
+
+  toJSON(message: PlanRequest): unknown {
+    const obj: any = {};
+    if (message.objects?.length) {
+      obj.objects = message.objects.map((e) => base64FromBytes(e));
+    }
+    if (message.namespace !== "") {
+      obj.namespace = message.namespace;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PlanRequest>, I>>(base?: I): PlanRequest {
+    return PlanRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PlanRequest>, I>>(object: I): PlanRequest {
+    const message = createBasePlanRequest();
+    message.objects = object.objects?.map((e) => e) || [];
+    message.namespace = object.namespace ?? "";
+    return message;
+  },
+};
+
+function createBasePlannedWork(): PlannedWork {
+  return { replicas: undefined, contentHash: "", manifests: [], error: "" };
+}
+
+export const PlannedWork: MessageFns<PlannedWork> = {
+  encode(message: PlannedWork, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.replicas !== undefined) {
+      writer.uint32(8).int32(message.replicas);
+    }
+    if (message.contentHash !== "") {
+      writer.uint32(18).string(message.contentHash);
+    }
+    for (const v of message.manifests) {
+      writer.uint32(26).bytes(v!);
+    }
+    if (message.error !== "") {
+      writer.uint32(34).string(message.error);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PlannedWork {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePlannedWork();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.replicas = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.contentHash = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.manifests.push(Buffer.from(reader.bytes()));
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.error = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PlannedWork {
+    return {
+      replicas: isSet(object.replicas) ? globalThis.Number(object.replicas) : undefined,
+      contentHash: isSet(object.contentHash)
+        ? globalThis.String(object.contentHash)
+        : isSet(object.content_hash)
+        ? globalThis.String(object.content_hash)
+        : "",
+      manifests: globalThis.Array.isArray(object?.manifests)
+        ? object.manifests.map((e: any) => Buffer.from(bytesFromBase64(e)))
+        : [],
+      error: isSet(object.error) ? globalThis.String(object.error) : "",
+    };
+  },
+
+  toJSON(message: PlannedWork): unknown {
+    const obj: any = {};
+    if (message.replicas !== undefined) {
+      obj.replicas = Math.round(message.replicas);
+    }
+    if (message.contentHash !== "") {
+      obj.contentHash = message.contentHash;
+    }
+    if (message.manifests?.length) {
+      obj.manifests = message.manifests.map((e) => base64FromBytes(e));
+    }
+    if (message.error !== "") {
+      obj.error = message.error;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PlannedWork>, I>>(base?: I): PlannedWork {
+    return PlannedWork.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PlannedWork>, I>>(object: I): PlannedWork {
+    const message = createBasePlannedWork();
+    message.replicas = object.replicas ?? undefined;
+    message.contentHash = object.contentHash ?? "";
+    message.manifests = object.manifests?.map((e) => e) || [];
+    message.error = object.error ?? "";
+    return message;
+  },
+};
+
+function createBaseClusterPlan(): ClusterPlan {
+  return { cluster: "", now: undefined, planned: undefined, change: "" };
+}
+
+export const ClusterPlan: MessageFns<ClusterPlan> = {
+  encode(message: ClusterPlan, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.cluster !== "") {
+      writer.uint32(10).string(message.cluster);
+    }
+    if (message.now !== undefined) {
+      PlannedWork.encode(message.now, writer.uint32(18).fork()).join();
+    }
+    if (message.planned !== undefined) {
+      PlannedWork.encode(message.planned, writer.uint32(26).fork()).join();
+    }
+    if (message.change !== "") {
+      writer.uint32(34).string(message.change);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ClusterPlan {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseClusterPlan();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.cluster = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.now = PlannedWork.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.planned = PlannedWork.decode(reader, reader.uint32());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.change = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ClusterPlan {
+    return {
+      cluster: isSet(object.cluster) ? globalThis.String(object.cluster) : "",
+      now: isSet(object.now) ? PlannedWork.fromJSON(object.now) : undefined,
+      planned: isSet(object.planned) ? PlannedWork.fromJSON(object.planned) : undefined,
+      change: isSet(object.change) ? globalThis.String(object.change) : "",
+    };
+  },
+
+  toJSON(message: ClusterPlan): unknown {
+    const obj: any = {};
+    if (message.cluster !== "") {
+      obj.cluster = message.cluster;
+    }
+    if (message.now !== undefined) {
+      obj.now = PlannedWork.toJSON(message.now);
+    }
+    if (message.planned !== undefined) {
+      obj.planned = PlannedWork.toJSON(message.planned);
+    }
+    if (message.change !== "") {
+      obj.change = message.change;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ClusterPlan>, I>>(base?: I): ClusterPlan {
+    return ClusterPlan.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ClusterPlan>, I>>(object: I): ClusterPlan {
+    const message = createBaseClusterPlan();
+    message.cluster = object.cluster ?? "";
+    message.now = (object.now !== undefined && object.now !== null) ? PlannedWork.fromPartial(object.now) : undefined;
+    message.planned = (object.planned !== undefined && object.planned !== null)
+      ? PlannedWork.fromPartial(object.planned)
+      : undefined;
+    message.change = object.change ?? "";
+    return message;
+  },
+};
+
+function createBaseTemplatePlan(): TemplatePlan {
+  return { template: undefined, policy: "", scheduleMessage: "", unplaced: 0, clusters: [] };
+}
+
+export const TemplatePlan: MessageFns<TemplatePlan> = {
+  encode(message: TemplatePlan, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.template !== undefined) {
+      TemplateRef.encode(message.template, writer.uint32(10).fork()).join();
+    }
+    if (message.policy !== "") {
+      writer.uint32(18).string(message.policy);
+    }
+    if (message.scheduleMessage !== "") {
+      writer.uint32(26).string(message.scheduleMessage);
+    }
+    if (message.unplaced !== 0) {
+      writer.uint32(32).int32(message.unplaced);
+    }
+    for (const v of message.clusters) {
+      ClusterPlan.encode(v!, writer.uint32(42).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TemplatePlan {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTemplatePlan();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.template = TemplateRef.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.policy = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.scheduleMessage = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.unplaced = reader.int32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.clusters.push(ClusterPlan.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TemplatePlan {
+    return {
+      template: isSet(object.template) ? TemplateRef.fromJSON(object.template) : undefined,
+      policy: isSet(object.policy) ? globalThis.String(object.policy) : "",
+      scheduleMessage: isSet(object.scheduleMessage)
+        ? globalThis.String(object.scheduleMessage)
+        : isSet(object.schedule_message)
+        ? globalThis.String(object.schedule_message)
+        : "",
+      unplaced: isSet(object.unplaced) ? globalThis.Number(object.unplaced) : 0,
+      clusters: globalThis.Array.isArray(object?.clusters)
+        ? object.clusters.map((e: any) => ClusterPlan.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: TemplatePlan): unknown {
+    const obj: any = {};
+    if (message.template !== undefined) {
+      obj.template = TemplateRef.toJSON(message.template);
+    }
+    if (message.policy !== "") {
+      obj.policy = message.policy;
+    }
+    if (message.scheduleMessage !== "") {
+      obj.scheduleMessage = message.scheduleMessage;
+    }
+    if (message.unplaced !== 0) {
+      obj.unplaced = Math.round(message.unplaced);
+    }
+    if (message.clusters?.length) {
+      obj.clusters = message.clusters.map((e) => ClusterPlan.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<TemplatePlan>, I>>(base?: I): TemplatePlan {
+    return TemplatePlan.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<TemplatePlan>, I>>(object: I): TemplatePlan {
+    const message = createBaseTemplatePlan();
+    message.template = (object.template !== undefined && object.template !== null)
+      ? TemplateRef.fromPartial(object.template)
+      : undefined;
+    message.policy = object.policy ?? "";
+    message.scheduleMessage = object.scheduleMessage ?? "";
+    message.unplaced = object.unplaced ?? 0;
+    message.clusters = object.clusters?.map((e) => ClusterPlan.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBasePlanResponse(): PlanResponse {
+  return { templates: [], notes: [] };
+}
+
+export const PlanResponse: MessageFns<PlanResponse> = {
+  encode(message: PlanResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.templates) {
+      TemplatePlan.encode(v!, writer.uint32(10).fork()).join();
+    }
+    for (const v of message.notes) {
+      writer.uint32(18).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PlanResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePlanResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.templates.push(TemplatePlan.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.notes.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PlanResponse {
+    return {
+      templates: globalThis.Array.isArray(object?.templates)
+        ? object.templates.map((e: any) => TemplatePlan.fromJSON(e))
+        : [],
+      notes: globalThis.Array.isArray(object?.notes) ? object.notes.map((e: any) => globalThis.String(e)) : [],
+    };
+  },
+
+  toJSON(message: PlanResponse): unknown {
+    const obj: any = {};
+    if (message.templates?.length) {
+      obj.templates = message.templates.map((e) => TemplatePlan.toJSON(e));
+    }
+    if (message.notes?.length) {
+      obj.notes = message.notes;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PlanResponse>, I>>(base?: I): PlanResponse {
+    return PlanResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PlanResponse>, I>>(object: I): PlanResponse {
+    const message = createBasePlanResponse();
+    message.templates = object.templates?.map((e) => TemplatePlan.fromPartial(e)) || [];
+    message.notes = object.notes?.map((e) => e) || [];
+    return message;
+  },
+};
+
 function createBaseListWorksRequest(): ListWorksRequest {
   return { cluster: "" };
 }
@@ -2824,6 +3439,20 @@ export const AdminService = {
     responseSerialize: (value: DiffResponse): Buffer => Buffer.from(DiffResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): DiffResponse => DiffResponse.decode(value),
   },
+  /**
+   * What applying objects to the control cluster would ship to each cluster, before they are
+   * applied: per template, the policy that would select it, the clusters and replicas it would
+   * get, and each cluster's Work now and after.
+   */
+  plan: {
+    path: "/flotilla.v1alpha1.Admin/Plan" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: PlanRequest): Buffer => Buffer.from(PlanRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): PlanRequest => PlanRequest.decode(value),
+    responseSerialize: (value: PlanResponse): Buffer => Buffer.from(PlanResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): PlanResponse => PlanResponse.decode(value),
+  },
   listWorks: {
     path: "/flotilla.v1alpha1.Admin/ListWorks" as const,
     requestStream: false as const,
@@ -2886,6 +3515,12 @@ export interface AdminServer extends UntypedServiceImplementation {
   getPropagation: handleUnaryCall<GetPropagationRequest, GetPropagationResponse>;
   render: handleUnaryCall<RenderRequest, RenderResponse>;
   diff: handleUnaryCall<DiffRequest, DiffResponse>;
+  /**
+   * What applying objects to the control cluster would ship to each cluster, before they are
+   * applied: per template, the policy that would select it, the clusters and replicas it would
+   * get, and each cluster's Work now and after.
+   */
+  plan: handleUnaryCall<PlanRequest, PlanResponse>;
   listWorks: handleUnaryCall<ListWorksRequest, ListWorksResponse>;
   listBindings: handleUnaryCall<ListBindingsRequest, ListBindingsResponse>;
   createToken: handleUnaryCall<CreateTokenRequest, CreateTokenResponse>;
@@ -2951,6 +3586,23 @@ export interface AdminClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: DiffResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * What applying objects to the control cluster would ship to each cluster, before they are
+   * applied: per template, the policy that would select it, the clusters and replicas it would
+   * get, and each cluster's Work now and after.
+   */
+  plan(request: PlanRequest, callback: (error: ServiceError | null, response: PlanResponse) => void): ClientUnaryCall;
+  plan(
+    request: PlanRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: PlanResponse) => void,
+  ): ClientUnaryCall;
+  plan(
+    request: PlanRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: PlanResponse) => void,
   ): ClientUnaryCall;
   listWorks(
     request: ListWorksRequest,
