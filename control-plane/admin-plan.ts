@@ -6,6 +6,7 @@ import { status as GrpcStatus } from "@grpc/grpc-js";
 import { GROUP, type KubeObject, type OverridePolicy, type PropagationPolicy } from "../shared/api/types.ts";
 import type { PlannedWork as PlannedWorkMessage, PlanRequest, PlanResponse, TemplatePlan } from "../shared/gen/flotilla/v1alpha1/admin.ts";
 import { isKubeStatus, KubeError, type KubeRest } from "../shared/kube-rest.ts";
+import { mapLimit } from "../shared/map-limit.ts";
 import { workKey } from "../shared/work-key.ts";
 import type { Caches } from "./caches.ts";
 import { type PlannedWork, planTemplate } from "./plan.ts";
@@ -16,6 +17,8 @@ import type { WorkStore } from "./work-store.ts";
 
 /** The most objects one Plan takes. */
 export const MAX_PLAN_OBJECTS = 500;
+/** Dry runs one Plan has in flight at once. */
+const DRY_RUNS_IN_FLIGHT = 8;
 
 const POLICY_KINDS = new Set(["PropagationPolicy", "ClusterPropagationPolicy"]);
 const OVERRIDE_KINDS = new Set(["OverridePolicy", "ClusterOverridePolicy"]);
@@ -30,20 +33,20 @@ export interface PlanDeps {
 export async function planObjects(deps: PlanDeps, req: PlanRequest): Promise<PlanResponse> {
   if (req.objects.length === 0) throw new RpcError(GrpcStatus.INVALID_ARGUMENT, "no object to plan");
   if (req.objects.length > MAX_PLAN_OBJECTS) throw new RpcError(GrpcStatus.INVALID_ARGUMENT, `${req.objects.length} objects: a plan takes at most ${MAX_PLAN_OBJECTS}`);
-  const notes: string[] = [];
-  const checked: { ref: ResolvedRef; object: KubeObject }[] = [];
-  for (const [i, bytes] of req.objects.entries()) {
-    const object = parseObject(bytes, req.objects.length > 1 ? `object ${i + 1}: ` : "");
-    const namespace = object.metadata.namespace || req.namespace;
-    if (object.metadata.namespace && req.namespace && object.metadata.namespace !== req.namespace) {
-      throw new RpcError(GrpcStatus.INVALID_ARGUMENT, `${object.kind} ${object.metadata.name} names namespace ${JSON.stringify(object.metadata.namespace)}, not ${JSON.stringify(req.namespace)}`);
+  const objects = req.objects.map((bytes, i) => parseObject(bytes, req.objects.length > 1 ? `object ${i + 1}: ` : ""));
+  for (const o of objects) {
+    if (o.metadata.namespace && req.namespace && o.metadata.namespace !== req.namespace) {
+      throw new RpcError(GrpcStatus.INVALID_ARGUMENT, `${o.kind} ${o.metadata.name} names namespace ${JSON.stringify(o.metadata.namespace)}, not ${JSON.stringify(req.namespace)}`);
     }
-    const ref = await deps.resolver.resolve({ apiVersion: object.apiVersion, kind: object.kind, namespace, name: object.metadata.name ?? "" });
+  }
+  const checked = await mapLimit(objects, DRY_RUNS_IN_FLIGHT, async (object) => {
+    const ref = await deps.resolver.resolve({ apiVersion: object.apiVersion, kind: object.kind, namespace: object.metadata.namespace || req.namespace, name: object.metadata.name ?? "" });
     const proposed: KubeObject = { ...object, metadata: { ...object.metadata } };
     if (ref.namespace === undefined) delete proposed.metadata.namespace;
     else proposed.metadata.namespace = ref.namespace;
-    checked.push({ ref, object: await dryRun(deps.rest, ref, proposed, notes) });
-  }
+    return { ref, ...(await dryRun(deps.rest, ref, proposed)) };
+  });
+  const notes = checked.flatMap((c) => (c.note === undefined ? [] : [c.note]));
   const ours = (o: KubeObject, kinds: Set<string>) => o.apiVersion.startsWith(`${GROUP}/`) && kinds.has(o.kind);
   const proposedPolicies = checked.map((c) => c.object).filter((o) => ours(o, POLICY_KINDS)) as PropagationPolicy[];
   const proposedOverrides = checked.map((c) => c.object).filter((o) => ours(o, OVERRIDE_KINDS)) as OverridePolicy[];
@@ -101,7 +104,7 @@ function parseObject(bytes: Uint8Array, which: string): KubeObject {
  * refused with the apiserver's message when it would be. Where the dry run cannot say (its
  * namespace does not exist yet), the object as given, with a note.
  */
-async function dryRun(rest: KubeRest, ref: ResolvedRef, object: KubeObject, notes: string[]): Promise<KubeObject> {
+async function dryRun(rest: KubeRest, ref: ResolvedRef, object: KubeObject): Promise<{ object: KubeObject; note?: string }> {
   const existing = await rest.get<KubeObject>(ref.path).catch((err: unknown) => {
     if (isKubeStatus(err, 404)) return undefined;
     throw err;
@@ -109,14 +112,15 @@ async function dryRun(rest: KubeRest, ref: ResolvedRef, object: KubeObject, note
   const query = { dryRun: "All", fieldManager: "flotillactl-plan" };
   try {
     // Custom resources take no update without the resourceVersion it replaces.
-    return existing !== undefined
-      ? await rest.request<KubeObject>("PUT", ref.path, { body: { ...object, metadata: { ...object.metadata, resourceVersion: existing.metadata.resourceVersion } }, query })
-      : await rest.request<KubeObject>("POST", ref.path.slice(0, ref.path.lastIndexOf("/")), { body: object, query });
+    const stored =
+      existing !== undefined
+        ? await rest.request<KubeObject>("PUT", ref.path, { body: { ...object, metadata: { ...object.metadata, resourceVersion: existing.metadata.resourceVersion } }, query })
+        : await rest.request<KubeObject>("POST", ref.path.slice(0, ref.path.lastIndexOf("/")), { body: object, query });
+    return { object: stored };
   } catch (err) {
     if (!(err instanceof KubeError)) throw err;
     if (err.status === 404 && ref.namespace !== undefined) {
-      notes.push(`${ref.kind} ${describe(ref)} not checked by the control cluster: namespace ${JSON.stringify(ref.namespace)} does not exist there yet`);
-      return object;
+      return { object, note: `${ref.kind} ${describe(ref)} not checked by the control cluster: namespace ${JSON.stringify(ref.namespace)} does not exist there yet` };
     }
     if (err.status >= 400 && err.status < 500) throw new RpcError(GrpcStatus.INVALID_ARGUMENT, `the control cluster would refuse ${ref.kind} ${describe(ref)}: ${err.message}`);
     throw err;

@@ -225,6 +225,13 @@ describe("flotillactl and the Admin API", () => {
     assert.match(piped.stderr, /^# Deployment adm\/fresh: no propagation policy selects it$/m);
     assert.match(piped.stdout, /^Deployment adm\/fresh\s+-\s+unselected/m);
 
+    // An object in a namespace the same file creates: planned as given, and said so.
+    const elsewhere = JSON.parse(deployment("web")) as { metadata: { namespace: string } };
+    elsewhere.metadata.namespace = "brand-new";
+    const newNs = await json<PlanJson & { notes: string[] }>(["plan", "-f", await write("new-ns.json", JSON.stringify({ kind: "List", apiVersion: "v1", items: [{ apiVersion: "v1", kind: "Namespace", metadata: { name: "brand-new" } }, elsewhere] }))]);
+    assert.deepEqual(newNs.templates.map((x) => x.template.name), ["brand-new", "web"]);
+    assert.deepEqual(newNs.notes, ['Deployment brand-new/web not checked by the control cluster: namespace "brand-new" does not exist there yet']);
+
     const badPolicy = JSON.parse(policy("web", ["member1"])) as { spec: { placement: Record<string, unknown> } };
     badPolicy.spec.placement.spreadConstraints = [{ spreadByField: "region", minGroups: 3, maxGroups: 1 }];
     const refusals: { args: string[]; code: number; message: RegExp }[] = [
