@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { KubeObject, PropagationPolicy } from "../shared/api/types.ts";
-import { BINDING_FINALIZER, bindingName, bindingUpToDate, desiredBinding, dispatchSuspended } from "./binding-spec.ts";
+import type { Cluster, KubeObject, PropagationPolicy } from "../shared/api/types.ts";
+import { BINDING_FINALIZER, bindingName, bindingUpToDate, desiredBinding, dispatchSuspended, suspensionHolds } from "./binding-spec.ts";
 
 const deployment: KubeObject = {
   apiVersion: "apps/v1",
@@ -99,5 +99,14 @@ describe("desiredBinding", () => {
     assert.deepEqual(["member1", "member2"].map((c) => dispatchSuspended(some.spec, c)), [false, true]);
     assert.ok(!dispatchSuspended(desiredBinding(deployment, policy, dup(deployment, ["member1"])).spec, "member1"));
     assert.ok(!bindingUpToDate(some, desiredBinding(deployment, policy, dup(deployment, ["member1", "member2"]))), "lifting it is a change");
+  });
+
+  it("suspension holds a cluster's Work, except for a cluster that is leaving or gone", () => {
+    const spec = desiredBinding(deployment, { ...policy, spec: { ...policy.spec, suspension: { dispatching: true } } }, dup(deployment, ["member1"])).spec;
+    const cluster = (deleting: boolean): Cluster => ({ apiVersion: "flotilla.dev/v1alpha1", kind: "Cluster", metadata: { name: "member1", ...(deleting ? { deletionTimestamp: "2026-01-01T00:00:00Z" } : {}) }, spec: {} });
+    assert.equal(suspensionHolds(spec, cluster(false)), true);
+    assert.equal(suspensionHolds(spec, cluster(true)), false, "unjoining");
+    assert.equal(suspensionHolds(spec, undefined), false, "gone");
+    assert.equal(suspensionHolds(desiredBinding(deployment, policy, dup(deployment, ["member1"])).spec, cluster(false)), false, "not suspended");
   });
 });

@@ -2,6 +2,7 @@
 import {
   API_VERSION,
   type BindingSnapshot,
+  type Cluster,
   type ConflictResolution,
   type KubeObject,
   LABELS,
@@ -92,6 +93,15 @@ export interface RequiredBy extends BindingSnapshot {
 /** Whether dispatching to a cluster is suspended (the policy's suspension, copied to the binding). */
 export function dispatchSuspended(spec: ResourceBindingSpec, cluster: string): boolean {
   return spec.suspension?.dispatching === true || (spec.suspension?.dispatchingOnClusters?.clusterNames ?? []).includes(cluster);
+}
+
+/**
+ * Whether suspension holds a cluster's Work as it is (the cluster keeps what it has and is not
+ * told to delete it). A cluster that is leaving (unjoined, or gone) is never held: its agent must
+ * remove what Flotilla applied for the unjoin to finish.
+ */
+export function suspensionHolds(spec: ResourceBindingSpec, cluster: Cluster | undefined): boolean {
+  return cluster !== undefined && cluster.metadata.deletionTimestamp === undefined && dispatchSuspended(spec, cluster.metadata.name ?? "");
 }
 
 /** Whether an existing binding already says what desired says (then no write is needed). */

@@ -2,7 +2,7 @@
 // policy match, scheduling and rendering the controllers run, on the proposed object, set against
 // the Works each cluster receives now. Pure.
 import type { Cluster, KubeObject, OverridePolicy, PropagationPolicy, ResourceBinding, TargetCluster } from "../shared/api/types.ts";
-import { desiredBinding, dispatchSuspended, type RequiredBy } from "./binding-spec.ts";
+import { desiredBinding, type RequiredBy, suspensionHolds } from "./binding-spec.ts";
 import { orderOverridePolicies, overridePolicyMatches } from "./overrides.ts";
 import { matchPolicy } from "./policy-match.ts";
 import { renderClusterWorks } from "./render-works.ts";
@@ -81,7 +81,7 @@ export function planTemplate(input: PlanInput): Plan {
         : work.ok
           ? { ...replicasOf(target.replicas), hash: work.hash, manifests: work.manifests }
           : { ...replicasOf(target.replicas), hash: "", manifests: [], error: work.message };
-    return { cluster, ...(now ? { now } : {}), ...(planned ? { planned } : {}), change: changeOf(now, planned, dispatchSuspended(binding.spec, cluster)) };
+    return { cluster, ...(now ? { now } : {}), ...(planned ? { planned } : {}), change: changeOf(now, planned, suspensionHolds(binding.spec, input.clusterNamed(cluster))) };
   });
   return { ...(match ? { policy: describePolicy(match.policy) } : {}), ...(scheduleMessage ? { scheduleMessage } : {}), unplaced, clusters };
 }

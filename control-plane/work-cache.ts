@@ -3,7 +3,7 @@ import type { ResourceBinding } from "../shared/api/types.ts";
 import { Controller } from "../shared/controller.ts";
 import { parseWorkKey } from "../shared/work-key.ts";
 import { keyOfResource } from "./binding-controller.ts";
-import { dispatchSuspended } from "./binding-spec.ts";
+import { suspensionHolds } from "./binding-spec.ts";
 import type { Caches } from "./caches.ts";
 import { orderOverridePolicies, overridePolicyMatches } from "./overrides.ts";
 import { renderClusterWorks } from "./render-works.ts";
@@ -68,7 +68,7 @@ export class WorkCache {
       for (const [cluster, work] of rendered) {
         now.add(cluster);
         // Suspended dispatching: the cluster keeps the Work it has (or gets none yet).
-        if (dispatchSuspended(binding.spec, cluster)) continue;
+        if (suspensionHolds(binding.spec, this.caches.clusters.get(cluster))) continue;
         if (!work.ok) {
           // That cluster keeps its previous Work; the others go on.
           this.works.setRenderError(cluster, key, work.message);
@@ -80,7 +80,7 @@ export class WorkCache {
     }
     for (const cluster of previous) {
       if (now.has(cluster)) continue;
-      if (live && dispatchSuspended(binding.spec, cluster)) {
+      if (live && suspensionHolds(binding.spec, this.caches.clusters.get(cluster))) {
         now.add(cluster); // a suspended cluster is not told to delete either
         continue;
       }

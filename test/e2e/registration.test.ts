@@ -173,12 +173,22 @@ describe("registration, renewal and unjoin", () => {
     assert.equal(r.code, GrpcStatus.UNAVAILABLE, `refused at the TLS handshake: ${r.details}`);
   });
 
-  it("unjoins: the agent removes what Flotilla applied, then the Cluster goes; its certificate is refused for good", async () => {
+  it("unjoins: the agent removes what Flotilla applied (suspended or not), then the Cluster goes; its certificate is refused for good", async () => {
+    // A template whose dispatching to member2 is suspended: the unjoin removes it all the same.
+    await apply(fleet.control, JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "held", namespace: NS }, data: { a: "1" } }));
+    const held = (suspension?: object) =>
+      JSON.stringify({ apiVersion: "flotilla.dev/v1alpha1", kind: "PropagationPolicy", metadata: { name: "held", namespace: NS }, spec: { resourceSelectors: [{ apiVersion: "v1", kind: "ConfigMap", name: "held" }], ...(suspension ? { suspension } : {}) } });
+    await apply(fleet.control, held());
+    await eventually("held in member2", () => getJson(m2, ["configmap", "-n", NS, "held"]), () => true);
+    await apply(fleet.control, held({ dispatchingOnClusters: { clusterNames: ["member2"] } }));
+    await eventually("the binding suspends member2", () => getJson<{ spec: { suspension?: object } }>(fleet.control, ["rb", "-n", NS, "held-configmap"]), (b) => b.spec.suspension !== undefined);
+
     const old = await storedCert();
     const r = await ctl(["unjoin", "member2"]);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /member2 unjoining/);
     await eventually("hello removed from member2", () => getJson(m2, ["configmap", "-n", NS, "hello"]).then((x) => (x === undefined ? "gone" : undefined)), () => true);
+    await eventually("held removed from member2", () => getJson(m2, ["configmap", "-n", NS, "held"]).then((x) => (x === undefined ? "gone" : undefined)), () => true);
     await eventually("Cluster gone", () => getJson(fleet.control, ["cluster", "member2"]).then((x) => (x === undefined ? "gone" : undefined)), () => true, 30_000);
     await flotilla.stopAgent("member2");
 
