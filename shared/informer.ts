@@ -50,7 +50,10 @@ export class Informer<T> {
       if (this.stopped) return;
       const delay = this.restartDelay;
       this.restartDelay = Math.min(this.restartDelay * 2, 30_000);
-      this.log.warn({ err: err instanceof Error ? err.message : String(err), delayMs: delay }, "watch failed; restarting");
+      const message = err instanceof Error ? err.message : String(err);
+      // A CRD's storage starting up and an expired resourceVersion are routine: the restart is the cure.
+      const routine = /storage is \(re\)initializing|too old resource version|\bexpired\b/i.test(message);
+      this.log[routine ? "info" : "warn"]({ err: message, delayMs: delay }, "watch failed; restarting");
       setTimeout(() => {
         if (!this.stopped) this.inner.start().then(() => (this.restartDelay = 500), () => undefined);
       }, delay).unref();
