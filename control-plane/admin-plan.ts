@@ -119,12 +119,23 @@ async function dryRun(rest: KubeRest, ref: ResolvedRef, object: KubeObject): Pro
     return { object: stored };
   } catch (err) {
     if (!(err instanceof KubeError)) throw err;
-    if (err.status === 404 && ref.namespace !== undefined) {
-      return { object, note: `${ref.kind} ${describe(ref)} not checked by the control cluster: namespace ${JSON.stringify(ref.namespace)} does not exist there yet` };
-    }
-    if (err.status >= 400 && err.status < 500) throw new RpcError(GrpcStatus.INVALID_ARGUMENT, `the control cluster would refuse ${ref.kind} ${describe(ref)}: ${err.message}`);
-    throw err;
+    const answer = dryRunAnswer(err.status, err.message, `${ref.kind} ${describe(ref)}`, ref.namespace);
+    if (answer === undefined) throw err;
+    if (answer instanceof RpcError) throw answer;
+    return { object, note: answer.note };
   }
+}
+
+/**
+ * What a dry run's refusal means for a plan: a note (the object is planned as given), a refusal
+ * for the caller, or undefined for an error that is not about the object (a server failure).
+ */
+export function dryRunAnswer(status: number, message: string, what: string, namespace: string | undefined): { note: string } | RpcError | undefined {
+  if (status === 404 && namespace !== undefined) return { note: `${what} not checked by the control cluster: namespace ${JSON.stringify(namespace)} does not exist there yet` };
+  if (status === 401 || status === 403) return new RpcError(GrpcStatus.FAILED_PRECONDITION, `the control plane may not check ${what} in the control cluster (its RBAC): ${message}`);
+  if (status === 409) return new RpcError(GrpcStatus.ABORTED, `${what} changed in the control cluster while planning; plan again`);
+  if (status >= 400 && status < 500) return new RpcError(GrpcStatus.INVALID_ARGUMENT, `the control cluster would refuse ${what}: ${message}`);
+  return undefined;
 }
 
 /** `stored` with each proposed object in place of the stored one of the same kind, namespace and name. */
