@@ -7,8 +7,8 @@ export const clusterFlag: FlagSpec = { name: "cluster", type: "string", help: "t
 
 export const ttlFlag: FlagSpec = { name: "ttl", type: "duration", default: "24h", help: "how long the token is good for" };
 export const descriptionFlag: FlagSpec = { name: "description", type: "string", default: "", help: "what it is for" };
-export const fileFlag: FlagSpec = { name: "filename", short: "f", type: "string", required: true, help: "the object, YAML or JSON (- reads stdin)" };
-export const planNamespaceFlag: FlagSpec = { name: "namespace", short: "n", type: "string", help: "the namespace of an object that names none (default: default); must agree with the object's" };
+export const fileFlag: FlagSpec = { name: "filename", short: "f", type: "string", required: true, help: "the objects: YAML documents or JSON, a kind: List too (- reads stdin)" };
+export const planNamespaceFlag: FlagSpec = { name: "namespace", short: "n", type: "string", help: "the namespace of objects that name none (default: default); must agree with those that do" };
 export const diffFlag: FlagSpec = { name: "diff", type: "bool", help: "also print each changing Work now against after, as a unified diff" };
 export const forceFlag: FlagSpec = { name: "force", type: "bool", help: "remove the Cluster now and release the bindings waiting on it" };
 
