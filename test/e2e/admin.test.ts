@@ -225,6 +225,21 @@ describe("flotillactl and the Admin API", () => {
     assert.match(piped.stderr, /^# Deployment adm\/fresh: no propagation policy selects it$/m);
     assert.match(piped.stdout, /^Deployment adm\/fresh\s+-\s+unselected/m);
 
+    // A Secret: which keys change shows, their values never do (plans end up in CI logs).
+    const secretFile = await write(
+      "secret.yaml",
+      [
+        JSON.stringify({ apiVersion: "v1", kind: "Secret", metadata: { name: "plan-secret", namespace: NS }, stringData: { token: "planned-value" } }),
+        JSON.stringify({ apiVersion: "flotilla.dev/v1alpha1", kind: "PropagationPolicy", metadata: { name: "plan-secret", namespace: NS }, spec: { resourceSelectors: [{ apiVersion: "v1", kind: "Secret", name: "plan-secret" }] } }),
+      ].join("\n---\n"),
+    );
+    for (const args of [["--diff"], ["-o", "json"], ["-o", "yaml"]]) {
+      const r = await ctl(["plan", "-f", secretFile, ...args]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /token: sha256:[0-9a-f]{12}|"token": "sha256:[0-9a-f]{12}"/, args.join(" "));
+      for (const v of ["planned-value", Buffer.from("planned-value").toString("base64")]) assert.ok(!r.stdout.includes(v) && !r.stderr.includes(v), `no Secret value with ${args.join(" ")}`);
+    }
+
     // An object in a namespace the same file creates: planned as given, and said so.
     const elsewhere = JSON.parse(deployment("web")) as { metadata: { namespace: string } };
     elsewhere.metadata.namespace = "brand-new";
