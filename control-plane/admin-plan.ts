@@ -9,7 +9,7 @@ import { isKubeStatus, KubeError, type KubeRest } from "../shared/kube-rest.ts";
 import { mapLimit } from "../shared/map-limit.ts";
 import { workKey } from "../shared/work-key.ts";
 import type { Caches } from "./caches.ts";
-import { redactSecret } from "./live-view.ts";
+import { redactManifests } from "./live-view.ts";
 import { type PlannedWork, planTemplate } from "./plan.ts";
 import { RpcError } from "./rpc.ts";
 import type { ResolvedRef, TemplateResolver } from "./template-resolver.ts";
@@ -153,6 +153,5 @@ function describe(ref: ResolvedRef): string {
 /** A planned Work for the caller; Secret values as digests (plans end up in CI logs and reviews). */
 function message(w: PlannedWork | undefined): PlannedWorkMessage | undefined {
   if (w === undefined) return undefined;
-  const manifests = w.manifests.map((m) => Buffer.from(JSON.stringify(redactSecret(JSON.parse(m.toString("utf8")) as KubeObject))));
-  return { ...(w.replicas === undefined ? {} : { replicas: w.replicas }), contentHash: w.hash, manifests, error: w.error ?? "" };
+  return { ...(w.replicas === undefined ? {} : { replicas: w.replicas }), contentHash: w.hash, manifests: redactManifests(w.manifests), error: w.error ?? "" };
 }

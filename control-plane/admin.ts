@@ -35,7 +35,7 @@ import { adminOfSubject } from "../shared/pki.ts";
 import { workKey } from "../shared/work-key.ts";
 import { formatToken, newToken, TOKEN_SECRET_PREFIX, TOKEN_SECRET_TYPE, tokenInfo, tokenSecret } from "./bootstrap-token.ts";
 import type { Caches } from "./caches.ts";
-import { diffPair } from "./live-view.ts";
+import { diffPair, redactManifests } from "./live-view.ts";
 import { planObjects } from "./admin-plan.ts";
 import { orderOverridePolicies, overridePolicyMatches } from "./overrides.ts";
 import { renderClusterWorks } from "./render-works.ts";
@@ -158,8 +158,10 @@ export class Admin {
   }
 
   /** What a cluster receives for a template (exactly its Work), or a preview when it is no target. */
+  /** As rendered, with Secret values as digests (the content hash still tells exactly which Work it is). */
   private async render(req: RenderRequest): Promise<RenderResponse> {
-    return this.rendered(req.template, req.cluster);
+    const r = await this.rendered(req.template, req.cluster);
+    return { ...r, manifests: redactManifests(r.manifests) };
   }
 
   /** The rendered objects next to the member's live ones, through the cluster's agent. */

@@ -29,6 +29,11 @@ export function redactSecret(obj: KubeObject): KubeObject {
   return out;
 }
 
+/** Serialised manifests with any Secret's values replaced by digests, as render and plan show them. */
+export function redactManifests(manifests: Uint8Array[]): Buffer[] {
+  return manifests.map((m) => Buffer.from(JSON.stringify(redactSecret(JSON.parse(Buffer.from(m).toString("utf8")) as KubeObject))));
+}
+
 /** The pair to diff for one manifest: rendered and live (undefined when absent in the member). */
 export function diffPair(rendered: KubeObject, live: KubeObject | undefined): { rendered: KubeObject; live: KubeObject | undefined } {
   const r = redactSecret(rendered);

@@ -129,6 +129,9 @@ describe("flotillactl and the Admin API", () => {
     assert.match(secret.stdout, /^- {2}token: sha256:[0-9a-f]{12}$/m);
     assert.match(secret.stdout, /^\+ {2}token: sha256:[0-9a-f]{12}$/m);
     for (const v of ["old-value", "new-value", Buffer.from("old-value").toString("base64"), Buffer.from("new-value").toString("base64")]) assert.ok(!secret.stdout.includes(v), "no Secret value is shown");
+    const rendered = await ctl(["render", "secret/creds", "-n", NS, "--cluster", "member1", "-o", "json"]);
+    assert.equal(rendered.code, 0, rendered.stderr);
+    assert.match(JSON.parse(rendered.stdout).data.token, /^sha256:[0-9a-f]{12}$/, "render shows Secret values as digests too");
 
     // A cluster the template does not go to: all of it would be new.
     const preview = await ctl(["diff", "deployment/solo", "-n", NS, "--cluster", "member2"]);
