@@ -21,7 +21,7 @@ export const protobufPackage = "flotilla.v1alpha1";
 
 export const protobufFileName = "flotilla/v1alpha1/admin.proto";
 
-/** The admin API that flotillactl talks to (DESIGN §5). Skeleton: the shapes later issues fill. */
+/** The admin API that flotillactl talks to (DESIGN §5): reads of the fleet, render, diff and plan, bootstrap tokens, unjoin. */
 
 export interface ListClustersRequest {
 }
