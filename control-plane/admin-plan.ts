@@ -53,7 +53,7 @@ export async function planObjects(deps: PlanDeps, req: PlanRequest): Promise<Pla
   const proposedOverrides = checked.map((c) => c.object).filter((o) => ours(o, OVERRIDE_KINDS)) as OverridePolicy[];
   const policies = replaceByName(deps.caches.allPolicies(), proposedPolicies);
   const overrides = replaceByName(deps.caches.allOverrides(), proposedOverrides);
-  const liveClusters = deps.caches.clusters.list().filter((c) => c.metadata.deletionTimestamp === undefined);
+  const liveClusters = deps.caches.placeableClusters();
   const templates: TemplatePlan[] = [];
   for (const { ref, object } of checked) {
     if (!isPropagatable(ref)) {

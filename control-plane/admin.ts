@@ -37,7 +37,6 @@ import { formatToken, newToken, TOKEN_SECRET_PREFIX, TOKEN_SECRET_TYPE, tokenInf
 import type { Caches } from "./caches.ts";
 import { diffPair, redactManifests } from "./live-view.ts";
 import { planObjects } from "./admin-plan.ts";
-import { orderOverridePolicies, overridePolicyMatches } from "./overrides.ts";
 import { renderClusterWorks } from "./render-works.ts";
 import { RpcError, unaryHandler } from "./rpc.ts";
 import { TemplateResolver } from "./template-resolver.ts";
@@ -203,8 +202,7 @@ export class Admin {
       if (isKubeStatus(err, 404)) throw new RpcError(GrpcStatus.NOT_FOUND, `${ref.kind} ${describe(ref)} not found in the control cluster`);
       throw err;
     });
-    const overrides = orderOverridePolicies(this.caches.allOverrides().filter((p) => overridePolicyMatches(p, object)));
-    const rendered = renderClusterWorks(object, [{ name: clusterName }], (n) => this.caches.clusters.get(n), overrides, "Abort").get(clusterName);
+    const rendered = renderClusterWorks(object, [{ name: clusterName }], (n) => this.caches.clusters.get(n), this.caches.allOverrides(), "Abort").get(clusterName);
     if (rendered === undefined || !rendered.ok) throw new RpcError(GrpcStatus.FAILED_PRECONDITION, `ApplyOverridesFailed: ${rendered?.ok === false ? rendered.message : "nothing rendered"}`);
     return { manifests: rendered.manifests, contentHash: rendered.hash, placed: false, template };
   }

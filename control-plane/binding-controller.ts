@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import { RESOURCES } from "../shared/api/resources.ts";
-import type { Cluster, KubeObject, PropagationPolicy, ResourceBinding, TargetCluster } from "../shared/api/types.ts";
+import type { KubeObject, PropagationPolicy, ResourceBinding, TargetCluster } from "../shared/api/types.ts";
 import { Controller } from "../shared/controller.ts";
 import { isKubeStatus, type KubeRest, objectPath } from "../shared/kube-rest.ts";
 import { parseWorkKey } from "../shared/work-key.ts";
@@ -114,7 +114,7 @@ export class BindingController {
     }
     let targets: TargetCluster[] = [];
     if (match !== undefined) {
-      const live = this.liveClusters();
+      const live = this.caches.placeableClusters();
       const schedule = scheduleTemplate(template, match.policy, live, existing?.spec.clusters);
       this.outcomes.set(key, outcomeOf(schedule, match.policy.metadata.name ?? ""));
       // A policy that cannot be scheduled leaves what runs where it is (the binding's status says why).
@@ -156,11 +156,6 @@ export class BindingController {
       needs.push({ name: b.metadata.name ?? "", clusters: b.spec.clusters.map((c) => c.name), ...(b.spec.conflictResolution ? { conflictResolution: b.spec.conflictResolution } : {}) });
     }
     return needs;
-  }
-
-  /** Clusters that can be placed on: an unjoining (deleted) Cluster is not. */
-  private liveClusters(): Cluster[] {
-    return this.caches.clusters.list().filter((c) => c.metadata.deletionTimestamp === undefined);
   }
 
   private async deleteBinding(path: string): Promise<void> {

@@ -63,6 +63,11 @@ export class Caches {
     this.clusters.on({ add: (c) => seen(c, false), update: (c) => seen(c, false), delete: (c) => seen(c, true) });
   }
 
+  /** Clusters that can be placed on: an unjoining (deleted) Cluster is not. */
+  placeableClusters(): Cluster[] {
+    return this.clusters.list().filter((c) => c.metadata.deletionTimestamp === undefined);
+  }
+
   /** Every override policy of both scopes. */
   allOverrides(): OverridePolicy[] {
     return [...this.overrides.list(), ...this.clusterOverrides.list()];

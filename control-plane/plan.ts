@@ -3,7 +3,6 @@
 // the Works each cluster receives now. Pure.
 import type { Cluster, KubeObject, OverridePolicy, PropagationPolicy, ResourceBinding, TargetCluster } from "../shared/api/types.ts";
 import { desiredBinding, type RequiredBy, suspensionHolds } from "./binding-spec.ts";
-import { orderOverridePolicies, overridePolicyMatches } from "./overrides.ts";
 import { matchPolicy } from "./policy-match.ts";
 import { renderClusterWorks } from "./render-works.ts";
 import { scheduleTemplate, targetsAfter } from "./schedule.ts";
@@ -42,7 +41,7 @@ export interface PlanInput {
   /** Clusters that can be placed on (not leaving). */
   liveClusters: Cluster[];
   clusterNamed: (name: string) => Cluster | undefined;
-  /** Every override policy; the ones that select the template are picked here. */
+  /** Every override policy; renderClusterWorks picks the ones that select the template. */
   overrides: OverridePolicy[];
   /** The template's binding now, if it has one. */
   existing?: ResourceBinding;
@@ -65,8 +64,7 @@ export function planTemplate(input: PlanInput): Plan {
     unplaced = schedule.unplaced;
   }
   const binding = desiredBinding(template, match?.policy, targets, requiredBy);
-  const overrides = orderOverridePolicies(input.overrides.filter((p) => overridePolicyMatches(p, template)));
-  const rendered = renderClusterWorks(template, binding.spec.clusters, input.clusterNamed, overrides, binding.spec.conflictResolution ?? "Abort");
+  const rendered = renderClusterWorks(template, binding.spec.clusters, input.clusterNamed, input.overrides, binding.spec.conflictResolution ?? "Abort");
   const replicasNow = new Map((existing?.spec.clusters ?? []).map((t) => [t.name, t.replicas]));
   const plannedTargets = new Map(binding.spec.clusters.map((t) => [t.name, t]));
   const names = [...new Set([...replicasNow.keys(), ...plannedTargets.keys()])].sort();

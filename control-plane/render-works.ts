@@ -2,24 +2,25 @@
 // cluster, hash and serialise. Pure; the Work cache and the benchmark both run it.
 import type { Cluster, KubeObject, OverridePolicy, TargetCluster } from "../shared/api/types.ts";
 import { contentHash } from "../shared/content-hash.ts";
-import { applyOverrides } from "./overrides.ts";
+import { applyOverrides, overridePolicyMatches } from "./overrides.ts";
 import { renderWork } from "./render.ts";
 
 /** A cluster's rendered Work, or why it could not be rendered. */
 export type ClusterWork = { ok: true; hash: string; manifests: Buffer[] } | { ok: false; message: string };
 
 /**
- * overrides: the policies that match the template, in their stable order. Clusters no override
- * rule touches share one serialised copy and one hash: a 100-cluster Duplicated template costs
- * one render, not a hundred.
+ * overridePolicies: every override policy; those that select the template apply, in DESIGN §4
+ * order (applyOverrides keeps it). Clusters no override rule touches share one serialised copy
+ * and one hash: a 100-cluster Duplicated template costs one render, not a hundred.
  */
 export function renderClusterWorks(
   template: KubeObject,
   targets: TargetCluster[],
   clusterNamed: (name: string) => Cluster | undefined,
-  overrides: OverridePolicy[],
+  overridePolicies: OverridePolicy[],
   conflictResolution: string,
 ): Map<string, ClusterWork> {
+  const overrides = overridePolicies.filter((p) => overridePolicyMatches(p, template));
   const shared = new Map<number | undefined, { manifests: KubeObject[]; work: ClusterWork }>();
   const out = new Map<string, ClusterWork>();
   for (const target of targets) {

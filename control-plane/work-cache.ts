@@ -5,7 +5,6 @@ import { parseWorkKey } from "../shared/work-key.ts";
 import { keyOfResource } from "./binding-controller.ts";
 import { suspensionHolds } from "./binding-spec.ts";
 import type { Caches } from "./caches.ts";
-import { orderOverridePolicies, overridePolicyMatches } from "./overrides.ts";
 import { renderClusterWorks } from "./render-works.ts";
 import type { TemplateInformers } from "./template-informers.ts";
 import type { WorkStore } from "./work-store.ts";
@@ -62,9 +61,8 @@ export class WorkCache {
     const previous = this.placed.get(key) ?? new Set<string>();
     const now = new Set<string>();
     if (live) {
-      const overrides = orderOverridePolicies(this.caches.allOverrides().filter((p) => overridePolicyMatches(p, template)));
       const conflictResolution = binding.spec.conflictResolution ?? "Abort";
-      const rendered = renderClusterWorks(template, targets, (n) => this.caches.clusters.get(n), overrides, conflictResolution);
+      const rendered = renderClusterWorks(template, targets, (n) => this.caches.clusters.get(n), this.caches.allOverrides(), conflictResolution);
       for (const [cluster, work] of rendered) {
         now.add(cluster);
         // Suspended dispatching: the cluster keeps the Work it has (or gets none yet).

@@ -6,7 +6,6 @@
 import { createHash } from "node:crypto";
 import { parseArgs } from "node:util";
 import type { Cluster, KubeObject, OverridePolicy, PropagationPolicy } from "../../shared/api/types.ts";
-import { orderOverridePolicies, overridePolicyMatches } from "../../control-plane/overrides.ts";
 import { matchPolicy } from "../../control-plane/policy-match.ts";
 import { renderClusterWorks } from "../../control-plane/render-works.ts";
 import { scheduleTemplate } from "../../control-plane/schedule.ts";
@@ -87,9 +86,8 @@ function flotillaRun(keep?: (cluster: string, work: Work) => void): { works: num
     const match = matchPolicy(t, policies);
     if (match === undefined) continue;
     const schedule = scheduleTemplate(t, match.policy, clusters);
-    const overrides = orderOverridePolicies(overridePolicies.filter((p) => overridePolicyMatches(p, t)));
     const key = `apps/v1/Deployment/${t.metadata.namespace}/${t.metadata.name}`;
-    for (const [cluster, w] of renderClusterWorks(t, schedule.targets, (n) => byName.get(n), overrides, "Abort")) {
+    for (const [cluster, w] of renderClusterWorks(t, schedule.targets, (n) => byName.get(n), overridePolicies, "Abort")) {
       if (!w.ok) throw new Error(w.message);
       works++;
       bytes += w.manifests[0]?.byteLength ?? 0;

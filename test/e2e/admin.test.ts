@@ -306,6 +306,8 @@ describe("flotillactl and the Admin API", () => {
       { args: ["get", "clusters", "-o", "wide"], code: 2, message: /-o "wide": choose one of table, json, yaml/ },
       { args: ["frobnicate"], code: 2, message: /unknown command "frobnicate"/ },
       { args: ["get", "clusters", "--cert", join(flotilla.certsDir, "member1.crt"), "--key", join(flotilla.certsDir, "member1.key")], code: 1, message: /PERMISSION_DENIED: the Admin API needs an admin client certificate/ },
+      // The server name is checked: the control plane's certificate names localhost, not this.
+      { args: ["get", "clusters", "--server-name", "elsewhere.example"], code: 1, message: /UNAVAILABLE: .*elsewhere\.example/ },
       { args: ["get", "clusters"], env: { FLOTILLA_STATE_DIR: "" }, code: 1, message: /cannot read the control plane's address in \.flotilla\/flotilla-certs\/admin-endpoint/ },
       { args: ["get", "clusters", "--state-dir", empty], code: 1, message: /cannot read .*admin-endpoint: start the local fleet with `npm run up`/ },
     ];

@@ -108,6 +108,14 @@ describe("Divided scheduling, failover and overrides", () => {
     await eventually("template shows 6", () => getJson<DeploymentJson>(fleet.control, ["deploy", "-n", NS, "spread"]), (d) => d.status?.readyReplicas === 6);
   });
   it("overrides image, replicas and labels for one cluster, and reports a broken override for that cluster only", async () => {
+    /** The OverridePolicy "custom": one rule, for member2 only. */
+    const customOverride = (overriders: object) =>
+      JSON.stringify({
+        apiVersion: "flotilla.dev/v1alpha1",
+        kind: "OverridePolicy",
+        metadata: { name: "custom", namespace: NS },
+        spec: { resourceSelectors: [{ apiVersion: "apps/v1", kind: "Deployment", name: "custom" }], overrideRules: [{ targetCluster: { clusterNames: ["member2"] }, overriders }] },
+      });
     await apply(fleet.control, deployment("custom", 2));
     await apply(
       fleet.control,
@@ -120,23 +128,10 @@ describe("Divided scheduling, failover and overrides", () => {
     );
     await apply(
       fleet.control,
-      JSON.stringify({
-        apiVersion: "flotilla.dev/v1alpha1",
-        kind: "OverridePolicy",
-        metadata: { name: "custom", namespace: NS },
-        spec: {
-          resourceSelectors: [{ apiVersion: "apps/v1", kind: "Deployment", name: "custom" }],
-          overrideRules: [
-            {
-              targetCluster: { clusterNames: ["member2"] },
-              overriders: {
-                imageOverrider: [{ component: "Registry", operator: "replace", value: "mirror.example.com" }],
-                plaintext: [{ path: "/spec/replicas", operator: "replace", value: 4 }],
-                labelsOverrider: [{ operator: "add", value: { tier: "edge" } }],
-              },
-            },
-          ],
-        },
+      customOverride({
+        imageOverrider: [{ component: "Registry", operator: "replace", value: "mirror.example.com" }],
+        plaintext: [{ path: "/spec/replicas", operator: "replace", value: 4 }],
+        labelsOverrider: [{ operator: "add", value: { tier: "edge" } }],
       }),
     );
     const [m1, m2] = members as [Cluster, Cluster];
@@ -150,18 +145,7 @@ describe("Divided scheduling, failover and overrides", () => {
     assert.equal(d1.metadata.labels?.tier, undefined);
 
     // A rule that cannot apply fails member2's Work only; member2 keeps what it had, member1 goes on.
-    await apply(
-      fleet.control,
-      JSON.stringify({
-        apiVersion: "flotilla.dev/v1alpha1",
-        kind: "OverridePolicy",
-        metadata: { name: "custom", namespace: NS },
-        spec: {
-          resourceSelectors: [{ apiVersion: "apps/v1", kind: "Deployment", name: "custom" }],
-          overrideRules: [{ targetCluster: { clusterNames: ["member2"] }, overriders: { plaintext: [{ path: "/spec/nonexistent/field", operator: "remove" }] } }],
-        },
-      }),
-    );
+    await apply(fleet.control, customOverride({ plaintext: [{ path: "/spec/nonexistent/field", operator: "remove" }] }));
     const b = await eventually("ApplyOverridesFailed on member2", () => getJson<BindingJson>(fleet.control, ["rb", "-n", NS, "custom-deployment"]), (x) => x.status?.aggregatedStatus?.find((i) => i.clusterName === "member2")?.reason === "ApplyOverridesFailed");
     assert.match(b.status?.aggregatedStatus?.find((i) => i.clusterName === "member2")?.message ?? "", /nonexistent/);
     assert.notEqual(b.status?.aggregatedStatus?.find((i) => i.clusterName === "member1")?.reason, "ApplyOverridesFailed");
