@@ -16,7 +16,7 @@ import { allNamespacesFlag, clusterFlag, descriptionFlag, diffFlag, fileFlag, fo
 import { call, connect, connectionFlags } from "./ctl/connection.ts";
 import { unifiedDiff } from "./ctl/object-diff.ts";
 import { planDiff, planRows, planSummary } from "./ctl/plan-view.ts";
-import { age, bytes, kindAndName, type OutputFormat, outputFormat, structured, table } from "./ctl/format.ts";
+import { age, bytes, kindAndName, type OutputFormat, outputFormat, structured, table, templateTitle } from "./ctl/format.ts";
 
 
 interface Command {
@@ -148,8 +148,7 @@ const commands: Record<string, Command> = {
     formats: ["yaml", "json"],
     async run({ client, args, flags, format, timeoutMs, warn }) {
       const res = await call(client, client.render, { template: templateRef(args[0], flags), cluster: String(flags.cluster) }, timeoutMs);
-      const t = res.template;
-      const what = t ? `${t.kind} ${t.namespace ? `${t.namespace}/` : ""}${t.name}` : "the template";
+      const what = templateTitle(res.template, "the template");
       warn(res.placed ? `# ${flags.cluster} receives exactly this for ${what} (content hash ${res.contentHash})` : `# preview: ${flags.cluster} is not a target of ${what}`);
       const objects = res.manifests.map((m) => JSON.parse(m.toString("utf8")) as unknown);
       const value = objects.length === 1 ? objects[0] : objects;

@@ -12,7 +12,7 @@ import type { Caches } from "./caches.ts";
 import { redactManifests } from "./live-view.ts";
 import { type PlannedWork, planTemplate } from "./plan.ts";
 import { RpcError } from "./rpc.ts";
-import type { ResolvedRef, TemplateResolver } from "./template-resolver.ts";
+import { type ResolvedRef, refName, type TemplateResolver } from "./template-resolver.ts";
 import { isPropagatable } from "./template-informers.ts";
 import type { WorkStore } from "./work-store.ts";
 
@@ -57,7 +57,7 @@ export async function planObjects(deps: PlanDeps, req: PlanRequest): Promise<Pla
   const templates: TemplatePlan[] = [];
   for (const { ref, object } of checked) {
     if (!isPropagatable(ref)) {
-      if (!ours(object, POLICY_KINDS) && !ours(object, OVERRIDE_KINDS)) notes.push(`${ref.kind} ${describe(ref)} is not propagated: Flotilla does not send this kind to members`);
+      if (!ours(object, POLICY_KINDS) && !ours(object, OVERRIDE_KINDS)) notes.push(`${ref.kind} ${refName(ref)} is not propagated: Flotilla does not send this kind to members`);
       continue;
     }
     const key = workKey(ref);
@@ -120,7 +120,7 @@ async function dryRun(rest: KubeRest, ref: ResolvedRef, object: KubeObject): Pro
     return { object: stored };
   } catch (err) {
     if (!(err instanceof KubeError)) throw err;
-    const answer = dryRunAnswer(err.status, err.message, `${ref.kind} ${describe(ref)}`, ref.namespace);
+    const answer = dryRunAnswer(err.status, err.message, `${ref.kind} ${refName(ref)}`, ref.namespace);
     if (answer === undefined) throw err;
     if (answer instanceof RpcError) throw answer;
     return { object, note: answer.note };
@@ -146,9 +146,6 @@ function replaceByName<T extends KubeObject>(stored: T[], proposed: T[]): T[] {
   return [...stored.filter((o) => !replaced.has(id(o))), ...proposed];
 }
 
-function describe(ref: ResolvedRef): string {
-  return ref.namespace ? `${ref.namespace}/${ref.name}` : ref.name;
-}
 
 /** A planned Work for the caller; Secret values as digests (plans end up in CI logs and reviews). */
 function message(w: PlannedWork | undefined): PlannedWorkMessage | undefined {

@@ -39,7 +39,7 @@ import { diffPair, redactManifests } from "./live-view.ts";
 import { planObjects } from "./admin-plan.ts";
 import { renderClusterWorks } from "./render-works.ts";
 import { RpcError, unaryHandler } from "./rpc.ts";
-import { TemplateResolver } from "./template-resolver.ts";
+import { refName, TemplateResolver } from "./template-resolver.ts";
 import { CLUSTER_FINALIZER } from "./registration.ts";
 import type { StatusStore } from "./status-store.ts";
 import { FORCE_ANNOTATION } from "./unjoin-controller.ts";
@@ -137,7 +137,7 @@ export class Admin {
     const ref = await this.resolver.resolve(req.template);
     const key = workKey(ref);
     const binding: ResourceBinding | undefined = this.caches.bindingOf(ref);
-    if (binding === undefined) throw new RpcError(GrpcStatus.NOT_FOUND, `${ref.kind} ${describe(ref)} has no binding: no propagation policy selects it`);
+    if (binding === undefined) throw new RpcError(GrpcStatus.NOT_FOUND, `${ref.kind} ${refName(ref)} has no binding: no propagation policy selects it`);
     const items = new Map((binding.status?.aggregatedStatus ?? []).map((i) => [i.clusterName, i]));
     const names = [...new Set([...binding.spec.clusters.map((c) => c.name), ...items.keys()])].sort();
     return {
@@ -199,7 +199,7 @@ export class Admin {
     const work = this.works.get(clusterName, key);
     if (work !== undefined) return { manifests: work.manifests, contentHash: work.hash, placed: true, template };
     const object = await this.rest.get<KubeObject>(ref.path).catch((err: unknown) => {
-      if (isKubeStatus(err, 404)) throw new RpcError(GrpcStatus.NOT_FOUND, `${ref.kind} ${describe(ref)} not found in the control cluster`);
+      if (isKubeStatus(err, 404)) throw new RpcError(GrpcStatus.NOT_FOUND, `${ref.kind} ${refName(ref)} not found in the control cluster`);
       throw err;
     });
     const rendered = renderClusterWorks(object, [{ name: clusterName }], (n) => this.caches.clusters.get(n), this.caches.allOverrides(), "Abort").get(clusterName);
@@ -315,6 +315,3 @@ export class Admin {
   }
 }
 
-function describe(ref: { namespace?: string; name: string }): string {
-  return ref.namespace ? `${ref.namespace}/${ref.name}` : ref.name;
-}

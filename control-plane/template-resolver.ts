@@ -18,6 +18,11 @@ export interface ResolvedRef {
   path: string;
 }
 
+/** "ns/name", or "name" for a cluster-scoped object: how messages name it. */
+export function refName(ref: { namespace?: string; name: string }): string {
+  return ref.namespace ? `${ref.namespace}/${ref.name}` : ref.name;
+}
+
 export class TemplateResolver {
   private readonly rest: KubeRest;
   private served: { at: number; list: ServedResource[] } | undefined;

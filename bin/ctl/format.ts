@@ -33,6 +33,11 @@ export function age(time: string, now: number): string {
 }
 
 /** Splits `kind/name`; an error message when it is not that shape. */
+/** "Kind ns/name" of a template the Admin API names, or `fallback` when it names none. */
+export function templateTitle(t: { kind: string; namespace: string; name: string } | undefined, fallback: string): string {
+  return t === undefined ? fallback : `${t.kind} ${t.namespace ? `${t.namespace}/` : ""}${t.name}`;
+}
+
 export function kindAndName(arg: string | undefined): { kind: string; name: string } | { error: string } {
   const m = /^([^/\s]+)\/([^/\s]+)$/.exec(arg ?? "");
   if (m === null) return { error: `expected <kind>/<name> (e.g. deployment/web), got ${JSON.stringify(arg ?? "")}` };

@@ -2,12 +2,12 @@
 // hash now → after) and, with --diff, each changing Work now against after as a unified diff.
 // Pure.
 import type { PlannedWork, PlanResponse, TemplatePlan } from "../../shared/gen/flotilla/v1alpha1/admin.ts";
+import { templateTitle } from "./format.ts";
 import { unifiedDiff } from "./object-diff.ts";
 
 /** "Kind ns/name" of a planned template. */
-export function templateName(t: TemplatePlan): string {
-  const r = t.template;
-  return r === undefined ? "?" : `${r.kind} ${r.namespace ? `${r.namespace}/` : ""}${r.name}`;
+function templateName(t: TemplatePlan): string {
+  return templateTitle(t.template, "?");
 }
 
 /** Table rows: template, cluster, change, replicas, hash, and the error of an override that cannot apply. */
