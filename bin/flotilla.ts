@@ -1,6 +1,6 @@
 // The `flotilla` command: one binary for the control plane, the agent, and certificate set-up.
 import { runAgent, agentFlags } from "../agent/main.ts";
-import { certsAdmin, certsAdminFlags, certsAgent, certsAgentFlags, certsInit, certsInitFlags } from "../control-plane/certs.ts";
+import { certsAdmin, certsAdminFlags, certsAgent, certsAgentFlags, certsInit, certsInitFlags } from "../control-plane/clusters/certs.ts";
 import { controlPlaneFlags, runControlPlane } from "../control-plane/main.ts";
 import { type FlagSpec, flagHelp, parseFlags } from "../shared/flags.ts";
 import { runCommandLine } from "./command-line.ts";

@@ -4,7 +4,7 @@ import { RESOURCES } from "../shared/api/resources.ts";
 import type { Cluster, OverridePolicy, PropagationPolicy, ResourceBinding } from "../shared/api/types.ts";
 import { Informer } from "../shared/informer.ts";
 import type { KubeRest } from "../shared/kube-rest.ts";
-import { bindingName } from "./binding-spec.ts";
+import { bindingName } from "./scheduling/binding-spec.ts";
 import type { WorkRef } from "../shared/work-key.ts";
 
 /** The informers over Flotilla's own kinds, shared by every controller of the process. */

@@ -5,7 +5,7 @@ import { it } from "node:test";
 import { agentFlags } from "../agent/main.ts";
 import { commandFlags } from "../bin/ctl/command-flags.ts";
 import { connectionFlags } from "../bin/ctl/connection.ts";
-import { certsAdminFlags, certsAgentFlags, certsInitFlags } from "../control-plane/certs.ts";
+import { certsAdminFlags, certsAgentFlags, certsInitFlags } from "../control-plane/clusters/certs.ts";
 import { controlPlaneFlags } from "../control-plane/main.ts";
 
 it("README.md documents every flag and environment variable of flotilla's and flotillactl's commands", async () => {

@@ -6,10 +6,10 @@
 import { createHash } from "node:crypto";
 import { parseArgs } from "node:util";
 import type { Cluster, KubeObject, OverridePolicy, PropagationPolicy } from "../../shared/api/types.ts";
-import { matchPolicy } from "../../control-plane/policy-match.ts";
-import { renderClusterWorks } from "../../control-plane/render-works.ts";
-import { scheduleTemplate } from "../../control-plane/schedule.ts";
-import { type Work, WorkStore } from "../../control-plane/work-store.ts";
+import { matchPolicy } from "../../control-plane/scheduling/policy-match.ts";
+import { renderClusterWorks } from "../../control-plane/rendering/render-works.ts";
+import { scheduleTemplate } from "../../control-plane/scheduling/schedule.ts";
+import { type Work, WorkStore } from "../../control-plane/works/work-store.ts";
 import { mib } from "./rss.ts";
 
 const { values } = parseArgs({ options: { templates: { type: "string", default: "10000" }, clusters: { type: "string", default: "100" } } });

@@ -1,0 +1,317 @@
+// The Admin gRPC service (DESIGN §5) that flotillactl talks to. Every call needs an admin client
+// certificate (O=flotilla:admins) from the control plane's CA; an agent's certificate is refused.
+// Reads come from this replica's caches and Work store, so every replica answers the same.
+import { status as GrpcStatus, type UntypedServiceImplementation } from "@grpc/grpc-js";
+import type { Logger } from "pino";
+import type { KubeObject, ResourceBinding } from "../../shared/api/types.ts";
+import type {
+  ClusterInfo,
+  CreateTokenRequest,
+  CreateTokenResponse,
+  DiffRequest,
+  PlanRequest,
+  DiffResponse,
+  DeleteTokenRequest,
+  DeleteTokenResponse,
+  ListBindingsRequest,
+  ListBindingsResponse,
+  ListTokensResponse,
+  UnjoinRequest,
+  UnjoinResponse,
+  GetPropagationRequest,
+  GetPropagationResponse,
+  ListClustersResponse,
+  ListWorksRequest,
+  ListWorksResponse,
+  RenderRequest,
+  RenderResponse,
+  TemplateRef,
+} from "../../shared/gen/flotilla/v1alpha1/admin.ts";
+import { Health, type ResourceIdentifier } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
+import { RESOURCES, SECRETS } from "../../shared/api/resources.ts";
+import { collectionPath, isKubeStatus, type KubeRest, objectPath } from "../../shared/kube-rest.ts";
+import { AGENT_ON_OTHER_REPLICA } from "../../shared/admin-errors.ts";
+import { adminOfSubject } from "../../shared/pki.ts";
+import { workKey } from "../../shared/work-key.ts";
+import { formatToken, newToken, TOKEN_SECRET_PREFIX, TOKEN_SECRET_TYPE, tokenInfo, tokenSecret } from "../clusters/bootstrap-token.ts";
+import type { Caches } from "../caches.ts";
+import { diffPair, redactManifests } from "./live-view.ts";
+import { planObjects } from "./admin-plan.ts";
+import { renderClusterWorks } from "../rendering/render-works.ts";
+import { RpcError, unaryHandler } from "../rpc.ts";
+import { refName, TemplateResolver } from "./template-resolver.ts";
+import { CLUSTER_FINALIZER } from "../clusters/registration.ts";
+import type { StatusStore } from "../status/status-store.ts";
+import { FORCE_ANNOTATION } from "../clusters/unjoin-controller.ts";
+import type { WorkStore } from "../works/work-store.ts";
+
+const HEALTH: Record<string, Health> = { Healthy: Health.HEALTH_HEALTHY, Progressing: Health.HEALTH_PROGRESSING, Unhealthy: Health.HEALTH_UNHEALTHY, Unknown: Health.HEALTH_UNKNOWN };
+
+export class Admin {
+  private readonly caches: Caches;
+  private readonly works: WorkStore;
+  private readonly statuses: StatusStore;
+  private readonly rest: KubeRest;
+  private readonly connected: (cluster: string) => boolean;
+  private readonly liveObjects: (cluster: string, resources: ResourceIdentifier[]) => Promise<Buffer[]> | undefined;
+  private readonly tokenNamespace: string | undefined;
+  private readonly waitingOn: (cluster: string) => number;
+  private readonly log: Logger;
+  private readonly resolver: TemplateResolver;
+
+  constructor(opts: {
+    caches: Caches;
+    works: WorkStore;
+    statuses: StatusStore;
+    rest: KubeRest;
+    connected: (cluster: string) => boolean;
+    /** Asks a cluster's agent for live objects; undefined when it does not stream to this replica. */
+    liveObjects: (cluster: string, resources: ResourceIdentifier[]) => Promise<Buffer[]> | undefined;
+    /** Where bootstrap tokens live; undefined when registration is off. */
+    tokenNamespace: string | undefined;
+    /** Bindings still waiting for a cluster's agent to remove its objects. */
+    waitingOn: (cluster: string) => number;
+    log: Logger;
+  }) {
+    this.caches = opts.caches;
+    this.works = opts.works;
+    this.statuses = opts.statuses;
+    this.rest = opts.rest;
+    this.resolver = new TemplateResolver(opts.rest);
+    this.connected = opts.connected;
+    this.liveObjects = opts.liveObjects;
+    this.tokenNamespace = opts.tokenNamespace;
+    this.waitingOn = opts.waitingOn;
+    this.log = opts.log;
+  }
+
+  /** The grpc-js implementation of Admin. */
+  service(): UntypedServiceImplementation {
+    return {
+      listClusters: this.unary(async () => this.listClusters()),
+      getPropagation: this.unary((req: GetPropagationRequest) => this.getPropagation(req)),
+      render: this.unary((req: RenderRequest) => this.render(req)),
+      diff: this.unary((req: DiffRequest) => this.diff(req)),
+      plan: this.unary((req: PlanRequest) => planObjects({ caches: this.caches, works: this.works, rest: this.rest, resolver: this.resolver }, req)),
+      listWorks: this.unary(async (req: ListWorksRequest) => this.listWorks(req)),
+      listBindings: this.unary(async (req: ListBindingsRequest) => this.listBindings(req)),
+      createToken: this.unary((req: CreateTokenRequest) => this.createToken(req)),
+      listTokens: this.unary(() => this.listTokens()),
+      deleteToken: this.unary((req: DeleteTokenRequest) => this.deleteToken(req)),
+      unjoin: this.unary((req: UnjoinRequest) => this.unjoin(req)),
+    };
+  }
+
+  /** Wraps a handler: admin check, then the answer or a status with a message. */
+  private unary<Req, Res>(handler: (req: Req) => Promise<Res>) {
+    return unaryHandler<Req, Res>(
+      async (call) => {
+        if (adminOfSubject(call.getAuthContext()?.sslPeerCertificate?.subject) === undefined) {
+          throw new RpcError(GrpcStatus.PERMISSION_DENIED, "the Admin API needs an admin client certificate (O=flotilla:admins; see `flotilla certs admin`)");
+        }
+        return handler(call.request);
+      },
+      (err) => this.log.warn({ err: err instanceof Error ? err.message : String(err) }, "admin call failed"),
+    );
+  }
+
+
+  private listClusters(): ListClustersResponse {
+    const clusters: ClusterInfo[] = this.caches.clusters
+      .list()
+      .map((c) => ({
+        name: c.metadata.name ?? "",
+        ready: c.status?.conditions?.find((x) => x.type === "Ready")?.status === "True",
+        connected: this.connected(c.metadata.name ?? ""),
+        kubernetesVersion: c.status?.kubernetesVersion ?? "",
+        agentVersion: c.status?.agentVersion ?? "",
+        nodeSummary: { total: c.status?.nodeSummary?.totalNum ?? 0, ready: c.status?.nodeSummary?.readyNum ?? 0 },
+        resourceSummary: { allocatable: c.status?.resourceSummary?.allocatable ?? {}, allocated: c.status?.resourceSummary?.allocated ?? {} },
+        lastHeartbeatTime: c.status?.lastHeartbeatTime ?? "",
+      }))
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return { clusters };
+  }
+
+  private async getPropagation(req: GetPropagationRequest): Promise<GetPropagationResponse> {
+    const ref = await this.resolver.resolve(req.template);
+    const key = workKey(ref);
+    const binding: ResourceBinding | undefined = this.caches.bindingOf(ref);
+    if (binding === undefined) throw new RpcError(GrpcStatus.NOT_FOUND, `${ref.kind} ${refName(ref)} has no binding: no propagation policy selects it`);
+    const items = new Map((binding.status?.aggregatedStatus ?? []).map((i) => [i.clusterName, i]));
+    const names = [...new Set([...binding.spec.clusters.map((c) => c.name), ...items.keys()])].sort();
+    return {
+      clusters: names.map((cluster) => {
+        const item = items.get(cluster);
+        return {
+          cluster,
+          replicas: binding.spec.clusters.find((c) => c.name === cluster)?.replicas ?? 0,
+          reason: item?.reason ?? "",
+          message: item?.message ?? "",
+          applied: item?.applied ?? false,
+          health: HEALTH[item?.health ?? ""] ?? Health.HEALTH_UNSPECIFIED,
+          contentHash: this.works.get(cluster, key)?.hash ?? "",
+        };
+      }),
+    };
+  }
+
+  /** What a cluster receives for a template (exactly its Work), or a preview when it is no target. */
+  /** As rendered, with Secret values as digests (the content hash still tells exactly which Work it is). */
+  private async render(req: RenderRequest): Promise<RenderResponse> {
+    const r = await this.rendered(req.template, req.cluster);
+    return { ...r, manifests: redactManifests(r.manifests) };
+  }
+
+  /** The rendered objects next to the member's live ones, through the cluster's agent. */
+  private async diff(req: DiffRequest): Promise<DiffResponse> {
+    const r = await this.rendered(req.template, req.cluster);
+    const objects = r.manifests.map((m) => JSON.parse(Buffer.from(m).toString("utf8")) as KubeObject);
+    const resources = objects.map((o) => {
+      const [group, version] = o.apiVersion.includes("/") ? (o.apiVersion.split("/") as [string, string]) : ["", o.apiVersion];
+      return { group, version, kind: o.kind, namespace: o.metadata.namespace ?? "", name: o.metadata.name ?? "" };
+    });
+    const ask = this.liveObjects(req.cluster, resources);
+    if (ask === undefined) throw new RpcError(GrpcStatus.FAILED_PRECONDITION, `the agent of ${req.cluster} ${AGENT_ON_OTHER_REPLICA}; retry (or ask the replica it streams to)`);
+    const live = await ask.catch((err: unknown) => {
+      throw new RpcError(GrpcStatus.UNAVAILABLE, (err as Error).message);
+    });
+    return {
+      objects: objects.map((o, i) => {
+        const bytes = live[i] ?? Buffer.alloc(0);
+        const pair = diffPair(o, bytes.length === 0 ? undefined : (JSON.parse(bytes.toString("utf8")) as KubeObject));
+        return { rendered: Buffer.from(JSON.stringify(pair.rendered)), live: pair.live === undefined ? Buffer.alloc(0) : Buffer.from(JSON.stringify(pair.live)), liveExists: pair.live !== undefined };
+      }),
+      placed: r.placed,
+      template: r.template,
+    };
+  }
+
+  private async rendered(templateRef: TemplateRef | undefined, clusterName: string): Promise<RenderResponse> {
+    if (clusterName === "") throw new RpcError(GrpcStatus.INVALID_ARGUMENT, "a cluster is required");
+    const cluster = this.caches.clusters.get(clusterName);
+    if (cluster === undefined) throw new RpcError(GrpcStatus.NOT_FOUND, `cluster ${JSON.stringify(clusterName)} is not registered`);
+    const ref = await this.resolver.resolve(templateRef);
+    const key = workKey(ref);
+    const template: TemplateRef = { apiVersion: ref.apiVersion, kind: ref.kind, namespace: ref.namespace ?? "", name: ref.name };
+    const failed = this.works.renderErrorsOf(key).get(clusterName);
+    if (failed !== undefined) throw new RpcError(GrpcStatus.FAILED_PRECONDITION, `ApplyOverridesFailed: ${failed}`);
+    const work = this.works.get(clusterName, key);
+    if (work !== undefined) return { manifests: work.manifests, contentHash: work.hash, placed: true, template };
+    const object = await this.rest.get<KubeObject>(ref.path).catch((err: unknown) => {
+      if (isKubeStatus(err, 404)) throw new RpcError(GrpcStatus.NOT_FOUND, `${ref.kind} ${refName(ref)} not found in the control cluster`);
+      throw err;
+    });
+    const rendered = renderClusterWorks(object, [{ name: clusterName }], (n) => this.caches.clusters.get(n), this.caches.allOverrides(), "Abort").get(clusterName);
+    if (rendered === undefined || !rendered.ok) throw new RpcError(GrpcStatus.FAILED_PRECONDITION, `ApplyOverridesFailed: ${rendered?.ok === false ? rendered.message : "nothing rendered"}`);
+    return { manifests: rendered.manifests, contentHash: rendered.hash, placed: false, template };
+  }
+
+  private listWorks(req: ListWorksRequest): ListWorksResponse {
+    if (req.cluster === "") throw new RpcError(GrpcStatus.INVALID_ARGUMENT, "a cluster is required");
+    if (this.caches.clusters.get(req.cluster) === undefined) throw new RpcError(GrpcStatus.NOT_FOUND, `cluster ${JSON.stringify(req.cluster)} is not registered`);
+    return {
+      works: this.works
+        .keys(req.cluster)
+        .sort()
+        .map((key) => {
+          const s = this.statuses.get(key).get(req.cluster);
+          return {
+            workKey: key,
+            contentHash: this.works.get(req.cluster, key)?.hash ?? "",
+            observedHash: s?.observedHash ?? "",
+            applied: s?.applied ?? false,
+            available: s?.available ?? false,
+            reason: s?.reason ?? "",
+          };
+        }),
+    };
+  }
+
+  private listBindings(req: ListBindingsRequest): ListBindingsResponse {
+    const bindings = this.caches
+      .allBindings()
+      .filter((b) => req.namespace === "" || b.metadata.namespace === req.namespace)
+      .map((b) => {
+        const cond = (type: string) => b.status?.conditions?.find((c) => c.type === type);
+        const problem = [cond("Scheduled"), cond("FullyApplied"), cond("Propagation")].find((c) => c !== undefined && c.status !== "True");
+        return {
+          namespace: b.metadata.namespace ?? "",
+          name: b.metadata.name ?? "",
+          template: { apiVersion: b.spec.resource.apiVersion, kind: b.spec.resource.kind, namespace: b.spec.resource.namespace ?? "", name: b.spec.resource.name },
+          clusters: b.spec.clusters.map((c) => (c.replicas === undefined ? c.name : `${c.name}=${c.replicas}`)),
+          scheduled: cond("Scheduled")?.status ?? "Unknown",
+          fullyApplied: cond("FullyApplied")?.status ?? "Unknown",
+          reason: problem?.reason ?? "",
+        };
+      })
+      .sort((a, b) => (`${a.namespace}/${a.name}` < `${b.namespace}/${b.name}` ? -1 : 1));
+    return { bindings };
+  }
+
+  private registrationNamespace(): string {
+    if (this.tokenNamespace === undefined) throw new RpcError(GrpcStatus.FAILED_PRECONDITION, "registration is off on this control plane (start it with --ca-key)");
+    return this.tokenNamespace;
+  }
+
+  private async createToken(req: CreateTokenRequest): Promise<CreateTokenResponse> {
+    const namespace = this.registrationNamespace();
+    const ttlMs = (req.ttlSeconds === 0 ? 86_400 : req.ttlSeconds) * 1000;
+    const token = newToken();
+    const expires = new Date(Date.now() + ttlMs);
+    await this.ensureNamespace(namespace);
+    await this.rest.request("POST", collectionPath(SECRETS, namespace), { body: tokenSecret(token, namespace, expires, req.description) });
+    this.log.info({ tokenId: token.id, expires: expires.toISOString() }, "bootstrap token created");
+    return { token: formatToken(token), id: token.id, expires: expires.toISOString() };
+  }
+
+  private async listTokens(): Promise<ListTokensResponse> {
+    const namespace = this.registrationNamespace();
+    const list = await this.rest.get<{ items: KubeObject[] }>(collectionPath(SECRETS, namespace), { labelSelector: "flotilla.dev/bootstrap-token=true" }).catch((err: unknown) => {
+      if (isKubeStatus(err, 404)) return { items: [] };
+      throw err;
+    });
+    const now = Date.now();
+    return {
+      tokens: list.items
+        .filter((s) => s.type === TOKEN_SECRET_TYPE)
+        .map(tokenInfo)
+        .map((t) => ({ ...t, expired: !(Date.parse(t.expires) > now) }))
+        .sort((a, b) => (a.expires < b.expires ? -1 : 1)),
+    };
+  }
+
+  private async deleteToken(req: DeleteTokenRequest): Promise<DeleteTokenResponse> {
+    const namespace = this.registrationNamespace();
+    if (!/^[a-z0-9]{6}$/.test(req.id)) throw new RpcError(GrpcStatus.INVALID_ARGUMENT, `${JSON.stringify(req.id)} is not a token id (6 lowercase letters or digits)`);
+    await this.rest.delete(objectPath(SECRETS, namespace, `${TOKEN_SECRET_PREFIX}${req.id}`)).catch((err: unknown) => {
+      if (isKubeStatus(err, 404)) throw new RpcError(GrpcStatus.NOT_FOUND, `no bootstrap token ${req.id}`);
+      throw err;
+    });
+    return {};
+  }
+
+  private async unjoin(req: UnjoinRequest): Promise<UnjoinResponse> {
+    const c = this.caches.clusters.get(req.cluster);
+    if (c === undefined) throw new RpcError(GrpcStatus.NOT_FOUND, `cluster ${JSON.stringify(req.cluster)} is not registered`);
+    const path = objectPath(RESOURCES.cluster, undefined, req.cluster);
+    const gone = (err: unknown) => {
+      if (!isKubeStatus(err, 404)) throw err;
+    };
+    if (req.force) await this.rest.mergePatch(path, { metadata: { annotations: { [FORCE_ANNOTATION]: "true" } } }).catch(gone);
+    await this.rest.delete(path).catch(gone);
+    this.log.info({ cluster: req.cluster, force: req.force }, "unjoin requested");
+    if (req.force) return { message: `cluster ${req.cluster} removed; bindings waiting on it are released (its member keeps what Flotilla applied)` };
+    if (!(c.metadata.finalizers ?? []).includes(CLUSTER_FINALIZER)) return { message: `cluster ${req.cluster} removed` };
+    const waiting = this.waitingOn(req.cluster);
+    return { message: `cluster ${req.cluster} unjoining: its agent removes what Flotilla applied (${waiting} binding${waiting === 1 ? "" : "s"} to go), then the Cluster goes` };
+  }
+
+  private async ensureNamespace(name: string): Promise<void> {
+    await this.rest.request("POST", "/api/v1/namespaces", { body: { apiVersion: "v1", kind: "Namespace", metadata: { name } } }).catch((err: unknown) => {
+      // 409: it exists; 403: we may not create namespaces, so it must be made by whoever installed us.
+      if (!isKubeStatus(err, 409) && !isKubeStatus(err, 403)) throw err;
+    });
+  }
+}
+

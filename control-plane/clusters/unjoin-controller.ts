@@ -1,0 +1,67 @@
+// Unjoin (leader only): every Cluster carries a cleanup finalizer (registration sets it, this
+// controller adds it to a Cluster made by hand). Once a Cluster is deleted the
+// scheduler stops placing anything there, the hub tells its agent to remove every Work, and this
+// controller releases the finalizer when no binding still waits on the cluster, or at once when
+// the unjoin was forced. Then the Cluster is gone and the hub ends its stream.
+import type { Logger } from "pino";
+import { RESOURCES } from "../../shared/api/resources.ts";
+import type { Cluster, ResourceBinding } from "../../shared/api/types.ts";
+import { Controller, type ReconcileResult } from "../../shared/controller.ts";
+import { isKubeStatus, type KubeRest, objectPath } from "../../shared/kube-rest.ts";
+import { CLUSTER_FINALIZER } from "./registration.ts";
+
+/** On a Cluster: release it without waiting for its agent (`flotillactl unjoin --force`). */
+export const FORCE_ANNOTATION = "flotilla.dev/unjoin-force";
+const RECHECK_MS = 1000;
+
+/** What to do with a Cluster's cleanup finalizer. */
+export function unjoinDecision(c: Cluster, waitingBindings: number): "add" | "release" | "wait" | "nothing" {
+  const has = (c.metadata.finalizers ?? []).includes(CLUSTER_FINALIZER);
+  if (c.metadata.deletionTimestamp === undefined) return has ? "nothing" : "add";
+  if (!has) return "nothing";
+  if (c.metadata.annotations?.[FORCE_ANNOTATION] === "true" || waitingBindings === 0) return "release";
+  return "wait";
+}
+
+export class UnjoinController {
+  readonly controller: Controller;
+  private readonly clusterNamed: (name: string) => Cluster | undefined;
+  private readonly bindings: () => ResourceBinding[];
+  private readonly rest: KubeRest;
+  private readonly log: Logger;
+
+  constructor(opts: { clusterNamed: (name: string) => Cluster | undefined; bindings: () => ResourceBinding[]; rest: KubeRest; log: Logger }) {
+    this.clusterNamed = opts.clusterNamed;
+    this.bindings = opts.bindings;
+    this.rest = opts.rest;
+    this.log = opts.log;
+    this.controller = new Controller({ name: "unjoin", reconcile: (k) => this.reconcile(k), log: opts.log, workers: 1 });
+  }
+
+  /** Bindings whose status still lists the cluster (its agent has not confirmed removal). */
+  waitingOn(cluster: string): number {
+    return this.bindings().filter((b) => (b.status?.aggregatedStatus ?? []).some((i) => i.clusterName === cluster)).length;
+  }
+
+  private async reconcile(name: string): Promise<ReconcileResult> {
+    const c = this.clusterNamed(name);
+    if (c === undefined) return undefined;
+    const decision = unjoinDecision(c, this.waitingOn(name));
+    if (decision === "nothing") return undefined;
+    if (decision === "wait") return { requeueAfterMs: RECHECK_MS };
+    const path = objectPath(RESOURCES.cluster, undefined, name);
+    if (decision === "add") {
+      await this.rest.mergePatch(path, { metadata: { finalizers: [...(c.metadata.finalizers ?? []), CLUSTER_FINALIZER], resourceVersion: c.metadata.resourceVersion } }).catch((err: unknown) => {
+        if (!isKubeStatus(err, 404) && !isKubeStatus(err, 409)) throw err;
+      });
+      return undefined;
+    }
+    await this.rest
+      .mergePatch(path, { metadata: { finalizers: (c.metadata.finalizers ?? []).filter((f) => f !== CLUSTER_FINALIZER), resourceVersion: c.metadata.resourceVersion } })
+      .catch((err: unknown) => {
+        if (!isKubeStatus(err, 404)) throw err;
+      });
+    this.log.info({ cluster: name, forced: c.metadata.annotations?.[FORCE_ANNOTATION] === "true" }, "cluster unjoined");
+    return undefined;
+  }
+}

@@ -1,0 +1,181 @@
+import type { Logger } from "pino";
+import { RESOURCES } from "../../shared/api/resources.ts";
+import type { KubeObject, PropagationPolicy, ResourceBinding, TargetCluster } from "../../shared/api/types.ts";
+import { Controller } from "../../shared/controller.ts";
+import { isKubeStatus, type KubeRest, objectPath } from "../../shared/kube-rest.ts";
+import { parseWorkKey } from "../../shared/work-key.ts";
+import { bindingName, bindingUpToDate, desiredBinding, type RequiredBy } from "../scheduling/binding-spec.ts";
+import type { Caches } from "../caches.ts";
+import { isDependencyKind } from "./dependencies.ts";
+import { DependencyIndex } from "./dependency-index.ts";
+import { type Schedule, scheduleTemplate, schedulable, targetsAfter } from "../scheduling/schedule.ts";
+import type { ScheduleOutcome, ScheduleOutcomes } from "../scheduling/schedule-outcomes.ts";
+import { matchPolicy } from "../scheduling/policy-match.ts";
+import { isPropagatable, type KindRef, keyOf, type TemplateInformers } from "./template-informers.ts";
+
+const FIELD_MANAGER = "flotilla-binding-controller";
+
+/**
+ * The detector and (Duplicated) scheduler: template × policies × clusters → ResourceBinding.
+ * Keys are template keys. A template no policy selects loses its binding; the binding's
+ * finalizer then holds it until the agents confirm removal.
+ */
+export class BindingController {
+  readonly controller: Controller;
+  private readonly caches: Caches;
+  private readonly templates: TemplateInformers;
+  private readonly rest: KubeRest;
+  private readonly log: Logger;
+  private readonly outcomes: ScheduleOutcomes;
+  private readonly deps = new DependencyIndex();
+  /** Parent binding key → what its dependencies' bindings are made of, last seen. */
+  private readonly parentShapes = new Map<string, string>();
+
+  constructor(opts: { caches: Caches; templates: TemplateInformers; rest: KubeRest; outcomes: ScheduleOutcomes; log: Logger; workers?: number }) {
+    this.caches = opts.caches;
+    this.templates = opts.templates;
+    this.rest = opts.rest;
+    this.log = opts.log;
+    this.outcomes = opts.outcomes;
+    this.controller = new Controller({ name: "binding", reconcile: (k) => this.reconcile(k), log: opts.log, workers: opts.workers ?? 8 });
+    const policyChanged = (p: PropagationPolicy) => this.enqueueForPolicy(p);
+    this.caches.policies.on({ add: policyChanged, update: policyChanged, delete: policyChanged });
+    this.caches.clusterPolicies.on({ add: policyChanged, update: policyChanged, delete: policyChanged });
+    // Placement depends on labels, spec and whether a cluster can take Divided replicas.
+    this.caches.onClusterShapeChange((c) => JSON.stringify([c.metadata.labels ?? {}, c.spec ?? {}, schedulable(c), c.metadata.deletionTimestamp ?? ""]), () => this.rescheduleAll());
+    const bindingChanged = (b: ResourceBinding) => this.controller.enqueue(keyOfResource(b));
+    this.caches.bindings.on({ delete: bindingChanged });
+    this.caches.clusterBindings.on({ delete: bindingChanged });
+    // A parent's dependencies follow its binding: where it goes, and whether it still exists.
+    // Only what a dependency's binding is made of counts: a parent's status writes change nothing.
+    const parentChanged = (b: ResourceBinding, gone: boolean) => {
+      const parentKey = keyOfResource(b);
+      const needs = this.deps.known(parentKey);
+      const shape = gone ? "" : JSON.stringify([b.spec.clusters.map((c) => c.name), b.spec.propagateDeps, b.spec.conflictResolution, b.metadata.deletionTimestamp]);
+      if (needs.length === 0 || this.parentShapes.get(parentKey) === shape) return;
+      if (gone) this.parentShapes.delete(parentKey);
+      else this.parentShapes.set(parentKey, shape);
+      for (const d of needs) this.controller.enqueue(d);
+    };
+    this.caches.bindings.on({ add: (b) => parentChanged(b, false), update: (b) => parentChanged(b, false), delete: (b) => parentChanged(b, true) });
+  }
+
+  /** A template changed (called by the template informers). */
+  templateChanged(key: string): void {
+    this.controller.enqueue(key);
+  }
+
+  /** Every template of every watched kind, for the initial sync. */
+  enqueueAll(kinds: KindRef[]): void {
+    for (const k of kinds) for (const t of this.templates.list(k)) this.controller.enqueue(keyOf(t));
+    for (const b of this.caches.allBindings()) this.controller.enqueue(keyOfResource(b));
+  }
+
+  private enqueueForPolicy(p: PropagationPolicy): void {
+    for (const s of p.spec.resourceSelectors ?? []) {
+      for (const t of this.templates.list(s)) this.controller.enqueue(keyOf(t));
+    }
+    // Templates it used to place (its selectors may have changed or it may be gone).
+    for (const b of this.caches.allBindings()) {
+      if (b.metadata.labels?.["flotilla.dev/policy-name"] === p.metadata.name) this.controller.enqueue(keyOfResource(b));
+    }
+  }
+
+  private rescheduleAll(): void {
+    for (const b of this.caches.allBindings()) this.controller.enqueue(keyOfResource(b));
+    for (const p of this.caches.allPolicies()) for (const s of p.spec.resourceSelectors ?? []) {
+      for (const t of this.templates.list(s)) this.controller.enqueue(keyOf(t));
+    }
+  }
+
+  private async reconcile(key: string): Promise<undefined> {
+    const ref = parseWorkKey(key);
+    if (!isPropagatable(ref)) return undefined;
+    const template = this.templates.get(ref);
+    const existing = this.caches.bindingOf(ref);
+    const resource = ref.namespace ? RESOURCES.resourceBinding : RESOURCES.clusterResourceBinding;
+    const path = objectPath(resource, ref.namespace, bindingName(ref));
+    const gone = template === undefined && this.templates.watching(ref);
+    if (template === undefined || template.metadata.deletionTimestamp !== undefined) {
+      this.outcomes.delete(key);
+      this.noteDependencies(key, undefined);
+      // The owner reference lets the garbage collector remove the binding too, but it may take
+      // a discovery period to notice a new CRD; deleting it ourselves starts cleanup at once.
+      if (gone && existing !== undefined && existing.metadata.deletionTimestamp === undefined) await this.deleteBinding(path);
+      return undefined;
+    }
+    const match = matchPolicy(template, this.caches.allPolicies());
+    this.noteDependencies(key, match?.policy.spec.propagateDeps === true ? template : undefined);
+    const requiredBy = isDependencyKind(ref) ? this.requiredBy(template) : [];
+    if (match === undefined && requiredBy.length === 0) {
+      this.outcomes.delete(key);
+      if (existing !== undefined && existing.metadata.deletionTimestamp === undefined) await this.deleteBinding(path);
+      return undefined;
+    }
+    let targets: TargetCluster[] = [];
+    if (match !== undefined) {
+      const live = this.caches.placeableClusters();
+      const schedule = scheduleTemplate(template, match.policy, live, existing?.spec.clusters);
+      this.outcomes.set(key, outcomeOf(schedule, match.policy.metadata.name ?? ""));
+      // A policy that cannot be scheduled leaves what runs where it is (the binding's status says why).
+      targets = targetsAfter(schedule, existing?.spec.clusters, live);
+    } else {
+      this.outcomes.delete(key);
+    }
+    const desired = desiredBinding(template, match?.policy, targets, requiredBy);
+    if (existing !== undefined && existing.metadata.deletionTimestamp === undefined && bindingUpToDate(existing, desired)) return undefined;
+    if (existing?.metadata.deletionTimestamp !== undefined) {
+      // The old binding is still being cleaned up; come back when it is gone (its delete event requeues us).
+      return undefined;
+    }
+    await this.rest.apply(path, desired, FIELD_MANAGER);
+    return undefined;
+  }
+
+  /**
+   * Remembers what a parent (a template under a propagateDeps policy) needs, and requeues the
+   * dependencies it needed before and needs now, so they follow its binding.
+   */
+  private noteDependencies(parentKey: string, template: KubeObject | undefined): void {
+    const before = this.deps.known(parentKey);
+    const now = template === undefined ? [] : this.deps.depsOf(parentKey, template);
+    if (template === undefined) this.deps.forget(parentKey);
+    for (const d of new Set([...before, ...now])) if (d !== parentKey) this.controller.enqueue(d);
+  }
+
+  /** The live bindings (propagateDeps) whose templates refer to this object, with their clusters. */
+  private requiredBy(dep: KubeObject): RequiredBy[] {
+    const depKey = keyOf(dep);
+    const needs: RequiredBy[] = [];
+    for (const b of this.caches.bindings.list(dep.metadata.namespace)) {
+      if (b.spec.propagateDeps !== true || b.metadata.deletionTimestamp !== undefined) continue;
+      const parentKey = keyOfResource(b);
+      const parent = this.templates.get(parseWorkKey(parentKey));
+      if (parent === undefined || parent.metadata.deletionTimestamp !== undefined) continue;
+      if (!this.deps.depsOf(parentKey, parent).includes(depKey)) continue;
+      needs.push({ name: b.metadata.name ?? "", clusters: b.spec.clusters.map((c) => c.name), ...(b.spec.conflictResolution ? { conflictResolution: b.spec.conflictResolution } : {}) });
+    }
+    return needs;
+  }
+
+  private async deleteBinding(path: string): Promise<void> {
+    await this.rest.delete(path).catch((err: unknown) => {
+      if (!isKubeStatus(err, 404)) throw err;
+    });
+  }
+}
+
+/** The template key a binding refers to. */
+export function keyOfResource(b: ResourceBinding): string {
+  const r = b.spec.resource;
+  return keyOf({ apiVersion: r.apiVersion, kind: r.kind, metadata: { name: r.name, namespace: r.namespace } });
+}
+
+/** What the binding's status should say about a schedule (beyond its targets). */
+export function outcomeOf(schedule: Schedule, policyName: string): ScheduleOutcome {
+  return {
+    ...(schedule.error !== undefined ? { error: `policy ${policyName}: ${schedule.error}` } : {}),
+    ...(schedule.error === undefined && schedule.message !== undefined ? { unschedulable: schedule.message } : {}),
+    ...(schedule.affinityName !== undefined ? { affinityName: schedule.affinityName } : {}),
+  };
+}

@@ -1,0 +1,269 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import type { KubeObject } from "../../shared/api/types.ts";
+import type { DependencyKind, DependencyRef } from "./dependencies.ts";
+import { dependenciesOf, hasPodTemplate, isDependencyKind } from "./dependencies.ts";
+
+const NS = "shop";
+
+function pod(spec: unknown, namespace: string | null = NS): KubeObject {
+  return { apiVersion: "v1", kind: "Pod", metadata: { name: "p", namespace: namespace ?? undefined }, spec };
+}
+
+function ref(kind: DependencyKind, name: string): DependencyRef {
+  return { apiVersion: "v1", kind, namespace: NS, name };
+}
+
+const cm = (name: string): DependencyRef => ref("ConfigMap", name);
+const secret = (name: string): DependencyRef => ref("Secret", name);
+const sa = (name: string): DependencyRef => ref("ServiceAccount", name);
+const pvc = (name: string): DependencyRef => ref("PersistentVolumeClaim", name);
+
+// A pod spec that refers to one object of each kind, for the workload-path cases.
+const fullSpec = {
+  serviceAccountName: "runner",
+  imagePullSecrets: [{ name: "registry" }],
+  volumes: [{ name: "data", persistentVolumeClaim: { claimName: "data" } }],
+  containers: [{ name: "app", envFrom: [{ configMapRef: { name: "settings" } }] }],
+};
+const fullWant = [cm("settings"), pvc("data"), secret("registry"), sa("runner")];
+
+describe("dependenciesOf: reference sites in the pod spec", () => {
+  const cases: { name: string; spec: unknown; want: DependencyRef[] }[] = [
+    { name: "volume configMap", spec: { volumes: [{ name: "v", configMap: { name: "cfg" } }] }, want: [cm("cfg")] },
+    { name: "volume secret", spec: { volumes: [{ name: "v", secret: { secretName: "tls" } }] }, want: [secret("tls")] },
+    { name: "volume persistentVolumeClaim", spec: { volumes: [{ name: "v", persistentVolumeClaim: { claimName: "data" } }] }, want: [pvc("data")] },
+    {
+      name: "projected configMap and secret sources",
+      spec: { volumes: [{ name: "v", projected: { sources: [{ configMap: { name: "cfg" } }, { secret: { name: "tok" } }, { serviceAccountToken: { path: "t" } }] } }] },
+      want: [cm("cfg"), secret("tok")],
+    },
+    { name: "csi nodePublishSecretRef", spec: { volumes: [{ name: "v", csi: { driver: "d", nodePublishSecretRef: { name: "csi-s" } } }] }, want: [secret("csi-s")] },
+    { name: "cephfs secretRef", spec: { volumes: [{ name: "v", cephfs: { monitors: ["m"], secretRef: { name: "ceph-s" } } }] }, want: [secret("ceph-s")] },
+    { name: "rbd secretRef", spec: { volumes: [{ name: "v", rbd: { image: "i", secretRef: { name: "rbd-s" } } }] }, want: [secret("rbd-s")] },
+    { name: "flexVolume secretRef", spec: { volumes: [{ name: "v", flexVolume: { driver: "d", secretRef: { name: "flex-s" } } }] }, want: [secret("flex-s")] },
+    { name: "iscsi secretRef", spec: { volumes: [{ name: "v", iscsi: { iqn: "q", secretRef: { name: "iscsi-s" } } }] }, want: [secret("iscsi-s")] },
+    { name: "scaleIO secretRef", spec: { volumes: [{ name: "v", scaleIO: { system: "s", secretRef: { name: "sio-s" } } }] }, want: [secret("sio-s")] },
+    { name: "storageos secretRef", spec: { volumes: [{ name: "v", storageos: { volumeName: "x", secretRef: { name: "sos-s" } } }] }, want: [secret("sos-s")] },
+    { name: "azureFile secretName", spec: { volumes: [{ name: "v", azureFile: { shareName: "s", secretName: "az-s" } }] }, want: [secret("az-s")] },
+    { name: "volumes that refer to nothing", spec: { volumes: [{ name: "v", emptyDir: {} }, { name: "w", hostPath: { path: "/x" } }] }, want: [] },
+
+    { name: "container envFrom configMapRef", spec: { containers: [{ name: "c", envFrom: [{ configMapRef: { name: "cfg" } }] }] }, want: [cm("cfg")] },
+    { name: "container envFrom secretRef", spec: { containers: [{ name: "c", envFrom: [{ prefix: "X_", secretRef: { name: "env-s" } }] }] }, want: [secret("env-s")] },
+    {
+      name: "container env configMapKeyRef",
+      spec: { containers: [{ name: "c", env: [{ name: "A", valueFrom: { configMapKeyRef: { name: "cfg", key: "a" } } }] }] },
+      want: [cm("cfg")],
+    },
+    {
+      name: "container env secretKeyRef",
+      spec: { containers: [{ name: "c", env: [{ name: "A", valueFrom: { secretKeyRef: { name: "key-s", key: "a" } } }] }] },
+      want: [secret("key-s")],
+    },
+    {
+      name: "env with a plain value or a fieldRef refers to nothing",
+      spec: { containers: [{ name: "c", env: [{ name: "A", value: "1" }, { name: "B", valueFrom: { fieldRef: { fieldPath: "metadata.name" } } }] }] },
+      want: [],
+    },
+    { name: "initContainers are read", spec: { initContainers: [{ name: "i", envFrom: [{ secretRef: { name: "init-s" } }] }] }, want: [secret("init-s")] },
+    {
+      name: "ephemeralContainers are read",
+      spec: { ephemeralContainers: [{ name: "e", env: [{ name: "A", valueFrom: { configMapKeyRef: { name: "debug", key: "k" } } }] }] },
+      want: [cm("debug")],
+    },
+    { name: "imagePullSecrets", spec: { imagePullSecrets: [{ name: "registry" }, { name: "mirror" }] }, want: [secret("mirror"), secret("registry")] },
+
+    { name: "serviceAccountName", spec: { serviceAccountName: "runner" }, want: [sa("runner")] },
+    { name: "the default service account is skipped", spec: { serviceAccountName: "default" }, want: [] },
+    { name: "deprecated serviceAccount when serviceAccountName is unset", spec: { serviceAccount: "legacy" }, want: [sa("legacy")] },
+    { name: "serviceAccountName wins over serviceAccount", spec: { serviceAccountName: "runner", serviceAccount: "legacy" }, want: [sa("runner")] },
+    { name: "deprecated serviceAccount default is skipped too", spec: { serviceAccount: "default" }, want: [] },
+    { name: "empty serviceAccountName falls back to serviceAccount", spec: { serviceAccountName: "", serviceAccount: "legacy" }, want: [sa("legacy")] },
+
+    {
+      name: "optional references are still dependencies",
+      spec: {
+        volumes: [{ name: "v", configMap: { name: "maybe-cm", optional: true } }, { name: "w", secret: { secretName: "maybe-s", optional: true } }],
+        containers: [{ name: "c", env: [{ name: "A", valueFrom: { secretKeyRef: { name: "maybe-key", key: "k", optional: true } } }] }],
+      },
+      want: [cm("maybe-cm"), secret("maybe-key"), secret("maybe-s")],
+    },
+    {
+      name: "empty names are skipped",
+      spec: {
+        serviceAccountName: "",
+        imagePullSecrets: [{ name: "" }],
+        volumes: [{ name: "v", configMap: { name: "" } }, { name: "w", secret: { secretName: "" } }, { name: "x", persistentVolumeClaim: { claimName: "" } }],
+        containers: [{ name: "c", envFrom: [{ configMapRef: { name: "" } }, { secretRef: {} }] }],
+      },
+      want: [],
+    },
+    { name: "an empty pod spec refers to nothing", spec: {}, want: [] },
+    {
+      name: "duplicates collapse, output sorted by kind then name",
+      spec: {
+        serviceAccountName: "runner",
+        imagePullSecrets: [{ name: "b-s" }, { name: "a-s" }, { name: "b-s" }],
+        volumes: [
+          { name: "v1", configMap: { name: "z-cm" } },
+          { name: "v2", secret: { secretName: "a-s" } },
+          { name: "v3", persistentVolumeClaim: { claimName: "data" } },
+          { name: "v4", projected: { sources: [{ configMap: { name: "a-cm" } }, { configMap: { name: "z-cm" } }] } },
+        ],
+        containers: [
+          { name: "c1", envFrom: [{ configMapRef: { name: "a-cm" } }, { secretRef: { name: "b-s" } }] },
+          { name: "c2", env: [{ name: "A", valueFrom: { configMapKeyRef: { name: "z-cm", key: "k" } } }] },
+        ],
+        initContainers: [{ name: "i", envFrom: [{ secretRef: { name: "a-s" } }] }],
+      },
+      want: [cm("a-cm"), cm("z-cm"), pvc("data"), secret("a-s"), secret("b-s"), sa("runner")],
+    },
+    {
+      name: "names sort by code unit, not by locale",
+      spec: { imagePullSecrets: [{ name: "b" }, { name: "B" }, { name: "a" }, { name: "A" }] },
+      want: [secret("A"), secret("B"), secret("a"), secret("b")],
+    },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      assert.deepEqual(dependenciesOf(pod(c.spec)), c.want);
+    });
+  }
+});
+
+describe("dependenciesOf: where each workload kind keeps its pod spec", () => {
+  const templated = { template: { metadata: { labels: { app: "a" } }, spec: fullSpec } };
+  const cases: { name: string; template: KubeObject; want: DependencyRef[] }[] = [
+    { name: "v1 Pod: spec", template: pod(fullSpec), want: fullWant },
+    { name: "apps/v1 Deployment: spec.template.spec", template: workload("apps/v1", "Deployment", { replicas: 2, ...templated }), want: fullWant },
+    { name: "apps/v1 ReplicaSet: spec.template.spec", template: workload("apps/v1", "ReplicaSet", templated), want: fullWant },
+    { name: "apps/v1 StatefulSet: spec.template.spec", template: workload("apps/v1", "StatefulSet", templated), want: fullWant },
+    { name: "apps/v1 DaemonSet: spec.template.spec", template: workload("apps/v1", "DaemonSet", templated), want: fullWant },
+    { name: "batch/v1 Job: spec.template.spec", template: workload("batch/v1", "Job", templated), want: fullWant },
+    {
+      name: "batch/v1 CronJob: spec.jobTemplate.spec.template.spec",
+      template: workload("batch/v1", "CronJob", { schedule: "* * * * *", jobTemplate: { spec: templated } }),
+      want: fullWant,
+    },
+    { name: "a Deployment's pod spec is not read from spec", template: workload("apps/v1", "Deployment", fullSpec), want: [] },
+    { name: "a CronJob's pod spec is not read from spec.template.spec", template: workload("batch/v1", "CronJob", templated), want: [] },
+    {
+      name: "StatefulSet volumeClaimTemplates are not dependencies",
+      template: workload("apps/v1", "StatefulSet", {
+        volumeClaimTemplates: [{ metadata: { name: "www" }, spec: { accessModes: ["ReadWriteOnce"] } }],
+        template: { spec: { containers: [{ name: "c", volumeMounts: [{ name: "www", mountPath: "/www" }] }] } },
+      }),
+      want: [],
+    },
+    { name: "unknown kind gives nothing", template: workload("apps/v1", "Widget", templated), want: [] },
+    { name: "a dependency kind itself gives nothing", template: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "c", namespace: NS }, data: {} }, want: [] },
+    { name: "wrong apiVersion: extensions/v1beta1 Deployment", template: workload("extensions/v1beta1", "Deployment", templated), want: [] },
+    { name: "wrong apiVersion: batch/v1beta1 CronJob", template: workload("batch/v1beta1", "CronJob", { jobTemplate: { spec: templated } }), want: [] },
+    { name: "wrong apiVersion: apps/v1 Pod", template: { ...pod(fullSpec), apiVersion: "apps/v1" }, want: [] },
+    { name: "no namespace gives nothing", template: pod(fullSpec, null), want: [] },
+    { name: "empty namespace gives nothing", template: pod(fullSpec, ""), want: [] },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      assert.deepEqual(dependenciesOf(c.template), c.want);
+    });
+  }
+
+  it("takes every ref's namespace from the template", () => {
+    const got = dependenciesOf(pod(fullSpec, "other"));
+    assert.equal(got.length, fullWant.length);
+    for (const r of got) assert.equal(r.namespace, "other", `${r.kind}/${r.name}`);
+  });
+
+  it("does not mutate the template", () => {
+    const template = workload("batch/v1", "CronJob", { jobTemplate: { spec: templated } });
+    const before = structuredClone(template);
+    dependenciesOf(template);
+    assert.deepEqual(template, before);
+  });
+});
+
+describe("dependenciesOf: malformed shapes are ignored, never thrown on", () => {
+  const cases: { name: string; spec: unknown; want: DependencyRef[] }[] = [
+    { name: "spec is a string", spec: "nope", want: [] },
+    { name: "spec is an array", spec: [fullSpec], want: [] },
+    { name: "spec is null", spec: null, want: [] },
+    { name: "volumes is an object", spec: { volumes: { configMap: { name: "cfg" } } }, want: [] },
+    { name: "containers is a string", spec: { containers: "app", imagePullSecrets: [{ name: "registry" }] }, want: [secret("registry")] },
+    { name: "list entries that are not objects", spec: { volumes: [null, 3, "v", [], { name: "v", configMap: { name: "cfg" } }] }, want: [cm("cfg")] },
+    { name: "numbers where names are expected", spec: { volumes: [{ name: "v", configMap: { name: 7 } }, { name: "w", secret: { secretName: false } }], imagePullSecrets: [{ name: 1 }] }, want: [] },
+    { name: "reference holders that are not objects", spec: { volumes: [{ name: "v", configMap: "cfg", csi: [], rbd: { secretRef: "s" } }] }, want: [] },
+    { name: "projected sources not an array", spec: { volumes: [{ name: "v", projected: { sources: { configMap: { name: "cfg" } } } }] }, want: [] },
+    { name: "envFrom and env not arrays", spec: { containers: [{ name: "c", envFrom: { configMapRef: { name: "cfg" } }, env: "A=1" }] }, want: [] },
+    { name: "valueFrom not an object", spec: { containers: [{ name: "c", env: [{ name: "A", valueFrom: "cfg" }, null] }] }, want: [] },
+    { name: "serviceAccountName not a string", spec: { serviceAccountName: 42 }, want: [] },
+    { name: "serviceAccountName an object", spec: { serviceAccountName: { name: "runner" } }, want: [] },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      assert.deepEqual(dependenciesOf(pod(c.spec)), c.want);
+    });
+  }
+
+  it("survives malformed intermediate objects on each workload path", () => {
+    const broken: KubeObject[] = [
+      workload("apps/v1", "Deployment", { template: "x" }),
+      workload("apps/v1", "Deployment", { template: { spec: 5 } }),
+      workload("batch/v1", "CronJob", { jobTemplate: [] }),
+      workload("batch/v1", "CronJob", { jobTemplate: { spec: { template: null } } }),
+      { apiVersion: "apps/v1", kind: "DaemonSet", metadata: { name: "d", namespace: NS } },
+      { apiVersion: "v1", kind: "Pod", metadata: null as unknown as KubeObject["metadata"], spec: fullSpec },
+      { apiVersion: "v1", kind: "Pod", metadata: { name: "p", namespace: 3 as unknown as string }, spec: fullSpec },
+    ];
+    for (const t of broken) assert.deepEqual(dependenciesOf(t), [], `${t.apiVersion}/${t.kind}`);
+  });
+});
+
+describe("isDependencyKind", () => {
+  const cases: { apiVersion: string; kind: string; want: boolean }[] = [
+    { apiVersion: "v1", kind: "ConfigMap", want: true },
+    { apiVersion: "v1", kind: "Secret", want: true },
+    { apiVersion: "v1", kind: "ServiceAccount", want: true },
+    { apiVersion: "v1", kind: "PersistentVolumeClaim", want: true },
+    { apiVersion: "v1", kind: "Pod", want: false },
+    { apiVersion: "v1", kind: "Service", want: false },
+    { apiVersion: "v1", kind: "configmap", want: false },
+    { apiVersion: "apps/v1", kind: "ConfigMap", want: false },
+    { apiVersion: "v2", kind: "Secret", want: false },
+    { apiVersion: "", kind: "Secret", want: false },
+  ];
+  for (const c of cases) {
+    it(`${c.apiVersion || "(empty)"} ${c.kind} → ${c.want}`, () => {
+      assert.equal(isDependencyKind({ apiVersion: c.apiVersion, kind: c.kind }), c.want);
+    });
+  }
+});
+
+describe("hasPodTemplate", () => {
+  const cases: { apiVersion: string; kind: string; want: boolean }[] = [
+    { apiVersion: "v1", kind: "Pod", want: true },
+    { apiVersion: "apps/v1", kind: "Deployment", want: true },
+    { apiVersion: "apps/v1", kind: "ReplicaSet", want: true },
+    { apiVersion: "apps/v1", kind: "StatefulSet", want: true },
+    { apiVersion: "apps/v1", kind: "DaemonSet", want: true },
+    { apiVersion: "batch/v1", kind: "Job", want: true },
+    { apiVersion: "batch/v1", kind: "CronJob", want: true },
+    { apiVersion: "extensions/v1beta1", kind: "Deployment", want: false },
+    { apiVersion: "apps/v1beta2", kind: "StatefulSet", want: false },
+    { apiVersion: "batch/v1beta1", kind: "CronJob", want: false },
+    { apiVersion: "apps/v1", kind: "Job", want: false },
+    { apiVersion: "v1", kind: "ReplicationController", want: false },
+    { apiVersion: "v1", kind: "ConfigMap", want: false },
+    { apiVersion: "v1", kind: "Service", want: false },
+    { apiVersion: "apps/v1", kind: "deployment", want: false },
+  ];
+  for (const c of cases) {
+    it(`${c.apiVersion} ${c.kind} → ${c.want}`, () => {
+      assert.equal(hasPodTemplate({ apiVersion: c.apiVersion, kind: c.kind }), c.want);
+    });
+  }
+});
+
+function workload(apiVersion: string, kind: string, spec: unknown): KubeObject {
+  return { apiVersion, kind, metadata: { name: "w", namespace: NS }, spec };
+}

@@ -1,0 +1,208 @@
+import { type ServerDuplexStream, status as GrpcStatus } from "@grpc/grpc-js";
+import { randomUUID } from "node:crypto";
+import type { Logger } from "pino";
+import type {
+  AgentMessage,
+  ControlMessage,
+  Heartbeat,
+  Hello,
+  LiveResponse,
+  ResourceIdentifier,
+  WorkStatus,
+} from "../../shared/gen/flotilla/v1alpha1/agent.ts";
+import { CoalescingOutbox } from "../../shared/coalescing-outbox.ts";
+import { counter } from "../../shared/metrics.ts";
+import { planResync } from "./resync.ts";
+import type { WorkStore } from "../works/work-store.ts";
+
+/** What a session reports to the rest of the control plane. */
+export interface SessionEvents {
+  status(cluster: string, status: WorkStatus): void;
+  heartbeat(cluster: string, heartbeat: Heartbeat): void;
+  /** Whether a deleted Work's objects stay in the member (preserveResourcesOnDeletion). */
+  preserveOnDelete?(key: string): boolean;
+}
+
+/** Counters of one session, for tests and metrics. */
+export interface SessionStats {
+  upserts: number;
+  deletes: number;
+  manifestBytes: number;
+}
+
+/** Diffs one cluster may have in flight at once. */
+const MAX_LIVE_REQUESTS = 16;
+const SYNC_DONE = "\u0000sync-done";
+const bytesSent = counter("flotilla_stream_bytes_sent_total", "Manifest bytes of the WorkUpserts sent to a cluster.", ["cluster"]);
+const bytesReceived = counter("flotilla_stream_bytes_received_total", "Manifest status bytes of the WorkStatuses a cluster sent.", ["cluster"]);
+
+/**
+ * One agent's stream on the hub. After the Hello it sends only what differs from what the agent
+ * holds, then SyncDone, then live changes. Pending changes are a set of keys (the newest Work is
+ * read when there is room to send), so a slow agent costs one entry per Work, never a growing
+ * backlog of messages: back-pressure from write() pauses the sender until 'drain'.
+ */
+export class AgentSession {
+  readonly cluster: string;
+  readonly stats: SessionStats = { upserts: 0, deletes: 0, manifestBytes: 0 };
+  private readonly call: ServerDuplexStream<AgentMessage, ControlMessage>;
+  private readonly works: WorkStore;
+  private readonly events: SessionEvents;
+  private readonly log: Logger;
+  private readonly outbox = new CoalescingOutbox((key) => this.call.write(this.message(key)));
+  private closed = false;
+  /** LiveRequests waiting for the agent's answer, by request id. */
+  private readonly liveRequests = new Map<string, (res: LiveResponse) => void>();
+  private hello: Hello | undefined;
+  private unsubscribe: (() => void) | undefined;
+  private readonly onClosed: () => void;
+  private readonly onHello: () => void;
+
+  constructor(opts: {
+    cluster: string;
+    call: ServerDuplexStream<AgentMessage, ControlMessage>;
+    works: WorkStore;
+    events: SessionEvents;
+    log: Logger;
+    /** The stream proved who it is: the hub makes it the cluster's session. */
+    onHello: () => void;
+    onClosed: () => void;
+  }) {
+    this.cluster = opts.cluster;
+    this.call = opts.call;
+    this.works = opts.works;
+    this.events = opts.events;
+    this.log = opts.log;
+    this.onClosed = opts.onClosed;
+    this.onHello = opts.onHello;
+    this.call.on("data", (m: AgentMessage) => this.receive(m));
+    this.call.on("end", () => this.close());
+    this.call.on("error", (err: Error) => {
+      this.log.debug({ err: err.message }, "agent stream error");
+      this.close();
+    });
+    this.call.on("cancelled", () => this.close());
+  }
+
+  /** Works waiting for room on the stream (at most one entry per Work). */
+  get pending(): number {
+    return this.outbox.size;
+  }
+
+  /** Ends the stream with a gRPC status (e.g. a newer stream for the same cluster replaced it). */
+  /** Asks the agent for its live objects (flotillactl diff); rejects after timeoutMs. */
+  requestLive(resources: ResourceIdentifier[], timeoutMs = 10_000): Promise<Buffer[]> {
+    if (this.closed || this.hello === undefined) return Promise.reject(new Error("the agent's stream is not open"));
+    if (this.liveRequests.size >= MAX_LIVE_REQUESTS) return Promise.reject(new Error("too many diffs in flight for this cluster; retry"));
+    const requestId = randomUUID();
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.liveRequests.delete(requestId);
+        reject(new Error(`the agent of ${this.cluster} did not answer within ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.liveRequests.set(requestId, (res) => {
+        clearTimeout(timer);
+        if (res.error !== "") reject(new Error(`the agent of ${this.cluster}: ${res.error}`));
+        else if (res.objects.length !== resources.length) reject(new Error(`the agent of ${this.cluster} answered ${res.objects.length} objects for ${resources.length}`));
+        else resolve(res.objects.map((o) => Buffer.from(o)));
+      });
+      this.call.write({ kind: { $case: "liveRequest", value: { requestId, resources } } });
+    });
+  }
+
+  fail(code: GrpcStatus, details: string): void {
+    if (this.closed) return;
+    this.log.warn({ code, details }, "closing agent stream");
+    this.call.emit("error", { code, details });
+    this.close();
+  }
+
+  private close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const answer of this.liveRequests.values()) answer({ requestId: "", objects: [], error: "the agent's stream closed" });
+    this.liveRequests.clear();
+    this.unsubscribe?.();
+    this.outbox.close();
+    this.onClosed();
+  }
+
+  private receive(m: AgentMessage): void {
+    if (this.closed) return;
+    const kind = m.kind;
+    if (this.hello === undefined) {
+      if (kind?.$case !== "hello") {
+        this.fail(GrpcStatus.INVALID_ARGUMENT, "the first message on a stream must be a Hello");
+        return;
+      }
+      this.start(kind.value);
+      return;
+    }
+    switch (kind?.$case) {
+      case "workStatus":
+        bytesReceived.inc({ cluster: this.cluster }, kind.value.manifests.reduce((n, m) => n + m.status.byteLength, 0));
+        this.events.status(this.cluster, kind.value);
+        break;
+      case "heartbeat":
+        this.events.heartbeat(this.cluster, kind.value);
+        break;
+      case "liveResponse": {
+        // An answer nobody waits for (timed out, or made up) is dropped.
+        const pending = this.liveRequests.get(kind.value.requestId);
+        this.liveRequests.delete(kind.value.requestId);
+        pending?.(kind.value);
+        break;
+      }
+      case "hello":
+        this.fail(GrpcStatus.INVALID_ARGUMENT, "Hello may be sent only once per stream");
+        break;
+      default:
+        this.fail(GrpcStatus.INVALID_ARGUMENT, "empty or unknown agent message");
+    }
+  }
+
+  private start(hello: Hello): void {
+    if (hello.clusterName !== this.cluster) {
+      this.fail(
+        GrpcStatus.PERMISSION_DENIED,
+        `this certificate is for cluster ${JSON.stringify(this.cluster)}, not ${JSON.stringify(hello.clusterName)}`,
+      );
+      return;
+    }
+    this.hello = hello;
+    this.onHello();
+    if (this.closed) return;
+    const hub = this.works.hashes(this.cluster);
+    const plan = planResync(hello.needsContents ? {} : hello.workHashes, hub);
+    // An agent that lost its manifests still tells what it applied, so that Works gone meanwhile are deleted.
+    const deletes = hello.needsContents ? Object.keys(hello.workHashes).filter((k) => !hub.has(k)).sort() : plan.deletes;
+    for (const key of [...plan.upserts, ...deletes]) this.outbox.mark(key);
+    this.outbox.mark(SYNC_DONE);
+    this.log.info(
+      { agentVersion: hello.agentVersion, held: Object.keys(hello.workHashes).length, upserts: plan.upserts.length, deletes: deletes.length },
+      "agent connected",
+    );
+    this.unsubscribe = this.works.subscribe(this.cluster, (key) => this.outbox.mark(key));
+    this.call.on("drain", () => this.outbox.drained());
+  }
+
+  private message(key: string): ControlMessage {
+    if (key === SYNC_DONE) {
+      return { kind: { $case: "syncDone", value: { workCount: this.works.keys(this.cluster).length } } };
+    }
+    const work = this.works.get(this.cluster, key);
+    if (work === undefined) {
+      this.stats.deletes++;
+      return { kind: { $case: "workDelete", value: { workKey: key, preserve: this.events.preserveOnDelete?.(key) ?? false } } };
+    }
+    this.stats.upserts++;
+    for (const m of work.manifests) this.stats.manifestBytes += m.byteLength;
+    bytesSent.inc({ cluster: this.cluster }, work.manifests.reduce((n, m) => n + m.byteLength, 0));
+    return {
+      kind: {
+        $case: "workUpsert",
+        value: { workKey: key, contentHash: work.hash, manifests: work.manifests, conflictResolution: work.conflictResolution },
+      },
+    };
+  }
+}

@@ -1,0 +1,182 @@
+// The agent hub over real gRPC with mutual TLS on loopback (no Kubernetes involved).
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { type ClientDuplexStream, credentials, Server, ServerCredentials, status as GrpcStatus } from "@grpc/grpc-js";
+import { type AgentMessage, AgentHubClient, AgentHubService, type ControlMessage } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
+import { silentLogger } from "../../shared/logger.ts";
+import { createCa, issueAgentCertificate, issueCertificate, type KeyPair } from "../../shared/pki.ts";
+import { Hub } from "./hub.ts";
+import { WorkStore } from "../works/work-store.ts";
+
+const work = (key: string, hash: string) => ({ key, hash, manifests: [Buffer.from(`{"k":"${key}","h":"${hash}"}`)], conflictResolution: "Abort" });
+
+describe("agent hub", () => {
+  let ca: KeyPair;
+  const certs = new Map<string, KeyPair>();
+  let server: Server;
+  let port: number;
+  const works = new WorkStore();
+  const registered = new Set(["member1", "member2"]);
+  const statuses: [string, string][] = [];
+  let hub: Hub;
+  const clients: AgentHubClient[] = [];
+
+  before(async () => {
+    ca = await createCa("test-ca");
+    const serving = await issueCertificate(ca, { commonName: "hub", dnsNames: ["localhost"], usage: "server" });
+    for (const c of ["member1", "member2", "stranger"]) certs.set(c, await issueAgentCertificate(ca, c));
+    // Registered agents' certificates carry their Cluster's uid: member2's current one, and one of an unjoined earlier member2.
+    certs.set("member2-current", await issueCertificate(ca, { commonName: "member2", organization: "flotilla:agents", organizationalUnit: "uid-2", usage: "client" }));
+    certs.set("member2-revoked", await issueCertificate(ca, { commonName: "member2", organization: "flotilla:agents", organizationalUnit: "uid-old", usage: "client" }));
+    certs.set("not-an-agent", await issueCertificate(ca, { commonName: "member1", usage: "client" }));
+    hub = new Hub({
+      works,
+      log: silentLogger(),
+      clusterNamed: (c) => (registered.has(c) ? { apiVersion: "flotilla.dev/v1alpha1", kind: "Cluster", metadata: { name: c, uid: c === "member2" ? "uid-2" : "uid-1" }, spec: {} } : undefined),
+      events: { status: (c, s) => statuses.push([c, s.workKey]), heartbeat: () => undefined, connected: () => undefined },
+    });
+    server = new Server();
+    server.addService(AgentHubService, hub.service());
+    const creds = ServerCredentials.createSsl(Buffer.from(ca.certPem), [{ cert_chain: Buffer.from(serving.certPem), private_key: Buffer.from(serving.keyPem) }], true);
+    port = await new Promise((resolve, reject) => server.bindAsync("127.0.0.1:0", creds, (e, p) => (e ? reject(e) : resolve(p))));
+  });
+  after(() => {
+    for (const c of clients) c.close();
+    server.forceShutdown();
+  });
+
+  function connect(certName: string): { stream: ClientDuplexStream<AgentMessage, ControlMessage>; received: ControlMessage[]; ended: Promise<{ code?: number; details?: string }> } {
+    const pair = certs.get(certName) as KeyPair;
+    const client = new AgentHubClient(`127.0.0.1:${port}`, credentials.createSsl(Buffer.from(ca.certPem), Buffer.from(pair.keyPem), Buffer.from(pair.certPem)), { "grpc.ssl_target_name_override": "localhost" });
+    clients.push(client);
+    const stream = client.connect();
+    const received: ControlMessage[] = [];
+    stream.on("data", (m: ControlMessage) => received.push(m));
+    const ended = new Promise<{ code?: number; details?: string }>((resolve) => {
+      stream.on("error", (e: { code?: number; details?: string }) => resolve(e));
+      stream.on("end", () => resolve({}));
+    });
+    return { stream, received, ended };
+  }
+
+  const hello = (cluster: string, workHashes: Record<string, string> = {}, needsContents = false): AgentMessage => ({
+    kind: { $case: "hello", value: { clusterName: cluster, agentVersion: "t", workHashes, needsContents } },
+  });
+
+  async function until(check: () => boolean, what: string): Promise<void> {
+    const deadline = Date.now() + 5000;
+    while (!check()) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+
+  it("refuses agents until the Works are computed from synced caches", async () => {
+    const { stream, ended } = connect("member1");
+    stream.write(hello("member1"));
+    const e = await ended;
+    assert.equal(e.code, GrpcStatus.UNAVAILABLE);
+    assert.match(e.details ?? "", /not synced/);
+    works.markSynced();
+  });
+
+  it("refuses a certificate that is not an agent's, and a cluster that is not registered", async () => {
+    const a = connect("not-an-agent");
+    a.stream.write(hello("member1"));
+    assert.equal((await a.ended).code, GrpcStatus.UNAUTHENTICATED);
+    const b = connect("stranger");
+    b.stream.write(hello("stranger"));
+    const e = await b.ended;
+    assert.equal(e.code, GrpcStatus.PERMISSION_DENIED);
+    assert.match(e.details ?? "", /not registered/);
+  });
+
+  it("refuses a certificate of an earlier, unjoined registration of the cluster, and takes the current one", async () => {
+    const old = connect("member2-revoked");
+    old.stream.write(hello("member2"));
+    const e = await old.ended;
+    assert.equal(e.code, GrpcStatus.PERMISSION_DENIED);
+    assert.match(e.details ?? "", /earlier registration of cluster member2/);
+    const current = connect("member2-current");
+    current.stream.write(hello("member2"));
+    await until(() => current.received.some((m) => m.kind?.$case === "syncDone"), "member2's current stream synced");
+    hub.disconnect("member2", "cluster member2 was unjoined");
+    const closed = await current.ended;
+    assert.equal(closed.code, GrpcStatus.PERMISSION_DENIED);
+    assert.match(closed.details ?? "", /unjoined/);
+  });
+
+  it("refuses an agent with cluster A's certificate that says it is cluster B, and sends it nothing", async () => {
+    works.set("member2", work("apps/v1/Deployment/default/secret-plans", "h1"));
+    const { stream, received, ended } = connect("member1");
+    stream.write(hello("member2"));
+    const e = await ended;
+    assert.equal(e.code, GrpcStatus.PERMISSION_DENIED);
+    assert.match(e.details ?? "", /certificate is for cluster "member1", not "member2"/);
+    assert.deepEqual(received, []);
+    assert.deepEqual(hub.connectedClusters(), [], "the refused stream did not register as member1 either");
+  });
+
+  it("resyncs only what differs, deletes what the hub no longer has, then says SyncDone", async () => {
+    works.set("member1", work("core/v1/ConfigMap/default/same", "s1"));
+    works.set("member1", work("core/v1/ConfigMap/default/changed", "c2"));
+    works.set("member1", work("core/v1/ConfigMap/default/new", "n1"));
+    const { stream, received } = connect("member1");
+    stream.write(hello("member1", { "core/v1/ConfigMap/default/same": "s1", "core/v1/ConfigMap/default/changed": "c1", "core/v1/ConfigMap/default/gone": "g1" }));
+    await until(() => received.some((m) => m.kind?.$case === "syncDone"), "SyncDone");
+    const summary = received.map((m) => (m.kind?.$case === "workUpsert" ? `upsert ${m.kind.value.workKey}` : m.kind?.$case === "workDelete" ? `delete ${m.kind.value.workKey}` : m.kind?.$case));
+    assert.deepEqual(summary, ["upsert core/v1/ConfigMap/default/changed", "upsert core/v1/ConfigMap/default/new", "delete core/v1/ConfigMap/default/gone", "syncDone"]);
+    assert.deepEqual(hub.connectedClusters(), ["member1"]);
+
+    // Live changes follow, and only member1's.
+    works.set("member2", work("core/v1/ConfigMap/default/other", "o1"));
+    works.set("member1", work("core/v1/ConfigMap/default/same", "s2"));
+    works.delete("member1", "core/v1/ConfigMap/default/new");
+    await until(() => received.length === 6, "two live messages");
+    assert.equal(received[4]?.kind?.$case === "workUpsert" && received[4].kind.value.contentHash, "s2");
+    assert.equal(received[5]?.kind?.$case === "workDelete" && received[5].kind.value.workKey, "core/v1/ConfigMap/default/new");
+
+    // Statuses flow back, attributed to the certificate's cluster.
+    stream.write({ kind: { $case: "workStatus", value: { workKey: "core/v1/ConfigMap/default/same", observedHash: "s2", applied: true, available: true, reason: "", message: "", manifests: [], deleted: false } } });
+    await until(() => statuses.length > 0, "a status");
+    assert.deepEqual(statuses[0], ["member1", "core/v1/ConfigMap/default/same"]);
+    stream.end();
+  });
+
+  it("moves no manifest at all on a reconnect where nothing changed", async () => {
+    const { stream, received } = connect("member2");
+    stream.write(hello("member2", Object.fromEntries(works.hashes("member2"))));
+    await until(() => received.some((m) => m.kind?.$case === "syncDone"), "SyncDone");
+    assert.deepEqual(received.map((m) => m.kind?.$case), ["syncDone"]);
+    assert.equal(hub.session("member2")?.stats.manifestBytes, 0);
+    stream.end();
+  });
+
+  it("sends everything again to an agent that lost its manifests, deleting what it applied that is gone", async () => {
+    const { stream, received } = connect("member2");
+    stream.write(hello("member2", { ...Object.fromEntries(works.hashes("member2")), "core/v1/ConfigMap/default/stale": "x" }, true));
+    await until(() => received.some((m) => m.kind?.$case === "syncDone"), "SyncDone");
+    const upserts = received.filter((m) => m.kind?.$case === "workUpsert").length;
+    assert.equal(upserts, works.keys("member2").length);
+    assert.ok(received.some((m) => m.kind?.$case === "workDelete" && m.kind.value.workKey === "core/v1/ConfigMap/default/stale"));
+    stream.end();
+  });
+
+  it("keeps one pending entry per Work for an agent that does not read (back-pressure)", async () => {
+    const big = Buffer.alloc(256 * 1024, 120);
+    for (let i = 0; i < 64; i++) works.set("member1", { key: `core/v1/ConfigMap/bp/c${i}`, hash: "v0", manifests: [big], conflictResolution: "Abort" });
+    const { stream } = connect("member1");
+    stream.pause(); // a stuck agent: reads nothing
+    stream.write(hello("member1"));
+    await until(() => hub.session("member1") !== undefined, "the session");
+    await new Promise((r) => setTimeout(r, 300));
+    // A burst of 6,400 changes to the same 64 Works.
+    for (let round = 1; round <= 100; round++) for (let i = 0; i < 64; i++) works.set("member1", { key: `core/v1/ConfigMap/bp/c${i}`, hash: `v${round}`, manifests: [big], conflictResolution: "Abort" });
+    const session = hub.session("member1");
+    assert.ok(session !== undefined);
+    const pending = session.pending;
+    assert.ok(pending <= 64 + 8, `pending ${pending} ≤ one per Work`);
+    assert.ok(session.stats.upserts < 64 * 2, `only what fit the stream was sent (${session.stats.upserts})`);
+    stream.cancel();
+  });
+});

@@ -1,0 +1,121 @@
+import { type ServerDuplexStream, type ServerUnaryCall, status as GrpcStatus, type UntypedServiceImplementation } from "@grpc/grpc-js";
+import type { Logger } from "pino";
+import type { Cluster } from "../../shared/api/types.ts";
+import type { AgentMessage, ControlMessage, RenewRequest, RenewResponse } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
+import { clusterOfSubject, clusterUidOfSubject } from "../../shared/pki.ts";
+import { AgentSession, type SessionEvents } from "./agent-session.ts";
+import type { Registrar } from "../clusters/registration.ts";
+import { RpcError, unaryHandler } from "../rpc.ts";
+import type { WorkStore } from "../works/work-store.ts";
+
+/**
+ * The AgentHub service: binds each stream to the cluster its client certificate names, refuses
+ * streams until the Works are computed from synced caches, and keeps one session per cluster.
+ */
+export class Hub {
+  private readonly sessions = new Map<string, AgentSession>();
+  private readonly works: WorkStore;
+  private readonly events: SessionEvents & { connected(cluster: string, connected: boolean): void };
+  private readonly log: Logger;
+  private readonly clusterNamed: (cluster: string) => Cluster | undefined;
+  private readonly registrar: Registrar | undefined;
+
+  constructor(opts: {
+    works: WorkStore;
+    events: SessionEvents & { connected(cluster: string, connected: boolean): void };
+    clusterNamed: (cluster: string) => Cluster | undefined;
+    /** Signs renewed certificates; without it (no CA key) Renew is refused. */
+    registrar?: Registrar;
+    log: Logger;
+  }) {
+    this.works = opts.works;
+    this.clusterNamed = opts.clusterNamed;
+    this.registrar = opts.registrar;
+    this.events = opts.events;
+    this.log = opts.log;
+  }
+
+  /** The grpc-js implementation of AgentHub. */
+  service(): UntypedServiceImplementation {
+    return {
+      connect: (call: ServerDuplexStream<AgentMessage, ControlMessage>) => this.connect(call),
+      renew: unaryHandler<RenewRequest, RenewResponse>(async (call) => ({ certificate: await this.renew(call) })),
+    };
+  }
+
+  /** Clusters with a live stream. */
+  connectedClusters(): string[] {
+    return [...this.sessions.keys()].sort();
+  }
+
+  session(cluster: string): AgentSession | undefined {
+    return this.sessions.get(cluster);
+  }
+
+  /** Ends a cluster's stream (its Cluster is gone: unjoined). */
+  disconnect(cluster: string, why: string): void {
+    this.sessions.get(cluster)?.fail(GrpcStatus.PERMISSION_DENIED, why);
+  }
+
+  /** Closes every stream (shutdown): agents reconnect to another replica or later. */
+  closeAll(): void {
+    for (const s of [...this.sessions.values()]) s.fail(GrpcStatus.UNAVAILABLE, "control plane is shutting down");
+  }
+
+  private connect(call: ServerDuplexStream<AgentMessage, ControlMessage>): void {
+    const cluster = clusterOfSubject(call.getAuthContext()?.sslPeerCertificate?.subject);
+    if (cluster === undefined) {
+      call.emit("error", { code: GrpcStatus.UNAUTHENTICATED, details: "a client certificate issued to an agent (O=flotilla:agents) is required" });
+      return;
+    }
+    const refused = this.refusal(cluster, clusterUidOfSubject(call.getAuthContext()?.sslPeerCertificate?.subject));
+    if (refused !== undefined) {
+      call.emit("error", { code: GrpcStatus.PERMISSION_DENIED, details: refused });
+      return;
+    }
+    if (!this.works.synced) {
+      call.emit("error", { code: GrpcStatus.UNAVAILABLE, details: "the control plane's caches are not synced yet; retry" });
+      return;
+    }
+    const log = this.log.child({ cluster });
+    const session: AgentSession = new AgentSession({
+      cluster,
+      call,
+      works: this.works,
+      events: this.events,
+      log,
+      // Only a stream that passed its Hello replaces the cluster's current one.
+      onHello: () => {
+        const previous = this.sessions.get(cluster);
+        this.sessions.set(cluster, session);
+        previous?.fail(GrpcStatus.ABORTED, "a newer stream for this cluster replaced this one");
+        this.events.connected(cluster, true);
+      },
+      onClosed: () => {
+        if (this.sessions.get(cluster) === session) {
+          this.sessions.delete(cluster);
+          this.events.connected(cluster, false);
+          log.info("agent disconnected");
+        }
+      },
+    });
+  }
+
+  /** Why a certificate for this cluster (bound to this registration uid, if any) may not connect. */
+  private refusal(cluster: string, uid: string | undefined): string | undefined {
+    const c = this.clusterNamed(cluster);
+    if (c === undefined) return `cluster ${JSON.stringify(cluster)} is not registered (no Cluster object)`;
+    if (uid !== undefined && uid !== c.metadata.uid) return `this certificate belongs to an earlier registration of cluster ${cluster}, which was unjoined; register again`;
+    return undefined;
+  }
+
+  private async renew(call: ServerUnaryCall<RenewRequest, RenewResponse>): Promise<string> {
+    const subject = call.getAuthContext()?.sslPeerCertificate?.subject;
+    const cluster = clusterOfSubject(subject);
+    if (cluster === undefined) throw new RpcError(GrpcStatus.UNAUTHENTICATED, "renewal needs the agent's current certificate");
+    if (this.registrar === undefined) throw new RpcError(GrpcStatus.UNIMPLEMENTED, "this control plane cannot sign certificates (started without --ca-key)");
+    const refused = this.refusal(cluster, clusterUidOfSubject(subject));
+    if (refused !== undefined) throw new RpcError(GrpcStatus.PERMISSION_DENIED, refused);
+    return this.registrar.renew(cluster, clusterUidOfSubject(subject), call.request.csr);
+  }
+}

@@ -1,0 +1,116 @@
+// The desired ResourceBinding of a template: pure, so every replica computes the same object.
+import {
+  API_VERSION,
+  type BindingSnapshot,
+  type Cluster,
+  type ConflictResolution,
+  type KubeObject,
+  LABELS,
+  type PropagationPolicy,
+  type PropagationSpec,
+  type ResourceBinding,
+  type ResourceBindingSpec,
+  type TargetCluster,
+} from "../../shared/api/types.ts";
+import { canonicalJson } from "../../shared/content-hash.ts";
+
+/** Holds a binding until every agent has confirmed the removal of its objects. */
+export const BINDING_FINALIZER = "flotilla.dev/binding-cleanup";
+
+/** Deterministic binding name, as Karmada names them: `<name>-<kind>`. */
+export function bindingName(ref: { name: string; kind: string }): string {
+  return `${ref.name}-${ref.kind.toLowerCase()}`;
+}
+
+/** The replica field of a workload template, if it has one. */
+export function templateReplicas(template: KubeObject): number | undefined {
+  const spec = template.spec as { replicas?: unknown } | undefined;
+  return typeof spec?.replicas === "number" ? spec.replicas : undefined;
+}
+
+/**
+ * The binding a template should have under a policy, given its scheduled targets. A dependency
+ * (propagateDeps) has `requiredBy`, the bindings that need it: it also goes to all their clusters,
+ * and without a policy of its own it is placed whole with their conflict resolution.
+ */
+export function desiredBinding(template: KubeObject, policy: PropagationPolicy | undefined, scheduled: TargetCluster[], requiredBy: RequiredBy[] = []): ResourceBinding {
+  const namespaced = template.metadata.namespace !== undefined && template.metadata.namespace !== "";
+  const replicas = templateReplicas(template);
+  const byName = new Map(scheduled.map((t) => [t.name, t]));
+  for (const r of requiredBy) for (const c of r.clusters ?? []) if (!byName.has(c)) byName.set(c, replicas === undefined ? { name: c } : { name: c, replicas });
+  const targets: TargetCluster[] = [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const labels: Record<string, string> = {};
+  if (policy !== undefined) labels[LABELS.policyName] = policy.metadata.name ?? "";
+  if (policy?.metadata.namespace) labels[LABELS.policyNamespace] = policy.metadata.namespace;
+  const spec: PropagationSpec = policy?.spec ?? { resourceSelectors: [], conflictResolution: requiredBy.every((r) => r.conflictResolution === "Overwrite") ? "Overwrite" : "Abort" };
+  const needs: BindingSnapshot[] = [...requiredBy]
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .map((r) => ({ name: r.name, clusters: [...(r.clusters ?? [])].sort() }));
+  return {
+    apiVersion: API_VERSION,
+    kind: namespaced ? "ResourceBinding" : "ClusterResourceBinding",
+    metadata: {
+      name: bindingName({ name: template.metadata.name ?? "", kind: template.kind }),
+      ...(namespaced ? { namespace: template.metadata.namespace } : {}),
+      labels,
+      finalizers: [BINDING_FINALIZER],
+      ownerReferences: [
+        {
+          apiVersion: template.apiVersion,
+          kind: template.kind,
+          name: template.metadata.name ?? "",
+          uid: template.metadata.uid ?? "",
+          controller: true,
+          blockOwnerDeletion: true,
+        },
+      ],
+    },
+    spec: {
+      resource: {
+        apiVersion: template.apiVersion,
+        kind: template.kind,
+        ...(namespaced ? { namespace: template.metadata.namespace } : {}),
+        name: template.metadata.name ?? "",
+        uid: template.metadata.uid ?? "",
+      },
+      ...(replicas === undefined ? {} : { replicas }),
+      clusters: targets,
+      ...(spec.placement ? { placement: spec.placement } : {}),
+      conflictResolution: spec.conflictResolution ?? "Abort",
+      ...(spec.suspension ? { suspension: spec.suspension } : {}),
+      ...(spec.propagateDeps === true ? { propagateDeps: true } : {}),
+      ...(spec.preserveResourcesOnDeletion === true ? { preserveResourcesOnDeletion: true } : {}),
+      ...(needs.length > 0 ? { requiredBy: needs } : {}),
+    },
+  };
+}
+
+/** A binding that needs a dependency: its name, clusters and conflict resolution. */
+export interface RequiredBy extends BindingSnapshot {
+  conflictResolution?: ConflictResolution;
+}
+
+/** Whether dispatching to a cluster is suspended (the policy's suspension, copied to the binding). */
+export function dispatchSuspended(spec: ResourceBindingSpec, cluster: string): boolean {
+  return spec.suspension?.dispatching === true || (spec.suspension?.dispatchingOnClusters?.clusterNames ?? []).includes(cluster);
+}
+
+/**
+ * Whether suspension holds a cluster's Work as it is (the cluster keeps what it has and is not
+ * told to delete it). A cluster that is leaving (unjoined, or gone) is never held: its agent must
+ * remove what Flotilla applied for the unjoin to finish.
+ */
+export function suspensionHolds(spec: ResourceBindingSpec, cluster: Cluster | undefined): boolean {
+  return cluster !== undefined && cluster.metadata.deletionTimestamp === undefined && dispatchSuspended(spec, cluster.metadata.name ?? "");
+}
+
+/** Whether an existing binding already says what desired says (then no write is needed). */
+export function bindingUpToDate(existing: ResourceBinding, desired: ResourceBinding): boolean {
+  const pick = (b: ResourceBinding) => ({
+    labels: Object.fromEntries(Object.entries(b.metadata.labels ?? {}).filter(([k]) => k.startsWith("flotilla.dev/"))),
+    finalizer: (b.metadata.finalizers ?? []).includes(BINDING_FINALIZER),
+    owner: (b.metadata.ownerReferences ?? []).map((o) => o.uid),
+    spec: b.spec,
+  });
+  return canonicalJson(pick(existing)) === canonicalJson(pick(desired));
+}

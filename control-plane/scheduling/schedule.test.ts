@@ -1,0 +1,180 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import type { Cluster, KubeObject, PropagationPolicy, ReplicaSchedulingStrategy } from "../../shared/api/types.ts";
+import { availableReplicas, podRequestsOf, schedulable, scheduleTemplate } from "./schedule.ts";
+
+const cluster = (name: string, opts: { ready?: boolean; noExecute?: boolean; cpu?: string; usedCpu?: string; labels?: Record<string, string> } = {}): Cluster => ({
+  apiVersion: "flotilla.dev/v1alpha1",
+  kind: "Cluster",
+  metadata: { name, labels: opts.labels ?? {} },
+  spec: opts.noExecute ? { taints: [{ key: "maintenance", effect: "NoExecute" }] } : {},
+  status: {
+    conditions: [{ type: "Ready", status: opts.ready === false ? "False" : "True", reason: "", message: "", lastTransitionTime: "" }],
+    ...(opts.cpu ? { resourceSummary: { allocatable: { cpu: opts.cpu, pods: "110" }, allocated: { cpu: opts.usedCpu ?? "0", pods: "0" } } } : {}),
+  },
+});
+
+const deployment = (replicas: number, cpu?: string): KubeObject => ({
+  apiVersion: "apps/v1",
+  kind: "Deployment",
+  metadata: { name: "web", namespace: "default" },
+  spec: { replicas, template: { spec: { containers: [{ name: "c", ...(cpu ? { resources: { requests: { cpu } } } : {}) }] } } },
+});
+
+const policy = (replicaScheduling?: ReplicaSchedulingStrategy, clusterNames?: string[]): PropagationPolicy => ({
+  apiVersion: "flotilla.dev/v1alpha1",
+  kind: "PropagationPolicy",
+  metadata: { name: "p", namespace: "default" },
+  spec: {
+    resourceSelectors: [{ apiVersion: "apps/v1", kind: "Deployment" }],
+    placement: { ...(clusterNames ? { clusterAffinity: { clusterNames } } : {}), ...(replicaScheduling ? { replicaScheduling } : {}) },
+  },
+});
+
+const weighted = (list: { name: string; weight: number; min?: number; max?: number }[]): ReplicaSchedulingStrategy => ({
+  replicaSchedulingType: "Divided",
+  replicaDivisionPreference: "Weighted",
+  weightPreference: {
+    staticWeightList: list.map((e) => ({ targetCluster: { clusterNames: [e.name] }, weight: e.weight, ...(e.min !== undefined ? { minReplicas: e.min } : {}), ...(e.max !== undefined ? { maxReplicas: e.max } : {}) })),
+  },
+});
+
+const three = [cluster("member1"), cluster("member2"), cluster("member3")];
+const show = (targets: { name: string; replicas?: number }[]) => targets.map((t) => `${t.name}=${t.replicas ?? "-"}`).join(" ");
+
+describe("scheduleTemplate", () => {
+  const cases: { name: string; template: KubeObject; policy: PropagationPolicy; clusters: Cluster[]; want: string; unplaced?: number }[] = [
+    { name: "Duplicated by default: every selected cluster gets the template's replicas", template: deployment(3), policy: policy(), clusters: three, want: "member1=3 member2=3 member3=3" },
+    { name: "Duplicated keeps a not-ready cluster (no churn on a blip)", template: deployment(2), policy: policy(), clusters: [cluster("member1"), cluster("member2", { ready: false })], want: "member1=2 member2=2" },
+    { name: "DESIGN: 9 replicas, weights 1 and 2, no catch-all", template: deployment(9), policy: policy(weighted([{ name: "member1", weight: 1 }, { name: "member2", weight: 2 }])), clusters: three, want: "member1=3 member2=6" },
+    { name: "Divided skips a not-ready cluster: its share moves", template: deployment(9), policy: policy(weighted([{ name: "member1", weight: 1 }, { name: "member2", weight: 2 }])), clusters: [cluster("member1"), cluster("member2", { ready: false }), cluster("member3")], want: "member1=9" },
+    { name: "Divided skips a NoExecute-tainted cluster", template: deployment(4), policy: policy({ replicaSchedulingType: "Divided" }), clusters: [cluster("member1"), cluster("member2", { noExecute: true })], want: "member1=4" },
+    { name: "Divided with min and max: minimums first, the rest by weight on top, ties by name", template: deployment(10), policy: policy(weighted([{ name: "member1", weight: 1, max: 2 }, { name: "member2", weight: 1, min: 5 }, { name: "member3", weight: 1 }])), clusters: three, want: "member1=2 member2=7 member3=1" },
+    { name: "Divided within the selected clusters only", template: deployment(6), policy: policy({ replicaSchedulingType: "Divided" }, ["member2", "member3"]), clusters: three, want: "member2=3 member3=3" },
+    { name: "a kind without replicas is placed whole", template: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "c", namespace: "default" } }, policy: policy({ replicaSchedulingType: "Divided" }), clusters: three, want: "member1=- member2=- member3=-" },
+    { name: "dynamic weights follow free capacity", template: deployment(6, "1"), policy: policy({ replicaSchedulingType: "Divided", replicaDivisionPreference: "Weighted", weightPreference: { dynamicWeight: "AvailableReplicas" } }), clusters: [cluster("member1", { cpu: "8", usedCpu: "4" }), cluster("member2", { cpu: "8" })], want: "member1=2 member2=4" },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const s = scheduleTemplate(c.template, c.policy, c.clusters);
+      assert.equal(show(s.targets), c.want);
+      assert.equal(s.unplaced, c.unplaced ?? 0);
+      assert.equal(show(scheduleTemplate(c.template, c.policy, [...c.clusters].reverse()).targets), c.want, "input order does not matter");
+    });
+  }
+
+  it("is stable: rescheduling with the previous answer changes nothing", () => {
+    const p = policy({ replicaSchedulingType: "Divided" });
+    const first = scheduleTemplate(deployment(5), p, three);
+    assert.deepEqual(scheduleTemplate(deployment(5), p, three, first.targets).targets, first.targets);
+  });
+});
+
+describe("taints and tolerations", () => {
+  const tainted = (name: string, effect: "NoSchedule" | "NoExecute", key = "maintenance", value?: string): Cluster => ({
+    ...cluster(name),
+    spec: { taints: [{ key, effect, ...(value ? { value } : {}) }] },
+  });
+  const withTolerations = (tolerations: object[]): PropagationPolicy => ({ ...policy(), spec: { ...policy().spec, placement: { clusterTolerations: tolerations as never } } });
+  const cases: { name: string; clusters: Cluster[]; policy: PropagationPolicy; previous?: { name: string; replicas?: number }[]; want: string }[] = [
+    { name: "NoExecute evicts a Duplicated placement", clusters: [cluster("a"), tainted("b", "NoExecute")], policy: policy(), want: "a=2" },
+    { name: "NoSchedule admits nothing new", clusters: [cluster("a"), tainted("b", "NoSchedule")], policy: policy(), want: "a=2" },
+    { name: "NoSchedule keeps what is already there", clusters: [cluster("a"), tainted("b", "NoSchedule")], policy: policy(), previous: [{ name: "b", replicas: 2 }], want: "a=2 b=2" },
+    { name: "Exists on the key tolerates", clusters: [tainted("b", "NoExecute")], policy: withTolerations([{ key: "maintenance", operator: "Exists" }]), want: "b=2" },
+    { name: "Equal needs the value", clusters: [tainted("b", "NoExecute", "zone", "x")], policy: withTolerations([{ key: "zone", operator: "Equal", value: "y" }]), want: "" },
+    { name: "empty key with Exists tolerates everything", clusters: [tainted("b", "NoSchedule", "anything")], policy: withTolerations([{ operator: "Exists" }]), want: "b=2" },
+    { name: "a toleration for another effect does not count", clusters: [tainted("b", "NoExecute")], policy: withTolerations([{ key: "maintenance", operator: "Exists", effect: "NoSchedule" }]), want: "" },
+  ];
+  for (const c of cases) {
+    it(c.name, () => assert.equal(show(scheduleTemplate(deployment(2), c.policy, c.clusters, c.previous).targets), c.want));
+  }
+});
+
+describe("capacity", () => {
+  it("counts one replica's requests, pods included", () => {
+    assert.deepEqual(podRequestsOf(deployment(1, "500m")), { pods: 1, cpu: 0.5 });
+  });
+  it("estimates free replicas from the cluster's summary, plus what the workload already holds there", () => {
+    assert.equal(availableReplicas(cluster("m", { cpu: "4", usedCpu: "1" }), { pods: 1, cpu: 0.5 }, []), 6);
+    assert.equal(availableReplicas(cluster("m", { cpu: "4", usedCpu: "4" }), { pods: 1, cpu: 1 }, [{ name: "m", replicas: 3 }]), 3);
+    assert.equal(availableReplicas(cluster("m"), { pods: 1 }, []), 0, "no summary yet: nothing known to be free");
+  });
+  it("treats a not-ready or NoExecute-tainted cluster as unschedulable", () => {
+    assert.deepEqual([cluster("a"), cluster("b", { ready: false }), cluster("c", { noExecute: true })].map((c) => schedulable(c)), [true, false, false]);
+  });
+});
+
+describe("clusterAffinities: ordered fallback groups", () => {
+  const grouped = (replicaScheduling?: ReplicaSchedulingStrategy, spreadConstraints?: object[]): PropagationPolicy => ({
+    ...policy(),
+    spec: {
+      ...policy().spec,
+      placement: {
+        clusterAffinities: [
+          { affinityName: "primary", clusterNames: ["member1", "member2"] },
+          { affinityName: "backup", clusterNames: ["member3"] },
+        ],
+        ...(replicaScheduling ? { replicaScheduling } : {}),
+        ...(spreadConstraints ? { spreadConstraints: spreadConstraints as never } : {}),
+      },
+    },
+  });
+  const divided: ReplicaSchedulingStrategy = { replicaSchedulingType: "Divided" };
+  const cases: { name: string; policy: PropagationPolicy; clusters: Cluster[]; want: string; group: string; unplaced?: number; error?: RegExp }[] = [
+    { name: "the first group that fits is used", policy: grouped(), clusters: three, want: "member1=4 member2=4", group: "primary" },
+    { name: "Duplicated: a group with no Ready cluster falls back", policy: grouped(), clusters: [cluster("member1", { ready: false }), cluster("member2", { ready: false }), cluster("member3")], want: "member3=4", group: "backup" },
+    { name: "Duplicated: one Ready cluster keeps the group (the other is held through a blip)", policy: grouped(), clusters: [cluster("member1", { ready: false }), cluster("member2"), cluster("member3")], want: "member1=4 member2=4", group: "primary" },
+    { name: "Divided: replicas go to the backup when the primary is lost", policy: grouped(divided), clusters: [cluster("member1", { ready: false }), cluster("member2", { noExecute: true }), cluster("member3")], want: "member3=4", group: "backup" },
+    { name: "Divided: the primary again once it recovers", policy: grouped(divided), clusters: three, want: "member1=2 member2=2", group: "primary" },
+    { name: "a group whose clusters do not exist is skipped", policy: grouped(), clusters: [cluster("member3")], want: "member3=4", group: "backup" },
+    { name: "spread minGroups unmet in the primary (2 clusters) moves on, and the backup fails too: the closest is reported", policy: grouped(undefined, [{ spreadByField: "cluster", minGroups: 3 }]), clusters: three, want: "", group: "primary", unplaced: 4, error: /minGroups is 3/ },
+    { name: "no group fits: the first is kept, with why", policy: grouped(), clusters: [cluster("member1", { ready: false }), cluster("member3", { ready: false })], want: "member1=4", group: "primary" },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const s = scheduleTemplate(deployment(4), c.policy, c.clusters);
+      assert.equal(show(s.targets), c.want);
+      assert.equal(s.affinityName, c.group);
+      assert.equal(s.unplaced, c.unplaced ?? 0);
+      if (c.error) assert.match(s.error ?? "", c.error);
+      else assert.equal(s.error, undefined);
+    });
+  }
+});
+
+describe("spread constraints and errors in the schedule", () => {
+  const regional = (name: string, region: string): Cluster => ({ ...cluster(name), spec: { region } });
+  const spread = (replicaScheduling: ReplicaSchedulingStrategy | undefined, spreadConstraints: object[]): PropagationPolicy => ({
+    ...policy(),
+    spec: { ...policy().spec, placement: { spreadConstraints: spreadConstraints as never, ...(replicaScheduling ? { replicaScheduling } : {}) } },
+  });
+  const fleet = [regional("eu-1", "eu"), regional("eu-2", "eu"), regional("us-1", "us"), regional("ap-1", "ap")];
+  it("Duplicated: maxGroups of clusters bounds the targets, spread over regions", () => {
+    const s = scheduleTemplate(deployment(3), spread(undefined, [{ spreadByField: "region", minGroups: 2 }, { spreadByField: "cluster", maxGroups: 2 }]), fleet);
+    assert.equal(s.targets.length, 2);
+    assert.equal(new Set(s.targets.map((t) => t.name.slice(0, 2))).size, 2, "two regions");
+  });
+  it("Divided: replicas are divided over the chosen region only", () => {
+    const s = scheduleTemplate(deployment(4), spread({ replicaSchedulingType: "Divided" }, [{ spreadByField: "region", maxGroups: 1 }]), fleet);
+    assert.equal(show(s.targets), "eu-1=2 eu-2=2");
+  });
+  it("keeps the region it already uses when another grows", () => {
+    const s = scheduleTemplate(deployment(4), spread({ replicaSchedulingType: "Divided" }, [{ spreadByField: "region", maxGroups: 1 }]), fleet, [{ name: "us-1", replicas: 4 }]);
+    assert.equal(show(s.targets), "us-1=4");
+  });
+  it("an unmet minGroups is an error, not a silent partial placement", () => {
+    const s = scheduleTemplate(deployment(4), spread(undefined, [{ spreadByField: "region", minGroups: 4 }]), fleet);
+    assert.equal(s.targets.length, 0);
+    assert.match(s.error ?? "", /3 regions available.*minGroups is 4/);
+  });
+  it("a malformed division (negative weight) is an error on the schedule", () => {
+    const s = scheduleTemplate(deployment(4), policy(weighted([{ name: "member1", weight: -1 }])), three);
+    assert.match(s.error ?? "", /weight/);
+  });
+  it("no cluster fits: a message saying why", () => {
+    const s = scheduleTemplate(deployment(4), policy({ replicaSchedulingType: "Divided" }), [cluster("member1", { ready: false })]);
+    assert.equal(s.targets.length, 0);
+    assert.equal(s.unplaced, 4);
+    assert.equal(s.message, "1 cluster selected, none Ready");
+  });
+});

@@ -1,0 +1,207 @@
+// Where a template's replicas go: placement (which clusters) then division (how many each). Pure.
+import type {
+  Cluster,
+  ClusterAffinity,
+  ClusterAffinityTerm,
+  KubeObject,
+  Placement,
+  PropagationPolicy,
+  Taint,
+  TargetCluster,
+  Toleration,
+} from "../../shared/api/types.ts";
+import { parseQuantity } from "../../shared/quantity.ts";
+import { templateReplicas } from "./binding-spec.ts";
+import { selectClusters } from "./placement.ts";
+import { DivisionError, divideReplicas } from "./replica-division.ts";
+import { applySpreadConstraints } from "./spread-constraints.ts";
+
+export interface Schedule {
+  targets: TargetCluster[];
+  /** Replicas no cluster could take. */
+  unplaced: number;
+  /** Why replicas are unplaced, or why no cluster fits. */
+  message?: string;
+  /** Why the policy cannot be scheduled at all (the binding then keeps the clusters it has). */
+  error?: string;
+  /** The placement.clusterAffinities group in use. */
+  affinityName?: string;
+}
+
+/** Whether a toleration matches a taint (Kubernetes semantics: empty key with Exists matches all). */
+export function tolerates(t: Toleration, taint: Taint): boolean {
+  if (t.effect !== undefined && t.effect !== taint.effect) return false;
+  if (t.operator === "Exists") return t.key === undefined || t.key === "" || t.key === taint.key;
+  return t.key === taint.key && (t.value ?? "") === (taint.value ?? "");
+}
+
+/** Whether the cluster carries a taint of this effect that no toleration matches. */
+export function untoleratedTaint(c: Cluster, effect: Taint["effect"], tolerations: Toleration[] = []): boolean {
+  return (c.spec?.taints ?? []).some((taint) => taint.effect === effect && !tolerations.some((t) => tolerates(t, taint)));
+}
+
+/** Whether a cluster may take Divided replicas: Ready and without an untolerated NoExecute taint. */
+export function schedulable(c: Cluster, tolerations: Toleration[] = []): boolean {
+  const ready = c.status?.conditions?.find((x) => x.type === "Ready")?.status === "True";
+  return ready && !untoleratedTaint(c, "NoExecute", tolerations);
+}
+
+/**
+ * The target clusters of a template under its policy. With placement.clusterAffinities the groups
+ * are tried in order and the first that fits is used: it places every replica on clusters of which
+ * at least one is schedulable, within the spread constraints. When none fits, the group that
+ * comes closest is used (fewest unplaced replicas, then the earliest). A recovered earlier group
+ * is used again, as the policy orders them. `previous` (the binding's current targets) keeps ties stable.
+ */
+export function scheduleTemplate(template: KubeObject, policy: PropagationPolicy, clusters: Cluster[], previous: TargetCluster[] = []): Schedule {
+  const placement = policy.spec.placement ?? {};
+  const terms: (ClusterAffinityTerm | undefined)[] =
+    placement.clusterAffinities !== undefined && placement.clusterAffinities.length > 0 ? placement.clusterAffinities : [undefined];
+  const byName = new Map(clusters.map((c) => [c.metadata.name ?? "", c]));
+  const tolerations = placement.clusterTolerations ?? [];
+  let best: Schedule | undefined;
+  for (const term of terms) {
+    const affinity = term === undefined ? placement.clusterAffinity : term;
+    const s = scheduleWithin(template, placement, affinity, clusters, byName, previous);
+    if (term !== undefined) s.affinityName = term.affinityName;
+    const fits = s.error === undefined && s.unplaced === 0 && s.targets.some((t) => schedulable(byName.get(t.name) as Cluster, tolerations));
+    if (fits) return s;
+    if (best === undefined || closer(s, best)) best = s;
+  }
+  return best as Schedule;
+}
+
+/**
+ * Where a template goes after scheduling: the schedule's targets or, when the policy cannot be
+ * scheduled, what it has now, except clusters that are leaving (an unjoin must never wait on it).
+ */
+export function targetsAfter(schedule: Schedule, existing: TargetCluster[] | undefined, live: Cluster[]): TargetCluster[] {
+  if (schedule.error === undefined) return schedule.targets;
+  const names = new Set(live.map((c) => c.metadata.name));
+  return (existing ?? []).filter((t) => names.has(t.name));
+}
+
+/** Whether a is a better fallback than b: no error, then fewer unplaced replicas, then more clusters. */
+function closer(a: Schedule, b: Schedule): boolean {
+  if ((a.error === undefined) !== (b.error === undefined)) return a.error === undefined;
+  if (a.unplaced !== b.unplaced) return a.unplaced < b.unplaced;
+  return a.targets.length > b.targets.length;
+}
+
+/**
+ * The schedule within one cluster affinity. Clusters with an untolerated NoExecute taint are never
+ * targets; an untolerated NoSchedule taint keeps a cluster from becoming a new target. Duplicated
+ * (the default) places every such cluster and keeps it through a readiness blip; Divided splits
+ * the template's replicas over the selected clusters that are schedulable, so a lost cluster's
+ * share moves to the others and comes back when it recovers. Spread constraints then bound the
+ * groups used.
+ */
+function scheduleWithin(
+  template: KubeObject,
+  placement: Placement,
+  affinity: ClusterAffinity | undefined,
+  clusters: Cluster[],
+  byName: ReadonlyMap<string, Cluster>,
+  previous: TargetCluster[],
+): Schedule {
+  const tolerations = placement.clusterTolerations ?? [];
+  const held = new Set(previous.map((t) => t.name));
+  const selected = selectClusters(affinity, clusters);
+  // An untolerated NoExecute taint evicts; an untolerated NoSchedule taint admits nothing new.
+  const names = selected.filter((n) => {
+    const c = byName.get(n) as Cluster;
+    return !untoleratedTaint(c, "NoExecute", tolerations) && (held.has(n) || !untoleratedTaint(c, "NoSchedule", tolerations));
+  });
+  const replicas = templateReplicas(template);
+  const strategy = placement.replicaScheduling;
+  const divided = strategy !== undefined && strategy.replicaSchedulingType === "Divided" && replicas !== undefined;
+  const candidates = names.map((n) => byName.get(n) as Cluster).filter((c) => !divided || schedulable(c, tolerations));
+  const podRequests = podRequestsOf(template);
+  const available = divided ? Object.fromEntries(candidates.map((c) => [c.metadata.name ?? "", availableReplicas(c, podRequests, previous)])) : undefined;
+  const spread = applySpreadConstraints({
+    candidates,
+    constraints: placement.spreadConstraints ?? [],
+    previous: [...held],
+    ...(available ? { capacity: available } : {}),
+  });
+  if ("error" in spread) return { targets: [], unplaced: replicas ?? 0, error: spread.error };
+  if (spread.clusters.length === 0) {
+    return { targets: [], unplaced: replicas ?? 0, message: noFitMessage(selected.length, names.length, candidates.length, divided) };
+  }
+  if (!divided) {
+    return { targets: spread.clusters.map((name) => (replicas === undefined ? { name } : { name, replicas })), unplaced: 0 };
+  }
+  const chosen = new Set(spread.clusters);
+  try {
+    const division = divideReplicas({
+      replicas,
+      clusters: candidates.filter((c) => chosen.has(c.metadata.name ?? "")),
+      strategy,
+      available,
+      previous: Object.fromEntries(previous.map((t) => [t.name, t.replicas ?? 0])),
+    });
+    return {
+      targets: division.assignments.filter((a) => a.replicas > 0).map((a) => ({ name: a.name, replicas: a.replicas })),
+      unplaced: division.unplaced,
+      ...(division.message ? { message: division.message } : {}),
+    };
+  } catch (err) {
+    if (err instanceof DivisionError) return { targets: [], unplaced: replicas, error: err.message };
+    throw err;
+  }
+}
+
+function noFitMessage(selected: number, untainted: number, candidates: number, divided: boolean): string {
+  if (selected === 0) return "no cluster matches the placement's cluster affinity";
+  if (untainted === 0) return `${plural(selected, "cluster")} selected, all with a taint the policy does not tolerate`;
+  if (candidates === 0 && divided) return `${plural(untainted, "cluster")} selected, none Ready`;
+  return "no cluster is left after the spread constraints";
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+/** The resource requests of one replica (sum over the pod template's containers). */
+export function podRequestsOf(template: KubeObject): Record<string, number> {
+  const containers = ((template.spec as { template?: { spec?: { containers?: { resources?: { requests?: Record<string, string> } }[] } } })?.template?.spec?.containers ?? []);
+  const sums: Record<string, number> = { pods: 1 };
+  for (const c of containers) {
+    for (const [k, q] of Object.entries(c.resources?.requests ?? {})) {
+      try {
+        sums[k] = (sums[k] ?? 0) + parseQuantity(q);
+      } catch {
+        // a malformed request: the apiserver would have refused the template
+      }
+    }
+  }
+  return sums;
+}
+
+/**
+ * How many more replicas a cluster can hold, from the resource summary its agent reports
+ * (allocatable − allocated, per requested resource), plus what this workload already runs there.
+ */
+export function availableReplicas(c: Cluster, perReplica: Record<string, number>, previous: TargetCluster[]): number {
+  const summary = c.status?.resourceSummary;
+  const held = previous.find((t) => t.name === c.metadata.name)?.replicas ?? 0;
+  if (summary?.allocatable === undefined) return held;
+  let fit = Number.POSITIVE_INFINITY;
+  for (const [resource, need] of Object.entries(perReplica)) {
+    if (need <= 0) continue;
+    const total = quantity(summary.allocatable[resource]);
+    if (total === undefined) continue;
+    const free = Math.max(0, total - (quantity(summary.allocated?.[resource]) ?? 0));
+    fit = Math.min(fit, Math.floor(free / need));
+  }
+  return (Number.isFinite(fit) ? fit : 0) + held;
+}
+
+function quantity(q: string | undefined): number | undefined {
+  if (q === undefined) return undefined;
+  try {
+    return parseQuantity(q);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,65 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import type { AggregatedStatusItem } from "../../shared/api/types.ts";
+import { Health, type WorkStatus } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
+import { aggregateStatus } from "./aggregate-status.ts";
+
+const report = (over: Partial<WorkStatus> = {}): WorkStatus => ({
+  workKey: "apps/v1/Deployment/default/web",
+  observedHash: "h1",
+  applied: true,
+  available: true,
+  reason: "",
+  message: "",
+  manifests: [{ resource: undefined, applied: true, health: Health.HEALTH_HEALTHY, reason: "", message: "", status: Buffer.from('{"readyReplicas":2}') }],
+  deleted: false,
+  ...over,
+});
+
+const base = {
+  targets: ["m1", "m2"],
+  reports: new Map<string, WorkStatus>(),
+  persisted: [] as AggregatedStatusItem[],
+  existingClusters: new Set(["m1", "m2", "m3"]),
+  notReady: new Set<string>(),
+  deleting: false,
+};
+
+describe("aggregateStatus", () => {
+  it("turns reports into items with health and the member's status", () => {
+    const items = aggregateStatus({ ...base, reports: new Map([["m1", report()]]) });
+    assert.deepEqual(items, [{ clusterName: "m1", applied: true, health: "Healthy", reason: "", observedHash: "h1", status: { readyReplicas: 2 } }]);
+  });
+
+  it("keeps a persisted item for a target until its agent reports again (control-plane restart)", () => {
+    const persisted: AggregatedStatusItem[] = [{ clusterName: "m2", applied: true, health: "Healthy", reason: "", observedHash: "h1" }];
+    assert.deepEqual(aggregateStatus({ ...base, persisted }).map((i) => i.clusterName), ["m2"]);
+  });
+
+  it("says ClusterNotReady for a target whose cluster is not ready, keeping its last report", () => {
+    const [item] = aggregateStatus({ ...base, reports: new Map([["m1", report()]]), notReady: new Set(["m1"]) });
+    assert.equal(item?.reason, "ClusterNotReady");
+    assert.deepEqual(item?.status, { readyReplicas: 2 });
+  });
+
+  it("shows WaitingForRemoval for a cluster that still holds it, until the agent confirms", () => {
+    const waiting = aggregateStatus({ ...base, targets: ["m1"], reports: new Map([["m2", report()]]) });
+    assert.deepEqual(waiting.find((i) => i.clusterName === "m2")?.reason, "WaitingForRemoval");
+    const confirmed = aggregateStatus({ ...base, targets: ["m1"], reports: new Map([["m2", report({ deleted: true })]]) });
+    assert.equal(confirmed.find((i) => i.clusterName === "m2"), undefined);
+  });
+
+  it("waits for every cluster when the binding is being deleted", () => {
+    const items = aggregateStatus({ ...base, deleting: true, reports: new Map([["m1", report()], ["m2", report({ deleted: true })]]) });
+    assert.deepEqual(items.map((i) => `${i.clusterName}:${i.reason}`), ["m1:WaitingForRemoval"]);
+  });
+
+  it("releases clusters that no longer exist (unjoined)", () => {
+    assert.deepEqual(aggregateStatus({ ...base, existingClusters: new Set(["m2"]), reports: new Map([["m1", report()]]) }), []);
+  });
+
+  it("writes only the clusters this replica owns", () => {
+    const items = aggregateStatus({ ...base, reports: new Map([["m1", report()], ["m2", report()]]), owned: new Set(["m2"]) });
+    assert.deepEqual(items.map((i) => i.clusterName), ["m2"]);
+  });
+});

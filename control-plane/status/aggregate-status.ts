@@ -1,0 +1,81 @@
+// Folds agents' WorkStatus reports into a binding's aggregatedStatus: pure.
+import type { AggregatedStatusItem, HealthWord } from "../../shared/api/types.ts";
+import { Health, type WorkStatus } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
+
+const healthWords: Record<number, HealthWord> = {
+  [Health.HEALTH_HEALTHY]: "Healthy",
+  [Health.HEALTH_PROGRESSING]: "Progressing",
+  [Health.HEALTH_UNHEALTHY]: "Unhealthy",
+  [Health.HEALTH_UNKNOWN]: "Unknown",
+};
+
+export interface AggregateInput {
+  /** The binding's target clusters. */
+  targets: string[];
+  /** The latest report per cluster (tombstones have deleted=true). */
+  reports: ReadonlyMap<string, WorkStatus>;
+  /** What the binding's status already says (survives a control-plane restart). */
+  persisted: AggregatedStatusItem[];
+  /** Clusters that exist; items of unjoined clusters are released. */
+  existingClusters: ReadonlySet<string>;
+  /** Clusters whose Ready condition is not True. */
+  notReady: ReadonlySet<string>;
+  /** The binding is being deleted: no cluster is a target any more. */
+  deleting: boolean;
+  /** The clusters this replica writes entries for (see StatusController); all when undefined. */
+  owned?: ReadonlySet<string>;
+}
+
+/** The binding's aggregatedStatus, sorted by cluster. */
+export function aggregateStatus(input: AggregateInput): AggregatedStatusItem[] {
+  const targets = new Set(input.deleting ? [] : input.targets);
+  const persisted = new Map(input.persisted.map((i) => [i.clusterName, i]));
+  const items: AggregatedStatusItem[] = [];
+  const names = new Set([...targets, ...input.reports.keys(), ...persisted.keys()]);
+  for (const cluster of [...names].sort()) {
+    if (!input.existingClusters.has(cluster)) continue;
+    if (input.owned !== undefined && !input.owned.has(cluster)) continue;
+    const report = input.reports.get(cluster);
+    const before = persisted.get(cluster);
+    if (targets.has(cluster)) {
+      let item: AggregatedStatusItem | undefined;
+      if (report !== undefined && !report.deleted) item = fromReport(cluster, report);
+      else if (before !== undefined && before.reason !== "WaitingForRemoval") item = { ...before };
+      if (item === undefined) continue; // nothing heard yet: conditions say "waiting for the agent"
+      if (input.notReady.has(cluster)) {
+        item = { ...item, reason: "ClusterNotReady", message: `cluster ${cluster} is not ready; showing its last report` };
+      }
+      items.push(item);
+      continue;
+    }
+    // Not a target: it may still hold the object until its agent confirms the removal.
+    const confirmed = report?.deleted === true;
+    const mayHold = (report !== undefined && !report.deleted) || (report === undefined && before !== undefined);
+    if (!confirmed && mayHold) {
+      items.push({ clusterName: cluster, applied: false, reason: "WaitingForRemoval", message: "waiting for the agent to remove it" });
+    }
+  }
+  return items;
+}
+
+function fromReport(cluster: string, r: WorkStatus): AggregatedStatusItem {
+  const first = r.manifests[0];
+  let status: Record<string, unknown> | undefined;
+  if (first !== undefined && first.status.byteLength > 0) {
+    try {
+      status = JSON.parse(Buffer.from(first.status).toString("utf8")) as Record<string, unknown>;
+    } catch {
+      status = undefined;
+    }
+  }
+  const item: AggregatedStatusItem = {
+    clusterName: cluster,
+    applied: r.applied,
+    health: healthWords[first?.health ?? Health.HEALTH_UNKNOWN] ?? "Unknown",
+    reason: (r.reason || "") as AggregatedStatusItem["reason"],
+    observedHash: r.observedHash,
+  };
+  if (r.message) item.message = r.message;
+  if (status !== undefined) item.status = status;
+  return item;
+}

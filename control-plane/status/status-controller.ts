@@ -1,0 +1,227 @@
+import type { Logger } from "pino";
+import { RESOURCES } from "../../shared/api/resources.ts";
+import type { AggregatedStatusItem, KubeObject, ResourceBinding, ResourceBindingStatus } from "../../shared/api/types.ts";
+import { canonicalJson } from "../../shared/content-hash.ts";
+import { Controller } from "../../shared/controller.ts";
+import { isKubeStatus, type KubeRest, objectPath } from "../../shared/kube-rest.ts";
+import { parseWorkKey } from "../../shared/work-key.ts";
+import { aggregateStatus } from "./aggregate-status.ts";
+import { bindingConditions } from "./binding-conditions.ts";
+import { type EventRecorder, involvedObjectOf, newFailures } from "./event-recorder.ts";
+import type { ScheduleOutcomes } from "../scheduling/schedule-outcomes.ts";
+import { keyOfResource } from "../detector/binding-controller.ts";
+import { BINDING_FINALIZER, bindingName } from "../scheduling/binding-spec.ts";
+import type { Caches } from "../caches.ts";
+import type { StatusStore } from "./status-store.ts";
+import { sumWorkloadStatus } from "./status-sum.ts";
+import type { TemplateInformers } from "../detector/template-informers.ts";
+import type { WorkStore } from "../works/work-store.ts";
+
+/** The leader's field manager for the template's .status. */
+const FIELD_MANAGER = "flotilla-status-controller";
+/** Reports for one Work that arrive within this window become one write. */
+const COALESCE_MS = 1000;
+
+/**
+ * Folds agents' reports into ResourceBinding status and the fleet sum into the template's
+ * .status; writes only what changed. Runs on every replica, because reports arrive at the replica
+ * that holds the agent's stream: each replica server-side-applies the aggregatedStatus entries of
+ * the clusters streaming to it (its own field manager; the list is keyed by cluster), and the
+ * leader also those of clusters no replica hears from (not Ready). The leader alone derives the
+ * conditions (in the same apply), the template's .status and the finalizer release from the
+ * merged entries. Keys are template keys.
+ */
+export class StatusController {
+  readonly controller: Controller;
+  private readonly caches: Caches;
+  private readonly templates: TemplateInformers;
+  private readonly works: WorkStore;
+  private readonly statuses: StatusStore;
+  private readonly outcomes: ScheduleOutcomes;
+  private readonly rest: KubeRest;
+  private readonly log: Logger;
+  private readonly events: EventRecorder | undefined;
+  /** Counts of control-cluster writes, for benchmarks and tests. */
+  readonly writes = { bindingStatus: 0, templateStatus: 0, finalizer: 0 };
+  private readonly isLeader: () => boolean;
+  private readonly heardHere: (cluster: string) => boolean;
+  private readonly entriesManager: string;
+  /** What this replica last wrote as its entries, per template key (skips identical writes). */
+  private readonly lastEntries = new Map<string, string>();
+
+  constructor(opts: {
+    caches: Caches;
+    templates: TemplateInformers;
+    works: WorkStore;
+    statuses: StatusStore;
+    outcomes: ScheduleOutcomes;
+    rest: KubeRest;
+    log: Logger;
+    isLeader: () => boolean;
+    /** Whether this replica holds (or last held, with nobody else since) the cluster's stream. */
+    heardHere: (cluster: string) => boolean;
+    /** This replica's identity: its field manager for aggregatedStatus entries. */
+    identity: string;
+    /** Where new propagation failures become Warning Events on the template. */
+    events?: EventRecorder;
+  }) {
+    this.isLeader = opts.isLeader;
+    this.heardHere = opts.heardHere;
+    this.entriesManager = `flotilla-status-${opts.identity}`.slice(0, 128);
+    this.caches = opts.caches;
+    this.templates = opts.templates;
+    this.works = opts.works;
+    this.statuses = opts.statuses;
+    this.outcomes = opts.outcomes;
+    this.rest = opts.rest;
+    this.log = opts.log;
+    this.events = opts.events;
+    this.controller = new Controller({ name: "status", reconcile: (k) => this.reconcile(k), log: opts.log, workers: 4 });
+    const changed = (b: ResourceBinding) => this.controller.enqueue(keyOfResource(b));
+    for (const inf of [this.caches.bindings, this.caches.clusterBindings]) inf.on({ add: changed, update: changed });
+    this.works.subscribeAll((_cluster, key) => this.later(key));
+  }
+
+  /** An agent reported on a Work. */
+  reported(key: string): void {
+    this.later(key);
+  }
+
+  /** A cluster's readiness or stream changed: every binding that targets it may read differently now. */
+  clusterChanged(cluster: string): void {
+    this.lastEntries.clear(); // who owns which entries may have changed
+    for (const b of this.caches.allBindings()) {
+      if (b.spec.clusters.some((c) => c.name === cluster) || b.status?.aggregatedStatus?.some((i) => i.clusterName === cluster)) {
+        this.later(keyOfResource(b));
+      }
+    }
+  }
+
+  private later(key: string): void {
+    this.controller.queue.addAfter(key, COALESCE_MS);
+  }
+
+  private async reconcile(key: string): Promise<undefined> {
+    const ref = parseWorkKey(key);
+    const binding = this.caches.bindingOf(ref);
+    if (binding === undefined) {
+      this.statuses.drop(key);
+      this.lastEntries.delete(key);
+      return undefined;
+    }
+    const deleting = binding.metadata.deletionTimestamp !== undefined;
+    const clusters = this.caches.clusters.list();
+    const notReady = new Set(
+      clusters.filter((c) => c.status?.conditions?.find((x) => x.type === "Ready")?.status !== "True").map((c) => c.metadata.name ?? ""),
+    );
+    const leader = this.isLeader();
+    // Entries this replica writes: clusters whose reports reach it (even just after their agent
+    // left: it keeps what it last heard until another replica takes over), and, on the leader,
+    // clusters that are not ready and that no replica hears.
+    const owned = new Set(clusters.map((c) => c.metadata.name ?? "").filter((c) => this.heardHere(c) || (leader && notReady.has(c))));
+    const targets = binding.spec.clusters.map((c) => c.name);
+    const resource = ref.namespace ? RESOURCES.resourceBinding : RESOURCES.clusterResourceBinding;
+    const name = bindingName(ref);
+    const path = objectPath(resource, ref.namespace, name, "status");
+    const meta = { apiVersion: binding.apiVersion, kind: binding.kind, metadata: { name, ...(ref.namespace ? { namespace: ref.namespace } : {}) } };
+
+    // 1. This replica's entries.
+    const entries = aggregateStatus({
+      targets,
+      reports: this.statuses.get(key),
+      persisted: binding.status?.aggregatedStatus ?? [],
+      existingClusters: new Set(clusters.map((c) => c.metadata.name ?? "")),
+      notReady,
+      deleting,
+      owned,
+    });
+    // A cluster whose Work could not be rendered says why (its previous Work stays applied).
+    for (const [cluster, message] of this.works.renderErrorsOf(key)) {
+      if (!owned.has(cluster) || deleting) continue;
+      const i = entries.findIndex((e) => e.clusterName === cluster);
+      const failed: AggregatedStatusItem = { ...(entries[i] ?? { applied: false }), clusterName: cluster, reason: "ApplyOverridesFailed", message };
+      if (i >= 0) entries[i] = failed;
+      else entries.push(failed);
+    }
+    entries.sort((a, b) => (a.clusterName < b.clusterName ? -1 : a.clusterName > b.clusterName ? 1 : 0));
+    // The view with this replica's fresh entries: what the binding will say after our write.
+    const merged = [...(binding.status?.aggregatedStatus ?? []).filter((i) => !owned.has(i.clusterName)), ...entries].sort((a, b) =>
+      a.clusterName < b.clusterName ? -1 : a.clusterName > b.clusterName ? 1 : 0,
+    );
+    const status: ResourceBindingStatus = { aggregatedStatus: entries };
+    const current: ResourceBindingStatus = { aggregatedStatus: (binding.status?.aggregatedStatus ?? []).filter((i) => owned.has(i.clusterName)) };
+    if (leader) {
+      // The leader writes the conditions in the same apply (one write, not two).
+      const expectedHash: Record<string, string> = {};
+      for (const t of targets) {
+        const h = this.works.get(t, key)?.hash;
+        if (h !== undefined) expectedHash[t] = h;
+      }
+      const outcome = deleting ? undefined : this.outcomes.get(key);
+      status.conditions = bindingConditions({
+        clusters: deleting ? [] : targets,
+        aggregated: merged,
+        expectedHash,
+        ...(outcome?.error !== undefined ? { scheduleError: outcome.error } : {}),
+        ...(outcome?.unschedulable !== undefined ? { unschedulable: outcome.unschedulable } : {}),
+        previous: binding.status?.conditions,
+        now: new Date().toISOString().replace(/\.\d{3}Z$/, "Z"),
+      });
+      current.conditions = binding.status?.conditions;
+      if (binding.metadata.generation !== undefined) status.schedulerObservedGeneration = binding.metadata.generation;
+      if (binding.status?.schedulerObservedGeneration !== undefined) current.schedulerObservedGeneration = binding.status.schedulerObservedGeneration;
+      if (outcome?.affinityName !== undefined) status.schedulerObservedAffinityName = outcome.affinityName;
+      if (binding.status?.schedulerObservedAffinityName !== undefined) current.schedulerObservedAffinityName = binding.status.schedulerObservedAffinityName;
+    }
+    const mine = canonicalJson(status);
+    // Skip when the binding already says so, or when we just wrote exactly this (the cache lags).
+    if (mine !== canonicalJson(current) && this.lastEntries.get(key) !== mine) {
+      this.writes.bindingStatus++;
+      await this.rest.apply(path, { ...meta, status }, this.entriesManager).catch(ignoreNotFound);
+      this.lastEntries.set(key, mine);
+      // What this write newly shows as failing (our clusters' entries; Scheduled on the leader) becomes Events.
+      const template = this.events && this.templates.get(ref);
+      if (template) for (const f of newFailures(binding.status, status, new Set(targets))) void this.events?.record(involvedObjectOf(template), f);
+    }
+    if (!leader) return undefined;
+
+    if (deleting && merged.length === 0 && entries.length === 0 && (binding.metadata.finalizers ?? []).includes(BINDING_FINALIZER)) {
+      this.writes.finalizer++;
+      await this.rest
+        .mergePatch(objectPath(resource, ref.namespace, name), {
+          metadata: { finalizers: (binding.metadata.finalizers ?? []).filter((f) => f !== BINDING_FINALIZER), resourceVersion: binding.metadata.resourceVersion },
+        })
+        .catch(ignoreNotFound);
+      this.statuses.drop(key);
+      this.log.info({ binding: name, namespace: ref.namespace }, "every cluster removed the object; binding released");
+      return undefined;
+    }
+    if (!deleting) await this.writeTemplateStatus(key, targets, merged);
+    return undefined;
+  }
+
+  private async writeTemplateStatus(key: string, targets: string[], items: ResourceBindingStatus["aggregatedStatus"]): Promise<void> {
+    const ref = parseWorkKey(key);
+    const template = this.templates.get(ref);
+    const resource = this.templates.resource(ref);
+    if (template === undefined || resource === undefined) return;
+    const current = new Set(targets);
+    const statuses = (items ?? []).filter((i) => current.has(i.clusterName) && i.status !== undefined && i.reason !== "ClusterNotReady").map((i) => i.status as Record<string, unknown>);
+    const sum = sumWorkloadStatus(template.kind, statuses);
+    if (sum === undefined || isSubset(sum, (template as KubeObject & { status?: unknown }).status)) return;
+    this.writes.templateStatus++;
+    await this.rest.mergePatch(objectPath(resource, ref.namespace, ref.name, "status"), { status: sum }, FIELD_MANAGER).catch(ignoreNotFound);
+  }
+}
+
+function ignoreNotFound(err: unknown): void {
+  if (!isKubeStatus(err, 404)) throw err;
+}
+
+/** Whether every field of want equals the same field in have (have may hold more). */
+function isSubset(want: unknown, have: unknown): boolean {
+  if (typeof want !== "object" || want === null) return (want ?? 0) === (have ?? 0);
+  if (typeof have !== "object" || have === null) return false;
+  if (Array.isArray(want)) return canonicalJson(want) === canonicalJson(have);
+  return Object.entries(want).every(([k, v]) => isSubset(v, (have as Record<string, unknown>)[k]));
+}

@@ -1,0 +1,32 @@
+import type { WorkStatus } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
+
+/**
+ * The latest WorkStatus each agent reported, per Work and cluster (soft state: agents report
+ * again after they reconnect). A status with deleted=true stays as a tombstone: the agent
+ * confirmed the removal.
+ */
+export class StatusStore {
+  private readonly byKey = new Map<string, Map<string, WorkStatus>>();
+
+  /** Records a report; returns false when it says nothing new. */
+  set(cluster: string, status: WorkStatus): boolean {
+    let perCluster = this.byKey.get(status.workKey);
+    if (perCluster === undefined) {
+      perCluster = new Map();
+      this.byKey.set(status.workKey, perCluster);
+    }
+    const before = perCluster.get(cluster);
+    perCluster.set(cluster, status);
+    return before === undefined || JSON.stringify(before) !== JSON.stringify(status);
+  }
+
+  /** cluster → last report, for one Work. */
+  get(key: string): ReadonlyMap<string, WorkStatus> {
+    return this.byKey.get(key) ?? new Map();
+  }
+
+  /** Forgets a Work entirely (its binding is gone). */
+  drop(key: string): void {
+    this.byKey.delete(key);
+  }
+}

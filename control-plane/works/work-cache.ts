@@ -1,0 +1,92 @@
+import type { Logger } from "pino";
+import type { ResourceBinding } from "../../shared/api/types.ts";
+import { Controller } from "../../shared/controller.ts";
+import { parseWorkKey } from "../../shared/work-key.ts";
+import { keyOfResource } from "../detector/binding-controller.ts";
+import { suspensionHolds } from "../scheduling/binding-spec.ts";
+import type { Caches } from "../caches.ts";
+import { renderClusterWorks } from "../rendering/render-works.ts";
+import type { TemplateInformers } from "../detector/template-informers.ts";
+import type { WorkStore } from "./work-store.ts";
+
+/**
+ * Computes the Works (binding × template → one rendered object per target cluster) into the
+ * WorkStore. Runs on every replica, from informers only: the same inputs give every replica the
+ * same Works and hashes. Keys are template keys.
+ */
+export class WorkCache {
+  readonly controller: Controller;
+  private readonly caches: Caches;
+  private readonly templates: TemplateInformers;
+  private readonly works: WorkStore;
+  /** template key → clusters that currently have its Work. */
+  private readonly placed = new Map<string, Set<string>>();
+
+  constructor(opts: { caches: Caches; templates: TemplateInformers; works: WorkStore; log: Logger }) {
+    this.caches = opts.caches;
+    this.templates = opts.templates;
+    this.works = opts.works;
+    this.controller = new Controller({ name: "work-cache", reconcile: async (k) => this.reconcile(k), log: opts.log, workers: 1 });
+    const changed = (b: ResourceBinding) => this.controller.enqueue(keyOfResource(b));
+    for (const inf of [this.caches.bindings, this.caches.clusterBindings]) inf.on({ add: changed, update: changed, delete: changed });
+    // Overrides depend on override policies and on the clusters' labels and fields.
+    const everything = () => {
+      for (const key of this.placed.keys()) this.controller.enqueue(key);
+    };
+    for (const inf of [this.caches.overrides, this.caches.clusterOverrides]) inf.on({ add: everything, update: everything, delete: everything });
+    this.caches.onClusterShapeChange((c) => JSON.stringify([c.metadata.labels ?? {}, c.spec ?? {}]), everything);
+  }
+
+  templateChanged(key: string): void {
+    this.controller.enqueue(key);
+  }
+
+  /** Computes every binding's Works at once (start-up, before the hub accepts agents). */
+  computeAll(): void {
+    for (const b of this.caches.allBindings()) this.reconcile(keyOfResource(b));
+  }
+
+  /** Brings one template's Works in line with its binding. */
+  reconcile(key: string): undefined {
+    const ref = parseWorkKey(key);
+    const binding = this.caches.bindingOf(ref);
+    const template = this.templates.get(ref);
+    const live =
+      binding !== undefined &&
+      binding.metadata.deletionTimestamp === undefined &&
+      template !== undefined &&
+      template.metadata.deletionTimestamp === undefined &&
+      (binding.spec.resource.uid === undefined || binding.spec.resource.uid === template.metadata.uid);
+    const targets = live ? binding.spec.clusters : [];
+    const previous = this.placed.get(key) ?? new Set<string>();
+    const now = new Set<string>();
+    if (live) {
+      const conflictResolution = binding.spec.conflictResolution ?? "Abort";
+      const rendered = renderClusterWorks(template, targets, (n) => this.caches.clusters.get(n), this.caches.allOverrides(), conflictResolution);
+      for (const [cluster, work] of rendered) {
+        now.add(cluster);
+        // Suspended dispatching: the cluster keeps the Work it has (or gets none yet).
+        if (suspensionHolds(binding.spec, this.caches.clusters.get(cluster))) continue;
+        if (!work.ok) {
+          // That cluster keeps its previous Work; the others go on.
+          this.works.setRenderError(cluster, key, work.message);
+          continue;
+        }
+        this.works.setRenderError(cluster, key, undefined);
+        this.works.set(cluster, { key, hash: work.hash, manifests: work.manifests, conflictResolution });
+      }
+    }
+    for (const cluster of previous) {
+      if (now.has(cluster)) continue;
+      if (live && suspensionHolds(binding.spec, this.caches.clusters.get(cluster))) {
+        now.add(cluster); // a suspended cluster is not told to delete either
+        continue;
+      }
+      this.works.delete(cluster, key);
+      this.works.setRenderError(cluster, key, undefined);
+    }
+    if (now.size > 0) this.placed.set(key, now);
+    else this.placed.delete(key);
+    return undefined;
+  }
+}
