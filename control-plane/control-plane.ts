@@ -8,10 +8,10 @@ import { startHealthServer } from "../shared/health-server.ts";
 import { AgentHubService, type RegisterRequest, type RegisterResponse, RegistrationService } from "../shared/gen/flotilla/v1alpha1/agent.ts";
 import { KubeRest } from "../shared/kube-rest.ts";
 import { counterOf, gaugeOf } from "../shared/metrics.ts";
-import { parseWorkKey } from "../shared/work-key.ts";
+import { parseWorkKey, templateKeyOfBinding } from "../shared/work-key.ts";
 import { AdminService } from "../shared/gen/flotilla/v1alpha1/admin.ts";
 import { Admin } from "./admin/admin.ts";
-import { BindingController, keyOfResource } from "./detector/binding-controller.ts";
+import { BindingController } from "./detector/binding-controller.ts";
 import { Caches } from "./caches.ts";
 import { ClusterController } from "./clusters/cluster-controller.ts";
 import { installCrds } from "./crds.ts";
@@ -221,7 +221,7 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Runn
       clusterCtl.controller.enqueue(c.metadata.name ?? "");
       unjoinCtl.controller.enqueue(c.metadata.name ?? "");
     }
-    for (const b of caches.allBindings()) statusCtl.reported(keyOfResource(b));
+    for (const b of caches.allBindings()) statusCtl.reported(templateKeyOfBinding(b));
   };
   const elector =
     opts.leaderElection === undefined

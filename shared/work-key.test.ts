@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { parseWorkKey, workKey, WorkKeyError, workKeyLabelValue } from "./work-key.ts";
+import { parseWorkKey, templateKey, templateKeyOfBinding, workKey, WorkKeyError, workKeyLabelValue } from "./work-key.ts";
 import type { WorkRef } from "./work-key.ts";
 
 describe("workKey and parseWorkKey", () => {
@@ -81,5 +81,17 @@ describe("workKeyLabelValue", () => {
     const a = "apps/v1/Deployment/default/web";
     assert.equal(workKeyLabelValue(a), workKeyLabelValue(a));
     assert.notEqual(workKeyLabelValue(a), workKeyLabelValue("apps/v1/Deployment/default/api"));
+  });
+});
+
+describe("templateKey and templateKeyOfBinding", () => {
+  it("a template and the binding that refers to it share one key", () => {
+    const template = { apiVersion: "apps/v1", kind: "Deployment", metadata: { namespace: "default", name: "web" } };
+    const binding = { apiVersion: "flotilla.dev/v1alpha1", kind: "ResourceBinding", metadata: { name: "web-deployment" }, spec: { resource: { apiVersion: "apps/v1", kind: "Deployment", namespace: "default", name: "web" } } };
+    assert.equal(templateKey(template), "apps/v1/Deployment/default/web");
+    assert.equal(templateKeyOfBinding(binding as never), templateKey(template));
+  });
+  it("a cluster-scoped template has no namespace in its key", () => {
+    assert.equal(templateKey({ apiVersion: "v1", kind: "Namespace", metadata: { name: "team-a" } }), "core/v1/Namespace/-/team-a");
   });
 });

@@ -3,6 +3,7 @@
 // core group has no name of its own ("core" stands in), and "-" is never a valid namespace, so the
 // key parses back unambiguously.
 import { createHash } from "node:crypto";
+import type { KubeObject, ResourceBinding } from "./api/types.ts";
 
 /** The object a Work key names. */
 export interface WorkRef {
@@ -65,4 +66,15 @@ function checkParts(input: string, parts: readonly string[]): void {
     if (part === "") throw new WorkKeyError(input, `${PART_NAMES[i]} is empty`);
     if (part.includes("/")) throw new WorkKeyError(input, `${PART_NAMES[i]} contains "/"`);
   });
+}
+
+/** A template's key: the work key of the object itself. */
+export function templateKey(o: KubeObject): string {
+  return workKey({ apiVersion: o.apiVersion, kind: o.kind, namespace: o.metadata.namespace, name: o.metadata.name ?? "" });
+}
+
+/** The key of the template a binding refers to. */
+export function templateKeyOfBinding(b: ResourceBinding): string {
+  const r = b.spec.resource;
+  return workKey({ apiVersion: r.apiVersion, kind: r.kind, namespace: r.namespace, name: r.name });
 }

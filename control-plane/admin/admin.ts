@@ -7,15 +7,12 @@ import type { KubeObject, ResourceBinding } from "../../shared/api/types.ts";
 import type {
   ClusterInfo,
   CreateTokenRequest,
-  CreateTokenResponse,
   DiffRequest,
   PlanRequest,
   DiffResponse,
   DeleteTokenRequest,
-  DeleteTokenResponse,
   ListBindingsRequest,
   ListBindingsResponse,
-  ListTokensResponse,
   UnjoinRequest,
   UnjoinResponse,
   GetPropagationRequest,
@@ -28,12 +25,12 @@ import type {
   TemplateRef,
 } from "../../shared/gen/flotilla/v1alpha1/admin.ts";
 import { Health, type ResourceIdentifier } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
-import { RESOURCES, SECRETS } from "../../shared/api/resources.ts";
-import { collectionPath, isKubeStatus, type KubeRest, objectPath } from "../../shared/kube-rest.ts";
+import { RESOURCES } from "../../shared/api/resources.ts";
+import { isKubeStatus, type KubeRest, objectPath } from "../../shared/kube-rest.ts";
 import { AGENT_ON_OTHER_REPLICA } from "../../shared/admin-errors.ts";
 import { adminOfSubject } from "../../shared/pki.ts";
 import { workKey } from "../../shared/work-key.ts";
-import { formatToken, newToken, TOKEN_SECRET_PREFIX, TOKEN_SECRET_TYPE, tokenInfo, tokenSecret } from "../clusters/bootstrap-token.ts";
+import { AdminTokens } from "./admin-tokens.ts";
 import type { Caches } from "../caches.ts";
 import { diffPair, redactManifests } from "./live-view.ts";
 import { planObjects } from "./admin-plan.ts";
@@ -54,7 +51,7 @@ export class Admin {
   private readonly rest: KubeRest;
   private readonly connected: (cluster: string) => boolean;
   private readonly liveObjects: (cluster: string, resources: ResourceIdentifier[]) => Promise<Buffer[]> | undefined;
-  private readonly tokenNamespace: string | undefined;
+  private readonly tokens: AdminTokens;
   private readonly waitingOn: (cluster: string) => number;
   private readonly log: Logger;
   private readonly resolver: TemplateResolver;
@@ -80,7 +77,7 @@ export class Admin {
     this.resolver = new TemplateResolver(opts.rest);
     this.connected = opts.connected;
     this.liveObjects = opts.liveObjects;
-    this.tokenNamespace = opts.tokenNamespace;
+    this.tokens = new AdminTokens({ rest: opts.rest, tokenNamespace: opts.tokenNamespace, log: opts.log });
     this.waitingOn = opts.waitingOn;
     this.log = opts.log;
   }
@@ -95,9 +92,9 @@ export class Admin {
       plan: this.unary((req: PlanRequest) => planObjects({ caches: this.caches, works: this.works, rest: this.rest, resolver: this.resolver }, req)),
       listWorks: this.unary(async (req: ListWorksRequest) => this.listWorks(req)),
       listBindings: this.unary(async (req: ListBindingsRequest) => this.listBindings(req)),
-      createToken: this.unary((req: CreateTokenRequest) => this.createToken(req)),
-      listTokens: this.unary(() => this.listTokens()),
-      deleteToken: this.unary((req: DeleteTokenRequest) => this.deleteToken(req)),
+      createToken: this.unary((req: CreateTokenRequest) => this.tokens.create(req)),
+      listTokens: this.unary(() => this.tokens.list()),
+      deleteToken: this.unary((req: DeleteTokenRequest) => this.tokens.delete(req)),
       unjoin: this.unary((req: UnjoinRequest) => this.unjoin(req)),
     };
   }
@@ -249,48 +246,6 @@ export class Admin {
     return { bindings };
   }
 
-  private registrationNamespace(): string {
-    if (this.tokenNamespace === undefined) throw new RpcError(GrpcStatus.FAILED_PRECONDITION, "registration is off on this control plane (start it with --ca-key)");
-    return this.tokenNamespace;
-  }
-
-  private async createToken(req: CreateTokenRequest): Promise<CreateTokenResponse> {
-    const namespace = this.registrationNamespace();
-    const ttlMs = (req.ttlSeconds === 0 ? 86_400 : req.ttlSeconds) * 1000;
-    const token = newToken();
-    const expires = new Date(Date.now() + ttlMs);
-    await this.ensureNamespace(namespace);
-    await this.rest.request("POST", collectionPath(SECRETS, namespace), { body: tokenSecret(token, namespace, expires, req.description) });
-    this.log.info({ tokenId: token.id, expires: expires.toISOString() }, "bootstrap token created");
-    return { token: formatToken(token), id: token.id, expires: expires.toISOString() };
-  }
-
-  private async listTokens(): Promise<ListTokensResponse> {
-    const namespace = this.registrationNamespace();
-    const list = await this.rest.get<{ items: KubeObject[] }>(collectionPath(SECRETS, namespace), { labelSelector: "flotilla.dev/bootstrap-token=true" }).catch((err: unknown) => {
-      if (isKubeStatus(err, 404)) return { items: [] };
-      throw err;
-    });
-    const now = Date.now();
-    return {
-      tokens: list.items
-        .filter((s) => s.type === TOKEN_SECRET_TYPE)
-        .map(tokenInfo)
-        .map((t) => ({ ...t, expired: !(Date.parse(t.expires) > now) }))
-        .sort((a, b) => (a.expires < b.expires ? -1 : 1)),
-    };
-  }
-
-  private async deleteToken(req: DeleteTokenRequest): Promise<DeleteTokenResponse> {
-    const namespace = this.registrationNamespace();
-    if (!/^[a-z0-9]{6}$/.test(req.id)) throw new RpcError(GrpcStatus.INVALID_ARGUMENT, `${JSON.stringify(req.id)} is not a token id (6 lowercase letters or digits)`);
-    await this.rest.delete(objectPath(SECRETS, namespace, `${TOKEN_SECRET_PREFIX}${req.id}`)).catch((err: unknown) => {
-      if (isKubeStatus(err, 404)) throw new RpcError(GrpcStatus.NOT_FOUND, `no bootstrap token ${req.id}`);
-      throw err;
-    });
-    return {};
-  }
-
   private async unjoin(req: UnjoinRequest): Promise<UnjoinResponse> {
     const c = this.caches.clusters.get(req.cluster);
     if (c === undefined) throw new RpcError(GrpcStatus.NOT_FOUND, `cluster ${JSON.stringify(req.cluster)} is not registered`);
@@ -306,12 +261,4 @@ export class Admin {
     const waiting = this.waitingOn(req.cluster);
     return { message: `cluster ${req.cluster} unjoining: its agent removes what Flotilla applied (${waiting} binding${waiting === 1 ? "" : "s"} to go), then the Cluster goes` };
   }
-
-  private async ensureNamespace(name: string): Promise<void> {
-    await this.rest.request("POST", "/api/v1/namespaces", { body: { apiVersion: "v1", kind: "Namespace", metadata: { name } } }).catch((err: unknown) => {
-      // 409: it exists; 403: we may not create namespaces, so it must be made by whoever installed us.
-      if (!isKubeStatus(err, 409) && !isKubeStatus(err, 403)) throw err;
-    });
-  }
 }
-

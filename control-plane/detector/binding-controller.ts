@@ -3,7 +3,7 @@ import { RESOURCES } from "../../shared/api/resources.ts";
 import type { KubeObject, PropagationPolicy, ResourceBinding, TargetCluster } from "../../shared/api/types.ts";
 import { Controller } from "../../shared/controller.ts";
 import { isKubeStatus, type KubeRest, objectPath } from "../../shared/kube-rest.ts";
-import { parseWorkKey } from "../../shared/work-key.ts";
+import { parseWorkKey, templateKey, templateKeyOfBinding } from "../../shared/work-key.ts";
 import { bindingName, bindingUpToDate, desiredBinding, type RequiredBy } from "../scheduling/binding-spec.ts";
 import type { Caches } from "../caches.ts";
 import { isDependencyKind } from "./dependencies.ts";
@@ -11,7 +11,7 @@ import { DependencyIndex } from "./dependency-index.ts";
 import { type Schedule, scheduleTemplate, schedulable, targetsAfter } from "../scheduling/schedule.ts";
 import type { ScheduleOutcome, ScheduleOutcomes } from "../scheduling/schedule-outcomes.ts";
 import { matchPolicy } from "../scheduling/policy-match.ts";
-import { isPropagatable, type KindRef, keyOf, type TemplateInformers } from "./template-informers.ts";
+import { isPropagatable, type KindRef, type TemplateInformers } from "./template-informers.ts";
 
 const FIELD_MANAGER = "flotilla-binding-controller";
 
@@ -43,13 +43,13 @@ export class BindingController {
     this.caches.clusterPolicies.on({ add: policyChanged, update: policyChanged, delete: policyChanged });
     // Placement depends on labels, spec and whether a cluster can take Divided replicas.
     this.caches.onClusterShapeChange((c) => JSON.stringify([c.metadata.labels ?? {}, c.spec ?? {}, schedulable(c), c.metadata.deletionTimestamp ?? ""]), () => this.rescheduleAll());
-    const bindingChanged = (b: ResourceBinding) => this.controller.enqueue(keyOfResource(b));
+    const bindingChanged = (b: ResourceBinding) => this.controller.enqueue(templateKeyOfBinding(b));
     this.caches.bindings.on({ delete: bindingChanged });
     this.caches.clusterBindings.on({ delete: bindingChanged });
     // A parent's dependencies follow its binding: where it goes, and whether it still exists.
     // Only what a dependency's binding is made of counts: a parent's status writes change nothing.
     const parentChanged = (b: ResourceBinding, gone: boolean) => {
-      const parentKey = keyOfResource(b);
+      const parentKey = templateKeyOfBinding(b);
       const needs = this.deps.known(parentKey);
       const shape = gone ? "" : JSON.stringify([b.spec.clusters.map((c) => c.name), b.spec.propagateDeps, b.spec.conflictResolution, b.metadata.deletionTimestamp]);
       if (needs.length === 0 || this.parentShapes.get(parentKey) === shape) return;
@@ -67,24 +67,24 @@ export class BindingController {
 
   /** Every template of every watched kind, for the initial sync. */
   enqueueAll(kinds: KindRef[]): void {
-    for (const k of kinds) for (const t of this.templates.list(k)) this.controller.enqueue(keyOf(t));
-    for (const b of this.caches.allBindings()) this.controller.enqueue(keyOfResource(b));
+    for (const k of kinds) for (const t of this.templates.list(k)) this.controller.enqueue(templateKey(t));
+    for (const b of this.caches.allBindings()) this.controller.enqueue(templateKeyOfBinding(b));
   }
 
   private enqueueForPolicy(p: PropagationPolicy): void {
     for (const s of p.spec.resourceSelectors ?? []) {
-      for (const t of this.templates.list(s)) this.controller.enqueue(keyOf(t));
+      for (const t of this.templates.list(s)) this.controller.enqueue(templateKey(t));
     }
     // Templates it used to place (its selectors may have changed or it may be gone).
     for (const b of this.caches.allBindings()) {
-      if (b.metadata.labels?.["flotilla.dev/policy-name"] === p.metadata.name) this.controller.enqueue(keyOfResource(b));
+      if (b.metadata.labels?.["flotilla.dev/policy-name"] === p.metadata.name) this.controller.enqueue(templateKeyOfBinding(b));
     }
   }
 
   private rescheduleAll(): void {
-    for (const b of this.caches.allBindings()) this.controller.enqueue(keyOfResource(b));
+    for (const b of this.caches.allBindings()) this.controller.enqueue(templateKeyOfBinding(b));
     for (const p of this.caches.allPolicies()) for (const s of p.spec.resourceSelectors ?? []) {
-      for (const t of this.templates.list(s)) this.controller.enqueue(keyOf(t));
+      for (const t of this.templates.list(s)) this.controller.enqueue(templateKey(t));
     }
   }
 
@@ -145,11 +145,11 @@ export class BindingController {
 
   /** The live bindings (propagateDeps) whose templates refer to this object, with their clusters. */
   private requiredBy(dep: KubeObject): RequiredBy[] {
-    const depKey = keyOf(dep);
+    const depKey = templateKey(dep);
     const needs: RequiredBy[] = [];
     for (const b of this.caches.bindings.list(dep.metadata.namespace)) {
       if (b.spec.propagateDeps !== true || b.metadata.deletionTimestamp !== undefined) continue;
-      const parentKey = keyOfResource(b);
+      const parentKey = templateKeyOfBinding(b);
       const parent = this.templates.get(parseWorkKey(parentKey));
       if (parent === undefined || parent.metadata.deletionTimestamp !== undefined) continue;
       if (!this.deps.depsOf(parentKey, parent).includes(depKey)) continue;
@@ -163,12 +163,6 @@ export class BindingController {
       if (!isKubeStatus(err, 404)) throw err;
     });
   }
-}
-
-/** The template key a binding refers to. */
-export function keyOfResource(b: ResourceBinding): string {
-  const r = b.spec.resource;
-  return keyOf({ apiVersion: r.apiVersion, kind: r.kind, metadata: { name: r.name, namespace: r.namespace } });
 }
 
 /** What the binding's status should say about a schedule (beyond its targets). */

@@ -2,8 +2,8 @@
 // parent's change or removal can tell the dependencies it used to need. Recomputed only when the
 // template's resourceVersion changes.
 import type { KubeObject } from "../../shared/api/types.ts";
+import { templateKey } from "../../shared/work-key.ts";
 import { dependenciesOf } from "./dependencies.ts";
-import { keyOf } from "./template-informers.ts";
 
 export class DependencyIndex {
   private readonly byParent = new Map<string, { version: string; deps: string[] }>();
@@ -13,7 +13,7 @@ export class DependencyIndex {
     const version = `${template.metadata.uid ?? ""}/${template.metadata.resourceVersion ?? ""}`;
     const known = this.byParent.get(parentKey);
     if (known !== undefined && known.version === version && version !== "/") return known.deps;
-    const deps = dependenciesOf(template).map((d) => keyOf({ apiVersion: d.apiVersion, kind: d.kind, metadata: { name: d.name, namespace: d.namespace } }));
+    const deps = dependenciesOf(template).map((d) => templateKey({ apiVersion: d.apiVersion, kind: d.kind, metadata: { name: d.name, namespace: d.namespace } }));
     this.byParent.set(parentKey, { version, deps });
     return deps;
   }

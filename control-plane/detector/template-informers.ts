@@ -4,7 +4,7 @@ import { GROUP, type KubeObject } from "../../shared/api/types.ts";
 import type { Discovery } from "../../shared/discovery.ts";
 import { Informer } from "../../shared/informer.ts";
 import type { KubeRest } from "../../shared/kube-rest.ts";
-import { type WorkRef, workKey } from "../../shared/work-key.ts";
+import { templateKey, type WorkRef } from "../../shared/work-key.ts";
 
 /** A kind by apiVersion and kind. */
 export interface KindRef {
@@ -68,7 +68,7 @@ export class TemplateInformers {
         continue;
       }
       const inf = new Informer<KubeObject>({ kc: this.kc, rest: this.rest, resource, log: this.log });
-      const report = (o: KubeObject) => this.onChange(keyOf(o));
+      const report = (o: KubeObject) => this.onChange(templateKey(o));
       inf.on({ add: report, update: report, delete: report });
       this.informers.set(id, inf);
       starts.push(inf.start());
@@ -109,9 +109,4 @@ export class TemplateInformers {
     for (const inf of this.informers.values()) inf.stop();
     this.informers.clear();
   }
-}
-
-/** A template's key: its work key. */
-export function keyOf(o: KubeObject): string {
-  return workKey({ apiVersion: o.apiVersion, kind: o.kind, namespace: o.metadata.namespace, name: o.metadata.name ?? "" });
 }

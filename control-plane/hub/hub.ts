@@ -4,9 +4,13 @@ import type { Cluster } from "../../shared/api/types.ts";
 import type { AgentMessage, ControlMessage, RenewRequest, RenewResponse } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
 import { clusterOfSubject, clusterUidOfSubject } from "../../shared/pki.ts";
 import { AgentSession, type SessionEvents } from "./agent-session.ts";
-import type { Registrar } from "../clusters/registration.ts";
 import { RpcError, unaryHandler } from "../rpc.ts";
 import type { WorkStore } from "../works/work-store.ts";
+
+/** Signs a renewed certificate for a connected agent (the clusters part's Registrar). */
+export interface CertificateRenewer {
+  renew(cluster: string, uid: string | undefined, csr: string): Promise<string>;
+}
 
 /**
  * The AgentHub service: binds each stream to the cluster its client certificate names, refuses
@@ -18,14 +22,14 @@ export class Hub {
   private readonly events: SessionEvents & { connected(cluster: string, connected: boolean): void };
   private readonly log: Logger;
   private readonly clusterNamed: (cluster: string) => Cluster | undefined;
-  private readonly registrar: Registrar | undefined;
+  private readonly registrar: CertificateRenewer | undefined;
 
   constructor(opts: {
     works: WorkStore;
     events: SessionEvents & { connected(cluster: string, connected: boolean): void };
     clusterNamed: (cluster: string) => Cluster | undefined;
     /** Signs renewed certificates; without it (no CA key) Renew is refused. */
-    registrar?: Registrar;
+    registrar?: CertificateRenewer;
     log: Logger;
   }) {
     this.works = opts.works;

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { Cluster, ClusterSpec, KubeObject, OverridePolicy, Overriders, ResourceSelector, RuleWithCluster } from "../../shared/api/types.ts";
-import type { ImageReference } from "./overrides.ts";
-import { applyOverrides, formatImage, orderOverridePolicies, overridePolicyMatches, parseImage } from "./overrides.ts";
+import { formatImage, type ImageReference, parseImage } from "./image-reference.ts";
+import { applyOverrides, orderOverridePolicies, overridePolicyMatches } from "./overrides.ts";
 
 const DIGEST = "sha256:" + "ab".repeat(32);
 

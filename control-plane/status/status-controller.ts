@@ -4,12 +4,11 @@ import type { AggregatedStatusItem, KubeObject, ResourceBinding, ResourceBinding
 import { canonicalJson } from "../../shared/content-hash.ts";
 import { Controller } from "../../shared/controller.ts";
 import { isKubeStatus, type KubeRest, objectPath } from "../../shared/kube-rest.ts";
-import { parseWorkKey } from "../../shared/work-key.ts";
+import { parseWorkKey, templateKeyOfBinding } from "../../shared/work-key.ts";
 import { aggregateStatus } from "./aggregate-status.ts";
 import { bindingConditions } from "./binding-conditions.ts";
 import { type EventRecorder, involvedObjectOf, newFailures } from "./event-recorder.ts";
 import type { ScheduleOutcomes } from "../scheduling/schedule-outcomes.ts";
-import { keyOfResource } from "../detector/binding-controller.ts";
 import { BINDING_FINALIZER, bindingName } from "../scheduling/binding-spec.ts";
 import type { Caches } from "../caches.ts";
 import type { StatusStore } from "./status-store.ts";
@@ -77,7 +76,7 @@ export class StatusController {
     this.log = opts.log;
     this.events = opts.events;
     this.controller = new Controller({ name: "status", reconcile: (k) => this.reconcile(k), log: opts.log, workers: 4 });
-    const changed = (b: ResourceBinding) => this.controller.enqueue(keyOfResource(b));
+    const changed = (b: ResourceBinding) => this.controller.enqueue(templateKeyOfBinding(b));
     for (const inf of [this.caches.bindings, this.caches.clusterBindings]) inf.on({ add: changed, update: changed });
     this.works.subscribeAll((_cluster, key) => this.later(key));
   }
@@ -92,7 +91,7 @@ export class StatusController {
     this.lastEntries.clear(); // who owns which entries may have changed
     for (const b of this.caches.allBindings()) {
       if (b.spec.clusters.some((c) => c.name === cluster) || b.status?.aggregatedStatus?.some((i) => i.clusterName === cluster)) {
-        this.later(keyOfResource(b));
+        this.later(templateKeyOfBinding(b));
       }
     }
   }

@@ -1,8 +1,7 @@
 import type { Logger } from "pino";
 import type { ResourceBinding } from "../../shared/api/types.ts";
 import { Controller } from "../../shared/controller.ts";
-import { parseWorkKey } from "../../shared/work-key.ts";
-import { keyOfResource } from "../detector/binding-controller.ts";
+import { parseWorkKey, templateKeyOfBinding } from "../../shared/work-key.ts";
 import { suspensionHolds } from "../scheduling/binding-spec.ts";
 import type { Caches } from "../caches.ts";
 import { renderClusterWorks } from "../rendering/render-works.ts";
@@ -27,7 +26,7 @@ export class WorkCache {
     this.templates = opts.templates;
     this.works = opts.works;
     this.controller = new Controller({ name: "work-cache", reconcile: async (k) => this.reconcile(k), log: opts.log, workers: 1 });
-    const changed = (b: ResourceBinding) => this.controller.enqueue(keyOfResource(b));
+    const changed = (b: ResourceBinding) => this.controller.enqueue(templateKeyOfBinding(b));
     for (const inf of [this.caches.bindings, this.caches.clusterBindings]) inf.on({ add: changed, update: changed, delete: changed });
     // Overrides depend on override policies and on the clusters' labels and fields.
     const everything = () => {
@@ -43,7 +42,7 @@ export class WorkCache {
 
   /** Computes every binding's Works at once (start-up, before the hub accepts agents). */
   computeAll(): void {
-    for (const b of this.caches.allBindings()) this.reconcile(keyOfResource(b));
+    for (const b of this.caches.allBindings()) this.reconcile(templateKeyOfBinding(b));
   }
 
   /** Brings one template's Works in line with its binding. */
