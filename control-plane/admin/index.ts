@@ -1,0 +1,21 @@
+// The admin part: the Admin API that flotillactl talks to, on the mTLS listener.
+import { AdminService } from "../../shared/gen/flotilla/v1alpha1/admin.ts";
+import type { ControlPlaneContext, Part } from "../context.ts";
+import type { Hub } from "../hub/hub.ts";
+import { Admin } from "./admin.ts";
+
+export function startAdmin(ctx: ControlPlaneContext, links: { hub: Hub; waitingOn: (cluster: string) => number }): Part {
+  const { hub } = links;
+  const admin = new Admin({
+    caches: ctx.caches,
+    works: ctx.works,
+    statuses: ctx.statuses,
+    rest: ctx.rest,
+    connected: (c) => hub.session(c) !== undefined,
+    liveObjects: (c, resources) => hub.session(c)?.requestLive(resources),
+    tokenNamespace: ctx.opts.registration?.tokenNamespace,
+    waitingOn: links.waitingOn,
+    log: ctx.log.child({ component: "admin" }),
+  });
+  return { services: [{ definition: AdminService, implementation: admin.service() }] };
+}

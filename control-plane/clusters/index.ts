@@ -1,0 +1,79 @@
+// The clusters part: cluster health from heartbeats, unjoin, and the registration listener where
+// new members trade a bootstrap token for a certificate.
+import { Server, ServerCredentials } from "@grpc/grpc-js";
+import type { Cluster } from "../../shared/api/types.ts";
+import { type RegisterRequest, type RegisterResponse, RegistrationService } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
+import type { ControlPlaneContext, Part } from "../context.ts";
+import type { Hub } from "../hub/hub.ts";
+import { shutdownServer, unaryHandler } from "../rpc.ts";
+import { ClusterController } from "./cluster-controller.ts";
+import { UnjoinController } from "./unjoin-controller.ts";
+
+export interface ClustersPart extends Part {
+  /** Whether this replica judged the cluster last (it streamed here, and nobody else since). */
+  heardHere(cluster: string): boolean;
+  /** Bindings still waiting for a leaving cluster's agent to remove its objects. */
+  waitingOn(cluster: string): number;
+  /** The registration listener's port, once serving; undefined when registration is off. */
+  registrationPort(): number | undefined;
+}
+
+export function startClusters(ctx: ControlPlaneContext, hub: Hub): ClustersPart {
+  const { opts, caches, rest, log, events } = ctx;
+  const clusterCtl = new ClusterController({
+    getCluster: (n) => caches.clusters.get(n),
+    rest,
+    log,
+    thresholds: { failureMs: opts.clusterFailureMs, successMs: opts.clusterSuccessMs },
+    statusUpdateMs: opts.clusterStatusUpdateMs,
+    onReadyChanged: (c) => events.emit("clusterReadyChanged", c),
+    isLeader: ctx.isLeader,
+    connectedHere: (c) => hub.session(c) !== undefined,
+  });
+  const unjoinCtl = new UnjoinController({ clusterNamed: (n) => caches.clusters.get(n), bindings: () => caches.allBindings(), rest, log });
+  events.on("heartbeat", (cluster, hb) => clusterCtl.heartbeat(cluster, hb));
+  events.on("agentStreamChanged", (cluster) => clusterCtl.controller.enqueue(cluster));
+  const clusterEvent = (c: Cluster) => {
+    clusterCtl.controller.enqueue(c.metadata.name ?? "");
+    unjoinCtl.controller.enqueue(c.metadata.name ?? "");
+  };
+  caches.clusters.on({
+    add: clusterEvent,
+    update: clusterEvent,
+    delete: (c) => {
+      clusterEvent(c);
+      // Unjoined: its certificate is worth nothing now.
+      hub.disconnect(c.metadata.name ?? "", `cluster ${c.metadata.name} was unjoined`);
+    },
+  });
+
+  let registration: { server: Server; port: number } | undefined;
+  return {
+    heardHere: (c) => clusterCtl.heardHere(c),
+    waitingOn: (c) => unjoinCtl.waitingOn(c),
+    registrationPort: () => registration?.port,
+    controllers: [clusterCtl.controller],
+    leaderControllers: [unjoinCtl.controller],
+    startedLeading: () => {
+      for (const c of caches.clusters.list()) clusterEvent(c);
+    },
+    serve: async () => {
+      const { registrar } = ctx;
+      if (registrar === undefined || opts.registration === undefined || opts.registration.listen === "") return;
+      // Its own listener: a new member has no client certificate yet, and the hub's listener
+      // requires one. Server-authenticated TLS; the bootstrap token authenticates the caller.
+      const server = new Server({ "grpc.max_receive_message_length": 64 * 1024 });
+      server.addService(RegistrationService, {
+        register: unaryHandler<RegisterRequest, RegisterResponse>((call) => registrar.register(call.request), (err) => log.warn({ err: (err as Error).message }, "registration failed")),
+      });
+      const serverOnly = ServerCredentials.createSsl(null, [{ cert_chain: Buffer.from(opts.tls.certPem), private_key: Buffer.from(opts.tls.keyPem) }], false);
+      const listen = opts.registration.listen;
+      const port = await new Promise<number>((resolve, reject) => server.bindAsync(listen, serverOnly, (err, p) => (err ? reject(err) : resolve(p))));
+      registration = { server, port };
+      log.info({ registrationPort: port }, "registration listening");
+    },
+    stop: async () => {
+      if (registration !== undefined) await shutdownServer(registration.server);
+    },
+  };
+}

@@ -1,0 +1,127 @@
+// What the control plane's parts share (clients, caches, in-memory stores, leadership, events),
+// and the shape of a part as the assembly (control-plane.ts) starts and stops it.
+import { EventEmitter } from "node:events";
+import type { ServiceDefinition, UntypedServiceImplementation } from "@grpc/grpc-js";
+import type { KubeConfig } from "@kubernetes/client-node";
+import type { Logger } from "pino";
+import type { Controller } from "../shared/controller.ts";
+import { Discovery } from "../shared/discovery.ts";
+import type { Heartbeat, WorkStatus } from "../shared/gen/flotilla/v1alpha1/agent.ts";
+import { KubeRest } from "../shared/kube-rest.ts";
+import { Caches } from "./caches.ts";
+import { Registrar } from "./clusters/registration.ts";
+import { TemplateInformers } from "./detector/template-informers.ts";
+import { ScheduleOutcomes } from "./scheduling/schedule-outcomes.ts";
+import { StatusStore } from "./status/status-store.ts";
+import { WorkStore } from "./works/work-store.ts";
+
+export interface ControlPlaneOptions {
+  kc: KubeConfig;
+  log: Logger;
+  /** host:port for the agent hub (port 0 picks one). */
+  grpcListen: string;
+  tls: { caPem: string; certPem: string; keyPem: string };
+  /** host:port for /healthz, /readyz, /metrics; empty disables. */
+  healthListen: string;
+  installCrds: boolean;
+  clusterFailureMs: number;
+  clusterSuccessMs: number;
+  clusterStatusUpdateMs: number;
+  /** Lease-based leader election; without it this replica always leads. */
+  leaderElection?: { namespace: string; identity: string; leaseDurationMs: number; renewDeadlineMs: number; retryPeriodMs: number };
+  /** Called when this replica loses leadership (the process should exit and be restarted). */
+  onLostLeadership?: () => void;
+  /** Registration of new members and renewal of agent certificates; needs the CA's key. */
+  registration?: { caKeyPem: string; listen: string; tokenNamespace: string; certValidityMs: number };
+}
+
+/**
+ * What one part tells the others, in this process. Listeners run synchronously, in the order the
+ * parts subscribed (the order of the assembly's list).
+ */
+export interface ControlPlaneEvents {
+  /** A template (by template key) or something it is rendered from changed. */
+  templateChanged: [key: string];
+  /** An agent's stream opened or closed on this replica. */
+  agentStreamChanged: [cluster: string];
+  /** An agent reported the state of one of its Works. */
+  agentStatus: [cluster: string, status: WorkStatus];
+  /** An agent's heartbeat arrived on this replica. */
+  heartbeat: [cluster: string, heartbeat: Heartbeat];
+  /** A Cluster became Ready or not Ready. */
+  clusterReadyChanged: [cluster: string];
+}
+
+/** Everything the parts share. Built once by createContext; the parts never replace its members. */
+export interface ControlPlaneContext {
+  opts: ControlPlaneOptions;
+  log: Logger;
+  rest: KubeRest;
+  caches: Caches;
+  /** Informers on the template kinds that policies and bindings name (the detector's). */
+  templates: TemplateInformers;
+  /** The rendered Works per cluster (written by works/, served by hub/). */
+  works: WorkStore;
+  /** Agents' reports per Work (written by status/). */
+  statuses: StatusStore;
+  /** Why a template's schedule fell short (written by the detector, read by status/). */
+  outcomes: ScheduleOutcomes;
+  /** Signs agent certificates: registration and renewal; undefined without the CA's key. */
+  registrar: Registrar | undefined;
+  /** This replica's name: its Lease identity and its status field manager. */
+  identity: string;
+  isLeader(): boolean;
+  events: EventEmitter<ControlPlaneEvents>;
+}
+
+/** One concern's running part. Every member is optional; the assembly calls them in its order. */
+export interface Part {
+  /** Runs once the caches are synced, before any controller starts (in the assembly's order). */
+  synced?(): Promise<void> | void;
+  /** Controllers every replica runs. */
+  controllers?: Controller[];
+  /** Controllers only the leader runs. */
+  leaderControllers?: Controller[];
+  /** Runs when this replica starts leading, after the leader controllers started. */
+  startedLeading?(): void;
+  /** Services on the mTLS listener that agents and flotillactl reach. */
+  services?: { definition: ServiceDefinition; implementation: UntypedServiceImplementation }[];
+  /** Opens this part's own listeners, once the mTLS listener is bound. */
+  serve?(): Promise<void>;
+  /** Starts stopping; called before the mTLS listener shuts down and controllers stop. */
+  stop?(): Promise<void> | void;
+}
+
+/** Clients, caches and stores, not yet started; the leadership flag is the caller's. */
+export function createContext(opts: ControlPlaneOptions, isLeader: () => boolean): ControlPlaneContext {
+  const { kc, log } = opts;
+  const rest = new KubeRest(kc, { maxSockets: 32 });
+  const caches = new Caches(kc, rest, log);
+  const events = new EventEmitter<ControlPlaneEvents>();
+  const templates = new TemplateInformers({ kc, rest, discovery: new Discovery(rest), log, onChange: (k) => events.emit("templateChanged", k) });
+  const registrar =
+    opts.registration === undefined
+      ? undefined
+      : new Registrar({
+          rest,
+          ca: { certPem: opts.tls.caPem, keyPem: opts.registration.caKeyPem },
+          tokenNamespace: opts.registration.tokenNamespace,
+          certValidityMs: opts.registration.certValidityMs,
+          clusterNamed: (n) => caches.clusters.get(n),
+          log: log.child({ component: "registration" }),
+        });
+  return {
+    opts,
+    log,
+    rest,
+    caches,
+    templates,
+    works: new WorkStore(),
+    statuses: new StatusStore(),
+    outcomes: new ScheduleOutcomes(),
+    registrar,
+    identity: opts.leaderElection?.identity ?? `replica-${process.pid}`,
+    isLeader,
+    events,
+  };
+}

@@ -1,0 +1,48 @@
+// The hub part: the AgentHub service on every replica. What agents send becomes events for the
+// other parts; the hub imports none of them.
+import { AgentHubService } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
+import { counterOf, gaugeOf } from "../../shared/metrics.ts";
+import { parseWorkKey } from "../../shared/work-key.ts";
+import type { ControlPlaneContext, Part } from "../context.ts";
+import { Hub } from "./hub.ts";
+
+export interface HubPart extends Part {
+  hub: Hub;
+}
+
+export function startHub(ctx: ControlPlaneContext): HubPart {
+  const { caches, templates, events } = ctx;
+  // Only a deleted template's objects stay; a cluster that stops being a target loses them.
+  const preserveOnDelete = (key: string): boolean => {
+    try {
+      const ref = parseWorkKey(key);
+      const b = caches.bindingOf(ref);
+      const t = templates.get(ref);
+      return b?.spec.preserveResourcesOnDeletion === true && (t === undefined || t.metadata.deletionTimestamp !== undefined);
+    } catch {
+      return false;
+    }
+  };
+  const hub = new Hub({
+    works: ctx.works,
+    log: ctx.log,
+    clusterNamed: (c) => caches.clusters.get(c),
+    registrar: ctx.registrar,
+    events: {
+      status: (cluster, s) => events.emit("agentStatus", cluster, s),
+      heartbeat: (cluster, hb) => events.emit("heartbeat", cluster, hb),
+      preserveOnDelete,
+      connected: (cluster) => events.emit("agentStreamChanged", cluster),
+    },
+  });
+  gaugeOf("flotilla_connected_agents", "Agents streaming to this replica.", () => hub.connectedClusters().length);
+  const sessionStat = (stat: "upserts" | "manifestBytes") => () => hub.connectedClusters().map((c) => [{ cluster: c }, hub.session(c)?.stats[stat] ?? 0] as const);
+  counterOf("flotilla_stream_upserts_total", "WorkUpserts sent on the cluster's current stream.", sessionStat("upserts"), ["cluster"]);
+  counterOf("flotilla_stream_manifest_bytes_total", "Manifest bytes sent on the cluster's current stream.", sessionStat("manifestBytes"), ["cluster"]);
+  return {
+    hub,
+    services: [{ definition: AgentHubService, implementation: hub.service() }],
+    // Agents reconnect to another replica, or to this one when it is back.
+    stop: () => hub.closeAll(),
+  };
+}

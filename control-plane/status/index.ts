@@ -1,0 +1,57 @@
+// The status part: agents' reports → ResourceBinding status → the template's .status, plus the
+// Warning Events on templates.
+import { counterOf } from "../../shared/metrics.ts";
+import { parseWorkKey, templateKeyOfBinding } from "../../shared/work-key.ts";
+import type { ControlPlaneContext, Part } from "../context.ts";
+import type { Hub } from "../hub/hub.ts";
+import { EventRecorder } from "./event-recorder.ts";
+import { StatusController } from "./status-controller.ts";
+
+export function startStatus(ctx: ControlPlaneContext, links: { hub: Hub; heardHere: (cluster: string) => boolean }): Part {
+  const { caches, works, statuses, log, events } = ctx;
+  const recorder = new EventRecorder({ rest: ctx.rest, log: log.child({ component: "events" }) });
+  const statusCtl = new StatusController({
+    caches,
+    templates: ctx.templates,
+    works,
+    statuses,
+    outcomes: ctx.outcomes,
+    rest: ctx.rest,
+    log,
+    identity: ctx.identity,
+    isLeader: ctx.isLeader,
+    heardHere: (c) => links.hub.session(c) !== undefined || links.heardHere(c),
+    events: recorder,
+  });
+  const isKnownWork = (cluster: string, key: string): boolean => {
+    if (works.get(cluster, key) !== undefined || statuses.get(key).has(cluster)) return true;
+    try {
+      return caches.bindingOf(parseWorkKey(key)) !== undefined;
+    } catch {
+      return false;
+    }
+  };
+  events.on("agentStatus", (cluster, s) => {
+    // Only reports about Works that exist (or existed) for this cluster are kept, so a
+    // misbehaving agent cannot grow the hub's memory with made-up keys.
+    if (!isKnownWork(cluster, s.workKey)) {
+      log.debug({ cluster, work: s.workKey }, "ignoring a status for a Work this cluster does not have");
+      return;
+    }
+    if (statuses.set(cluster, s)) statusCtl.reported(s.workKey);
+  });
+  events.on("agentStreamChanged", (c) => statusCtl.clusterChanged(c));
+  events.on("clusterReadyChanged", (c) => statusCtl.clusterChanged(c));
+  events.on("templateChanged", (k) => statusCtl.reported(k));
+  ctx.outcomes.onChange((k) => statusCtl.reported(k));
+
+  counterOf("flotilla_binding_status_writes_total", "ResourceBinding status writes.", () => statusCtl.writes.bindingStatus);
+  counterOf("flotilla_template_status_writes_total", "Template status writes.", () => statusCtl.writes.templateStatus);
+  counterOf("flotilla_events_dropped_total", "Warning Events not written: over the rate limit (a burst of 100, then 10/s).", () => recorder.dropped);
+  return {
+    controllers: [statusCtl.controller],
+    startedLeading: () => {
+      for (const b of caches.allBindings()) statusCtl.reported(templateKeyOfBinding(b));
+    },
+  };
+}

@@ -1,0 +1,109 @@
+import assert from "node:assert/strict";
+import { readdir, readFile } from "node:fs/promises";
+import { join, relative } from "node:path";
+import { describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
+import { FOLDER_IMPORTS, importsOf, importViolation, PURE_SHARED, resolveImport } from "./import-rules.ts";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+
+describe("importViolation", () => {
+  const cases: { name: string; from: string; specifier: string; refused: boolean }[] = [
+    { name: "a pure folder imports the REST client", from: "control-plane/scheduling/schedule.ts", specifier: "../../shared/kube-rest.ts", refused: true },
+    { name: "a pure folder imports the Kubernetes client package", from: "control-plane/rendering/render.ts", specifier: "@kubernetes/client-node", refused: true },
+    { name: "a pure folder imports a filesystem builtin", from: "control-plane/scheduling/placement.ts", specifier: "node:fs/promises", refused: true },
+    { name: "a pure folder imports the caches", from: "control-plane/scheduling/schedule.ts", specifier: "../caches.ts", refused: true },
+    { name: "a pure folder imports a controller folder", from: "control-plane/rendering/render-works.ts", specifier: "../detector/binding-controller.ts", refused: true },
+    { name: "a pure folder imports pure shared code", from: "control-plane/scheduling/placement.ts", specifier: "../../shared/label-selector.ts", refused: false },
+    { name: "rendering imports scheduling", from: "control-plane/rendering/overrides.ts", specifier: "../scheduling/placement.ts", refused: false },
+    { name: "rendering imports fast-json-patch", from: "control-plane/rendering/overriders.ts", specifier: "fast-json-patch", refused: false },
+    { name: "scheduling imports rendering (the layering runs the other way)", from: "control-plane/scheduling/schedule.ts", specifier: "../rendering/render.ts", refused: true },
+    { name: "the hub imports a controller", from: "control-plane/hub/hub.ts", specifier: "../status/status-controller.ts", refused: true },
+    { name: "the hub imports the Work cache controller", from: "control-plane/hub/hub.ts", specifier: "../works/work-cache.ts", refused: true },
+    { name: "the hub imports the Work store", from: "control-plane/hub/hub.ts", specifier: "../works/work-store.ts", refused: false },
+    { name: "the hub imports the clusters' registration", from: "control-plane/hub/hub.ts", specifier: "../clusters/registration.ts", refused: true },
+    { name: "a folder imports the assembly", from: "control-plane/status/index.ts", specifier: "../control-plane.ts", refused: true },
+    { name: "main imports the assembly", from: "control-plane/main.ts", specifier: "./control-plane.ts", refused: false },
+    { name: "a folder imports a top-level module that is not shared", from: "control-plane/detector/index.ts", specifier: "../leader-election.ts", refused: true },
+    { name: "a folder imports the context", from: "control-plane/works/index.ts", specifier: "../context.ts", refused: false },
+    { name: "control-plane imports agent", from: "control-plane/hub/hub.ts", specifier: "../../agent/apply.ts", refused: true },
+    { name: "agent imports control-plane", from: "agent/agent.ts", specifier: "../control-plane/rendering/render.ts", refused: true },
+    { name: "shared imports control-plane", from: "shared/work-key.ts", specifier: "../control-plane/caches.ts", refused: true },
+    { name: "admin imports status", from: "control-plane/admin/admin.ts", specifier: "../status/status-store.ts", refused: false },
+    { name: "a pure folder's test imports the test runner", from: "control-plane/scheduling/schedule.test.ts", specifier: "node:test", refused: false },
+    { name: "a test in control-plane imports agent", from: "control-plane/hub/hub.test.ts", specifier: "../../agent/apply.ts", refused: true },
+    { name: "a test outside imports anything", from: "test/bench/schedule-render.ts", specifier: "../../control-plane/works/work-store.ts", refused: false },
+  ];
+  for (const c of cases) {
+    it(`${c.name}: ${c.refused ? "refused" : "allowed"}`, () => {
+      const why = importViolation(c.from, resolveImport(c.from, c.specifier));
+      if (c.refused) assert.ok(why !== undefined && why.length > 0, "expected a reason");
+      else assert.equal(why, undefined);
+    });
+  }
+
+  it("the folder table is a layering: no folder may import one that may import it", () => {
+    const reach = (from: string, seen = new Set<string>()): Set<string> => {
+      for (const to of FOLDER_IMPORTS[from] ?? []) {
+        const folder = to.split("/")[0] ?? "";
+        if (!seen.has(folder)) reach(folder, seen.add(folder));
+      }
+      return seen;
+    };
+    for (const folder of Object.keys(FOLDER_IMPORTS)) assert.ok(!reach(folder).has(folder), `${folder} reaches itself`);
+  });
+});
+
+describe("importsOf", () => {
+  it("finds static, multi-line, type-only, re-exported, side-effect and dynamic imports", () => {
+    const source = [
+      'import { a } from "./a.ts";',
+      "import type {",
+      "  B,",
+      '} from "../b.ts";',
+      'export { c } from "./c.ts";',
+      'import "./side.ts";',
+      'const d = await import("./d.ts");',
+      'export function e() { return "not from here"; }',
+    ].join("\n");
+    assert.deepEqual(importsOf(source).sort(), ["../b.ts", "./a.ts", "./c.ts", "./d.ts", "./side.ts"]);
+  });
+});
+
+describe("the repository follows the import rules", () => {
+  it("no file of control-plane/, agent/ or shared/ breaks them", async () => {
+    const files: string[] = [];
+    for (const side of ["control-plane", "agent", "shared"]) {
+      for (const entry of await readdir(join(root, side), { recursive: true, withFileTypes: true })) {
+        const path = relative(root, join(entry.parentPath, entry.name));
+        if (entry.isFile() && path.endsWith(".ts") && !path.startsWith("shared/gen/")) files.push(path);
+      }
+    }
+    assert.ok(files.length > 100, `read ${files.length} files`);
+    const broken: string[] = [];
+    for (const file of files) {
+      for (const specifier of importsOf(await readFile(join(root, file), "utf8"))) {
+        const why = importViolation(file, resolveImport(file, specifier));
+        if (why !== undefined) broken.push(`${file} imports ${specifier}: ${why}`);
+      }
+    }
+    assert.deepEqual(broken, []);
+  });
+
+  it("the shared modules pure folders use are pure themselves", async () => {
+    for (const file of PURE_SHARED) {
+      const imports = importsOf(await readFile(join(root, file), "utf8")).map((s) => resolveImport(file, s));
+      for (const to of imports) assert.ok(PURE_SHARED.includes(to) || to === "node:crypto", `${file} imports ${to}`);
+    }
+  });
+
+  it("no source file in control-plane/ is longer than 300 lines", async () => {
+    const long: string[] = [];
+    for (const entry of await readdir(join(root, "control-plane"), { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile() || !entry.name.endsWith(".ts") || entry.name.endsWith(".test.ts")) continue;
+      const lines = (await readFile(join(entry.parentPath, entry.name), "utf8")).split("\n").length - 1;
+      if (lines > 300) long.push(`${relative(root, join(entry.parentPath, entry.name))}: ${lines} lines`);
+    }
+    assert.deepEqual(long, []);
+  });
+});

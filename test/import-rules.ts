@@ -1,0 +1,88 @@
+// The import rules of control-plane/README.md, as a pure decision: may file A import B?
+// Paths are repository-relative ("control-plane/hub/hub.ts"); a package is its specifier.
+import { dirname, join, normalize } from "node:path";
+
+/** Folders of control-plane/ whose files decide and never do I/O. */
+export const PURE_FOLDERS = ["scheduling", "rendering"] as const;
+
+/** shared/ modules with no I/O, which pure folders may use. */
+export const PURE_SHARED = ["shared/api/types.ts", "shared/content-hash.ts", "shared/label-selector.ts", "shared/quantity.ts", "shared/work-key.ts", "shared/duration.ts"];
+
+/** Packages with no I/O, which pure folders may use. */
+const PURE_PACKAGES = ["fast-json-patch"];
+
+/** The top-level modules of control-plane/ that folders may use: shared state and gRPC helpers. */
+const TOP_SHARED = ["caches.ts", "context.ts", "rpc.ts"];
+
+/**
+ * What each control-plane folder may import from control-plane/, besides its own files and
+ * TOP_SHARED: a folder name, or one file ("works/work-store.ts"). The table is a layering: no
+ * folder imports one that imports it.
+ */
+export const FOLDER_IMPORTS: Readonly<Record<string, readonly string[]>> = {
+  scheduling: [],
+  rendering: ["scheduling"],
+  detector: ["scheduling"],
+  works: ["scheduling", "rendering", "detector"],
+  // The hub serves the Work store and never imports a controller.
+  hub: ["works/work-store.ts"],
+  clusters: ["hub"],
+  status: ["scheduling", "works", "detector", "hub"],
+  admin: ["scheduling", "rendering", "detector", "works", "hub", "clusters", "status"],
+};
+
+/** The assembly: only bin/ and tests start the control plane. */
+const ASSEMBLY = ["control-plane/control-plane.ts", "control-plane/main.ts"];
+
+/** The repository path an import names, or the specifier itself for a package or builtin. */
+export function resolveImport(from: string, specifier: string): string {
+  if (!specifier.startsWith(".")) return specifier;
+  return normalize(join(dirname(from), specifier));
+}
+
+const sideOf = (path: string) => path.split("/")[0] ?? "";
+const isFile = (to: string) => to.endsWith(".ts") || to.endsWith(".js");
+
+/** Why `from` may not import `to` (both as resolveImport gives them), or undefined when it may. */
+export function importViolation(from: string, to: string): string | undefined {
+  const fromSide = sideOf(from);
+  const toSide = isFile(to) ? sideOf(to) : "";
+  if (fromSide === "control-plane" && toSide === "agent") return "control-plane/ never imports agent/";
+  if (fromSide === "agent" && toSide === "control-plane") return "agent/ never imports control-plane/";
+  if (fromSide === "shared" && (toSide === "agent" || toSide === "control-plane")) return "shared/ imports neither side";
+  // Tests may use test tooling and any code they test.
+  if (fromSide !== "control-plane" || from.endsWith(".test.ts")) return undefined;
+
+  const folder = folderOf(from);
+  if (ASSEMBLY.includes(to) && !(from === "control-plane/main.ts" && to === "control-plane/control-plane.ts")) {
+    return "nothing in control-plane/ imports the assembly (control-plane.ts, main.ts)";
+  }
+  if (folder !== undefined && (PURE_FOLDERS as readonly string[]).includes(folder)) {
+    const pure = isFile(to) ? PURE_SHARED.includes(to) || (PURE_FOLDERS as readonly string[]).includes(folderOf(to) ?? "") : PURE_PACKAGES.includes(to);
+    if (!pure) return `${folder}/ is pure: it may import only pure folders, ${PURE_SHARED.join(", ")} and ${PURE_PACKAGES.join(", ")}`;
+  }
+  if (folder === undefined || toSide !== "control-plane") return undefined;
+  const target = to.slice("control-plane/".length);
+  const targetFolder = folderOf(to);
+  if (targetFolder === folder) return undefined;
+  if (targetFolder === undefined) {
+    return TOP_SHARED.includes(target) ? undefined : `${folder}/ may import only ${TOP_SHARED.join(", ")} from the top of control-plane/`;
+  }
+  const allowed = FOLDER_IMPORTS[folder] ?? [];
+  if (allowed.includes(targetFolder) || allowed.includes(target)) return undefined;
+  return `${folder}/ may not import ${targetFolder}/ (it may import: ${allowed.length === 0 ? "no other folder" : allowed.join(", ")})`;
+}
+
+/** The control-plane folder a path lies in, or undefined at the top of control-plane/ or elsewhere. */
+function folderOf(path: string): string | undefined {
+  const parts = path.split("/");
+  return parts[0] === "control-plane" && parts.length > 2 ? parts[1] : undefined;
+}
+
+/** The module specifiers a TypeScript source imports or re-exports, statically or with import(). */
+export function importsOf(source: string): string[] {
+  const specifiers: string[] = [];
+  const patterns = [/^\s*(?:import|export)\s[^;]*?\sfrom\s*["']([^"']+)["']/gms, /^\s*import\s*["']([^"']+)["']/gm, /\bimport\(\s*["']([^"']+)["']\s*\)/g];
+  for (const re of patterns) for (const m of source.matchAll(re)) specifiers.push(m[1] ?? "");
+  return specifiers;
+}
