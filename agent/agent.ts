@@ -85,7 +85,7 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
           runner.reject(u.workKey, u.contentHash, "the hub sent a manifest that is not valid JSON");
         }
       },
-      delete: (k, preserve) => runner.delete(k, preserve),
+      delete: (k, preserve, reason) => runner.delete(k, preserve, reason),
       syncDone: () => {
         // The hub keeps no status across our reconnect: tell it everything again.
         runner.forgetReported();
@@ -123,7 +123,7 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
   counterOf("flotilla_agent_upserts_received_total", "WorkUpserts received.", () => connection.upserts);
   counterOf("flotilla_agent_manifest_bytes_received_total", "Manifest bytes received.", () => connection.manifestBytes);
   counterOf("flotilla_agent_applies_total", "Server-side applies sent to the member.", () => runner.stats.applies);
-  counterOf("flotilla_agent_deletes_total", "Member objects deleted.", () => runner.stats.deletes);
+  counterOf("flotilla_agent_deletes_total", "Member objects deleted, by the reason the agent was given.", () => [...runner.stats.deletesByReason].map(([reason, n]) => [{ reason }, n] as const), ["reason"]);
   counterOf("flotilla_agent_state_writes_total", "Writes of the applied-work record ConfigMaps.", () => applied.writes);
   gaugeOf("flotilla_agent_works", "Works held with their manifests.", () => Object.keys(runner.heldHashes()).length);
   gaugeOf("flotilla_agent_work_queue_depth", "Works waiting or being applied.", () => runner.controller.queue.length + runner.controller.queue.inFlight);

@@ -1,6 +1,7 @@
 import { type ClientDuplexStream, credentials, Metadata, status as GrpcStatus } from "@grpc/grpc-js";
 import type { Logger } from "pino";
 import { CoalescingOutbox } from "../shared/coalescing-outbox.ts";
+import { AGENT_MAX_RECONNECT_BACKOFF_MS } from "../shared/reconnect.ts";
 import {
   type AgentMessage,
   AgentHubClient,
@@ -18,7 +19,8 @@ export interface HubHandlers {
   hello(): Hello;
   upsert(u: WorkUpsert): void;
   /** `preserve`: keep the objects, unmanaged (preserveResourcesOnDeletion). */
-  delete(key: string, preserve: boolean): void;
+  /** The Work is gone for this cluster; reason: the intent the hub gave (logged with each deletion). */
+  delete(key: string, preserve: boolean, reason: string): void;
   syncDone(workCount: number): void;
   /** The latest status of a Work, or undefined when there is nothing to say. */
   status(key: string): WorkStatus | undefined;
@@ -64,7 +66,14 @@ export class HubConnection {
 
   constructor(opts: HubConnectionOptions) {
     this.opts = opts;
-    const channelOptions: Record<string, string | number> = { "grpc.keepalive_time_ms": 20_000, "grpc.keepalive_timeout_ms": 10_000, "grpc.max_receive_message_length": 64 * 1024 * 1024 };
+    const channelOptions: Record<string, string | number> = {
+      "grpc.keepalive_time_ms": 20_000,
+      "grpc.keepalive_timeout_ms": 10_000,
+      "grpc.max_receive_message_length": 64 * 1024 * 1024,
+      // grpc-js backs off up to 120 s by default; the control plane's startup grace counts on less.
+      "grpc.initial_reconnect_backoff_ms": 500,
+      "grpc.max_reconnect_backoff_ms": AGENT_MAX_RECONNECT_BACKOFF_MS,
+    };
     if (opts.serverName) channelOptions["grpc.ssl_target_name_override"] = opts.serverName;
     this.channelOptions = channelOptions;
     this.client = new AgentHubClient(opts.address, credentials.createSsl(opts.ca, opts.key, opts.cert), channelOptions);
@@ -135,7 +144,7 @@ export class HubConnection {
           handlers.upsert(kind.value);
           break;
         case "workDelete":
-          handlers.delete(kind.value.workKey, kind.value.preserve);
+          handlers.delete(kind.value.workKey, kind.value.preserve, kind.value.reason || "Unspecified");
           break;
         case "liveRequest":
           void handlers.live(kind.value).then((res) => stream.write({ kind: { $case: "liveResponse", value: res } }));
@@ -156,7 +165,7 @@ export class HubConnection {
       outbox.close();
       if (this.stream === stream) this.stream = undefined;
       if (this.stopped) return;
-      const cap = Math.min(this.opts.maxBackoffMs ?? 30_000, (this.opts.minBackoffMs ?? 500) * 2 ** this.attempt);
+      const cap = Math.min(this.opts.maxBackoffMs ?? AGENT_MAX_RECONNECT_BACKOFF_MS, (this.opts.minBackoffMs ?? 500) * 2 ** this.attempt);
       this.attempt++;
       const delay = Math.round(Math.random() * cap);
       const level = code === GrpcStatus.PERMISSION_DENIED || code === GrpcStatus.UNAUTHENTICATED ? "error" : "warn";

@@ -8,7 +8,8 @@ import { counter } from "../shared/metrics.ts";
 import { workKeyLabelValue } from "../shared/work-key.ts";
 import { applyOrder, deleteOrder } from "./apply-order.ts";
 import { containsFields, decideApply } from "./apply-decision.ts";
-import type { AppliedResource, AppliedStore } from "./applied-store.ts";
+import { decidePrune, resourceId } from "./prune-decision.ts";
+import type { AppliedRecord, AppliedResource, AppliedStore } from "./applied-store.ts";
 import { type ObjectWatch, WORK_KEY_ANNOTATION } from "./object-watch.ts";
 import { type ManifestOutcome, workStatus } from "./work-status.ts";
 
@@ -29,7 +30,12 @@ export interface DesiredWork {
 export interface RunnerStats {
   applies: number;
   deletes: number;
+  /** Deletions by the reason they were made for (DESIGN §11: every deletion is explainable). */
+  deletesByReason: Map<string, number>;
 }
+
+/** Why the agent deletes an object a Work no longer has: the new version dropped it. */
+const PRUNED = "PrunedFromWork";
 
 /**
  * Makes the member match the Works the hub sent, one Work at a time per key (a controller):
@@ -38,13 +44,15 @@ export interface RunnerStats {
  */
 export class WorkRunner {
   readonly controller: Controller;
-  readonly stats: RunnerStats = { applies: 0, deletes: 0 };
+  readonly stats: RunnerStats = { applies: 0, deletes: 0, deletesByReason: new Map() };
   private readonly desired = new Map<string, DesiredWork>();
   private readonly statuses = new Map<string, WorkStatus>();
   private readonly sent = new Map<string, string>();
   private readonly knownNamespaces = new Set<string>();
   /** Removed Works whose objects stay (preserveResourcesOnDeletion). */
   private readonly preserving = new Set<string>();
+  /** Why each removed Work was removed, as the hub said. */
+  private readonly removalReasons = new Map<string, string>();
   private readonly rest: KubeRest;
   private readonly discovery: Discovery;
   private readonly applied: AppliedStore;
@@ -68,8 +76,9 @@ export class WorkRunner {
   }
 
   /** Removes a Work; with `preserve` its objects stay in the member, released from Flotilla. */
-  delete(key: string, preserve = false): void {
+  delete(key: string, preserve = false, reason = "Unspecified"): void {
     this.desired.delete(key);
+    this.removalReasons.set(key, reason);
     if (preserve) this.preserving.add(key);
     else this.preserving.delete(key);
     this.controller.enqueue(key);
@@ -119,31 +128,39 @@ export class WorkRunner {
     const record = this.applied.get(key);
     const label = workKeyLabelValue(key);
     const full = record?.hash !== want.hash;
+    if (full) await this.recordIntent(key, record, want);
     const outcomes: ManifestOutcome[] = [];
-    const resources: AppliedResource[] = [];
     let skipped = false;
     for (const manifest of applyOrder(want.manifests)) {
       const outcome = await this.applyManifest(key, label, manifest, want.conflictResolution, full);
       outcomes.push(outcome);
-      if (outcome.applied) resources.push(resourceOf(manifest));
-      else skipped = true;
+      if (!outcome.applied) skipped = true;
     }
     if (full) {
-      const keep = new Set(resources.map(resourceId));
-      for (const r of deleteOrder((record?.resources ?? []).filter((r) => !keep.has(resourceId(r))).map(asObject))) {
-        await this.deleteIfOurs(resourceOf(r), label);
-      }
-      // Record applied manifests only: a conflict is retried, never claimed.
-      if (outcomes.every((o) => o.applied || o.reason === "AlreadyExists" || o.reason === "ManagedLabelFalse")) {
-        this.applied.set({ key, hash: want.hash, resources });
-      }
+      const results = outcomes.map((o) => ({ resource: resourceOf(o.manifest), applied: o.applied, leftAlone: isLeftAlone(o) }));
+      const decision = decidePrune(record?.resources ?? [], results);
+      for (const r of deleteOrder(decision.prune.map(asObject))) await this.deleteIfOurs(key, resourceOf(r), label, PRUNED);
+      if (decision.record !== undefined) this.applied.set({ key, hash: want.hash, resources: decision.record });
     }
     this.publish(workStatus(key, want.hash, outcomes));
-    if (outcomes.some((o) => !o.applied && o.reason !== "AlreadyExists" && o.reason !== "ManagedLabelFalse")) {
+    if (outcomes.some((o) => !o.applied && !isLeftAlone(o))) {
       applyErrors.inc();
       throw new Error(`work ${key}: ${outcomes.filter((o) => !o.applied).map((o) => o.message).join("; ")}`);
     }
     return skipped ? { requeueAfterMs: RECHECK_SKIPPED_MS } : undefined;
+  }
+
+  /**
+   * Before a new version applies objects the record does not name yet, the record names them,
+   * written at once: a crash right after the apply then leaves no object that no record names
+   * (an orphan nothing would ever delete). The old hash stays, so a restart applies again.
+   */
+  private async recordIntent(key: string, record: AppliedRecord | undefined, want: DesiredWork): Promise<void> {
+    const named = new Set((record?.resources ?? []).map(resourceId));
+    const added = want.manifests.map(resourceOf).filter((r) => !named.has(resourceId(r)));
+    if (added.length === 0) return;
+    this.applied.set({ key, hash: record?.hash ?? "", resources: [...(record?.resources ?? []), ...added] });
+    await this.applied.flush();
   }
 
   private async applyManifest(key: string, label: string, manifest: KubeObject, conflictResolution: string, full: boolean): Promise<ManifestOutcome> {
@@ -182,7 +199,7 @@ export class WorkRunner {
     for (const r of deleteOrder((record?.resources ?? []).map(asObject))) {
       try {
         if (preserve) await this.releaseIfOurs(resourceOf(r), label);
-        else await this.deleteIfOurs(resourceOf(r), label);
+        else await this.deleteIfOurs(key, resourceOf(r), label, this.removalReasons.get(key) ?? "Unspecified");
       } catch (err) {
         failures.push(`${r.kind}/${r.metadata.name}: ${errorMessage(err)}`);
       }
@@ -193,22 +210,25 @@ export class WorkRunner {
     }
     this.applied.delete(key);
     this.preserving.delete(key);
+    this.removalReasons.delete(key);
     // The confirmation stays as the Work's status (tiny): it must survive until the stream has
     // room for it, and it is sent again after a reconnect.
     this.publish({ workKey: key, observedHash: "", applied: false, available: false, reason: "", message: "", manifests: [], deleted: true });
     return undefined;
   }
 
-  /** Deletes a member object only while it still carries this Work's label. */
-  private async deleteIfOurs(r: AppliedResource, label: string): Promise<void> {
+  /** Deletes a member object only while it still carries this Work's label; logs and counts it with its reason. */
+  private async deleteIfOurs(key: string, r: AppliedResource, label: string, reason: string): Promise<void> {
     const res = await this.discovery.resourceFor(r.apiVersion, r.kind);
     if (res === undefined) return;
     const live = await this.objects.get(res, r.namespace, r.name);
     if (!isOurs(live, label)) return;
-    this.stats.deletes++;
     await this.rest.delete(objectPath(res, r.namespace, r.name), { propagationPolicy: "Background" }).catch((err: unknown) => {
       if (!isKubeStatus(err, 404)) throw err;
     });
+    this.stats.deletes++;
+    this.stats.deletesByReason.set(reason, (this.stats.deletesByReason.get(reason) ?? 0) + 1);
+    this.log.info({ work: key, kind: r.kind, namespace: r.namespace, name: r.name, uid: live.metadata.uid, reason }, "member object deleted");
   }
 
   /** Leaves a member object in place without Flotilla's label and annotation: nothing manages it any more. */
@@ -258,8 +278,9 @@ function asObject(r: AppliedResource): KubeObject {
   return { apiVersion: r.apiVersion, kind: r.kind, metadata: { name: r.name, ...(r.namespace ? { namespace: r.namespace } : {}) } };
 }
 
-function resourceId(r: AppliedResource): string {
-  return `${r.apiVersion}|${r.kind}|${r.namespace ?? ""}|${r.name}`;
+/** A manifest deliberately not applied: the member's object belongs to someone else. */
+function isLeftAlone(o: ManifestOutcome): boolean {
+  return !o.applied && (o.reason === "AlreadyExists" || o.reason === "ManagedLabelFalse");
 }
 
 function errorMessage(err: unknown): string {

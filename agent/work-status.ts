@@ -26,7 +26,11 @@ export function workStatus(key: string, hash: string, outcomes: ManifestOutcome[
   const manifests: ManifestStatus[] = outcomes.map((o) => {
     const gv = o.manifest.apiVersion.split("/");
     const health = o.live !== undefined && o.applied ? assessHealth(o.live) : { health: "Unknown" as HealthWord, message: "" };
-    const status = (o.live as { status?: unknown } | undefined)?.status;
+    // The member's generation rides along (as Karmada reflects it), so the control plane can tell
+    // whether the member's controller has observed the spec that was applied.
+    const liveStatus = (o.live as { status?: unknown } | undefined)?.status;
+    const generation = o.live?.metadata.generation;
+    const status = liveStatus !== null && typeof liveStatus === "object" && generation !== undefined ? { ...liveStatus, generation } : liveStatus;
     return {
       resource: {
         group: gv.length === 2 ? (gv[0] as string) : "",

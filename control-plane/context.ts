@@ -27,6 +27,10 @@ export interface ControlPlaneOptions {
   clusterFailureMs: number;
   clusterSuccessMs: number;
   clusterStatusUpdateMs: number;
+  /** After a start or a leader change, a Ready cluster's old heartbeat is not judged for this long. */
+  clusterStartupGraceMs: number;
+  /** A not-Ready cluster keeps its Divided copy at least this long, and until the replacement is Available. */
+  gracefulEvictionPeriodMs: number;
   /** Lease-based leader election; without it this replica always leads. */
   leaderElection?: { namespace: string; identity: string; leaseDurationMs: number; renewDeadlineMs: number; retryPeriodMs: number };
   /** Called when this replica loses leadership (the process should exit and be restarted). */

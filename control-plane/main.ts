@@ -4,6 +4,7 @@ import { hostname } from "node:os";
 import { FlagError, type FlagSpec, type FlagValues } from "../shared/flags.ts";
 import { loadKubeConfig } from "../shared/kubeconfig.ts";
 import { createLogger } from "../shared/logger.ts";
+import { AGENT_RECONNECT_WORST_CASE_MS } from "../shared/reconnect.ts";
 import { waitForSignal } from "../shared/signals.ts";
 import { startControlPlane } from "./control-plane.ts";
 
@@ -17,7 +18,9 @@ export const controlPlaneFlags: FlagSpec[] = [
   { name: "install-crds", type: "bool", default: "true", help: "server-side-apply Flotilla's CRDs at start" },
   { name: "cluster-failure-threshold", type: "duration", default: "30s", help: "a cluster without heartbeats this long becomes Ready=False" },
   { name: "cluster-success-threshold", type: "duration", default: "0s", help: "heartbeats must flow this long before a not-ready cluster is Ready again" },
+  { name: "cluster-startup-grace-period", type: "duration", help: "after the control plane starts or a replica takes over, a Ready cluster whose agent has not reconnected yet stays Ready this long (default: the failure threshold plus 60s, the longest an agent takes to reconnect; never less than the failure threshold)" },
   { name: "cluster-status-update-frequency", type: "duration", default: "10s", help: "lastHeartbeatTime is written at most this often when nothing else changed; must be below the failure threshold" },
+  { name: "graceful-eviction-period", type: "duration", default: "10m", help: "a not-Ready cluster keeps its Divided copy until its replacement elsewhere is Available and at least this long has passed (graceful eviction)" },
   { name: "leader-elect", type: "bool", default: "true", help: "elect one leader among replicas (Lease) to run the controllers; every replica serves agents" },
   { name: "leader-elect-namespace", type: "string", default: "flotilla-system", help: "namespace of the leader Lease (created if missing)" },
   { name: "leader-elect-lease-duration", type: "duration", default: "15s", help: "how long a leader's lease lasts without renewal" },
@@ -35,6 +38,10 @@ export async function runControlPlane(flags: FlagValues): Promise<void> {
   const log = createLogger("flotilla-control-plane");
   const failureMs = flags["cluster-failure-threshold"] as number;
   const updateMs = flags["cluster-status-update-frequency"] as number;
+  const startupGraceMs = (flags["cluster-startup-grace-period"] as number | undefined) ?? failureMs + AGENT_RECONNECT_WORST_CASE_MS;
+  if (startupGraceMs < failureMs) {
+    throw new FlagError(`--cluster-startup-grace-period (${startupGraceMs} ms) must be at least --cluster-failure-threshold (${failureMs} ms): agents need that long to be heard from again`);
+  }
   if (updateMs >= failureMs) {
     throw new FlagError(`--cluster-status-update-frequency (${updateMs} ms) must be below --cluster-failure-threshold (${failureMs} ms): other replicas judge a cluster by the heartbeat time written`);
   }
@@ -51,6 +58,8 @@ export async function runControlPlane(flags: FlagValues): Promise<void> {
     clusterFailureMs: failureMs,
     clusterSuccessMs: flags["cluster-success-threshold"] as number,
     clusterStatusUpdateMs: updateMs,
+    clusterStartupGraceMs: startupGraceMs,
+    gracefulEvictionPeriodMs: flags["graceful-eviction-period"] as number,
     leaderElection: flags["leader-elect"]
       ? {
           namespace: flags["leader-elect-namespace"] as string,

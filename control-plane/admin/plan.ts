@@ -5,7 +5,8 @@ import type { Cluster, KubeObject, OverridePolicy, PropagationPolicy, ResourceBi
 import { desiredBinding, type RequiredBy, suspensionHolds } from "../scheduling/binding-spec.ts";
 import { matchPolicy } from "../scheduling/policy-match.ts";
 import { renderClusterWorks } from "../rendering/render-works.ts";
-import { scheduleTemplate, targetsAfter } from "../scheduling/schedule.ts";
+import { placementAfter } from "../scheduling/graceful-eviction.ts";
+import { scheduleTemplate } from "../scheduling/schedule.ts";
 
 /** A Work a cluster receives for the template (now), or would receive (planned). */
 export interface PlannedWork {
@@ -59,7 +60,9 @@ export function planTemplate(input: PlanInput): Plan {
   let unplaced = 0;
   if (match !== undefined) {
     const schedule = scheduleTemplate(template, match.policy, input.liveClusters, existing?.spec.clusters);
-    targets = targetsAfter(schedule, existing?.spec.clusters, input.liveClusters);
+    // Graceful evictions in flight stay as they are: a plan shows what ships now, and no eviction
+    // ends because of an apply (now and the period only matter for when one does).
+    targets = placementAfter({ schedule, existing, policy: match.policy, live: input.liveClusters, now: 0, evictionPeriodMs: Infinity }).targets;
     scheduleMessage = schedule.error ?? schedule.message;
     unplaced = schedule.unplaced;
   }

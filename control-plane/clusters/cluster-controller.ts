@@ -5,7 +5,7 @@ import { shouldWriteClusterStatus } from "./cluster-status-write.ts";
 import { Controller, type ReconcileResult } from "../../shared/controller.ts";
 import type { Heartbeat } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
 import { isKubeStatus, type KubeRest, objectPath } from "../../shared/kube-rest.ts";
-import { readiness, recordHeartbeat, type HeartbeatState, type Thresholds } from "./cluster-readiness.ts";
+import { readiness, recordHeartbeat, startupGraceLeft, type HeartbeatState, type Thresholds } from "./cluster-readiness.ts";
 
 const FIELD_MANAGER = "flotilla-cluster-controller";
 
@@ -25,6 +25,9 @@ export class ClusterController {
   private readonly onReadyChanged: (cluster: string) => void;
   private readonly isLeader: () => boolean;
   private readonly connectedHere: (cluster: string) => boolean;
+  private readonly startupGraceMs: number;
+  /** When this replica began judging clusters it hears nothing from: when it started leading. */
+  private judgingSince = Date.now();
 
   constructor(opts: {
     getCluster: (name: string) => Cluster | undefined;
@@ -37,7 +40,10 @@ export class ClusterController {
     /** Clusters with no heartbeat here are judged by the leader alone, from lastHeartbeatTime. */
     isLeader: () => boolean;
     connectedHere: (cluster: string) => boolean;
+    /** After a start or a leader change, old heartbeats are not judged for this long (agents reconnect). */
+    startupGraceMs: number;
   }) {
+    this.startupGraceMs = opts.startupGraceMs;
     this.get = opts.getCluster;
     this.rest = opts.rest;
     this.thresholds = opts.thresholds;
@@ -51,6 +57,11 @@ export class ClusterController {
   /** Whether this replica hears (or last heard) the cluster's heartbeats and no other replica took over. */
   heardHere(cluster: string): boolean {
     return this.states.has(cluster);
+  }
+
+  /** This replica now judges the clusters no replica hears from: old heartbeats get a grace period. */
+  startedLeading(): void {
+    this.judgingSince = Date.now();
   }
 
   heartbeat(cluster: string, hb: Heartbeat): void {
@@ -80,6 +91,11 @@ export class ClusterController {
       if (!this.isLeader()) return undefined;
       // No heartbeat reaches this replica: judge by what the replica that has the stream wrote.
       state = Number.isNaN(persistedBeat) ? {} : { lastHeartbeatAt: persistedBeat, healthySince: persistedBeat - this.thresholds.successMs };
+      // Just started (or just took over): agents are still reconnecting, so a Ready cluster stays
+      // Ready until they had time to (DESIGN §11); its condition is left as it is.
+      const wasReady = cluster.status?.conditions?.find((x) => x.type === "Ready")?.status === "True";
+      const graceLeft = startupGraceLeft({ ready: wasReady, ...(state.lastHeartbeatAt === undefined ? {} : { lastHeartbeatAt: state.lastHeartbeatAt }), judgingSince: this.judgingSince, now, graceMs: this.startupGraceMs });
+      if (graceLeft !== undefined) return { requeueAfterMs: graceLeft };
     }
     const r = readiness(state, now, this.thresholds);
     const before = cluster.status ?? {};

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { type HeartbeatState, readiness, recordHeartbeat } from "./cluster-readiness.ts";
+import { type HeartbeatState, readiness, recordHeartbeat, startupGraceLeft } from "./cluster-readiness.ts";
 
 const t = { failureMs: 30_000, successMs: 10_000 };
 
@@ -35,4 +35,22 @@ describe("cluster readiness", () => {
     const s = recordHeartbeat({}, 1_000, { failureMs: 30_000, successMs: 0 });
     assert.equal(readiness(s, 1_000, { failureMs: 30_000, successMs: 0 }).status, "True");
   });
+});
+
+describe("startupGraceLeft", () => {
+  const START = 1_000_000;
+  const GRACE = 35_000;
+  const cases: { name: string; ready: boolean; lastHeartbeatAt?: number; now: number; left: number | undefined }[] = [
+    { name: "a Ready cluster whose last beat predates this replica's judging is held", ready: true, lastHeartbeatAt: START - 60_000, now: START + 1_000, left: GRACE - 1_000 },
+    { name: "held until the grace period ends", ready: true, lastHeartbeatAt: START - 60_000, now: START + GRACE - 1, left: 1 },
+    { name: "judged once the grace period is over", ready: true, lastHeartbeatAt: START - 60_000, now: START + GRACE, left: undefined },
+    { name: "a beat after judging began ends the grace: judged by it", ready: true, lastHeartbeatAt: START + 500, now: START + 1_000, left: undefined },
+    { name: "a cluster already not Ready is judged as usual", ready: false, lastHeartbeatAt: START - 60_000, now: START + 1_000, left: undefined },
+    { name: "a Ready cluster that never wrote a beat is held too", ready: true, now: START + 1_000, left: GRACE - 1_000 },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      assert.equal(startupGraceLeft({ ready: c.ready, ...(c.lastHeartbeatAt === undefined ? {} : { lastHeartbeatAt: c.lastHeartbeatAt }), judgingSince: START, now: c.now, graceMs: GRACE }), c.left);
+    });
+  }
 });

@@ -52,3 +52,16 @@ export function readiness(state: HeartbeatState, now: number, t: Thresholds): Re
   }
   return { status: "True", reason: "ClusterReady", message: "the agent's heartbeats arrive", recheckAfterMs: t.failureMs - silentFor + 1 };
 }
+
+/**
+ * How long a Ready cluster stays Ready although its last heartbeat is older than `judgingSince`
+ * (when this replica began judging: its start, or its leadership), because agents reconnect
+ * with backoff after a control-plane restart or failover (kube-controller-manager's node startup
+ * grace). Milliseconds left, or undefined to judge now. A heartbeat since then ends the grace.
+ */
+export function startupGraceLeft(input: { ready: boolean; lastHeartbeatAt?: number; judgingSince: number; now: number; graceMs: number }): number | undefined {
+  if (!input.ready) return undefined;
+  if (input.lastHeartbeatAt !== undefined && input.lastHeartbeatAt >= input.judgingSince) return undefined;
+  const left = input.judgingSince + input.graceMs - input.now;
+  return left > 0 ? left : undefined;
+}

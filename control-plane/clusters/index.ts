@@ -29,6 +29,7 @@ export function startClusters(ctx: ControlPlaneContext, hub: Hub): ClustersPart 
     onReadyChanged: (c) => events.emit("clusterReadyChanged", c),
     isLeader: ctx.isLeader,
     connectedHere: (c) => hub.session(c) !== undefined,
+    startupGraceMs: opts.clusterStartupGraceMs,
   });
   const unjoinCtl = new UnjoinController({ clusterNamed: (n) => caches.clusters.get(n), bindings: () => caches.allBindings(), rest, log });
   events.on("heartbeat", (cluster, hb) => clusterCtl.heartbeat(cluster, hb));
@@ -55,6 +56,7 @@ export function startClusters(ctx: ControlPlaneContext, hub: Hub): ClustersPart 
     controllers: [clusterCtl.controller],
     leaderControllers: [unjoinCtl.controller],
     startedLeading: () => {
+      clusterCtl.startedLeading();
       for (const c of caches.clusters.list()) clusterEvent(c);
     },
     serve: async () => {

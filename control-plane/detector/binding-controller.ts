@@ -1,14 +1,15 @@
 import type { Logger } from "pino";
 import { RESOURCES } from "../../shared/api/resources.ts";
-import type { KubeObject, PropagationPolicy, ResourceBinding, TargetCluster } from "../../shared/api/types.ts";
-import { Controller } from "../../shared/controller.ts";
+import type { GracefulEvictionTask, KubeObject, PropagationPolicy, ResourceBinding, TargetCluster } from "../../shared/api/types.ts";
+import { Controller, type ReconcileResult } from "../../shared/controller.ts";
 import { isKubeStatus, type KubeRest, objectPath } from "../../shared/kube-rest.ts";
 import { parseWorkKey, templateKey, templateKeyOfBinding } from "../../shared/work-key.ts";
 import { bindingName, bindingUpToDate, desiredBinding, type RequiredBy } from "../scheduling/binding-spec.ts";
 import type { Caches } from "../caches.ts";
 import { isDependencyKind } from "./dependencies.ts";
+import { placementAfter } from "../scheduling/graceful-eviction.ts";
 import { DependencyIndex } from "./dependency-index.ts";
-import { type Schedule, scheduleTemplate, schedulable, targetsAfter } from "../scheduling/schedule.ts";
+import { type Schedule, scheduleTemplate, schedulable } from "../scheduling/schedule.ts";
 import type { ScheduleOutcome, ScheduleOutcomes } from "../scheduling/schedule-outcomes.ts";
 import { matchPolicy } from "../scheduling/policy-match.ts";
 import { isPropagatable, type KindRef, type TemplateInformers } from "./template-informers.ts";
@@ -31,7 +32,22 @@ export class BindingController {
   /** Parent binding key → what its dependencies' bindings are made of, last seen. */
   private readonly parentShapes = new Map<string, string>();
 
-  constructor(opts: { caches: Caches; templates: TemplateInformers; rest: KubeRest; outcomes: ScheduleOutcomes; log: Logger; workers?: number }) {
+  private readonly evictionPeriodMs: number;
+  private readonly now: () => number;
+
+  constructor(opts: {
+    caches: Caches;
+    templates: TemplateInformers;
+    rest: KubeRest;
+    outcomes: ScheduleOutcomes;
+    log: Logger;
+    /** The least time a not-Ready cluster keeps its copy once its replacement is Available (graceful eviction). */
+    evictionPeriodMs: number;
+    now?: () => number;
+    workers?: number;
+  }) {
+    this.evictionPeriodMs = opts.evictionPeriodMs;
+    this.now = opts.now ?? Date.now;
     this.caches = opts.caches;
     this.templates = opts.templates;
     this.rest = opts.rest;
@@ -88,7 +104,7 @@ export class BindingController {
     }
   }
 
-  private async reconcile(key: string): Promise<undefined> {
+  private async reconcile(key: string): Promise<ReconcileResult> {
     const ref = parseWorkKey(key);
     if (!isPropagatable(ref)) return undefined;
     const template = this.templates.get(ref);
@@ -113,23 +129,26 @@ export class BindingController {
       return undefined;
     }
     let targets: TargetCluster[] = [];
+    let evictions: GracefulEvictionTask[] = [];
+    let recheck: ReconcileResult;
     if (match !== undefined) {
       const live = this.caches.placeableClusters();
       const schedule = scheduleTemplate(template, match.policy, live, existing?.spec.clusters);
-      this.outcomes.set(key, outcomeOf(schedule, match.policy.metadata.name ?? ""));
-      // A policy that cannot be scheduled leaves what runs where it is (the binding's status says why).
-      targets = targetsAfter(schedule, existing?.spec.clusters, live);
+      const placed = placementAfter({ schedule, existing, policy: match.policy, live, now: this.now(), evictionPeriodMs: this.evictionPeriodMs });
+      ({ targets, evictions } = placed);
+      this.outcomes.set(key, outcomeOf(schedule, match.policy.metadata.name ?? "", targets.length > 0));
+      if (placed.recheckAfterMs !== undefined) recheck = { requeueAfterMs: placed.recheckAfterMs };
     } else {
       this.outcomes.delete(key);
     }
-    const desired = desiredBinding(template, match?.policy, targets, requiredBy);
-    if (existing !== undefined && existing.metadata.deletionTimestamp === undefined && bindingUpToDate(existing, desired)) return undefined;
+    const desired = desiredBinding(template, match?.policy, targets, requiredBy, evictions);
+    if (existing !== undefined && existing.metadata.deletionTimestamp === undefined && bindingUpToDate(existing, desired)) return recheck;
     if (existing?.metadata.deletionTimestamp !== undefined) {
       // The old binding is still being cleaned up; come back when it is gone (its delete event requeues us).
       return undefined;
     }
     await this.rest.apply(path, desired, FIELD_MANAGER);
-    return undefined;
+    return recheck;
   }
 
   /**
@@ -165,11 +184,15 @@ export class BindingController {
   }
 }
 
-/** What the binding's status should say about a schedule (beyond its targets). */
-export function outcomeOf(schedule: Schedule, policyName: string): ScheduleOutcome {
+/**
+ * What the binding's status should say about a schedule (beyond its targets). kept: the binding
+ * keeps clusters although the schedule placed nothing (its last placement, while none is Ready).
+ */
+export function outcomeOf(schedule: Schedule, policyName: string, kept = false): ScheduleOutcome {
+  const unschedulable = schedule.message === undefined ? undefined : schedule.targets.length === 0 && kept ? `${schedule.message}; the clusters keep what they run` : schedule.message;
   return {
     ...(schedule.error !== undefined ? { error: `policy ${policyName}: ${schedule.error}` } : {}),
-    ...(schedule.error === undefined && schedule.message !== undefined ? { unschedulable: schedule.message } : {}),
+    ...(schedule.error === undefined && unschedulable !== undefined ? { unschedulable } : {}),
     ...(schedule.affinityName !== undefined ? { affinityName: schedule.affinityName } : {}),
   };
 }

@@ -19,8 +19,11 @@ import type { WorkStore } from "../works/work-store.ts";
 export interface SessionEvents {
   status(cluster: string, status: WorkStatus): void;
   heartbeat(cluster: string, heartbeat: Heartbeat): void;
-  /** Whether a deleted Work's objects stay in the member (preserveResourcesOnDeletion). */
-  preserveOnDelete?(key: string): boolean;
+  /**
+   * Why a Work the store lacks is gone for the cluster, or undefined when its absence is no
+   * intent to delete (the agent keeps it). Without it every absent Work is deleted.
+   */
+  deletionIntent?(cluster: string, key: string): { reason: string; preserve: boolean } | undefined;
 }
 
 /** Counters of one session, for tests and metrics. */
@@ -49,7 +52,10 @@ export class AgentSession {
   private readonly works: WorkStore;
   private readonly events: SessionEvents;
   private readonly log: Logger;
-  private readonly outbox = new CoalescingOutbox((key) => this.call.write(this.message(key)));
+  private readonly outbox = new CoalescingOutbox((key) => {
+    const m = this.message(key);
+    return m === undefined || this.call.write(m);
+  });
   private closed = false;
   /** LiveRequests waiting for the agent's answer, by request id. */
   private readonly liveRequests = new Map<string, (res: LiveResponse) => void>();
@@ -174,8 +180,11 @@ export class AgentSession {
     if (this.closed) return;
     const hub = this.works.hashes(this.cluster);
     const plan = planResync(hello.needsContents ? {} : hello.workHashes, hub);
-    // An agent that lost its manifests still tells what it applied, so that Works gone meanwhile are deleted.
-    const deletes = hello.needsContents ? Object.keys(hello.workHashes).filter((k) => !hub.has(k)).sort() : plan.deletes;
+    // An agent that lost its manifests still tells what it applied, so that Works gone meanwhile are
+    // deleted; only those the user's intent removed (DESIGN §11), not those merely missing here.
+    const absent = hello.needsContents ? Object.keys(hello.workHashes).filter((k) => !hub.has(k)).sort() : plan.deletes;
+    const deletes = absent.filter((k) => this.intentFor(k) !== undefined);
+    if (deletes.length < absent.length) this.log.info({ kept: absent.length - deletes.length }, "keeping Works the hub lacks without an intent to delete them");
     for (const key of [...plan.upserts, ...deletes]) this.outbox.mark(key);
     this.outbox.mark(SYNC_DONE);
     this.log.info(
@@ -186,14 +195,21 @@ export class AgentSession {
     this.call.on("drain", () => this.outbox.drained());
   }
 
-  private message(key: string): ControlMessage {
+  private intentFor(key: string): { reason: string; preserve: boolean } | undefined {
+    return this.events.deletionIntent === undefined ? { reason: "NotInHubSet", preserve: false } : this.events.deletionIntent(this.cluster, key);
+  }
+
+  /** The message for a key, or undefined when there is nothing to send (an absent Work nobody removed). */
+  private message(key: string): ControlMessage | undefined {
     if (key === SYNC_DONE) {
       return { kind: { $case: "syncDone", value: { workCount: this.works.keys(this.cluster).length } } };
     }
     const work = this.works.get(this.cluster, key);
     if (work === undefined) {
+      const intent = this.intentFor(key);
+      if (intent === undefined) return undefined;
       this.stats.deletes++;
-      return { kind: { $case: "workDelete", value: { workKey: key, preserve: this.events.preserveOnDelete?.(key) ?? false } } };
+      return { kind: { $case: "workDelete", value: { workKey: key, preserve: intent.preserve, reason: intent.reason } } };
     }
     this.stats.upserts++;
     for (const m of work.manifests) this.stats.manifestBytes += m.byteLength;

@@ -18,6 +18,8 @@ describe("agent hub", () => {
   const works = new WorkStore();
   const registered = new Set(["member1", "member2"]);
   const statuses: [string, string][] = [];
+  /** Works whose absence from the store is no intent to delete them (DESIGN §11). */
+  const noIntent = new Set<string>();
   let hub: Hub;
   const clients: AgentHubClient[] = [];
 
@@ -33,7 +35,12 @@ describe("agent hub", () => {
       works,
       log: silentLogger(),
       clusterNamed: (c) => (registered.has(c) ? { apiVersion: "flotilla.dev/v1alpha1", kind: "Cluster", metadata: { name: c, uid: c === "member2" ? "uid-2" : "uid-1" }, spec: {} } : undefined),
-      events: { status: (c, s) => statuses.push([c, s.workKey]), heartbeat: () => undefined, connected: () => undefined },
+      events: {
+        status: (c, s) => statuses.push([c, s.workKey]),
+        heartbeat: () => undefined,
+        connected: () => undefined,
+        deletionIntent: (_c, k) => (noIntent.has(k) ? undefined : { reason: "PlacementChanged", preserve: false }),
+      },
     });
     server = new Server();
     server.addService(AgentHubService, hub.service());
@@ -159,6 +166,24 @@ describe("agent hub", () => {
     const upserts = received.filter((m) => m.kind?.$case === "workUpsert").length;
     assert.equal(upserts, works.keys("member2").length);
     assert.ok(received.some((m) => m.kind?.$case === "workDelete" && m.kind.value.workKey === "core/v1/ConfigMap/default/stale"));
+    stream.end();
+  });
+
+  it("never tells an agent to delete a Work the store lacks without an intent, on resync or live; says the reason when there is one", async () => {
+    works.set("member1", work("core/v1/ConfigMap/default/kept", "k1"));
+    noIntent.add("core/v1/ConfigMap/default/unrendered");
+    noIntent.add("core/v1/ConfigMap/default/kept");
+    const { stream, received } = connect("member1");
+    stream.write(hello("member1", { ...Object.fromEntries(works.keys("member1").map((k) => [k, works.get("member1", k)?.hash ?? ""])), "core/v1/ConfigMap/default/unrendered": "u1", "core/v1/ConfigMap/default/moved": "m1" }));
+    await until(() => received.some((m) => m.kind?.$case === "syncDone"), "SyncDone");
+    const deletes = received.flatMap((m) => (m.kind?.$case === "workDelete" ? [[m.kind.value.workKey, m.kind.value.reason]] : []));
+    assert.deepEqual(deletes, [["core/v1/ConfigMap/default/moved", "PlacementChanged"]], "only the Work with an intent is deleted, with its reason");
+    // Live: the store drops a Work nobody meant to remove (a render error after a start): nothing is sent.
+    works.delete("member1", "core/v1/ConfigMap/default/kept");
+    works.set("member1", work("core/v1/ConfigMap/default/marker", "x1"));
+    await until(() => received.some((m) => m.kind?.$case === "workUpsert" && m.kind.value.workKey === "core/v1/ConfigMap/default/marker"), "the marker after the drop");
+    assert.ok(!received.some((m) => m.kind?.$case === "workDelete" && m.kind.value.workKey === "core/v1/ConfigMap/default/kept"), "no delete for a Work without intent");
+    noIntent.clear();
     stream.end();
   });
 

@@ -2,8 +2,9 @@
 // other parts; the hub imports none of them.
 import { AgentHubService } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
 import { counterOf, gaugeOf } from "../../shared/metrics.ts";
-import { parseWorkKey } from "../../shared/work-key.ts";
+import { parseWorkKey, type WorkRef } from "../../shared/work-key.ts";
 import type { ControlPlaneContext, Part } from "../context.ts";
+import { deletionIntent, type TemplateKnowledge } from "./deletion-intent.ts";
 import { Hub } from "./hub.ts";
 
 export interface HubPart extends Part {
@@ -12,16 +13,17 @@ export interface HubPart extends Part {
 
 export function startHub(ctx: ControlPlaneContext): HubPart {
   const { caches, templates, events } = ctx;
-  // Only a deleted template's objects stay; a cluster that stops being a target loses them.
-  const preserveOnDelete = (key: string): boolean => {
+  // What the informers say of a Work the store lacks; a key that does not parse is kept.
+  const intent = (cluster: string, key: string) => {
+    let ref: WorkRef;
     try {
-      const ref = parseWorkKey(key);
-      const b = caches.bindingOf(ref);
-      const t = templates.get(ref);
-      return b?.spec.preserveResourcesOnDeletion === true && (t === undefined || t.metadata.deletionTimestamp !== undefined);
+      ref = parseWorkKey(key);
     } catch {
-      return false;
+      return undefined;
     }
+    const c = caches.clusters.get(cluster);
+    const template: TemplateKnowledge = templates.watching(ref) ? { known: true, template: templates.get(ref) } : { known: false };
+    return deletionIntent({ name: cluster, leaving: c === undefined || c.metadata.deletionTimestamp !== undefined }, caches.bindingOf(ref), template);
   };
   const hub = new Hub({
     works: ctx.works,
@@ -31,7 +33,7 @@ export function startHub(ctx: ControlPlaneContext): HubPart {
     events: {
       status: (cluster, s) => events.emit("agentStatus", cluster, s),
       heartbeat: (cluster, hb) => events.emit("heartbeat", cluster, hb),
-      preserveOnDelete,
+      deletionIntent: intent,
       connected: (cluster) => events.emit("agentStreamChanged", cluster),
     },
   });

@@ -4,6 +4,7 @@ import {
   type BindingSnapshot,
   type Cluster,
   type ConflictResolution,
+  type GracefulEvictionTask,
   type KubeObject,
   LABELS,
   type PropagationPolicy,
@@ -33,7 +34,13 @@ export function templateReplicas(template: KubeObject): number | undefined {
  * (propagateDeps) has `requiredBy`, the bindings that need it: it also goes to all their clusters,
  * and without a policy of its own it is placed whole with their conflict resolution.
  */
-export function desiredBinding(template: KubeObject, policy: PropagationPolicy | undefined, scheduled: TargetCluster[], requiredBy: RequiredBy[] = []): ResourceBinding {
+export function desiredBinding(
+  template: KubeObject,
+  policy: PropagationPolicy | undefined,
+  scheduled: TargetCluster[],
+  requiredBy: RequiredBy[] = [],
+  evictions: GracefulEvictionTask[] = [],
+): ResourceBinding {
   const namespaced = template.metadata.namespace !== undefined && template.metadata.namespace !== "";
   const replicas = templateReplicas(template);
   const byName = new Map(scheduled.map((t) => [t.name, t]));
@@ -81,6 +88,7 @@ export function desiredBinding(template: KubeObject, policy: PropagationPolicy |
       ...(spec.propagateDeps === true ? { propagateDeps: true } : {}),
       ...(spec.preserveResourcesOnDeletion === true ? { preserveResourcesOnDeletion: true } : {}),
       ...(needs.length > 0 ? { requiredBy: needs } : {}),
+      ...(evictions.length > 0 ? { gracefulEvictionTasks: evictions } : {}),
     },
   };
 }

@@ -51,3 +51,8 @@ type FieldSelectorExpression = NonNullable<FieldSelector["matchExpressions"]>[nu
 function compareStrings(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
+
+/** Whether the Cluster's Ready condition is True. */
+export function clusterReady(c: Cluster): boolean {
+  return c.status?.conditions?.find((x) => x.type === "Ready")?.status === "True";
+}

@@ -12,7 +12,7 @@ import type {
 } from "../../shared/api/types.ts";
 import { parseQuantity } from "../../shared/quantity.ts";
 import { templateReplicas } from "./binding-spec.ts";
-import { selectClusters } from "./placement.ts";
+import { clusterReady, selectClusters } from "./placement.ts";
 import { DivisionError, divideReplicas } from "./replica-division.ts";
 import { applySpreadConstraints } from "./spread-constraints.ts";
 
@@ -42,8 +42,7 @@ export function untoleratedTaint(c: Cluster, effect: Taint["effect"], toleration
 
 /** Whether a cluster may take Divided replicas: Ready and without an untolerated NoExecute taint. */
 export function schedulable(c: Cluster, tolerations: Toleration[] = []): boolean {
-  const ready = c.status?.conditions?.find((x) => x.type === "Ready")?.status === "True";
-  return ready && !untoleratedTaint(c, "NoExecute", tolerations);
+  return clusterReady(c) && !untoleratedTaint(c, "NoExecute", tolerations);
 }
 
 /**

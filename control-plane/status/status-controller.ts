@@ -12,6 +12,7 @@ import type { ScheduleOutcomes } from "../scheduling/schedule-outcomes.ts";
 import { BINDING_FINALIZER, bindingName } from "../scheduling/binding-spec.ts";
 import type { Caches } from "../caches.ts";
 import type { StatusStore } from "./status-store.ts";
+import { type MemberRollout, rolloutStatus } from "./rollout-status.ts";
 import { sumWorkloadStatus } from "./status-sum.ts";
 import type { TemplateInformers } from "../detector/template-informers.ts";
 import type { WorkStore } from "../works/work-store.ts";
@@ -206,7 +207,17 @@ export class StatusController {
     if (template === undefined || resource === undefined) return;
     const current = new Set(targets);
     const statuses = (items ?? []).filter((i) => current.has(i.clusterName) && i.status !== undefined && i.reason !== "ClusterNotReady").map((i) => i.status as Record<string, unknown>);
-    const sum = sumWorkloadStatus(template.kind, statuses);
+    const summed = sumWorkloadStatus(template.kind, statuses);
+    const byCluster = new Map((items ?? []).map((i) => [i.clusterName, i]));
+    const members = targets.map((cluster): MemberRollout => {
+      const item = byCluster.get(cluster);
+      const work = this.works.get(cluster, key);
+      const latest =
+        work !== undefined && work.templateGeneration === template.metadata.generation && item?.observedHash === work.hash && item.applied === true && item.reason !== "ClusterNotReady";
+      return { cluster, latest, status: item?.status };
+    });
+    const rollout = rolloutStatus(template.kind, template.metadata.generation, members);
+    const sum = summed === undefined ? undefined : { ...summed, ...rollout };
     if (sum === undefined || isSubset(sum, (template as KubeObject & { status?: unknown }).status)) return;
     this.writes.templateStatus++;
     await this.rest.mergePatch(objectPath(resource, ref.namespace, ref.name, "status"), { status: sum }, FIELD_MANAGER).catch(ignoreNotFound);

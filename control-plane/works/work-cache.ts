@@ -50,6 +50,13 @@ export class WorkCache {
     const ref = parseWorkKey(key);
     const binding = this.caches.bindingOf(ref);
     const template = this.templates.get(ref);
+    // Absence counts only from a synced informer (DESIGN §11): a template of a kind not watched
+    // yet (its informer starting, or the kind not served) is unknown, and its Works stay as they are.
+    if (template === undefined && binding !== undefined && binding.metadata.deletionTimestamp === undefined && !this.templates.watching(ref)) {
+      // Its clusters are remembered, so that they hear of it once the template is known gone.
+      this.placed.set(key, new Set([...(this.placed.get(key) ?? []), ...binding.spec.clusters.map((t) => t.name)]));
+      return undefined;
+    }
     const live =
       binding !== undefined &&
       binding.metadata.deletionTimestamp === undefined &&
@@ -72,7 +79,7 @@ export class WorkCache {
           continue;
         }
         this.works.setRenderError(cluster, key, undefined);
-        this.works.set(cluster, { key, hash: work.hash, manifests: work.manifests, conflictResolution });
+        this.works.set(cluster, { key, hash: work.hash, manifests: work.manifests, conflictResolution, templateGeneration: template.metadata.generation });
       }
     }
     for (const cluster of previous) {

@@ -5,6 +5,8 @@ export interface Work {
   /** Each manifest as JSON bytes. */
   manifests: Buffer[];
   conflictResolution: string;
+  /** The template's metadata.generation this Work was rendered from. */
+  templateGeneration?: number;
 }
 
 type Listener = (key: string) => void;
@@ -32,14 +34,25 @@ export class WorkStore {
     this.isSynced = true;
   }
 
-  /** Sets a cluster's Work; does nothing when the hash is unchanged. */
+  /**
+   * Sets a cluster's Work; with the hash unchanged nobody is told (a new template generation
+   * that renders the same for this cluster is only noted, for the rollout status).
+   */
   set(cluster: string, work: Work): void {
     let works = this.byCluster.get(cluster);
     if (works === undefined) {
       works = new Map();
       this.byCluster.set(cluster, works);
     }
-    if (works.get(work.key)?.hash === work.hash) return;
+    const held = works.get(work.key);
+    if (held?.hash === work.hash) {
+      if (held.templateGeneration !== work.templateGeneration) {
+        held.templateGeneration = work.templateGeneration;
+        // Nothing to send to the agent; the status side still hears of it.
+        for (const l of this.allListeners) l(cluster, work.key);
+      }
+      return;
+    }
     works.set(work.key, work);
     this.notify(cluster, work.key);
   }
@@ -63,10 +76,14 @@ export class WorkStore {
     return this.renderErrors.get(key) ?? new Map();
   }
 
-  /** Removes a cluster's Work, if it has it. */
+  /**
+   * Removes a cluster's Work. Listeners hear of it even when the store did not hold it (after a
+   * start, a Work an agent holds may never have been rendered here): the hub then decides,
+   * from the user's intent, whether the agent deletes it.
+   */
   delete(cluster: string, key: string): void {
-    const works = this.byCluster.get(cluster);
-    if (works?.delete(key)) this.notify(cluster, key);
+    this.byCluster.get(cluster)?.delete(key);
+    this.notify(cluster, key);
   }
 
   get(cluster: string, key: string): Work | undefined {
@@ -101,7 +118,7 @@ export class WorkStore {
     return () => set.delete(listener);
   }
 
-  /** Hears every change to any cluster's Works. */
+  /** Hears every change to any cluster's Works, and a new template generation that renders the same. */
   subscribeAll(listener: (cluster: string, key: string) => void): () => void {
     this.allListeners.add(listener);
     return () => this.allListeners.delete(listener);

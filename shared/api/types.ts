@@ -213,6 +213,18 @@ export interface ResourceBindingSpec {
   preserveResourcesOnDeletion?: boolean;
   /** For a dependency: the bindings that need it and their clusters. */
   requiredBy?: BindingSnapshot[];
+  /** Clusters that keep their copy while it is replaced elsewhere (graceful eviction). */
+  gracefulEvictionTasks?: GracefulEvictionTask[];
+}
+
+/** A not-Ready cluster whose copy stays until its replacement is Available (Karmada's field). */
+export interface GracefulEvictionTask {
+  fromCluster: string;
+  /** The replicas it keeps meanwhile. */
+  replicas?: number;
+  reason: string;
+  /** When the eviction began (RFC 3339). */
+  creationTimestamp: string;
 }
 
 /** A binding that needs a dependency, and where it goes. */

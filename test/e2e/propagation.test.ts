@@ -5,13 +5,15 @@ import { after, before, describe, it } from "node:test";
 import type { Cluster } from "../env/cluster.ts";
 import { type Fleet, startFleet } from "../env/fleet.ts";
 import { type Flotilla, startFlotilla } from "../env/flotilla.ts";
+import { join } from "node:path";
+import { ensureBinaries } from "../env/binaries.ts";
 import { waitFor } from "../env/wait.ts";
-import { apply, type BindingJson, clusterItem, condition, eventually, getJson, kubectl } from "./helpers.ts";
+import { apply, type BindingJson, clusterItem, condition, eventually, getJson, kubectl, runCommand } from "./helpers.ts";
 
 interface DeploymentJson {
-  metadata: { resourceVersion: string; labels?: Record<string, string> };
+  metadata: { resourceVersion: string; generation?: number; labels?: Record<string, string> };
   spec: { replicas: number; template: { spec: { containers: { image: string }[] } } };
-  status?: { replicas?: number; readyReplicas?: number; availableReplicas?: number; updatedReplicas?: number };
+  status?: { replicas?: number; readyReplicas?: number; availableReplicas?: number; updatedReplicas?: number; observedGeneration?: number; conditions?: { type: string; status: string; reason: string; message: string }[] };
 }
 interface ConfigMapJson {
   metadata: { resourceVersion: string; labels?: Record<string, string> };
@@ -74,7 +76,8 @@ describe("propagation end to end", () => {
       await eventually(`web Available in ${m.name}`, () => getJson<DeploymentJson>(m, ["deploy", "-n", NS, "web"]), (d) => d.status?.availableReplicas === 2);
     }
     const t = await eventually("template status = fleet sum", () => getJson<DeploymentJson>(control, ["deploy", "-n", NS, "web"]), (d) => d.status?.readyReplicas === 4);
-    assert.deepEqual({ ...t.status, conditions: undefined }, { replicas: 4, readyReplicas: 4, availableReplicas: 4, updatedReplicas: 4, conditions: undefined });
+    assert.deepEqual([t.status?.replicas, t.status?.readyReplicas, t.status?.availableReplicas], [4, 4, 4]);
+    await eventually("rolled out on the template", () => getJson<DeploymentJson>(control, ["deploy", "-n", NS, "web"]), (d) => d.status?.updatedReplicas === 4 && d.status.observedGeneration === d.metadata.generation);
     const b = await eventually("binding fully applied", () => binding("web-deployment"), (x) => condition(x, "FullyApplied")?.status === "True" && condition(x, "Propagation")?.status === "True");
     assert.deepEqual(b.spec.clusters, [{ name: "member1", replicas: 2 }, { name: "member2", replicas: 2 }]);
     assert.equal(condition(b, "Scheduled")?.status, "True");
@@ -90,6 +93,45 @@ describe("propagation end to end", () => {
       assert.equal(d.spec.template.spec.containers[0]?.image, "nginx:1.28");
     }
     await eventually("template sum follows", () => getJson<DeploymentJson>(control, ["deploy", "-n", NS, "web"]), (d) => d.status?.readyReplicas === 6 && d.status?.updatedReplicas === 6);
+  });
+
+  it("`kubectl rollout status` on the control cluster waits for every member, and fails as on one cluster when a member passes its progress deadline", async () => {
+    const kubectlBin = join(await ensureBinaries(), "kubectl");
+    const rollout = (name: string, timeout: string) => runCommand(kubectlBin, ["--kubeconfig", control.kubeconfigPath, "rollout", "status", `deploy/${name}`, "-n", NS, `--timeout=${timeout}`], { timeoutMs: 120_000 });
+    await apply(control, deployment("web", 2, "nginx:1.29"));
+    const done = await rollout("web", "90s");
+    assert.equal(done.code, 0, `rollout status: ${done.stdout}${done.stderr}`);
+    assert.match(done.stdout, /successfully rolled out/);
+    // Having finished, every member runs the new template.
+    for (const m of [m1, m2]) {
+      const d = await getJson<DeploymentJson>(m, ["deploy", "-n", NS, "web"]);
+      assert.equal(d?.spec.template.spec.containers[0]?.image, "nginx:1.29", `${m.name} rolled out before kubectl said so`);
+      assert.equal(d?.status?.updatedReplicas, 2);
+    }
+
+    // member2 cannot schedule the new pods (an override pins them to no node): its progress deadline passes.
+    await apply(control, policy("stuck", { resourceSelectors: [{ apiVersion: "apps/v1", kind: "Deployment", name: "stuck" }] }));
+    const stuck = (image: string) => JSON.stringify({ apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "stuck", namespace: NS }, spec: { replicas: 1, progressDeadlineSeconds: 5, selector: { matchLabels: { app: "stuck" } }, template: { metadata: { labels: { app: "stuck" } }, spec: { containers: [{ name: "main", image }] } } } });
+    await apply(control, stuck("nginx:1.27"));
+    assert.equal((await rollout("stuck", "90s")).code, 0);
+    await apply(
+      control,
+      JSON.stringify({
+        apiVersion: "flotilla.dev/v1alpha1",
+        kind: "OverridePolicy",
+        metadata: { name: "stuck", namespace: NS },
+        spec: { resourceSelectors: [{ apiVersion: "apps/v1", kind: "Deployment", name: "stuck" }], overrideRules: [{ targetCluster: { clusterNames: ["member2"] }, overriders: { plaintext: [{ path: "/spec/template/spec/nodeSelector", operator: "add", value: { nowhere: "true" } }] } }] },
+      }),
+    );
+    await apply(control, stuck("nginx:1.28"));
+    const failed = await rollout("stuck", "90s");
+    assert.notEqual(failed.code, 0, "rollout status fails");
+    assert.match(failed.stderr, /exceeded its progress deadline/);
+    const t = await getJson<DeploymentJson>(control, ["deploy", "-n", NS, "stuck"]);
+    const progressing = t?.status?.conditions?.find((c) => c.type === "Progressing");
+    assert.equal(progressing?.reason, "ProgressDeadlineExceeded");
+    assert.match(progressing?.message ?? "", /^member2: /);
+    await kubectl(control, ["delete", "overridepolicy", "-n", NS, "stuck"]);
   });
 
   it("places by cluster labels (Gt on a numeric label) and by fields (region)", async () => {

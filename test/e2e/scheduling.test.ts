@@ -86,7 +86,7 @@ describe("Divided scheduling, failover and overrides", () => {
     await eventually("template shows 10", () => getJson<DeploymentJson>(fleet.control, ["deploy", "-n", NS, "bounded"]), (d) => d.status?.readyReplicas === 10);
   });
 
-  it("moves a lost cluster's share to the Ready ones, and gives it back when the cluster returns", async () => {
+  it("moves a lost cluster's share to the Ready ones (adding it there first: graceful eviction), and gives it back when the cluster returns", async () => {
     await apply(fleet.control, deployment("spread", 6));
     await apply(fleet.control, dividedPolicy("spread"));
     const binding = () => getJson<BindingJson>(fleet.control, ["rb", "-n", NS, "spread-deployment"]);
@@ -95,11 +95,15 @@ describe("Divided scheduling, failover and overrides", () => {
 
     await flotilla.stopAgent("member3");
     const lostAt = Date.now();
-    await eventually("3/3 without member3", binding, (b) => split(b) === "member1=3 member2=3", 30_000);
+    // The share is added on the Ready clusters first; member3 keeps its 2 while they come up.
+    const adding = await eventually("3/3 added, member3 still holding 2", binding, (b) => split(b) === "member1=3 member2=3 member3=2", 30_000);
     const movedMs = Date.now() - lostAt;
     assert.ok(movedMs < 4_000 + 6_000, `share moved ${movedMs} ms after the agent stopped (threshold 4 s)`);
+    assert.deepEqual((adding.spec as { gracefulEvictionTasks?: { fromCluster: string; replicas: number; reason: string }[] }).gracefulEvictionTasks?.map((t) => [t.fromCluster, t.replicas, t.reason]), [["member3", 2, "ClusterNotReady"]]);
     const [m1, m2] = members as [Cluster, Cluster];
     for (const m of [m1, m2]) await eventually(`${m.name} runs 3`, () => getJson<DeploymentJson>(m, ["deploy", "-n", NS, "spread"]), (d) => d.status?.availableReplicas === 3);
+    // Once they run it Available and the eviction period (3 s in tests) has passed, member3 is let go.
+    await eventually("3/3 without member3", binding, (b) => split(b) === "member1=3 member2=3" && (b.spec as { gracefulEvictionTasks?: unknown[] }).gracefulEvictionTasks === undefined, 30_000);
     await eventually("template counts 6, not member3's old 2 on top", () => getJson<DeploymentJson>(fleet.control, ["deploy", "-n", NS, "spread"]), (d) => d.status?.readyReplicas === 6);
 
     await flotilla.startAgent("member3");

@@ -22,6 +22,8 @@ export interface FlotillaOptions {
   clusterSpecs?: Record<string, { labels?: Record<string, string>; spec?: Record<string, unknown> }>;
   /** Members left without a Cluster object or an agent (for registration tests). */
   unregistered?: string[];
+  /** `--graceful-eviction-period` of the control plane (default 3s in tests). */
+  gracefulEvictionPeriod?: string;
   /** `--agent-cert-validity` of the control plane (default 24h). */
   agentCertValidity?: string;
   logLevel?: string;
@@ -103,6 +105,7 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
         `--registration-listen=${registrationListen}`,
         `--agent-cert-validity=${opts.agentCertValidity ?? "24h"}`,
         `--cluster-failure-threshold=${opts.clusterFailureThreshold ?? "5s"}`,
+        `--graceful-eviction-period=${opts.gracefulEvictionPeriod ?? "3s"}`,
         "--cluster-status-update-frequency=1s",
         "--leader-elect-lease-duration=4s",
         "--leader-elect-renew-deadline=3s",

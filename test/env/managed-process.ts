@@ -66,10 +66,31 @@ export class ManagedProcess {
     return this.exit === undefined;
   }
 
+  /** SIGSTOP to the process group: it stays, silent, as behind a network partition. */
+  pause(): void {
+    if (this.running) killGroup(this.pid, "SIGSTOP");
+  }
+
+  /** SIGCONT to the process group: a paused process goes on. */
+  resume(): void {
+    if (this.running) killGroup(this.pid, "SIGCONT");
+  }
+
+  /** SIGKILL to the process group (a crash); resolves once it has exited. */
+  async kill(): Promise<void> {
+    if (this.running) {
+      killGroup(this.pid, "SIGKILL");
+      await this.exited;
+    }
+    this.unregister();
+  }
+
   /** SIGTERM to the process group, then SIGKILL after graceMs; resolves once it has exited. */
   async stop(graceMs = 5000): Promise<void> {
     if (this.running) {
       killGroup(this.pid, "SIGTERM");
+      // A paused process handles SIGTERM only once it runs again.
+      killGroup(this.pid, "SIGCONT");
       const timer = setTimeout(() => killGroup(this.pid, "SIGKILL"), graceMs);
       await this.exited;
       clearTimeout(timer);

@@ -174,6 +174,13 @@ export interface WorkDelete {
    * with Flotilla's label and annotation removed, so nothing manages them any more.
    */
   preserve: boolean;
+  /**
+   * Why the Work is gone for this cluster (DESIGN §11: the user's intent, never a fault):
+   * TemplateDeleted, NotPropagated (no policy selects the template), PlacementChanged,
+   * ClusterUnjoined, or NotInHubSet (the agent holds a Work the hub's synced set lacks).
+   * The agent logs it with every object it deletes and counts deletions by it.
+   */
+  reason: string;
 }
 
 /** SyncDone ends a resync: the agent now holds exactly the hub's set of Works. */
@@ -1333,7 +1340,7 @@ export const WorkUpsert: MessageFns<WorkUpsert> = {
 };
 
 function createBaseWorkDelete(): WorkDelete {
-  return { workKey: "", preserve: false };
+  return { workKey: "", preserve: false, reason: "" };
 }
 
 export const WorkDelete: MessageFns<WorkDelete> = {
@@ -1343,6 +1350,9 @@ export const WorkDelete: MessageFns<WorkDelete> = {
     }
     if (message.preserve !== false) {
       writer.uint32(16).bool(message.preserve);
+    }
+    if (message.reason !== "") {
+      writer.uint32(26).string(message.reason);
     }
     return writer;
   },
@@ -1376,6 +1386,14 @@ export const WorkDelete: MessageFns<WorkDelete> = {
             message.preserve = reader.bool();
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1396,6 +1414,7 @@ export const WorkDelete: MessageFns<WorkDelete> = {
         ? globalThis.String(object.work_key)
         : "",
       preserve: isSet(object.preserve) ? globalThis.Boolean(object.preserve) : false,
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
     };
   },
 
@@ -1407,6 +1426,9 @@ export const WorkDelete: MessageFns<WorkDelete> = {
     if (message.preserve !== false) {
       obj.preserve = message.preserve;
     }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
     return obj;
   },
 
@@ -1417,6 +1439,7 @@ export const WorkDelete: MessageFns<WorkDelete> = {
     const message = createBaseWorkDelete();
     message.workKey = object.workKey ?? "";
     message.preserve = object.preserve ?? false;
+    message.reason = object.reason ?? "";
     return message;
   },
 };

@@ -1,0 +1,27 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import type { AppliedResource } from "./applied-store.ts";
+import { decidePrune, type ManifestResult } from "./prune-decision.ts";
+
+const deploy: AppliedResource = { apiVersion: "apps/v1", kind: "Deployment", namespace: "default", name: "web" };
+const cm: AppliedResource = { apiVersion: "v1", kind: "ConfigMap", namespace: "default", name: "web-config" };
+const svc: AppliedResource = { apiVersion: "v1", kind: "Service", namespace: "default", name: "web" };
+const applied = (resource: AppliedResource): ManifestResult => ({ resource, applied: true, leftAlone: false });
+const failed = (resource: AppliedResource): ManifestResult => ({ resource, applied: false, leftAlone: false });
+const leftAlone = (resource: AppliedResource): ManifestResult => ({ resource, applied: false, leftAlone: true });
+
+describe("decidePrune", () => {
+  const cases: { name: string; previous: AppliedResource[]; results: ManifestResult[]; prune: AppliedResource[]; record: AppliedResource[] | undefined }[] = [
+    { name: "first apply: nothing to prune, the version is recorded", previous: [], results: [applied(deploy)], prune: [], record: [deploy] },
+    { name: "the only manifest refused (422 from a bad override): nothing pruned, old record kept", previous: [deploy], results: [failed(deploy)], prune: [], record: undefined },
+    { name: "a refused manifest beside an applied one: nothing pruned, old record kept", previous: [deploy, cm], results: [applied(cm), failed(deploy)], prune: [], record: undefined },
+    { name: "a dropped manifest while another manifest fails: the dropped one waits", previous: [deploy, cm], results: [failed(deploy)], prune: [], record: undefined },
+    { name: "a dropped manifest once the new version applied: pruned", previous: [deploy, cm], results: [applied(deploy)], prune: [cm], record: [deploy] },
+    { name: "an object now someone else's: neither pruned nor claimed", previous: [deploy, svc], results: [applied(deploy), leftAlone(svc)], prune: [], record: [deploy] },
+    { name: "a new manifest alongside the old ones: nothing pruned", previous: [deploy], results: [applied(deploy), applied(svc)], prune: [], record: [deploy, svc] },
+    { name: "same name in another namespace is another object", previous: [cm], results: [applied({ ...cm, namespace: "other" })], prune: [cm], record: [{ ...cm, namespace: "other" }] },
+  ];
+  for (const c of cases) {
+    it(c.name, () => assert.deepEqual(decidePrune(c.previous, c.results), { prune: c.prune, record: c.record }));
+  }
+});

@@ -1,0 +1,36 @@
+// What the agent may prune after applying a new version of a Work, and whether that version now
+// counts as applied: pure. DESIGN §11: the only intent that prunes here is the user's removal of
+// a manifest from the Work, and it counts only once the new version has applied. A failed apply
+// of any kind (a refusal, a conflict, a timeout) prunes nothing and keeps the old record, so the
+// objects it names stay until a later version applies.
+import type { AppliedResource } from "./applied-store.ts";
+
+/** One manifest of the new version, and how its apply ended. */
+export interface ManifestResult {
+  resource: AppliedResource;
+  /** Applied (or already as wanted). */
+  applied: boolean;
+  /** Deliberately not applied: the object belongs to someone else (AlreadyExists, ManagedLabelFalse). */
+  leftAlone: boolean;
+}
+
+export interface PruneDecision {
+  /** The objects to delete (if still this Work's): in the previous record, absent from the new version. */
+  prune: AppliedResource[];
+  /** The new record, when the version counts as applied; undefined keeps the previous one. */
+  record: AppliedResource[] | undefined;
+}
+
+export function decidePrune(previous: readonly AppliedResource[], results: readonly ManifestResult[]): PruneDecision {
+  if (!results.every((r) => r.applied || r.leftAlone)) return { prune: [], record: undefined };
+  const wanted = new Set(results.map((r) => resourceId(r.resource)));
+  return {
+    prune: previous.filter((r) => !wanted.has(resourceId(r))),
+    // Only what was applied is claimed: an object left alone is not ours to delete later.
+    record: results.filter((r) => r.applied).map((r) => r.resource),
+  };
+}
+
+export function resourceId(r: AppliedResource): string {
+  return `${r.apiVersion}|${r.kind}|${r.namespace ?? ""}|${r.name}`;
+}

@@ -1,0 +1,35 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import type { KubeObject, ResourceBinding } from "../../shared/api/types.ts";
+import { type DeletionIntent, deletionIntent, type TemplateKnowledge } from "./deletion-intent.ts";
+
+const template: KubeObject = { apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "web", namespace: "default" } };
+const binding = (clusters: string[], extra: { deleting?: boolean; preserve?: boolean } = {}): ResourceBinding => ({
+  apiVersion: "flotilla.dev/v1alpha1",
+  kind: "ResourceBinding",
+  metadata: { name: "web-deployment", namespace: "default", ...(extra.deleting ? { deletionTimestamp: "2026-11-23T10:00:00Z" } : {}) },
+  spec: { resource: { apiVersion: "apps/v1", kind: "Deployment", namespace: "default", name: "web" }, clusters: clusters.map((name) => ({ name })), ...(extra.preserve ? { preserveResourcesOnDeletion: true } : {}) },
+});
+const present: TemplateKnowledge = { known: true, template };
+const gone: TemplateKnowledge = { known: true, template: undefined };
+const deleting: TemplateKnowledge = { known: true, template: { ...template, metadata: { ...template.metadata, deletionTimestamp: "2026-11-23T10:00:00Z" } } };
+const unknown: TemplateKnowledge = { known: false };
+const m1 = { name: "member1", leaving: false };
+
+describe("deletionIntent", () => {
+  const cases: { name: string; cluster?: { name: string; leaving: boolean }; binding: ResourceBinding | undefined; template: TemplateKnowledge; intent: DeletionIntent | undefined }[] = [
+    { name: "the binding still targets the cluster and the template exists: keep (a render error, a suspension, a start)", binding: binding(["member1"]), template: present, intent: undefined },
+    { name: "the binding targets the cluster, template kind not watched yet: keep", binding: binding(["member1"]), template: unknown, intent: undefined },
+    { name: "the template is deleted", binding: binding(["member1"]), template: gone, intent: { reason: "TemplateDeleted", preserve: false } },
+    { name: "the template is being deleted, under preserveResourcesOnDeletion", binding: binding(["member1"], { preserve: true }), template: deleting, intent: { reason: "TemplateDeleted", preserve: true } },
+    { name: "the binding is being deleted after its template", binding: binding(["member1"], { deleting: true }), template: gone, intent: { reason: "TemplateDeleted", preserve: false } },
+    { name: "the binding is being deleted because no policy selects the template", binding: binding(["member1"], { deleting: true }), template: present, intent: { reason: "NotPropagated", preserve: false } },
+    { name: "the binding is being deleted, template unknown, preserve set: preserved", binding: binding(["member1"], { deleting: true, preserve: true }), template: unknown, intent: { reason: "TemplateDeleted", preserve: true } },
+    { name: "no binding: no policy selects the template", binding: undefined, template: present, intent: { reason: "NotPropagated", preserve: false } },
+    { name: "no binding and no template", binding: undefined, template: gone, intent: { reason: "TemplateDeleted", preserve: false } },
+    { name: "the placement no longer names the cluster", binding: binding(["member2"]), template: present, intent: { reason: "PlacementChanged", preserve: false } },
+    { name: "the cluster is leaving (unjoin)", cluster: { name: "member1", leaving: true }, binding: binding(["member2"]), template: present, intent: { reason: "ClusterUnjoined", preserve: false } },
+    { name: "a preserving binding that moved off the cluster deletes there (preservation is for template deletion)", binding: binding(["member2"], { preserve: true }), template: present, intent: { reason: "PlacementChanged", preserve: false } },
+  ];
+  for (const c of cases) it(c.name, () => assert.deepEqual(deletionIntent(c.cluster ?? m1, c.binding, c.template), c.intent));
+});
