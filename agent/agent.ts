@@ -15,6 +15,7 @@ import { HubConnection } from "./hub-connection.ts";
 import { readLive } from "./live-objects.ts";
 import { ObjectWatch } from "./object-watch.ts";
 import { WorkRunner } from "./work-runner.ts";
+import { HpaIndex } from "./hpa-index.ts";
 
 export const AGENT_VERSION = "0.1.0";
 
@@ -56,7 +57,8 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
   log.info({ works: applied.keys().length }, "applied records loaded");
 
   const objects = new ObjectWatch({ kc, rest, log, onChange: (key) => runner.controller.enqueue(key) });
-  const runner: WorkRunner = new WorkRunner({ rest, discovery, applied, objects, log, workers: opts.workers, report: (key) => connection.reportStatus(key) });
+  const hpas = new HpaIndex({ kc, rest, log });
+  const runner: WorkRunner = new WorkRunner({ rest, discovery, applied, objects, hpas, log, workers: opts.workers, report: (key) => connection.reportStatus(key) });
   const heartbeats = new HeartbeatSource({ kc, rest, log, agentVersion: AGENT_VERSION });
   await heartbeats.start();
 
@@ -141,6 +143,7 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
       await runner.controller.stop();
       await applied.flush().catch(() => undefined);
       objects.stop();
+      hpas.stop();
       heartbeats.stop();
       rest.close();
       await health?.close();

@@ -33,6 +33,14 @@ describe("containsFields", () => {
     { name: "lists compare by position", have: { ports: [{ port: 80, protocol: "TCP" }] }, want: { ports: [{ port: 80 }] }, holds: true },
     { name: "a list of another length", have: { ports: [{ port: 80 }, { port: 81 }] }, want: { ports: [{ port: 80 }] }, holds: false },
     { name: "scalars", have: "a", want: "a", holds: true },
+    { name: "an empty list the apiserver leaves out is no drift", have: { spec: { containers: [{ name: "c" }] } }, want: { spec: { containers: [{ name: "c", args: [] }] } }, holds: true },
+    { name: "an empty map the apiserver leaves out is no drift", have: { spec: {} }, want: { spec: { nodeSelector: {} } }, holds: true },
+    { name: "a zero value the apiserver leaves out (omitempty) is no drift", have: { spec: {} }, want: { spec: { hostNetwork: false, priority: 0, subdomain: "" } }, holds: true },
+    { name: "a zero value someone changed is drift", have: { spec: { hostNetwork: true } }, want: { spec: { hostNetwork: false } }, holds: false },
+    { name: "a quantity the apiserver normalises (1000m → 1) is no drift", have: { resources: { requests: { cpu: "1" } } }, want: { resources: { requests: { cpu: "1000m" } } }, holds: true },
+    { name: "a number quantity read back as a string is no drift", have: { resources: { limits: { cpu: "2", memory: "1Gi" } } }, want: { resources: { limits: { cpu: 2, memory: "1024Mi" } } }, holds: true },
+    { name: "a changed quantity is drift", have: { resources: { requests: { cpu: "500m" } } }, want: { resources: { requests: { cpu: "1" } } }, holds: false },
+    { name: "outside resources, strings compare as they are", have: { data: { v: "1" } }, want: { data: { v: "1.0" } }, holds: false },
   ];
   for (const c of cases) it(c.name, () => assert.equal(containsFields(c.have, c.want), c.holds));
 });

@@ -1,5 +1,6 @@
 // Whether the agent may apply a manifest over what the member already has: pure.
 import { type KubeObject, LABELS } from "../shared/api/types.ts";
+import { parseQuantity } from "../shared/quantity.ts";
 
 export type ApplyDecision =
   | { action: "apply" }
@@ -26,13 +27,44 @@ export function decideApply(live: KubeObject | undefined, workLabel: string, con
   };
 }
 
-/** Whether every field of want is present with the same value in have (have may hold more: defaults, status). */
-export function containsFields(have: unknown, want: unknown): boolean {
-  if (want === null || typeof want !== "object") return have === want || (want === undefined);
+/** Keys whose values are resource quantities ("1" and "1000m" are one value). */
+const QUANTITY_PARENTS = new Set(["requests", "limits", "hard", "capacity", "allocatable", "overhead"]);
+
+/**
+ * Whether the member's object still says what Flotilla applied: every field of want is present in
+ * have with the same value (have may hold more: defaults, status, other managers' fields). What
+ * the apiserver normalises is not drift, so it never causes an apply loop: a zero value or an empty
+ * list or map it leaves out, and a quantity it rewrites ("1" for 1000m, 1 for "1").
+ */
+export function containsFields(have: unknown, want: unknown, key = ""): boolean {
+  if (want === undefined) return true;
+  if (isZero(want) && (have === undefined || have === null)) return true;
+  if (want === null || typeof want !== "object") return have === want;
   if (Array.isArray(want)) {
     if (!Array.isArray(have) || have.length !== want.length) return false;
     return want.every((w, i) => containsFields(have[i], w));
   }
   if (have === null || typeof have !== "object" || Array.isArray(have)) return false;
-  return Object.entries(want).every(([k, v]) => containsFields((have as Record<string, unknown>)[k], v));
+  const quantities = QUANTITY_PARENTS.has(key);
+  return Object.entries(want).every(([k, v]) => {
+    const h = (have as Record<string, unknown>)[k];
+    return quantities && (typeof v === "string" || typeof v === "number") ? sameQuantity(h, v) : containsFields(h, v, k);
+  });
+}
+
+/** Values Go's omitempty leaves out of what the apiserver returns. */
+function isZero(v: unknown): boolean {
+  if (v === null || v === false || v === 0 || v === "") return true;
+  if (Array.isArray(v)) return v.length === 0;
+  return typeof v === "object" && Object.keys(v as object).length === 0;
+}
+
+function sameQuantity(have: unknown, want: string | number): boolean {
+  if (have === want) return true;
+  if (typeof have !== "string" && typeof have !== "number") return false;
+  try {
+    return parseQuantity(String(have)) === parseQuantity(String(want));
+  } catch {
+    return false;
+  }
 }

@@ -8,7 +8,9 @@ import { counter } from "../shared/metrics.ts";
 import { workKeyLabelValue } from "../shared/work-key.ts";
 import { applyOrder, deleteOrder } from "./apply-order.ts";
 import { containsFields, decideApply } from "./apply-decision.ts";
+import type { HpaIndex } from "./hpa-index.ts";
 import { decidePrune, resourceId } from "./prune-decision.ts";
+import { isScalable, retainMemberOwned } from "./retain.ts";
 import type { AppliedRecord, AppliedResource, AppliedStore } from "./applied-store.ts";
 import { type ObjectWatch, WORK_KEY_ANNOTATION } from "./object-watch.ts";
 import { type ManifestOutcome, workStatus } from "./work-status.ts";
@@ -57,10 +59,22 @@ export class WorkRunner {
   private readonly discovery: Discovery;
   private readonly applied: AppliedStore;
   private readonly objects: ObjectWatch;
+  private readonly hpas: HpaIndex | undefined;
   private readonly report: (key: string) => void;
   private readonly log: Logger;
 
-  constructor(opts: { rest: KubeRest; discovery: Discovery; applied: AppliedStore; objects: ObjectWatch; report: (key: string) => void; log: Logger; workers?: number }) {
+  constructor(opts: {
+    rest: KubeRest;
+    discovery: Discovery;
+    applied: AppliedStore;
+    objects: ObjectWatch;
+    /** The member's HPAs: a workload one scales keeps the member's replicas. */
+    hpas?: HpaIndex;
+    report: (key: string) => void;
+    log: Logger;
+    workers?: number;
+  }) {
+    this.hpas = opts.hpas;
     this.rest = opts.rest;
     this.discovery = opts.discovery;
     this.applied = opts.applied;
@@ -150,6 +164,13 @@ export class WorkRunner {
     return skipped ? { requeueAfterMs: RECHECK_SKIPPED_MS } : undefined;
   }
 
+  /** Whether a member HPA scales this workload (its replicas are then the member's). */
+  private scaledByHpa(manifest: KubeObject, namespace: string | undefined, name: string): boolean {
+    if (this.hpas === undefined || namespace === undefined || !isScalable(manifest.apiVersion, manifest.kind)) return false;
+    this.hpas.ensure();
+    return this.hpas.scales(namespace, manifest.apiVersion, manifest.kind, name);
+  }
+
   /**
    * Before a new version applies objects the record does not name yet, the record names them,
    * written at once: a crash right after the apply then leaves no object that no record names
@@ -178,7 +199,7 @@ export class WorkRunner {
     }
     const decision = decideApply(live, label, conflictResolution);
     if (decision.action === "skip") return { manifest, applied: false, reason: decision.reason, message: decision.message };
-    const desired = withOwnership(manifest, key, label, namespace);
+    const desired = retainMemberOwned(withOwnership(manifest, key, label, namespace), live, this.scaledByHpa(manifest, namespace, name));
     this.objects.ensure(res);
     if (!full && live !== undefined && containsFields(live, desired)) return { manifest, applied: true, reason: "", message: "", live };
     try {

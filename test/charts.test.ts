@@ -158,6 +158,7 @@ const CONTROL_PLANE_ARGS = [
 /** The rules the agent's ClusterRole always gets on top of rbac.rules. */
 const AGENT_OWN_CLUSTER_RULES: V1PolicyRule[] = [
   { apiGroups: [""], resources: ["nodes", "pods"], verbs: ["get", "list", "watch"] },
+  { apiGroups: ["autoscaling"], resources: ["horizontalpodautoscalers"], verbs: ["get", "list", "watch"] },
   { apiGroups: [""], resources: ["namespaces"], verbs: ["get", "create"] },
 ];
 const AGENT_ROLE_RULES: V1PolicyRule[] = [

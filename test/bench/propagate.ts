@@ -8,7 +8,9 @@
 // At T=200 both "Available" times are bound by each member's kube-controller-manager (its client
 // QPS spreads the ReplicaSet creations over ~35 s, with or without Flotilla), so the time until the
 // Deployments exist in the members is the figure that shows Flotilla's own pipeline.
-//   node test/bench/propagate.ts [--templates T] [--members K] [--concurrency C] [--timeout S]
+// After it, the fleet idles --idle seconds (default 60) and the agents' writes meanwhile are
+// printed: with nothing changing they should be none (no apply loops, DESIGN §11).
+//   node test/bench/propagate.ts [--templates T] [--members K] [--concurrency C] [--timeout S] [--idle S]
 import { cp, mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -28,12 +30,14 @@ const { values } = parseArgs({
     members: { type: "string", default: "2" },
     concurrency: { type: "string", default: "16" },
     timeout: { type: "string", default: "600" },
+    idle: { type: "string", default: "60" },
   },
 });
 const T = Number(values.templates);
 const K = Number(values.members);
 const C = Number(values.concurrency);
 const timeoutMs = Number(values.timeout) * 1000;
+const idleMs = Number(values.idle) * 1000;
 for (const [flag, v] of [["templates", T], ["members", K], ["concurrency", C], ["timeout", timeoutMs]] as const) {
   if (!Number.isInteger(v) || v < 1) throw new Error(`--${flag} wants a positive integer`);
 }
@@ -291,6 +295,17 @@ try {
   }
   console.log(`control plane RSS: ${mib(cpRssAtEnd)} at the end, peak ${mib(await peakRssBytes(controlPlanePid))}`);
   for (const [m, pid] of agentPids) console.log(`agent ${m} RSS: ${mib(agentRssAtEnd.get(m) ?? 0)} at the end, peak ${mib(await peakRssBytes(pid))}`);
+
+  // ---- Idle: with everything Available, the agents should write nothing (no apply loops) ---------
+  if (idleMs > 0) {
+    const agentWrites = (a: Record<string, number>) =>
+      (a.flotilla_agent_applies_total ?? 0) + (a.flotilla_agent_state_writes_total ?? 0) + Object.entries(a).filter(([k]) => k.startsWith("flotilla_agent_deletes_total")).reduce((n, [, v]) => n + v, 0);
+    const idle0 = new Map(await Promise.all(memberNames.map(async (m) => [m, agentWrites(await (flotilla as Flotilla).agentMetrics(m))] as const)));
+    await new Promise((r) => setTimeout(r, idleMs));
+    const idleWrites = await Promise.all(memberNames.map(async (m) => agentWrites(await (flotilla as Flotilla).agentMetrics(m)) - (idle0.get(m) ?? 0)));
+    const perMinute = (idleWrites.reduce((a, b) => a + b, 0) * 60_000) / idleMs;
+    console.log(`idle fleet: agent writes to the members (applies, state records, deletes) over ${secs(idleMs)}: ${idleWrites.join(" + ")} = ${perMinute.toFixed(1)} per minute (${T} templates × ${K} members)`);
+  }
 
   // ---- Baseline: the same member writes, straight from this process ----------------------------
   const w2 = await writesOf(everyRest);

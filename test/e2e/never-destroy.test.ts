@@ -239,4 +239,30 @@ describe("never destroy what runs", () => {
     const metrics = await flotilla.agentMetrics("member1");
     assert.ok((metrics['flotilla_agent_deletes_total{reason="TemplateDeleted"}'] ?? 0) >= 1, `the deletion is counted with its reason: ${JSON.stringify(Object.entries(metrics).filter(([k]) => k.startsWith("flotilla_agent_deletes_total")))}`);
   });
+
+  it("an HPA in a member owns the workload's replicas: the agent neither fights it nor counts its scaling as drift, and template changes still land", async () => {
+    await apply(fleet.control, deployment("scaled", 2));
+    await apply(fleet.control, policy("scaled", ["member1"]));
+    const before = await eventually("scaled in member1", () => deploy(m1, "scaled"), (d) => d.spec.replicas === 2);
+    // The member's HPA controller enforces minReplicas even without metrics: it scales to 4.
+    const hpa = {
+      apiVersion: "autoscaling/v2",
+      kind: "HorizontalPodAutoscaler",
+      metadata: { name: "scaled", namespace: NS },
+      spec: { scaleTargetRef: { apiVersion: "apps/v1", kind: "Deployment", name: "scaled" }, minReplicas: 4, maxReplicas: 4 },
+    };
+    await apply(m1, JSON.stringify(hpa));
+    await eventually("the HPA scaled it to 4", () => deploy(m1, "scaled"), (d) => d.spec.replicas === 4, 90_000);
+    const applies = (await flotilla.agentMetrics("member1")).flotilla_agent_applies_total ?? 0;
+    await new Promise((r) => setTimeout(r, 20_000));
+    const settled = await deploy(m1, "scaled");
+    assert.equal(settled?.spec.replicas, 4, "the agent left the HPA's replicas alone");
+    assert.equal((await flotilla.agentMetrics("member1")).flotilla_agent_applies_total ?? 0, applies, "no apply while the HPA holds the replicas: no fight, no loop");
+
+    // A template change still reaches the member, with the HPA's replicas kept.
+    await apply(fleet.control, deployment("scaled", 2).replace('"image":"nginx"', '"image":"nginx:1.28"'));
+    const after = await eventually("the new image in member1", () => getJson<DeploymentJson & { spec: { template: { spec: { containers: { image: string }[] } } } }>(m1, ["deploy", "-n", NS, "scaled"]), (d) => d.spec.template.spec.containers[0]?.image === "nginx:1.28");
+    assert.equal(after.spec.replicas, 4);
+    assert.equal(after.metadata.uid, before.metadata.uid);
+  });
 });

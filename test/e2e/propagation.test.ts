@@ -98,7 +98,7 @@ describe("propagation end to end", () => {
   it("`kubectl rollout status` on the control cluster waits for every member, and fails as on one cluster when a member passes its progress deadline", async () => {
     const kubectlBin = join(await ensureBinaries(), "kubectl");
     const rollout = (name: string, timeout: string) => runCommand(kubectlBin, ["--kubeconfig", control.kubeconfigPath, "rollout", "status", `deploy/${name}`, "-n", NS, `--timeout=${timeout}`], { timeoutMs: 120_000 });
-    await apply(control, deployment("web", 2, "nginx:1.29"));
+    await apply(control, deployment("web", 3, "nginx:1.29"));
     const done = await rollout("web", "90s");
     assert.equal(done.code, 0, `rollout status: ${done.stdout}${done.stderr}`);
     assert.match(done.stdout, /successfully rolled out/);
@@ -106,7 +106,7 @@ describe("propagation end to end", () => {
     for (const m of [m1, m2]) {
       const d = await getJson<DeploymentJson>(m, ["deploy", "-n", NS, "web"]);
       assert.equal(d?.spec.template.spec.containers[0]?.image, "nginx:1.29", `${m.name} rolled out before kubectl said so`);
-      assert.equal(d?.status?.updatedReplicas, 2);
+      assert.equal(d?.status?.updatedReplicas, 3);
     }
 
     // member2 cannot schedule the new pods (an override pins them to no node): its progress deadline passes.
