@@ -50,8 +50,8 @@ export function importViolation(from: string, to: string): string | undefined {
   if (fromSide === "control-plane" && toSide === "agent") return "control-plane/ never imports agent/";
   if (fromSide === "agent" && toSide === "control-plane") return "agent/ never imports control-plane/";
   if (fromSide === "shared" && (toSide === "agent" || toSide === "control-plane")) return "shared/ imports neither side";
-  // Tests may use test tooling and any code they test.
-  if (fromSide !== "control-plane" || from.endsWith(".test.ts")) return undefined;
+  // Tests and their fixtures may use test tooling and any code they test.
+  if (fromSide !== "control-plane" || isTestCode(from)) return undefined;
 
   const folder = folderOf(from);
   if (ASSEMBLY.includes(to) && !(from === "control-plane/main.ts" && to === "control-plane/control-plane.ts")) {
@@ -71,6 +71,11 @@ export function importViolation(from: string, to: string): string | undefined {
   const allowed = FOLDER_IMPORTS[folder] ?? [];
   if (allowed.includes(targetFolder) || allowed.includes(target)) return undefined;
   return `${folder}/ may not import ${targetFolder}/ (it may import: ${allowed.length === 0 ? "no other folder" : allowed.join(", ")})`;
+}
+
+/** A test (`*.test.ts`) or what tests share (`*.fixtures.ts`): no part of the running program. */
+export function isTestCode(path: string): boolean {
+  return path.endsWith(".test.ts") || path.endsWith(".fixtures.ts");
 }
 
 /** The control-plane folder a path lies in, or undefined at the top of control-plane/ or elsewhere. */
