@@ -58,6 +58,8 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
 
   const objects = new ObjectWatch({ kc, rest, log, onChange: (key) => runner.controller.enqueue(key) });
   const hpas = new HpaIndex({ kc, rest, log });
+  /** Whether this run has looked for member objects no record names (once, after the first sync). */
+  let orphansChecked = false;
   const runner: WorkRunner = new WorkRunner({ rest, discovery, applied, objects, hpas, log, workers: opts.workers, report: (key) => connection.reportStatus(key) });
   const heartbeats = new HeartbeatSource({ kc, rest, log, agentVersion: AGENT_VERSION });
   await heartbeats.start();
@@ -76,7 +78,9 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
       hello: () => {
         // Without manifests in memory (a restart) the agent says what it applied and asks for contents.
         const needsContents = !runner.holdsContents;
-        return { clusterName: opts.clusterName, agentVersion: AGENT_VERSION, workHashes: needsContents ? applied.hashes() : runner.heldHashes(), needsContents };
+        // Works only a record names (adopted objects, a removal still failing) are told too, so
+        // the hub judges them on every resync.
+        return { clusterName: opts.clusterName, agentVersion: AGENT_VERSION, workHashes: needsContents ? applied.hashes() : { ...applied.hashes(), ...runner.heldHashes() }, needsContents };
       },
       upsert: (u) => {
         try {
@@ -89,6 +93,18 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
       },
       delete: (k, preserve, reason) => runner.delete(k, preserve, reason),
       syncDone: () => {
+        if (!orphansChecked) {
+          orphansChecked = true;
+          void runner.adoptOrphans().then(
+            (unheld) => {
+              if (unheld.length > 0) connection.resync();
+            },
+            (err: unknown) => {
+              orphansChecked = false; // tried again at the next sync
+              log.warn({ err: String(err) }, "looking for unrecorded member objects failed");
+            },
+          );
+        }
         // The hub keeps no status across our reconnect: tell it everything again.
         runner.forgetReported();
         for (const k of runner.allStatusKeys()) connection.reportStatus(k);

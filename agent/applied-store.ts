@@ -28,6 +28,10 @@ const FIELD_MANAGER = "flotilla-agent";
 export class AppliedStore {
   private readonly records = new Map<string, AppliedRecord>();
   private readonly dirty = new Set<number>();
+  /** Every kind ("apiVersion|kind") the agent has applied, written before its first apply. */
+  private readonly appliedKinds = new Set<string>();
+  private readonly kindWrites = new Map<string, Promise<void>>();
+  private kindChain: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
   private readonly rest: KubeRest;
@@ -52,6 +56,12 @@ export class AppliedStore {
     await this.rest.request("POST", "/api/v1/namespaces", { body: { apiVersion: "v1", kind: "Namespace", metadata: { name: this.namespace } } }).catch((err: unknown) => {
       if (!isKubeStatus(err, 409)) throw err;
     });
+    try {
+      const kinds = await this.rest.get<{ data?: Record<string, string> }>(this.kindsPath());
+      for (const id of Object.values(kinds.data ?? {})) this.appliedKinds.add(id);
+    } catch (err) {
+      if (!isKubeStatus(err, 404)) throw err;
+    }
     for (let shard = 0; shard < SHARDS; shard++) {
       let cm: { data?: Record<string, string> };
       try {
@@ -84,6 +94,11 @@ export class AppliedStore {
     return [...this.records.keys()];
   }
 
+  /** Every record, by work key. */
+  all(): ReadonlyMap<string, AppliedRecord> {
+    return this.records;
+  }
+
   set(record: AppliedRecord): void {
     this.records.set(record.key, record);
     this.touch(record.key);
@@ -91,6 +106,43 @@ export class AppliedStore {
 
   delete(key: string): void {
     if (this.records.delete(key)) this.touch(key);
+  }
+
+  /** The kinds the agent has ever applied here (for the scan for objects no record names). */
+  kinds(): { apiVersion: string; kind: string }[] {
+    return [...this.appliedKinds].map((id) => {
+      const [apiVersion = "", kind = ""] = id.split("|");
+      return { apiVersion, kind };
+    });
+  }
+
+  /**
+   * Makes sure the kind is written down before the agent first applies an object of it, so that
+   * after a crash between an apply and its (coalesced) record, a scan of the written kinds finds
+   * the object: nothing Flotilla applied can become an orphan nobody looks for (DESIGN §11).
+   * One write per new kind, not per object.
+   */
+  async ensureKind(apiVersion: string, kind: string): Promise<void> {
+    const id = `${apiVersion}|${kind}`;
+    if (this.appliedKinds.has(id)) return;
+    // Concurrent first applies of one kind share one write; writes of different kinds go one
+    // after the other, each with every kind known so far, so none is lost.
+    let writing = this.kindWrites.get(id);
+    if (writing === undefined) {
+      writing = this.kindChain
+        .catch(() => undefined)
+        .then(async () => {
+          const all = [...new Set([...this.appliedKinds, id])].sort();
+          this.writes++;
+          const data = Object.fromEntries(all.map((k) => [k.replace(/[^-._a-zA-Z0-9]/g, "."), k]));
+          await this.rest.apply(this.kindsPath(), { apiVersion: "v1", kind: "ConfigMap", metadata: { name: `${this.prefix}-kinds`, namespace: this.namespace }, data }, FIELD_MANAGER);
+          this.appliedKinds.add(id);
+        })
+        .finally(() => this.kindWrites.delete(id));
+      this.kindWrites.set(id, writing);
+      this.kindChain = writing;
+    }
+    await writing;
   }
 
   /** Writes whatever is pending now. */
@@ -118,14 +170,15 @@ export class AppliedStore {
   private async writeDirty(): Promise<void> {
     const shards = [...this.dirty];
     this.dirty.clear();
-    for (const shard of shards) {
+    for (const [i, shard] of shards.entries()) {
       const data: Record<string, string> = {};
       for (const r of this.records.values()) if (shardOf(r.key) === shard) data[workKeyLabelValue(r.key)] = JSON.stringify(r);
       try {
         this.writes++;
         await this.rest.apply(this.path(shard), { apiVersion: "v1", kind: "ConfigMap", metadata: { name: this.name(shard), namespace: this.namespace }, data }, FIELD_MANAGER);
       } catch (err) {
-        this.dirty.add(shard);
+        // This shard and those not reached yet are still to be written.
+        for (const s of shards.slice(i)) this.dirty.add(s);
         this.arm();
         throw err;
       }
@@ -134,6 +187,10 @@ export class AppliedStore {
 
   private name(shard: number): string {
     return `${this.prefix}-${shard.toString(16)}`;
+  }
+
+  private kindsPath(): string {
+    return `/api/v1/namespaces/${this.namespace}/configmaps/${this.prefix}-kinds`;
   }
 
   private path(shard: number): string {

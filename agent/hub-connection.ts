@@ -111,6 +111,11 @@ export class HubConnection {
     this.retired?.close();
   }
 
+  /** Ends the current stream so that a new one starts with a fresh Hello (and the hub resyncs). */
+  resync(): void {
+    this.stream?.cancel();
+  }
+
   /** Queues a Work's status (the newest one is sent when the stream has room). */
   reportStatus(key: string): void {
     this.outbox?.mark(key);

@@ -3,15 +3,16 @@ import { type KubeObject, LABELS } from "../shared/api/types.ts";
 import { Controller, type ReconcileResult } from "../shared/controller.ts";
 import type { Discovery } from "../shared/discovery.ts";
 import type { WorkStatus } from "../shared/gen/flotilla/v1alpha1/agent.ts";
-import { isKubeStatus, type KubeRest, objectPath } from "../shared/kube-rest.ts";
+import { collectionPath, isKubeStatus, type KubeRest, objectPath } from "../shared/kube-rest.ts";
 import { counter } from "../shared/metrics.ts";
 import { workKeyLabelValue } from "../shared/work-key.ts";
 import { applyOrder, deleteOrder } from "./apply-order.ts";
 import { containsFields, decideApply } from "./apply-decision.ts";
 import type { HpaIndex } from "./hpa-index.ts";
-import { decidePrune, resourceId } from "./prune-decision.ts";
+import { adoptOrphans } from "./orphans.ts";
+import { decidePrune } from "./prune-decision.ts";
 import { isScalable, retainMemberOwned } from "./retain.ts";
-import type { AppliedRecord, AppliedResource, AppliedStore } from "./applied-store.ts";
+import type { AppliedResource, AppliedStore } from "./applied-store.ts";
 import { type ObjectWatch, WORK_KEY_ANNOTATION } from "./object-watch.ts";
 import { type ManifestOutcome, workStatus } from "./work-status.ts";
 
@@ -142,7 +143,6 @@ export class WorkRunner {
     const record = this.applied.get(key);
     const label = workKeyLabelValue(key);
     const full = record?.hash !== want.hash;
-    if (full) await this.recordIntent(key, record, want);
     const outcomes: ManifestOutcome[] = [];
     let skipped = false;
     for (const manifest of applyOrder(want.manifests)) {
@@ -164,24 +164,35 @@ export class WorkRunner {
     return skipped ? { requeueAfterMs: RECHECK_SKIPPED_MS } : undefined;
   }
 
+  /**
+   * Adopts the member objects that carry a Work's label but no record names (DESIGN §11), of the
+   * kinds the records and the held Works hold. Returns the adopted keys the agent holds no Work
+   * for: only the hub can say whether they are wanted, so the caller asks it (a resync).
+   */
+  async adoptOrphans(): Promise<string[]> {
+    const kinds = new Map<string, { apiVersion: string; kind: string }>();
+    for (const k of this.applied.kinds()) kinds.set(`${k.apiVersion}|${k.kind}`, k);
+    for (const r of this.applied.all().values()) for (const res of r.resources) kinds.set(`${res.apiVersion}|${res.kind}`, res);
+    for (const w of this.desired.values()) for (const m of w.manifests) kinds.set(`${m.apiVersion}|${m.kind}`, m);
+    const labelled: KubeObject[] = [];
+    for (const k of kinds.values()) {
+      const res = await this.discovery.resourceFor(k.apiVersion, k.kind);
+      if (res === undefined) continue;
+      const list = await this.rest.get<{ items?: KubeObject[] }>(collectionPath(res), { labelSelector: LABELS.work });
+      for (const item of list.items ?? []) labelled.push({ ...item, apiVersion: res.apiVersion, kind: res.kind });
+    }
+    const adopted = adoptOrphans(this.applied.all(), labelled);
+    for (const r of adopted) this.applied.set(r);
+    if (adopted.length > 0) await this.applied.flush();
+    if (adopted.length > 0) this.log.info({ works: adopted.map((r) => r.key) }, "adopted member objects that no applied record named");
+    return adopted.map((r) => r.key).filter((k) => !this.desired.has(k));
+  }
+
   /** Whether a member HPA scales this workload (its replicas are then the member's). */
   private scaledByHpa(manifest: KubeObject, namespace: string | undefined, name: string): boolean {
     if (this.hpas === undefined || namespace === undefined || !isScalable(manifest.apiVersion, manifest.kind)) return false;
     this.hpas.ensure();
     return this.hpas.scales(namespace, manifest.apiVersion, manifest.kind, name);
-  }
-
-  /**
-   * Before a new version applies objects the record does not name yet, the record names them,
-   * written at once: a crash right after the apply then leaves no object that no record names
-   * (an orphan nothing would ever delete). The old hash stays, so a restart applies again.
-   */
-  private async recordIntent(key: string, record: AppliedRecord | undefined, want: DesiredWork): Promise<void> {
-    const named = new Set((record?.resources ?? []).map(resourceId));
-    const added = want.manifests.map(resourceOf).filter((r) => !named.has(resourceId(r)));
-    if (added.length === 0) return;
-    this.applied.set({ key, hash: record?.hash ?? "", resources: [...(record?.resources ?? []), ...added] });
-    await this.applied.flush();
   }
 
   private async applyManifest(key: string, label: string, manifest: KubeObject, conflictResolution: string, full: boolean): Promise<ManifestOutcome> {
@@ -203,6 +214,7 @@ export class WorkRunner {
     this.objects.ensure(res);
     if (!full && live !== undefined && containsFields(live, desired)) return { manifest, applied: true, reason: "", message: "", live };
     try {
+      await this.applied.ensureKind(manifest.apiVersion, manifest.kind);
       if (namespace !== undefined) await this.ensureNamespace(namespace);
       this.stats.applies++;
       live = await this.rest.apply<KubeObject>(objectPath(res, namespace, name), desired, FIELD_MANAGER, true);

@@ -6,6 +6,7 @@
 // - Updated counts come only from such members: a member still on the old spec counts none.
 // - Deployment conditions: Progressing is False with ProgressDeadlineExceeded when any member's
 //   is (kubectl then fails as it would on that cluster); Available is True when every member's is.
+//   Their messages change only when their status does, so a rollout costs few template writes.
 
 /** One target cluster's part in a rollout. */
 export interface MemberRollout {
@@ -54,7 +55,7 @@ function deploymentConditions(members: readonly MemberRollout[], allCurrent: boo
   const available: WorkloadCondition =
     members.length > 0 && unavailable.length === 0
       ? { type: "Available", status: "True", reason: "MinimumReplicasAvailable", message: `available in ${clusters(members.length)}` }
-      : { type: "Available", status: "False", reason: "MinimumReplicasUnavailable", message: members.length === 0 ? "no target clusters" : `not available in ${list(unavailable)}` };
+      : { type: "Available", status: "False", reason: "MinimumReplicasUnavailable", message: members.length === 0 ? "no target clusters" : "not yet available in every target cluster" };
   const exceeded = byType("Progressing").filter((x) => x.c?.status === "False" && x.c.reason === "ProgressDeadlineExceeded");
   let progressing: WorkloadCondition;
   if (exceeded.length > 0) {
@@ -87,6 +88,3 @@ function clusters(n: number): string {
   return `${n} cluster${n === 1 ? "" : "s"}`;
 }
 
-function list(names: string[]): string {
-  return names.length <= 5 ? names.join(", ") : `${names.slice(0, 5).join(", ")} and ${names.length - 5} more`;
-}

@@ -6,6 +6,7 @@ import { type Fleet, startFleet } from "../env/fleet.ts";
 import { type Flotilla, startFlotilla } from "../env/flotilla.ts";
 import { CoreV1Api } from "@kubernetes/client-node";
 import { waitFor } from "../env/wait.ts";
+import { workKeyLabelValue } from "../../shared/work-key.ts";
 import { apply, type BindingJson, clusterItem, eventually, getJson, kubectl } from "./helpers.ts";
 
 const NS = "keep";
@@ -264,5 +265,25 @@ describe("never destroy what runs", () => {
     const after = await eventually("the new image in member1", () => getJson<DeploymentJson & { spec: { template: { spec: { containers: { image: string }[] } } } }>(m1, ["deploy", "-n", NS, "scaled"]), (d) => d.spec.template.spec.containers[0]?.image === "nginx:1.28");
     assert.equal(after.spec.replicas, 4);
     assert.equal(after.metadata.uid, before.metadata.uid);
+  });
+
+  it("a restarted agent adopts labelled objects no record names, and deletes one only when the hub says its Work is not wanted", async () => {
+    const core = m1.kubeConfig().makeApiClient(CoreV1Api);
+    const labelledCm = (name: string, key: string) =>
+      JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: { name, namespace: NS, labels: { "flotilla.dev/work": workKeyLabelValue(key) }, annotations: { "flotilla.dev/work-key": key } }, data: { left: "behind" } });
+    // A Work that is wanted (its template and policy exist), and one that is not (no template at all).
+    await apply(fleet.control, JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "wanted", namespace: NS }, data: { a: "1" } }));
+    await apply(fleet.control, JSON.stringify({ apiVersion: "flotilla.dev/v1alpha1", kind: "PropagationPolicy", metadata: { name: "wanted", namespace: NS }, spec: { resourceSelectors: [{ apiVersion: "v1", kind: "ConfigMap", name: "wanted" }], placement: { clusterAffinity: { clusterNames: ["member1"] } } } }));
+    await eventually("wanted in member1", () => getJson(m1, ["cm", "-n", NS, "wanted"]), () => true);
+    await flotilla.stopAgent("member1");
+    // What an agent that crashed before writing its record would have left.
+    await apply(m1, labelledCm("stray", `core/v1/ConfigMap/${NS}/stray`));
+    const wanted = await getJson<{ metadata: { uid: string } }>(m1, ["cm", "-n", NS, "wanted"]);
+    await flotilla.startAgent("member1");
+    await eventually("the stray object is deleted: its Work is not wanted", () => core.readNamespacedConfigMap({ name: "stray", namespace: NS }).then(() => undefined, () => "gone"), () => true, 60_000);
+    const metrics = await flotilla.agentMetrics("member1");
+    // Its template does not exist: the hub's reason is TemplateDeleted.
+    assert.ok((metrics['flotilla_agent_deletes_total{reason="TemplateDeleted"}'] ?? 0) >= 1, `deleted for the hub's reason: ${JSON.stringify(Object.entries(metrics).filter(([k]) => k.startsWith("flotilla_agent_deletes_total")))}`);
+    assert.equal((await getJson<{ metadata: { uid: string } }>(m1, ["cm", "-n", NS, "wanted"]))?.metadata.uid, wanted?.metadata.uid, "the wanted object is untouched");
   });
 });
