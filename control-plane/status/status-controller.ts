@@ -13,7 +13,7 @@ import { BINDING_FINALIZER, bindingName } from "../scheduling/binding-spec.ts";
 import type { Caches } from "../caches.ts";
 import type { StatusStore } from "./status-store.ts";
 import { type MemberRollout, rolloutStatus } from "./rollout-status.ts";
-import { sumWorkloadStatus } from "./status-sum.ts";
+import { statusHolds, sumWorkloadStatus } from "./status-sum.ts";
 import type { TemplateInformers } from "../detector/template-informers.ts";
 import type { WorkStore } from "../works/work-store.ts";
 
@@ -218,7 +218,7 @@ export class StatusController {
     });
     const rollout = rolloutStatus(template.kind, template.metadata.generation, members);
     const sum = summed === undefined ? undefined : { ...summed, ...rollout };
-    if (sum === undefined || isSubset(sum, (template as KubeObject & { status?: unknown }).status)) return;
+    if (sum === undefined || statusHolds(sum, (template as KubeObject & { status?: unknown }).status)) return;
     this.writes.templateStatus++;
     await this.rest.mergePatch(objectPath(resource, ref.namespace, ref.name, "status"), { status: sum }, FIELD_MANAGER).catch(ignoreNotFound);
   }
@@ -228,10 +228,3 @@ function ignoreNotFound(err: unknown): void {
   if (!isKubeStatus(err, 404)) throw err;
 }
 
-/** Whether every field of want equals the same field in have (have may hold more). */
-function isSubset(want: unknown, have: unknown): boolean {
-  if (typeof want !== "object" || want === null) return (want ?? 0) === (have ?? 0);
-  if (typeof have !== "object" || have === null) return false;
-  if (Array.isArray(want)) return canonicalJson(want) === canonicalJson(have);
-  return Object.entries(want).every(([k, v]) => isSubset(v, (have as Record<string, unknown>)[k]));
-}

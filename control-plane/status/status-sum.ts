@@ -61,6 +61,17 @@ function ingressKey(e: Record<string, unknown>): string {
   return `${ip}|${hostname}`;
 }
 
+/**
+ * Whether every field of want equals the same field in have (have may hold more: the apiserver
+ * adds fields of its own, such as null times on conditions). Lists match item by item.
+ */
+export function statusHolds(want: unknown, have: unknown): boolean {
+  if (typeof want !== "object" || want === null) return (want ?? 0) === (have ?? 0);
+  if (typeof have !== "object" || have === null) return false;
+  if (Array.isArray(want)) return Array.isArray(have) && have.length === want.length && want.every((w, i) => statusHolds(w, have[i]));
+  return Object.entries(want).every(([k, v]) => statusHolds(v, (have as Record<string, unknown>)[k]));
+}
+
 function count(v: unknown): number {
   return typeof v === "number" && Number.isFinite(v) ? v : 0;
 }

@@ -67,18 +67,18 @@ describe("never destroy what runs", () => {
     const before1 = await eventually("web in member1", () => deploy(m1, "web"), (d) => d.spec.replicas === 2);
     const before2 = await eventually("web in member2", () => deploy(m2, "web"), (d) => d.spec.replicas === 2);
 
-    // Valid for Flotilla, refused by member1's apiserver: spec.replicas must be >= 0.
-    await apply(fleet.control, override("web", "member1", [{ path: "/spec/replicas", operator: "replace", value: -1 }]));
+    // The issue's case: valid for Flotilla, refused by member1's apiserver (422: image is required).
+    await apply(fleet.control, override("web", "member1", [{ path: "/spec/template/spec/containers/0/image", operator: "replace", value: "" }]));
     const failed = await eventually("UpdateFailed on member1", () => binding("web"), (b) => clusterItem(b, "member1")?.reason === "UpdateFailed");
-    assert.match(clusterItem(failed, "member1")?.message ?? "", /replicas/, "the apiserver's message reaches the binding");
+    assert.match(clusterItem(failed, "member1")?.message ?? "", /image: Required value/, "the apiserver's message reaches the binding");
     assert.equal((await deploy(m1, "web"))?.metadata.uid, before1.metadata.uid, "the refused update left member1's Deployment in place");
 
     // The agent retries with backoff; the retries delete nothing either.
     const errors = (await flotilla.agentMetrics("member1")).flotilla_agent_apply_errors_total ?? 0;
     await eventually("member1's agent retried", () => flotilla.agentMetrics("member1"), (m) => (m.flotilla_agent_apply_errors_total ?? 0) > errors, 30_000);
-    const during = await deploy(m1, "web");
+    const during = await getJson<DeploymentJson & { spec: { template: { spec: { containers: { image: string }[] } } } }>(m1, ["deploy", "-n", NS, "web"]);
     assert.equal(during?.metadata.uid, before1.metadata.uid, "still the same object after a retry");
-    assert.equal(during?.spec.replicas, 2, "member1 keeps what it last applied");
+    assert.equal(during?.spec.template.spec.containers[0]?.image, "nginx", "member1 keeps what it last applied");
     assert.equal((await flotilla.agentMetrics("member1")).flotilla_agent_deletes_total ?? 0, 0, "member1's agent deleted nothing");
 
     // member2 is not held up by member1's refusal.
