@@ -51,6 +51,9 @@ describe("rolloutStatus", () => {
     const ds = (updated: number) => ({ generation: 2, observedGeneration: 2, desiredNumberScheduled: 3, updatedNumberScheduled: updated });
     assert.deepEqual(rolloutStatus("DaemonSet", 4, [member("m1", true, ds(3)), member("m2", true, ds(3))]), { updatedNumberScheduled: 6, observedGeneration: 4 });
   });
+  it("no member has reported yet: no rollout fields, so nothing is written yet", () => {
+    assert.equal(rolloutStatus("Deployment", 5, [member("m1", false, undefined), member("m2", false, undefined)]), undefined);
+  });
   it("no target clusters: nothing observed", () => {
     assert.equal(rolloutStatus("Deployment", 2, [])?.observedGeneration, undefined);
   });

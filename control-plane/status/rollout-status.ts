@@ -39,6 +39,8 @@ export const rolloutKinds: ReadonlySet<string> = new Set(Object.keys(UPDATED_FIE
 export function rolloutStatus(kind: string, generation: number | undefined, members: readonly MemberRollout[]): Record<string, unknown> | undefined {
   const updatedField = UPDATED_FIELD[kind];
   if (updatedField === undefined) return undefined;
+  // Before any member has reported there is nothing to tell (and nothing worth a write).
+  if (!members.some((m) => m.status !== undefined)) return undefined;
   const current = members.filter((m) => m.latest && observedOwnGeneration(m.status));
   const out: Record<string, unknown> = {
     [updatedField]: current.reduce((n, m) => n + count(m.status?.[updatedField]), 0),
