@@ -10,25 +10,13 @@ import { fileURLToPath } from "node:url";
 import type { Cluster } from "../env/cluster.ts";
 import { type Fleet, startFleet } from "../env/fleet.ts";
 import { type Flotilla, startFlotilla } from "../env/flotilla.ts";
-import { apply, type CommandResult, eventually, getJson, kubectl, runCommand } from "./helpers.ts";
+import { apply, type CommandResult, deploymentJson, eventually, getJson, kubectl, placementPolicyJson, runCommand } from "./helpers.ts";
 
 const NS = "adm";
 const CTL = fileURLToPath(new URL("../../bin/flotillactl.ts", import.meta.url));
 
-const deployment = (name: string) =>
-  JSON.stringify({
-    apiVersion: "apps/v1",
-    kind: "Deployment",
-    metadata: { name, namespace: NS },
-    spec: { replicas: 2, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: "c", image: "nginx:1.25" }] } } },
-  });
-const policy = (name: string, clusters: string[]) =>
-  JSON.stringify({
-    apiVersion: "flotilla.dev/v1alpha1",
-    kind: "PropagationPolicy",
-    metadata: { name, namespace: NS },
-    spec: { resourceSelectors: [{ apiVersion: "apps/v1", kind: "Deployment", name }], placement: { clusterAffinity: { clusterNames: clusters } } },
-  });
+const deployment = (name: string) => deploymentJson(name, NS, 2, "nginx:1.25");
+const policy = (name: string, clusters: string[]) => placementPolicyJson(name, NS, clusters);
 const override = (name: string, target: string, overriders: object) =>
   JSON.stringify({
     apiVersion: "flotilla.dev/v1alpha1",

@@ -43,6 +43,26 @@ export function runCommand(file: string, args: string[], opts: { cwd?: string; e
   });
 }
 
+/** A Deployment template as JSON: one container, its pods labelled app=<name>. */
+export function deploymentJson(name: string, namespace: string, replicas: number, image = "nginx"): string {
+  return JSON.stringify({
+    apiVersion: "apps/v1",
+    kind: "Deployment",
+    metadata: { name, namespace },
+    spec: { replicas, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: "c", image }] } } },
+  });
+}
+
+/** A PropagationPolicy, named like the Deployment it selects, that places it on the named clusters. */
+export function placementPolicyJson(name: string, namespace: string, clusters: string[]): string {
+  return JSON.stringify({
+    apiVersion: "flotilla.dev/v1alpha1",
+    kind: "PropagationPolicy",
+    metadata: { name, namespace },
+    spec: { resourceSelectors: [{ apiVersion: "apps/v1", kind: "Deployment", name }], placement: { clusterAffinity: { clusterNames: clusters } } },
+  });
+}
+
 /** kubectl apply -f - with the given YAML. */
 export function apply(cluster: Cluster, yaml: string): Promise<string> {
   return kubectl(cluster, ["apply", "-f", "-"], yaml);

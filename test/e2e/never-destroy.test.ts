@@ -7,7 +7,7 @@ import { type Flotilla, startFlotilla } from "../env/flotilla.ts";
 import { CoreV1Api } from "@kubernetes/client-node";
 import { waitFor } from "../env/wait.ts";
 import { workKeyLabelValue } from "../../shared/work-key.ts";
-import { apply, type BindingJson, clusterItem, eventually, getJson, kubectl } from "./helpers.ts";
+import { apply, type BindingJson, clusterItem, deploymentJson, eventually, getJson, kubectl, placementPolicyJson } from "./helpers.ts";
 
 const NS = "keep";
 
@@ -16,21 +16,8 @@ interface DeploymentJson {
   spec: { replicas: number };
 }
 
-const deployment = (name: string, replicas: number) =>
-  JSON.stringify({
-    apiVersion: "apps/v1",
-    kind: "Deployment",
-    metadata: { name, namespace: NS },
-    spec: { replicas, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: "c", image: "nginx" }] } } },
-  });
-
-const policy = (name: string, clusters: string[]) =>
-  JSON.stringify({
-    apiVersion: "flotilla.dev/v1alpha1",
-    kind: "PropagationPolicy",
-    metadata: { name, namespace: NS },
-    spec: { resourceSelectors: [{ apiVersion: "apps/v1", kind: "Deployment", name }], placement: { clusterAffinity: { clusterNames: clusters } } },
-  });
+const deployment = (name: string, replicas: number, image = "nginx") => deploymentJson(name, NS, replicas, image);
+const policy = (name: string, clusters: string[]) => placementPolicyJson(name, NS, clusters);
 
 /** An OverridePolicy whose one rule, for one cluster, runs the given plaintext operations. */
 const override = (name: string, cluster: string, plaintext: object[]) =>
@@ -261,7 +248,7 @@ describe("never destroy what runs", () => {
     assert.equal((await flotilla.agentMetrics("member1")).flotilla_agent_applies_total ?? 0, applies, "no apply while the HPA holds the replicas: no fight, no loop");
 
     // A template change still reaches the member, with the HPA's replicas kept.
-    await apply(fleet.control, deployment("scaled", 2).replace('"image":"nginx"', '"image":"nginx:1.28"'));
+    await apply(fleet.control, deployment("scaled", 2, "nginx:1.28"));
     const after = await eventually("the new image in member1", () => getJson<DeploymentJson & { spec: { template: { spec: { containers: { image: string }[] } } } }>(m1, ["deploy", "-n", NS, "scaled"]), (d) => d.spec.template.spec.containers[0]?.image === "nginx:1.28");
     assert.equal(after.spec.replicas, 4);
     assert.equal(after.metadata.uid, before.metadata.uid);

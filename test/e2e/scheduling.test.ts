@@ -4,7 +4,7 @@ import { after, before, describe, it } from "node:test";
 import type { Cluster } from "../env/cluster.ts";
 import { type Fleet, startFleet } from "../env/fleet.ts";
 import { type Flotilla, startFlotilla } from "../env/flotilla.ts";
-import { apply, type BindingJson, eventually, getJson, kubectl } from "./helpers.ts";
+import { apply, type BindingJson, deploymentJson, eventually, getJson, kubectl } from "./helpers.ts";
 
 interface DeploymentJson {
   spec: { replicas: number };
@@ -12,13 +12,7 @@ interface DeploymentJson {
 }
 
 const NS = "sched";
-const deployment = (name: string, replicas: number) =>
-  JSON.stringify({
-    apiVersion: "apps/v1",
-    kind: "Deployment",
-    metadata: { name, namespace: NS },
-    spec: { replicas, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: "c", image: "nginx" }] } } },
-  });
+const deployment = (name: string, replicas: number) => deploymentJson(name, NS, replicas);
 /** Weights by cluster name, or staticWeightList entries as they are. */
 const dividedPolicy = (name: string, weights?: Record<string, number> | object[]) =>
   JSON.stringify({
