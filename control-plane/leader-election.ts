@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import { isKubeStatus, type KubeRest } from "../shared/kube-rest.ts";
-import { decideLease, type LeaseSpec } from "./lease-decision.ts";
+import { decideLease, leaseRecord, type LeaseSpec } from "./lease-decision.ts";
 
 export interface LeaderElectionOptions {
   rest: KubeRest;
@@ -27,6 +27,10 @@ export class LeaderElector {
   private leading = false;
   private lastRenew = 0;
   private timer: NodeJS.Timeout | undefined;
+  /** Steps down when the renew deadline passes, even while a request hangs. */
+  private watchdog: NodeJS.Timeout | undefined;
+  /** The lease as last seen, and when this replica first saw it so (its own clock). */
+  private observed = { record: "", at: 0 };
   private stopped = false;
 
   constructor(opts: LeaderElectionOptions) {
@@ -48,6 +52,7 @@ export class LeaderElector {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
+    if (this.watchdog) clearTimeout(this.watchdog);
     if (!this.leading) return;
     this.leading = false;
     try {
@@ -67,23 +72,42 @@ export class LeaderElector {
     } catch (err) {
       this.o.log.debug({ err: String(err) }, "leader election round failed");
     }
+    this.checkDeadline();
+    if (!this.stopped) this.timer = setTimeout(() => void this.tick(), this.o.retryPeriodMs);
+  }
+
+  /** A leader that has not renewed within the renew deadline steps down (before its lease can expire). */
+  private checkDeadline(): void {
     if (this.leading && Date.now() - this.lastRenew > this.o.renewDeadlineMs) {
       this.leading = false;
+      if (this.watchdog) clearTimeout(this.watchdog);
       this.o.log.error("could not renew the leader lease in time; stepping down");
       this.o.onStoppedLeading();
     }
-    if (!this.stopped) this.timer = setTimeout(() => void this.tick(), this.o.retryPeriodMs);
+  }
+
+  private armWatchdog(): void {
+    if (this.watchdog) clearTimeout(this.watchdog);
+    this.watchdog = setTimeout(() => this.checkDeadline(), this.o.renewDeadlineMs + 1);
+    this.watchdog.unref();
+  }
+
+  /** Each election request may take only part of the renew deadline, so a round ends within it. */
+  private get requestTimeoutMs(): number {
+    return Math.max(1, Math.floor(this.o.renewDeadlineMs / 2));
   }
 
   private async round(): Promise<void> {
     let lease: Lease | undefined;
     try {
-      lease = await this.o.rest.get<Lease>(this.path());
+      lease = await this.o.rest.request<Lease>("GET", this.path(), { timeoutMs: this.requestTimeoutMs });
     } catch (err) {
       if (!isKubeStatus(err, 404)) throw err;
     }
     const now = Date.now();
-    const d = decideLease(lease?.spec, this.o.identity, now, this.o.leaseDurationMs);
+    const record = leaseRecord(lease?.spec);
+    if (record !== this.observed.record) this.observed = { record, at: now };
+    const d = decideLease(lease?.spec, this.o.identity, now, this.o.leaseDurationMs, this.observed.at);
     if (d.action === "wait") {
       if (this.leading) {
         this.leading = false;
@@ -93,11 +117,14 @@ export class LeaderElector {
       return;
     }
     if (d.action === "create") {
-      await this.o.rest.request("POST", `/apis/coordination.k8s.io/v1/namespaces/${this.o.namespace}/leases`, { body: { ...this.body(), spec: d.spec } });
+      await this.o.rest.request("POST", `/apis/coordination.k8s.io/v1/namespaces/${this.o.namespace}/leases`, { body: { ...this.body(), spec: d.spec }, timeoutMs: this.requestTimeoutMs });
     } else {
-      await this.o.rest.request("PUT", this.path(), { body: { ...this.body(lease?.metadata.resourceVersion), spec: d.spec } });
+      await this.o.rest.request("PUT", this.path(), { body: { ...this.body(lease?.metadata.resourceVersion), spec: d.spec }, timeoutMs: this.requestTimeoutMs });
     }
+    // A round that took past the deadline does not count: the lease may be another's by now.
+    if (this.leading && Date.now() - this.lastRenew > this.o.renewDeadlineMs) return;
     this.lastRenew = now;
+    this.armWatchdog();
     if (!this.leading) {
       this.leading = true;
       this.o.log.info({ lease: `${this.o.namespace}/${this.o.name}`, identity: this.o.identity }, "became the leader");

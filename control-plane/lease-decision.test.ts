@@ -1,22 +1,25 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { decideLease, type LeaseSpec, microTime } from "./lease-decision.ts";
+import { decideLease, leaseRecord, type LeaseSpec, microTime } from "./lease-decision.ts";
 
 const now = Date.parse("2026-11-22T10:00:00.000Z");
 const ago = (ms: number) => microTime(now - ms);
 
 describe("decideLease", () => {
-  const cases: { name: string; lease: LeaseSpec | undefined; want: string; transitions?: number }[] = [
+  // seen: how long ago this replica first saw the lease as it is (its own clock).
+  const cases: { name: string; lease: LeaseSpec | undefined; seen?: number; want: string; transitions?: number; expiresInMs?: number }[] = [
     { name: "no lease: create it", lease: undefined, want: "create", transitions: 0 },
     { name: "mine: renew, keeping transitions", lease: { holderIdentity: "me", renewTime: ago(1000), leaseDurationSeconds: 15, leaseTransitions: 3 }, want: "renew", transitions: 3 },
-    { name: "another's, fresh: wait", lease: { holderIdentity: "other", renewTime: ago(5000), leaseDurationSeconds: 15 }, want: "wait" },
-    { name: "another's, expired: take over", lease: { holderIdentity: "other", renewTime: ago(16_000), leaseDurationSeconds: 15, leaseTransitions: 1 }, want: "takeover", transitions: 2 },
-    { name: "released (no holder): take over", lease: { holderIdentity: "", renewTime: ago(1000), leaseDurationSeconds: 15 }, want: "takeover", transitions: 1 },
-    { name: "never renewed: take over", lease: { holderIdentity: "other" }, want: "takeover", transitions: 1 },
+    { name: "another's, seen changing 5 s ago: wait the rest of its duration", lease: { holderIdentity: "other", renewTime: ago(5000), leaseDurationSeconds: 15 }, seen: 5000, want: "wait", expiresInMs: 10_000 },
+    { name: "another's, unchanged for its duration by my clock: take over", lease: { holderIdentity: "other", renewTime: ago(16_000), leaseDurationSeconds: 15, leaseTransitions: 1 }, seen: 16_000, want: "takeover", transitions: 2 },
+    { name: "the holder's clock runs behind (renewTime looks old) but it just renewed: wait", lease: { holderIdentity: "other", renewTime: ago(60_000), leaseDurationSeconds: 15 }, seen: 0, want: "wait", expiresInMs: 15_000 },
+    { name: "the holder's clock runs ahead (renewTime looks fresh) but nothing changed for 16 s: take over", lease: { holderIdentity: "other", renewTime: ago(-30_000), leaseDurationSeconds: 15 }, seen: 16_000, want: "takeover", transitions: 1 },
+    { name: "released (no holder): take over at once", lease: { holderIdentity: "", renewTime: ago(1000), leaseDurationSeconds: 15 }, seen: 0, want: "takeover", transitions: 1 },
+    { name: "never renewed, just seen: wait its duration", lease: { holderIdentity: "other" }, seen: 0, want: "wait", expiresInMs: 15_000 },
   ];
   for (const c of cases) {
     it(c.name, () => {
-      const d = decideLease(c.lease, "me", now, 15_000);
+      const d = decideLease(c.lease, "me", now, 15_000, now - (c.seen ?? 0));
       assert.equal(d.action, c.want);
       if (d.action !== "wait") {
         assert.equal(d.spec.holderIdentity, "me");
@@ -24,8 +27,18 @@ describe("decideLease", () => {
         assert.equal(d.spec.renewTime, "2026-11-22T10:00:00.000000Z");
       } else {
         assert.equal(d.holder, "other");
-        assert.equal(d.expiresInMs, 10_000);
+        assert.equal(d.expiresInMs, c.expiresInMs);
       }
     });
   }
+});
+
+describe("leaseRecord", () => {
+  it("changes with every renewal and hand-over, and only then", () => {
+    const l: LeaseSpec = { holderIdentity: "a", renewTime: ago(0), acquireTime: ago(9000), leaseTransitions: 1, leaseDurationSeconds: 15 };
+    assert.equal(leaseRecord(l), leaseRecord({ ...l, leaseDurationSeconds: 30 }));
+    assert.notEqual(leaseRecord(l), leaseRecord({ ...l, renewTime: ago(-1000) }));
+    assert.notEqual(leaseRecord(l), leaseRecord({ ...l, holderIdentity: "b" }));
+    assert.notEqual(leaseRecord(l), leaseRecord({ ...l, leaseTransitions: 2 }));
+  });
 });

@@ -45,6 +45,8 @@ export interface RequestInit {
   body?: unknown;
   contentType?: string;
   query?: Record<string, string | undefined>;
+  /** The request fails when the connection is idle this long (default 60 s). */
+  timeoutMs?: number;
 }
 
 /** Makes REST calls with one keep-alive connection pool per client. */
@@ -111,7 +113,7 @@ export class KubeRest {
         },
       );
       req.on("error", reject);
-      req.setTimeout(60_000, () => req.destroy(new Error(`${method} ${path}: timed out`)));
+      req.setTimeout(init.timeoutMs ?? 60_000, () => req.destroy(new Error(`${method} ${path}: timed out`)));
       if (payload !== undefined) req.write(payload);
       req.end();
     });

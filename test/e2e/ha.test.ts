@@ -12,6 +12,8 @@ const configMap = (name: string) => JSON.stringify({ apiVersion: "v1", kind: "Co
 describe("control plane high availability", () => {
   let fleet: Fleet;
   let flotilla: Flotilla;
+  /** The replica the first test fails over to: it leads when the second test starts. */
+  let standby: Awaited<ReturnType<Flotilla["startReplica"]>>;
   before(async () => {
     fleet = await startFleet({ members: 1 });
     flotilla = await startFlotilla(fleet);
@@ -24,7 +26,7 @@ describe("control plane high availability", () => {
   it("runs controllers on the leader only, serves agents on every replica, and fails over to the standby", async () => {
     const control = fleet.control;
     const member = fleet.members[0] as Cluster;
-    const standby = await flotilla.startReplica();
+    standby = await flotilla.startReplica();
     assert.equal((await flotilla.controlPlaneMetrics()).flotilla_leader, 1, "the first replica leads");
     assert.equal((await flotilla.metricsAt(standby.healthPort)).flotilla_leader, 0, "the second waits");
     const lease = await getJson<{ spec: { holderIdentity: string } }>(control, ["lease", "-n", "flotilla-system", "flotilla-control-plane"]);
@@ -55,5 +57,32 @@ describe("control plane high availability", () => {
     assert.equal(b.spec.clusters[0]?.name, member.name);
     await eventually("two in the member, through the standby's hub", () => getJson(member, ["cm", "-n", "ha", "two"]), () => true);
     assert.ok(tookMs < 10_000, `failover took ${tookMs} ms`);
+  });
+
+  it("a leader frozen past its lease is replaced, and steps down the moment it runs again, leaving the lease to the new leader", async () => {
+    const control = fleet.control;
+    // The first test's standby leads now; the first replica comes back as the standby.
+    await flotilla.startControlPlane();
+    const lease = async () => (await getJson<{ spec: { holderIdentity: string; leaseTransitions?: number } }>(control, ["lease", "-n", "flotilla-system", "flotilla-control-plane"]))?.spec;
+    const leaderPort = async (): Promise<number | undefined> => {
+      for (const port of [flotilla.controlPlaneHealthPort, standby.healthPort]) if ((await flotilla.metricsAt(port).catch(() => ({}) as Record<string, number>)).flotilla_leader === 1) return port;
+      return undefined;
+    };
+    // Whoever leads is frozen (SIGSTOP), as by a long GC pause or a stalled VM.
+    const frozenPort = await eventually("a leader", leaderPort, () => true);
+    const frozen = frozenPort === standby.healthPort ? standby.process : flotilla.controlPlane;
+    const other = frozenPort === standby.healthPort ? flotilla.controlPlaneHealthPort : standby.healthPort;
+    const before = await lease();
+    frozen.pause();
+    try {
+      await waitFor(async () => (await flotilla.metricsAt(other)).flotilla_leader === 1, { what: "the other replica to take the lease", timeoutMs: 30_000 });
+    } finally {
+      frozen.resume();
+    }
+    const after = await lease();
+    assert.notEqual(after?.holderIdentity, before?.holderIdentity, "the lease changed hands");
+    // Its renew deadline long past, the resumed leader steps down (and exits to compete afresh).
+    await waitFor(async () => !frozen.running, { what: "the resumed leader to step down", timeoutMs: 15_000 });
+    assert.equal((await lease())?.holderIdentity, after?.holderIdentity, "the lease stays with the new leader");
   });
 });
