@@ -24,6 +24,8 @@ export interface ClusterOptions {
   /** Fake Nodes in a member (default 2). */
   nodes?: number;
   binDir?: string;
+  /** Keep an audit log of every write at `<dir>/audit.log` (see kube-apiserver.ts). */
+  audit?: boolean;
 }
 
 /** A running test cluster on loopback ports. */
@@ -38,6 +40,8 @@ export interface Cluster {
   processes: ManagedProcess[];
   /** Every loopback port the cluster's processes listen on. */
   ports: number[];
+  /** The apiserver's audit log (JSON lines), when started with `audit`. */
+  auditLogPath?: string;
   /** A client-node KubeConfig for the admin user. */
   kubeConfig(): KubeConfig;
   /** Stops every process (SIGTERM, then SIGKILL) and removes dir. Idempotent. */
@@ -70,7 +74,8 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     const pki = await makeClusterPki(dir);
     const etcd = await startEtcd({ binDir, dir, name });
     processes.push(etcd.process);
-    const apiserver = await startKubeApiserver({ binDir, dir, name, etcdUrl: etcd.clientUrl, pki });
+    const auditLogPath = opts.audit ? join(dir, "audit.log") : undefined;
+    const apiserver = await startKubeApiserver({ binDir, dir, name, etcdUrl: etcd.clientUrl, pki, auditLogPath });
     processes.push(apiserver.process);
     const kubeconfigPath = join(dir, "admin.kubeconfig");
     await writeKubeconfig(kubeconfigPath, name, apiserver.server, await adminCredentials(pki));
@@ -92,6 +97,7 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
       dir,
       server: apiserver.server,
       kubeconfigPath,
+      auditLogPath,
       processes,
       ports: [...etcd.ports, apiserver.port],
       kubeConfig: () => {

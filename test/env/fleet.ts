@@ -24,6 +24,8 @@ export interface FleetOptions {
   members?: number;
   /** Fake Nodes per member (default 2). */
   nodesPerMember?: number;
+  /** The control cluster's apiserver keeps an audit log of writes (Cluster.auditLogPath). */
+  auditControl?: boolean;
   /**
    * Directory for the clusters' files; a fresh temp dir when absent. startFleet removes what it
    * creates there on stop, and a temp dir entirely.
@@ -60,7 +62,7 @@ export async function startFleet(opts: FleetOptions = {}): Promise<Fleet> {
     rmSync(ownRoot ? root : clustersDir, { recursive: true, force: true });
   });
   const starts = [
-    startCluster({ name: "control", role: "control", dir: join(clustersDir, "control"), binDir }),
+    startCluster({ name: "control", role: "control", dir: join(clustersDir, "control"), binDir, audit: opts.auditControl }),
     ...memberNames(opts.members ?? 2).map((name) =>
       startCluster({ name, role: "member", dir: join(clustersDir, name), binDir, nodes: opts.nodesPerMember }),
     ),

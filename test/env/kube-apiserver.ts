@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { request } from "node:https";
 import { join } from "node:path";
 import { binaryPath } from "./binaries.ts";
@@ -22,8 +22,11 @@ export function startKubeApiserver(opts: {
   name: string;
   etcdUrl: string;
   pki: ClusterPki;
+  /** Write an audit log (JSON lines, Metadata level, writes only) to this file. */
+  auditLogPath?: string;
 }): Promise<KubeApiserver> {
   return retryOnPortClash(async () => {
+    const audit = opts.auditLogPath === undefined ? [] : await auditFlags(opts.dir, opts.auditLogPath);
     const port = await freePort();
     const server = `https://127.0.0.1:${port}`;
     const { pki } = opts;
@@ -48,6 +51,7 @@ export function startKubeApiserver(opts: {
         "--profiling=false",
         "--enable-priority-and-fairness=false",
         "--v=0",
+        ...audit,
       ],
       logFile: join(opts.dir, "kube-apiserver.log"),
     });
@@ -82,4 +86,20 @@ function getStatus(
     req.on("error", reject);
     req.end();
   });
+}
+
+/** Every write (who, what, when, with which user agent) at Metadata level; reads are not logged. */
+const auditPolicy = `apiVersion: audit.k8s.io/v1
+kind: Policy
+omitStages: ["RequestReceived"]
+rules:
+  - level: Metadata
+    verbs: ["create", "update", "patch", "delete", "deletecollection"]
+  - level: None
+`;
+
+async function auditFlags(dir: string, logPath: string): Promise<string[]> {
+  const policyFile = join(dir, "audit-policy.yaml");
+  await writeFile(policyFile, auditPolicy);
+  return [`--audit-policy-file=${policyFile}`, `--audit-log-path=${logPath}`, "--audit-log-format=json", "--audit-log-maxbackup=0"];
 }
