@@ -37,6 +37,8 @@ export interface ControlPlaneOptions {
   onLostLeadership?: () => void;
   /** Registration of new members and renewal of agent certificates; needs the CA's key. */
   registration?: { caKeyPem: string; listen: string; tokenNamespace: string; certValidityMs: number };
+  /** The hub accepts agent certificates bound to no Cluster uid (which cannot be revoked); for migration only. */
+  allowAgentCertsWithoutUid?: boolean;
 }
 
 /**

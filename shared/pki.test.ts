@@ -7,7 +7,7 @@ describe("pki", () => {
   it("issues server and agent certificates that verify against the CA", async () => {
     const ca = await createCa("flotilla-ca");
     const server = await issueCertificate(ca, { commonName: "hub", dnsNames: ["localhost"], ipAddresses: ["127.0.0.1"], usage: "server" });
-    const agent = await issueAgentCertificate(ca, "member1");
+    const agent = await issueAgentCertificate(ca, "member1", "uid-7");
     const caCert = new X509Certificate(ca.certPem);
     assert.equal(caCert.ca, true);
     const s = new X509Certificate(server.certPem);
@@ -18,6 +18,7 @@ describe("pki", () => {
     assert.ok(a.verify(caCert.publicKey));
     assert.match(a.subject, /CN=member1/);
     assert.match(a.subject, new RegExp(`O=${AGENT_ORGANIZATION}`));
+    assert.match(a.subject, /OU=uid-7/, "bound to its Cluster's uid, so deleting the Cluster revokes it");
     assert.ok(a.checkPrivateKey((await import("node:crypto")).createPrivateKey(agent.keyPem)));
   });
 
@@ -61,6 +62,10 @@ describe("registration certificates", () => {
     const ca = await createCa("flotilla-ca");
     const admin = new X509Certificate((await issueAdminCertificate(ca, "alice")).certPem);
     assert.match(admin.subject, new RegExp(`O=${ADMIN_ORGANIZATION}`));
+    const left = new Date(admin.validTo).getTime() - Date.now();
+    assert.ok(left > 23 * 3_600_000 && left <= 24 * 3_600_000, `an admin certificate is short-lived (24h by default), got ${left} ms`);
+    const hour = new X509Certificate((await issueAdminCertificate(ca, "alice", 3_600_000)).certPem);
+    assert.ok(new Date(hour.validTo).getTime() - Date.now() <= 3_600_000);
     const cases: [object | undefined, string | undefined][] = [
       [{ CN: "alice", O: ADMIN_ORGANIZATION }, "alice"],
       [{ CN: "member1", O: AGENT_ORGANIZATION }, undefined],

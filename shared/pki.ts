@@ -156,9 +156,13 @@ export function certificateNotAfter(certPem: string): Date {
   return new x509.X509Certificate(certPem).notAfter;
 }
 
-/** Issues the client certificate that binds an agent to exactly one cluster. */
-export function issueAgentCertificate(ca: KeyPair, cluster: string, days = 365): Promise<KeyPair> {
-  return issueCertificate(ca, { commonName: cluster, organization: AGENT_ORGANIZATION, usage: "client", days });
+/**
+ * Issues the client certificate that binds an agent to exactly one cluster and, with
+ * `clusterUid`, to that Cluster object (OU): deleting the Cluster revokes it. The hub refuses a
+ * certificate without one unless told otherwise.
+ */
+export function issueAgentCertificate(ca: KeyPair, cluster: string, clusterUid?: string, days = 365): Promise<KeyPair> {
+  return issueCertificate(ca, { commonName: cluster, organization: AGENT_ORGANIZATION, ...(clusterUid ? { organizationalUnit: clusterUid } : {}), usage: "client", days });
 }
 
 /** The cluster an agent certificate names, from a peer certificate's subject; undefined if it is no agent's. */
@@ -170,10 +174,13 @@ export function clusterOfSubject(subject: { CN?: string | string[]; O?: string |
   return cn === undefined || cn === "" ? undefined : cn;
 }
 
-/** Issues an admin client certificate (for flotillactl). */
-export function issueAdminCertificate(ca: KeyPair, user: string, days = 365): Promise<KeyPair> {
-  return issueCertificate(ca, { commonName: user, organization: ADMIN_ORGANIZATION, usage: "client", days });
+/** Issues an admin client certificate (for flotillactl), valid for `validityMs` (admin certificates are short-lived: 24h unless said otherwise). */
+export function issueAdminCertificate(ca: KeyPair, user: string, validityMs = ADMIN_CERT_VALIDITY_MS): Promise<KeyPair> {
+  return issueCertificate(ca, { commonName: user, organization: ADMIN_ORGANIZATION, usage: "client", validityMs });
 }
+
+/** How long an admin certificate lasts by default: it cannot be revoked, so it expires soon. */
+export const ADMIN_CERT_VALIDITY_MS = 24 * 3_600_000;
 
 /** The admin a peer certificate names, or undefined if it is no admin's (an agent's, say). */
 export function adminOfSubject(subject: { CN?: string | string[]; O?: string | string[] } | undefined): string | undefined {

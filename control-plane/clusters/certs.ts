@@ -2,8 +2,11 @@
 // client certificate per member cluster (until bootstrap-token registration exists).
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { FlagSpec, FlagValues } from "../../shared/flags.ts";
-import { createCa, issueAdminCertificate, issueAgentCertificate, issueCertificate, type KeyPair } from "../../shared/pki.ts";
+import type { Cluster } from "../../shared/api/types.ts";
+import { FlagError, type FlagSpec, type FlagValues } from "../../shared/flags.ts";
+import { isKubeStatus, KubeRest } from "../../shared/kube-rest.ts";
+import { loadKubeConfig } from "../../shared/kubeconfig.ts";
+import { certificateNotAfter, createCa, issueAdminCertificate, issueAgentCertificate, issueCertificate, type KeyPair } from "../../shared/pki.ts";
 
 export const certsInitFlags: FlagSpec[] = [
   { name: "dir", type: "string", required: true, help: "directory for ca.crt, ca.key, hub.crt, hub.key (created)" },
@@ -14,12 +17,16 @@ export const certsInitFlags: FlagSpec[] = [
 export const certsAgentFlags: FlagSpec[] = [
   { name: "dir", type: "string", required: true, help: "directory holding ca.crt and ca.key (from certs init)" },
   { name: "cluster", type: "string", required: true, help: "the member cluster the certificate is for (its CN)" },
+  { name: "kubeconfig", type: "string", env: "KUBECONFIG", help: "kubeconfig of the control cluster: the certificate is bound to the uid of the Cluster named --cluster there (create the Cluster first)" },
+  { name: "cluster-uid", type: "string", help: "the Cluster's uid, instead of --kubeconfig (kubectl get cluster NAME -o jsonpath='{.metadata.uid}')" },
+  { name: "validity", type: "duration", default: "8760h", help: "how long the certificate is valid" },
   { name: "out", type: "string", help: "directory for <cluster>.crt and <cluster>.key (default: --dir)" },
 ];
 
 export const certsAdminFlags: FlagSpec[] = [
   { name: "dir", type: "string", required: true, help: "directory holding ca.crt and ca.key (from certs init)" },
   { name: "user", type: "string", default: "admin", help: "the admin's name (the certificate's CN)" },
+  { name: "validity", type: "duration", default: "24h", help: "how long the certificate is valid: admin certificates cannot be revoked, so keep it short and issue another when it expires" },
   { name: "out", type: "string", help: "directory for admin.crt and admin.key (default: --dir)" },
 ];
 
@@ -43,18 +50,41 @@ export async function certsInit(flags: FlagValues): Promise<string> {
   return `wrote ${dir}/ca.crt, ca.key, hub.crt, hub.key`;
 }
 
-/** Signs a client certificate for exactly one cluster. */
+/**
+ * Signs a client certificate for exactly one cluster, bound to its Cluster object's uid: deleting
+ * (and re-creating) the Cluster revokes it, as it does a registered agent's.
+ */
 export async function certsAgent(flags: FlagValues): Promise<string> {
   const dir = flags.dir as string;
   const cluster = flags.cluster as string;
   if (!/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/.test(cluster)) {
     throw new Error(`--cluster ${JSON.stringify(cluster)} is not a valid cluster name (a DNS label: lowercase letters, digits, '-', at most 63)`);
   }
-  const pair = await issueAgentCertificate(await readCa(dir), cluster);
+  const uid = await clusterUid(cluster, flags["cluster-uid"] as string | undefined, flags.kubeconfig as string | undefined);
+  const pair = await issueAgentCertificate(await readCa(dir), cluster, uid, (flags.validity as number) / 86_400_000);
   const out = (flags.out as string | undefined) ?? dir;
   await mkdir(out, { recursive: true, mode: 0o700 });
   await Promise.all([write(join(out, `${cluster}.crt`), pair.certPem, false), write(join(out, `${cluster}.key`), pair.keyPem, true)]);
-  return `wrote ${out}/${cluster}.crt and ${cluster}.key`;
+  return `wrote ${out}/${cluster}.crt and ${cluster}.key (bound to Cluster ${cluster} uid ${uid})`;
+}
+
+/** The uid the certificate is bound to: given, or read from the control cluster's Cluster object. */
+async function clusterUid(cluster: string, given: string | undefined, kubeconfig: string | undefined): Promise<string> {
+  if (given !== undefined && given !== "") return given;
+  if (kubeconfig === undefined || kubeconfig === "") {
+    throw new FlagError(`an agent certificate is bound to its Cluster's uid, so that deleting the Cluster revokes it: pass --kubeconfig of the control cluster (where Cluster ${cluster} exists), or --cluster-uid`);
+  }
+  const rest = new KubeRest(loadKubeConfig(kubeconfig), { maxSockets: 1 });
+  try {
+    const c = await rest.request<Cluster>("GET", `/apis/flotilla.dev/v1alpha1/clusters/${encodeURIComponent(cluster)}`, { timeoutMs: 30_000 });
+    if (!c.metadata.uid) throw new Error(`Cluster ${cluster} has no uid`);
+    return c.metadata.uid;
+  } catch (err) {
+    if (isKubeStatus(err, 404)) throw new Error(`there is no Cluster ${cluster} in the control cluster: create it first (kubectl apply a Cluster named ${cluster}), then issue its certificate`, { cause: err });
+    throw err;
+  } finally {
+    rest.close();
+  }
 }
 
 /** Signs an admin client certificate: flotillactl presents it to the Admin API. */
@@ -62,11 +92,11 @@ export async function certsAdmin(flags: FlagValues): Promise<string> {
   const dir = flags.dir as string;
   const user = String(flags.user ?? "admin");
   if (!/^[A-Za-z0-9][-A-Za-z0-9_.@]{0,62}$/.test(user)) throw new Error(`--user ${JSON.stringify(user)} is not a valid name (letters, digits, - _ . @, at most 63)`);
-  const pair = await issueAdminCertificate(await readCa(dir), user);
+  const pair = await issueAdminCertificate(await readCa(dir), user, flags.validity as number);
   const out = (flags.out as string | undefined) ?? dir;
   await mkdir(out, { recursive: true, mode: 0o700 });
   await Promise.all([write(join(out, "admin.crt"), pair.certPem, false), write(join(out, "admin.key"), pair.keyPem, true)]);
-  return `wrote ${out}/admin.crt and admin.key`;
+  return `wrote ${out}/admin.crt and admin.key (valid until ${certificateNotAfter(pair.certPem).toISOString()})`;
 }
 
 async function readCa(dir: string): Promise<KeyPair> {

@@ -34,6 +34,8 @@ describe("agent hub", () => {
     hub = new Hub({
       works,
       log: silentLogger(),
+      // Most certificates here carry no Cluster uid; certificate-refusal.test.ts covers refusing them.
+      allowCertsWithoutUid: true,
       clusterNamed: (c) => (registered.has(c) ? { apiVersion: "flotilla.dev/v1alpha1", kind: "Cluster", metadata: { name: c, uid: c === "member2" ? "uid-2" : "uid-1" }, spec: {} } : undefined),
       events: {
         status: (c, s) => statuses.push([c, s.workKey]),

@@ -4,6 +4,7 @@ import type { Cluster } from "../../shared/api/types.ts";
 import type { AgentMessage, ControlMessage, RenewRequest, RenewResponse } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
 import { clusterOfSubject, clusterUidOfSubject } from "../../shared/pki.ts";
 import { AgentSession, type SessionEvents } from "./agent-session.ts";
+import { certificateRefusal } from "./certificate-refusal.ts";
 import { RpcError, unaryHandler } from "../rpc.ts";
 import type { WorkStore } from "../works/work-store.ts";
 
@@ -23,6 +24,7 @@ export class Hub {
   private readonly log: Logger;
   private readonly clusterNamed: (cluster: string) => Cluster | undefined;
   private readonly registrar: CertificateRenewer | undefined;
+  private readonly allowCertsWithoutUid: boolean;
 
   constructor(opts: {
     works: WorkStore;
@@ -30,8 +32,11 @@ export class Hub {
     clusterNamed: (cluster: string) => Cluster | undefined;
     /** Signs renewed certificates; without it (no CA key) Renew is refused. */
     registrar?: CertificateRenewer;
+    /** Accept agent certificates bound to no Cluster uid (not revocable; for migration only). */
+    allowCertsWithoutUid?: boolean;
     log: Logger;
   }) {
+    this.allowCertsWithoutUid = opts.allowCertsWithoutUid ?? false;
     this.works = opts.works;
     this.clusterNamed = opts.clusterNamed;
     this.registrar = opts.registrar;
@@ -107,10 +112,9 @@ export class Hub {
 
   /** Why a certificate for this cluster (bound to this registration uid, if any) may not connect. */
   private refusal(cluster: string, uid: string | undefined): string | undefined {
-    const c = this.clusterNamed(cluster);
-    if (c === undefined) return `cluster ${JSON.stringify(cluster)} is not registered (no Cluster object)`;
-    if (uid !== undefined && uid !== c.metadata.uid) return `this certificate belongs to an earlier registration of cluster ${cluster}, which was unjoined; register again`;
-    return undefined;
+    const refused = certificateRefusal(cluster, uid, this.clusterNamed(cluster), this.allowCertsWithoutUid);
+    if (refused === undefined && uid === undefined) this.log.warn({ cluster }, "accepted an agent certificate bound to no Cluster uid (it cannot be revoked; re-issue it with flotilla certs agent --kubeconfig)");
+    return refused;
   }
 
   private async renew(call: ServerUnaryCall<RenewRequest, RenewResponse>): Promise<string> {

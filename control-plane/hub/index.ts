@@ -30,6 +30,7 @@ export function startHub(ctx: ControlPlaneContext): HubPart {
     log: ctx.log,
     clusterNamed: (c) => caches.clusters.get(c),
     registrar: ctx.registrar,
+    allowCertsWithoutUid: ctx.opts.allowAgentCertsWithoutUid,
     events: {
       status: (cluster, s) => events.emit("agentStatus", cluster, s),
       heartbeat: (cluster, hb) => events.emit("heartbeat", cluster, hb),

@@ -69,10 +69,6 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
   const ca = await createCa("flotilla-test-ca");
   const hub = await issueCertificate(ca, { commonName: "flotilla-hub", dnsNames: ["localhost"], ipAddresses: ["127.0.0.1"], usage: "server" });
   const files: [string, string][] = [["ca.crt", ca.certPem], ["ca.key", ca.keyPem], ["hub.crt", hub.certPem], ["hub.key", hub.keyPem]];
-  for (const m of fleet.members) {
-    const pair = await issueAgentCertificate(ca, m.name);
-    files.push([`${m.name}.crt`, pair.certPem], [`${m.name}.key`, pair.keyPem]);
-  }
   // flotillactl finds the Admin API and an admin certificate here (DESIGN §10: no flags needed).
   const admin = await issueAdminCertificate(ca, "admin");
   files.push(["admin.crt", admin.certPem], ["admin.key", admin.keyPem]);
@@ -175,12 +171,15 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
     const registered = fleet.members.filter((m) => !(opts.unregistered ?? []).includes(m.name));
     for (const m of registered) {
       const extra = opts.clusterSpecs?.[m.name] ?? {};
-      await custom.createClusterCustomObject({
+      const created = (await custom.createClusterCustomObject({
         group: "flotilla.dev",
         version: "v1alpha1",
         plural: "clusters",
         body: { apiVersion: "flotilla.dev/v1alpha1", kind: "Cluster", metadata: { name: m.name, labels: extra.labels ?? {} }, spec: extra.spec ?? {} },
-      });
+      })) as { metadata: { uid: string } };
+      // Bound to the Cluster's uid, as `flotilla certs agent` signs them: the hub refuses certificates without one.
+      const pair = await issueAgentCertificate(ca, m.name, created.metadata.uid);
+      await Promise.all([writeFile(join(certsDir, `${m.name}.crt`), pair.certPem, { mode: 0o600 }), writeFile(join(certsDir, `${m.name}.key`), pair.keyPem, { mode: 0o600 })]);
     }
     await Promise.all(registered.map((m) => startAgent(m.name)));
     await waitFor(
