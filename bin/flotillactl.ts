@@ -12,7 +12,8 @@ import { Health } from "../shared/gen/flotilla/v1alpha1/agent.ts";
 import { AGENT_ON_OTHER_REPLICA } from "../shared/admin-errors.ts";
 import { FlagError, type FlagSpec, type FlagValues, flagHelp, parseArgs } from "../shared/flags.ts";
 import { runCommandLine } from "./command-line.ts";
-import { allNamespacesFlag, clusterFlag, descriptionFlag, diffFlag, fileFlag, forceFlag, namespaceFlag, outputFlag, planNamespaceFlag, ttlFlag } from "./ctl/command-flags.ts";
+import { acceptCluster } from "./ctl/accept.ts";
+import { allNamespacesFlag, clusterFlag, descriptionFlag, diffFlag, fileFlag, forceFlag, kubeconfigFlag, namespaceFlag, outputFlag, planNamespaceFlag, ttlFlag } from "./ctl/command-flags.ts";
 import { call, connect, connectionFlags } from "./ctl/connection.ts";
 import { unifiedDiff } from "./ctl/object-diff.ts";
 import { planDiff, planRows, planSummary } from "./ctl/plan-view.ts";
@@ -27,6 +28,8 @@ interface Command {
   flags: FlagSpec[];
   formats: readonly OutputFormat[];
   run(ctx: { client: AdminClient; args: string[]; flags: FlagValues; format: OutputFormat; timeoutMs: number; warn: (s: string) => void }): Promise<string>;
+  /** Writes to the control cluster instead of calling the Admin API (no connection is made). */
+  direct?: true;
 }
 
 const HEALTH_WORD: Record<number, string> = { [Health.HEALTH_HEALTHY]: "Healthy", [Health.HEALTH_PROGRESSING]: "Progressing", [Health.HEALTH_UNHEALTHY]: "Unhealthy", [Health.HEALTH_UNKNOWN]: "Unknown" };
@@ -113,6 +116,15 @@ const commands: Record<string, Command> = {
       await call(client, client.deleteToken, { id: String(args[0]) }, timeoutMs);
       return `token ${args[0]} deleted`;
     },
+  },
+  accept: {
+    usage: "accept <cluster> [--kubeconfig FILE]",
+    positionals: 1,
+    summary: "accept a new member cluster: with --require-acceptance it receives nothing until then (sets spec.hubAcceptsClient in the control cluster)",
+    flags: [kubeconfigFlag],
+    formats: ["table"],
+    direct: true,
+    run: ({ args, flags, timeoutMs }) => acceptCluster(flags, String(args[0]), timeoutMs),
   },
   unjoin: {
     usage: "unjoin <cluster> [--force]",
@@ -235,6 +247,7 @@ async function runCommand(command: Command, rest: string[]): Promise<string> {
   if (positionals.length !== (command.positionals ?? 0)) throw new FlagError(`usage: flotillactl ${command.usage}`);
   const format = outputFormat(flags.output === undefined ? (command.formats[0] as string) : String(flags.output), command.formats);
   if (typeof format !== "string") throw new FlagError(format.error);
+  if (command.direct) return command.run({ client: undefined as never, args: positionals, flags, format, timeoutMs: Number(flags.timeout), warn: (s) => console.error(s) });
   const connection = await connect(flags);
   const { server } = connection;
   let client = connection.client;

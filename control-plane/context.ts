@@ -39,6 +39,8 @@ export interface ControlPlaneOptions {
   registration?: { caKeyPem: string; listen: string; tokenNamespace: string; certValidityMs: number };
   /** The hub accepts agent certificates bound to no Cluster uid (which cannot be revoked); for migration only. */
   allowAgentCertsWithoutUid?: boolean;
+  /** --require-acceptance: a new Cluster receives nothing until an admin accepts it (spec.hubAcceptsClient). */
+  requireAcceptance?: boolean;
 }
 
 /**

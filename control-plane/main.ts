@@ -31,6 +31,7 @@ export const controlPlaneFlags: FlagSpec[] = [
   { name: "registration-listen", type: "string", default: "0.0.0.0:9444", help: 'host:port of the registration listener (TLS, no client certificate; needs --ca-key; "" disables)' },
   { name: "token-namespace", type: "string", default: "flotilla-system", help: "namespace of the bootstrap token Secrets" },
   { name: "allow-agent-certs-without-uid", type: "bool", default: "false", help: "accept agent certificates bound to no Cluster uid (made by an older `flotilla certs agent`; they cannot be revoked), with a warning at every connect; for migration only" },
+  { name: "require-acceptance", type: "bool", default: "false", help: "a new Cluster receives nothing until an admin accepts it (`flotillactl accept <cluster>` sets spec.hubAcceptsClient); its Accepted condition says so" },
   { name: "agent-cert-validity", type: "duration", default: "8760h", help: "how long the agent certificates it signs are valid (agents renew before they expire)" },
 ];
 
@@ -80,6 +81,7 @@ export async function runControlPlane(flags: FlagValues): Promise<void> {
             certValidityMs: flags["agent-cert-validity"] as number,
           },
     allowAgentCertsWithoutUid: flags["allow-agent-certs-without-uid"] as boolean,
+    requireAcceptance: flags["require-acceptance"] as boolean,
     onLostLeadership: () => {
       log.error("lost leadership; exiting so that a fresh process competes again");
       process.exit(1);

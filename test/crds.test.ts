@@ -898,7 +898,7 @@ describe("flotilla.dev CRDs in a real control cluster", () => {
   it("kubectl shows Cluster Ready and Version columns, knows the short names, and refuses a bad apply", async () => {
     const { stdout } = await kubectl("get", "clusters", "member1");
     const [header, row] = stdout.trim().split("\n").map((l) => l.trim().split(/\s+/));
-    assert.deepEqual(header, ["NAME", "READY", "VERSION", "AGE"]);
+    assert.deepEqual(header, ["NAME", "READY", "ACCEPTED", "VERSION", "AGE"]);
     assert.deepEqual(row?.slice(0, 3), ["member1", "True", "v1.36.3"]);
     const shortNames = [
       ["pp", "full"],

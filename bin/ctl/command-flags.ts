@@ -10,6 +10,7 @@ export const descriptionFlag: FlagSpec = { name: "description", type: "string", 
 export const fileFlag: FlagSpec = { name: "filename", short: "f", type: "string", required: true, help: "the objects: YAML documents or JSON, a kind: List too (- reads stdin)" };
 export const planNamespaceFlag: FlagSpec = { name: "namespace", short: "n", type: "string", help: "the namespace of objects that name none (default: default); must agree with those that do" };
 export const diffFlag: FlagSpec = { name: "diff", type: "bool", help: "also print each changing Work now against after, as a unified diff" };
+export const kubeconfigFlag: FlagSpec = { name: "kubeconfig", type: "string", env: "FLOTILLA_CONTROL_KUBECONFIG", help: "kubeconfig of the control cluster (default: <state-dir>/control.kubeconfig, the local fleet's)" };
 export const forceFlag: FlagSpec = { name: "force", type: "bool", help: "remove the Cluster now and release the bindings waiting on it" };
 
 /** -o: table, json or yaml (a command may offer fewer); `def` is its default. */
@@ -18,4 +19,4 @@ export function outputFlag(def: string): FlagSpec {
 }
 
 /** Every flag any command takes, for the README check. */
-export const commandFlags: FlagSpec[] = [namespaceFlag, allNamespacesFlag, clusterFlag, outputFlag("table"), ttlFlag, descriptionFlag, forceFlag, fileFlag, diffFlag];
+export const commandFlags: FlagSpec[] = [namespaceFlag, allNamespacesFlag, clusterFlag, outputFlag("table"), ttlFlag, descriptionFlag, forceFlag, fileFlag, diffFlag, kubeconfigFlag];

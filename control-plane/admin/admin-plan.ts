@@ -29,6 +29,7 @@ export interface PlanDeps {
   works: WorkStore;
   rest: KubeRest;
   resolver: TemplateResolver;
+  requireAcceptance?: boolean;
 }
 
 export async function planObjects(deps: PlanDeps, req: PlanRequest): Promise<PlanResponse> {
@@ -65,6 +66,7 @@ export async function planObjects(deps: PlanDeps, req: PlanRequest): Promise<Pla
       template: object,
       policies,
       liveClusters,
+      requireAcceptance: deps.requireAcceptance ?? false,
       clusterNamed: (n) => deps.caches.clusters.get(n),
       overrides,
       existing: deps.caches.bindingOf(ref),

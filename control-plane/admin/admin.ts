@@ -55,6 +55,7 @@ export class Admin {
   private readonly waitingOn: (cluster: string) => number;
   private readonly log: Logger;
   private readonly resolver: TemplateResolver;
+  private readonly requireAcceptance: boolean;
 
   constructor(opts: {
     caches: Caches;
@@ -68,8 +69,11 @@ export class Admin {
     tokenNamespace: string | undefined;
     /** Bindings still waiting for a cluster's agent to remove its objects. */
     waitingOn: (cluster: string) => number;
+    /** --require-acceptance: plan places nothing new on clusters not accepted, as the scheduler does. */
+    requireAcceptance?: boolean;
     log: Logger;
   }) {
+    this.requireAcceptance = opts.requireAcceptance ?? false;
     this.caches = opts.caches;
     this.works = opts.works;
     this.statuses = opts.statuses;
@@ -89,7 +93,7 @@ export class Admin {
       getPropagation: this.unary((req: GetPropagationRequest) => this.getPropagation(req)),
       render: this.unary((req: RenderRequest) => this.render(req)),
       diff: this.unary((req: DiffRequest) => this.diff(req)),
-      plan: this.unary((req: PlanRequest) => planObjects({ caches: this.caches, works: this.works, rest: this.rest, resolver: this.resolver }, req)),
+      plan: this.unary((req: PlanRequest) => planObjects({ caches: this.caches, works: this.works, rest: this.rest, resolver: this.resolver, requireAcceptance: this.requireAcceptance }, req)),
       listWorks: this.unary(async (req: ListWorksRequest) => this.listWorks(req)),
       listBindings: this.unary(async (req: ListBindingsRequest) => this.listBindings(req)),
       createToken: this.unary((req: CreateTokenRequest) => this.tokens.create(req)),

@@ -15,6 +15,7 @@ export function startAdmin(ctx: ControlPlaneContext, links: { hub: Hub; waitingO
     liveObjects: (c, resources) => hub.session(c)?.requestLive(resources),
     tokenNamespace: ctx.opts.registration?.tokenNamespace,
     waitingOn: links.waitingOn,
+    requireAcceptance: ctx.opts.requireAcceptance,
     log: ctx.log.child({ component: "admin" }),
   });
   return { services: [{ definition: AdminService, implementation: admin.service() }] };

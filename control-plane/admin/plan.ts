@@ -6,6 +6,7 @@ import { desiredBinding, type RequiredBy, suspensionHolds } from "../scheduling/
 import { matchPolicy } from "../scheduling/policy-match.ts";
 import { renderClusterWorks } from "../rendering/render-works.ts";
 import { placementAfter } from "../scheduling/graceful-eviction.ts";
+import { admittedClusters } from "../scheduling/acceptance.ts";
 import { scheduleTemplate } from "../scheduling/schedule.ts";
 
 /** A Work a cluster receives for the template (now), or would receive (planned). */
@@ -41,6 +42,8 @@ export interface PlanInput {
   policies: PropagationPolicy[];
   /** Clusters that can be placed on (not leaving). */
   liveClusters: Cluster[];
+  /** --require-acceptance: clusters not accepted get no new templates. */
+  requireAcceptance?: boolean;
   clusterNamed: (name: string) => Cluster | undefined;
   /** Every override policy; renderClusterWorks picks the ones that select the template. */
   overrides: OverridePolicy[];
@@ -59,7 +62,7 @@ export function planTemplate(input: PlanInput): Plan {
   let scheduleMessage: string | undefined;
   let unplaced = 0;
   if (match !== undefined) {
-    const schedule = scheduleTemplate(template, match.policy, input.liveClusters, existing?.spec.clusters);
+    const schedule = scheduleTemplate(template, match.policy, admittedClusters(input.liveClusters, existing?.spec.clusters, input.requireAcceptance ?? false), existing?.spec.clusters);
     // Graceful evictions in flight stay as they are: a plan shows what ships now, and no eviction
     // ends because of an apply (now and the period only matter for when one does).
     targets = placementAfter({ schedule, existing, policy: match.policy, live: input.liveClusters, now: 0, evictionPeriodMs: Infinity }).targets;

@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import { RESOURCES } from "../../shared/api/resources.ts";
 import type { Cluster, ClusterStatus, Condition } from "../../shared/api/types.ts";
 import { shouldWriteClusterStatus } from "./cluster-status-write.ts";
+import { ACCEPTED_CONDITION, acceptanceCondition } from "./acceptance-condition.ts";
 import { Controller, type ReconcileResult } from "../../shared/controller.ts";
 import type { Heartbeat } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
 import { isKubeStatus, type KubeRest, objectPath } from "../../shared/kube-rest.ts";
@@ -26,6 +27,7 @@ export class ClusterController {
   private readonly isLeader: () => boolean;
   private readonly connectedHere: (cluster: string) => boolean;
   private readonly startupGraceMs: number;
+  private readonly requireAcceptance: boolean;
   /** When this replica began judging clusters it hears nothing from: when it started leading. */
   private judgingSince = Date.now();
 
@@ -42,7 +44,10 @@ export class ClusterController {
     connectedHere: (cluster: string) => boolean;
     /** After a start or a leader change, old heartbeats are not judged for this long (agents reconnect). */
     startupGraceMs: number;
+    /** --require-acceptance: every Cluster shows an Accepted condition. */
+    requireAcceptance?: boolean;
   }) {
+    this.requireAcceptance = opts.requireAcceptance ?? false;
     this.startupGraceMs = opts.startupGraceMs;
     this.get = opts.getCluster;
     this.rest = opts.rest;
@@ -108,7 +113,9 @@ export class ClusterController {
       lastTransitionTime: previousReady?.status === r.status ? previousReady.lastTransitionTime : new Date(now).toISOString(),
     };
     const hb = this.heartbeats.get(name);
-    const desired: ClusterStatus = { ...before, conditions: [ready, ...(before.conditions ?? []).filter((x) => x.type !== "Ready")] };
+    const accepted = acceptanceCondition(cluster, this.requireAcceptance, now);
+    const others = (before.conditions ?? []).filter((x) => x.type !== "Ready" && x.type !== ACCEPTED_CONDITION);
+    const desired: ClusterStatus = { ...before, conditions: [ready, ...others, ...(accepted ? [accepted] : [])] };
     if (hb !== undefined) {
       desired.kubernetesVersion = hb.kubernetesVersion;
       desired.agentVersion = hb.agentVersion;

@@ -30,6 +30,7 @@ export function startClusters(ctx: ControlPlaneContext, hub: Hub): ClustersPart 
     isLeader: ctx.isLeader,
     connectedHere: (c) => hub.session(c) !== undefined,
     startupGraceMs: opts.clusterStartupGraceMs,
+    requireAcceptance: opts.requireAcceptance,
   });
   const unjoinCtl = new UnjoinController({ clusterNamed: (n) => caches.clusters.get(n), bindings: () => caches.allBindings(), rest, log });
   events.on("heartbeat", (cluster, hb) => clusterCtl.heartbeat(cluster, hb));

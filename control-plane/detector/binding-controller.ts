@@ -12,6 +12,7 @@ import { DependencyIndex } from "./dependency-index.ts";
 import { type Schedule, scheduleTemplate, schedulable } from "../scheduling/schedule.ts";
 import type { ScheduleOutcome, ScheduleOutcomes } from "../scheduling/schedule-outcomes.ts";
 import { matchPolicy } from "../scheduling/policy-match.ts";
+import { admittedClusters } from "../scheduling/acceptance.ts";
 import { isPropagatable, type KindRef, type TemplateInformers } from "./template-informers.ts";
 
 const FIELD_MANAGER = "flotilla-binding-controller";
@@ -33,6 +34,7 @@ export class BindingController {
   private readonly parentShapes = new Map<string, string>();
 
   private readonly evictionPeriodMs: number;
+  private readonly requireAcceptance: boolean;
   private readonly now: () => number;
 
   constructor(opts: {
@@ -43,10 +45,13 @@ export class BindingController {
     log: Logger;
     /** The least time a not-Ready cluster keeps its copy once its replacement is Available (graceful eviction). */
     evictionPeriodMs: number;
+    /** --require-acceptance: clusters not accepted get no new templates. */
+    requireAcceptance?: boolean;
     now?: () => number;
     workers?: number;
   }) {
     this.evictionPeriodMs = opts.evictionPeriodMs;
+    this.requireAcceptance = opts.requireAcceptance ?? false;
     this.now = opts.now ?? Date.now;
     this.caches = opts.caches;
     this.templates = opts.templates;
@@ -133,7 +138,7 @@ export class BindingController {
     let recheck: ReconcileResult;
     if (match !== undefined) {
       const live = this.caches.placeableClusters();
-      const schedule = scheduleTemplate(template, match.policy, live, existing?.spec.clusters);
+      const schedule = scheduleTemplate(template, match.policy, admittedClusters(live, existing?.spec.clusters, this.requireAcceptance), existing?.spec.clusters);
       const placed = placementAfter({ schedule, existing, policy: match.policy, live, now: this.now(), evictionPeriodMs: this.evictionPeriodMs });
       ({ targets, evictions } = placed);
       this.outcomes.set(key, outcomeOf(schedule, match.policy.metadata.name ?? "", targets.length > 0));

@@ -99,6 +99,8 @@ export interface Toleration {
 }
 
 export interface ClusterSpec {
+  /** An admin accepted the cluster (OCM's name); with --require-acceptance, needed before it receives anything. */
+  hubAcceptsClient?: boolean;
   provider?: string;
   region?: string;
   zone?: string;

@@ -26,6 +26,8 @@ export interface FlotillaOptions {
   gracefulEvictionPeriod?: string;
   /** `--agent-cert-validity` of the control plane (default 24h). */
   agentCertValidity?: string;
+  /** `--require-acceptance` of the control plane: a Cluster receives nothing until accepted. */
+  requireAcceptance?: boolean;
   logLevel?: string;
 }
 
@@ -102,6 +104,7 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
         `--agent-cert-validity=${opts.agentCertValidity ?? "24h"}`,
         `--cluster-failure-threshold=${opts.clusterFailureThreshold ?? "5s"}`,
         `--graceful-eviction-period=${opts.gracefulEvictionPeriod ?? "3s"}`,
+        ...(opts.requireAcceptance ? ["--require-acceptance"] : []),
         "--cluster-status-update-frequency=1s",
         "--leader-elect-lease-duration=4s",
         "--leader-elect-renew-deadline=3s",
