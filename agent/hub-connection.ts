@@ -69,7 +69,8 @@ export class HubConnection {
     const channelOptions: Record<string, string | number> = {
       "grpc.keepalive_time_ms": 20_000,
       "grpc.keepalive_timeout_ms": 10_000,
-      "grpc.max_receive_message_length": 64 * 1024 * 1024,
+      // A Work is one template's objects (etcd caps an object at 1.5 MiB): anything far larger is not the hub's.
+      "grpc.max_receive_message_length": 16 * 1024 * 1024,
       // grpc-js backs off up to 120 s by default; the control plane's startup grace counts on less.
       "grpc.initial_reconnect_backoff_ms": 500,
       "grpc.max_reconnect_backoff_ms": AGENT_MAX_RECONNECT_BACKOFF_MS,

@@ -35,6 +35,10 @@ export interface ControlPlaneOptions {
   leaderElection?: { namespace: string; identity: string; leaseDurationMs: number; renewDeadlineMs: number; retryPeriodMs: number };
   /** Called when this replica loses leadership (the process should exit and be restarted). */
   onLostLeadership?: () => void;
+  /** The token bucket on each agent stream's messages (default: 200 a second, bursts of 2000). */
+  agentMessageRate?: { qps: number; burst: number };
+  /** The largest gRPC message the hub accepts, in bytes (default 4 MiB). */
+  maxReceiveMessageBytes?: number;
   /** Registration of new members and renewal of agent certificates; needs the CA's key. */
   registration?: { caKeyPem: string; listen: string; tokenNamespace: string; certValidityMs: number };
   /** The hub accepts agent certificates bound to no Cluster uid (which cannot be revoked); for migration only. */
@@ -55,7 +59,7 @@ export interface ControlPlaneEvents {
   /** An agent reported the state of one of its Works. */
   agentStatus: [cluster: string, status: WorkStatus];
   /** An agent's heartbeat arrived on this replica. */
-  heartbeat: [cluster: string, heartbeat: Heartbeat];
+  heartbeat: [cluster: string, heartbeat: Heartbeat, problems: string[]];
   /** A Cluster became Ready or not Ready. */
   clusterReadyChanged: [cluster: string];
 }

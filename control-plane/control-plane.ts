@@ -79,7 +79,7 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Runn
   if (elector === undefined) startLeading();
   else await elector.start();
 
-  const server = new Server({ "grpc.keepalive_time_ms": 30_000, "grpc.keepalive_timeout_ms": 10_000, "grpc.max_receive_message_length": 16 * 1024 * 1024 });
+  const server = new Server({ "grpc.keepalive_time_ms": 30_000, "grpc.keepalive_timeout_ms": 10_000, "grpc.max_receive_message_length": opts.maxReceiveMessageBytes ?? 4 * 1024 * 1024 });
   for (const s of parts.flatMap((p) => p.services ?? [])) server.addService(s.definition, s.implementation);
   const creds = ServerCredentials.createSsl(Buffer.from(opts.tls.caPem), [{ cert_chain: Buffer.from(opts.tls.certPem), private_key: Buffer.from(opts.tls.keyPem) }], true);
   const grpcPort = await new Promise<number>((resolve, reject) => server.bindAsync(opts.grpcListen, creds, (err, port) => (err ? reject(err) : resolve(port))));

@@ -32,6 +32,9 @@ export const controlPlaneFlags: FlagSpec[] = [
   { name: "token-namespace", type: "string", default: "flotilla-system", help: "namespace of the bootstrap token Secrets" },
   { name: "allow-agent-certs-without-uid", type: "bool", default: "false", help: "accept agent certificates bound to no Cluster uid (made by an older `flotilla certs agent`; they cannot be revoked), with a warning at every connect; for migration only" },
   { name: "require-acceptance", type: "bool", default: "false", help: "a new Cluster receives nothing until an admin accepts it (`flotillactl accept <cluster>` sets spec.hubAcceptsClient); its Accepted condition says so" },
+  { name: "max-receive-message-size", type: "int", default: "4194304", help: "the largest gRPC message (bytes) the hub takes from an agent or flotillactl; a larger one ends that stream with RESOURCE_EXHAUSTED" },
+  { name: "agent-message-rate", type: "int", env: "FLOTILLA_AGENT_MESSAGE_RATE", default: "200", help: "messages a second each agent stream may send on average; beyond it the hub stops reading that stream for a while (HTTP/2 flow control pushes back on the agent)" },
+  { name: "agent-message-burst", type: "int", env: "FLOTILLA_AGENT_MESSAGE_BURST", default: "2000", help: "messages an agent stream may send at once after a quiet spell (a reconnect reports every Work)" },
   { name: "agent-cert-validity", type: "duration", default: "8760h", help: "how long the agent certificates it signs are valid (agents renew before they expire)" },
 ];
 
@@ -82,6 +85,8 @@ export async function runControlPlane(flags: FlagValues): Promise<void> {
           },
     allowAgentCertsWithoutUid: flags["allow-agent-certs-without-uid"] as boolean,
     requireAcceptance: flags["require-acceptance"] as boolean,
+    maxReceiveMessageBytes: positive(flags, "max-receive-message-size"),
+    agentMessageRate: { qps: positive(flags, "agent-message-rate"), burst: positive(flags, "agent-message-burst") },
     onLostLeadership: () => {
       log.error("lost leadership; exiting so that a fresh process competes again");
       process.exit(1);
@@ -91,4 +96,10 @@ export async function runControlPlane(flags: FlagValues): Promise<void> {
   await waitForSignal();
   log.info("stopping");
   await cp.stop();
+}
+
+function positive(flags: FlagValues, name: string): number {
+  const v = flags[name] as number;
+  if (!(v > 0)) throw new FlagError(`--${name} must be above 0 (got ${v})`);
+  return v;
 }

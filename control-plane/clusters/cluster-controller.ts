@@ -19,6 +19,8 @@ export class ClusterController {
   readonly controller: Controller;
   private readonly states = new Map<string, HeartbeatState>();
   private readonly heartbeats = new Map<string, Heartbeat>();
+  /** The claims the hub left out of each cluster's last heartbeat as not sane (DESIGN §7). */
+  private readonly claimProblems = new Map<string, string[]>();
   private readonly rest: KubeRest;
   private readonly get: (name: string) => Cluster | undefined;
   private readonly thresholds: Thresholds;
@@ -69,9 +71,10 @@ export class ClusterController {
     this.judgingSince = Date.now();
   }
 
-  heartbeat(cluster: string, hb: Heartbeat): void {
+  heartbeat(cluster: string, hb: Heartbeat, problems: string[] = []): void {
     this.states.set(cluster, recordHeartbeat(this.states.get(cluster) ?? {}, Date.now(), this.thresholds));
     this.heartbeats.set(cluster, hb);
+    this.claimProblems.set(cluster, problems);
     this.controller.enqueue(cluster);
   }
 
@@ -113,15 +116,19 @@ export class ClusterController {
       lastTransitionTime: previousReady?.status === r.status ? previousReady.lastTransitionTime : new Date(now).toISOString(),
     };
     const hb = this.heartbeats.get(name);
+    const claims = hb === undefined ? undefined : claimsCondition(this.claimProblems.get(name) ?? [], before.conditions, now);
     const accepted = acceptanceCondition(cluster, this.requireAcceptance, now);
-    const others = (before.conditions ?? []).filter((x) => x.type !== "Ready" && x.type !== ACCEPTED_CONDITION);
-    const desired: ClusterStatus = { ...before, conditions: [ready, ...others, ...(accepted ? [accepted] : [])] };
+    const others = (before.conditions ?? []).filter((x) => x.type !== "Ready" && x.type !== ACCEPTED_CONDITION && (hb === undefined || x.type !== CLAIMS_CONDITION));
+    const desired: ClusterStatus = { ...before, conditions: [ready, ...others, ...(claims ? [claims] : []), ...(accepted ? [accepted] : [])] };
     if (hb !== undefined) {
       desired.kubernetesVersion = hb.kubernetesVersion;
       desired.agentVersion = hb.agentVersion;
       desired.apiEnablements = hb.apiEnablements.map((groupVersion) => ({ groupVersion }));
       desired.nodeSummary = { totalNum: hb.nodeSummary?.total ?? 0, readyNum: hb.nodeSummary?.ready ?? 0 };
-      desired.resourceSummary = { allocatable: hb.resourceSummary?.allocatable ?? {}, allocated: hb.resourceSummary?.allocated ?? {} };
+      // An empty map is left out: server-side apply turns it into null, which the schema refuses (and the write would fail on every heartbeat).
+      const nonEmpty = (m: Record<string, string> | undefined) => (m !== undefined && Object.keys(m).length > 0 ? m : undefined);
+      const [allocatable, allocated] = [nonEmpty(hb.resourceSummary?.allocatable), nonEmpty(hb.resourceSummary?.allocated)];
+      desired.resourceSummary = { ...(allocatable && { allocatable }), ...(allocated && { allocated }) };
     }
     if (hb !== undefined && state.lastHeartbeatAt !== undefined && this.states.has(name)) {
       desired.lastHeartbeatTime = new Date(state.lastHeartbeatAt).toISOString();
@@ -138,4 +145,20 @@ export class ClusterController {
     const recheck = [r.recheckAfterMs, nextBeatWrite].filter((x): x is number => x !== undefined);
     return recheck.length > 0 ? { requeueAfterMs: Math.max(100, Math.min(...recheck)) } : undefined;
   }
+}
+
+const CLAIMS_CONDITION = "HeartbeatClaimsValid";
+
+/** A False condition naming the heartbeat claims the hub left out, or undefined when all were sane. */
+function claimsCondition(problems: string[], before: Condition[] | undefined, now: number): Condition | undefined {
+  if (problems.length === 0) return undefined;
+  const previous = before?.find((x) => x.type === CLAIMS_CONDITION);
+  const shown = problems.slice(0, 10).join("; ");
+  return {
+    type: CLAIMS_CONDITION,
+    status: "False",
+    reason: "ClaimsLeftOut",
+    message: `the hub left out of the agent's heartbeat what is not sane: ${shown}${problems.length > 10 ? ` (and ${problems.length - 10} more)` : ""}`,
+    lastTransitionTime: previous?.status === "False" ? previous.lastTransitionTime : new Date(now).toISOString(),
+  };
 }

@@ -33,7 +33,7 @@ export function startClusters(ctx: ControlPlaneContext, hub: Hub): ClustersPart 
     requireAcceptance: opts.requireAcceptance,
   });
   const unjoinCtl = new UnjoinController({ clusterNamed: (n) => caches.clusters.get(n), bindings: () => caches.allBindings(), rest, log });
-  events.on("heartbeat", (cluster, hb) => clusterCtl.heartbeat(cluster, hb));
+  events.on("heartbeat", (cluster, hb, problems) => clusterCtl.heartbeat(cluster, hb, problems));
   events.on("agentStreamChanged", (cluster) => clusterCtl.controller.enqueue(cluster));
   const clusterEvent = (c: Cluster) => {
     clusterCtl.controller.enqueue(c.metadata.name ?? "");

@@ -12,13 +12,21 @@ import type {
 } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
 import { CoalescingOutbox } from "../../shared/coalescing-outbox.ts";
 import { counter } from "../../shared/metrics.ts";
+import { DEFAULT_INBOUND_RATE, InboundGate, type InboundRate } from "./inbound-gate.ts";
+import { checkHello } from "./message-bounds.ts";
 import { planResync } from "./resync.ts";
 import type { WorkStore } from "../works/work-store.ts";
 
 /** What a session reports to the rest of the control plane. */
 export interface SessionEvents {
   status(cluster: string, status: WorkStatus): void;
-  heartbeat(cluster: string, heartbeat: Heartbeat): void;
+  /** problems: the claims left out as not sane, for the Cluster's status (empty when none). */
+  heartbeat(cluster: string, heartbeat: Heartbeat, problems: string[]): void;
+  /**
+   * Whether the control plane's own record (an accepted report, in memory or in the binding's
+   * status) says the cluster held this Work. Without it only the store and the stream count.
+   */
+  recorded?(cluster: string, key: string): boolean;
   /**
    * Why a Work the store lacks is gone for the cluster, or undefined when its absence is no
    * intent to delete (the agent keeps it). Without it every absent Work is deleted.
@@ -63,6 +71,8 @@ export class AgentSession {
   private unsubscribe: (() => void) | undefined;
   private readonly onClosed: () => void;
   private readonly onHello: () => void;
+  private readonly gate: InboundGate;
+  private resumeTimer: NodeJS.Timeout | undefined;
 
   constructor(opts: {
     cluster: string;
@@ -73,6 +83,8 @@ export class AgentSession {
     /** The stream proved who it is: the hub makes it the cluster's session. */
     onHello: () => void;
     onClosed: () => void;
+    /** The token bucket on the agent's messages. */
+    rate?: InboundRate;
   }) {
     this.cluster = opts.cluster;
     this.call = opts.call;
@@ -81,7 +93,17 @@ export class AgentSession {
     this.log = opts.log;
     this.onClosed = opts.onClosed;
     this.onHello = opts.onHello;
-    this.call.on("data", (m: AgentMessage) => this.receive(m));
+    this.gate = new InboundGate({
+      cluster: this.cluster,
+      log: this.log,
+      rate: opts.rate ?? DEFAULT_INBOUND_RATE,
+      inStore: (key) => this.works.get(this.cluster, key) !== undefined,
+      recorded: (key) => this.events.recorded?.(this.cluster, key) ?? false,
+    });
+    this.call.on("data", (m: AgentMessage) => {
+      this.receive(m);
+      this.throttle();
+    });
     this.call.on("end", () => this.close());
     this.call.on("error", (err: Error) => {
       this.log.debug({ err: err.message }, "agent stream error");
@@ -123,9 +145,21 @@ export class AgentSession {
     this.close();
   }
 
+  /** Stops reading while the token bucket is in debt: what the agent sends meanwhile waits in HTTP/2 flow control, not here. */
+  private throttle(): void {
+    const wait = this.gate.arrived();
+    if (wait <= 0 || this.closed || this.resumeTimer !== undefined) return;
+    this.call.pause();
+    this.resumeTimer = setTimeout(() => {
+      this.resumeTimer = undefined;
+      if (!this.closed) this.call.resume();
+    }, wait);
+  }
+
   private close(): void {
     if (this.closed) return;
     this.closed = true;
+    clearTimeout(this.resumeTimer);
     for (const answer of this.liveRequests.values()) answer({ requestId: "", objects: [], error: "the agent's stream closed" });
     this.liveRequests.clear();
     this.unsubscribe?.();
@@ -145,13 +179,17 @@ export class AgentSession {
       return;
     }
     switch (kind?.$case) {
-      case "workStatus":
+      case "workStatus": {
         bytesReceived.inc({ cluster: this.cluster }, kind.value.manifests.reduce((n, m) => n + m.status.byteLength, 0));
-        this.events.status(this.cluster, kind.value);
+        const status = this.gate.workStatus(kind.value);
+        if (status !== undefined) this.events.status(this.cluster, status);
         break;
-      case "heartbeat":
-        this.events.heartbeat(this.cluster, kind.value);
+      }
+      case "heartbeat": {
+        const { heartbeat, problems } = this.gate.heartbeat(kind.value);
+        this.events.heartbeat(this.cluster, heartbeat, problems);
         break;
+      }
       case "liveResponse": {
         // An answer nobody waits for (timed out, or made up) is dropped.
         const pending = this.liveRequests.get(kind.value.requestId);
@@ -168,6 +206,11 @@ export class AgentSession {
   }
 
   private start(hello: Hello): void {
+    const checked = checkHello(hello);
+    if (!checked.ok) {
+      this.fail(GrpcStatus.INVALID_ARGUMENT, `refusing the Hello: ${checked.reason}`);
+      return;
+    }
     if (hello.clusterName !== this.cluster) {
       this.fail(
         GrpcStatus.PERMISSION_DENIED,
@@ -212,6 +255,7 @@ export class AgentSession {
       return { kind: { $case: "workDelete", value: { workKey: key, preserve: intent.preserve, reason: intent.reason } } };
     }
     this.stats.upserts++;
+    this.gate.sent(key);
     for (const m of work.manifests) this.stats.manifestBytes += m.byteLength;
     bytesSent.inc({ cluster: this.cluster }, work.manifests.reduce((n, m) => n + m.byteLength, 0));
     return {

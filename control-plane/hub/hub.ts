@@ -4,6 +4,7 @@ import type { Cluster } from "../../shared/api/types.ts";
 import type { AgentMessage, ControlMessage, RenewRequest, RenewResponse } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
 import { clusterOfSubject, clusterUidOfSubject } from "../../shared/pki.ts";
 import { AgentSession, type SessionEvents } from "./agent-session.ts";
+import type { InboundRate } from "./inbound-gate.ts";
 import { certificateRefusal } from "./certificate-refusal.ts";
 import { RpcError, unaryHandler } from "../rpc.ts";
 import type { WorkStore } from "../works/work-store.ts";
@@ -24,6 +25,7 @@ export class Hub {
   private readonly log: Logger;
   private readonly clusterNamed: (cluster: string) => Cluster | undefined;
   private readonly registrar: CertificateRenewer | undefined;
+  private readonly rate: InboundRate | undefined;
   private readonly allowCertsWithoutUid: boolean;
 
   constructor(opts: {
@@ -32,6 +34,8 @@ export class Hub {
     clusterNamed: (cluster: string) => Cluster | undefined;
     /** Signs renewed certificates; without it (no CA key) Renew is refused. */
     registrar?: CertificateRenewer;
+    /** The token bucket on each agent's messages (default DEFAULT_INBOUND_RATE). */
+    rate?: InboundRate;
     /** Accept agent certificates bound to no Cluster uid (not revocable; for migration only). */
     allowCertsWithoutUid?: boolean;
     log: Logger;
@@ -40,6 +44,7 @@ export class Hub {
     this.works = opts.works;
     this.clusterNamed = opts.clusterNamed;
     this.registrar = opts.registrar;
+    this.rate = opts.rate;
     this.events = opts.events;
     this.log = opts.log;
   }
@@ -93,6 +98,7 @@ export class Hub {
       works: this.works,
       events: this.events,
       log,
+      rate: this.rate,
       // Only a stream that passed its Hello replaces the cluster's current one.
       onHello: () => {
         const previous = this.sessions.get(cluster);

@@ -25,15 +25,26 @@ export function startHub(ctx: ControlPlaneContext): HubPart {
     const template: TemplateKnowledge = templates.watching(ref) ? { known: true, template: templates.get(ref) } : { known: false };
     return deletionIntent({ name: cluster, leaving: c === undefined || c.metadata.deletionTimestamp !== undefined }, caches.bindingOf(ref), template);
   };
+  // Only reports this control plane accepted made these records (DESIGN §7: an agent speaks for what it was sent).
+  const recorded = (cluster: string, key: string): boolean => {
+    if (ctx.statuses.get(key).has(cluster)) return true;
+    try {
+      return caches.bindingOf(parseWorkKey(key))?.status?.aggregatedStatus?.some((i) => i.clusterName === cluster) === true;
+    } catch {
+      return false;
+    }
+  };
   const hub = new Hub({
     works: ctx.works,
     log: ctx.log,
+    rate: ctx.opts.agentMessageRate,
     clusterNamed: (c) => caches.clusters.get(c),
     registrar: ctx.registrar,
     allowCertsWithoutUid: ctx.opts.allowAgentCertsWithoutUid,
     events: {
       status: (cluster, s) => events.emit("agentStatus", cluster, s),
-      heartbeat: (cluster, hb) => events.emit("heartbeat", cluster, hb),
+      heartbeat: (cluster, hb, problems) => events.emit("heartbeat", cluster, hb, problems),
+      recorded,
       deletionIntent: intent,
       connected: (cluster) => events.emit("agentStreamChanged", cluster),
     },

@@ -1,0 +1,98 @@
+// What one agent stream lets in (DESIGN §7): a token bucket on its messages (the session pauses
+// reading while in debt, so HTTP/2 flow control pushes back on the agent and its queue on the
+// hub stays bounded), the bounds on every field, and the rule that a report counts only for
+// Works the hub sent to that cluster. Dropped reports are counted and logged at most every 10 s.
+import type { Logger } from "pino";
+import type { Heartbeat, WorkStatus } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
+import { type Clock, realClock } from "../../shared/clock.ts";
+import { counter } from "../../shared/metrics.ts";
+import { TokenBucketLimiter } from "../../shared/rate-limiter.ts";
+import { type CheckedHeartbeat, checkHeartbeat } from "./heartbeat-claims.ts";
+import { checkWorkStatus } from "./message-bounds.ts";
+import { admitReport } from "./report-admission.ts";
+
+/** Messages a second an agent may send, and how many it may send at once after a quiet spell. */
+export interface InboundRate {
+  qps: number;
+  burst: number;
+}
+
+export const DEFAULT_INBOUND_RATE: InboundRate = { qps: 200, burst: 2000 };
+const WARN_EVERY_MS = 10_000;
+
+const rejected = counter("flotilla_hub_rejected_reports_total", "Agent reports dropped by the hub: about a Work not sent to the agent's cluster, or out of bounds.", ["reason"]);
+const throttled = counter("flotilla_hub_throttled_messages_total", "Agent messages that found the stream's token bucket empty (reading paused).", ["cluster"]);
+const badClaims = counter("flotilla_hub_heartbeat_claims_dropped_total", "Heartbeat claims left out as not sane (negative, unparseable, absurd).", ["cluster"]);
+
+export class InboundGate {
+  private readonly cluster: string;
+  private readonly log: Logger;
+  private readonly clock: Clock;
+  private readonly bucket: TokenBucketLimiter;
+  private readonly inStore: (key: string) => boolean;
+  private readonly recorded: (key: string) => boolean;
+  /** Works sent on this stream and not confirmed deleted since. */
+  private readonly sentKeys = new Set<string>();
+  private lastWarn = Number.NEGATIVE_INFINITY;
+  private unwarned = 0;
+
+  constructor(opts: { cluster: string; log: Logger; rate: InboundRate; inStore: (key: string) => boolean; recorded: (key: string) => boolean; clock?: Clock }) {
+    this.cluster = opts.cluster;
+    this.log = opts.log;
+    this.clock = opts.clock ?? realClock;
+    this.bucket = new TokenBucketLimiter(opts.rate.qps, opts.rate.burst, this.clock);
+    this.inStore = opts.inStore;
+    this.recorded = opts.recorded;
+  }
+
+  /** Takes a token for a message that arrived; the ms to stop reading for (0: read on). */
+  arrived(): number {
+    const wait = this.bucket.when(this.cluster);
+    if (wait > 0) throttled.inc({ cluster: this.cluster });
+    return wait;
+  }
+
+  /** The hub sent this Work to the agent. */
+  sent(key: string): void {
+    this.sentKeys.add(key);
+  }
+
+  /** The report to pass on (long messages cut), or undefined when it is dropped. */
+  workStatus(s: WorkStatus): WorkStatus | undefined {
+    const checked = checkWorkStatus(s);
+    if (!checked.ok) return this.drop("OutOfBounds", { why: checked.reason });
+    const key = checked.value.workKey;
+    const v = admitReport({ inStore: this.inStore(key), sentOnStream: this.sentKeys.has(key), recorded: this.recorded(key) });
+    if (!v.accept) return this.drop(v.reason, { work: key });
+    if (checked.value.deleted) this.sentKeys.delete(key);
+    return checked.value;
+  }
+
+  /** The heartbeat with insane claims left out, and what was left out. */
+  heartbeat(hb: Heartbeat): CheckedHeartbeat {
+    const checked = checkHeartbeat(hb);
+    if (checked.problems.length > 0) {
+      badClaims.inc({ cluster: this.cluster }, checked.problems.length);
+      this.warn({ problems: checked.problems.slice(0, 5) }, "left insane claims out of an agent's heartbeat");
+    }
+    return checked;
+  }
+
+  private drop(reason: string, details: Record<string, unknown>): undefined {
+    rejected.inc({ reason });
+    this.warn({ reason, ...details }, "dropped an agent's report");
+    return undefined;
+  }
+
+  /** Logs at most once every WARN_EVERY_MS, with the count of what went unlogged meanwhile. Never object contents. */
+  private warn(details: Record<string, unknown>, msg: string): void {
+    const now = this.clock.now();
+    if (now - this.lastWarn < WARN_EVERY_MS) {
+      this.unwarned++;
+      return;
+    }
+    this.log.warn({ ...details, unloggedSinceLast: this.unwarned }, msg);
+    this.lastWarn = now;
+    this.unwarned = 0;
+  }
+}

@@ -1,0 +1,96 @@
+// Bounds on what an agent sends (DESIGN §7): pure. Every string, list and byte field of a
+// WorkStatus or a Hello is bounded. A long free-text message is cut with a marker; anything
+// absurd (a name no Kubernetes object can have, a list no member holds) refuses the message.
+import type { Hello, ManifestStatus, ResourceIdentifier, WorkStatus } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
+import { parseWorkKey } from "../../shared/work-key.ts";
+
+export const BOUNDS = {
+  /** A Kubernetes name, namespace, group, version or kind (DNS subdomain: 253). */
+  name: 253,
+  /** group/version/kind/namespace/name. */
+  workKey: 5 * 253 + 4,
+  /** A content hash (sha256 hex is 64). */
+  hash: 128,
+  /** A status word (AlreadyExists, UpdateFailed, …) or a version string. */
+  word: 128,
+  /** Free text kept; longer is cut with a marker. */
+  message: 4 * 1024,
+  /** Free text refused outright. */
+  absurdMessage: 1024 * 1024,
+  /** Manifests per Work status. */
+  manifests: 10_000,
+  /** An object's .status as JSON. */
+  objectStatus: 1024 * 1024,
+  /** Works a Hello may say the agent holds. */
+  helloWorks: 100_000,
+} as const;
+
+export type Checked<T> = { ok: true; value: T; truncated: boolean } | { ok: false; reason: string };
+
+export const TRUNCATION_MARKER = "… [truncated by the hub]";
+
+/** The message cut to BOUNDS.message characters with a marker, or undefined when absurd. */
+export function boundMessage(text: string): { text: string; truncated: boolean } | undefined {
+  if (text.length > BOUNDS.absurdMessage) return undefined;
+  if (text.length <= BOUNDS.message) return { text, truncated: false };
+  return { text: text.slice(0, BOUNDS.message - TRUNCATION_MARKER.length) + TRUNCATION_MARKER, truncated: true };
+}
+
+function tooLong(field: string, value: string, max: number): string | undefined {
+  return value.length > max ? `${field} is ${value.length} characters (at most ${max})` : undefined;
+}
+
+function checkResource(r: ResourceIdentifier | undefined, at: string): string | undefined {
+  if (r === undefined) return undefined;
+  for (const f of ["group", "version", "kind", "namespace", "name"] as const) {
+    const bad = tooLong(`${at}.resource.${f}`, r[f], BOUNDS.name);
+    if (bad !== undefined) return bad;
+  }
+  return undefined;
+}
+
+function checkManifest(m: ManifestStatus, i: number): Checked<ManifestStatus> {
+  const at = `manifests[${i}]`;
+  const bad = checkResource(m.resource, at) ?? tooLong(`${at}.reason`, m.reason, BOUNDS.word);
+  if (bad !== undefined) return { ok: false, reason: bad };
+  if (m.status.byteLength > BOUNDS.objectStatus) return { ok: false, reason: `${at}.status is ${m.status.byteLength} bytes (at most ${BOUNDS.objectStatus})` };
+  const message = boundMessage(m.message);
+  if (message === undefined) return { ok: false, reason: `${at}.message is ${m.message.length} characters` };
+  return { ok: true, value: message.truncated ? { ...m, message: message.text } : m, truncated: message.truncated };
+}
+
+/** A WorkStatus within bounds (messages cut), or why it is refused. */
+export function checkWorkStatus(s: WorkStatus): Checked<WorkStatus> {
+  const bad = tooLong("workKey", s.workKey, BOUNDS.workKey) ?? tooLong("observedHash", s.observedHash, BOUNDS.hash) ?? tooLong("reason", s.reason, BOUNDS.word);
+  if (bad !== undefined) return { ok: false, reason: bad };
+  try {
+    parseWorkKey(s.workKey);
+  } catch {
+    return { ok: false, reason: "workKey is not group/version/kind/namespace/name" };
+  }
+  if (s.manifests.length > BOUNDS.manifests) return { ok: false, reason: `${s.manifests.length} manifests (at most ${BOUNDS.manifests})` };
+  const message = boundMessage(s.message);
+  if (message === undefined) return { ok: false, reason: `message is ${s.message.length} characters` };
+  let truncated = message.truncated;
+  const manifests: ManifestStatus[] = [];
+  for (const [i, m] of s.manifests.entries()) {
+    const c = checkManifest(m, i);
+    if (!c.ok) return c;
+    truncated ||= c.truncated;
+    manifests.push(c.value);
+  }
+  return { ok: true, value: truncated ? { ...s, message: message.text, manifests } : s, truncated };
+}
+
+/** A Hello within bounds, or why it is refused (the stream then ends). */
+export function checkHello(h: Hello): Checked<Hello> {
+  const bad = tooLong("clusterName", h.clusterName, BOUNDS.name) ?? tooLong("agentVersion", h.agentVersion, BOUNDS.word);
+  if (bad !== undefined) return { ok: false, reason: bad };
+  const entries = Object.entries(h.workHashes);
+  if (entries.length > BOUNDS.helloWorks) return { ok: false, reason: `the Hello names ${entries.length} Works (at most ${BOUNDS.helloWorks})` };
+  for (const [key, hash] of entries) {
+    const badEntry = tooLong("a workHashes key", key, BOUNDS.workKey) ?? tooLong("a workHashes value", hash, BOUNDS.hash);
+    if (badEntry !== undefined) return { ok: false, reason: badEntry };
+  }
+  return { ok: true, value: h, truncated: false };
+}
