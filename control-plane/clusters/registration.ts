@@ -3,6 +3,7 @@
 // waits on) and signs a client certificate bound to that Cluster's uid, so a certificate of an
 // unjoined cluster never works again, even for a later cluster of the same name. A registered
 // agent renews with its current certificate.
+import { createHash } from "node:crypto";
 import { status as GrpcStatus } from "@grpc/grpc-js";
 import type { Logger } from "pino";
 import { RESOURCES, SECRETS } from "../../shared/api/resources.ts";
@@ -12,6 +13,7 @@ import type { RegisterRequest, RegisterResponse } from "../../shared/gen/flotill
 import { collectionPath, isKubeStatus, type KubeRest, objectPath } from "../../shared/kube-rest.ts";
 import { type KeyPair, signAgentCsr, verifyCsr } from "../../shared/pki.ts";
 import { checkToken, parseToken, TOKEN_SECRET_PREFIX } from "./bootstrap-token.ts";
+import { decideRegistrationRetry, REGISTERED_KEY, REGISTERED_WITH_TOKEN } from "./registration-retry.ts";
 import { RpcError } from "../rpc.ts";
 
 /** Holds a registered Cluster until its agent has removed what Flotilla applied (or --force). */
@@ -51,23 +53,28 @@ export class Registrar {
     if (!CLUSTER_NAME.test(req.clusterName)) {
       throw new RpcError(GrpcStatus.INVALID_ARGUMENT, `cluster name ${JSON.stringify(req.clusterName)} is not valid: a DNS label (lowercase letters, digits, '-', at most 63)`);
     }
+    let keySha256: string;
     try {
-      await verifyCsr(req.csr);
+      keySha256 = createHash("sha256").update(Buffer.from((await verifyCsr(req.csr)).publicKey.rawData)).digest("hex");
     } catch (err) {
       throw new RpcError(GrpcStatus.INVALID_ARGUMENT, (err as Error).message);
     }
     const body: Cluster = {
       apiVersion: API_VERSION,
       kind: "Cluster",
-      metadata: { name: req.clusterName, finalizers: [CLUSTER_FINALIZER], annotations: { "flotilla.dev/registered-with-token": token.id } },
+      metadata: { name: req.clusterName, finalizers: [CLUSTER_FINALIZER], annotations: { [REGISTERED_WITH_TOKEN]: token.id, [REGISTERED_KEY]: keySha256 } },
       spec: { ...(req.region ? { region: req.region } : {}), ...(req.zone ? { zone: req.zone } : {}), ...(req.provider ? { provider: req.provider } : {}) },
     };
-    const created = await this.rest.request<Cluster>("POST", collectionPath(RESOURCES.cluster), { body }).catch((err: unknown) => {
-      if (isKubeStatus(err, 409)) {
-        throw new RpcError(GrpcStatus.ALREADY_EXISTS, `cluster ${req.clusterName} is already registered; pick another name, or \`flotillactl unjoin ${req.clusterName}\` first`);
-      }
+    const created = await this.rest.request<Cluster>("POST", collectionPath(RESOURCES.cluster), { body }).catch(async (err: unknown): Promise<Cluster> => {
       if (isKubeStatus(err, 422)) throw new RpcError(GrpcStatus.INVALID_ARGUMENT, (err as Error).message);
-      throw err;
+      if (!isKubeStatus(err, 409)) throw err;
+      // Taken, or our own earlier attempt whose answer was lost: the same token and key sign again.
+      const existing = await this.rest.get<Cluster>(objectPath(RESOURCES.cluster, undefined, req.clusterName));
+      const d = decideRegistrationRetry(existing, token.id, keySha256);
+      if (d.action === "refuse" && d.reason === "unjoining") throw new RpcError(GrpcStatus.FAILED_PRECONDITION, `cluster ${req.clusterName} is being unjoined; register again once it is gone`);
+      if (d.action === "refuse") throw new RpcError(GrpcStatus.ALREADY_EXISTS, `cluster ${req.clusterName} is already registered; pick another name, or \`flotillactl unjoin ${req.clusterName}\` first`);
+      this.log.info({ cluster: req.clusterName, tokenId: token.id }, "registration retried with the same token and key; signing again");
+      return existing;
     });
     const certificate = await signAgentCsr(this.ca, req.csr, { cluster: req.clusterName, clusterUid: created.metadata.uid ?? "", validityMs: this.validityMs });
     this.log.info({ cluster: req.clusterName, tokenId: token.id }, "cluster registered");

@@ -61,14 +61,15 @@ describe("registration, renewal and unjoin", () => {
       client.close();
     }
   };
-  const register = async (clusterName: string, bootstrapToken: string): Promise<{ code: number; details: string }> => {
+  /** Calls Register over TLS as an agent does; with csrPem, for a key the caller already has. */
+  const register = async (clusterName: string, bootstrapToken: string, csrPem?: string): Promise<{ code: number; details: string; certificate?: string }> => {
     const ca = await readFile(join(flotilla.certsDir, "ca.crt"));
     const client = new RegistrationClient(`127.0.0.1:${flotilla.registrationPort}`, credentials.createSsl(ca), BY_NAME);
-    const { csrPem } = await createCsr(clusterName);
+    const csr = csrPem ?? (await createCsr(clusterName)).csrPem;
     try {
       return await new Promise((resolve) =>
-        client.register({ clusterName, bootstrapToken, csr: csrPem, region: "", zone: "", provider: "" }, new Metadata(), { deadline: Date.now() + 10_000 }, (err) =>
-          resolve(err ? { code: err.code, details: err.details } : { code: GrpcStatus.OK, details: "" }),
+        client.register({ clusterName, bootstrapToken, csr, region: "", zone: "", provider: "" }, new Metadata(), { deadline: Date.now() + 10_000 }, (err, res) =>
+          resolve(err ? { code: err.code, details: err.details } : { code: GrpcStatus.OK, details: "", certificate: res?.certificate }),
         ),
       );
     } finally {
@@ -123,6 +124,29 @@ describe("registration, renewal and unjoin", () => {
       assert.match(r.details, c.details, c.name);
     }
     assert.equal(await getJson(fleet.control, ["cluster", "member9"]), undefined, "no Cluster was created by a refused registration");
+  });
+
+  it("a retried registration (same token, same key: its first answer was lost) gets its certificate for the same Cluster; another key with the token is refused", async () => {
+    const { csrPem } = await createCsr("member9");
+    const first = await register("member9", token, csrPem);
+    assert.equal(first.code, GrpcStatus.OK, first.details);
+    // The answer never reached the agent: it asks again, with the same token and CSR.
+    const retried = await register("member9", token, csrPem);
+    assert.equal(retried.code, GrpcStatus.OK, retried.details);
+    const uid = (await getJson<ClusterJson>(fleet.control, ["cluster", "member9"]))?.metadata.uid ?? "";
+    const { X509Certificate } = await import("node:crypto");
+    for (const r of [first, retried]) {
+      const subject = new X509Certificate(r.certificate ?? "").subject;
+      assert.match(subject, /CN=member9/);
+      assert.match(subject, new RegExp(`OU=${uid}`), "bound to the one Cluster both calls share");
+    }
+    const stolen = await register("member9", token);
+    assert.equal(stolen.code, GrpcStatus.ALREADY_EXISTS, "the same token with another key is not the same registration");
+    assert.match(stolen.details, /cluster member9 is already registered/);
+    assert.equal((await getJson<ClusterJson>(fleet.control, ["cluster", "member9"]))?.metadata.uid, uid, "still the first Cluster");
+    const gone = await ctl(["unjoin", "member9", "--force"]);
+    assert.equal(gone.code, 0, gone.stderr);
+    await eventually("member9 gone", () => getJson(fleet.control, ["cluster", "member9"]).then((x) => (x === undefined ? "gone" : undefined)), () => true, 15_000);
   });
 
   it("an agent started with a bad token stops and says why", async () => {
