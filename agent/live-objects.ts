@@ -1,9 +1,11 @@
 // The agent's answer to a LiveRequest (flotillactl diff): the member's objects as they are, read
-// straight from its apiserver, without managedFields. Bounded: at most MAX_RESOURCES per request.
+// straight from its apiserver, without managedFields, and with Secret values redacted here, before
+// the wire (DESIGN §7: the control plane never sees them). Bounded: at most MAX_RESOURCES per request.
 import type { KubeObject } from "../shared/api/types.ts";
 import type { Discovery } from "../shared/discovery.ts";
 import type { LiveRequest, LiveResponse } from "../shared/gen/flotilla/v1alpha1/agent.ts";
 import { isKubeStatus, type KubeRest, objectPath } from "../shared/kube-rest.ts";
+import { redactSecret } from "../shared/secret-redaction.ts";
 
 const MAX_RESOURCES = 256;
 
@@ -20,7 +22,7 @@ export async function readLive(rest: KubeRest, discovery: Discovery, req: LiveRe
         });
         if (obj === undefined) return Buffer.alloc(0);
         const { managedFields: _, ...metadata } = obj.metadata as KubeObject["metadata"] & { managedFields?: unknown };
-        return Buffer.from(JSON.stringify({ ...obj, metadata }));
+        return Buffer.from(JSON.stringify(redactSecret({ ...obj, metadata })));
       }),
     );
     return { requestId: req.requestId, objects, error: "" };

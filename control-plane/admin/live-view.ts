@@ -1,9 +1,11 @@
 // What `flotillactl diff` compares: the rendered object against the member's live object, cut
 // down to the fields Flotilla sets (the rest belongs to the member: defaults, status, other
 // managers), with Secret values replaced by a short digest on both sides, so a diff shows which
-// keys differ and never what they hold. Pure.
-import { createHash } from "node:crypto";
+// keys differ and never what they hold (the agent sends live Secrets already redacted). Pure.
 import type { KubeObject } from "../../shared/api/types.ts";
+import { redactSecret } from "../../shared/secret-redaction.ts";
+
+export { redactSecret };
 
 type Json = unknown;
 
@@ -15,18 +17,6 @@ export function projectOnto(live: Json, desired: Json): Json {
     return out;
   }
   return live;
-}
-
-/** A Secret with each data and stringData value replaced by `sha256:<12 hex>`; other kinds unchanged. */
-export function redactSecret(obj: KubeObject): KubeObject {
-  if (obj.apiVersion !== "v1" || obj.kind !== "Secret") return obj;
-  const digest = (v: unknown, encoding: "base64" | "utf8") =>
-    `sha256:${createHash("sha256").update(typeof v === "string" ? Buffer.from(v, encoding) : Buffer.alloc(0)).digest("hex").slice(0, 12)}`;
-  const out: KubeObject = { ...obj };
-  // data is base64 of the bytes, stringData the bytes themselves: the same value digests the same.
-  if (isRecord(obj.data)) out.data = Object.fromEntries(Object.entries(obj.data).map(([k, v]) => [k, digest(v, "base64")]));
-  if (isRecord(obj.stringData)) out.stringData = Object.fromEntries(Object.entries(obj.stringData).map(([k, v]) => [k, digest(v, "utf8")]));
-  return out;
 }
 
 /** Serialised manifests with any Secret's values replaced by digests, as render and plan show them. */

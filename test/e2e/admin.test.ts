@@ -1,7 +1,7 @@
 // flotillactl against a real control plane: the Admin API over mTLS, found through the fleet's
 // state directory without flags, and every refusal with its exit code and message.
 import assert from "node:assert/strict";
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { stringify } from "yaml";
 import { type AddressInfo, connect as connectTcp, createServer, type Socket } from "node:net";
 import { join } from "node:path";
@@ -11,6 +11,7 @@ import type { Cluster } from "../env/cluster.ts";
 import { type Fleet, startFleet } from "../env/fleet.ts";
 import { type Flotilla, startFlotilla } from "../env/flotilla.ts";
 import { apply, type CommandResult, deploymentJson, eventually, getJson, kubectl, placementPolicyJson, runCommand } from "./helpers.ts";
+import { ownHub } from "./own-hub.ts";
 
 const NS = "adm";
 const CTL = fileURLToPath(new URL("../../bin/flotillactl.ts", import.meta.url));
@@ -120,6 +121,35 @@ describe("flotillactl and the Admin API", () => {
     const rendered = await ctl(["render", "secret/creds", "-n", NS, "--cluster", "member1", "-o", "json"]);
     assert.equal(rendered.code, 0, rendered.stderr);
     assert.match(JSON.parse(rendered.stdout).data.token, /^sha256:[0-9a-f]{12}$/, "render shows Secret values as digests too");
+
+    // The agent redacted the live Secret before the wire: a hub of our own receives keys and digests.
+    const WIRE_VALUE = "wire-secret-value";
+    // kubectl apply (client side) also copies the values into the last-applied-configuration annotation.
+    await apply(m1, JSON.stringify({ apiVersion: "v1", kind: "Secret", metadata: { name: "wire", namespace: NS }, stringData: { password: WIRE_VALUE, user: "wire-user" } }));
+    await apply(fleet.control, JSON.stringify({ apiVersion: "v1", kind: "Secret", metadata: { name: "wire", namespace: NS }, stringData: { password: WIRE_VALUE, user: "wire-user" } }));
+    const hub = await ownHub(flotilla.certsDir, [{ group: "", version: "v1", kind: "Secret", namespace: NS, name: "wire" }]);
+    try {
+      await flotilla.stopAgent("member1");
+      await flotilla.startAgent("member1", { hubPort: hub.port });
+      const { message, wire } = await hub.response;
+      assert.equal(message.error, "");
+      const live = JSON.parse(Buffer.from(message.objects[0] ?? []).toString("utf8")) as { data: Record<string, string>; metadata: { annotations: Record<string, string> } };
+      assert.deepEqual(Object.keys(live.data).sort(), ["password", "user"], "the keys travel");
+      for (const v of Object.values(live.data)) assert.match(v, /^sha256:[0-9a-f]{12}$/);
+      assert.match(live.metadata.annotations["kubectl.kubernetes.io/last-applied-configuration"] ?? "", /^sha256:[0-9a-f]{12}$/, "the annotation that repeats the values too");
+      const bytes = wire.toString("latin1");
+      for (const v of [WIRE_VALUE, "wire-user", Buffer.from(WIRE_VALUE).toString("base64"), Buffer.from("wire-user").toString("base64")]) assert.ok(!bytes.includes(v), `${v} never reaches a control plane`);
+      // The control plane digests what it renders the same way, so equal values still compare equal.
+      const render = await ctl(["render", "secret/wire", "-n", NS, "--cluster", "member1", "-o", "json"]);
+      assert.equal(JSON.parse(render.stdout).data.password, live.data.password);
+    } finally {
+      hub.close();
+      await flotilla.stopAgent("member1");
+      await flotilla.startAgent("member1");
+    }
+    const agentLog = await readFile(join(flotilla.logsDir, "agent-member1.log"), "utf8");
+    assert.ok(!agentLog.includes(WIRE_VALUE) && !agentLog.includes(Buffer.from(WIRE_VALUE).toString("base64")), "the agent never logs Secret values");
+    await eventually("member1 connected again", () => ctl(["get", "clusters", "-o", "json"]), (r) => (JSON.parse(r.stdout) as { name: string; connected: boolean }[]).some((c) => c.name === "member1" && c.connected));
 
     // A cluster the template does not go to: all of it would be new.
     const preview = await ctl(["diff", "deployment/solo", "-n", NS, "--cluster", "member2"]);
