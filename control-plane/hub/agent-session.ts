@@ -73,6 +73,7 @@ export class AgentSession {
   private readonly onHello: () => void;
   private readonly gate: InboundGate;
   private resumeTimer: NodeJS.Timeout | undefined;
+  private readonly helloTimer: NodeJS.Timeout;
 
   constructor(opts: {
     cluster: string;
@@ -85,6 +86,8 @@ export class AgentSession {
     onClosed: () => void;
     /** The token bucket on the agent's messages. */
     rate?: InboundRate;
+    /** A stream that has not said Hello this long is closed (default 30 s). */
+    helloTimeoutMs?: number;
   }) {
     this.cluster = opts.cluster;
     this.call = opts.call;
@@ -100,6 +103,8 @@ export class AgentSession {
       inStore: (key) => this.works.get(this.cluster, key) !== undefined,
       recorded: (key) => this.events.recorded?.(this.cluster, key) ?? false,
     });
+    const helloTimeoutMs = opts.helloTimeoutMs ?? 30_000;
+    this.helloTimer = setTimeout(() => this.fail(GrpcStatus.DEADLINE_EXCEEDED, `no Hello within ${helloTimeoutMs} ms`), helloTimeoutMs);
     this.call.on("data", (m: AgentMessage) => {
       this.receive(m);
       this.throttle();
@@ -160,6 +165,7 @@ export class AgentSession {
     if (this.closed) return;
     this.closed = true;
     clearTimeout(this.resumeTimer);
+    clearTimeout(this.helloTimer);
     for (const answer of this.liveRequests.values()) answer({ requestId: "", objects: [], error: "the agent's stream closed" });
     this.liveRequests.clear();
     this.unsubscribe?.();
@@ -206,6 +212,7 @@ export class AgentSession {
   }
 
   private start(hello: Hello): void {
+    clearTimeout(this.helloTimer);
     const checked = checkHello(hello);
     if (!checked.ok) {
       this.fail(GrpcStatus.INVALID_ARGUMENT, `refusing the Hello: ${checked.reason}`);

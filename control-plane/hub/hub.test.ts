@@ -34,6 +34,7 @@ describe("agent hub", () => {
     hub = new Hub({
       works,
       log: silentLogger(),
+      helloTimeoutMs: 1_000,
       // Most certificates here carry no Cluster uid; certificate-refusal.test.ts covers refusing them.
       allowCertsWithoutUid: true,
       clusterNamed: (c) => (registered.has(c) ? { apiVersion: "flotilla.dev/v1alpha1", kind: "Cluster", metadata: { name: c, uid: c === "member2" ? "uid-2" : "uid-1" }, spec: {} } : undefined),
@@ -205,5 +206,17 @@ describe("agent hub", () => {
     assert.ok(pending <= 64 + 8, `pending ${pending} ≤ one per Work`);
     assert.ok(session.stats.upserts < 64 * 2, `only what fit the stream was sent (${session.stats.upserts})`);
     stream.cancel();
+  });
+
+  it("holds at most 4 streams of a cluster that have not said Hello, and closes each after the Hello timeout", async () => {
+    const silent = Array.from({ length: 5 }, () => connect("member2-current"));
+    const endings = await Promise.all(silent.map((s) => s.ended));
+    const codes = endings.map((e) => e.code).sort();
+    assert.deepEqual(codes, [GrpcStatus.RESOURCE_EXHAUSTED, ...Array(4).fill(GrpcStatus.DEADLINE_EXCEEDED)].sort(), JSON.stringify(endings));
+    // Once they are gone, the cluster's next stream is taken.
+    const next = connect("member2-current");
+    next.stream.write(hello("member2"));
+    await until(() => next.received.some((m) => m.kind?.$case === "syncDone"), "member2's next stream synced");
+    next.stream.cancel();
   });
 });

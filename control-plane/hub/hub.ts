@@ -9,6 +9,9 @@ import { certificateRefusal } from "./certificate-refusal.ts";
 import { RpcError, unaryHandler } from "../rpc.ts";
 import type { WorkStore } from "../works/work-store.ts";
 
+/** Streams of one cluster that may wait for their Hello at once; more are refused (RESOURCE_EXHAUSTED). */
+const MAX_STREAMS_AWAITING_HELLO = 4;
+
 /** Signs a renewed certificate for a connected agent (the clusters part's Registrar). */
 export interface CertificateRenewer {
   renew(cluster: string, uid: string | undefined, csr: string): Promise<string>;
@@ -26,6 +29,9 @@ export class Hub {
   private readonly clusterNamed: (cluster: string) => Cluster | undefined;
   private readonly registrar: CertificateRenewer | undefined;
   private readonly rate: InboundRate | undefined;
+  private readonly helloTimeoutMs: number | undefined;
+  /** Streams per cluster that have not said Hello yet: a peer cannot hold many open for free. */
+  private readonly awaitingHello = new Map<string, number>();
   private readonly allowCertsWithoutUid: boolean;
 
   constructor(opts: {
@@ -36,6 +42,8 @@ export class Hub {
     registrar?: CertificateRenewer;
     /** The token bucket on each agent's messages (default DEFAULT_INBOUND_RATE). */
     rate?: InboundRate;
+    /** How long a new stream may take to say Hello (default 30 s). */
+    helloTimeoutMs?: number;
     /** Accept agent certificates bound to no Cluster uid (not revocable; for migration only). */
     allowCertsWithoutUid?: boolean;
     log: Logger;
@@ -45,6 +53,7 @@ export class Hub {
     this.clusterNamed = opts.clusterNamed;
     this.registrar = opts.registrar;
     this.rate = opts.rate;
+    this.helloTimeoutMs = opts.helloTimeoutMs;
     this.events = opts.events;
     this.log = opts.log;
   }
@@ -91,6 +100,20 @@ export class Hub {
       call.emit("error", { code: GrpcStatus.UNAVAILABLE, details: "the control plane's caches are not synced yet; retry" });
       return;
     }
+    const waiting = this.awaitingHello.get(cluster) ?? 0;
+    if (waiting >= MAX_STREAMS_AWAITING_HELLO) {
+      call.emit("error", { code: GrpcStatus.RESOURCE_EXHAUSTED, details: `${waiting} streams of cluster ${cluster} have not said Hello yet; retry later` });
+      return;
+    }
+    this.awaitingHello.set(cluster, waiting + 1);
+    let awaiting = true;
+    const helloOrClose = () => {
+      if (!awaiting) return;
+      awaiting = false;
+      const n = (this.awaitingHello.get(cluster) ?? 1) - 1;
+      if (n > 0) this.awaitingHello.set(cluster, n);
+      else this.awaitingHello.delete(cluster);
+    };
     const log = this.log.child({ cluster });
     const session: AgentSession = new AgentSession({
       cluster,
@@ -99,14 +122,17 @@ export class Hub {
       events: this.events,
       log,
       rate: this.rate,
+      helloTimeoutMs: this.helloTimeoutMs,
       // Only a stream that passed its Hello replaces the cluster's current one.
       onHello: () => {
+        helloOrClose();
         const previous = this.sessions.get(cluster);
         this.sessions.set(cluster, session);
         previous?.fail(GrpcStatus.ABORTED, "a newer stream for this cluster replaced this one");
         this.events.connected(cluster, true);
       },
       onClosed: () => {
+        helloOrClose();
         if (this.sessions.get(cluster) === session) {
           this.sessions.delete(cluster);
           this.events.connected(cluster, false);
