@@ -35,7 +35,7 @@ export interface ControlPlaneOptions {
   leaderElection?: { namespace: string; identity: string; leaseDurationMs: number; renewDeadlineMs: number; retryPeriodMs: number };
   /** Called when this replica loses leadership (the process should exit and be restarted). */
   onLostLeadership?: () => void;
-  /** The token bucket on each agent stream's messages (default: 200 a second, bursts of 2000). */
+  /** The token bucket on each cluster's agent messages (default: 200 a second, bursts of 2000). */
   agentMessageRate?: { qps: number; burst: number };
   /** The largest gRPC message the hub accepts, in bytes (default 4 MiB). */
   maxReceiveMessageBytes?: number;

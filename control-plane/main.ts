@@ -33,8 +33,8 @@ export const controlPlaneFlags: FlagSpec[] = [
   { name: "allow-agent-certs-without-uid", type: "bool", default: "false", help: "accept agent certificates bound to no Cluster uid (made by an older `flotilla certs agent`; they cannot be revoked), with a warning at every connect; for migration only" },
   { name: "require-acceptance", type: "bool", default: "false", help: "a new Cluster receives nothing until an admin accepts it (`flotillactl accept <cluster>` sets spec.hubAcceptsClient); its Accepted condition says so" },
   { name: "max-receive-message-size", type: "int", default: "4194304", help: "the largest gRPC message (bytes) the hub takes from an agent or flotillactl; a larger one ends that stream with RESOURCE_EXHAUSTED" },
-  { name: "agent-message-rate", type: "int", env: "FLOTILLA_AGENT_MESSAGE_RATE", default: "200", help: "messages a second each agent stream may send on average; beyond it the hub stops reading that stream for a while (HTTP/2 flow control pushes back on the agent)" },
-  { name: "agent-message-burst", type: "int", env: "FLOTILLA_AGENT_MESSAGE_BURST", default: "2000", help: "messages an agent stream may send at once after a quiet spell (a reconnect reports every Work)" },
+  { name: "agent-message-rate", type: "int", env: "FLOTILLA_AGENT_MESSAGE_RATE", default: "200", help: "messages a second the agent of a cluster may send on average (its streams share one bucket); beyond it the hub stops reading that stream for a while (HTTP/2 flow control pushes back on the agent)" },
+  { name: "agent-message-burst", type: "int", env: "FLOTILLA_AGENT_MESSAGE_BURST", default: "2000", help: "messages the agent of a cluster may send at once after a quiet spell (a reconnect reports every Work)" },
   { name: "agent-cert-validity", type: "duration", default: "8760h", help: "how long the agent certificates it signs are valid (agents renew before they expire)" },
 ];
 

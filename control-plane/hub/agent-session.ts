@@ -12,7 +12,8 @@ import type {
 } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
 import { CoalescingOutbox } from "../../shared/coalescing-outbox.ts";
 import { counter } from "../../shared/metrics.ts";
-import { DEFAULT_INBOUND_RATE, InboundGate, type InboundRate } from "./inbound-gate.ts";
+import type { RateLimiter } from "../../shared/rate-limiter.ts";
+import { DEFAULT_INBOUND_RATE, InboundGate, inboundBucket } from "./inbound-gate.ts";
 import { checkHello } from "./message-bounds.ts";
 import { planResync } from "./resync.ts";
 import type { WorkStore } from "../works/work-store.ts";
@@ -84,8 +85,8 @@ export class AgentSession {
     /** The stream proved who it is: the hub makes it the cluster's session. */
     onHello: () => void;
     onClosed: () => void;
-    /** The token bucket on the agent's messages. */
-    rate?: InboundRate;
+    /** The token bucket on the cluster's messages (the hub keeps one per cluster). */
+    bucket?: RateLimiter;
     /** A stream that has not said Hello this long is closed (default 30 s). */
     helloTimeoutMs?: number;
   }) {
@@ -99,7 +100,7 @@ export class AgentSession {
     this.gate = new InboundGate({
       cluster: this.cluster,
       log: this.log,
-      rate: opts.rate ?? DEFAULT_INBOUND_RATE,
+      bucket: opts.bucket ?? inboundBucket(DEFAULT_INBOUND_RATE),
       inStore: (key) => this.works.get(this.cluster, key) !== undefined,
       recorded: (key) => this.events.recorded?.(this.cluster, key) ?? false,
     });

@@ -4,7 +4,8 @@ import type { Cluster } from "../../shared/api/types.ts";
 import type { AgentMessage, ControlMessage, RenewRequest, RenewResponse } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
 import { clusterOfSubject, clusterUidOfSubject } from "../../shared/pki.ts";
 import { AgentSession, type SessionEvents } from "./agent-session.ts";
-import type { InboundRate } from "./inbound-gate.ts";
+import type { RateLimiter } from "../../shared/rate-limiter.ts";
+import { DEFAULT_INBOUND_RATE, type InboundRate, inboundBucket } from "./inbound-gate.ts";
 import { certificateRefusal } from "./certificate-refusal.ts";
 import { RpcError, unaryHandler } from "../rpc.ts";
 import type { WorkStore } from "../works/work-store.ts";
@@ -28,7 +29,9 @@ export class Hub {
   private readonly log: Logger;
   private readonly clusterNamed: (cluster: string) => Cluster | undefined;
   private readonly registrar: CertificateRenewer | undefined;
-  private readonly rate: InboundRate | undefined;
+  private readonly rate: InboundRate;
+  /** One token bucket per cluster, so that a new stream does not start with a full one. */
+  private readonly buckets = new Map<string, RateLimiter>();
   private readonly helloTimeoutMs: number | undefined;
   /** Streams per cluster that have not said Hello yet: a peer cannot hold many open for free. */
   private readonly awaitingHello = new Map<string, number>();
@@ -52,7 +55,7 @@ export class Hub {
     this.works = opts.works;
     this.clusterNamed = opts.clusterNamed;
     this.registrar = opts.registrar;
-    this.rate = opts.rate;
+    this.rate = opts.rate ?? DEFAULT_INBOUND_RATE;
     this.helloTimeoutMs = opts.helloTimeoutMs;
     this.events = opts.events;
     this.log = opts.log;
@@ -78,6 +81,7 @@ export class Hub {
   /** Ends a cluster's stream (its Cluster is gone: unjoined). */
   disconnect(cluster: string, why: string): void {
     this.sessions.get(cluster)?.fail(GrpcStatus.PERMISSION_DENIED, why);
+    this.buckets.delete(cluster);
   }
 
   /** Closes every stream (shutdown): agents reconnect to another replica or later. */
@@ -121,7 +125,7 @@ export class Hub {
       works: this.works,
       events: this.events,
       log,
-      rate: this.rate,
+      bucket: this.bucketOf(cluster),
       helloTimeoutMs: this.helloTimeoutMs,
       // Only a stream that passed its Hello replaces the cluster's current one.
       onHello: () => {
@@ -140,6 +144,15 @@ export class Hub {
         }
       },
     });
+  }
+
+  private bucketOf(cluster: string): RateLimiter {
+    let b = this.buckets.get(cluster);
+    if (b === undefined) {
+      b = inboundBucket(this.rate);
+      this.buckets.set(cluster, b);
+    }
+    return b;
   }
 
   /** Why a certificate for this cluster (bound to this registration uid, if any) may not connect. */

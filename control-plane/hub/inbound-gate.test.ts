@@ -3,7 +3,7 @@ import { it } from "node:test";
 import pino from "pino";
 import { FakeClock } from "../../shared/clock.ts";
 import type { WorkStatus } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
-import { InboundGate } from "./inbound-gate.ts";
+import { InboundGate, inboundBucket } from "./inbound-gate.ts";
 
 const KEY = "apps/v1/Deployment/default/web";
 const OTHER = "apps/v1/Deployment/default/other-clusters-app";
@@ -14,7 +14,7 @@ function gate(opts: { inStore?: Set<string>; recorded?: Set<string> } = {}) {
   const lines: { msg: string; unloggedSinceLast: number }[] = [];
   const log = pino({ level: "warn" }, { write: (l: string) => lines.push(JSON.parse(l) as { msg: string; unloggedSinceLast: number }) });
   const inStore = opts.inStore ?? new Set<string>();
-  const g = new InboundGate({ cluster: "member2", log, rate: { qps: 10, burst: 5 }, clock, inStore: (k) => inStore.has(k), recorded: (k) => opts.recorded?.has(k) ?? false });
+  const g = new InboundGate({ cluster: "member2", log, bucket: inboundBucket({ qps: 10, burst: 5 }, clock), clock, inStore: (k) => inStore.has(k), recorded: (k) => opts.recorded?.has(k) ?? false });
   return { g, clock, lines, inStore };
 }
 

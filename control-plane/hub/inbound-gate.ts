@@ -1,12 +1,12 @@
-// What one agent stream lets in (DESIGN §7): a token bucket on its messages (the session pauses
-// reading while in debt, so HTTP/2 flow control pushes back on the agent and its queue on the
-// hub stays bounded), the bounds on every field, and the rule that a report counts only for
+// What one agent stream lets in (DESIGN §7): a token bucket on its cluster's messages, shared by
+// the cluster's streams so that reconnecting does not refill it (the session pauses reading while
+// in debt, so HTTP/2 flow control pushes back on the agent and its queue on the hub stays bounded), the bounds on every field, and the rule that a report counts only for
 // Works the hub sent to that cluster. Dropped reports are counted and logged at most every 10 s.
 import type { Logger } from "pino";
 import type { Heartbeat, WorkStatus } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
 import { type Clock, realClock } from "../../shared/clock.ts";
 import { counter } from "../../shared/metrics.ts";
-import { TokenBucketLimiter } from "../../shared/rate-limiter.ts";
+import { type RateLimiter, TokenBucketLimiter } from "../../shared/rate-limiter.ts";
 import { type CheckedHeartbeat, checkHeartbeat } from "./heartbeat-claims.ts";
 import { checkWorkStatus } from "./message-bounds.ts";
 import { admitReport } from "./report-admission.ts";
@@ -20,6 +20,11 @@ export interface InboundRate {
 export const DEFAULT_INBOUND_RATE: InboundRate = { qps: 200, burst: 2000 };
 const WARN_EVERY_MS = 10_000;
 
+/** The token bucket of one cluster's messages. */
+export function inboundBucket(rate: InboundRate, clock: Clock = realClock): RateLimiter {
+  return new TokenBucketLimiter(rate.qps, rate.burst, clock);
+}
+
 const rejected = counter("flotilla_hub_rejected_reports_total", "Agent reports dropped by the hub: about a Work not sent to the agent's cluster, or out of bounds.", ["reason"]);
 const throttled = counter("flotilla_hub_throttled_messages_total", "Agent messages that found the stream's token bucket empty (reading paused).", ["cluster"]);
 const badClaims = counter("flotilla_hub_heartbeat_claims_dropped_total", "Heartbeat claims left out as not sane (negative, unparseable, absurd).", ["cluster"]);
@@ -28,7 +33,7 @@ export class InboundGate {
   private readonly cluster: string;
   private readonly log: Logger;
   private readonly clock: Clock;
-  private readonly bucket: TokenBucketLimiter;
+  private readonly bucket: RateLimiter;
   private readonly inStore: (key: string) => boolean;
   private readonly recorded: (key: string) => boolean;
   /** Works sent on this stream and not confirmed deleted since. */
@@ -36,11 +41,11 @@ export class InboundGate {
   private lastWarn = Number.NEGATIVE_INFINITY;
   private unwarned = 0;
 
-  constructor(opts: { cluster: string; log: Logger; rate: InboundRate; inStore: (key: string) => boolean; recorded: (key: string) => boolean; clock?: Clock }) {
+  constructor(opts: { cluster: string; log: Logger; bucket: RateLimiter; inStore: (key: string) => boolean; recorded: (key: string) => boolean; clock?: Clock }) {
     this.cluster = opts.cluster;
     this.log = opts.log;
     this.clock = opts.clock ?? realClock;
-    this.bucket = new TokenBucketLimiter(opts.rate.qps, opts.rate.burst, this.clock);
+    this.bucket = opts.bucket;
     this.inStore = opts.inStore;
     this.recorded = opts.recorded;
   }
