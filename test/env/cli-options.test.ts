@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { parseUpOptions, UsageError } from "./cli-options.ts";
+import { parseRestartOptions, parseUpOptions, UsageError } from "./cli-options.ts";
 
 describe("parseUpOptions", () => {
   const cwd = "/work";
@@ -31,5 +31,27 @@ describe("parseUpOptions", () => {
         return true;
       });
     });
+  }
+});
+
+describe("parseRestartOptions", () => {
+  const cwd = "/work";
+  const cases: { name: string; args: string[]; env: NodeJS.ProcessEnv; want: { process: string; stateDir: string } }[] = [
+    { name: "a name", args: ["agent-member1"], env: {}, want: { process: "agent-member1", stateDir: "/work/.flotilla" } },
+    { name: "state dir from the environment", args: ["control-plane"], env: { FLOTILLA_STATE_DIR: "/s" }, want: { process: "control-plane", stateDir: "/s" } },
+    { name: "state dir flag first", args: ["--state-dir", "/f", "member1-etcd"], env: { FLOTILLA_STATE_DIR: "/s" }, want: { process: "member1-etcd", stateDir: "/f" } },
+    { name: "inline state dir", args: ["member1-etcd", "--state-dir=/f"], env: {}, want: { process: "member1-etcd", stateDir: "/f" } },
+    { name: "a bad member count in the environment is not restart's business", args: ["x"], env: { FLOTILLA_MEMBERS: "two" }, want: { process: "x", stateDir: "/work/.flotilla" } },
+  ];
+  for (const c of cases) it(c.name, () => assert.deepEqual(parseRestartOptions(c.args, c.env, cwd), c.want));
+
+  const bad: { name: string; args: string[]; message: RegExp }[] = [
+    { name: "no name", args: [], message: /restart takes one process name .* got 0/ },
+    { name: "two names", args: ["a", "b"], message: /got 2/ },
+    { name: "an unknown flag", args: ["a", "--members", "2"], message: /unknown flag "--members"/ },
+    { name: "a state dir without a value", args: ["a", "--state-dir"], message: /--state-dir needs a value/ },
+  ];
+  for (const c of bad) {
+    it(`refuses ${c.name}`, () => assert.throws(() => parseRestartOptions(c.args, {}, cwd), (err: unknown) => err instanceof UsageError && c.message.test(err.message)));
   }
 });

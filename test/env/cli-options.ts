@@ -13,6 +13,31 @@ export interface UpOptions {
 /** Most members a local fleet may have: each costs about 4 processes and a few hundred MB. */
 export const MAX_MEMBERS = 20;
 
+export interface RestartOptions {
+  process: string;
+  stateDir: string;
+}
+
+/** Parses `restart <process> [--state-dir DIR]` (the state directory as `up` finds it). */
+export function parseRestartOptions(args: string[], env: NodeJS.ProcessEnv, cwd: string): RestartOptions {
+  const names: string[] = [];
+  let stateDir = env.FLOTILLA_STATE_DIR || join(cwd, ".flotilla");
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (!arg.startsWith("--")) {
+      names.push(arg);
+      continue;
+    }
+    const inline = arg.startsWith("--state-dir=") ? arg.slice("--state-dir=".length) : undefined;
+    if (arg !== "--state-dir" && inline === undefined) throw new UsageError(`unknown flag ${JSON.stringify(arg)}`);
+    const v = inline ?? args[++i];
+    if (v === undefined || v === "") throw new UsageError("--state-dir needs a value");
+    stateDir = v;
+  }
+  if (names.length !== 1) throw new UsageError(`restart takes one process name (the pid files in <state>/pids/ name them), got ${names.length}`);
+  return { process: names[0] as string, stateDir };
+}
+
 /** Parses the flags of `up` (flags beat environment variables beat defaults). */
 export function parseUpOptions(args: string[], env: NodeJS.ProcessEnv, cwd: string): UpOptions {
   let members = env.FLOTILLA_MEMBERS;

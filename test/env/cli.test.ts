@@ -106,15 +106,39 @@ describe("flotilla local fleet (test/env/cli.ts up)", () => {
     const template = await control.makeApiClient(AppsV1Api).readNamespacedDeployment({ name: "web", namespace: "demo" });
     assert.equal(template.status?.readyReplicas, 2, `control Deployment demo/web status: ${JSON.stringify(template.status)}`);
 
+    // A process that dies is reported; the rest keep running; `restart` starts it again in place.
+    for (const name of ["agent-member1", "member1-kube-apiserver"]) {
+      const pid = Number((await readFile(join(state, "pids", `${name}.pid`), "utf8")).trim());
+      process.kill(pid, "SIGKILL");
+      await waitFor(async () => up.stderr().includes(`${name} exited (signal SIGKILL); the rest keep running`), { what: `up to report ${name}'s exit`, timeoutMs: 10_000 });
+      assert.equal(up.child.exitCode, null, "up keeps running");
+      const restart = run(["restart", name], { FLOTILLA_STATE_DIR: state });
+      const restarted = await restart.exit;
+      assert.equal(restarted.code, 0, restart.stderr());
+      const newPid = Number(/restarted \(pid (\d+)\)/.exec(restart.stdout())?.[1]);
+      assert.ok(newPid > 0 && newPid !== pid && isProcessAlive(newPid), `${name} runs again: ${restart.stdout()}`);
+      assert.equal(Number((await readFile(join(state, "pids", `${name}.pid`), "utf8")).trim()), newPid, "its pid file names the new run");
+    }
+    // The member's apiserver came back on the same port with the same data.
+    const again = await kc.makeApiClient(AppsV1Api).readNamespacedDeployment({ name: "web", namespace: "demo" });
+    assert.equal(again.metadata?.uid, inMember.metadata?.uid, "the same Deployment, read through the same kubeconfig");
+    const unknown = run(["restart", "nope"], { FLOTILLA_STATE_DIR: state });
+    assert.equal((await unknown.exit).code, 1);
+    assert.match(unknown.stderr(), /no process named "nope"; the fleet has: .*agent-member1/);
+    const elsewhere = run(["restart", "agent-member1", "--state-dir", await stateDir()]);
+    assert.equal((await elsewhere.exit).code, 1);
+    assert.match(elsewhere.stderr(), /no fleet runs from .*npm run up/);
+
     const second = run(["up"], { FLOTILLA_STATE_DIR: state });
     const secondExit = await second.exit;
     assert.equal(secondExit.code, 1);
     assert.match(second.stderr(), /a fleet already runs from .* \(pid \d+\); stop it first/);
 
+    const running = await readPids(state);
     up.child.kill("SIGTERM");
     const exit = await up.exit;
     assert.equal(exit.code, 0, up.stderr());
-    for (const pid of pids) assert.ok(!isProcessAlive(pid), `pid ${pid} stopped`);
+    for (const pid of [...pids, ...running]) assert.ok(!isProcessAlive(pid), `pid ${pid} stopped`);
     assert.deepEqual(await readdir(state), [], "kubeconfigs, pid files, certificates, logs and cluster data removed");
   });
 

@@ -10,7 +10,8 @@ import { ensureBinaries } from "./binaries.ts";
 import { onExit, onShutdownSignal } from "./cleanup.ts";
 import { type Fleet, startFleet } from "./fleet.ts";
 import { type Flotilla, startFlotilla } from "./flotilla.ts";
-import { parseUpOptions, type UpOptions, UsageError } from "./cli-options.ts";
+import { parseRestartOptions, parseUpOptions, type UpOptions, UsageError } from "./cli-options.ts";
+import { requestRestart, restartByName, serveFleetControl } from "./fleet-control.ts";
 import { isProcessAlive, type ManagedProcess } from "./managed-process.ts";
 import { waitFor } from "./wait.ts";
 
@@ -23,6 +24,9 @@ const sampleReplicasPerMember = 2;
 const usage = `usage: node test/env/cli.ts <command> [flags]
 
 commands:
+  restart   start a process of the running fleet again, in place (same ports, same data), e.g.
+            after it crashed or was killed: restart <process>, named as its pid file in
+            <state>/pids/ (agent-member1, control-plane, member1-kube-apiserver, control-etcd, …)
   bin-dir   build the pinned cluster binaries if the cache lacks them, then print their directory
   up        run the local fleet until SIGINT/SIGTERM: the control cluster, N members, the Flotilla
             control plane, one agent per member, and the sample app (test/env/sample/web.yaml);
@@ -30,7 +34,7 @@ commands:
             "flotilla: ready" once the sample runs in every member
   help      print this text
 
-flags of up:
+flags of up (and --state-dir of restart):
   --members N       number of members, member1 … memberN (default: $FLOTILLA_MEMBERS, else 2)
   --state-dir DIR   where kubeconfigs, pid files, certificates, logs and cluster data go
                     (default: $FLOTILLA_STATE_DIR, else .flotilla/ in the working directory)
@@ -48,6 +52,12 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     case "up":
       return up(parseUpOptions(rest, process.env, process.cwd()));
+    case "restart": {
+      const o = parseRestartOptions(rest, process.env, process.cwd());
+      const answer = await requestRestart(resolve(o.stateDir), o.process);
+      (answer.status === 200 ? console.log : console.error)(`flotilla: ${answer.message}`);
+      return answer.status === 200 ? 0 : 1;
+    }
     case "help":
     case "--help":
     case "-h":
@@ -84,8 +94,10 @@ async function up(opts: UpOptions): Promise<number> {
   // Last resort (an uncaught error, a second signal): the processes' own exit hooks kill them.
   const unregister = onExit(removeWritten);
   let tearingDown: Promise<void> | undefined;
+  let control: { close(): Promise<void> } = { close: async () => undefined };
   const tearDown = () =>
     (tearingDown ??= (async () => {
+      await control.close();
       await flotilla?.stop(); // agents, then the control plane
       await fleet?.stop();
       await Promise.all(written.map((f) => rm(f, { recursive: true, force: true })));
@@ -100,6 +112,7 @@ async function up(opts: UpOptions): Promise<number> {
   });
 
   let anyExit: Promise<ManagedProcess>;
+  let processes: ManagedProcess[];
   try {
     console.error(`flotilla: starting the control cluster and ${opts.members} member(s) in ${state}`);
     fleet = await startFleet({ members: opts.members, root: state });
@@ -114,7 +127,7 @@ async function up(opts: UpOptions): Promise<number> {
     console.error("flotilla: starting the control plane and the agents");
     flotilla = await startFlotilla(fleet, { heartbeatInterval: "2s", clusterFailureThreshold: "30s" });
     await writePidFiles(pidsDir, flotilla.processes(), written);
-    const processes = [...fleet.all().flatMap((c) => c.processes), ...flotilla.processes()];
+    processes = [...fleet.all().flatMap((c) => c.processes), ...flotilla.processes()];
     anyExit = Promise.race(processes.map((p) => p.exited.then(() => p)));
 
     console.error(`flotilla: applying ${relative(process.cwd(), sampleFile) || sampleFile} to the control cluster`);
@@ -131,15 +144,29 @@ async function up(opts: UpOptions): Promise<number> {
   }
   if (stopping) return forever();
 
+  // Once ready, a process that dies is reported and the rest keep running (DESIGN §10): a killed
+  // agent or replica is how one watches failover. `restart <process>` starts it again.
+  const live = processes;
+  control = await serveFleetControl(state, (name) =>
+    restartByName(live, name, async (p) => {
+      await writePidFiles(pidsDir, [p], written);
+      reportExit(p, () => stopping);
+    }),
+  );
+  for (const p of processes) reportExit(p, () => stopping);
   printHints(state, fleet, flotilla);
   console.log("flotilla: ready");
-  // Run until a signal; if a process dies, say so and stop everything.
-  const died = await anyExit;
-  // Processes exit because we are stopping them: the signal handler finishes and exits.
-  if (stopping) return forever();
-  console.error(`flotilla: ${died.name} exited unexpectedly; last log lines:\n${died.tail()}`);
-  await tearDown();
-  return 1;
+  return forever();
+}
+
+/** Says on stderr when this run of p exits, unless the fleet is stopping or p was restarted. */
+function reportExit(p: ManagedProcess, stopping: () => boolean): void {
+  const run = p.runs;
+  void p.exited.then((e) => {
+    if (stopping() || p.runs !== run) return;
+    const how = e.signal === null ? `code ${e.code}` : `signal ${e.signal}`;
+    console.error(`flotilla: ${p.name} exited (${how}); the rest keep running. Start it again with: npm run env -- restart ${p.name}\nflotilla: last log lines of ${p.name}:\n${p.tail(10)}`);
+  });
 }
 
 /** The last lines of the control plane's and agents' logs, before tearDown removes them. */

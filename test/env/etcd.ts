@@ -21,6 +21,10 @@ export function startEtcd(opts: { binDir: string; dir: string; name: string }): 
     const peerUrl = `http://127.0.0.1:${peerPort}`;
     const dataDir = join(opts.dir, "etcd");
     await mkdir(dataDir, { recursive: true, mode: 0o700 });
+    const healthy = async () => {
+      const res = await fetch(`${clientUrl}/health`, { signal: AbortSignal.timeout(5_000) });
+      return res.ok && ((await res.json()) as { health?: string }).health === "true";
+    };
     const process = ManagedProcess.start({
       name: `${opts.name}-etcd`,
       command: binaryPath(opts.binDir, "etcd"),
@@ -36,16 +40,11 @@ export function startEtcd(opts: { binDir: string; dir: string; name: string }): 
         "--log-level=warn",
       ],
       logFile: join(opts.dir, "etcd.log"),
+      ready: () => healthy().catch(() => false),
     });
     try {
       await process.guard(
-        waitFor(
-          async () => {
-            const res = await fetch(`${clientUrl}/health`, { signal: AbortSignal.timeout(5_000) });
-            return res.ok && ((await res.json()) as { health?: string }).health === "true";
-          },
-          { what: `${opts.name} etcd health`, timeoutMs: 30_000, intervalMs: 50 },
-        ),
+        waitFor(healthy, { what: `${opts.name} etcd health`, timeoutMs: 30_000, intervalMs: 50 }),
       );
     } catch (err) {
       await process.stop(0);

@@ -8,6 +8,7 @@ import { createCa, issueAdminCertificate, issueAgentCertificate, issueCertificat
 import type { Cluster } from "./cluster.ts";
 import type { Fleet } from "./fleet.ts";
 import { freePort } from "./free-port.ts";
+import { type HubProxy, startHubProxy } from "./hub-proxy.ts";
 import { ManagedProcess } from "./managed-process.ts";
 import { waitFor } from "./wait.ts";
 
@@ -29,6 +30,11 @@ export interface FlotillaOptions {
   /** `--require-acceptance` of the control plane: a Cluster receives nothing until accepted. */
   requireAcceptance?: boolean;
   logLevel?: string;
+  /**
+   * Agents dial a TCP forwarder in front of every replica's hub (as behind a Service), so they
+   * reconnect to a live replica when theirs dies; the admin endpoint stays the first replica.
+   */
+  hubProxy?: boolean;
 }
 
 /** Flotilla running on a fleet. */
@@ -38,6 +44,8 @@ export interface Flotilla {
   /** Where the control plane's and agents' logs go (`control-plane-<run>.log`, `agent-<member>.log`). */
   logsDir: string;
   hubPort: number;
+  /** The port agents dial: the hub proxy's with `hubProxy`, else hubPort. */
+  agentHubPort: number;
   /** The control plane's registration listener (bootstrap tokens). */
   registrationPort: number;
   controlPlane: ManagedProcess;
@@ -75,6 +83,8 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
   const admin = await issueAdminCertificate(ca, "admin");
   files.push(["admin.crt", admin.certPem], ["admin.key", admin.keyPem]);
   const hubPort = await freePort();
+  const proxy: HubProxy | undefined = opts.hubProxy ? await startHubProxy([hubPort]) : undefined;
+  const agentHubPort = proxy?.port ?? hubPort;
   const registrationPort = await freePort();
   files.push(["admin-endpoint", `127.0.0.1:${hubPort}\n`]);
   await Promise.all(files.map(([f, text]) => writeFile(join(certsDir, f), text, { mode: 0o600 })));
@@ -87,8 +97,11 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
   const members = new Map(fleet.members.map((m) => [m.name, m]));
   let cpRuns = 0;
 
-  const spawnControlPlane = (grpcPort: number, healthPort: number, logName: string, registrationListen = "") =>
+  // Each replica has a fixed identity (its Lease holder, status field manager and user agent),
+  // kept across restarts as a pod's name is: "control-plane", "replica-1", …
+  const spawnControlPlane = (grpcPort: number, healthPort: number, logName: string, identity: string, registrationListen = "") =>
     ManagedProcess.start({
+      ready: () => httpOk(healthPort, "/readyz"),
       name: "control-plane",
       command: node,
       args: [
@@ -109,6 +122,7 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
         "--leader-elect-lease-duration=4s",
         "--leader-elect-renew-deadline=3s",
         "--leader-elect-retry-period=500ms",
+        `--identity=${identity}`,
       ],
       env,
       logFile: join(logsDir, logName),
@@ -116,15 +130,16 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
 
   const startControlPlane = async () => {
     cpRuns++;
-    controlPlane = spawnControlPlane(hubPort, controlPlaneHealthPort, `control-plane-${cpRuns}.log`, `127.0.0.1:${registrationPort}`);
+    controlPlane = spawnControlPlane(hubPort, controlPlaneHealthPort, `control-plane-${cpRuns}.log`, "control-plane", `127.0.0.1:${registrationPort}`);
     await controlPlane.guard(waitFor(() => httpOk(controlPlaneHealthPort, "/readyz"), { what: "control plane /readyz", timeoutMs: 60_000 }));
   };
 
   const replicas: ManagedProcess[] = [];
   const startReplica = async () => {
     const [grpcPort, healthPort] = [await freePort(), await freePort()];
-    const p = spawnControlPlane(grpcPort, healthPort, `control-plane-replica-${replicas.length + 1}.log`);
+    const p = spawnControlPlane(grpcPort, healthPort, `control-plane-replica-${replicas.length + 1}.log`, `replica-${replicas.length + 1}`);
     replicas.push(p);
+    proxy?.add(grpcPort);
     await p.guard(waitFor(() => httpOk(healthPort, "/readyz"), { what: "replica /readyz", timeoutMs: 60_000 }));
     return { process: p, hubPort: grpcPort, healthPort };
   };
@@ -134,12 +149,13 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
     const certName = o.certCluster ?? member;
     const healthPort = await freePort();
     const p = ManagedProcess.start({
+      ready: () => httpOk(healthPort, "/healthz"),
       name: `agent-${member}`,
       command: node,
       args: [
         flotillaBin, "agent",
         `--cluster-name=${member}`,
-        `--hub-address=127.0.0.1:${o.hubPort ?? hubPort}`,
+        `--hub-address=127.0.0.1:${o.hubPort ?? agentHubPort}`,
         "--hub-server-name=localhost",
         `--kubeconfig=${cluster.kubeconfigPath}`,
         `--ca-cert=${join(certsDir, "ca.crt")}`,
@@ -166,6 +182,7 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
     await Promise.all([...agents.keys()].map(stopAgent));
     await Promise.all(replicas.map((r) => r.stop()));
     await controlPlane?.stop();
+    await proxy?.close();
   };
 
   try {
@@ -202,6 +219,7 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
     certsDir,
     logsDir,
     hubPort,
+    agentHubPort,
     registrationPort,
     get controlPlane() {
       return controlPlane as ManagedProcess;

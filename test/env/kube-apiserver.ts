@@ -30,6 +30,8 @@ export function startKubeApiserver(opts: {
     const port = await freePort();
     const server = `https://127.0.0.1:${port}`;
     const { pki } = opts;
+    const [ca, cert, key] = await Promise.all([pki.caCert, pki.adminCert, pki.adminKey].map((p) => readFile(p)));
+    const ready = () => getStatus(port, "/readyz", { ca, cert, key }).then((s) => s === 200);
     const process = ManagedProcess.start({
       name: `${opts.name}-kube-apiserver`,
       command: binaryPath(opts.binDir, "kube-apiserver"),
@@ -54,11 +56,11 @@ export function startKubeApiserver(opts: {
         ...audit,
       ],
       logFile: join(opts.dir, "kube-apiserver.log"),
+      ready: () => ready().catch(() => false),
     });
-    const [ca, cert, key] = await Promise.all([pki.caCert, pki.adminCert, pki.adminKey].map((p) => readFile(p)));
     try {
       await process.guard(
-        waitFor(() => getStatus(port, "/readyz", { ca, cert, key }).then((s) => s === 200), {
+        waitFor(ready, {
           what: `${opts.name} kube-apiserver /readyz`,
           timeoutMs: 60_000,
           intervalMs: 100,

@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { closeSync, openSync, readFileSync } from "node:fs";
 import { onExit } from "./cleanup.ts";
+import { waitFor } from "./wait.ts";
 
 /** How a process ended. */
 export interface ProcessExit {
@@ -17,6 +18,8 @@ export interface StartOptions {
   logFile: string;
   env?: NodeJS.ProcessEnv;
   cwd?: string;
+  /** Says whether the process serves; restart() waits for it (default: running is enough). */
+  ready?: () => Promise<boolean>;
 }
 
 /**
@@ -25,15 +28,28 @@ export interface StartOptions {
  */
 export class ManagedProcess {
   readonly name: string;
-  readonly pid: number;
   readonly logFile: string;
-  readonly exited: Promise<ProcessExit>;
+  /** The current run's pid (a restart changes it). */
+  pid = 0;
+  /** Settles when the current run exits (a restart replaces it). */
+  exited: Promise<ProcessExit> = Promise.resolve({ code: null, signal: null });
+  /** How many times the process was started (1 before any restart). */
+  runs = 0;
   private exit: ProcessExit | undefined;
-  private readonly unregister: () => void;
+  private unregister: () => void = () => undefined;
+  private readonly opts: StartOptions;
 
   private constructor(opts: StartOptions) {
     this.name = opts.name;
     this.logFile = opts.logFile;
+    this.opts = opts;
+    this.spawn();
+  }
+
+  private spawn(): void {
+    const opts = this.opts;
+    this.exit = undefined;
+    this.runs++;
     const log = openSync(opts.logFile, "a");
     try {
       const child = spawn("setpriv", ["--pdeathsig", "KILL", "--", opts.command, ...opts.args], {
@@ -46,8 +62,9 @@ export class ManagedProcess {
       this.pid = child.pid;
       this.exited = new Promise((resolve) => {
         child.on("exit", (code, signal) => {
-          this.exit = { code, signal };
-          resolve(this.exit);
+          const exit = { code, signal };
+          if (this.pid === child.pid) this.exit = exit;
+          resolve(exit);
         });
       });
     } finally {
@@ -74,6 +91,19 @@ export class ManagedProcess {
   /** SIGCONT to the process group: a paused process goes on. */
   resume(): void {
     if (this.running) killGroup(this.pid, "SIGCONT");
+  }
+
+  /**
+   * Starts the process again with the same command, arguments and environment, so the same ports
+   * and data directory (a crashed process restarted in place); kills the current run first if it
+   * still runs. Resolves once `ready` says it serves; rejects with its log tail if it exits first.
+   */
+  async restart(timeoutMs = 60_000): Promise<void> {
+    await this.kill();
+    this.spawn();
+    const ready = this.opts.ready;
+    if (ready === undefined) return;
+    await this.guard(waitFor(ready, { what: `${this.name} ready after restart`, timeoutMs, intervalMs: 100 }));
   }
 
   /** SIGKILL to the process group (a crash); resolves once it has exited. */
