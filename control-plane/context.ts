@@ -104,10 +104,15 @@ export interface Part {
   stop?(): Promise<void> | void;
 }
 
-/** Clients, caches and stores, not yet started; the leadership flag is the caller's. */
-export function createContext(opts: ControlPlaneOptions, isLeader: () => boolean): ControlPlaneContext {
+/**
+ * Clients, caches and stores, not yet started; the leadership flag is the caller's, and so is the
+ * write fence (a reason this replica may not write now: see LeaderElector.writeFence).
+ */
+export function createContext(opts: ControlPlaneOptions, isLeader: () => boolean, writeFence?: () => string | undefined): ControlPlaneContext {
   const { kc, log } = opts;
-  const rest = new KubeRest(kc, { maxSockets: 32 });
+  const identity = opts.leaderElection?.identity ?? `replica-${process.pid}`;
+  // The audit log of the control cluster tells the replicas apart by their user agent.
+  const rest = new KubeRest(kc, { maxSockets: 32, userAgent: `flotilla-control-plane/${identity}`, writeFence });
   const caches = new Caches(kc, rest, log);
   const events = new EventEmitter<ControlPlaneEvents>();
   const templates = new TemplateInformers({ kc, rest, discovery: new Discovery(rest), log, onChange: (k) => events.emit("templateChanged", k) });
@@ -132,7 +137,7 @@ export function createContext(opts: ControlPlaneOptions, isLeader: () => boolean
     statuses: new StatusStore(),
     outcomes: new ScheduleOutcomes(),
     registrar,
-    identity: opts.leaderElection?.identity ?? `replica-${process.pid}`,
+    identity,
     isLeader,
     events,
   };

@@ -34,7 +34,9 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Runn
   }
   let leading = false;
   let ready = false;
-  const ctx = createContext(opts, () => leading);
+  // Set once the elector exists: a leader past its renew deadline sends no write (leader-election.ts).
+  let writeFence = (): string | undefined => undefined;
+  const ctx = createContext(opts, () => leading, () => writeFence());
 
   // The parts, in the order they sync, start and hear events. A new concern adds one line here.
   const hub = startHub(ctx);
@@ -77,7 +79,10 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Runn
           },
         });
   if (elector === undefined) startLeading();
-  else await elector.start();
+  else {
+    writeFence = () => elector.writeFence();
+    await elector.start();
+  }
 
   const server = new Server({ "grpc.keepalive_time_ms": 30_000, "grpc.keepalive_timeout_ms": 10_000, "grpc.max_receive_message_length": opts.maxReceiveMessageBytes ?? 4 * 1024 * 1024 });
   for (const s of parts.flatMap((p) => p.services ?? [])) server.addService(s.definition, s.implementation);

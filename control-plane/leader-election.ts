@@ -32,6 +32,8 @@ export class LeaderElector {
   /** The lease as last seen, and when this replica first saw it so (its own clock). */
   private observed = { record: "", at: 0 };
   private stopped = false;
+  /** Set once this replica led and missed its renew deadline: it writes nothing any more. */
+  private deposed = false;
 
   constructor(opts: LeaderElectionOptions) {
     this.o = opts;
@@ -39,6 +41,18 @@ export class LeaderElector {
 
   get isLeader(): boolean {
     return this.leading;
+  }
+
+  /**
+   * Why this replica may not write to the control cluster now, or undefined. A leader past its
+   * renew deadline may already have been replaced; it is judged by the clock at the moment of
+   * each write, so a process that resumes from a freeze is fenced before any timer (the
+   * watchdog) or I/O callback of its runs. Once fenced, always fenced: the process steps down
+   * and exits, and a fresh one competes again.
+   */
+  writeFence(): string | undefined {
+    if (!this.deposed && this.leading && Date.now() - this.lastRenew > this.o.renewDeadlineMs) this.deposed = true;
+    return this.deposed ? "this replica led and missed its renew deadline" : undefined;
   }
 
   async start(): Promise<void> {
@@ -79,6 +93,7 @@ export class LeaderElector {
   /** A leader that has not renewed within the renew deadline steps down (before its lease can expire). */
   private checkDeadline(): void {
     if (this.leading && Date.now() - this.lastRenew > this.o.renewDeadlineMs) {
+      this.deposed = true;
       this.leading = false;
       if (this.watchdog) clearTimeout(this.watchdog);
       this.o.log.error("could not renew the leader lease in time; stepping down");
@@ -110,6 +125,7 @@ export class LeaderElector {
     const d = decideLease(lease?.spec, this.o.identity, now, this.o.leaseDurationMs, this.observed.at);
     if (d.action === "wait") {
       if (this.leading) {
+        this.deposed = true;
         this.leading = false;
         this.o.log.error({ holder: d.holder }, "another replica holds the lease; stepping down");
         this.o.onStoppedLeading();

@@ -49,15 +49,35 @@ export interface RequestInit {
   timeoutMs?: number;
 }
 
+/** A write this client refused to send: its owner may not write now (a leader past its renew deadline). */
+export class WriteFencedError extends Error {
+  override name = "WriteFencedError";
+}
+
+export interface KubeRestOptions {
+  maxSockets?: number;
+  /** Sent as User-Agent on every request, so the apiserver's audit log names the writer. */
+  userAgent?: string;
+  /**
+   * Asked right before a write (any verb but GET) is sent: a reason not to send it, or undefined.
+   * A refused write rejects with WriteFencedError and never reaches the apiserver.
+   */
+  writeFence?: () => string | undefined;
+}
+
 /** Makes REST calls with one keep-alive connection pool per client. */
 export class KubeRest {
   private readonly kc: KubeConfig;
   private readonly server: URL;
   private readonly agent: Agent;
+  private readonly userAgent: string | undefined;
+  private readonly writeFence: (() => string | undefined) | undefined;
   private tls: RequestOptions | undefined;
 
-  constructor(kc: KubeConfig, opts: { maxSockets?: number } = {}) {
+  constructor(kc: KubeConfig, opts: KubeRestOptions = {}) {
     this.kc = kc;
+    this.userAgent = opts.userAgent;
+    this.writeFence = opts.writeFence;
     const cluster = kc.getCurrentCluster();
     if (cluster === null) throw new Error("the kubeconfig has no current cluster");
     this.server = new URL(cluster.server);
@@ -75,6 +95,10 @@ export class KubeRest {
     const search = query.length > 0 ? `?${new URLSearchParams(query).toString()}` : "";
     const payload = init.body === undefined ? undefined : typeof init.body === "string" ? init.body : JSON.stringify(init.body);
     const headers: Record<string, string> = { ...(this.tls.headers as Record<string, string> | undefined), accept: "application/json" };
+    if (this.userAgent !== undefined) headers["user-agent"] = this.userAgent;
+    // Checked synchronously before the request is sent: nothing runs between this and the send.
+    const fenced = method === "GET" ? undefined : this.writeFence?.();
+    if (fenced !== undefined) throw new WriteFencedError(`${method} ${path}: not sent: ${fenced}`);
     if (payload !== undefined) {
       headers["content-type"] = init.contentType ?? "application/json";
       headers["content-length"] = String(Buffer.byteLength(payload));

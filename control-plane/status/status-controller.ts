@@ -13,6 +13,7 @@ import { BINDING_FINALIZER, bindingName } from "../scheduling/binding-spec.ts";
 import type { Caches } from "../caches.ts";
 import type { StatusStore } from "./status-store.ts";
 import { type MemberRollout, rolloutStatus } from "./rollout-status.ts";
+import { staleEntryPatch } from "./stale-entries.ts";
 import { statusHolds, sumWorkloadStatus } from "./status-sum.ts";
 import type { TemplateInformers } from "../detector/template-informers.ts";
 import type { WorkStore } from "../works/work-store.ts";
@@ -177,8 +178,19 @@ export class StatusController {
     // Skip when the binding already says so, or when we just wrote exactly this (the cache lags).
     if (mine !== canonicalJson(current) && this.lastEntries.get(key) !== mine) {
       this.writes.bindingStatus++;
-      await this.rest.apply(path, { ...meta, status }, this.entriesManager).catch(ignoreNotFound);
+      const applied = await this.rest.apply<ResourceBinding>(path, { ...meta, status }, this.entriesManager).catch(ignoreNotFound);
       this.lastEntries.set(key, mine);
+      // On a deleting binding, entries our apply left out (confirmed removals) that another field
+      // manager still holds (a replica replaced under another name) would hold the finalizer.
+      const stale = applied && deleting ? staleEntryPatch(applied.status?.aggregatedStatus ?? [], owned, new Set(entries.map((e) => e.clusterName))) : [];
+      if (stale.length > 0) {
+        this.lastEntries.delete(key); // applied again next time, should the removal fail
+        await this.rest.request("PATCH", path, { body: stale, contentType: "application/json-patch+json", query: { fieldManager: this.entriesManager } }).catch((err: unknown) => {
+          if (!isKubeStatus(err, 404, 409, 422)) throw err;
+          this.log.warn({ binding: name, namespace: ref.namespace, err: String(err) }, "removing status entries another replica left behind failed; retrying");
+        });
+        this.log.info({ binding: name, namespace: ref.namespace, entries: stale.length / 2 }, "removed status entries another replica left behind");
+      }
       // What this write newly shows as failing (our clusters' entries; Scheduled on the leader) becomes Events.
       const template = this.events && this.templates.get(ref);
       if (template) for (const f of newFailures(binding.status, status, new Set(targets))) void this.events?.record(involvedObjectOf(template), f);
