@@ -107,7 +107,13 @@ export class AgentSession {
     const helloTimeoutMs = opts.helloTimeoutMs ?? 30_000;
     this.helloTimer = setTimeout(() => this.fail(GrpcStatus.DEADLINE_EXCEEDED, `no Hello within ${helloTimeoutMs} ms`), helloTimeoutMs);
     this.call.on("data", (m: AgentMessage) => {
-      this.receive(m);
+      try {
+        this.receive(m);
+      } catch (err) {
+        // A bug of ours must cost this stream only, never the process (every other agent's).
+        this.log.error({ err: err instanceof Error ? err.message : String(err) }, "failed on an agent message");
+        this.fail(GrpcStatus.INTERNAL, "the hub failed on this message");
+      }
       this.throttle();
     });
     this.call.on("end", () => this.close());
@@ -123,7 +129,6 @@ export class AgentSession {
     return this.outbox.size;
   }
 
-  /** Ends the stream with a gRPC status (e.g. a newer stream for the same cluster replaced it). */
   /** Asks the agent for its live objects (flotillactl diff); rejects after timeoutMs. */
   requestLive(resources: ResourceIdentifier[], timeoutMs = 10_000): Promise<Buffer[]> {
     if (this.closed || this.hello === undefined) return Promise.reject(new Error("the agent's stream is not open"));
@@ -144,6 +149,7 @@ export class AgentSession {
     });
   }
 
+  /** Ends the stream with a gRPC status (e.g. a newer stream for the same cluster replaced it). */
   fail(code: GrpcStatus, details: string): void {
     if (this.closed) return;
     this.log.warn({ code, details }, "closing agent stream");

@@ -8,6 +8,8 @@ import { createCa, issueAgentCertificate, issueCertificate, type KeyPair } from 
 import { Hub } from "./hub.ts";
 import { WorkStore } from "../works/work-store.ts";
 
+/** A Work whose reports make a listener throw (a bug of ours, as the hub must survive it). */
+const BOOM = "core/v1/ConfigMap/default/boom";
 const work = (key: string, hash: string) => ({ key, hash, manifests: [Buffer.from(`{"k":"${key}","h":"${hash}"}`)], conflictResolution: "Abort" });
 
 describe("agent hub", () => {
@@ -39,7 +41,10 @@ describe("agent hub", () => {
       allowCertsWithoutUid: true,
       clusterNamed: (c) => (registered.has(c) ? { apiVersion: "flotilla.dev/v1alpha1", kind: "Cluster", metadata: { name: c, uid: c === "member2" ? "uid-2" : "uid-1" }, spec: {} } : undefined),
       events: {
-        status: (c, s) => statuses.push([c, s.workKey]),
+        status: (c, s) => {
+          if (s.workKey === BOOM) throw new Error("a bug in a listener");
+          statuses.push([c, s.workKey]);
+        },
         heartbeat: () => undefined,
         connected: () => undefined,
         deletionIntent: (_c, k) => (noIntent.has(k) ? undefined : { reason: "PlacementChanged", preserve: false }),
@@ -206,6 +211,21 @@ describe("agent hub", () => {
     assert.ok(pending <= 64 + 8, `pending ${pending} ≤ one per Work`);
     assert.ok(session.stats.upserts < 64 * 2, `only what fit the stream was sent (${session.stats.upserts})`);
     stream.cancel();
+  });
+
+  it("a failure while handling one agent's message ends that stream with INTERNAL, and the hub serves on", async () => {
+    works.set("member1", work(BOOM, "b1"));
+    const a = connect("member1");
+    a.stream.write(hello("member1"));
+    await until(() => a.received.some((m) => m.kind?.$case === "syncDone"), "member1 synced");
+    a.stream.write({ kind: { $case: "workStatus", value: { workKey: BOOM, observedHash: "b1", applied: true, available: true, reason: "", message: "", manifests: [], deleted: false } } });
+    const e = await a.ended;
+    assert.equal(e.code, GrpcStatus.INTERNAL);
+    works.delete("member1", BOOM);
+    const b = connect("member1");
+    b.stream.write(hello("member1"));
+    await until(() => b.received.some((m) => m.kind?.$case === "syncDone"), "member1's next stream synced");
+    b.stream.cancel();
   });
 
   it("holds at most 4 streams of a cluster that have not said Hello, and closes each after the Hello timeout", async () => {
