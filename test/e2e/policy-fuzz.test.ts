@@ -7,7 +7,8 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import fc from "fast-check";
-import { LABELS, type KubeObject, type PropagationPolicy } from "../../shared/api/types.ts";
+import { type Cluster as ClusterObject, LABELS, type KubeObject, type OverridePolicy, type PropagationPolicy } from "../../shared/api/types.ts";
+import { renderClusterWorks } from "../../control-plane/rendering/render-works.ts";
 import { matchPolicy } from "../../control-plane/scheduling/policy-match.ts";
 import type { Cluster } from "../env/cluster.ts";
 import { type Fleet, startFleet } from "../env/fleet.ts";
@@ -112,20 +113,33 @@ describe("policy fuzzing against the real apiserver and controllers", () => {
     await apply(fleet.control, JSON.stringify({ apiVersion: "flotilla.dev/v1alpha1", kind: "PropagationPolicy", metadata: { name: "fz", namespace: NS }, spec: { resourceSelectors: [{ apiVersion: "apps/v1", kind: "Deployment", name: "fz" }] } }));
     const seen: Outcome = { refused: 0, answered: 0 };
     let i = 0;
+    let overridesFailed = 0;
+    const clusters = new Map(((await getJson<{ items: ClusterObject[] }>(fleet.control, ["clusters"]))?.items ?? []).map((c) => [c.metadata.name ?? "", c]));
     await fc.assert(
       fc.asyncProperty(overrideSpec("fz"), async (spec) => {
-        if ((await applyPolicy("OverridePolicy", `fzo-${++i}`, spec, seen)) === undefined) return;
-        // Every target cluster shows applied, or a status word with a message (ApplyOverridesFailed, UpdateFailed, …).
+        const stored = await applyPolicy("OverridePolicy", `fzo-${++i}`, spec, seen);
+        if (stored === undefined) return;
+        // Which clusters the rules cannot be applied for, by the control plane's own (pure) renderer.
+        const targets = [{ name: "member1" }, { name: "member2" }];
+        const rendered = renderClusterWorks(template, targets, (n) => clusters.get(n), [stored as unknown as OverridePolicy], "Abort");
+        const failing = new Set(targets.filter((t) => rendered.get(t.name)?.ok === false).map((t) => t.name));
+        overridesFailed += failing.size;
+        // Each cluster says so with ApplyOverridesFailed and a message; the others show applied, or another status word with a message.
         await eventually(
-          `fzo-${i}: a status per cluster`,
+          `fzo-${i}: a status per cluster (ApplyOverridesFailed on ${[...failing].join(", ") || "none"})`,
           binding,
-          (b) => b.spec.clusters.length === 2 && b.spec.clusters.every((c) => b.status?.aggregatedStatus?.some((s) => s.clusterName === c.name && ((s.applied === true && !s.reason) || (!!s.reason && !!s.message)))),
+          (b) =>
+            targets.every((t) =>
+              b.status?.aggregatedStatus?.some((s) =>
+                s.clusterName === t.name && (failing.has(t.name) ? s.reason === "ApplyOverridesFailed" && !!s.message : s.reason !== "ApplyOverridesFailed" && ((s.applied === true && !s.reason) || (!!s.reason && !!s.message))),
+              ),
+            ),
           30_000,
         );
       }),
       { numRuns: Math.ceil(RUNS / 2), seed: SEED, endOnFailure: true },
     );
-    console.log(`policy fuzz: ${seen.refused} OverridePolicies refused by the apiserver, ${seen.answered} accepted and answered`);
+    console.log(`policy fuzz: ${seen.refused} OverridePolicies refused by the apiserver, ${seen.answered} accepted and answered (${overridesFailed} cluster Works failed with ApplyOverridesFailed)`);
     assert.ok(seen.refused > 0 && seen.answered > 0, "the generators reach both sides");
   });
 
