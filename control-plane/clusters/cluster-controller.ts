@@ -128,7 +128,8 @@ export class ClusterController {
       // An empty map is left out: server-side apply turns it into null, which the schema refuses (and the write would fail on every heartbeat).
       const nonEmpty = (m: Record<string, string> | undefined) => (m !== undefined && Object.keys(m).length > 0 ? m : undefined);
       const [allocatable, allocated] = [nonEmpty(hb.resourceSummary?.allocatable), nonEmpty(hb.resourceSummary?.allocated)];
-      desired.resourceSummary = { ...(allocatable && { allocatable }), ...(allocated && { allocated }) };
+      // Neither known: no summary at all (this manager's earlier one is released, not kept stale).
+      desired.resourceSummary = allocatable || allocated ? { ...(allocatable && { allocatable }), ...(allocated && { allocated }) } : undefined;
     }
     if (hb !== undefined && state.lastHeartbeatAt !== undefined && this.states.has(name)) {
       desired.lastHeartbeatTime = new Date(state.lastHeartbeatAt).toISOString();

@@ -86,6 +86,12 @@ describe("a hostile agent with a member's real certificate", () => {
     assert.match(cond?.message ?? "", /cpu: "1e30" is above/);
     assert.match(cond?.message ?? "", /memory: "-8Gi" is negative/);
     assert.deepEqual(c.status?.resourceSummary?.allocatable, { pods: "110" }, "only the sane claim counts");
+
+    // Nothing sane left at all: the Cluster still takes the heartbeat (no summary), and says why.
+    await h.send({ kind: { $case: "heartbeat", value: { ...hb, kubernetesVersion: "v1.33.1", resourceSummary: { allocatable: { cpu: "-1" }, allocated: {} } } } });
+    const bare = await eventually("member2's status written without a summary", () => getJson<ClusterJson & { status?: { kubernetesVersion?: string } }>(fleet.control, ["cluster", "member2"]), (x) => x.status?.kubernetesVersion === "v1.33.1", 30_000);
+    assert.equal(bare.status?.resourceSummary, undefined);
+    assert.match(bare.status?.conditions?.find((k) => k.type === "HeartbeatClaimsValid")?.message ?? "", /cpu: "-1" is negative/);
   });
 
   it("a message over the receive limit ends only that stream", async () => {
