@@ -1,0 +1,212 @@
+// `npm run chaos`: 2 control-plane replicas and N members under seeded churn and faults, then a
+// check that nothing was lost (issue 11). Prints one summary line; exits 1 on any loss.
+import { writeFile } from "node:fs/promises";
+import { type Fleet, startFleet } from "../env/fleet.ts";
+import { type Flotilla, startFlotilla } from "../env/flotilla.ts";
+import { KubeError, KubeRest, isKubeStatus, objectPath, type ResourceInfo } from "../../shared/kube-rest.ts";
+import { applyOperation, type ChurnModel, type ChurnOperation, groupPolicyManifests, GROUPS, initialModel, NAMESPACE, nextOperation, templateManifest, wanted, WIDGET_GROUP } from "./churn-model.ts";
+import { checkFleet, type MemberCheck } from "./convergence.ts";
+import { type IntentSnapshot, unintendedDeletions } from "./deletion-judge.ts";
+import { planFaults } from "./fault-plan.ts";
+import { type FaultOutcome, inject, type Replica } from "./faults.ts";
+import { MemberWatch, WATCHED } from "./member-watch.ts";
+import { ChaosUsageError, chaosUsage, type ChaosOptions, parseChaosOptions } from "./options.ts";
+import { seededRandom } from "./random.ts";
+
+const FAILURE_THRESHOLD_MS = 5_000;
+const CONVERGENCE_TIMEOUT_MS = 240_000;
+const FIELD_MANAGER = "chaos-churn";
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+const RESOURCES: Record<string, ResourceInfo> = {
+  ...Object.fromEntries(WATCHED.map((r) => [r.kind, r])),
+  PropagationPolicy: { apiVersion: "flotilla.dev/v1alpha1", kind: "PropagationPolicy", plural: "propagationpolicies", namespaced: true },
+  OverridePolicy: { apiVersion: "flotilla.dev/v1alpha1", kind: "OverridePolicy", plural: "overridepolicies", namespaced: true },
+  ClusterPropagationPolicy: { apiVersion: "flotilla.dev/v1alpha1", kind: "ClusterPropagationPolicy", plural: "clusterpropagationpolicies", namespaced: false },
+  CustomResourceDefinition: { apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition", plural: "customresourcedefinitions", namespaced: false },
+  Namespace: { apiVersion: "v1", kind: "Namespace", plural: "namespaces", namespaced: false },
+};
+
+type Manifest = { kind: string; metadata: { name: string; namespace?: string } };
+
+/** Applies (or deletes) until the control cluster answers: the apiserver may be down for a fault. */
+async function persist(rest: KubeRest, m: Manifest, remove = false): Promise<number> {
+  const r = RESOURCES[m.kind] as ResourceInfo;
+  const path = objectPath(r, m.metadata.namespace, m.metadata.name);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      if (remove) await rest.delete(path).catch((e: unknown) => (isKubeStatus(e, 404) ? undefined : Promise.reject(e)));
+      else await rest.apply(path, m, FIELD_MANAGER);
+      return attempt;
+    } catch (err) {
+      // Down (no status), overloaded, conflicting, or a CRD's kind not served yet: try again.
+      // Anything else is the driver's own mistake: fail loudly.
+      const transient = !(err instanceof KubeError) || isKubeStatus(err, 404, 409, 429, 500, 503, 504);
+      if (!transient || attempt > 600) throw new Error(`${m.kind} ${m.metadata.name}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+      await sleep(500);
+    }
+  }
+}
+
+function operationManifests(o: ChurnOperation): { apply: Manifest[]; remove: Manifest[] } {
+  if ("template" in o) return { apply: [templateManifest(o.template) as Manifest], remove: [] };
+  if (!("policy" in o)) return { apply: [], remove: [{ kind: o.kind, metadata: { name: o.name, namespace: NAMESPACE } }] };
+  const { propagation, override } = groupPolicyManifests(o.group, o.policy);
+  const overrideName = { kind: "OverridePolicy", metadata: { name: `override-${o.group}`, namespace: NAMESPACE } };
+  return { apply: [...(propagation as Manifest[]), ...(override ? [override as Manifest] : [])], remove: override ? [] : [overrideName] };
+}
+
+async function setUp(rest: KubeRest, model: ChurnModel): Promise<void> {
+  await persist(rest, { apiVersion: "v1", kind: "Namespace", metadata: { name: NAMESPACE } } as Manifest);
+  const crd = {
+    apiVersion: "apiextensions.k8s.io/v1",
+    kind: "CustomResourceDefinition",
+    metadata: { name: `widgets.${WIDGET_GROUP}` },
+    spec: {
+      group: WIDGET_GROUP,
+      scope: "Namespaced",
+      names: { plural: "widgets", singular: "widget", kind: "Widget" },
+      versions: [{ name: "v1", served: true, storage: true, schema: { openAPIV3Schema: { type: "object", properties: { spec: { type: "object", properties: { size: { type: "integer" } } } } } } }],
+    },
+  };
+  await persist(rest, crd as Manifest);
+  await persist(rest, {
+    apiVersion: "flotilla.dev/v1alpha1",
+    kind: "ClusterPropagationPolicy",
+    metadata: { name: "chaos-widgets-crd" },
+    spec: { resourceSelectors: [{ apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition", name: `widgets.${WIDGET_GROUP}` }] },
+  } as Manifest);
+  for (const g of GROUPS) for (const m of groupPolicyManifests(g, model.policies[g]).propagation) await persist(rest, m as Manifest);
+}
+
+interface Report {
+  seed: number;
+  durationMs: number;
+  members: number;
+  faults: FaultOutcome[];
+  churn: { operations: number; byOp: Record<string, number>; retries: number };
+  convergenceMs: number | null;
+  check: MemberCheck;
+  deletions: { observed: number; intended: number; unintended: ReturnType<typeof unintendedDeletions> };
+  ok: boolean;
+}
+
+async function run(o: ChaosOptions): Promise<Report> {
+  const rng = seededRandom(o.seed);
+  const faultRng = seededRandom(o.seed ^ 0x5eed);
+  let fleet: Fleet | undefined;
+  let flotilla: Flotilla | undefined;
+  const watches: MemberWatch[] = [];
+  try {
+    fleet = await startFleet({ members: o.members });
+    flotilla = await startFlotilla(fleet, { hubProxy: true, clusterFailureThreshold: `${FAILURE_THRESHOLD_MS / 1000}s` });
+    const standby = await flotilla.startReplica();
+    const replicas: Replica[] = [{ process: flotilla.controlPlane, healthPort: flotilla.controlPlaneHealthPort }, { process: standby.process, healthPort: standby.healthPort }];
+    const names = fleet.members.map((m) => m.name);
+    let model = initialModel(names);
+    const rest = new KubeRest(fleet.control.kubeConfig());
+    await setUp(rest, model);
+    for (const m of fleet.members) {
+      const w = new MemberWatch(m.name, m.kubeConfig());
+      w.start();
+      watches.push(w);
+    }
+    const history: IntentSnapshot[] = [{ atMs: Date.now(), wanted: wanted(model) }];
+    const plan = planFaults(faultRng, { durationMs: o.durationMs, members: names, failureThresholdMs: FAILURE_THRESHOLD_MS });
+    const start = Date.now();
+    const faults: FaultOutcome[] = [];
+    const f = fleet;
+    const fl = flotilla;
+    const faulting = (async () => {
+      for (const fault of plan) {
+        await sleep(Math.max(0, start + fault.atMs - Date.now()));
+        const out = await inject(fault, f, fl, replicas);
+        faults.push(out);
+        console.error(`chaos: +${((Date.now() - start) / 1000).toFixed(1)}s ${out.kind} ${out.target} (${out.tookMs} ms)${out.error ? ` FAILED: ${out.error}` : ""}`);
+      }
+    })();
+    const byOp: Record<string, number> = {};
+    let operations = 0;
+    let retries = 0;
+    while (Date.now() - start < o.durationMs) {
+      const op = nextOperation(rng, model);
+      const sentAt = Date.now();
+      const { apply, remove } = operationManifests(op);
+      for (const m of apply) retries += await persist(rest, m);
+      for (const m of remove) retries += await persist(rest, m, true);
+      model = applyOperation(model, op);
+      history.push({ atMs: sentAt, wanted: wanted(model) });
+      byOp[op.op] = (byOp[op.op] ?? 0) + 1;
+      operations++;
+      await sleep(rng.between(200, 800));
+    }
+    await faulting;
+    const churnEnded = Date.now();
+    console.error(`chaos: churn and faults over after ${((churnEnded - start) / 1000).toFixed(0)} s: ${operations} operations, ${faults.length} faults; waiting for convergence`);
+    const members = fleet.members.map((m) => ({ name: m.name, kc: m.kubeConfig() }));
+    let check: MemberCheck = { missing: [], stray: [], mismatched: [] };
+    let convergenceMs: number | null = null;
+    while (Date.now() - churnEnded < CONVERGENCE_TIMEOUT_MS) {
+      check = await checkFleet(model, members, fleet.control.kubeConfig(), fleet.root).catch((err: unknown) => ({ missing: [], stray: [], mismatched: [{ member: "-", id: "-", detail: String(err) }] }));
+      if (check.missing.length + check.stray.length + check.mismatched.length === 0) {
+        convergenceMs = Date.now() - churnEnded;
+        break;
+      }
+      const findings = [...check.missing.map((x) => ({ ...x, what: "missing" })), ...check.stray.map((x) => ({ ...x, what: "stray" })), ...check.mismatched.map((x) => ({ ...x, what: "mismatched" }))];
+      console.error(`chaos: not converged yet: ${findings.length} findings, e.g. ${JSON.stringify(findings.slice(0, 2))}`);
+      await sleep(5_000);
+    }
+    // Deletions the watch has yet to see would be seen within a second or two.
+    await sleep(2_000);
+    rest.close();
+    const observed = watches.flatMap((w) => w.deletions());
+    const unintended = unintendedDeletions(history, observed);
+    const ok = convergenceMs !== null && unintended.length === 0 && faults.every((x) => x.error === undefined);
+    return {
+      seed: o.seed,
+      durationMs: o.durationMs,
+      members: o.members,
+      faults,
+      churn: { operations, byOp, retries },
+      convergenceMs,
+      check,
+      deletions: { observed: observed.length, intended: observed.length - unintended.length, unintended },
+      ok,
+    };
+  } finally {
+    for (const w of watches) w.stop();
+    await flotilla?.stop();
+    await fleet?.stop();
+  }
+}
+
+function summary(r: Report): string {
+  const conv = r.convergenceMs === null ? `did not converge in ${CONVERGENCE_TIMEOUT_MS / 1000} s` : `converged in ${(r.convergenceMs / 1000).toFixed(1)} s`;
+  const failed = r.faults.filter((f) => f.error !== undefined).length;
+  return (
+    `chaos: seed ${r.seed}, ${r.durationMs / 1000} s, ${r.members} members: ${r.faults.length} faults${failed ? ` (${failed} failed to inject)` : ""}, ${r.churn.operations} churn operations; ${conv}; ` +
+    `${r.check.missing.length} missing, ${r.check.stray.length} stray, ${r.check.mismatched.length} mismatched, ${r.deletions.unintended.length} unintended deletions (of ${r.deletions.observed} deletions seen) — ${r.ok ? "PASS" : "FAIL"}`
+  );
+}
+
+async function main(argv: string[]): Promise<number> {
+  const o = parseChaosOptions(argv, Date.now());
+  console.error(`chaos: seed ${o.seed}, ${o.durationMs / 1000} s, ${o.members} members`);
+  const report = await run(o);
+  if (o.json !== undefined) await writeFile(o.json, `${JSON.stringify(report, null, 2)}\n`);
+  if (!report.ok) console.error(JSON.stringify({ check: report.check, unintended: report.deletions.unintended }, null, 2));
+  console.log(summary(report));
+  return report.ok ? 0 : 1;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    if (err instanceof ChaosUsageError) {
+      console.error(`chaos: ${err.message}\n\n${chaosUsage}`);
+      process.exit(2);
+    }
+    console.error(`chaos: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    process.exit(1);
+  },
+);

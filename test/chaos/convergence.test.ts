@@ -1,0 +1,65 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { applyOperation, type ChurnModel, initialModel } from "./churn-model.ts";
+import { compareFleet } from "./convergence.ts";
+import type { KubeObject } from "../../shared/api/types.ts";
+import { redactSecret } from "../../shared/secret-redaction.ts";
+
+describe("compareFleet", () => {
+  const base = (): ChurnModel => {
+    let m = initialModel(["m1", "m2"]);
+    m = applyOperation(m, { op: "create", template: { kind: "ConfigMap", name: "configmap0", version: 1, replicas: 6 } });
+    m = applyOperation(m, { op: "create", template: { kind: "Deployment", name: "deployment0", version: 1, replicas: 6 } });
+    return m;
+  };
+  const cm = (version: string) => ({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "configmap0", namespace: "chaos", labels: { x: "y", "flotilla.dev/work": "h" } }, data: { version } });
+  const deploy = (replicas: number) => ({ apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "deployment0" }, spec: { replicas } });
+  const rendered = (cmVersion = "1") =>
+    new Map<string, unknown>([
+      ["m1 ConfigMap/configmap0", { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "configmap0", namespace: "chaos", labels: { x: "y" } }, data: { version: cmVersion } }],
+      ["m2 ConfigMap/configmap0", { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "configmap0", namespace: "chaos", labels: { x: "y" } }, data: { version: cmVersion } }],
+      ["m1 Deployment/deployment0", deploy(3)],
+      ["m2 Deployment/deployment0", deploy(3)],
+    ]);
+  const fleet = (m1: Record<string, unknown>, m2: Record<string, unknown>) =>
+    new Map([
+      ["m1", new Map(Object.entries(m1))],
+      ["m2", new Map(Object.entries(m2))],
+    ]) as Parameters<typeof compareFleet>[1];
+
+  it("finds nothing when every member holds what the render says, replicas adding up", () => {
+    const r = compareFleet(base(), fleet({ "ConfigMap/configmap0": cm("1"), "Deployment/deployment0": deploy(3) }, { "ConfigMap/configmap0": cm("1"), "Deployment/deployment0": deploy(3) }), rendered());
+    assert.deepEqual(r, { missing: [], stray: [], mismatched: [] });
+  });
+
+  it("names a missing copy, a stray one, stale content and replicas that do not add up", () => {
+    let m = base();
+    m = applyOperation(m, { op: "move", group: "g0", policy: { clusters: ["m1"], weights: [1], overrideClusters: null, overrideVersion: 0 } });
+    const r = compareFleet(m, fleet({ "ConfigMap/configmap0": cm("0") }, { "ConfigMap/configmap0": cm("1"), "Deployment/deployment0": deploy(3) }), rendered());
+    assert.deepEqual(r.missing, [{ member: "m1", id: "Deployment/deployment0" }]);
+    assert.deepEqual(r.stray, [{ member: "m2", id: "ConfigMap/configmap0" }, { member: "m2", id: "Deployment/deployment0" }]);
+    assert.deepEqual(r.mismatched, [
+      { member: "m1", id: "ConfigMap/configmap0", detail: "differs from the control plane's render" },
+      { member: "(all)", id: "Deployment/deployment0", detail: "replicas add up to 3, the template has 6" },
+    ]);
+  });
+
+  it("compares a Secret by the digests the Admin API shows for its values", () => {
+    let m = initialModel(["m1"]);
+    m = applyOperation(m, { op: "create", template: { kind: "Secret", name: "secret0", version: 1, replicas: 6 } });
+    const live = (token: string) => new Map([["m1", new Map([["Secret/secret0", { apiVersion: "v1", kind: "Secret", metadata: { name: "secret0" }, data: { token: Buffer.from(token).toString("base64") } }]])]]) as Parameters<typeof compareFleet>[1];
+    const render = new Map<string, unknown>([["m1 Secret/secret0", redactSecret({ apiVersion: "v1", kind: "Secret", metadata: { name: "secret0" }, data: { token: Buffer.from("one").toString("base64") } } as KubeObject)]]);
+    assert.deepEqual(compareFleet(m, live("one"), render).mismatched, []);
+    assert.equal(compareFleet(m, live("two"), render).mismatched.length, 1);
+  });
+
+  it("a binding whose template is gone is stray (its removal never finished)", () => {
+    const r = compareFleet(base(), fleet({}, {}), new Map(), [{ name: "configmap0-configmap", template: "ConfigMap/configmap0" }, { name: "secret9-secret", template: "Secret/secret9" }]);
+    assert.deepEqual(r.stray, [{ member: "(control)", id: "ResourceBinding/secret9-secret", detail: "its template Secret/secret9 is gone" }]);
+  });
+
+  it("a copy the control plane renders nothing for is a mismatch", () => {
+    const r = compareFleet(base(), fleet({ "ConfigMap/configmap0": cm("1"), "Deployment/deployment0": deploy(3) }, { "ConfigMap/configmap0": cm("1"), "Deployment/deployment0": deploy(3) }), new Map());
+    assert.equal(r.mismatched.length, 4);
+  });
+});

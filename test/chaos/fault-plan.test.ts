@@ -1,0 +1,36 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { FAULT_KINDS, FIRST_FAULT_MS, GAP_MS, planFaults } from "./fault-plan.ts";
+import { seededRandom } from "./random.ts";
+
+describe("planFaults", () => {
+  const members = ["member1", "member2", "member3"];
+  const plan = (seed: number, durationMs: number) => planFaults(seededRandom(seed), { durationMs, members, failureThresholdMs: 5_000 });
+
+  it("is the same plan for the same seed", () => {
+    assert.deepEqual(plan(9, 600_000), plan(9, 600_000));
+    assert.notDeepEqual(plan(9, 600_000), plan(10, 600_000));
+  });
+
+  for (const seed of [1, 2, 3, 4, 5]) {
+    it(`seed ${seed}: a 2-minute run meets every kind; faults are spaced and end within the run`, () => {
+      const faults = plan(seed, 120_000);
+      assert.deepEqual(new Set(faults.map((f) => f.kind)), new Set(FAULT_KINDS), JSON.stringify(faults));
+      let freeAt = 0;
+      for (const f of faults) {
+        assert.ok(f.atMs >= FIRST_FAULT_MS && f.atMs >= freeAt, `fault at ${f.atMs} starts after the last one ended plus a gap`);
+        assert.ok(f.atMs + f.downMs <= 120_000, "over before the run ends");
+        if (f.kind === "stop-agent") assert.ok(f.downMs > 5_000, "a stopped agent stays stopped past the failure threshold");
+        assert.equal(f.member !== undefined, ["kill-agent", "stop-agent", "kill-member-apiserver"].includes(f.kind));
+        if (f.member !== undefined) assert.ok(members.includes(f.member));
+        freeAt = f.atMs + f.downMs + GAP_MS[0];
+      }
+    });
+  }
+
+  it("a 10-minute run has about one fault every 15 seconds, each kind several times", () => {
+    const faults = plan(1, 600_000);
+    assert.ok(faults.length >= 30 && faults.length <= 60, `${faults.length} faults`);
+    for (const k of FAULT_KINDS) assert.ok(faults.filter((f) => f.kind === k).length >= 3, k);
+  });
+});

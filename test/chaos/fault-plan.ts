@@ -1,0 +1,69 @@
+// When and what the fault injector breaks: a pure plan from the seed, so a run is repeatable.
+import type { Random } from "./random.ts";
+
+export type FaultKind =
+  /** kill -9 the replica that holds the lease; it restarts after downMs. */
+  | "kill-leader"
+  /** kill -9 the replica that does not. */
+  | "kill-standby"
+  /** kill -9 a member's agent. */
+  | "kill-agent"
+  /** SIGSTOP a member's agent for downMs (past the failure threshold), then SIGCONT. */
+  | "stop-agent"
+  /** kill -9 a member's kube-apiserver; it restarts on the same port and data. */
+  | "kill-member-apiserver"
+  /** kill -9 the control cluster's kube-apiserver and etcd; both restart in place. */
+  | "kill-control-storage";
+
+export const FAULT_KINDS: readonly FaultKind[] = ["kill-leader", "kill-standby", "kill-agent", "stop-agent", "kill-member-apiserver", "kill-control-storage"];
+
+export interface Fault {
+  /** Offset from the start of the run. */
+  atMs: number;
+  kind: FaultKind;
+  /** The member it hits (agent and member faults). */
+  member?: string;
+  /** How long the process stays down or stopped. */
+  downMs: number;
+}
+
+export interface FaultPlanOptions {
+  durationMs: number;
+  members: readonly string[];
+  /** The cluster failure threshold: a stopped agent stays stopped longer than this. */
+  failureThresholdMs: number;
+}
+
+/** The quiet start (churn only) and the gap range between faults. */
+export const FIRST_FAULT_MS = 8_000;
+export const GAP_MS: readonly [number, number] = [6_000, 12_000];
+
+/**
+ * Faults at seeded times from FIRST_FAULT_MS on, GAP_MS apart, each over before the run ends. Kinds
+ * come in seeded rounds of every kind, so even a short run meets each kind once.
+ */
+export function planFaults(rng: Random, o: FaultPlanOptions): Fault[] {
+  const faults: Fault[] = [];
+  let round: FaultKind[] = [];
+  let at = FIRST_FAULT_MS;
+  for (;;) {
+    if (round.length === 0) round = shuffle(rng, FAULT_KINDS);
+    const kind = round[0] as FaultKind;
+    const downMs = kind === "stop-agent" ? o.failureThresholdMs + rng.between(2_000, 6_000) : rng.between(1_000, 4_000);
+    if (at + downMs > o.durationMs) break;
+    round.shift();
+    const onMember = kind === "kill-agent" || kind === "stop-agent" || kind === "kill-member-apiserver";
+    faults.push({ atMs: at, kind, downMs, ...(onMember ? { member: rng.pick(o.members) } : {}) });
+    at += downMs + rng.between(GAP_MS[0], GAP_MS[1]);
+  }
+  return faults;
+}
+
+function shuffle<T>(rng: Random, items: readonly T[]): T[] {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = rng.int(i + 1);
+    [out[i], out[j]] = [out[j] as T, out[i] as T];
+  }
+  return out;
+}

@@ -1,0 +1,93 @@
+// The fault injector: does one planned fault to the running fleet and undoes it after downMs
+// (a killed process restarts in place, a stopped one continues).
+import type { Fleet } from "../env/fleet.ts";
+import type { Flotilla } from "../env/flotilla.ts";
+import type { ManagedProcess } from "../env/managed-process.ts";
+import type { Fault } from "./fault-plan.ts";
+
+export interface Replica {
+  process: ManagedProcess;
+  healthPort: number;
+}
+
+export interface FaultOutcome extends Fault {
+  /** Which process it hit. */
+  target: string;
+  /** How long the fault took, restart included. */
+  tookMs: number;
+  error?: string;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The replica whose /metrics says it leads; the first one when none does (mid-failover). */
+export async function leader(flotilla: Flotilla, replicas: Replica[]): Promise<Replica> {
+  for (const r of replicas) {
+    const m = await flotilla.metricsAt(r.healthPort).catch(() => ({}) as Record<string, number>);
+    if (m.flotilla_leader === 1) return r;
+  }
+  return replicas[0] as Replica;
+}
+
+function processNamed(fleet: Fleet, name: string): ManagedProcess {
+  const p = fleet.all().flatMap((c) => c.processes).find((x) => x.name === name);
+  if (p === undefined) throw new Error(`no process ${name}`);
+  return p;
+}
+
+async function killAndRestart(processes: ManagedProcess[], downMs: number): Promise<void> {
+  for (const p of processes) await p.kill();
+  await sleep(downMs);
+  for (const p of processes) await p.restart(120_000);
+}
+
+export async function inject(f: Fault, fleet: Fleet, flotilla: Flotilla, replicas: Replica[]): Promise<FaultOutcome> {
+  const started = Date.now();
+  let target = "";
+  try {
+    switch (f.kind) {
+      case "kill-leader":
+      case "kill-standby": {
+        const lead = await leader(flotilla, replicas);
+        const r = f.kind === "kill-leader" ? lead : (replicas.find((x) => x !== lead) as Replica);
+        target = `control-plane :${r.healthPort}`;
+        await killAndRestart([r.process], f.downMs);
+        break;
+      }
+      case "kill-agent": {
+        const a = flotilla.agents.get(f.member ?? "");
+        if (a === undefined) throw new Error(`no agent for ${f.member}`);
+        target = a.process.name;
+        await killAndRestart([a.process], f.downMs);
+        break;
+      }
+      case "stop-agent": {
+        const a = flotilla.agents.get(f.member ?? "");
+        if (a === undefined) throw new Error(`no agent for ${f.member}`);
+        target = a.process.name;
+        a.process.pause();
+        await sleep(f.downMs);
+        a.process.resume();
+        break;
+      }
+      case "kill-member-apiserver":
+        target = `${f.member}-kube-apiserver`;
+        await killAndRestart([processNamed(fleet, target)], f.downMs);
+        break;
+      case "kill-control-storage": {
+        target = "control-kube-apiserver + control-etcd";
+        const apiserver = processNamed(fleet, "control-kube-apiserver");
+        const etcd = processNamed(fleet, "control-etcd");
+        await apiserver.kill();
+        await etcd.kill();
+        await sleep(f.downMs);
+        await etcd.restart(120_000);
+        await apiserver.restart(120_000);
+        break;
+      }
+    }
+    return { ...f, target, tookMs: Date.now() - started };
+  } catch (err) {
+    return { ...f, target, tookMs: Date.now() - started, error: err instanceof Error ? err.message : String(err) };
+  }
+}

@@ -1,0 +1,70 @@
+// The flags of `npm run chaos`.
+import { parseDuration } from "../../shared/duration.ts";
+
+export interface ChaosOptions {
+  /** How long churn and faults go on, before the convergence wait. */
+  durationMs: number;
+  seed: number;
+  members: number;
+  /** Where the JSON report goes, if anywhere. */
+  json?: string;
+}
+
+export class ChaosUsageError extends Error {
+  override name = "ChaosUsageError";
+}
+
+export const chaosUsage = `usage: npm run chaos -- [--duration D] [--seed N] [--members N] [--json FILE]
+
+  --duration D   how long churn and faults go on, e.g. 2m, 10m (default 2m; at least 30s)
+  --seed N       seed of the churn and the faults, 0 … 4294967295 (default: from the clock;
+                 the summary prints it, and the same seed repeats the same run)
+  --members N    member clusters, 3 … 6 (default 3)
+  --json FILE    also write the report as JSON to FILE`;
+
+/** Parses the flags; `now` seeds a run that names no seed. */
+export function parseChaosOptions(args: string[], now: number): ChaosOptions {
+  const o: ChaosOptions = { durationMs: 120_000, seed: now % 4294967296, members: 3 };
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    const eq = arg.indexOf("=");
+    const [flag, inline] = eq > 0 ? [arg.slice(0, eq), arg.slice(eq + 1)] : [arg, undefined];
+    const value = () => {
+      const v = inline ?? args[++i];
+      if (v === undefined || v === "") throw new ChaosUsageError(`${flag} needs a value`);
+      return v;
+    };
+    switch (flag) {
+      case "--duration": {
+        const v = value();
+        let ms: number;
+        try {
+          ms = parseDuration(v);
+        } catch (err) {
+          throw new ChaosUsageError(`--duration: ${err instanceof Error ? err.message : String(err)}`);
+        }
+        if (ms < 30_000) throw new ChaosUsageError(`--duration must be at least 30s, not ${v}`);
+        o.durationMs = ms;
+        break;
+      }
+      case "--seed":
+        o.seed = wholeNumber(flag, value(), 0, 4294967295);
+        break;
+      case "--members":
+        o.members = wholeNumber(flag, value(), 3, 6);
+        break;
+      case "--json":
+        o.json = value();
+        break;
+      default:
+        throw new ChaosUsageError(`unknown flag ${JSON.stringify(arg)}`);
+    }
+  }
+  return o;
+}
+
+function wholeNumber(flag: string, raw: string, lo: number, hi: number): number {
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw) || n < lo || n > hi) throw new ChaosUsageError(`${flag} must be a whole number from ${lo} to ${hi}, not ${JSON.stringify(raw)}`);
+  return n;
+}
