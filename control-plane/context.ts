@@ -58,6 +58,8 @@ export interface ControlPlaneEvents {
   agentStreamChanged: [cluster: string];
   /** An agent reported the state of one of its Works. */
   agentStatus: [cluster: string, status: WorkStatus];
+  /** The Works an agent holds, from the Hello of each new stream. */
+  agentHolds: [cluster: string, keys: ReadonlySet<string>];
   /** An agent's heartbeat arrived on this replica. */
   heartbeat: [cluster: string, heartbeat: Heartbeat, problems: string[]];
   /** A Cluster became Ready or not Ready. */

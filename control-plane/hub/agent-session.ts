@@ -33,6 +33,11 @@ export interface SessionEvents {
    * intent to delete (the agent keeps it). Without it every absent Work is deleted.
    */
   deletionIntent?(cluster: string, key: string): { reason: string; preserve: boolean } | undefined;
+  /**
+   * The Works the agent says it holds, once per stream after its Hello: a Work it no longer holds
+   * has been removed there, even if the report saying so was lost with a hub that died.
+   */
+  holds?(cluster: string, keys: ReadonlySet<string>): void;
 }
 
 /** Counters of one session, for tests and metrics. */
@@ -235,6 +240,7 @@ export class AgentSession {
     this.hello = hello;
     this.onHello();
     if (this.closed) return;
+    this.events.holds?.(this.cluster, new Set(Object.keys(hello.workHashes)));
     const hub = this.works.hashes(this.cluster);
     const plan = planResync(hello.needsContents ? {} : hello.workHashes, hub);
     // An agent that lost its manifests still tells what it applied, so that Works gone meanwhile are

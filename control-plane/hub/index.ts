@@ -47,6 +47,7 @@ export function startHub(ctx: ControlPlaneContext): HubPart {
       recorded,
       deletionIntent: intent,
       connected: (cluster) => events.emit("agentStreamChanged", cluster),
+      holds: (cluster, keys) => events.emit("agentHolds", cluster, keys),
     },
   });
   gaugeOf("flotilla_connected_agents", "Agents streaming to this replica.", () => hub.connectedClusters().length);

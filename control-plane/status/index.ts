@@ -5,6 +5,7 @@ import { parseWorkKey, templateKeyOfBinding } from "../../shared/work-key.ts";
 import type { ControlPlaneContext, Part } from "../context.ts";
 import type { Hub } from "../hub/hub.ts";
 import { EventRecorder } from "./event-recorder.ts";
+import { removalReport, removalsConfirmed } from "./removal-confirmation.ts";
 import { StatusController } from "./status-controller.ts";
 
 export function startStatus(ctx: ControlPlaneContext, links: { hub: Hub; heardHere: (cluster: string) => boolean }): Part {
@@ -39,6 +40,16 @@ export function startStatus(ctx: ControlPlaneContext, links: { hub: Hub; heardHe
       return;
     }
     if (statuses.set(cluster, s)) statusCtl.reported(s.workKey);
+  });
+  events.on("agentHolds", (cluster, keys) => {
+    const records = caches.allBindings().map((b) => {
+      const key = templateKeyOfBinding(b);
+      return { key, targets: b.spec.clusters.map((c) => c.name), deleting: b.metadata.deletionTimestamp !== undefined, entries: b.status?.aggregatedStatus ?? [], reports: statuses.get(key) };
+    });
+    for (const key of removalsConfirmed(cluster, keys, records)) {
+      log.info({ cluster, work: key }, "the agent no longer holds a Work it was removing: removal confirmed");
+      if (statuses.set(cluster, removalReport(key))) statusCtl.reported(key);
+    }
   });
   events.on("agentStreamChanged", (c) => statusCtl.clusterChanged(c));
   events.on("clusterReadyChanged", (c) => statusCtl.clusterChanged(c));
