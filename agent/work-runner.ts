@@ -87,6 +87,7 @@ export class WorkRunner {
 
   upsert(work: DesiredWork): void {
     this.desired.set(work.key, work);
+    this.removalReasons.delete(work.key);
     this.controller.enqueue(work.key);
   }
 
@@ -139,7 +140,9 @@ export class WorkRunner {
 
   private async reconcile(key: string): Promise<ReconcileResult> {
     const want = this.desired.get(key);
-    if (want === undefined) return this.remove(key);
+    // Only the hub removes a Work (DESIGN §11). A watch event for one it has not sent yet (just
+    // after a restart) or keeps without sending (no intent to delete it) leaves it as it is.
+    if (want === undefined) return this.removalReasons.has(key) ? this.remove(key) : undefined;
     const record = this.applied.get(key);
     const label = workKeyLabelValue(key);
     const full = record?.hash !== want.hash;

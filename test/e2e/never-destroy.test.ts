@@ -277,4 +277,28 @@ describe("never destroy what runs", () => {
     assert.ok((metrics['flotilla_agent_deletes_total{reason="TemplateDeleted"}'] ?? 0) >= 1, `deleted for the hub's reason: ${JSON.stringify(deletions(metrics))}`);
     assert.equal((await getJson<{ metadata: { uid: string } }>(m1, ["cm", "-n", NS, "wanted"]))?.metadata.uid, wanted?.metadata.uid, "the wanted object is untouched");
   });
+
+  it("a Work the hub keeps without sending (its render fails after a control-plane restart) stays when its object changes in the member", async () => {
+    const cm = (name: string) => JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: { name, namespace: NS }, data: { a: "1" } });
+    for (const name of ["kept", "beside"]) {
+      await apply(fleet.control, cm(name));
+      await apply(fleet.control, JSON.stringify({ apiVersion: "flotilla.dev/v1alpha1", kind: "PropagationPolicy", metadata: { name, namespace: NS }, spec: { resourceSelectors: [{ apiVersion: "v1", kind: "ConfigMap", name }], placement: { clusterAffinity: { clusterNames: ["member1"] } } } }));
+      await eventually(`${name} in member1`, () => getJson(m1, ["cm", "-n", NS, name]), () => true);
+    }
+    const kept = await getJson<{ metadata: { uid: string } }>(m1, ["cm", "-n", NS, "kept"]);
+    // An override that cannot apply: no Work renders for member1, the copy there stays as it was.
+    await apply(fleet.control, JSON.stringify({ apiVersion: "flotilla.dev/v1alpha1", kind: "OverridePolicy", metadata: { name: "kept", namespace: NS }, spec: { resourceSelectors: [{ apiVersion: "v1", kind: "ConfigMap", name: "kept" }], overrideRules: [{ targetCluster: { clusterNames: ["member1"] }, overriders: { plaintext: [{ path: "/spec/nothing", operator: "remove" }] } }] } }));
+    await eventually("kept says its overrides failed", () => getJson<BindingJson>(fleet.control, ["rb", "-n", NS, "kept-configmap"]), (b) => JSON.stringify(b.status ?? {}).includes("ApplyOverridesFailed"));
+    // Both restart: the hub has no Work for kept (and no intent to delete it); the agent holds its record.
+    await flotilla.stopAgent("member1");
+    await flotilla.stopControlPlane();
+    await flotilla.startControlPlane();
+    await flotilla.startAgent("member1");
+    await eventually("the agent synced", () => flotilla.agentMetrics("member1"), (m) => m.flotilla_agent_connected === 1 && (m.flotilla_agent_works ?? 0) >= 1);
+    // beside's apply starts the agent's ConfigMap watch; a change to kept in the member wakes its Work.
+    await kubectl(m1, ["label", "cm", "-n", NS, "kept", "touched=yes"]);
+    await new Promise((r) => setTimeout(r, 5_000));
+    assert.equal((await getJson<{ metadata: { uid: string } }>(m1, ["cm", "-n", NS, "kept"]))?.metadata.uid, kept?.metadata.uid, "kept still runs, the same object");
+    assert.deepEqual(deletions(await flotilla.agentMetrics("member1")), {}, "the agent deleted nothing");
+  });
 });
