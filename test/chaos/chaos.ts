@@ -1,6 +1,6 @@
 // `npm run chaos`: 2 control-plane replicas and N members under seeded churn and faults, then a
 // check that nothing was lost (issue 11). Prints one summary line; exits 1 on any loss.
-import { writeFile } from "node:fs/promises";
+import { cp, writeFile } from "node:fs/promises";
 import { type Fleet, startFleet } from "../env/fleet.ts";
 import { type Flotilla, startFlotilla } from "../env/flotilla.ts";
 import { KubeError, KubeRest, isKubeStatus, objectPath, type ResourceInfo } from "../../shared/kube-rest.ts";
@@ -162,6 +162,10 @@ async function run(o: ChaosOptions): Promise<Report> {
     const observed = watches.flatMap((w) => w.deletions());
     const unintended = unintendedDeletions(history, observed);
     const ok = convergenceMs !== null && unintended.length === 0 && faults.every((x) => x.error === undefined);
+    if (!ok && o.keepLogs !== undefined) {
+      await cp(flotilla.logsDir, o.keepLogs, { recursive: true });
+      console.error(`chaos: logs kept in ${o.keepLogs}`);
+    }
     return {
       seed: o.seed,
       durationMs: o.durationMs,

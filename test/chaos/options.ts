@@ -8,6 +8,8 @@ export interface ChaosOptions {
   members: number;
   /** Where the JSON report goes, if anywhere. */
   json?: string;
+  /** Where the control plane's and agents' logs are copied when the run fails. */
+  keepLogs?: string;
 }
 
 export class ChaosUsageError extends Error {
@@ -20,7 +22,8 @@ export const chaosUsage = `usage: npm run chaos -- [--duration D] [--seed N] [--
   --seed N       seed of the churn and the faults, 0 … 4294967295 (default: from the clock;
                  the summary prints it, and the same seed repeats the same run)
   --members N    member clusters, 3 … 6 (default 3)
-  --json FILE    also write the report as JSON to FILE`;
+  --json FILE    also write the report as JSON to FILE
+  --keep-logs DIR  when the run fails, copy the control plane's and agents' logs to DIR`;
 
 /** Parses the flags; `now` seeds a run that names no seed. */
 export function parseChaosOptions(args: string[], now: number): ChaosOptions {
@@ -55,6 +58,9 @@ export function parseChaosOptions(args: string[], now: number): ChaosOptions {
         break;
       case "--json":
         o.json = value();
+        break;
+      case "--keep-logs":
+        o.keepLogs = value();
         break;
       default:
         throw new ChaosUsageError(`unknown flag ${JSON.stringify(arg)}`);
