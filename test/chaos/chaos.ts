@@ -12,6 +12,7 @@ import { type FaultOutcome, inject, type Replica } from "./faults.ts";
 import { MemberWatch, WATCHED } from "./member-watch.ts";
 import { ChaosUsageError, chaosUsage, type ChaosOptions, parseChaosOptions } from "./options.ts";
 import { seededRandom } from "./random.ts";
+import { supervise } from "./supervisor.ts";
 
 const FAILURE_THRESHOLD_MS = 5_000;
 const CONVERGENCE_TIMEOUT_MS = 240_000;
@@ -85,6 +86,8 @@ interface Report {
   members: number;
   faults: FaultOutcome[];
   churn: { operations: number; byOp: Record<string, number>; retries: number };
+  /** Processes that exited by themselves and were started again, as kubelet would. */
+  restarts: { name: string; atMs: number; exit: string }[];
   convergenceMs: number | null;
   check: MemberCheck;
   deletions: { observed: number; intended: number; unintended: ReturnType<typeof unintendedDeletions> };
@@ -112,6 +115,8 @@ async function run(o: ChaosOptions): Promise<Report> {
       watches.push(w);
     }
     const history: IntentSnapshot[] = [{ atMs: Date.now(), wanted: wanted(model) }];
+    const labels = new Map([...replicas.map((r) => [r.process, `control-plane :${r.healthPort}`] as const), ...[...flotilla.agents.values()].map((a) => [a.process, a.process.name] as const)]);
+    const supervisor = supervise([...labels.keys()], labels, Date.now());
     const plan = planFaults(faultRng, { durationMs: o.durationMs, members: names, failureThresholdMs: FAILURE_THRESHOLD_MS });
     const start = Date.now();
     const faults: FaultOutcome[] = [];
@@ -120,7 +125,7 @@ async function run(o: ChaosOptions): Promise<Report> {
     const faulting = (async () => {
       for (const fault of plan) {
         await sleep(Math.max(0, start + fault.atMs - Date.now()));
-        const out = await inject(fault, f, fl, replicas);
+        const out = await inject(fault, f, fl, replicas, supervisor);
         faults.push(out);
         console.error(`chaos: +${((Date.now() - start) / 1000).toFixed(1)}s ${out.kind} ${out.target} (${out.tookMs} ms)${out.error ? ` FAILED: ${out.error}` : ""}`);
       }
@@ -158,6 +163,8 @@ async function run(o: ChaosOptions): Promise<Report> {
     }
     // Deletions the watch has yet to see would be seen within a second or two.
     await sleep(2_000);
+    supervisor.stop();
+    const restarts = supervisor.restarts();
     rest.close();
     const observed = watches.flatMap((w) => w.deletions());
     const unintended = unintendedDeletions(history, observed);
@@ -172,6 +179,7 @@ async function run(o: ChaosOptions): Promise<Report> {
       members: o.members,
       faults,
       churn: { operations, byOp, retries },
+      restarts,
       convergenceMs,
       check,
       deletions: { observed: observed.length, intended: observed.length - unintended.length, unintended },
@@ -188,7 +196,7 @@ function summary(r: Report): string {
   const conv = r.convergenceMs === null ? `did not converge in ${CONVERGENCE_TIMEOUT_MS / 1000} s` : `converged in ${(r.convergenceMs / 1000).toFixed(1)} s`;
   const failed = r.faults.filter((f) => f.error !== undefined).length;
   return (
-    `chaos: seed ${r.seed}, ${r.durationMs / 1000} s, ${r.members} members: ${r.faults.length} faults${failed ? ` (${failed} failed to inject)` : ""}, ${r.churn.operations} churn operations; ${conv}; ` +
+    `chaos: seed ${r.seed}, ${r.durationMs / 1000} s, ${r.members} members: ${r.faults.length} faults${failed ? ` (${failed} failed to inject)` : ""}, ${r.churn.operations} churn operations, ${r.restarts.length} restarts after an exit of its own; ${conv}; ` +
     `${r.check.missing.length} missing, ${r.check.stray.length} stray, ${r.check.mismatched.length} mismatched, ${r.deletions.unintended.length} unintended deletions (of ${r.deletions.observed} deletions seen) — ${r.ok ? "PASS" : "FAIL"}`
   );
 }

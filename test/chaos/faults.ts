@@ -35,15 +35,25 @@ function processNamed(fleet: Fleet, name: string): ManagedProcess {
   return p;
 }
 
-async function killAndRestart(processes: ManagedProcess[], downMs: number): Promise<void> {
-  for (const p of processes) await p.kill();
-  await sleep(downMs);
-  for (const p of processes) await p.restart(120_000);
+/** Keeps the supervisor's hands off the processes a fault works on. */
+export interface Holder {
+  hold(p: ManagedProcess): void;
+  release(p: ManagedProcess): void;
 }
 
-export async function inject(f: Fault, fleet: Fleet, flotilla: Flotilla, replicas: Replica[]): Promise<FaultOutcome> {
+export async function inject(f: Fault, fleet: Fleet, flotilla: Flotilla, replicas: Replica[], holder: Holder): Promise<FaultOutcome> {
   const started = Date.now();
   let target = "";
+  const held: ManagedProcess[] = [];
+  const killAndRestart = async (processes: ManagedProcess[], downMs: number): Promise<void> => {
+    for (const p of processes) {
+      holder.hold(p);
+      held.push(p);
+      await p.kill();
+    }
+    await sleep(downMs);
+    for (const p of processes) await p.restart(120_000);
+  };
   try {
     switch (f.kind) {
       case "kill-leader":
@@ -65,6 +75,8 @@ export async function inject(f: Fault, fleet: Fleet, flotilla: Flotilla, replica
         const a = flotilla.agents.get(f.member ?? "");
         if (a === undefined) throw new Error(`no agent for ${f.member}`);
         target = a.process.name;
+        holder.hold(a.process);
+        held.push(a.process);
         a.process.pause();
         await sleep(f.downMs);
         a.process.resume();
@@ -83,11 +95,14 @@ export async function inject(f: Fault, fleet: Fleet, flotilla: Flotilla, replica
         await sleep(f.downMs);
         await etcd.restart(120_000);
         await apiserver.restart(120_000);
+        // the lease could not be renewed meanwhile: the leader exits, and the supervisor restarts it
         break;
       }
     }
     return { ...f, target, tookMs: Date.now() - started };
   } catch (err) {
     return { ...f, target, tookMs: Date.now() - started, error: err instanceof Error ? err.message : String(err) };
+  } finally {
+    for (const p of held) holder.release(p);
   }
 }
