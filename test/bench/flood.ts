@@ -13,9 +13,8 @@
 // huge one to see the flood without the hub's token bucket. Never fails on a time.
 //   node test/bench/flood.ts [--updates N] [--flooders F] [--hub-rate R] [--timeout S]
 // F flooders need F + 1 members: each floods with the certificate of its own member.
-import { cp, mkdtemp, readFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { keepFlotillaLogs } from "./keep-logs.ts";
+import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import type { ResourceBinding } from "../../shared/api/types.ts";
@@ -198,11 +197,7 @@ async function main(): Promise<void> {
   } catch (err) {
     process.exitCode = 1;
     console.error(err instanceof Error ? err.message : err);
-    if (fleet !== undefined) {
-      const keep = await mkdtemp(join(tmpdir(), "flotilla-bench-logs-"));
-      await cp(join(fleet.root, "flotilla-logs"), keep, { recursive: true }).catch(() => undefined);
-      console.error(`Flotilla logs kept in ${keep}`);
-    }
+    await keepFlotillaLogs(fleet);
   } finally {
     rest?.close();
     await flotilla?.stop();

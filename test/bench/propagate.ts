@@ -11,9 +11,7 @@
 // After it, the fleet idles --idle seconds (default 60) and the agents' writes meanwhile are
 // printed: with nothing changing they should be none (no apply loops, DESIGN §11).
 //   node test/bench/propagate.ts [--templates T] [--members K] [--concurrency C] [--timeout S] [--idle S]
-import { cp, mkdtemp } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { keepFlotillaLogs } from "./keep-logs.ts";
 import { parseArgs } from "node:util";
 import type { ResourceBinding } from "../../shared/api/types.ts";
 import { RESOURCES } from "../../shared/api/resources.ts";
@@ -345,12 +343,7 @@ try {
 } catch (err) {
   failed = true;
   console.error(err instanceof Error ? err.message : err);
-  if (fleet !== undefined) {
-    // fleet.stop() removes the root: keep the Flotilla logs for the post-mortem.
-    const keep = await mkdtemp(join(tmpdir(), "flotilla-bench-logs-"));
-    await cp(join(fleet.root, "flotilla-logs"), keep, { recursive: true }).catch(() => undefined);
-    console.error(`Flotilla logs kept in ${keep}`);
-  }
+  await keepFlotillaLogs(fleet);
 } finally {
   for (const r of rests) r.close();
   await flotilla?.stop();

@@ -67,3 +67,26 @@ export const forgedReport = (workKey: string, deleted = false): AgentMessage => 
   const value: WorkStatus = { workKey, observedHash: "forged", applied: true, available: true, reason: "", message: "", manifests: [], deleted };
   return { kind: { $case: "workStatus", value } };
 };
+
+/**
+ * Opens one agent stream to the hub with these credentials, says Hello as `cluster`, and resolves
+ * with the gRPC status it ends with ({ code: -1 } when the hub keeps it open for 5 s: accepted).
+ */
+export async function helloOutcome(opts: { hubPort: number; certsDir: string; cert: Buffer; key: Buffer; cluster: string }): Promise<{ code: number; details: string }> {
+  const client = new AgentHubClient(`127.0.0.1:${opts.hubPort}`, credentials.createSsl(readFileSync(join(opts.certsDir, "ca.crt")), opts.key, opts.cert), { "grpc.ssl_target_name_override": "localhost" });
+  try {
+    return await new Promise((resolve) => {
+      const stream = client.connect();
+      stream.on("data", () => undefined);
+      stream.on("error", (e: { code: number; details: string }) => resolve({ code: e.code, details: e.details }));
+      stream.on("end", () => resolve({ code: 0, details: "" }));
+      stream.write({ kind: { $case: "hello", value: { clusterName: opts.cluster, agentVersion: "test", workHashes: {}, needsContents: true } } });
+      setTimeout(() => {
+        stream.cancel();
+        resolve({ code: -1, details: "still connected after 5 s" });
+      }, 5000).unref();
+    });
+  } finally {
+    client.close();
+  }
+}

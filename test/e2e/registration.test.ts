@@ -6,13 +6,14 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
-import { credentials, Metadata, type ServiceError, status as GrpcStatus } from "@grpc/grpc-js";
-import { AgentHubClient, type ControlMessage, RegistrationClient } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
+import { credentials, Metadata, status as GrpcStatus } from "@grpc/grpc-js";
+import { RegistrationClient } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
 import { createCsr, signAgentCsr } from "../../shared/pki.ts";
 import type { Cluster } from "../env/cluster.ts";
 import { type Fleet, startFleet } from "../env/fleet.ts";
 import { type Flotilla, startFlotilla } from "../env/flotilla.ts";
 import { waitFor } from "../env/wait.ts";
+import { helloOutcome } from "./hostile-agent.ts";
 import { apply, type CommandResult, eventually, getJson, kubectl, runCommand } from "./helpers.ts";
 
 const CTL = fileURLToPath(new URL("../../bin/flotillactl.ts", import.meta.url));
@@ -42,25 +43,7 @@ describe("registration, renewal and unjoin", () => {
     return s?.data?.["tls.crt"] ? { cert: Buffer.from(s.data["tls.crt"], "base64"), key: Buffer.from(s.data["tls.key"] ?? "", "base64") } : undefined;
   };
   /** Opens an agent stream with these credentials; resolves with the gRPC status it ends with. */
-  const connectWith = async (cert: Buffer, key: Buffer): Promise<{ code: number; details: string }> => {
-    const ca = await readFile(join(flotilla.certsDir, "ca.crt"));
-    const client = new AgentHubClient(`127.0.0.1:${flotilla.hubPort}`, credentials.createSsl(ca, key, cert), BY_NAME);
-    try {
-      return await new Promise((resolve) => {
-        const stream = client.connect();
-        stream.on("data", (_m: ControlMessage) => undefined);
-        stream.on("error", (e: ServiceError) => resolve({ code: e.code, details: e.details }));
-        stream.on("end", () => resolve({ code: GrpcStatus.OK, details: "" }));
-        stream.write({ kind: { $case: "hello", value: { clusterName: "member2", agentVersion: "test", workHashes: {}, needsContents: true } } });
-        setTimeout(() => {
-          stream.cancel();
-          resolve({ code: -1, details: "still connected after 5 s" });
-        }, 5000).unref();
-      });
-    } finally {
-      client.close();
-    }
-  };
+  const connectWith = (cert: Buffer, key: Buffer) => helloOutcome({ hubPort: flotilla.hubPort, certsDir: flotilla.certsDir, cert, key, cluster: "member2" });
   /** Calls Register over TLS as an agent does; with csrPem, for a key the caller already has. */
   const register = async (clusterName: string, bootstrapToken: string, csrPem?: string): Promise<{ code: number; details: string; certificate?: string }> => {
     const ca = await readFile(join(flotilla.certsDir, "ca.crt"));

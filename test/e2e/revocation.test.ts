@@ -8,11 +8,11 @@ import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
-import { credentials, type ServiceError, status as GrpcStatus } from "@grpc/grpc-js";
-import { AgentHubClient } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
+import { status as GrpcStatus } from "@grpc/grpc-js";
 import { issueAgentCertificate } from "../../shared/pki.ts";
 import { type Fleet, startFleet } from "../env/fleet.ts";
 import { type Flotilla, startFlotilla } from "../env/flotilla.ts";
+import { helloOutcome } from "./hostile-agent.ts";
 import { apply, type CommandResult, eventually, getJson, runCommand } from "./helpers.ts";
 
 const FLOTILLA = fileURLToPath(new URL("../../bin/flotilla.ts", import.meta.url));
@@ -33,25 +33,7 @@ describe("revocation of agent and admin certificates", () => {
   const gone = async () => ((await getJson(fleet.control, ["cluster", "member1"])) === undefined ? "gone" : undefined);
 
   /** Opens an agent stream with these credentials; resolves with the gRPC status it ends with. */
-  const connectWith = async (cert: string, key: string): Promise<{ code: number; details: string }> => {
-    const ca = await readFile(join(flotilla.certsDir, "ca.crt"));
-    const client = new AgentHubClient(`127.0.0.1:${flotilla.hubPort}`, credentials.createSsl(ca, Buffer.from(key), Buffer.from(cert)), { "grpc.ssl_target_name_override": "localhost" });
-    try {
-      return await new Promise((resolve) => {
-        const stream = client.connect();
-        stream.on("data", () => undefined);
-        stream.on("error", (e: ServiceError) => resolve({ code: e.code, details: e.details }));
-        stream.on("end", () => resolve({ code: GrpcStatus.OK, details: "" }));
-        stream.write({ kind: { $case: "hello", value: { clusterName: "member1", agentVersion: "test", workHashes: {}, needsContents: true } } });
-        setTimeout(() => {
-          stream.cancel();
-          resolve({ code: -1, details: "still connected after 5 s" });
-        }, 5000).unref();
-      });
-    } finally {
-      client.close();
-    }
-  };
+  const connectWith = (cert: string, key: string) => helloOutcome({ hubPort: flotilla.hubPort, certsDir: flotilla.certsDir, cert: Buffer.from(cert), key: Buffer.from(key), cluster: "member1" });
   const files = async (dir: string, name: string) => ({ cert: await readFile(join(dir, `${name}.crt`), "utf8"), key: await readFile(join(dir, `${name}.key`), "utf8") });
 
   before(async () => {
