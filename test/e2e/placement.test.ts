@@ -155,6 +155,10 @@ describe("Placement: cluster groups, spread, rescheduling, dependencies, preserv
     await eventually("member3 lets go", () => getJson<ObjectJson>(m3, ["deploy", "-n", NS, "joined"]).then((d) => (d === undefined ? "gone" : undefined)), () => true);
 
     await apply(fleet.control, JSON.stringify({ apiVersion: "flotilla.dev/v1alpha1", kind: "Cluster", metadata: { name: "member3", labels: { tier: "silver" } }, spec: { region: "us" } }));
+    // A new Cluster object revoked the old certificate (bound to the old uid): the agent gets a new one.
+    await flotilla.reissueAgentCertificate("member3");
+    await flotilla.stopAgent("member3");
+    await flotilla.startAgent("member3");
     await eventually("member3 Ready again", () => getJson<{ status?: { conditions?: { type: string; status: string }[] } }>(fleet.control, ["cluster", "member3"]), (c) => c.status?.conditions?.some((x) => x.type === "Ready" && x.status === "True") === true, 30_000);
     await eventually("2/2/2 again", binding("joined-deployment"), (b) => targets(b) === "member1=2 member2=2 member3=2");
     await eventually("member3 runs 2 again", () => getJson<ObjectJson>(m3, ["deploy", "-n", NS, "joined"]), (d) => d.spec?.replicas === 2);

@@ -55,6 +55,12 @@ export interface Flotilla {
   stopControlPlane(): Promise<void>;
   /** `bootstrapToken` registers instead of using a signed certificate file; `fromSecret` uses the credentials Secret only. */
   startAgent(member: string, opts?: { certCluster?: string; hubPort?: number; bootstrapToken?: string; fromSecret?: boolean; renewBefore?: string; waitHealthy?: boolean }): Promise<void>;
+  /**
+   * Signs a new certificate for a member's agent, bound to its Cluster's current uid (a Cluster
+   * deleted and created again revokes the old one), as `flotilla certs agent` would; restart the
+   * agent to use it.
+   */
+  reissueAgentCertificate(member: string): Promise<void>;
   /** Starts another control-plane replica on its own ports (HA tests); stopped by stop(). */
   startReplica(): Promise<{ process: ManagedProcess; hubPort: number; healthPort: number }>;
   /** Metrics of any process serving /metrics on a loopback port. */
@@ -185,9 +191,19 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
     await proxy?.close();
   };
 
+  const custom = fleet.control.kubeConfig().makeApiClient(CustomObjectsApi);
+  // Bound to the Cluster's uid, as `flotilla certs agent` signs them: the hub refuses certificates without one.
+  const writeAgentCertificate = async (member: string, uid: string) => {
+    const pair = await issueAgentCertificate(ca, member, uid);
+    await Promise.all([writeFile(join(certsDir, `${member}.crt`), pair.certPem, { mode: 0o600 }), writeFile(join(certsDir, `${member}.key`), pair.keyPem, { mode: 0o600 })]);
+  };
+  const reissueAgentCertificate = async (member: string) => {
+    const c = (await custom.getClusterCustomObject({ group: "flotilla.dev", version: "v1alpha1", plural: "clusters", name: member })) as { metadata: { uid: string } };
+    await writeAgentCertificate(member, c.metadata.uid);
+  };
+
   try {
     await startControlPlane();
-    const custom = fleet.control.kubeConfig().makeApiClient(CustomObjectsApi);
     const registered = fleet.members.filter((m) => !(opts.unregistered ?? []).includes(m.name));
     for (const m of registered) {
       const extra = opts.clusterSpecs?.[m.name] ?? {};
@@ -197,9 +213,7 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
         plural: "clusters",
         body: { apiVersion: "flotilla.dev/v1alpha1", kind: "Cluster", metadata: { name: m.name, labels: extra.labels ?? {} }, spec: extra.spec ?? {} },
       })) as { metadata: { uid: string } };
-      // Bound to the Cluster's uid, as `flotilla certs agent` signs them: the hub refuses certificates without one.
-      const pair = await issueAgentCertificate(ca, m.name, created.metadata.uid);
-      await Promise.all([writeFile(join(certsDir, `${m.name}.crt`), pair.certPem, { mode: 0o600 }), writeFile(join(certsDir, `${m.name}.key`), pair.keyPem, { mode: 0o600 })]);
+      await writeAgentCertificate(m.name, created.metadata.uid);
     }
     await Promise.all(registered.map((m) => startAgent(m.name)));
     await waitFor(
@@ -230,6 +244,7 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
     stopControlPlane: async () => controlPlane?.stop(),
     startAgent,
     startReplica,
+    reissueAgentCertificate,
     metricsAt: metrics,
     stopAgent,
     agentMetrics: async (member) => metrics(agents.get(member)?.healthPort ?? 0),
