@@ -26,7 +26,12 @@ export interface ControlPlaneOptions {
   installCrds: boolean;
   clusterFailureMs: number;
   clusterSuccessMs: number;
+  /** How often the heartbeat time and capacity alone are written to a Cluster's status (the report interval). */
   clusterStatusUpdateMs: number;
+  /** How often the replica that hears a cluster's agent renews the cluster's Lease. */
+  clusterLeaseRenewMs: number;
+  /** The namespace of the clusters' Leases (created at start if missing). */
+  clusterLeaseNamespace: string;
   /** After a start or a leader change, a Ready cluster's old heartbeat is not judged for this long. */
   clusterStartupGraceMs: number;
   /** A not-Ready cluster keeps its Divided copy at least this long, and until the replacement is Available. */

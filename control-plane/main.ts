@@ -19,7 +19,9 @@ export const controlPlaneFlags: FlagSpec[] = [
   { name: "cluster-failure-threshold", type: "duration", default: "30s", help: "a cluster without heartbeats this long becomes Ready=False" },
   { name: "cluster-success-threshold", type: "duration", default: "0s", help: "heartbeats must flow this long before a not-ready cluster is Ready again" },
   { name: "cluster-startup-grace-period", type: "duration", help: "after the control plane starts or a replica takes over, a Ready cluster whose agent has not reconnected yet stays Ready this long (default: the failure threshold plus 60s, the longest an agent takes to reconnect; never less than the failure threshold)" },
-  { name: "cluster-status-update-frequency", type: "duration", default: "10s", help: "lastHeartbeatTime is written at most this often when nothing else changed; must be below the failure threshold" },
+  { name: "cluster-status-update-frequency", type: "duration", default: "5m", help: "a Cluster's lastHeartbeatTime and resourceSummary alone are written at most this often (kubelet's node-status-report-frequency); any other change (Ready, versions, nodes, API groups, conditions) is written at once. Liveness is in the cluster's Lease, so this may exceed the failure threshold" },
+  { name: "cluster-lease-renew-interval", type: "duration", default: "60s", help: "the replica that holds a cluster's agent stream renews the cluster's Lease at the first heartbeat this long after the last renewal (at once when the agent moved to it); a lease lasts this plus the failure threshold, and the leader judges a cluster whose lease expired Ready=False. Heartbeat writes per cluster at the defaults: 1/60s (lease) + 1/5m (status) = 1 per 50 s, within the goal of 1 per 40 s" },
+  { name: "cluster-lease-namespace", type: "string", default: "flotilla-cluster-lease", help: "namespace of the clusters' Leases, one per Cluster named as it (created if missing)" },
   { name: "graceful-eviction-period", type: "duration", default: "10m", help: "a not-Ready cluster keeps its Divided copy until its replacement elsewhere is Available and at least this long has passed (graceful eviction)" },
   { name: "leader-elect", type: "bool", default: "true", help: "elect one leader among replicas (Lease) to run the controllers; every replica serves agents" },
   { name: "leader-elect-namespace", type: "string", default: "flotilla-system", help: "namespace of the leader Lease (created if missing)" },
@@ -47,9 +49,8 @@ export async function runControlPlane(flags: FlagValues): Promise<void> {
   if (startupGraceMs < failureMs) {
     throw new FlagError(`--cluster-startup-grace-period (${startupGraceMs} ms) must be at least --cluster-failure-threshold (${failureMs} ms): agents need that long to be heard from again`);
   }
-  if (updateMs >= failureMs) {
-    throw new FlagError(`--cluster-status-update-frequency (${updateMs} ms) must be below --cluster-failure-threshold (${failureMs} ms): other replicas judge a cluster by the heartbeat time written`);
-  }
+  const leaseRenewMs = positive(flags, "cluster-lease-renew-interval");
+  positive(flags, "cluster-status-update-frequency");
   const [caPem, certPem, keyPem] = await Promise.all(["ca-cert", "tls-cert", "tls-key"].map((f) => readFile(flags[f] as string, "utf8")));
   const caKeyFile = flags["ca-key"] as string | undefined;
   const caKeyPem = caKeyFile ? await readFile(caKeyFile, "utf8") : undefined;
@@ -63,6 +64,8 @@ export async function runControlPlane(flags: FlagValues): Promise<void> {
     clusterFailureMs: failureMs,
     clusterSuccessMs: flags["cluster-success-threshold"] as number,
     clusterStatusUpdateMs: updateMs,
+    clusterLeaseRenewMs: leaseRenewMs,
+    clusterLeaseNamespace: flags["cluster-lease-namespace"] as string,
     clusterStartupGraceMs: startupGraceMs,
     gracefulEvictionPeriodMs: flags["graceful-eviction-period"] as number,
     leaderElection: flags["leader-elect"]

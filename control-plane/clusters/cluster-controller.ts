@@ -1,19 +1,26 @@
 import type { Logger } from "pino";
 import { RESOURCES } from "../../shared/api/resources.ts";
 import type { Cluster, ClusterStatus, Condition } from "../../shared/api/types.ts";
-import { shouldWriteClusterStatus } from "./cluster-status-write.ts";
-import { ACCEPTED_CONDITION, acceptanceCondition } from "./acceptance-condition.ts";
 import { Controller, type ReconcileResult } from "../../shared/controller.ts";
 import type { Heartbeat } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
 import { isKubeStatus, type KubeRest, objectPath } from "../../shared/kube-rest.ts";
-import { readiness, recordHeartbeat, startupGraceLeft, type HeartbeatState, type Thresholds } from "./cluster-readiness.ts";
+import { counter } from "../../shared/metrics.ts";
+import { ACCEPTED_CONDITION, acceptanceCondition } from "./acceptance-condition.ts";
+import { anotherReplicaHears, judgeLease, leaseWrite } from "./cluster-lease.ts";
+import type { ClusterLease, ClusterLeases } from "./cluster-leases.ts";
+import { type HeartbeatState, type Readiness, readiness, recordHeartbeat, startupGraceLeft, type Thresholds } from "./cluster-readiness.ts";
+import { clusterStatusWrite } from "./cluster-status-write.ts";
 
 const FIELD_MANAGER = "flotilla-cluster-controller";
 
+const statusWrites = counter("flotilla_cluster_status_writes_total", "Cluster status writes by this replica: changed (Ready, versions, nodes, API groups, conditions) or report (heartbeat time and capacity, every report interval).", ["reason"]);
+
 /**
- * Cluster health: heartbeats (in memory) → Cluster status and its Ready condition. Writes only
- * when something besides lastHeartbeatTime changed, or lastHeartbeatTime is older than
- * `statusUpdateMs` (a heartbeat alone is not worth an etcd write every few seconds).
+ * Cluster health: heartbeats, kept in memory by the replica that holds the agent's stream, which
+ * judges Ready from them and writes the cluster's Lease every renew interval (liveness for the
+ * other replicas: the leader judges the clusters no replica hears from by their leases). The
+ * Cluster's status is written when something besides the heartbeat time and capacity changed,
+ * and those two every report interval (an etcd write per heartbeat is not worth it).
  */
 export class ClusterController {
   readonly controller: Controller;
@@ -23,8 +30,12 @@ export class ClusterController {
   private readonly claimProblems = new Map<string, string[]>();
   private readonly rest: KubeRest;
   private readonly get: (name: string) => Cluster | undefined;
+  private readonly leases: Pick<ClusterLeases, "get" | "write">;
+  private readonly identity: string;
+  private readonly leaseRenewMs: number;
+  private readonly leaseDurationSeconds: number;
   private readonly thresholds: Thresholds;
-  private readonly statusUpdateMs: number;
+  private readonly statusReportMs: number;
   private readonly onReadyChanged: (cluster: string) => void;
   private readonly isLeader: () => boolean;
   private readonly connectedHere: (cluster: string) => boolean;
@@ -37,11 +48,18 @@ export class ClusterController {
     getCluster: (name: string) => Cluster | undefined;
     rest: KubeRest;
     log: Logger;
+    /** The clusters' leases, and this replica's identity as their holder. */
+    leases: Pick<ClusterLeases, "get" | "write">;
+    identity: string;
+    /** How often the holder writes a lease while heartbeats arrive, and how long one lasts. */
+    leaseRenewMs: number;
+    leaseDurationSeconds: number;
     thresholds: Thresholds;
-    statusUpdateMs: number;
+    /** How often the heartbeat time and capacity alone are written to the Cluster's status. */
+    statusReportMs: number;
     /** The cluster's readiness changed, or another replica took over its heartbeats. */
     onReadyChanged: (cluster: string) => void;
-    /** Clusters with no heartbeat here are judged by the leader alone, from lastHeartbeatTime. */
+    /** Clusters with no heartbeat here are judged by the leader alone, from their leases. */
     isLeader: () => boolean;
     connectedHere: (cluster: string) => boolean;
     /** After a start or a leader change, old heartbeats are not judged for this long (agents reconnect). */
@@ -53,8 +71,12 @@ export class ClusterController {
     this.startupGraceMs = opts.startupGraceMs;
     this.get = opts.getCluster;
     this.rest = opts.rest;
+    this.leases = opts.leases;
+    this.identity = opts.identity;
+    this.leaseRenewMs = opts.leaseRenewMs;
+    this.leaseDurationSeconds = opts.leaseDurationSeconds;
     this.thresholds = opts.thresholds;
-    this.statusUpdateMs = opts.statusUpdateMs;
+    this.statusReportMs = opts.statusReportMs;
     this.onReadyChanged = opts.onReadyChanged;
     this.isLeader = opts.isLeader;
     this.connectedHere = opts.connectedHere;
@@ -87,25 +109,64 @@ export class ClusterController {
     }
     const now = Date.now();
     const persistedBeat = cluster.status?.lastHeartbeatTime ? Date.parse(cluster.status.lastHeartbeatTime) : Number.NaN;
+    const lease = this.leases.get(name);
     let state = this.states.get(name);
-    if (state !== undefined && !this.connectedHere(name) && persistedBeat > (state.lastHeartbeatAt ?? 0)) {
-      // The agent now streams to another replica, which writes its heartbeats.
+    if (state !== undefined && !this.connectedHere(name) && anotherReplicaHears({ lease: lease?.spec, me: this.identity, lastHeartbeatAt: state.lastHeartbeatAt, persistedBeat })) {
+      // The agent now streams to another replica, which judges it from now on.
       this.states.delete(name);
       this.heartbeats.delete(name);
       state = undefined;
       this.onReadyChanged(name);
     }
-    if (state === undefined) {
-      if (!this.isLeader()) return undefined;
-      // No heartbeat reaches this replica: judge by what the replica that has the stream wrote.
-      state = Number.isNaN(persistedBeat) ? {} : { lastHeartbeatAt: persistedBeat, healthySince: persistedBeat - this.thresholds.successMs };
-      // Just started (or just took over): agents are still reconnecting, so a Ready cluster stays
-      // Ready until they had time to (DESIGN §11); its condition is left as it is.
-      const wasReady = cluster.status?.conditions?.find((x) => x.type === "Ready")?.status === "True";
-      const graceLeft = startupGraceLeft({ ready: wasReady, ...(state.lastHeartbeatAt === undefined ? {} : { lastHeartbeatAt: state.lastHeartbeatAt }), judgingSince: this.judgingSince, now, graceMs: this.startupGraceMs });
-      if (graceLeft !== undefined) return { requeueAfterMs: graceLeft };
+    if (state === undefined) return this.judgeUnheard(cluster, lease, persistedBeat, now);
+    // A failed lease write is retried (thrown) after the status is written: neither waits on the other.
+    const leaseFailure = await this.renewLease(name, state, lease).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    const result = await this.writeStatus(cluster, readiness(state, now, this.thresholds), now);
+    if (leaseFailure !== undefined) throw leaseFailure;
+    return result;
+  }
+
+  /** The replica that holds the agent's stream writes the cluster's lease from its heartbeats. */
+  private async renewLease(name: string, state: HeartbeatState, lease: ClusterLease | undefined): Promise<void> {
+    if (state.lastHeartbeatAt === undefined || !this.connectedHere(name)) return;
+    const d = leaseWrite({ lease: lease?.spec, me: this.identity, lastHeartbeatAt: state.lastHeartbeatAt, renewMs: this.leaseRenewMs, durationSeconds: this.leaseDurationSeconds });
+    // A write refused as stale (another replica wrote since) is looked at again on the informer's event.
+    if (d.write) await this.leases.write(name, d.spec, lease?.metadata.resourceVersion, d.reason);
+  }
+
+  /**
+   * The leader judges the clusters no replica hears from here: while a lease is held, its holder
+   * judges the cluster in memory; once it expired, nobody hears the agent. A Cluster without a
+   * lease (none written yet, or a replica of an older version hears it) is judged by its
+   * persisted lastHeartbeatTime, which is written only every report interval.
+   */
+  private async judgeUnheard(cluster: Cluster, lease: ClusterLease | undefined, persistedBeat: number, now: number): Promise<ReconcileResult> {
+    if (!this.isLeader()) return undefined;
+    const verdict = judgeLease(lease?.spec, now);
+    if (verdict.kind === "held") return { requeueAfterMs: verdict.expiresInMs + 1 };
+    const lastHeartbeatAt = verdict.kind === "expired" ? verdict.renewedAt : persistedBeat;
+    // Just started (or just took over): agents are still reconnecting, so a Ready cluster stays
+    // Ready until they had time to (DESIGN §11); its condition is left as it is.
+    const readyNow = cluster.status?.conditions?.find((x) => x.type === "Ready")?.status;
+    const graceLeft = startupGraceLeft({ ready: readyNow === "True", ...(Number.isNaN(lastHeartbeatAt) ? {} : { lastHeartbeatAt }), judgingSince: this.judgingSince, now, graceMs: this.startupGraceMs });
+    if (graceLeft !== undefined) return { requeueAfterMs: graceLeft };
+    if (verdict.kind === "expired") {
+      // Already not Ready (the replica that heard it last said so first): left as it is, so two judges never trade messages.
+      if (readyNow === "False") return undefined;
+      const seconds = (ms: number) => Math.round(ms / 1000);
+      return this.writeStatus(cluster, { status: "False", reason: "ClusterNotReachable", message: `no replica has heard the agent for ${seconds(verdict.silentMs)}s (its lease, last renewed by ${verdict.holder}, lasts ${seconds(verdict.durationMs)}s)` }, now);
     }
-    const r = readiness(state, now, this.thresholds);
+    const state: HeartbeatState = Number.isNaN(persistedBeat) ? {} : { lastHeartbeatAt: persistedBeat, healthySince: persistedBeat - this.thresholds.successMs };
+    // The persisted heartbeat is written only every report interval: it is that much older at worst.
+    return this.writeStatus(cluster, readiness(state, now, { ...this.thresholds, failureMs: this.thresholds.failureMs + this.statusReportMs }), now);
+  }
+
+  /** Writes the Cluster's status when it changed, or its heartbeat fields once the report interval passed. */
+  private async writeStatus(cluster: Cluster, r: Readiness, now: number): Promise<ReconcileResult> {
+    const name = cluster.metadata.name ?? "";
     const before = cluster.status ?? {};
     const previousReady = before.conditions?.find((x) => x.type === "Ready");
     const ready: Condition = {
@@ -115,7 +176,9 @@ export class ClusterController {
       message: r.message,
       lastTransitionTime: previousReady?.status === r.status ? previousReady.lastTransitionTime : new Date(now).toISOString(),
     };
-    const hb = this.heartbeats.get(name);
+    // Only the replica that hears the agent has its heartbeat: the others keep what it wrote.
+    const state = this.states.get(name);
+    const hb = state === undefined ? undefined : this.heartbeats.get(name);
     const claims = hb === undefined ? undefined : claimsCondition(this.claimProblems.get(name) ?? [], before.conditions, now);
     const accepted = acceptanceCondition(cluster, this.requireAcceptance, now);
     const others = (before.conditions ?? []).filter((x) => x.type !== "Ready" && x.type !== ACCEPTED_CONDITION && (hb === undefined || x.type !== CLAIMS_CONDITION));
@@ -130,20 +193,22 @@ export class ClusterController {
       const [allocatable, allocated] = [nonEmpty(hb.resourceSummary?.allocatable), nonEmpty(hb.resourceSummary?.allocated)];
       // Neither known: no summary at all (this manager's earlier one is released, not kept stale).
       desired.resourceSummary = allocatable || allocated ? { ...(allocatable && { allocatable }), ...(allocated && { allocated }) } : undefined;
+      if (state?.lastHeartbeatAt !== undefined) desired.lastHeartbeatTime = new Date(state.lastHeartbeatAt).toISOString();
     }
-    if (hb !== undefined && state.lastHeartbeatAt !== undefined && this.states.has(name)) {
-      desired.lastHeartbeatTime = new Date(state.lastHeartbeatAt).toISOString();
-    }
-    if (shouldWriteClusterStatus(before, desired, now, this.statusUpdateMs)) {
+    const why = clusterStatusWrite(before, desired, now, this.statusReportMs);
+    if (why !== undefined) {
       await this.rest
         .apply(objectPath(RESOURCES.cluster, undefined, name, "status"), { apiVersion: cluster.apiVersion, kind: "Cluster", metadata: { name }, status: desired }, FIELD_MANAGER)
-        .catch((err: unknown) => {
-          if (!isKubeStatus(err, 404)) throw err;
-        });
+        .then(
+          () => statusWrites.inc({ reason: why }),
+          (err: unknown) => {
+            if (!isKubeStatus(err, 404)) throw err;
+          },
+        );
     }
     if (previousReady?.status !== r.status) this.onReadyChanged(name);
-    const nextBeatWrite = hb !== undefined ? this.statusUpdateMs : undefined;
-    const recheck = [r.recheckAfterMs, nextBeatWrite].filter((x): x is number => x !== undefined);
+    const nextReport = hb !== undefined ? this.statusReportMs : undefined;
+    const recheck = [r.recheckAfterMs, nextReport].filter((x): x is number => x !== undefined);
     return recheck.length > 0 ? { requeueAfterMs: Math.max(100, Math.min(...recheck)) } : undefined;
   }
 }

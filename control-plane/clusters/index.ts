@@ -7,6 +7,8 @@ import type { ControlPlaneContext, Part } from "../context.ts";
 import type { Hub } from "../hub/hub.ts";
 import { shutdownServer, unaryHandler } from "../rpc.ts";
 import { ClusterController } from "./cluster-controller.ts";
+import { clusterLeaseDurationSeconds } from "./cluster-lease.ts";
+import { ClusterLeases } from "./cluster-leases.ts";
 import { UnjoinController } from "./unjoin-controller.ts";
 
 export interface ClustersPart extends Part {
@@ -20,12 +22,17 @@ export interface ClustersPart extends Part {
 
 export function startClusters(ctx: ControlPlaneContext, hub: Hub): ClustersPart {
   const { opts, caches, rest, log, events } = ctx;
+  const leases = new ClusterLeases({ kc: opts.kc, rest, namespace: opts.clusterLeaseNamespace, log });
   const clusterCtl = new ClusterController({
     getCluster: (n) => caches.clusters.get(n),
     rest,
     log,
+    leases,
+    identity: ctx.identity,
+    leaseRenewMs: opts.clusterLeaseRenewMs,
+    leaseDurationSeconds: clusterLeaseDurationSeconds(opts.clusterLeaseRenewMs, opts.clusterFailureMs),
     thresholds: { failureMs: opts.clusterFailureMs, successMs: opts.clusterSuccessMs },
-    statusUpdateMs: opts.clusterStatusUpdateMs,
+    statusReportMs: opts.clusterStatusUpdateMs,
     onReadyChanged: (c) => events.emit("clusterReadyChanged", c),
     isLeader: ctx.isLeader,
     connectedHere: (c) => hub.session(c) !== undefined,
@@ -35,6 +42,8 @@ export function startClusters(ctx: ControlPlaneContext, hub: Hub): ClustersPart 
   const unjoinCtl = new UnjoinController({ clusterNamed: (n) => caches.clusters.get(n), bindings: () => caches.allBindings(), rest, log });
   events.on("heartbeat", (cluster, hb, problems) => clusterCtl.heartbeat(cluster, hb, problems));
   events.on("agentStreamChanged", (cluster) => clusterCtl.controller.enqueue(cluster));
+  // A lease renewed or taken over elsewhere: the leader's judgment and this replica's ownership follow.
+  leases.onChange((cluster) => clusterCtl.controller.enqueue(cluster));
   const clusterEvent = (c: Cluster) => {
     clusterCtl.controller.enqueue(c.metadata.name ?? "");
     unjoinCtl.controller.enqueue(c.metadata.name ?? "");
@@ -54,6 +63,8 @@ export function startClusters(ctx: ControlPlaneContext, hub: Hub): ClustersPart 
     heardHere: (c) => clusterCtl.heardHere(c),
     waitingOn: (c) => unjoinCtl.waitingOn(c),
     registrationPort: () => registration?.port,
+    // The leases are synced before the cluster controller judges anything by them.
+    synced: () => leases.start(),
     controllers: [clusterCtl.controller],
     leaderControllers: [unjoinCtl.controller],
     startedLeading: () => {
@@ -76,6 +87,7 @@ export function startClusters(ctx: ControlPlaneContext, hub: Hub): ClustersPart 
       log.info({ registrationPort: port }, "registration listening");
     },
     stop: async () => {
+      leases.stop();
       if (registration !== undefined) await shutdownServer(registration.server);
     },
   };

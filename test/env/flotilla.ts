@@ -125,6 +125,7 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
         `--graceful-eviction-period=${opts.gracefulEvictionPeriod ?? "3s"}`,
         ...(opts.requireAcceptance ? ["--require-acceptance"] : []),
         "--cluster-status-update-frequency=1s",
+        "--cluster-lease-renew-interval=1s",
         "--leader-elect-lease-duration=4s",
         "--leader-elect-renew-deadline=3s",
         "--leader-elect-retry-period=500ms",

@@ -1,0 +1,79 @@
+// The clusters' Leases in the control cluster: one per Cluster, named as it, in their own
+// namespace (kube-node-lease's layout), cached by an informer on every replica.
+import type { KubeConfig } from "@kubernetes/client-node";
+import type { Logger } from "pino";
+import { Informer } from "../../shared/informer.ts";
+import { isKubeStatus, type KubeRest, objectPath, type ResourceInfo } from "../../shared/kube-rest.ts";
+import { counter } from "../../shared/metrics.ts";
+import type { ClusterLeaseSpec } from "./cluster-lease.ts";
+
+const LEASES: ResourceInfo = { apiVersion: "coordination.k8s.io/v1", kind: "Lease", plural: "leases", namespaced: true };
+/** All replicas write cluster leases as one manager: the holder changes, the fields' owner does not. */
+const FIELD_MANAGER = "flotilla-cluster-lease";
+
+const leaseWrites = counter("flotilla_cluster_lease_writes_total", "Cluster Lease writes by this replica: acquire (none, or another replica held it) or renew.", ["reason"]);
+
+export interface ClusterLease {
+  spec?: ClusterLeaseSpec;
+  metadata: { name?: string; resourceVersion?: string };
+}
+
+export class ClusterLeases {
+  private readonly informer: Informer<ClusterLease>;
+  private readonly rest: KubeRest;
+  private readonly namespace: string;
+  private readonly log: Logger;
+
+  constructor(opts: { kc: KubeConfig; rest: KubeRest; namespace: string; log: Logger }) {
+    this.rest = opts.rest;
+    this.namespace = opts.namespace;
+    this.log = opts.log;
+    this.informer = new Informer<ClusterLease>({ kc: opts.kc, rest: opts.rest, resource: LEASES, namespace: opts.namespace, log: opts.log });
+  }
+
+  /** Calls fn with the cluster's name whenever its lease comes, changes or goes. */
+  onChange(fn: (cluster: string) => void): void {
+    const named = (l: ClusterLease) => fn(l.metadata.name ?? "");
+    this.informer.on({ add: named, update: named, delete: named });
+  }
+
+  /** Creates the namespace if missing, then lists and watches the leases. */
+  async start(): Promise<void> {
+    await this.rest.request("POST", "/api/v1/namespaces", { body: { apiVersion: "v1", kind: "Namespace", metadata: { name: this.namespace } } }).catch((err: unknown) => {
+      // Already there; or not ours to create (then it must exist, and the informer says if not).
+      if (isKubeStatus(err, 403)) this.log.warn({ namespace: this.namespace }, "may not create the cluster lease namespace; expecting it to exist");
+      else if (!isKubeStatus(err, 409)) throw err;
+    });
+    await this.informer.start();
+  }
+
+  stop(): void {
+    this.informer.stop();
+  }
+
+  get(cluster: string): ClusterLease | undefined {
+    return this.informer.get(cluster, this.namespace);
+  }
+
+  /**
+   * Writes the cluster's lease (server-side apply). With the resourceVersion this replica last
+   * saw, so a replica whose cache is behind cannot overwrite a newer holder: a 409 says to look
+   * again once the cache caught up (returns false), and so does a 404 (the lease it saw is gone).
+   */
+  async write(cluster: string, spec: ClusterLeaseSpec, seenVersion: string | undefined, reason: "acquire" | "renew"): Promise<boolean> {
+    const body = {
+      apiVersion: LEASES.apiVersion,
+      kind: LEASES.kind,
+      metadata: { name: cluster, namespace: this.namespace, ...(seenVersion === undefined ? {} : { resourceVersion: seenVersion }) },
+      spec,
+    };
+    try {
+      await this.rest.apply(objectPath(LEASES, this.namespace, cluster), body, FIELD_MANAGER);
+    } catch (err) {
+      if (isKubeStatus(err, 409, 404)) return false;
+      throw err;
+    }
+    leaseWrites.inc({ reason });
+    return true;
+  }
+}
