@@ -19,6 +19,8 @@ export interface FlotillaOptions {
   heartbeatInterval?: string;
   /** Control plane's cluster failure threshold (default 5s in tests). */
   clusterFailureThreshold?: string;
+  /** `--cluster-status-update-frequency`: heartbeat time and capacity alone are written this often (default 1s in tests). */
+  clusterStatusUpdateFrequency?: string;
   /** Extra labels / spec per member Cluster object. */
   clusterSpecs?: Record<string, { labels?: Record<string, string>; spec?: Record<string, unknown> }>;
   /** Members left without a Cluster object or an agent (for registration tests). */
@@ -124,7 +126,7 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
         `--cluster-failure-threshold=${opts.clusterFailureThreshold ?? "5s"}`,
         `--graceful-eviction-period=${opts.gracefulEvictionPeriod ?? "3s"}`,
         ...(opts.requireAcceptance ? ["--require-acceptance"] : []),
-        "--cluster-status-update-frequency=1s",
+        `--cluster-status-update-frequency=${opts.clusterStatusUpdateFrequency ?? "1s"}`,
         "--cluster-lease-renew-interval=1s",
         "--leader-elect-lease-duration=4s",
         "--leader-elect-renew-deadline=3s",
