@@ -21,6 +21,8 @@ export interface FlotillaOptions {
   clusterFailureThreshold?: string;
   /** `--cluster-status-update-frequency`: heartbeat time and capacity alone are written this often (default 1s in tests). */
   clusterStatusUpdateFrequency?: string;
+  /** `--cluster-lease-renew-interval` (default 1s in tests). */
+  clusterLeaseRenewInterval?: string;
   /** Extra labels / spec per member Cluster object. */
   clusterSpecs?: Record<string, { labels?: Record<string, string>; spec?: Record<string, unknown> }>;
   /** Members left without a Cluster object or an agent (for registration tests). */
@@ -127,7 +129,7 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
         `--graceful-eviction-period=${opts.gracefulEvictionPeriod ?? "3s"}`,
         ...(opts.requireAcceptance ? ["--require-acceptance"] : []),
         `--cluster-status-update-frequency=${opts.clusterStatusUpdateFrequency ?? "1s"}`,
-        "--cluster-lease-renew-interval=1s",
+        `--cluster-lease-renew-interval=${opts.clusterLeaseRenewInterval ?? "1s"}`,
         "--leader-elect-lease-duration=4s",
         "--leader-elect-renew-deadline=3s",
         "--leader-elect-retry-period=500ms",
