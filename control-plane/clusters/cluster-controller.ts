@@ -120,7 +120,7 @@ export class ClusterController {
     }
     if (state === undefined) return this.judgeUnheard(cluster, lease, persistedBeat, now);
     // A failed lease write is retried (thrown) after the status is written: neither waits on the other.
-    const leaseFailure = await this.renewLease(name, state, lease).then(
+    const leaseFailure = await this.renewLease(cluster, state, lease).then(
       () => undefined,
       (err: unknown) => err,
     );
@@ -130,11 +130,11 @@ export class ClusterController {
   }
 
   /** The replica that holds the agent's stream writes the cluster's lease from its heartbeats. */
-  private async renewLease(name: string, state: HeartbeatState, lease: ClusterLease | undefined): Promise<void> {
-    if (state.lastHeartbeatAt === undefined || !this.connectedHere(name)) return;
+  private async renewLease(cluster: Cluster, state: HeartbeatState, lease: ClusterLease | undefined): Promise<void> {
+    if (state.lastHeartbeatAt === undefined || !this.connectedHere(cluster.metadata.name ?? "")) return;
     const d = leaseWrite({ lease: lease?.spec, me: this.identity, lastHeartbeatAt: state.lastHeartbeatAt, renewMs: this.leaseRenewMs, durationSeconds: this.leaseDurationSeconds });
     // A write refused as stale (another replica wrote since) is looked at again on the informer's event.
-    if (d.write) await this.leases.write(name, d.spec, lease?.metadata.resourceVersion, d.reason);
+    if (d.write) await this.leases.write(cluster, d.spec, lease?.metadata.resourceVersion, d.reason);
   }
 
   /**

@@ -2,6 +2,7 @@
 // namespace (kube-node-lease's layout), cached by an informer on every replica.
 import type { KubeConfig } from "@kubernetes/client-node";
 import type { Logger } from "pino";
+import type { Cluster } from "../../shared/api/types.ts";
 import { Informer } from "../../shared/informer.ts";
 import { isKubeStatus, type KubeRest, objectPath, type ResourceInfo } from "../../shared/kube-rest.ts";
 import { counter } from "../../shared/metrics.ts";
@@ -60,15 +61,18 @@ export class ClusterLeases {
    * saw, so a replica whose cache is behind cannot overwrite a newer holder: a 409 says to look
    * again once the cache caught up (returns false), and so does a 404 (the lease it saw is gone).
    */
-  async write(cluster: string, spec: ClusterLeaseSpec, seenVersion: string | undefined, reason: "acquire" | "renew"): Promise<boolean> {
+  async write(cluster: Cluster, spec: ClusterLeaseSpec, seenVersion: string | undefined, reason: "acquire" | "renew"): Promise<boolean> {
+    const name = cluster.metadata.name ?? "";
+    // Owned by its Cluster, as a node's lease by its Node: the garbage collector removes it with the Cluster.
+    const owner = cluster.metadata.uid === undefined ? [] : [{ apiVersion: cluster.apiVersion, kind: "Cluster", name, uid: cluster.metadata.uid }];
     const body = {
       apiVersion: LEASES.apiVersion,
       kind: LEASES.kind,
-      metadata: { name: cluster, namespace: this.namespace, ...(seenVersion === undefined ? {} : { resourceVersion: seenVersion }) },
+      metadata: { name, namespace: this.namespace, ownerReferences: owner, ...(seenVersion === undefined ? {} : { resourceVersion: seenVersion }) },
       spec,
     };
     try {
-      await this.rest.apply(objectPath(LEASES, this.namespace, cluster), body, FIELD_MANAGER);
+      await this.rest.apply(objectPath(LEASES, this.namespace, name), body, FIELD_MANAGER);
     } catch (err) {
       if (isKubeStatus(err, 409, 404)) return false;
       throw err;

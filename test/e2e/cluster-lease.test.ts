@@ -16,6 +16,7 @@ interface ClusterJson {
   status?: { conditions?: { type: string; status: string; reason: string; message: string }[] };
 }
 interface LeaseJson {
+  metadata: { ownerReferences?: { kind: string; name: string; uid: string }[] };
   spec: { holderIdentity?: string; renewTime?: string; leaseDurationSeconds?: number };
 }
 
@@ -42,6 +43,9 @@ describe("cluster leases", () => {
     await eventually("the member Ready", cluster, (c) => ready(c)?.status === "True");
     const first = await eventually("the member's lease, held by the replica that hears it", lease, (l) => l.holderIdentity === "control-plane");
     assert.equal(first.leaseDurationSeconds, 6, "renew interval 1 s + failure threshold 5 s");
+    const whole = await getJson<LeaseJson & { metadata: { uid: string } }>(fleet.control, ["lease", "-n", LEASE_NS, member.name]);
+    const owner = await getJson<{ metadata: { uid: string } }>(fleet.control, ["cluster", member.name]);
+    assert.deepEqual(whole?.metadata.ownerReferences?.map((o) => [o.kind, o.name, o.uid]), [["Cluster", member.name, owner?.metadata.uid]], "owned by its Cluster, so it goes with it");
     // Let the first status writes (Ready, versions, capacity) settle, then watch over 6 heartbeats.
     await new Promise((r) => setTimeout(r, 3_000));
     const before = await cluster();
