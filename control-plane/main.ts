@@ -44,13 +44,12 @@ export const controlPlaneFlags: FlagSpec[] = [
 export async function runControlPlane(flags: FlagValues): Promise<void> {
   const log = createLogger("flotilla-control-plane");
   const failureMs = flags["cluster-failure-threshold"] as number;
-  const updateMs = flags["cluster-status-update-frequency"] as number;
+  const updateMs = positive(flags, "cluster-status-update-frequency");
   const startupGraceMs = (flags["cluster-startup-grace-period"] as number | undefined) ?? failureMs + AGENT_RECONNECT_WORST_CASE_MS;
   if (startupGraceMs < failureMs) {
     throw new FlagError(`--cluster-startup-grace-period (${startupGraceMs} ms) must be at least --cluster-failure-threshold (${failureMs} ms): agents need that long to be heard from again`);
   }
   const leaseRenewMs = positive(flags, "cluster-lease-renew-interval");
-  positive(flags, "cluster-status-update-frequency");
   const [caPem, certPem, keyPem] = await Promise.all(["ca-cert", "tls-cert", "tls-key"].map((f) => readFile(flags[f] as string, "utf8")));
   const caKeyFile = flags["ca-key"] as string | undefined;
   const caKeyPem = caKeyFile ? await readFile(caKeyFile, "utf8") : undefined;
