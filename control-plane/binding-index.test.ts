@@ -68,6 +68,25 @@ describe("BindingIndex", () => {
     assert.deepEqual(index.kinds(), []);
   });
 
+  it("statusOnly: an update that changed nothing but the status", () => {
+    const index = new BindingIndex();
+    const b = bindingOf({ name: "a", targets: ["m1"] });
+    b.metadata.generation = 1;
+    index.set(b);
+    assert.equal(index.statusOnly(keyOf("a")), false, "an add is not");
+    index.set({ ...b, status: { aggregatedStatus: [{ clusterName: "m1", applied: true }] } });
+    assert.equal(index.statusOnly(keyOf("a")), true);
+    index.set({ ...b, metadata: { ...b.metadata, generation: 2 } });
+    assert.equal(index.statusOnly(keyOf("a")), false, "a spec change bumps the generation");
+    index.set({ ...b, metadata: { ...b.metadata, generation: 2, deletionTimestamp: "2026-11-23T10:00:00Z" } });
+    assert.equal(index.statusOnly(keyOf("a")), false, "deletion");
+    const noGeneration = bindingOf({ name: "c", targets: ["m1"] });
+    index.set(noGeneration);
+    index.set(bindingOf({ name: "c", targets: ["m2"] }));
+    assert.equal(index.statusOnly(keyOf("c")), false, "without a generation the spec is compared");
+    assert.equal(index.statusOnly(keyOf("nothing")), false);
+  });
+
   it("a binding whose resource makes no key is skipped", () => {
     const index = new BindingIndex();
     const bad = bindingOf({ name: "a", targets: ["m1"] });

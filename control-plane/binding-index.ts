@@ -30,6 +30,16 @@ export function reportingOf(b: ResourceBinding): string[] {
   return (b.status?.aggregatedStatus ?? []).map((i) => i.clusterName);
 }
 
+/**
+ * What changes when anything but a binding's status does: the apiserver bumps generation on each
+ * spec change (bindings have a status subresource); deletion, finalizers and labels are metadata.
+ * Without a generation (not from an apiserver), the spec itself.
+ */
+export function nonStatusVersion(b: ResourceBinding): string {
+  const m = b.metadata;
+  return JSON.stringify([m.uid, m.generation ?? b.spec, m.deletionTimestamp, m.finalizers, m.labels]);
+}
+
 /** What a key was filed under, to unfile it when its binding changes or goes. */
 interface Filed {
   binding: ResourceBinding;
@@ -38,6 +48,10 @@ interface Filed {
   reporting: string[];
   policy: string | undefined;
   kind: string;
+  /** What besides status the binding says (see nonStatusVersion). */
+  version: string;
+  /** The last set() changed its status only. */
+  statusOnly: boolean;
 }
 
 /** A template kind, as bindings name it. */
@@ -61,8 +75,12 @@ export class BindingIndex {
   set(b: ResourceBinding): void {
     const key = keyOf(b);
     if (key === undefined) return;
+    const version = nonStatusVersion(b);
+    const statusOnly = this.byKey.get(key)?.version === version;
     this.unfile(key);
-    const filed: Filed = { binding: b, targets: [...new Set(targetsOf(b))], evicting: [...new Set(evictingOf(b))], reporting: [...new Set(reportingOf(b))], policy: bindingPolicyId(b), kind: kindId(b.spec.resource) };
+    const filed: Filed = {
+      version,
+      statusOnly, binding: b, targets: [...new Set(targetsOf(b))], evicting: [...new Set(evictingOf(b))], reporting: [...new Set(reportingOf(b))], policy: bindingPolicyId(b), kind: kindId(b.spec.resource) };
     this.byKey.set(key, filed);
     for (const c of filed.targets) file(this.byTarget, c, key);
     for (const c of filed.evicting) file(this.byEvicting, c, key);
@@ -80,6 +98,14 @@ export class BindingIndex {
   /** The binding of a template key. */
   get(key: string): ResourceBinding | undefined {
     return this.byKey.get(key)?.binding;
+  }
+
+  /**
+   * Whether the binding's last add or update changed nothing but its status (its agents'
+   * reports): what reads only spec and metadata has nothing to do. Read it in an update handler.
+   */
+  statusOnly(key: string): boolean {
+    return this.byKey.get(key)?.statusOnly ?? false;
   }
 
   get size(): number {
