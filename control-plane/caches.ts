@@ -4,7 +4,7 @@ import { RESOURCES } from "../shared/api/resources.ts";
 import type { Cluster, OverridePolicy, PropagationPolicy, ResourceBinding } from "../shared/api/types.ts";
 import { Informer } from "../shared/informer.ts";
 import { BindingIndex, policyId } from "./binding-index.ts";
-import type { KubeRest } from "../shared/kube-rest.ts";
+import type { KubeRest, ResourceInfo } from "../shared/kube-rest.ts";
 import { bindingName } from "./scheduling/binding-spec.ts";
 import type { WorkRef } from "../shared/work-key.ts";
 
@@ -20,8 +20,9 @@ export class Caches {
   /** Bindings of both scopes by cluster and by policy; up to date before any other handler of theirs runs. */
   readonly bindingIndex = new BindingIndex();
 
-  constructor(kc: KubeConfig, rest: KubeRest, log: Logger) {
-    const make = <T>(resource: (typeof RESOURCES)[keyof typeof RESOURCES]) => new Informer<T>({ kc, rest, resource, log });
+  /** informer: how each informer is made (tests feed events through stand-ins). */
+  constructor(kc: KubeConfig, rest: KubeRest, log: Logger, informer?: (resource: ResourceInfo) => Informer<unknown>) {
+    const make = <T>(resource: ResourceInfo) => (informer ? (informer(resource) as Informer<T>) : new Informer<T>({ kc, rest, resource, log }));
     this.clusters = make<Cluster>(RESOURCES.cluster);
     this.policies = make<PropagationPolicy>(RESOURCES.propagationPolicy);
     this.clusterPolicies = make<PropagationPolicy>(RESOURCES.clusterPropagationPolicy);
