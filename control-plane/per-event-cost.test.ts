@@ -22,8 +22,6 @@ import { StatusStore } from "./status/status-store.ts";
 import { startWorks } from "./works/index.ts";
 import { WorkStore } from "./works/work-store.ts";
 
-const T = 100;
-const K = 40;
 const NOW = "2026-11-23T10:00:00Z";
 
 const clusterOf = (name: string, ready: boolean): Cluster => ({
@@ -62,7 +60,11 @@ function countKeys(c: Controller): { keys: Set<string>; now: Set<string> } {
   return counted;
 }
 
-describe(`per-event cost (T=${T} templates on K=${K} clusters)`, () => {
+/** Two fleets: what one event costs must not grow from the first to the second beyond what it touches. */
+for (const [T, K] of [
+  [100, 40],
+  [300, 80],
+] as const) describe(`per-event cost (T=${T} templates on K=${K} clusters)`, () => {
   const fakes = fakeInformers();
   const log = silentLogger();
   const rest = { apply: async (_p: string, body: unknown) => body, mergePatch: async () => ({}), request: async () => ({}), delete: async () => ({}) } as unknown as KubeRest;
@@ -152,6 +154,14 @@ describe(`per-event cost (T=${T} templates on K=${K} clusters)`, () => {
     const got = await measure(() => clusters.put({ ...clusterOf("m9", true), metadata: { name: "m9", labels: { team: "x" }, resourceVersion: "3" } }));
     t.diagnostic(JSON.stringify(got));
     assert.deepEqual(got, { binding: T, workCache: T, status: 0, statusAtOnce: 0, bindingsRead: 0, clustersRead: 0 });
+  });
+
+  it("(e) the first binding of a kind: the kinds controller runs, and looks at that kind's bindings only", async (t) => {
+    const set: KubeObject = { ...templateOf("db"), kind: "StatefulSet" };
+    const b = bindingOf(set, "all", ["m1"]);
+    const got = await measure(() => bindings.put({ ...b, metadata: { ...b.metadata, name: "db-statefulset" }, spec: { ...b.spec, resource: { ...b.spec.resource, kind: "StatefulSet" } } }));
+    t.diagnostic(JSON.stringify(got));
+    assert.deepEqual(got, { binding: 1, workCache: 1, status: 1, statusAtOnce: 1, bindingsRead: 0, clustersRead: 0 });
   });
 
   it("a status reconcile of a binding on one cluster reads that cluster only", async (t) => {

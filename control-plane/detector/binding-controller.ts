@@ -97,13 +97,15 @@ export class BindingController {
 
   /** Every template of every watched kind, for the initial sync (and on taking the lead). */
   enqueueAll(kinds: KindRef[]): void {
-    for (const k of kinds) this.enqueueKind(k);
+    for (const k of kinds) for (const t of this.templates.list(k)) this.controller.enqueue(templateKey(t));
     for (const b of this.caches.allBindings()) this.controller.enqueue(templateKeyOfBinding(b));
   }
 
-  /** Every template of a kind and every binding of it (a kind just watched: some templates may be gone). */
-  enqueueKind(k: KindRef): void {
-    for (const t of this.templates.list(k)) this.controller.enqueue(templateKey(t));
+  /**
+   * The bindings of a kind just watched. Its informer reports every template it finds as it
+   * starts; a binding whose template went while the kind was not watched is heard of only here.
+   */
+  enqueueBindingsOfKind(k: KindRef): void {
     for (const key of this.caches.bindingIndex.ofKind(k)) this.controller.enqueue(key);
   }
 

@@ -23,9 +23,7 @@ export function startDetector(ctx: ControlPlaneContext): Part {
       const kinds = wanted();
       await templates.ensure(kinds);
       const now = kinds.filter((k) => templates.watching(k));
-      // A newly watched kind's informer reports its templates as it starts; bindings whose
-      // template went while the kind was not watched are looked at here.
-      for (const k of addedKinds(watched, now)) bindingCtl.enqueueKind(k);
+      for (const k of addedKinds(watched, now)) bindingCtl.enqueueBindingsOfKind(k);
       watched = now;
       const missing = templates.unresolvedKinds();
       if (missing.length > 0) {

@@ -96,9 +96,12 @@ export class StatusController {
     this.later(key);
   }
 
-  /** A cluster's readiness or stream changed: every binding that targets it or lists it may read differently now. */
+  /**
+   * A cluster's readiness or stream changed: every binding that targets it, lists it or has its
+   * report may read differently now (and whether this replica owns its entry may have changed).
+   */
   clusterChanged(cluster: string): void {
-    for (const key of this.caches.bindingIndex.involving(cluster)) {
+    for (const key of new Set([...this.caches.bindingIndex.involving(cluster), ...this.statuses.keysOf(cluster)])) {
       this.lastEntries.delete(key); // who owns its entries may have changed
       this.later(key);
     }
