@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { EventEmitter } from "node:events";
 import { after, before, describe, it } from "node:test";
 import { KubeConfig } from "@kubernetes/client-node";
-import { API_VERSION, type Cluster, type KubeObject, LABELS, type PropagationPolicy, type ResourceBinding } from "../shared/api/types.ts";
+import { API_VERSION, type Cluster, type KubeObject, LABELS, type OverridePolicy, type PropagationPolicy, type ResourceBinding } from "../shared/api/types.ts";
 import type { Controller } from "../shared/controller.ts";
 import type { KubeRest } from "../shared/kube-rest.ts";
 import { silentLogger } from "../shared/logger.ts";
@@ -162,6 +162,18 @@ for (const [T, K] of [
     const got = await measure(() => bindings.put({ ...b, metadata: { ...b.metadata, name: "db-statefulset" }, spec: { ...b.spec, resource: { ...b.spec.resource, kind: "StatefulSet" } } }));
     t.diagnostic(JSON.stringify(got));
     assert.deepEqual(got, { binding: 1, workCache: 1, status: 1, statusAtOnce: 1, bindingsRead: 0, clustersRead: 0 });
+  });
+
+  it("(f) an override policy for one template: that template's Works re-rendered, no other", async (t) => {
+    const override: OverridePolicy = {
+      apiVersion: API_VERSION,
+      kind: "ClusterOverridePolicy",
+      metadata: { name: "o", resourceVersion: "1" },
+      spec: { resourceSelectors: [{ apiVersion: "apps/v1", kind: "Deployment", namespace: "default", name: "t3" }], overrideRules: [] },
+    };
+    const got = await measure(() => fakes.of<OverridePolicy>("clusteroverridepolicies").put(override));
+    t.diagnostic(JSON.stringify(got));
+    assert.deepEqual(got, { binding: 0, workCache: 1, status: 0, statusAtOnce: 0, bindingsRead: 0, clustersRead: 0 });
   });
 
   it("a status reconcile of a binding on one cluster reads that cluster only", async (t) => {

@@ -44,7 +44,7 @@ export class WorkCache {
       else overrides.set(id, o);
       for (const key of this.placed.keys()) {
         const template = this.templates.get(parseWorkKey(key));
-        if (template === undefined || (before !== undefined && overridePolicyMatches(before, template)) || (!gone && overridePolicyMatches(o, template))) this.controller.enqueue(key);
+        if (template === undefined || (before !== undefined && overridePolicyMatches(before, template)) || overridePolicyMatches(o, template)) this.controller.enqueue(key);
       }
     };
     for (const inf of [this.caches.overrides, this.caches.clusterOverrides]) {
