@@ -67,7 +67,8 @@ for (const [T, K] of [
 ] as const) describe(`per-event cost (T=${T} templates on K=${K} clusters)`, () => {
   const fakes = fakeInformers();
   const log = silentLogger();
-  const rest = { apply: async (_p: string, body: unknown) => body, mergePatch: async () => ({}), request: async () => ({}), delete: async () => ({}) } as unknown as KubeRest;
+  const applied: { path: string; body: Partial<ResourceBinding> }[] = [];
+  const rest = { apply: async (path: string, body: Partial<ResourceBinding>) => (applied.push({ path, body }), body), mergePatch: async () => ({}), request: async () => ({}), delete: async () => ({}) } as unknown as KubeRest;
   const caches = new Caches(new KubeConfig(), rest, log, fakes.make);
   const names = Array.from({ length: K }, (_, i) => `m${i}`);
   const templates = [...Array.from({ length: T }, (_, i) => templateOf(`t${i}`)), templateOf("solo")];
@@ -174,6 +175,21 @@ for (const [T, K] of [
     const got = await measure(() => fakes.of<OverridePolicy>("clusteroverridepolicies").put(override));
     t.diagnostic(JSON.stringify(got));
     assert.deepEqual(got, { binding: 0, workCache: 1, status: 0, statusAtOnce: 0, bindingsRead: 0, clustersRead: 0 });
+  });
+
+  it("(g) a report makes one status write; that write, back through the informer, makes none", async () => {
+    const b = bindingsOfAll[2] as ResourceBinding;
+    const key = templateKey(templates[2] as KubeObject);
+    ctx.statuses.set("m0", { workKey: key, observedHash: "h2", applied: true, available: true, reason: "", message: "", manifests: [], deleted: false });
+    applied.length = 0;
+    await controllers.status.process(key);
+    assert.equal(applied.length, 1);
+    const written = applied[0]?.body.status;
+    // The merged entries, as the apiserver would answer them (this replica owns every entry here).
+    bindings.put({ ...b, metadata: { ...b.metadata, resourceVersion: "9" }, status: written });
+    assert.equal(counts.status?.now.has(key), false, "an update of status only waits for the coalescing window");
+    await controllers.status.process(key);
+    assert.equal(applied.length, 1, "nothing new to write");
   });
 
   it("a status reconcile of a binding on one cluster reads that cluster only", async (t) => {
