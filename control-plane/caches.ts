@@ -3,7 +3,8 @@ import type { Logger } from "pino";
 import { RESOURCES } from "../shared/api/resources.ts";
 import type { Cluster, OverridePolicy, PropagationPolicy, ResourceBinding } from "../shared/api/types.ts";
 import { Informer } from "../shared/informer.ts";
-import type { KubeRest } from "../shared/kube-rest.ts";
+import { BindingIndex, policyId } from "./binding-index.ts";
+import type { KubeRest, ResourceInfo } from "../shared/kube-rest.ts";
 import { bindingName } from "./scheduling/binding-spec.ts";
 import type { WorkRef } from "../shared/work-key.ts";
 
@@ -16,9 +17,12 @@ export class Caches {
   readonly clusterBindings: Informer<ResourceBinding>;
   readonly overrides: Informer<OverridePolicy>;
   readonly clusterOverrides: Informer<OverridePolicy>;
+  /** Bindings of both scopes by cluster and by policy; up to date before any other handler of theirs runs. */
+  readonly bindingIndex = new BindingIndex();
 
-  constructor(kc: KubeConfig, rest: KubeRest, log: Logger) {
-    const make = <T>(resource: (typeof RESOURCES)[keyof typeof RESOURCES]) => new Informer<T>({ kc, rest, resource, log });
+  /** informer: how each informer is made (tests feed events through stand-ins). */
+  constructor(kc: KubeConfig, rest: KubeRest, log: Logger, informer?: (resource: ResourceInfo) => Informer<unknown>) {
+    const make = <T>(resource: ResourceInfo) => (informer ? (informer(resource) as Informer<T>) : new Informer<T>({ kc, rest, resource, log }));
     this.clusters = make<Cluster>(RESOURCES.cluster);
     this.policies = make<PropagationPolicy>(RESOURCES.propagationPolicy);
     this.clusterPolicies = make<PropagationPolicy>(RESOURCES.clusterPropagationPolicy);
@@ -26,6 +30,10 @@ export class Caches {
     this.clusterBindings = make<ResourceBinding>(RESOURCES.clusterResourceBinding);
     this.overrides = make<OverridePolicy>(RESOURCES.overridePolicy);
     this.clusterOverrides = make<OverridePolicy>(RESOURCES.clusterOverridePolicy);
+    // Registered first, so every controller's handler reads the index with the event in it.
+    for (const inf of [this.bindings, this.clusterBindings]) {
+      inf.on({ add: (b) => this.bindingIndex.set(b), update: (b) => this.bindingIndex.set(b), delete: (b) => this.bindingIndex.delete(b) });
+    }
   }
 
   all(): Informer<unknown>[] {
@@ -48,17 +56,19 @@ export class Caches {
   /**
    * Calls fn when the part of a Cluster that shapeOf picks changes (or the Cluster comes or
    * goes). Heartbeats rewrite a Cluster's status every few seconds; consumers that depend only
-   * on labels, spec or readiness should not recompute on each of them.
+   * on labels, spec or readiness should not recompute on each of them. fn also gets the Cluster
+   * as it was at the last call (undefined when it is new) and as it is (undefined when gone).
    */
-  onClusterShapeChange(shapeOf: (c: Cluster) => string, fn: (cluster: string) => void): void {
-    const shapes = new Map<string, string>();
+  onClusterShapeChange(shapeOf: (c: Cluster) => string, fn: (cluster: string, before: Cluster | undefined, after: Cluster | undefined) => void): void {
+    const shapes = new Map<string, { shape: string; cluster: Cluster }>();
     const seen = (c: Cluster, deleted: boolean) => {
       const name = c.metadata.name ?? "";
       const shape = deleted ? undefined : shapeOf(c);
-      if (shapes.get(name) === shape) return;
+      const before = shapes.get(name);
+      if (before?.shape === shape) return;
       if (shape === undefined) shapes.delete(name);
-      else shapes.set(name, shape);
-      fn(name);
+      else shapes.set(name, { shape, cluster: c });
+      fn(name, before?.cluster, deleted ? undefined : c);
     };
     this.clusters.on({ add: (c) => seen(c, false), update: (c) => seen(c, false), delete: (c) => seen(c, true) });
   }
@@ -75,6 +85,11 @@ export class Caches {
 
   allBindings(): ResourceBinding[] {
     return [...this.bindings.list(), ...this.clusterBindings.list()];
+  }
+
+  /** Template keys of the bindings a policy placed (by the labels it left on them). */
+  placedBy(p: PropagationPolicy): string[] {
+    return this.bindingIndex.placedBy(policyId(p));
   }
 
   /** The binding of a template, from the cache. */

@@ -39,7 +39,7 @@ export function startClusters(ctx: ControlPlaneContext, hub: Hub): ClustersPart 
     startupGraceMs: opts.clusterStartupGraceMs,
     requireAcceptance: opts.requireAcceptance,
   });
-  const unjoinCtl = new UnjoinController({ clusterNamed: (n) => caches.clusters.get(n), bindings: () => caches.allBindings(), rest, log });
+  const unjoinCtl = new UnjoinController({ clusterNamed: (n) => caches.clusters.get(n), reportingCount: (n) => caches.bindingIndex.reportingCount(n), rest, log });
   events.on("heartbeat", (cluster, hb, problems) => clusterCtl.heartbeat(cluster, hb, problems));
   events.on("agentStreamChanged", (cluster) => clusterCtl.controller.enqueue(cluster));
   // A lease renewed or taken over elsewhere: the leader's judgment and this replica's ownership follow.

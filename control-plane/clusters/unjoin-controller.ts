@@ -5,7 +5,7 @@
 // the unjoin was forced. Then the Cluster is gone and the hub ends its stream.
 import type { Logger } from "pino";
 import { RESOURCES } from "../../shared/api/resources.ts";
-import type { Cluster, ResourceBinding } from "../../shared/api/types.ts";
+import type { Cluster } from "../../shared/api/types.ts";
 import { Controller, type ReconcileResult } from "../../shared/controller.ts";
 import { isKubeStatus, type KubeRest, objectPath } from "../../shared/kube-rest.ts";
 import { CLUSTER_FINALIZER } from "./registration.ts";
@@ -26,13 +26,14 @@ export function unjoinDecision(c: Cluster, waitingBindings: number): "add" | "re
 export class UnjoinController {
   readonly controller: Controller;
   private readonly clusterNamed: (name: string) => Cluster | undefined;
-  private readonly bindings: () => ResourceBinding[];
+  private readonly reportingCount: (cluster: string) => number;
   private readonly rest: KubeRest;
   private readonly log: Logger;
 
-  constructor(opts: { clusterNamed: (name: string) => Cluster | undefined; bindings: () => ResourceBinding[]; rest: KubeRest; log: Logger }) {
+  /** reportingCount: how many bindings' status lists the cluster (an index lookup: a waiting unjoin asks every second). */
+  constructor(opts: { clusterNamed: (name: string) => Cluster | undefined; reportingCount: (cluster: string) => number; rest: KubeRest; log: Logger }) {
     this.clusterNamed = opts.clusterNamed;
-    this.bindings = opts.bindings;
+    this.reportingCount = opts.reportingCount;
     this.rest = opts.rest;
     this.log = opts.log;
     this.controller = new Controller({ name: "unjoin", reconcile: (k) => this.reconcile(k), log: opts.log, workers: 1 });
@@ -40,7 +41,7 @@ export class UnjoinController {
 
   /** Bindings whose status still lists the cluster (its agent has not confirmed removal). */
   waitingOn(cluster: string): number {
-    return this.bindings().filter((b) => (b.status?.aggregatedStatus ?? []).some((i) => i.clusterName === cluster)).length;
+    return this.reportingCount(cluster);
   }
 
   private async reconcile(name: string): Promise<ReconcileResult> {

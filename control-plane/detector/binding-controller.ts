@@ -6,6 +6,7 @@ import { isKubeStatus, type KubeRest, objectPath } from "../../shared/kube-rest.
 import { parseWorkKey, templateKey, templateKeyOfBinding } from "../../shared/work-key.ts";
 import { bindingName, bindingUpToDate, desiredBinding, type RequiredBy } from "../scheduling/binding-spec.ts";
 import type { Caches } from "../caches.ts";
+import { keysAffected } from "./cluster-change.ts";
 import { isDependencyKind } from "./dependencies.ts";
 import { placementAfter } from "../scheduling/graceful-eviction.ts";
 import { DependencyIndex } from "./dependency-index.ts";
@@ -62,8 +63,16 @@ export class BindingController {
     const policyChanged = (p: PropagationPolicy) => this.enqueueForPolicy(p);
     this.caches.policies.on({ add: policyChanged, update: policyChanged, delete: policyChanged });
     this.caches.clusterPolicies.on({ add: policyChanged, update: policyChanged, delete: policyChanged });
-    // Placement depends on labels, spec and whether a cluster can take Divided replicas.
-    this.caches.onClusterShapeChange((c) => JSON.stringify([c.metadata.labels ?? {}, c.spec ?? {}, schedulable(c), c.metadata.deletionTimestamp ?? ""]), () => this.rescheduleAll());
+    // Placement depends on labels, spec and whether a cluster can take Divided replicas; one
+    // cluster's change reschedules what it can move (cluster-change.ts), not the whole fleet.
+    const index = this.caches.bindingIndex;
+    const lookup = { targeting: (c: string) => index.targeting(c), evictingFrom: (c: string) => index.evictingFrom(c), placedBy: (p: PropagationPolicy) => this.caches.placedBy(p) };
+    this.caches.onClusterShapeChange(
+      (c) => JSON.stringify([c.metadata.labels ?? {}, c.spec ?? {}, schedulable(c), c.metadata.deletionTimestamp ?? ""]),
+      (name, before, after) => {
+        for (const k of keysAffected(name, { before, after }, this.caches.allPolicies(), lookup)) this.controller.enqueue(k);
+      },
+    );
     const bindingChanged = (b: ResourceBinding) => this.controller.enqueue(templateKeyOfBinding(b));
     this.caches.bindings.on({ delete: bindingChanged });
     this.caches.clusterBindings.on({ delete: bindingChanged });
@@ -86,10 +95,18 @@ export class BindingController {
     this.controller.enqueue(key);
   }
 
-  /** Every template of every watched kind, for the initial sync. */
+  /** Every template of every watched kind, for the initial sync (and on taking the lead). */
   enqueueAll(kinds: KindRef[]): void {
     for (const k of kinds) for (const t of this.templates.list(k)) this.controller.enqueue(templateKey(t));
     for (const b of this.caches.allBindings()) this.controller.enqueue(templateKeyOfBinding(b));
+  }
+
+  /**
+   * The bindings of a kind just watched. Its informer reports every template it finds as it
+   * starts; a binding whose template went while the kind was not watched is heard of only here.
+   */
+  enqueueBindingsOfKind(k: KindRef): void {
+    for (const key of this.caches.bindingIndex.ofKind(k)) this.controller.enqueue(key);
   }
 
   private enqueueForPolicy(p: PropagationPolicy): void {
@@ -97,16 +114,7 @@ export class BindingController {
       for (const t of this.templates.list(s)) this.controller.enqueue(templateKey(t));
     }
     // Templates it used to place (its selectors may have changed or it may be gone).
-    for (const b of this.caches.allBindings()) {
-      if (b.metadata.labels?.["flotilla.dev/policy-name"] === p.metadata.name) this.controller.enqueue(templateKeyOfBinding(b));
-    }
-  }
-
-  private rescheduleAll(): void {
-    for (const b of this.caches.allBindings()) this.controller.enqueue(templateKeyOfBinding(b));
-    for (const p of this.caches.allPolicies()) for (const s of p.spec.resourceSelectors ?? []) {
-      for (const t of this.templates.list(s)) this.controller.enqueue(templateKey(t));
-    }
+    for (const key of this.caches.placedBy(p)) this.controller.enqueue(key);
   }
 
   private async reconcile(key: string): Promise<ReconcileResult> {

@@ -3,8 +3,8 @@
 import { Controller } from "../../shared/controller.ts";
 import type { ControlPlaneContext, Part } from "../context.ts";
 import { BindingController } from "./binding-controller.ts";
-import { DEPENDENCY_KINDS } from "./dependencies.ts";
 import type { KindRef } from "./template-informers.ts";
+import { addedKinds, kindsSignature, wantedKinds } from "./wanted-kinds.ts";
 
 export function startDetector(ctx: ControlPlaneContext): Part {
   const { caches, templates, log } = ctx;
@@ -12,22 +12,19 @@ export function startDetector(ctx: ControlPlaneContext): Part {
   ctx.events.on("templateChanged", (k) => bindingCtl.templateChanged(k));
 
   // Which kinds to watch follows the policies and bindings; one key, so bursts coalesce.
-  const wantedKinds = (): KindRef[] => {
-    const kinds = new Map<string, KindRef>();
-    for (const p of caches.allPolicies()) for (const s of p.spec.resourceSelectors ?? []) kinds.set(`${s.apiVersion}|${s.kind}`, s);
-    for (const b of caches.allBindings()) kinds.set(`${b.spec.resource.apiVersion}|${b.spec.resource.kind}`, b.spec.resource);
-    // propagateDeps: what workloads refer to must be watched even when no policy selects it.
-    if (caches.allPolicies().some((p) => p.spec.propagateDeps === true)) for (const k of DEPENDENCY_KINDS) kinds.set(`v1|${k}`, { apiVersion: "v1", kind: k });
-    return [...kinds.values()];
-  };
+  const wanted = (): KindRef[] => wantedKinds(caches.allPolicies(), caches.bindingIndex.kinds());
+  /** The kinds watched after the last reconcile. */
+  let watched: KindRef[] = [];
   const kindsCtl = new Controller({
     name: "template-kinds",
     workers: 1,
     log,
     reconcile: async () => {
-      const kinds = wantedKinds();
+      const kinds = wanted();
       await templates.ensure(kinds);
-      bindingCtl.enqueueAll(kinds);
+      const now = kinds.filter((k) => templates.watching(k));
+      for (const k of addedKinds(watched, now)) bindingCtl.enqueueBindingsOfKind(k);
+      watched = now;
       const missing = templates.unresolvedKinds();
       if (missing.length > 0) {
         log.warn({ kinds: missing }, "policies select kinds the control cluster does not serve; retrying");
@@ -36,18 +33,34 @@ export function startDetector(ctx: ControlPlaneContext): Part {
       return undefined;
     },
   });
-  const kindsChanged = () => kindsCtl.enqueue("kinds");
-  for (const inf of [caches.policies, caches.clusterPolicies, caches.bindings, caches.clusterBindings]) {
-    inf.on({ add: kindsChanged, update: kindsChanged, delete: kindsChanged });
-  }
+  // Only a change of the set of kinds needs the controller: a binding's status write, by far the
+  // most frequent event, changes no kind and costs one comparison.
+  let enqueuedKinds: string | undefined;
+  const kindsMayHaveChanged = () => {
+    const signature = kindsSignature(wanted());
+    if (signature === enqueuedKinds) return;
+    enqueuedKinds = signature;
+    kindsCtl.enqueue("kinds");
+  };
+  for (const inf of [caches.policies, caches.clusterPolicies]) inf.on({ add: kindsMayHaveChanged, update: kindsMayHaveChanged, delete: kindsMayHaveChanged });
+  let bindingKindsVersion = -1;
+  const bindingChanged = () => {
+    if (caches.bindingIndex.kindsVersion === bindingKindsVersion) return;
+    bindingKindsVersion = caches.bindingIndex.kindsVersion;
+    kindsMayHaveChanged();
+  };
+  for (const inf of [caches.bindings, caches.clusterBindings]) inf.on({ add: bindingChanged, update: bindingChanged, delete: bindingChanged });
 
   return {
     synced: async () => {
-      await templates.ensure(wantedKinds());
-      kindsChanged();
+      const kinds = wanted();
+      await templates.ensure(kinds);
+      watched = kinds.filter((k) => templates.watching(k));
+      enqueuedKinds = kindsSignature(kinds);
+      kindsCtl.enqueue("kinds"); // reports kinds not served, and retries them
     },
     controllers: [kindsCtl],
     leaderControllers: [bindingCtl.controller],
-    startedLeading: () => bindingCtl.enqueueAll(wantedKinds()),
+    startedLeading: () => bindingCtl.enqueueAll(wanted()),
   };
 }

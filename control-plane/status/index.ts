@@ -5,7 +5,7 @@ import { parseWorkKey, templateKeyOfBinding } from "../../shared/work-key.ts";
 import type { ControlPlaneContext, Part } from "../context.ts";
 import type { Hub } from "../hub/hub.ts";
 import { EventRecorder } from "./event-recorder.ts";
-import { removalReport, removalsConfirmed } from "./removal-confirmation.ts";
+import { type BindingRecord, removalReport, removalsConfirmed } from "./removal-confirmation.ts";
 import { StatusController } from "./status-controller.ts";
 
 export function startStatus(ctx: ControlPlaneContext, links: { hub: Hub; heardHere: (cluster: string) => boolean }): Part {
@@ -42,10 +42,13 @@ export function startStatus(ctx: ControlPlaneContext, links: { hub: Hub; heardHe
     if (statuses.set(cluster, s)) statusCtl.reported(s.workKey);
   });
   events.on("agentHolds", (cluster, keys) => {
-    const records = caches.allBindings().map((b) => {
-      const key = templateKeyOfBinding(b);
-      return { key, targets: b.spec.clusters.map((c) => c.name), deleting: b.metadata.deletionTimestamp !== undefined, entries: b.status?.aggregatedStatus ?? [], reports: statuses.get(key) };
-    });
+    // Only a binding that involves the cluster, or that it reported on, can wait on its agent.
+    const records: BindingRecord[] = [];
+    for (const key of new Set([...caches.bindingIndex.involving(cluster), ...statuses.keysOf(cluster)])) {
+      const b = caches.bindingIndex.get(key);
+      if (b === undefined) continue;
+      records.push({ key, targets: b.spec.clusters.map((c) => c.name), deleting: b.metadata.deletionTimestamp !== undefined, entries: b.status?.aggregatedStatus ?? [], reports: statuses.get(key) });
+    }
     for (const key of removalsConfirmed(cluster, keys, records)) {
       log.info({ cluster, work: key }, "the agent no longer holds a Work it was removing: removal confirmed");
       if (statuses.set(cluster, removalReport(key))) statusCtl.reported(key);

@@ -6,6 +6,7 @@ import { Controller } from "../../shared/controller.ts";
 import { isKubeStatus, type KubeRest, objectPath } from "../../shared/kube-rest.ts";
 import { parseWorkKey, templateKeyOfBinding } from "../../shared/work-key.ts";
 import { aggregateStatus } from "./aggregate-status.ts";
+import { clusterView } from "./cluster-view.ts";
 import { bindingConditions } from "./binding-conditions.ts";
 import { type EventRecorder, involvedObjectOf, newFailures } from "./event-recorder.ts";
 import type { ScheduleOutcomes } from "../scheduling/schedule-outcomes.ts";
@@ -78,8 +79,15 @@ export class StatusController {
     this.log = opts.log;
     this.events = opts.events;
     this.controller = new Controller({ name: "status", reconcile: (k) => this.reconcile(k), log: opts.log, workers: 4 });
-    const changed = (b: ResourceBinding) => this.controller.enqueue(templateKeyOfBinding(b));
-    for (const inf of [this.caches.bindings, this.caches.clusterBindings]) inf.on({ add: changed, update: changed });
+    const added = (b: ResourceBinding) => this.controller.enqueue(templateKeyOfBinding(b));
+    // A write of status only (ours, coming back through the informer, or another replica's
+    // entries) joins the reports' coalescing window: at most one write per binding per window.
+    const updated = (b: ResourceBinding) => {
+      const key = templateKeyOfBinding(b);
+      if (this.caches.bindingIndex.statusOnly(key)) this.later(key);
+      else this.controller.enqueue(key);
+    };
+    for (const inf of [this.caches.bindings, this.caches.clusterBindings]) inf.on({ add: added, update: updated });
     this.works.subscribeAll((_cluster, key) => this.later(key));
   }
 
@@ -88,13 +96,14 @@ export class StatusController {
     this.later(key);
   }
 
-  /** A cluster's readiness or stream changed: every binding that targets it may read differently now. */
+  /**
+   * A cluster's readiness or stream changed: every binding that targets it, lists it or has its
+   * report may read differently now (and whether this replica owns its entry may have changed).
+   */
   clusterChanged(cluster: string): void {
-    this.lastEntries.clear(); // who owns which entries may have changed
-    for (const b of this.caches.allBindings()) {
-      if (b.spec.clusters.some((c) => c.name === cluster) || b.status?.aggregatedStatus?.some((i) => i.clusterName === cluster)) {
-        this.later(templateKeyOfBinding(b));
-      }
+    for (const key of new Set([...this.caches.bindingIndex.involving(cluster), ...this.statuses.keysOf(cluster)])) {
+      this.lastEntries.delete(key); // who owns its entries may have changed
+      this.later(key);
     }
   }
 
@@ -111,16 +120,16 @@ export class StatusController {
       return undefined;
     }
     const deleting = binding.metadata.deletionTimestamp !== undefined;
-    const clusters = this.caches.clusters.list();
-    const notReady = new Set(
-      clusters.filter((c) => c.status?.conditions?.find((x) => x.type === "Ready")?.status !== "True").map((c) => c.metadata.name ?? ""),
-    );
     const leader = this.isLeader();
+    const targets = binding.spec.clusters.map((c) => c.name);
+    const reports = this.statuses.get(key);
+    const renderErrors = this.works.renderErrorsOf(key);
     // Entries this replica writes: clusters whose reports reach it (even just after their agent
     // left: it keeps what it last heard until another replica takes over), and, on the leader,
-    // clusters that are not ready and that no replica hears.
-    const owned = new Set(clusters.map((c) => c.metadata.name ?? "").filter((c) => this.heardHere(c) || (leader && notReady.has(c))));
-    const targets = binding.spec.clusters.map((c) => c.name);
+    // clusters that are not ready and that no replica hears. Only the clusters this binding
+    // involves are looked at.
+    const view = (names: Iterable<string>) => clusterView({ names, clusterNamed: (n) => this.caches.clusters.get(n), heardHere: this.heardHere, leader });
+    const { existing, notReady, owned } = view([...targets, ...reports.keys(), ...(binding.status?.aggregatedStatus ?? []).map((i) => i.clusterName), ...renderErrors.keys()]);
     const resource = ref.namespace ? RESOURCES.resourceBinding : RESOURCES.clusterResourceBinding;
     const name = bindingName(ref);
     const path = objectPath(resource, ref.namespace, name, "status");
@@ -129,15 +138,15 @@ export class StatusController {
     // 1. This replica's entries.
     const entries = aggregateStatus({
       targets,
-      reports: this.statuses.get(key),
+      reports,
       persisted: binding.status?.aggregatedStatus ?? [],
-      existingClusters: new Set(clusters.map((c) => c.metadata.name ?? "")),
+      existingClusters: existing,
       notReady,
       deleting,
       owned,
     });
     // A cluster whose Work could not be rendered says why (its previous Work stays applied).
-    for (const [cluster, message] of this.works.renderErrorsOf(key)) {
+    for (const [cluster, message] of renderErrors) {
       if (!owned.has(cluster) || deleting) continue;
       const i = entries.findIndex((e) => e.clusterName === cluster);
       const failed: AggregatedStatusItem = { ...(entries[i] ?? { applied: false }), clusterName: cluster, reason: "ApplyOverridesFailed", message };
@@ -182,7 +191,9 @@ export class StatusController {
       this.lastEntries.set(key, mine);
       // On a deleting binding, entries our apply left out (confirmed removals) that another field
       // manager still holds (a replica replaced under another name) would hold the finalizer.
-      const stale = applied && deleting ? staleEntryPatch(applied.status?.aggregatedStatus ?? [], owned, new Set(entries.map((e) => e.clusterName))) : [];
+      // (The apply may answer entries of clusters this reconcile did not look at: they are looked at now.)
+      const after = applied?.status?.aggregatedStatus ?? [];
+      const stale = applied && deleting ? staleEntryPatch(after, view(after.map((i) => i.clusterName)).owned, new Set(entries.map((e) => e.clusterName))) : [];
       if (stale.length > 0) {
         this.lastEntries.delete(key); // applied again next time, should the removal fail
         await this.rest.request("PATCH", path, { body: stale, contentType: "application/json-patch+json", query: { fieldManager: this.entriesManager } }).catch((err: unknown) => {

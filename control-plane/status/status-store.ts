@@ -7,6 +7,8 @@ import type { WorkStatus } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
  */
 export class StatusStore {
   private readonly byKey = new Map<string, Map<string, WorkStatus>>();
+  /** cluster → the keys it reported on, for what one agent's reconnect must look at. */
+  private readonly byCluster = new Map<string, Set<string>>();
 
   /** Records a report; returns false when it says nothing new. */
   set(cluster: string, status: WorkStatus): boolean {
@@ -17,6 +19,9 @@ export class StatusStore {
     }
     const before = perCluster.get(cluster);
     perCluster.set(cluster, status);
+    let keys = this.byCluster.get(cluster);
+    if (keys === undefined) this.byCluster.set(cluster, (keys = new Set()));
+    keys.add(status.workKey);
     return before === undefined || JSON.stringify(before) !== JSON.stringify(status);
   }
 
@@ -25,8 +30,18 @@ export class StatusStore {
     return this.byKey.get(key) ?? new Map();
   }
 
+  /** The Works a cluster reported on (tombstones included). */
+  keysOf(cluster: string): string[] {
+    return [...(this.byCluster.get(cluster) ?? [])];
+  }
+
   /** Forgets a Work entirely (its binding is gone). */
   drop(key: string): void {
+    for (const cluster of this.byKey.get(key)?.keys() ?? []) {
+      const keys = this.byCluster.get(cluster);
+      keys?.delete(key);
+      if (keys?.size === 0) this.byCluster.delete(cluster);
+    }
     this.byKey.delete(key);
   }
 }

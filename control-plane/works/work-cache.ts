@@ -1,9 +1,10 @@
 import type { Logger } from "pino";
-import type { ResourceBinding } from "../../shared/api/types.ts";
+import type { OverridePolicy, ResourceBinding } from "../../shared/api/types.ts";
 import { Controller } from "../../shared/controller.ts";
 import { parseWorkKey, templateKeyOfBinding } from "../../shared/work-key.ts";
 import { suspensionHolds } from "../scheduling/binding-spec.ts";
 import type { Caches } from "../caches.ts";
+import { overridePolicyMatches } from "../rendering/overrides.ts";
 import { renderClusterWorks } from "../rendering/render-works.ts";
 import type { TemplateInformers } from "../detector/template-informers.ts";
 import type { WorkStore } from "./work-store.ts";
@@ -27,13 +28,34 @@ export class WorkCache {
     this.works = opts.works;
     this.controller = new Controller({ name: "work-cache", reconcile: async (k) => this.reconcile(k), log: opts.log, workers: 1 });
     const changed = (b: ResourceBinding) => this.controller.enqueue(templateKeyOfBinding(b));
-    for (const inf of [this.caches.bindings, this.caches.clusterBindings]) inf.on({ add: changed, update: changed, delete: changed });
-    // Overrides depend on override policies and on the clusters' labels and fields.
-    const everything = () => {
-      for (const key of this.placed.keys()) this.controller.enqueue(key);
+    // Works follow the binding's spec and metadata: its status writes (its agents' reports) change nothing here.
+    const updated = (b: ResourceBinding) => {
+      const key = templateKeyOfBinding(b);
+      if (!this.caches.bindingIndex.statusOnly(key)) this.controller.enqueue(key);
     };
-    for (const inf of [this.caches.overrides, this.caches.clusterOverrides]) inf.on({ add: everything, update: everything, delete: everything });
-    this.caches.onClusterShapeChange((c) => JSON.stringify([c.metadata.labels ?? {}, c.spec ?? {}]), everything);
+    for (const inf of [this.caches.bindings, this.caches.clusterBindings]) inf.on({ add: changed, update: updated, delete: changed });
+    // Overrides depend on override policies and on the clusters' labels and fields: an override
+    // policy's change re-renders the templates it selects or selected, a cluster's the Works on it.
+    const overrides = new Map<string, OverridePolicy>();
+    const overrideChanged = (o: OverridePolicy, gone: boolean) => {
+      const id = `${o.kind}/${o.metadata.namespace ?? ""}/${o.metadata.name ?? ""}`;
+      const before = overrides.get(id);
+      if (gone) overrides.delete(id);
+      else overrides.set(id, o);
+      for (const key of this.placed.keys()) {
+        const template = this.templates.get(parseWorkKey(key));
+        if (template === undefined || (before !== undefined && overridePolicyMatches(before, template)) || overridePolicyMatches(o, template)) this.controller.enqueue(key);
+      }
+    };
+    for (const inf of [this.caches.overrides, this.caches.clusterOverrides]) {
+      inf.on({ add: (o) => overrideChanged(o, false), update: (o) => overrideChanged(o, false), delete: (o) => overrideChanged(o, true) });
+    }
+    this.caches.onClusterShapeChange(
+      (c) => JSON.stringify([c.metadata.labels ?? {}, c.spec ?? {}]),
+      (cluster) => {
+        for (const key of new Set([...this.caches.bindingIndex.targeting(cluster), ...this.works.keys(cluster)])) this.controller.enqueue(key);
+      },
+    );
   }
 
   templateChanged(key: string): void {

@@ -1,0 +1,32 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import type { Cluster } from "../../shared/api/types.ts";
+import { clusterView } from "./cluster-view.ts";
+
+const cluster = (name: string, ready: boolean): Cluster => ({
+  apiVersion: "flotilla.dev/v1alpha1",
+  kind: "Cluster",
+  metadata: { name },
+  spec: {},
+  status: { conditions: [{ type: "Ready", status: ready ? "True" : "Unknown", reason: "", message: "", lastTransitionTime: "2026-11-23T10:00:00Z" }] },
+});
+
+describe("clusterView", () => {
+  // m1 Ready and heard here; m2 Ready, heard elsewhere; m3 not Ready, heard by nobody; m4 gone.
+  const fleet = new Map([cluster("m1", true), cluster("m2", true), cluster("m3", false)].map((c) => [c.metadata.name ?? "", c]));
+  const heard = new Set(["m1"]);
+  const cases: { name: string; names: string[]; leader: boolean; want: { existing: string[]; notReady: string[]; owned: string[] } }[] = [
+    { name: "a follower writes what it hears", names: ["m1", "m2", "m3", "m4"], leader: false, want: { existing: ["m1", "m2", "m3"], notReady: ["m3"], owned: ["m1"] } },
+    { name: "the leader also what nobody hears and is not Ready", names: ["m1", "m2", "m3", "m4"], leader: true, want: { existing: ["m1", "m2", "m3"], notReady: ["m3"], owned: ["m1", "m3"] } },
+    { name: "only the names asked for", names: ["m2", "m2"], leader: true, want: { existing: ["m2"], notReady: [], owned: [] } },
+    { name: "a gone cluster is nowhere", names: ["m4"], leader: true, want: { existing: [], notReady: [], owned: [] } },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const asked: string[] = [];
+      const v = clusterView({ names: c.names, clusterNamed: (n) => (asked.push(n), fleet.get(n)), heardHere: (n) => heard.has(n), leader: c.leader });
+      assert.deepEqual({ existing: [...v.existing].sort(), notReady: [...v.notReady].sort(), owned: [...v.owned].sort() }, c.want);
+      assert.deepEqual(asked.sort(), [...new Set(c.names)].sort(), "each cluster named is looked up once, and no other");
+    });
+  }
+});

@@ -1,0 +1,34 @@
+// The clusters one binding's status reads, and what the status controller needs of each: whether
+// it exists, whether it is Ready, whether this replica writes its entry. Only the clusters the
+// binding involves are looked up, so a reconcile costs the binding's size, not the fleet's. Pure.
+import type { Cluster } from "../../shared/api/types.ts";
+import { clusterReady } from "../scheduling/placement.ts";
+
+export interface ClusterView {
+  /** The clusters that exist (an entry of an unjoined one is released). */
+  existing: Set<string>;
+  /** Those whose Ready condition is not True. */
+  notReady: Set<string>;
+  /** Those whose entries this replica writes (see StatusController). */
+  owned: Set<string>;
+}
+
+export function clusterView(input: {
+  names: Iterable<string>;
+  clusterNamed: (name: string) => Cluster | undefined;
+  /** Whether this replica hears the cluster's agent (or heard it last). */
+  heardHere: (cluster: string) => boolean;
+  leader: boolean;
+}): ClusterView {
+  const view: ClusterView = { existing: new Set(), notReady: new Set(), owned: new Set() };
+  for (const name of new Set(input.names)) {
+    const c = input.clusterNamed(name);
+    if (c === undefined) continue;
+    view.existing.add(name);
+    const ready = clusterReady(c);
+    if (!ready) view.notReady.add(name);
+    // The leader also writes for not-Ready clusters that no replica hears.
+    if (input.heardHere(name) || (input.leader && !ready)) view.owned.add(name);
+  }
+  return view;
+}
