@@ -12,12 +12,16 @@ const service: ServiceDefinition = {
 };
 
 /** A TLS server whose Echo answers after the number of ms in the request, or never for "never". */
-async function slowServer(): Promise<{ server: Server; call(body: string): Promise<string>; close(): void }> {
+async function slowServer(): Promise<{ server: Server; call(body: string): Promise<string>; received: Promise<void>; close(): void }> {
   const ca = await createCa("rpc-test-ca");
   const serving = await issueCertificate(ca, { commonName: "localhost", dnsNames: ["localhost"], usage: "server" });
   const server = new Server();
+  // Resolved once a call reached the handler: a fixed sleep races the TLS handshake on a busy machine.
+  let arrived = () => {};
+  const received = new Promise<void>((r) => (arrived = r));
   server.addService(service, {
     echo: (call: { request: Buffer }, cb: (err: null, res: Buffer) => void) => {
+      arrived();
       const body = call.request.toString();
       if (body !== "never") setTimeout(() => cb(null, Buffer.from(`done ${body}`)), Number(body));
     },
@@ -31,6 +35,7 @@ async function slowServer(): Promise<{ server: Server; call(body: string): Promi
       new Promise((resolve, reject) => {
         client.makeUnaryRequest("/test.Slow/Echo", bytes.serialize, bytes.deserialize, Buffer.from(body), (err: ServiceError | null, res?: Buffer) => (err ? reject(err) : resolve(String(res))));
       }),
+    received,
     close: () => client.close(),
   };
 }
@@ -40,7 +45,7 @@ describe("shutdownServer", () => {
     const s = await slowServer();
     try {
       const answer = s.call("200");
-      await new Promise((r) => setTimeout(r, 50));
+      await s.received;
       await shutdownServer(s.server, 5_000);
       assert.equal(await answer, "done 200");
     } finally {
@@ -56,7 +61,7 @@ describe("shutdownServer", () => {
         () => assert.fail("a call that never answers cannot succeed"),
         (err: ServiceError) => err,
       );
-      await new Promise((r) => setTimeout(r, 50));
+      await s.received;
       const started = process.hrtime.bigint();
       await shutdownServer(s.server, 300);
       const tookMs = Number(process.hrtime.bigint() - started) / 1e6;
