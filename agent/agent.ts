@@ -71,8 +71,6 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
     report: (key) => connection.reportStatus(key),
     requestContents: (key) => connection.requestContents(key),
   });
-  // Works held by hash are checked against the watch caches, not one read each.
-  await runner.watchRecorded();
   const heartbeats = new HeartbeatSource({ kc, rest, log, agentVersion: AGENT_VERSION });
   await heartbeats.start();
 
@@ -133,7 +131,14 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
       log.warn({ err: String(err) }, "building a heartbeat failed");
     }
   };
-  runner.controller.start();
+  // Works held by hash are checked against the watch caches, not one read each: the runner starts
+  // once the recorded kinds are listed (or after 30 s; until then reads go to the apiserver).
+  let stopped = false;
+  const watched = Date.now();
+  void Promise.race([runner.watchRecorded(), new Promise((r) => setTimeout(r, 30_000).unref())]).then(() => {
+    log.info({ ms: Date.now() - watched }, "watching the recorded kinds");
+    if (!stopped) runner.controller.start();
+  });
   connection.start();
   const renewer = creds.renewable
     ? new CertificateRenewer({
@@ -166,6 +171,7 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
     applied,
     healthPort: health?.port,
     stop: async () => {
+      stopped = true;
       clearInterval(beat);
       renewer?.stop();
       connection.stop();
