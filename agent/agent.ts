@@ -60,7 +60,17 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
   const hpas = new HpaIndex({ kc, rest, log });
   /** Whether this run has looked for member objects no record names (once, after the first sync). */
   let orphansChecked = false;
-  const runner: WorkRunner = new WorkRunner({ rest, discovery, applied, objects, hpas, log, workers: opts.workers, report: (key) => connection.reportStatus(key) });
+  const runner: WorkRunner = new WorkRunner({
+    rest,
+    discovery,
+    applied,
+    objects,
+    hpas,
+    log,
+    workers: opts.workers,
+    report: (key) => connection.reportStatus(key),
+    requestContents: (key) => connection.requestContents(key),
+  });
   const heartbeats = new HeartbeatSource({ kc, rest, log, agentVersion: AGENT_VERSION });
   await heartbeats.start();
 
@@ -75,13 +85,10 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
     key: Buffer.from(creds.keyPem),
     log,
     handlers: {
-      hello: () => {
-        // Without manifests in memory (a restart) the agent says what it applied and asks for contents.
-        const needsContents = !runner.holdsContents;
-        // Works only a record names (adopted objects, a removal still failing) are told too, so
-        // the hub judges them on every resync.
-        return { clusterName: opts.clusterName, agentVersion: AGENT_VERSION, workHashes: needsContents ? applied.hashes() : { ...applied.hashes(), ...runner.heldHashes() }, needsContents };
-      },
+      // What it applied, by hash, across restarts too: the hub sends only what differs (never
+      // needsContents). Works only a record names (adopted objects, a removal still failing) are
+      // told too, so the hub judges them on every resync.
+      hello: () => ({ clusterName: opts.clusterName, agentVersion: AGENT_VERSION, workHashes: runner.helloHashes(), needsContents: false }),
       upsert: (u) => {
         try {
           const manifests = u.manifests.map((b) => JSON.parse(Buffer.from(b).toString("utf8")) as KubeObject);
@@ -105,9 +112,12 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
             },
           );
         }
-        // The hub keeps no status across our reconnect: tell it everything again.
+        // The hub keeps no status across our reconnect: tell it everything again. Works held by
+        // hash are checked again (their status rebuilt from the live objects after a restart;
+        // one whose objects are all gone has no watch event to start it).
         runner.forgetReported();
         for (const k of runner.allStatusKeys()) connection.reportStatus(k);
+        for (const k of runner.byHashKeys()) runner.controller.enqueue(k);
         void sendHeartbeat();
       },
       status: (k) => runner.status(k),
@@ -121,7 +131,14 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
       log.warn({ err: String(err) }, "building a heartbeat failed");
     }
   };
-  runner.controller.start();
+  // Works held by hash are checked against the watch caches, not one read each: the runner starts
+  // once the recorded kinds are listed (or after 30 s; until then reads go to the apiserver).
+  let stopped = false;
+  const watched = Date.now();
+  void Promise.race([runner.watchRecorded(), new Promise((r) => setTimeout(r, 30_000).unref())]).then(() => {
+    log.info({ ms: Date.now() - watched }, "watching the recorded kinds");
+    if (!stopped) runner.controller.start();
+  });
   connection.start();
   const renewer = creds.renewable
     ? new CertificateRenewer({
@@ -143,7 +160,8 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
   counterOf("flotilla_agent_applies_total", "Server-side applies sent to the member.", () => runner.stats.applies);
   counterOf("flotilla_agent_deletes_total", "Member objects deleted, by the reason the agent was given.", () => [...runner.stats.deletesByReason].map(([reason, n]) => [{ reason }, n] as const), ["reason"]);
   counterOf("flotilla_agent_state_writes_total", "Writes of the applied-work record ConfigMaps.", () => applied.writes);
-  gaugeOf("flotilla_agent_works", "Works held with their manifests.", () => Object.keys(runner.heldHashes()).length);
+  gaugeOf("flotilla_agent_works", "Works held, with their manifests or by hash.", () => Object.keys(runner.heldHashes()).length + runner.byHashKeys().length);
+  gaugeOf("flotilla_agent_works_by_hash", "Works held by hash only (applied before a restart; no manifests in memory).", () => runner.byHashKeys().length);
   gaugeOf("flotilla_agent_work_queue_depth", "Works waiting or being applied.", () => runner.controller.queue.length + runner.controller.queue.inFlight);
   const health = opts.healthListen === "" ? undefined : await startHealthServer(opts.healthListen, () => connection.connected);
 
@@ -153,6 +171,7 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
     applied,
     healthPort: health?.port,
     stop: async () => {
+      stopped = true;
       clearInterval(beat);
       renewer?.stop();
       connection.stop();

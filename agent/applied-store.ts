@@ -15,6 +15,12 @@ export interface AppliedRecord {
   key: string;
   hash: string;
   resources: AppliedResource[];
+  /**
+   * Every manifest of that version applied (none left alone): after a restart the agent stands for
+   * the Work by hash alone (agent/by-hash.ts). Absent in records of older agents: those Works are
+   * sent again once.
+   */
+  whole?: boolean;
 }
 
 const SHARDS = 16;
@@ -83,11 +89,6 @@ export class AppliedStore {
 
   get(key: string): AppliedRecord | undefined {
     return this.records.get(key);
-  }
-
-  /** work key → hash of everything applied. */
-  hashes(): Record<string, string> {
-    return Object.fromEntries([...this.records.values()].map((r) => [r.key, r.hash]));
   }
 
   keys(): string[] {

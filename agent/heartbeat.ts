@@ -27,8 +27,10 @@ export class HeartbeatSource {
   constructor(opts: { kc: KubeConfig; rest: KubeRest; log: Logger; agentVersion: string }) {
     this.rest = opts.rest;
     this.agentVersion = opts.agentVersion;
-    this.nodes = new Informer<Node>({ kc: opts.kc, rest: opts.rest, resource: { apiVersion: "v1", kind: "Node", plural: "nodes", namespaced: false }, log: opts.log });
-    this.pods = new Informer<Pod>({ kc: opts.kc, rest: opts.rest, resource: { apiVersion: "v1", kind: "Pod", plural: "pods", namespaced: true }, log: opts.log });
+    // Every Pod of the member is cached: only what a heartbeat sums is kept of each (a whole Pod
+    // is kilobytes; this is about a hundred bytes).
+    this.nodes = new Informer<Node>({ kc: opts.kc, rest: opts.rest, resource: { apiVersion: "v1", kind: "Node", plural: "nodes", namespaced: false }, transform: nodeSummary, log: opts.log });
+    this.pods = new Informer<Pod>({ kc: opts.kc, rest: opts.rest, resource: { apiVersion: "v1", kind: "Pod", plural: "pods", namespaced: true }, transform: podSummary, log: opts.log });
   }
 
   async start(): Promise<void> {
@@ -65,4 +67,21 @@ export class HeartbeatSource {
       apiEnablements: this.apis,
     };
   }
+}
+
+/** What the cache needs of any object: its identity and the resourceVersion the watch resumes from. */
+function identity(o: KubeObject): KubeObject {
+  const { name, namespace, uid, resourceVersion } = o.metadata;
+  return { apiVersion: o.apiVersion, kind: o.kind, metadata: { name, namespace, uid, resourceVersion } };
+}
+
+/** A Pod as the heartbeat reads it: node, phase and each container's requests. */
+export function podSummary(p: Pod): Pod {
+  const containers = (p.spec?.containers ?? []).map((c) => (c.resources?.requests === undefined ? {} : { resources: { requests: c.resources.requests } }));
+  return { ...identity(p), spec: { nodeName: p.spec?.nodeName, containers }, status: { phase: p.status?.phase } };
+}
+
+/** A Node as the heartbeat reads it: allocatable and conditions' type and status. */
+export function nodeSummary(n: Node): Node {
+  return { ...identity(n), status: { allocatable: n.status?.allocatable, conditions: n.status?.conditions?.map(({ type, status }) => ({ type, status })) } };
 }

@@ -22,6 +22,8 @@ export class HpaIndex {
       kc: opts.kc,
       rest: opts.rest,
       resource: { apiVersion: "autoscaling/v2", kind: "HorizontalPodAutoscaler", plural: "horizontalpodautoscalers", namespaced: true },
+      // Only the scale target is read.
+      transform: (h) => ({ apiVersion: h.apiVersion, kind: h.kind, metadata: { name: h.metadata.name, namespace: h.metadata.namespace, resourceVersion: h.metadata.resourceVersion }, spec: { scaleTargetRef: h.spec?.scaleTargetRef } }),
       log: opts.log,
     });
   }

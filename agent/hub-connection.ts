@@ -14,6 +14,8 @@ import {
   type WorkUpsert,
 } from "../shared/gen/flotilla/v1alpha1/agent.ts";
 
+/** Keys per ContentRequest (the hub's bound). */
+const MAX_CONTENT_KEYS = 1000;
 
 export interface HubHandlers {
   hello(): Hello;
@@ -58,6 +60,8 @@ export class HubConnection {
   private stopped = false;
   private timer: NodeJS.Timeout | undefined;
   private synced = false;
+  /** Keys to ask the hub for, sent together once the current turn of the event loop ends. */
+  private readonly contentKeys = new Set<string>();
   /** Streams opened, for tests. */
   connects = 0;
   /** Manifest bytes received, for tests and metrics. */
@@ -120,6 +124,24 @@ export class HubConnection {
   /** Queues a Work's status (the newest one is sent when the stream has room). */
   reportStatus(key: string): void {
     this.outbox?.mark(key);
+  }
+
+  /**
+   * Asks the hub for a Work's contents on the open stream. Without one the request is dropped: the
+   * next Hello asks for it (the runner gives the Work no hash until its contents arrive).
+   */
+  requestContents(key: string): void {
+    if (this.stream === undefined) return;
+    if (this.contentKeys.size === 0) setImmediate(() => this.flushContentRequests());
+    this.contentKeys.add(key);
+  }
+
+  private flushContentRequests(): void {
+    const keys = [...this.contentKeys];
+    this.contentKeys.clear();
+    for (let i = 0; i < keys.length; i += MAX_CONTENT_KEYS) {
+      this.stream?.write({ kind: { $case: "contentRequest", value: { workKeys: keys.slice(i, i + MAX_CONTENT_KEYS) } } });
+    }
   }
 
   /** Sends a heartbeat now if the stream has room (a missed one is replaced by the next). */

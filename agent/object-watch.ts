@@ -14,6 +14,8 @@ export const WORK_KEY_ANNOTATION = "flotilla.dev/work-key";
  */
 export class ObjectWatch {
   private readonly informers = new Map<string, Informer<KubeObject>>();
+  /** Each informer's first list (resolves, never rejects: a failed start is logged and retried). */
+  private readonly started = new Map<string, Promise<void>>();
   private readonly kc: KubeConfig;
   private readonly rest: KubeRest;
   private readonly log: Logger;
@@ -28,8 +30,14 @@ export class ObjectWatch {
 
   /** Starts watching a kind (once). */
   ensure(resource: ResourceInfo): void {
+    void this.synced(resource);
+  }
+
+  /** Starts watching a kind (once); resolves when its first list is in the cache, or its start failed. */
+  synced(resource: ResourceInfo): Promise<void> {
     const id = `${resource.apiVersion}|${resource.kind}`;
-    if (this.informers.has(id)) return;
+    const started = this.started.get(id);
+    if (started !== undefined) return started;
     const inf = new Informer<KubeObject>({ kc: this.kc, rest: this.rest, resource, labelSelector: LABELS.work, log: this.log });
     const report = (o: KubeObject) => {
       const key = o.metadata.annotations?.[WORK_KEY_ANNOTATION];
@@ -37,7 +45,9 @@ export class ObjectWatch {
     };
     inf.on({ add: report, update: report, delete: report });
     this.informers.set(id, inf);
-    inf.start().catch((err: unknown) => this.log.warn({ kind: id, err: String(err) }, "watching applied objects failed; the informer retries"));
+    const start = inf.start().catch((err: unknown) => this.log.warn({ kind: id, err: String(err) }, "watching applied objects failed; the informer retries"));
+    this.started.set(id, start);
+    return start;
   }
 
   /** The member's object: from the cache once the kind's informer is synced, else from the apiserver. */
@@ -59,5 +69,6 @@ export class ObjectWatch {
   stop(): void {
     for (const inf of this.informers.values()) inf.stop();
     this.informers.clear();
+    this.started.clear();
   }
 }

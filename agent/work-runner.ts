@@ -10,9 +10,10 @@ import { applyOrder, deleteOrder } from "./apply-order.ts";
 import { containsFields, decideApply } from "./apply-decision.ts";
 import type { HpaIndex } from "./hpa-index.ts";
 import { adoptOrphans } from "./orphans.ts";
-import { decidePrune } from "./prune-decision.ts";
+import { helloHashes, liveFingerprint } from "./by-hash.ts";
+import { decidePrune, resourceId } from "./prune-decision.ts";
 import { isScalable, retainMemberOwned } from "./retain.ts";
-import type { AppliedResource, AppliedStore } from "./applied-store.ts";
+import type { AppliedRecord, AppliedResource, AppliedStore } from "./applied-store.ts";
 import { type ObjectWatch, WORK_KEY_ANNOTATION } from "./object-watch.ts";
 import { type ManifestOutcome, workStatus } from "./work-status.ts";
 
@@ -56,6 +57,11 @@ export class WorkRunner {
   private readonly preserving = new Set<string>();
   /** Why each removed Work was removed, as the hub said. */
   private readonly removalReasons = new Map<string, string>();
+  /** Works held by hash only whose contents the agent asked for and has not received. */
+  private readonly contentWanted = new Set<string>();
+  /** The fingerprint of each by-hash Work's objects when first checked: a change from it is drift. */
+  private readonly baselines = new Map<string, string>();
+  private readonly requestContents: (key: string) => void;
   private readonly rest: KubeRest;
   private readonly discovery: Discovery;
   private readonly applied: AppliedStore;
@@ -72,9 +78,12 @@ export class WorkRunner {
     /** The member's HPAs: a workload one scales keeps the member's replicas. */
     hpas?: HpaIndex;
     report: (key: string) => void;
+    /** Asks the hub for a Work's contents (one the agent holds by hash only has drifted). */
+    requestContents?: (key: string) => void;
     log: Logger;
     workers?: number;
   }) {
+    this.requestContents = opts.requestContents ?? (() => undefined);
     this.hpas = opts.hpas;
     this.rest = opts.rest;
     this.discovery = opts.discovery;
@@ -88,6 +97,8 @@ export class WorkRunner {
   upsert(work: DesiredWork): void {
     this.desired.set(work.key, work);
     this.removalReasons.delete(work.key);
+    this.contentWanted.delete(work.key);
+    this.baselines.delete(work.key);
     this.controller.enqueue(work.key);
   }
 
@@ -95,6 +106,8 @@ export class WorkRunner {
   delete(key: string, preserve = false, reason = "Unspecified"): void {
     this.desired.delete(key);
     this.removalReasons.set(key, reason);
+    this.contentWanted.delete(key);
+    this.baselines.delete(key);
     if (preserve) this.preserving.add(key);
     else this.preserving.delete(key);
     this.controller.enqueue(key);
@@ -110,9 +123,26 @@ export class WorkRunner {
     return Object.fromEntries([...this.desired.values()].map((w) => [w.key, w.hash]));
   }
 
-  /** Whether the agent holds manifests at all (false right after a restart). */
-  get holdsContents(): boolean {
-    return this.desired.size > 0;
+  /** What the Hello says the agent holds: by hash where it can stand for a Work, else "" (send it). */
+  helloHashes(): Record<string, string> {
+    return helloHashes(this.applied.all().values(), this.desired.values(), this.contentWanted);
+  }
+
+  /** Works held by hash only: applied in full before a restart, no manifests in memory, not being removed. */
+  byHashKeys(): string[] {
+    return [...this.applied.all().values()].filter((r) => r.whole === true && !this.desired.has(r.key) && !this.removalReasons.has(r.key)).map((r) => r.key);
+  }
+
+  /** Starts the watches of every kind the records name and waits for their first lists (failures are logged, not fatal). */
+  async watchRecorded(): Promise<void> {
+    const kinds = new Map<string, AppliedResource>();
+    for (const r of this.applied.all().values()) for (const res of r.resources) kinds.set(`${res.apiVersion}|${res.kind}`, res);
+    await Promise.all(
+      [...kinds.values()].map(async (k) => {
+        const res = await this.discovery.resourceFor(k.apiVersion, k.kind).catch(() => undefined);
+        if (res !== undefined) await this.objects.synced(res);
+      }),
+    );
   }
 
   /** The latest status of a Work, for the stream. */
@@ -142,7 +172,11 @@ export class WorkRunner {
     const want = this.desired.get(key);
     // Only the hub removes a Work (DESIGN §11). A watch event for one it has not sent yet (just
     // after a restart) or keeps without sending (no intent to delete it) leaves it as it is.
-    if (want === undefined) return this.removalReasons.has(key) ? this.remove(key) : undefined;
+    if (want === undefined) {
+      if (this.removalReasons.has(key)) return this.remove(key);
+      const byHash = this.applied.get(key);
+      return byHash?.whole === true ? this.checkByHash(byHash) : undefined;
+    }
     const record = this.applied.get(key);
     const label = workKeyLabelValue(key);
     const full = record?.hash !== want.hash;
@@ -157,7 +191,12 @@ export class WorkRunner {
       const results = outcomes.map((o) => ({ resource: resourceOf(o.manifest), applied: o.applied, leftAlone: isLeftAlone(o) }));
       const decision = decidePrune(record?.resources ?? [], results);
       for (const r of deleteOrder(decision.prune.map(asObject))) await this.deleteIfOurs(key, resourceOf(r), label, PRUNED);
-      if (decision.record !== undefined) this.applied.set({ key, hash: want.hash, resources: decision.record });
+      if (decision.record !== undefined) this.applied.set({ key, hash: want.hash, resources: decision.record, ...(skipped ? {} : { whole: true }) });
+    } else if (record !== undefined && record.whole !== true && !skipped) {
+      // Now applied in full (a conflict cleared, or a record of an older agent): it can be held by hash.
+      const ids = new Set(record.resources.map(resourceId));
+      const more = outcomes.map((o) => resourceOf(o.manifest)).filter((r) => !ids.has(resourceId(r)));
+      this.applied.set({ ...record, resources: [...record.resources, ...more], whole: true });
     }
     this.publish(workStatus(key, want.hash, outcomes));
     if (outcomes.some((o) => !o.applied && !isLeftAlone(o))) {
@@ -165,6 +204,40 @@ export class WorkRunner {
       throw new Error(`work ${key}: ${outcomes.filter((o) => !o.applied).map((o) => o.message).join("; ")}`);
     }
     return skipped ? { requeueAfterMs: RECHECK_SKIPPED_MS } : undefined;
+  }
+
+  /**
+   * A Work held by hash only: reports its status from the live objects the record names, and asks
+   * the hub for its contents when they drifted (an object gone, no longer Flotilla's, or changed
+   * since first checked) so that the normal reconcile compares and repairs them. Never deletes.
+   */
+  private async checkByHash(record: AppliedRecord): Promise<ReconcileResult> {
+    const label = workKeyLabelValue(record.key);
+    const outcomes: ManifestOutcome[] = [];
+    let drifted = false;
+    for (const r of record.resources) {
+      const res = await this.discovery.resourceFor(r.apiVersion, r.kind);
+      if (res === undefined) {
+        drifted = true;
+        continue;
+      }
+      this.objects.ensure(res);
+      const live = await this.objects.get(res, res.namespaced ? r.namespace || "default" : undefined, r.name);
+      if (!isOurs(live, label)) drifted = true;
+      outcomes.push({ manifest: asObject(r), applied: true, reason: "", message: "", live });
+    }
+    const fingerprint = liveFingerprint(outcomes.map((o) => o.live));
+    const baseline = this.baselines.get(record.key);
+    if (baseline === undefined) this.baselines.set(record.key, fingerprint);
+    else if (baseline !== fingerprint) drifted = true;
+    if (!drifted) {
+      this.publish(workStatus(record.key, record.hash, outcomes));
+    } else if (!this.contentWanted.has(record.key)) {
+      this.contentWanted.add(record.key);
+      this.log.info({ work: record.key }, "a member object of a Work held by hash changed; asking the hub for its contents");
+      this.requestContents(record.key);
+    }
+    return undefined;
   }
 
   /**

@@ -59,6 +59,7 @@ export const agentMessage = (keys: string[] = []): fc.Arbitrary<AgentMessage> =>
     workStatus(keys).map((value): AgentMessage => ({ kind: { $case: "workStatus", value } })),
     heartbeat().map((value): AgentMessage => ({ kind: { $case: "heartbeat", value } })),
     hello().map((value): AgentMessage => ({ kind: { $case: "hello", value } })),
+    fc.array(text(), { maxLength: 4 }).map((workKeys): AgentMessage => ({ kind: { $case: "contentRequest", value: { workKeys } } })),
     fc.record({ requestId: text(), objects: fc.array(bytes(), { maxLength: 3 }), error: text() }).map((value): AgentMessage => ({ kind: { $case: "liveResponse", value } })),
     fc.constant<AgentMessage>({ kind: undefined }),
   );

@@ -45,6 +45,8 @@ export interface SessionStats {
   upserts: number;
   deletes: number;
   manifestBytes: number;
+  /** WorkStatuses taken (within bounds, about the cluster's Works). */
+  statuses: number;
 }
 
 /** Diffs one cluster may have in flight at once. */
@@ -61,7 +63,7 @@ const bytesReceived = counter("flotilla_stream_bytes_received_total", "Manifest 
  */
 export class AgentSession {
   readonly cluster: string;
-  readonly stats: SessionStats = { upserts: 0, deletes: 0, manifestBytes: 0 };
+  readonly stats: SessionStats = { upserts: 0, deletes: 0, manifestBytes: 0, statuses: 0 };
   private readonly call: ServerDuplexStream<AgentMessage, ControlMessage>;
   private readonly works: WorkStore;
   private readonly events: SessionEvents;
@@ -200,7 +202,9 @@ export class AgentSession {
       case "workStatus": {
         bytesReceived.inc({ cluster: this.cluster }, kind.value.manifests.reduce((n, m) => n + m.status.byteLength, 0));
         const status = this.gate.workStatus(kind.value);
-        if (status !== undefined) this.events.status(this.cluster, status);
+        if (status === undefined) break;
+        this.stats.statuses++;
+        this.events.status(this.cluster, status);
         break;
       }
       case "heartbeat": {
@@ -208,6 +212,10 @@ export class AgentSession {
         this.events.heartbeat(this.cluster, heartbeat, problems);
         break;
       }
+      case "contentRequest":
+        // Marked keys are sent as WorkUpserts with the newest contents when the stream has room.
+        for (const key of this.gate.contentRequest(kind.value)) this.outbox.mark(key);
+        break;
       case "liveResponse": {
         // An answer nobody waits for (timed out, or made up) is dropped.
         const pending = this.liveRequests.get(kind.value.requestId);

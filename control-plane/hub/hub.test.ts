@@ -167,6 +167,22 @@ describe("agent hub", () => {
     stream.end();
   });
 
+  it("answers a ContentRequest with the cluster's Works it names, and nothing for other keys", async () => {
+    works.set("member1", work("core/v1/ConfigMap/default/asked", "a1"));
+    works.set("member2", work("core/v1/ConfigMap/default/member2s", "m1"));
+    const { stream, received } = connect("member1");
+    stream.write(hello("member1", Object.fromEntries(works.hashes("member1"))));
+    await until(() => received.some((m) => m.kind?.$case === "syncDone"), "SyncDone");
+    assert.deepEqual(received.map((m) => m.kind?.$case), ["syncDone"], "nothing differs: nothing sent");
+    stream.write({ kind: { $case: "contentRequest", value: { workKeys: ["core/v1/ConfigMap/default/member2s", "core/v1/ConfigMap/default/made-up", "core/v1/ConfigMap/default/asked"] } } });
+    await until(() => received.length > 1, "the answer");
+    await new Promise((r) => setTimeout(r, 100));
+    const upserts = received.flatMap((m) => (m.kind?.$case === "workUpsert" ? [`${m.kind.value.workKey} ${m.kind.value.contentHash}`] : []));
+    assert.deepEqual(upserts, ["core/v1/ConfigMap/default/asked a1"], "only member1's Work, at the hub's hash");
+    assert.equal(received.length, 2, "no delete for the unknown keys either");
+    stream.end();
+  });
+
   it("sends everything again to an agent that lost its manifests, deleting what it applied that is gone", async () => {
     const { stream, received } = connect("member2");
     stream.write(hello("member2", { ...Object.fromEntries(works.hashes("member2")), "core/v1/ConfigMap/default/stale": "x" }, true));

@@ -38,6 +38,13 @@ it("passes a report the control plane's record backs (after a restart), and cuts
   assert.equal(g.workStatus({ ...report(KEY), workKey: "not a key" }), undefined);
 });
 
+it("answers a content request only for the cluster's Works in the store, once per key, and ignores the rest", () => {
+  const { g, lines } = gate({ inStore: new Set([KEY]) });
+  assert.deepEqual(g.contentRequest({ workKeys: [KEY, OTHER, KEY, "not a key"] }), [KEY]);
+  assert.equal(lines.length, 1, "the ignored keys are logged (rate-limited)");
+  assert.deepEqual(g.contentRequest({ workKeys: Array.from({ length: 1001 }, () => KEY) }), [], "out of bounds: ignored whole");
+});
+
 it("logs dropped reports at most every 10 s, counting the rest", () => {
   const { g, clock, lines } = gate();
   for (let i = 0; i < 50; i++) g.workStatus(report(OTHER));

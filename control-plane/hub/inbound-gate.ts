@@ -3,12 +3,12 @@
 // in debt, so HTTP/2 flow control pushes back on the agent and its queue on the hub stays bounded), the bounds on every field, and the rule that a report counts only for
 // Works the hub sent to that cluster. Dropped reports are counted and logged at most every 10 s.
 import type { Logger } from "pino";
-import type { Heartbeat, WorkStatus } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
+import type { ContentRequest, Heartbeat, WorkStatus } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
 import { type Clock, realClock } from "../../shared/clock.ts";
 import { counter } from "../../shared/metrics.ts";
 import { type RateLimiter, TokenBucketLimiter } from "../../shared/rate-limiter.ts";
 import { type CheckedHeartbeat, checkHeartbeat } from "./heartbeat-claims.ts";
-import { checkWorkStatus } from "./message-bounds.ts";
+import { checkContentRequest, checkWorkStatus } from "./message-bounds.ts";
 import { admitReport } from "./report-admission.ts";
 
 /** Messages a second an agent may send, and how many it may send at once after a quiet spell. */
@@ -27,6 +27,7 @@ export function inboundBucket(rate: InboundRate, clock: Clock = realClock): Rate
 
 const rejected = counter("flotilla_hub_rejected_reports_total", "Agent reports dropped by the hub: about a Work not sent to the agent's cluster, or out of bounds.", ["reason"]);
 const throttled = counter("flotilla_hub_throttled_messages_total", "Agent messages that found the stream's token bucket empty (reading paused).", ["cluster"]);
+const ignoredContentKeys = counter("flotilla_hub_content_requests_ignored_total", "Keys of agents' ContentRequests the hub ignored: not a Work of the agent's cluster, or out of bounds.", ["cluster"]);
 const badClaims = counter("flotilla_hub_heartbeat_claims_dropped_total", "Heartbeat claims left out as not sane (negative, unparseable, absurd).", ["cluster"]);
 
 export class InboundGate {
@@ -71,6 +72,28 @@ export class InboundGate {
     if (!v.accept) return this.drop(v.reason, { work: key });
     if (checked.value.deleted) this.sentKeys.delete(key);
     return checked.value;
+  }
+
+  /**
+   * The keys of a ContentRequest the hub answers: only Works of this cluster in the store. An
+   * agent asks only for Works the hub sent it, so any other key (made up, another cluster's) is
+   * ignored and counted; so is a request out of bounds, whole.
+   */
+  contentRequest(r: ContentRequest): string[] {
+    const checked = checkContentRequest(r);
+    if (!checked.ok) {
+      ignoredContentKeys.inc({ cluster: this.cluster }, r.workKeys.length);
+      this.warn({ why: checked.reason }, "ignored an agent's content request");
+      return [];
+    }
+    const keys = [...new Set(checked.value.workKeys)];
+    const known = keys.filter((k) => this.inStore(k));
+    const unknown = keys.length - known.length;
+    if (unknown > 0) {
+      ignoredContentKeys.inc({ cluster: this.cluster }, unknown);
+      this.warn({ unknown }, "ignored content requests for Works not in the cluster's set");
+    }
+    return known;
   }
 
   /** The heartbeat with insane claims left out, and what was left out. */

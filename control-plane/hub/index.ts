@@ -51,9 +51,10 @@ export function startHub(ctx: ControlPlaneContext): HubPart {
     },
   });
   gaugeOf("flotilla_connected_agents", "Agents streaming to this replica.", () => hub.connectedClusters().length);
-  const sessionStat = (stat: "upserts" | "manifestBytes") => () => hub.connectedClusters().map((c) => [{ cluster: c }, hub.session(c)?.stats[stat] ?? 0] as const);
+  const sessionStat = (stat: "upserts" | "manifestBytes" | "statuses") => () => hub.connectedClusters().map((c) => [{ cluster: c }, hub.session(c)?.stats[stat] ?? 0] as const);
   counterOf("flotilla_stream_upserts_total", "WorkUpserts sent on the cluster's current stream.", sessionStat("upserts"), ["cluster"]);
   counterOf("flotilla_stream_manifest_bytes_total", "Manifest bytes sent on the cluster's current stream.", sessionStat("manifestBytes"), ["cluster"]);
+  counterOf("flotilla_stream_statuses_total", "WorkStatuses taken on the cluster's current stream.", sessionStat("statuses"), ["cluster"]);
   return {
     hub,
     services: [{ definition: AgentHubService, implementation: hub.service() }],

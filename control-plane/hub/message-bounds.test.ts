@@ -3,7 +3,7 @@ import { it } from "node:test";
 import fc from "fast-check";
 import { Health, type Hello, type WorkStatus } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
 import { hello, workStatus } from "./agent-message.fixtures.ts";
-import { BOUNDS, boundMessage, checkHello, checkWorkStatus, TRUNCATION_MARKER } from "./message-bounds.ts";
+import { BOUNDS, boundMessage, checkContentRequest, checkHello, checkWorkStatus, TRUNCATION_MARKER } from "./message-bounds.ts";
 
 const status = (s: Partial<WorkStatus>): WorkStatus => ({ workKey: "apps/v1/Deployment/default/web", observedHash: "h", applied: true, available: true, reason: "", message: "", manifests: [], deleted: false, ...s });
 const manifest = { resource: { group: "apps", version: "v1", kind: "Deployment", namespace: "default", name: "web" }, applied: true, health: Health.HEALTH_HEALTHY, reason: "", message: "", status: Buffer.alloc(0) };
@@ -43,6 +43,13 @@ it("refuses a Hello that names absurd Works", () => {
   assert.equal(checkHello(h({ agentVersion: "v".repeat(BOUNDS.word + 1) })).ok, false);
   assert.equal(checkHello(h({ workHashes: { ["k".repeat(BOUNDS.workKey + 1)]: "h" } })).ok, false);
   assert.equal(checkHello(h({ workHashes: { k: "h".repeat(BOUNDS.hash + 1) } })).ok, false);
+});
+
+it("refuses a ContentRequest for too many Works or absurd keys", () => {
+  const keys = (n: number, key = "apps/v1/Deployment/default/web") => ({ workKeys: Array.from({ length: n }, () => key) });
+  assert.equal(checkContentRequest(keys(BOUNDS.contentKeys)).ok, true);
+  assert.equal(checkContentRequest(keys(BOUNDS.contentKeys + 1)).ok, false);
+  assert.equal(checkContentRequest(keys(1, "k".repeat(BOUNDS.workKey + 1))).ok, false);
 });
 
 it("boundMessage keeps short text, cuts long text to the bound, refuses absurd text", () => {

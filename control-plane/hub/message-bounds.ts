@@ -1,7 +1,7 @@
 // Bounds on what an agent sends (DESIGN §7): pure. Every string, list and byte field of a
 // WorkStatus or a Hello is bounded. A long free-text message is cut with a marker; anything
 // absurd (a name no Kubernetes object can have, a list no member holds) refuses the message.
-import type { Hello, ManifestStatus, ResourceIdentifier, WorkStatus } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
+import type { ContentRequest, Hello, ManifestStatus, ResourceIdentifier, WorkStatus } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
 import { parseWorkKey } from "../../shared/work-key.ts";
 
 export const BOUNDS = {
@@ -23,6 +23,8 @@ export const BOUNDS = {
   objectStatus: 1024 * 1024,
   /** Works a Hello may say the agent holds. */
   helloWorks: 100_000,
+  /** Works one ContentRequest may ask for. */
+  contentKeys: 1_000,
 } as const;
 
 export type Checked<T> = { ok: true; value: T; truncated: boolean } | { ok: false; reason: string };
@@ -93,4 +95,14 @@ export function checkHello(h: Hello): Checked<Hello> {
     if (badEntry !== undefined) return { ok: false, reason: badEntry };
   }
   return { ok: true, value: h, truncated: false };
+}
+
+/** A ContentRequest within bounds, or why it is refused (it is then dropped whole). */
+export function checkContentRequest(r: ContentRequest): Checked<ContentRequest> {
+  if (r.workKeys.length > BOUNDS.contentKeys) return { ok: false, reason: `the ContentRequest names ${r.workKeys.length} Works (at most ${BOUNDS.contentKeys})` };
+  for (const key of r.workKeys) {
+    const bad = tooLong("a workKeys entry", key, BOUNDS.workKey);
+    if (bad !== undefined) return { ok: false, reason: bad };
+  }
+  return { ok: true, value: r, truncated: false };
 }

@@ -287,7 +287,7 @@ describe("propagation end to end", () => {
     assert.equal(await getJson(control, ["pp", "-n", NS, "bad"]), undefined);
   });
 
-  it("an agent restart re-applies nothing unchanged", async () => {
+  it("an agent restart re-applies nothing unchanged, and receives no manifest", async () => {
     const managed = async () => {
       const list = await getJson<{ items: { kind: string; metadata: { name: string; resourceVersion: string } }[] }>(m1, ["deploy,cm,widgets.example.com", "-n", NS, "-l", "flotilla.dev/work"]);
       return new Map((list?.items ?? []).map((o) => [`${o.kind}/${o.metadata.name}`, o.metadata.resourceVersion]));
@@ -302,11 +302,34 @@ describe("propagation end to end", () => {
         const m = await flotilla.agentMetrics("member1");
         return m.flotilla_agent_connected === 1 && m.flotilla_agent_works === works && m.flotilla_agent_work_queue_depth === 0;
       },
-      { what: "the restarted agent to receive and check every Work", timeoutMs: 60_000, intervalMs: 200 },
+      { what: "the restarted agent to check every Work", timeoutMs: 60_000, intervalMs: 200 },
     );
     const m = await flotilla.agentMetrics("member1");
     assert.equal(m.flotilla_agent_applies_total, 0, "no server-side apply after the restart");
     assert.deepEqual(await managed(), before, "no member object was written");
+    // It kept {work → hash} across the restart: the hub sent nothing, and it holds every Work by hash.
+    assert.equal(m.flotilla_agent_works_by_hash, works, "every Work held by hash");
+    assert.equal(m.flotilla_agent_upserts_received_total, 0, "no Work sent to the restarted agent");
+    assert.equal(m.flotilla_agent_manifest_bytes_received_total, 0, "no manifest bytes received");
+    const cp = await flotilla.controlPlaneMetrics();
+    assert.equal(cp['flotilla_stream_manifest_bytes_total{cluster="member1"}'], 0, "no manifest bytes sent on member1's stream");
+    // The hub keeps statuses only in memory: the agent reports every Work again, from the live objects.
+    await waitFor(async () => ((await flotilla.controlPlaneMetrics())['flotilla_stream_statuses_total{cluster="member1"}'] ?? 0) >= (works ?? Infinity), {
+      what: `a status for each of member1's ${works} Works on its new stream`,
+      timeoutMs: 10_000,
+      intervalMs: 200,
+    });
+  });
+
+  it("after a restart, repairs drift of Works held by hash (an edit, a deletion), asking the hub for those Works alone", async () => {
+    await kubectl(m1, ["patch", "cm", "by-label", "-n", NS, "--type=merge", "-p", '{"data":{"a":"drifted"}}']);
+    await kubectl(m1, ["delete", "cm", "taken", "-n", NS]);
+    await eventually("by-label repaired in member1", () => getJson<ConfigMapJson>(m1, ["cm", "-n", NS, "by-label"]), (c) => c.data?.a === "1");
+    await eventually("taken recreated in member1", () => getJson<ConfigMapJson>(m1, ["cm", "-n", NS, "taken"]), (c) => c.data?.owner === "flotilla");
+    const m = await flotilla.agentMetrics("member1");
+    assert.equal(m.flotilla_agent_upserts_received_total, 2, "only the two drifted Works' contents came");
+    assert.ok((m.flotilla_agent_manifest_bytes_received_total ?? 0) > 0);
+    assert.equal(m.flotilla_agent_works_by_hash, (m.flotilla_agent_works ?? 0) - 2, "the drifted Works are now held with their manifests");
   });
 
   it("a control-plane restart sends no manifests to agents whose Works did not change", async () => {

@@ -122,6 +122,7 @@ export interface AgentMessage {
     | { $case: "workStatus"; value: WorkStatus }
     | { $case: "heartbeat"; value: Heartbeat }
     | { $case: "liveResponse"; value: LiveResponse }
+    | { $case: "contentRequest"; value: ContentRequest }
     | undefined;
 }
 
@@ -139,11 +140,15 @@ export interface ControlMessage {
 export interface Hello {
   clusterName: string;
   agentVersion: string;
-  /** work key → content hash of every Work the agent has applied. */
+  /**
+   * work key → content hash of every Work the agent has applied. An empty hash asks for the
+   * Work's contents (the agent cannot stand for it by hash: it wants its manifests).
+   */
   workHashes: { [key: string]: string };
   /**
-   * True when the agent holds the hashes but not the manifests (it restarted): the hub then
-   * sends every Work, and the agent re-applies only those whose hash differs.
+   * True when the agent holds the hashes but not the manifests and wants every Work sent (older
+   * agents after a restart); it re-applies only those whose hash differs. The current agent keeps
+   * what it applied by hash across restarts and says false: the hub sends only what differs.
    */
   needsContents: boolean;
 }
@@ -151,6 +156,16 @@ export interface Hello {
 export interface Hello_WorkHashesEntry {
   key: string;
   value: string;
+}
+
+/**
+ * The agent asks for the contents of Works it holds by hash only (applied before a restart, no
+ * manifests in memory): one of their member objects changed and it must compare and repair. The
+ * hub answers with a WorkUpsert for each key of this cluster's Works and ignores any other key.
+ */
+export interface ContentRequest {
+  /** At most 1,000 keys. */
+  workKeys: string[];
 }
 
 /** WorkUpsert carries one rendered Work: the manifests to apply in the member. */
@@ -672,6 +687,9 @@ export const AgentMessage: MessageFns<AgentMessage> = {
       case "liveResponse":
         LiveResponse.encode(message.kind.value, writer.uint32(34).fork()).join();
         break;
+      case "contentRequest":
+        ContentRequest.encode(message.kind.value, writer.uint32(42).fork()).join();
+        break;
     }
     return writer;
   },
@@ -721,6 +739,14 @@ export const AgentMessage: MessageFns<AgentMessage> = {
             message.kind = { $case: "liveResponse", value: LiveResponse.decode(reader, reader.uint32()) };
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.kind = { $case: "contentRequest", value: ContentRequest.decode(reader, reader.uint32()) };
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -747,6 +773,10 @@ export const AgentMessage: MessageFns<AgentMessage> = {
         ? { $case: "liveResponse", value: LiveResponse.fromJSON(object.liveResponse) }
         : isSet(object.live_response)
         ? { $case: "liveResponse", value: LiveResponse.fromJSON(object.live_response) }
+        : isSet(object.contentRequest)
+        ? { $case: "contentRequest", value: ContentRequest.fromJSON(object.contentRequest) }
+        : isSet(object.content_request)
+        ? { $case: "contentRequest", value: ContentRequest.fromJSON(object.content_request) }
         : undefined,
     };
   },
@@ -761,6 +791,8 @@ export const AgentMessage: MessageFns<AgentMessage> = {
       obj.heartbeat = Heartbeat.toJSON(message.kind.value);
     } else if (message.kind?.$case === "liveResponse") {
       obj.liveResponse = LiveResponse.toJSON(message.kind.value);
+    } else if (message.kind?.$case === "contentRequest") {
+      obj.contentRequest = ContentRequest.toJSON(message.kind.value);
     }
     return obj;
   },
@@ -792,6 +824,12 @@ export const AgentMessage: MessageFns<AgentMessage> = {
       case "liveResponse": {
         if (object.kind?.value !== undefined && object.kind?.value !== null) {
           message.kind = { $case: "liveResponse", value: LiveResponse.fromPartial(object.kind.value) };
+        }
+        break;
+      }
+      case "contentRequest": {
+        if (object.kind?.value !== undefined && object.kind?.value !== null) {
+          message.kind = { $case: "contentRequest", value: ContentRequest.fromPartial(object.kind.value) };
         }
         break;
       }
@@ -1204,6 +1242,79 @@ export const Hello_WorkHashesEntry: MessageFns<Hello_WorkHashesEntry> = {
     const message = createBaseHello_WorkHashesEntry();
     message.key = object.key ?? "";
     message.value = object.value ?? "";
+    return message;
+  },
+};
+
+function createBaseContentRequest(): ContentRequest {
+  return { workKeys: [] };
+}
+
+export const ContentRequest: MessageFns<ContentRequest> = {
+  encode(message: ContentRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.workKeys) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ContentRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseContentRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.workKeys.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ContentRequest {
+    return {
+      workKeys: globalThis.Array.isArray(object?.workKeys)
+        ? object.workKeys.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.work_keys)
+        ? object.work_keys.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ContentRequest): unknown {
+    const obj: any = {};
+    if (message.workKeys?.length) {
+      obj.workKeys = message.workKeys;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ContentRequest>, I>>(base?: I): ContentRequest {
+    return ContentRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ContentRequest>, I>>(object: I): ContentRequest {
+    const message = createBaseContentRequest();
+    message.workKeys = object.workKeys?.map((e) => e) || [];
     return message;
   },
 };
