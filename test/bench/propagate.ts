@@ -12,6 +12,8 @@
 // printed: with nothing changing they should be none (no apply loops, DESIGN §11).
 //   node test/bench/propagate.ts [--templates T] [--members K] [--concurrency C] [--timeout S] [--idle S]
 import { keepFlotillaLogs } from "./keep-logs.ts";
+import { pool } from "./latency-pool.ts";
+import { settleControlPlane } from "./latency-settle.ts";
 import { parseArgs } from "node:util";
 import type { ResourceBinding } from "../../shared/api/types.ts";
 import { RESOURCES } from "../../shared/api/resources.ts";
@@ -59,15 +61,6 @@ function deployment(namespace: string, name: string): unknown {
       template: { metadata: { labels }, spec: { containers: [{ name: "c", image: "registry.k8s.io/pause:3.10" }] } },
     },
   };
-}
-
-/** Runs fn over items with at most `limit` calls in flight. */
-async function pool<Item>(items: Item[], limit: number, fn: (item: Item) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await fn(items[next++] as Item);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -172,22 +165,6 @@ async function writesOf(rests: Map<string, KubeRest>): Promise<Map<string, Write
 
 function writesDiff(before: Map<string, WriteCounts>, after: Map<string, WriteCounts>): Map<string, WriteCounts> {
   return new Map([...after].map(([n, a]) => [n, diffWrites(before.get(n) ?? new Map(), a)]));
-}
-
-/** Waits until the control plane's status write counters hold still for 3 s (at most 60 s), so trailing writes are counted. */
-async function settleControlPlane(flotilla: Flotilla): Promise<void> {
-  const read = async () => {
-    const m = await flotilla.controlPlaneMetrics();
-    return (m.flotilla_binding_status_writes_total ?? 0) + (m.flotilla_template_status_writes_total ?? 0);
-  };
-  const deadline = Date.now() + 60_000;
-  let last = await read();
-  let stillSince = Date.now();
-  while (Date.now() < deadline && Date.now() - stillSince < 3000) {
-    await sleep(500);
-    const now = await read();
-    if (now !== last) [last, stillSince] = [now, Date.now()];
-  }
 }
 
 const isLease = (key: string) => / leases( \(|$)/.test(key);
