@@ -20,6 +20,7 @@ import { type Flotilla, startFlotilla } from "../env/flotilla.ts";
 import { keepFlotillaLogs } from "./keep-logs.ts";
 import { pool } from "./latency-pool.ts";
 import { settleControlPlane } from "./latency-settle.ts";
+import { type BenchSupervisor, superviseFlotilla } from "./latency-supervise.ts";
 import { configMaps, type Expected, Sightings } from "./latency-sightings.ts";
 import { formatTable, type Row } from "./latency-table.ts";
 
@@ -59,6 +60,7 @@ function configMap(namespace: string, name: string, value: string, sample: boole
 
 let fleet: Fleet | undefined;
 let flotilla: Flotilla | undefined;
+let supervisor: BenchSupervisor | undefined;
 const rests: KubeRest[] = [];
 const sightings: Sightings[] = [];
 let failed = false;
@@ -66,6 +68,7 @@ try {
   const tStart = performance.now();
   fleet = await startFleet({ members: 2 });
   flotilla = await startFlotilla(fleet, { logLevel: "warn" });
+  supervisor = superviseFlotilla(flotilla);
   console.log(`fleet: control + 2 members, Flotilla up in ${secs(performance.now() - tStart)}; ${N} samples per phase, then ${R} resident templates`);
   const rest = (kc: ReturnType<Fleet["control"]["kubeConfig"]>) => {
     const r = new KubeRest(kc, { maxSockets: RESIDENT_CONCURRENCY + 4 });
@@ -129,6 +132,8 @@ try {
       }
     }
     rows.push(...mine);
+    const restarts = (supervisor as BenchSupervisor).restartsSince();
+    if (restarts !== "") console.log(`phase ${label}:${restarts}`);
   };
 
   await phase("idle");
@@ -161,6 +166,7 @@ try {
   console.error(err instanceof Error ? err.message : err);
   await keepFlotillaLogs(fleet);
 } finally {
+  supervisor?.stop();
   for (const s of sightings) s.stop();
   for (const r of rests) r.close();
   await flotilla?.stop();

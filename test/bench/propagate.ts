@@ -18,6 +18,7 @@
 //   node test/bench/propagate.ts [--templates T] [--members K] [--concurrency C] [--rounds R] [--timeout S] [--idle S]
 import { keepFlotillaLogs } from "./keep-logs.ts";
 import { pool } from "./latency-pool.ts";
+import { type BenchSupervisor, superviseFlotilla } from "./latency-supervise.ts";
 import { settleControlPlane } from "./latency-settle.ts";
 import { parseArgs } from "node:util";
 import type { ResourceBinding } from "../../shared/api/types.ts";
@@ -187,6 +188,7 @@ function printWrites(label: string, per: Map<string, WriteCounts>, members: stri
 
 let fleet: Fleet | undefined;
 let flotilla: Flotilla | undefined;
+let supervisor: BenchSupervisor | undefined;
 const rests: KubeRest[] = [];
 let failed = false;
 try {
@@ -208,10 +210,11 @@ try {
   const members = new Map(fleet.members.map((m) => [m.name, rest(m)]));
   const memberNames = [...members.keys()];
   const everyRest = new Map([["control", control], ...members]);
-  const controlPlanePid = flotilla.controlPlane.pid;
-  const agentPids = new Map([...flotilla.agents].map(([m, a]) => [m, a.process.pid]));
-  // Which process is which, for the profiles NODE_OPTIONS=--cpu-prof leaves (named by pid).
-  console.log(`pids: control plane ${controlPlanePid}, ${[...agentPids].map(([m, pid]) => `agent ${m} ${pid}`).join(", ")}, this bench ${process.pid}`);
+  // A restart (below) gives a process a new pid: read them when needed.
+  const agentPids = () => new Map([...fl.agents].map(([m, a]) => [m, a.process.pid]));
+  // A replica that misses its lease's renew deadline under load exits; it is started again.
+  const sup = superviseFlotilla(fl);
+  supervisor = sup;
   const per = (run: Map<string, number>, suffix: string) => memberNames.map((n) => `${n} ${secs(run.get(`${n}/${suffix}`) as number)}`).join(", ");
   const existMs = (ws: { allExistAt?: number }[], start: number) => Math.max(...ws.map((x) => (x.allExistAt ?? Number.NaN) - start));
   const memberTotal = (w: Map<string, WriteCounts>, keep?: (k: string) => boolean) => memberNames.reduce((n, m) => n + totalWrites(w.get(m) ?? new Map(), keep), 0);
@@ -253,8 +256,8 @@ try {
     if (fr.done.size < flotillaWatch.length) await reportMissing(`flotilla run ${round}`, flotillaWatch, fr.missing, fr.done);
     const membersMs = Math.max(...memberNames.map((n) => fr.done.get(`${n}/${ns}`) as number));
     const bindingsMs = fr.done.get(flotillaWatch[0]?.what as string) as number;
-    const cpRssAtEnd = await rssBytes(controlPlanePid);
-    const agentRssAtEnd = new Map(await Promise.all([...agentPids].map(async ([m, pid]) => [m, await rssBytes(pid)] as const)));
+    const cpRssAtEnd = await rssBytes(fl.controlPlane.pid);
+    const agentRssAtEnd = new Map(await Promise.all([...agentPids()].map(async ([m, pid]) => [m, await rssBytes(pid)] as const)));
     await settleControlPlane(fl);
     const w1 = await writesOf(everyRest);
     const cp1 = await fl.controlPlaneMetrics();
@@ -262,7 +265,7 @@ try {
     const run = { ms: Math.max(membersMs, bindingsMs), existMs: existMs(flotillaMembers, t0), memberWrites: memberTotal(writes, noLease) };
     console.log(`flotilla (round ${round}): apply → Available in all ${K} members: ${secs(membersMs)} (${per(fr.done, ns)})`);
     console.log(`flotilla (round ${round}): apply → all ${T} Deployments exist in every member: ${secs(run.existMs)} (as polled)`);
-    console.log(`flotilla (round ${round}): apply → all ${T} ResourceBindings FullyApplied: ${secs(bindingsMs)}`);
+    console.log(`flotilla (round ${round}): apply → all ${T} ResourceBindings FullyApplied: ${secs(bindingsMs)}${sup.restartsSince()}`);
     if (!detail) return run;
 
     const bindings = await control.get<{ items: ResourceBinding[] }>(collectionPath(RESOURCES.resourceBinding, ns));
@@ -290,8 +293,8 @@ try {
       const a = agentMetrics.get(m) ?? {};
       console.log(`  agent ${m}: applies ${a.flotilla_agent_applies_total ?? "?"}, state ConfigMap writes ${a.flotilla_agent_state_writes_total ?? "?"}, upserts received ${a.flotilla_agent_upserts_received_total ?? "?"}`);
     }
-    console.log(`control plane RSS: ${mib(cpRssAtEnd)} at the end, peak ${mib(await peakRssBytes(controlPlanePid))}`);
-    for (const [m, pid] of agentPids) console.log(`agent ${m} RSS: ${mib(agentRssAtEnd.get(m) ?? 0)} at the end, peak ${mib(await peakRssBytes(pid))}`);
+    console.log(`control plane RSS: ${mib(cpRssAtEnd)} at the end, peak ${mib(await peakRssBytes(fl.controlPlane.pid))}`);
+    for (const [m, pid] of agentPids()) console.log(`agent ${m} RSS: ${mib(agentRssAtEnd.get(m) ?? 0)} at the end, peak ${mib(await peakRssBytes(pid))}`);
     console.log(`control-cluster writes per template, besides the template itself and the background: ${(perTemplate / T).toFixed(2)}`);
     return run;
   };
@@ -318,12 +321,12 @@ try {
     const writes = writesDiff(w2, await writesOf(everyRest));
     const run = { ms, existMs: existMs(baselineWatch, t0), memberWrites: memberTotal(writes, noLease) };
     console.log(`baseline (round ${round}): apply → all ${T} Deployments exist in every member: ${secs(run.existMs)} (as polled)`);
-    console.log(`baseline (round ${round}): apply → Available in all ${K} members: ${secs(ms)} (${per(br.done, ns)})`);
+    console.log(`baseline (round ${round}): apply → Available in all ${K} members: ${secs(ms)} (${per(br.done, ns)})${sup.restartsSince()}`);
     if (!detail) return run;
     printWrites("baseline", writes, memberNames, T * K, "Deployment");
     const bw = writes.get("control") ?? new Map();
     console.log(`  control cluster writes meanwhile (idle Flotilla): ${totalWrites(bw)}${bw.size > 0 ? ` (${formatWrites(bw)})` : ""}`);
-    for (const [m, pid] of agentPids) console.log(`  agent ${m} RSS after the baseline: ${mib(await rssBytes(pid))}`);
+    for (const [m, pid] of agentPids()) console.log(`  agent ${m} RSS after the baseline: ${mib(await rssBytes(pid))}`);
     return run;
   };
 
@@ -366,6 +369,7 @@ try {
   console.error(err instanceof Error ? err.message : err);
   await keepFlotillaLogs(fleet);
 } finally {
+  supervisor?.stop();
   for (const r of rests) r.close();
   await flotilla?.stop();
   await fleet?.stop();
