@@ -6,9 +6,14 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Waits until the control plane's status write counters hold still for 3 s (at most 60 s). */
 export async function settleControlPlane(flotilla: Flotilla): Promise<void> {
+  // A replica being restarted answers nothing: that is no stillness (NaN never equals itself).
   const read = async () => {
-    const m = await flotilla.controlPlaneMetrics();
-    return (m.flotilla_binding_status_writes_total ?? 0) + (m.flotilla_template_status_writes_total ?? 0);
+    try {
+      const m = await flotilla.controlPlaneMetrics();
+      return (m.flotilla_binding_status_writes_total ?? 0) + (m.flotilla_template_status_writes_total ?? 0);
+    } catch {
+      return Number.NaN;
+    }
   };
   const deadline = Date.now() + 60_000;
   let last = await read();

@@ -132,8 +132,9 @@ try {
       }
     }
     rows.push(...mine);
-    const restarts = (supervisor as BenchSupervisor).restartsSince();
-    if (restarts !== "") console.log(`phase ${label}:${restarts}`);
+    // Printed at once too: a later phase that fails does not take this one's figures with it.
+    console.log(`phase ${label}:${(supervisor as BenchSupervisor).restartsSince()}`);
+    for (const line of formatTable(mine)) console.log(`  ${line}`);
   };
 
   await phase("idle");
