@@ -115,15 +115,16 @@ try {
 
   const rows: Row[] = [];
   const phase = async (label: string) => {
+    const slug = label.replace(/[^a-z0-9]+/g, "-");
     // One unmeasured cycle per side: the first of a kind starts informers and creates the
     // members' namespace, which a single change in a running fleet does not pay.
-    await cycle("flotilla", `warmup-${label}`);
-    await cycle("direct", `warmup-${label}`);
+    await cycle("flotilla", `warmup-${slug}`);
+    await cycle("direct", `warmup-${slug}`);
     const mine = ops.map((op): Row => ({ phase: label, op, flotilla: [], direct: [], flotillaMissed: 0, directMissed: 0 }));
     for (let i = 0; i < N; i++) {
       const order: Side[] = i % 2 === 0 ? ["flotilla", "direct"] : ["direct", "flotilla"];
       for (const side of order) {
-        const times = await cycle(side, `sample-${label}-${i}`);
+        const times = await cycle(side, `sample-${slug}-${i}`);
         times.forEach((t, j) => {
           const row = mine[j] as Row;
           if (t === undefined) row[`${side}Missed`]++;
