@@ -1,17 +1,25 @@
 // Benchmark of propagation: T Deployments × K members, from the first server-side apply to
 // Available in every member, through Flotilla (templates in the control cluster, one
 // PropagationPolicy) against a baseline that server-side-applies the same T × K Deployments
-// straight into the members from this process, with the same concurrency. Prints times, their
-// ratio, apiserver writes (control and members, from each apiserver's apiserver_request_total)
-// and the RSS of the control plane and agents. Never fails on a time: exits non-zero only when
-// something never becomes Available within --timeout seconds, saying what.
-// At T=200 both "Available" times are bound by each member's kube-controller-manager (its client
-// QPS spreads the ReplicaSet creations over ~35 s, with or without Flotilla), so the time until the
-// Deployments exist in the members is the figure that shows Flotilla's own pipeline.
-// After it, the fleet idles --idle seconds (default 60) and the agents' writes meanwhile are
-// printed: with nothing changing they should be none (no apply loops, DESIGN §11).
-//   node test/bench/propagate.ts [--templates T] [--members K] [--concurrency C] [--timeout S] [--idle S]
+// straight into the members from this process, with the same concurrency. Prints times, the
+// efficiency (baseline time ÷ Flotilla time), apiserver writes (control and members, from each
+// apiserver's apiserver_request_total) and the RSS of the control plane and agents. Never fails on
+// a time: exits non-zero only when something never becomes Available within --timeout seconds,
+// saying what.
+// --rounds R (default 2) runs both sides R times in alternating order, Flotilla first in odd
+// rounds and the baseline first in even ones, each round in new namespaces on the same members:
+// whichever side runs second meets members whose apiserver, etcd and controllers are warm, so a
+// single order favours one side. The efficiency sums the times over all rounds.
+// The Deployments' "Available" times include each member's kube-controller-manager and kwok
+// creating ReplicaSets and Pods, with or without Flotilla, so the time until the Deployments exist
+// in the members is the figure that shows Flotilla's own pipeline best.
+// After the rounds, the fleet idles --idle seconds (default 60) and the agents' writes meanwhile
+// are printed: with nothing changing they should be none (no apply loops, DESIGN §11).
+//   node test/bench/propagate.ts [--templates T] [--members K] [--concurrency C] [--rounds R] [--timeout S] [--idle S]
 import { keepFlotillaLogs } from "./keep-logs.ts";
+import { pool } from "./latency-pool.ts";
+import { type BenchSupervisor, superviseFlotilla } from "./latency-supervise.ts";
+import { settleControlPlane } from "./latency-settle.ts";
 import { parseArgs } from "node:util";
 import type { ResourceBinding } from "../../shared/api/types.ts";
 import { RESOURCES } from "../../shared/api/resources.ts";
@@ -29,6 +37,7 @@ const { values } = parseArgs({
     concurrency: { type: "string", default: "16" },
     timeout: { type: "string", default: "600" },
     idle: { type: "string", default: "60" },
+    rounds: { type: "string", default: "2" },
   },
 });
 const T = Number(values.templates);
@@ -36,7 +45,8 @@ const K = Number(values.members);
 const C = Number(values.concurrency);
 const timeoutMs = Number(values.timeout) * 1000;
 const idleMs = Number(values.idle) * 1000;
-for (const [flag, v] of [["templates", T], ["members", K], ["concurrency", C], ["timeout", timeoutMs]] as const) {
+const ROUNDS = Number(values.rounds);
+for (const [flag, v] of [["templates", T], ["members", K], ["concurrency", C], ["timeout", timeoutMs], ["rounds", ROUNDS]] as const) {
   if (!Number.isInteger(v) || v < 1) throw new Error(`--${flag} wants a positive integer`);
 }
 
@@ -59,15 +69,6 @@ function deployment(namespace: string, name: string): unknown {
       template: { metadata: { labels }, spec: { containers: [{ name: "c", image: "registry.k8s.io/pause:3.10" }] } },
     },
   };
-}
-
-/** Runs fn over items with at most `limit` calls in flight. */
-async function pool<Item>(items: Item[], limit: number, fn: (item: Item) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await fn(items[next++] as Item);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -134,11 +135,11 @@ function availableIn(rest: KubeRest, cluster: string, namespace: string): Watche
 }
 
 /** The bench's ResourceBindings in the control cluster that do not show FullyApplied=True. */
-function bindingsFullyApplied(rest: KubeRest): Watched {
+function bindingsFullyApplied(rest: KubeRest, namespace: string): Watched {
   return {
-    what: "control/bench ResourceBindings FullyApplied",
+    what: `control/${namespace} ResourceBindings FullyApplied`,
     missing: async () => {
-      const list = await rest.get<{ items: ResourceBinding[] }>(collectionPath(RESOURCES.resourceBinding, "bench"), { resourceVersion: "0" });
+      const list = await rest.get<{ items: ResourceBinding[] }>(collectionPath(RESOURCES.resourceBinding, namespace), { resourceVersion: "0" });
       const ok = new Set(
         list.items
           .filter((b) => b.status?.conditions?.some((c) => c.type === "FullyApplied" && c.status === "True"))
@@ -147,7 +148,7 @@ function bindingsFullyApplied(rest: KubeRest): Watched {
       return names.filter((n) => !ok.has(n));
     },
     diagnose: async () => {
-      const list = await rest.get<{ items: ResourceBinding[] }>(collectionPath(RESOURCES.resourceBinding, "bench"));
+      const list = await rest.get<{ items: ResourceBinding[] }>(collectionPath(RESOURCES.resourceBinding, namespace));
       const b = list.items.find((x) => !x.status?.conditions?.some((c) => c.type === "FullyApplied" && c.status === "True"));
       return `${list.items.length} bindings${b ? `; ${b.metadata.name}: ${JSON.stringify(b.status ?? {}).slice(0, 600)}` : ""}`;
     },
@@ -174,22 +175,6 @@ function writesDiff(before: Map<string, WriteCounts>, after: Map<string, WriteCo
   return new Map([...after].map(([n, a]) => [n, diffWrites(before.get(n) ?? new Map(), a)]));
 }
 
-/** Waits until the control plane's status write counters hold still for 3 s (at most 60 s), so trailing writes are counted. */
-async function settleControlPlane(flotilla: Flotilla): Promise<void> {
-  const read = async () => {
-    const m = await flotilla.controlPlaneMetrics();
-    return (m.flotilla_binding_status_writes_total ?? 0) + (m.flotilla_template_status_writes_total ?? 0);
-  };
-  const deadline = Date.now() + 60_000;
-  let last = await read();
-  let stillSince = Date.now();
-  while (Date.now() < deadline && Date.now() - stillSince < 3000) {
-    await sleep(500);
-    const now = await read();
-    if (now !== last) [last, stillSince] = [now, Date.now()];
-  }
-}
-
 const isLease = (key: string) => / leases( \(|$)/.test(key);
 
 function printWrites(label: string, per: Map<string, WriteCounts>, members: string[], denominator: number, unit: string): void {
@@ -203,16 +188,18 @@ function printWrites(label: string, per: Map<string, WriteCounts>, members: stri
 
 let fleet: Fleet | undefined;
 let flotilla: Flotilla | undefined;
+let supervisor: BenchSupervisor | undefined;
 const rests: KubeRest[] = [];
 let failed = false;
 try {
-  // Both runs' pods live in the same members at the end: 2T pods per member, and a node to spare.
-  const nodesPerMember = Math.ceil((2 * T) / PODS_PER_NODE) + 1;
+  // Every run's pods live in the same members at the end: 2T pods per member and round, and a node to spare.
+  const nodesPerMember = Math.ceil((2 * T * ROUNDS) / PODS_PER_NODE) + 1;
   const tStart = performance.now();
   fleet = await startFleet({ members: K, nodesPerMember });
   flotilla = await startFlotilla(fleet, { logLevel: "warn" });
+  const fl: Flotilla = flotilla;
   console.log(`fleet: control + ${K} members × ${nodesPerMember} kwok nodes, Flotilla up in ${secs(performance.now() - tStart)}; logs in ${fleet.root}/flotilla-logs`);
-  console.log(`T=${T} Deployments × K=${K} members, 1 replica each, apply concurrency C=${C}`);
+  console.log(`T=${T} Deployments × K=${K} members, 1 replica each, apply concurrency C=${C}; ${ROUNDS} rounds, Flotilla first in odd rounds, the baseline first in even ones`);
 
   const rest = (c: Cluster) => {
     const r = new KubeRest(c.kubeConfig(), { maxSockets: C + 4 });
@@ -223,128 +210,166 @@ try {
   const members = new Map(fleet.members.map((m) => [m.name, rest(m)]));
   const memberNames = [...members.keys()];
   const everyRest = new Map([["control", control], ...members]);
-  const controlPlanePid = flotilla.controlPlane.pid;
-  const agentPids = new Map([...flotilla.agents].map(([m, a]) => [m, a.process.pid]));
-
-  // ---- Flotilla run -------------------------------------------------------------------------
-  const w0 = await writesOf(everyRest);
-  const cp0 = await flotilla.controlPlaneMetrics();
-  await control.request("POST", "/api/v1/namespaces", { body: { apiVersion: "v1", kind: "Namespace", metadata: { name: "bench" } } });
-  await control.apply(objectPath(RESOURCES.propagationPolicy, "bench", "bench"), {
-    apiVersion: "flotilla.dev/v1alpha1",
-    kind: "PropagationPolicy",
-    metadata: { name: "bench", namespace: "bench" },
-    spec: { resourceSelectors: [{ apiVersion: "apps/v1", kind: "Deployment", labelSelector: { matchLabels: { bench: "true" } } }] },
-  }, FIELD_MANAGER);
-
-  let t0 = performance.now();
-  let applied = 0;
-  const flotillaMembers = [...members].map(([n, r]) => availableIn(r, n, "bench"));
-  const flotillaWatch = [bindingsFullyApplied(control), ...flotillaMembers];
-  const [fr] = await Promise.all([
-    awaitAll(flotillaWatch, t0),
-    pool(names, C, async (n) => {
-      await control.apply(objectPath(deployments, "bench", n), deployment("bench", n), FIELD_MANAGER);
-      applied++;
-    }).then(() => console.log(`  flotilla: ${applied} templates applied to the control cluster in ${secs(performance.now() - t0)}`)),
-  ]);
-  if (fr.done.size < flotillaWatch.length) await reportMissing("flotilla run", flotillaWatch, fr.missing, fr.done);
-  const flotillaMembersMs = Math.max(...memberNames.map((n) => fr.done.get(`${n}/bench`) as number));
-  const flotillaBindingsMs = fr.done.get(flotillaWatch[0]?.what as string) as number;
-  const flotillaMs = Math.max(flotillaMembersMs, flotillaBindingsMs);
-  const cpRssAtEnd = await rssBytes(controlPlanePid);
-  const agentRssAtEnd = new Map(await Promise.all([...agentPids].map(async ([m, pid]) => [m, await rssBytes(pid)] as const)));
-  await settleControlPlane(flotilla);
-  const w1 = await writesOf(everyRest);
-  const cp1 = await flotilla.controlPlaneMetrics();
-  const flotillaWrites = writesDiff(w0, w1);
-  const bindings = await control.get<{ items: ResourceBinding[] }>(collectionPath(RESOURCES.resourceBinding, "bench"));
-  const templates = await control.get<{ items: { status?: { availableReplicas?: number } }[] }>(collectionPath(deployments, "bench"));
-  const templatesSummed = templates.items.filter((d) => d.status?.availableReplicas === K).length;
-  const agentMetrics = new Map(await Promise.all(memberNames.map(async (m) => [m, await (flotilla as Flotilla).agentMetrics(m)] as const)));
-
+  // A restart (below) gives a process a new pid: read them when needed.
+  const agentPids = () => new Map([...fl.agents].map(([m, a]) => [m, a.process.pid]));
+  // A replica that misses its lease's renew deadline under load exits; it is started again.
+  const sup = superviseFlotilla(fl);
+  supervisor = sup;
   const per = (run: Map<string, number>, suffix: string) => memberNames.map((n) => `${n} ${secs(run.get(`${n}/${suffix}`) as number)}`).join(", ");
-  console.log(`flotilla: apply → Available in all ${K} members: ${secs(flotillaMembersMs)} (${per(fr.done, "bench")})`);
   const existMs = (ws: { allExistAt?: number }[], start: number) => Math.max(...ws.map((x) => (x.allExistAt ?? Number.NaN) - start));
-  const flotillaExistMs = existMs(flotillaMembers, t0);
-  console.log(`flotilla: apply → all ${T} Deployments exist in every member: ${secs(flotillaExistMs)} (as polled)`);
-  console.log(`flotilla: apply → all ${T} ResourceBindings FullyApplied: ${secs(flotillaBindingsMs)}`);
-  const cw = flotillaWrites.get("control") ?? new Map();
-  const cwTotal = totalWrites(cw);
-  const benchOwn = T + 2; // the templates, the namespace, the policy
-  const delta = (name: string) => (cp1[name] ?? 0) - (cp0[name] ?? 0);
-  const bindingStatus = delta("flotilla_binding_status_writes_total");
-  const templateStatus = delta("flotilla_template_status_writes_total");
-  // Writes that come with time, not with templates: Leases (leader election), Cluster status
-  // (heartbeats), and refused requests (not 2xx).
-  const background = (k: string) => isLease(k) || k.startsWith("APPLY clusters/status") || / \(\d+\)$/.test(k);
-  const perTemplate = totalWrites(cw, (k) => !background(k)) - benchOwn;
-  console.log(`control cluster writes (apiserver_request_total, POST/PUT/PATCH/APPLY/DELETE): ${cwTotal} total, ${totalWrites(cw, background)} of them background (Leases, Cluster status, refused)`);
-  console.log(`  ${formatWrites(cw)}`);
-  console.log(`  besides the bench's own ${benchOwn} and the background: ${perTemplate} = ${(perTemplate / T).toFixed(2)} per template`);
-  console.log(
-    `control plane's own count: ${bindings.items.length} bindings + ${bindingStatus + templateStatus} status writes (binding ${bindingStatus}, template ${templateStatus}) = ${((bindings.items.length + bindingStatus + templateStatus) / T).toFixed(2)} per template`,
-  );
-  console.log(`templates whose .status.availableReplicas shows the fleet sum (${K}): ${templatesSummed}/${T}`);
-  printWrites("flotilla", flotillaWrites, memberNames, T * K, "Deployment");
-  for (const m of memberNames) {
-    const a = agentMetrics.get(m) ?? {};
-    console.log(`  agent ${m}: applies ${a.flotilla_agent_applies_total ?? "?"}, state ConfigMap writes ${a.flotilla_agent_state_writes_total ?? "?"}, upserts received ${a.flotilla_agent_upserts_received_total ?? "?"}`);
+  const memberTotal = (w: Map<string, WriteCounts>, keep?: (k: string) => boolean) => memberNames.reduce((n, m) => n + totalWrites(w.get(m) ?? new Map(), keep), 0);
+  const noLease = (k: string) => !isLease(k);
+
+  interface Run {
+    /** apply → done: Flotilla's members Available and bindings FullyApplied; the baseline's members Available. */
+    ms: number;
+    /** apply → all Deployments exist in every member. */
+    existMs: number;
+    /** Member writes without leases. */
+    memberWrites: number;
   }
-  console.log(`control plane RSS: ${mib(cpRssAtEnd)} at the end, peak ${mib(await peakRssBytes(controlPlanePid))}`);
-  for (const [m, pid] of agentPids) console.log(`agent ${m} RSS: ${mib(agentRssAtEnd.get(m) ?? 0)} at the end, peak ${mib(await peakRssBytes(pid))}`);
+
+  // ---- Flotilla run: templates in the control cluster; `detail` prints its writes and RSS --------
+  const flotillaRun = async (round: number, detail: boolean): Promise<Run> => {
+    const ns = `bench-${round}`;
+    const w0 = await writesOf(everyRest);
+    const cp0 = await fl.controlPlaneMetrics();
+    await control.request("POST", "/api/v1/namespaces", { body: { apiVersion: "v1", kind: "Namespace", metadata: { name: ns } } });
+    await control.apply(objectPath(RESOURCES.propagationPolicy, ns, "bench"), {
+      apiVersion: "flotilla.dev/v1alpha1",
+      kind: "PropagationPolicy",
+      metadata: { name: "bench", namespace: ns },
+      spec: { resourceSelectors: [{ apiVersion: "apps/v1", kind: "Deployment", labelSelector: { matchLabels: { bench: "true" } } }] },
+    }, FIELD_MANAGER);
+
+    const t0 = performance.now();
+    let applied = 0;
+    const flotillaMembers = [...members].map(([n, r]) => availableIn(r, n, ns));
+    const flotillaWatch = [bindingsFullyApplied(control, ns), ...flotillaMembers];
+    const [fr] = await Promise.all([
+      awaitAll(flotillaWatch, t0),
+      pool(names, C, async (n) => {
+        await control.apply(objectPath(deployments, ns, n), deployment(ns, n), FIELD_MANAGER);
+        applied++;
+      }).then(() => console.log(`  flotilla: ${applied} templates applied to the control cluster in ${secs(performance.now() - t0)}`)),
+    ]);
+    if (fr.done.size < flotillaWatch.length) await reportMissing(`flotilla run ${round}`, flotillaWatch, fr.missing, fr.done);
+    const membersMs = Math.max(...memberNames.map((n) => fr.done.get(`${n}/${ns}`) as number));
+    const bindingsMs = fr.done.get(flotillaWatch[0]?.what as string) as number;
+    const cpRssAtEnd = await rssBytes(fl.controlPlane.pid);
+    const agentRssAtEnd = new Map(await Promise.all([...agentPids()].map(async ([m, pid]) => [m, await rssBytes(pid)] as const)));
+    await settleControlPlane(fl);
+    const w1 = await writesOf(everyRest);
+    const cp1 = await fl.controlPlaneMetrics();
+    const writes = writesDiff(w0, w1);
+    const run = { ms: Math.max(membersMs, bindingsMs), existMs: existMs(flotillaMembers, t0), memberWrites: memberTotal(writes, noLease) };
+    console.log(`flotilla (round ${round}): apply → Available in all ${K} members: ${secs(membersMs)} (${per(fr.done, ns)})`);
+    console.log(`flotilla (round ${round}): apply → all ${T} Deployments exist in every member: ${secs(run.existMs)} (as polled)`);
+    console.log(`flotilla (round ${round}): apply → all ${T} ResourceBindings FullyApplied: ${secs(bindingsMs)}${sup.restartsSince()}`);
+    if (!detail) return run;
+
+    const bindings = await control.get<{ items: ResourceBinding[] }>(collectionPath(RESOURCES.resourceBinding, ns));
+    const templates = await control.get<{ items: { status?: { availableReplicas?: number } }[] }>(collectionPath(deployments, ns));
+    const templatesSummed = templates.items.filter((d) => d.status?.availableReplicas === K).length;
+    const agentMetrics = new Map(await Promise.all(memberNames.map(async (m) => [m, await fl.agentMetrics(m)] as const)));
+    const cw = writes.get("control") ?? new Map();
+    const benchOwn = T + 2; // the templates, the namespace, the policy
+    const delta = (name: string) => (cp1[name] ?? 0) - (cp0[name] ?? 0);
+    const bindingStatus = delta("flotilla_binding_status_writes_total");
+    const templateStatus = delta("flotilla_template_status_writes_total");
+    // Writes that come with time, not with templates: Leases (leader election), Cluster status
+    // (heartbeats), and refused requests (not 2xx).
+    const background = (k: string) => isLease(k) || k.startsWith("APPLY clusters/status") || / \(\d+\)$/.test(k);
+    const perTemplate = totalWrites(cw, (k) => !background(k)) - benchOwn;
+    console.log(`control cluster writes (apiserver_request_total, POST/PUT/PATCH/APPLY/DELETE): ${totalWrites(cw)} total, ${totalWrites(cw, background)} of them background (Leases, Cluster status, refused)`);
+    console.log(`  ${formatWrites(cw)}`);
+    console.log(`  besides the bench's own ${benchOwn} and the background: ${perTemplate} = ${(perTemplate / T).toFixed(2)} per template`);
+    console.log(
+      `control plane's own count: ${bindings.items.length} bindings + ${bindingStatus + templateStatus} status writes (binding ${bindingStatus}, template ${templateStatus}) = ${((bindings.items.length + bindingStatus + templateStatus) / T).toFixed(2)} per template`,
+    );
+    console.log(`templates whose .status.availableReplicas shows the fleet sum (${K}): ${templatesSummed}/${T}`);
+    printWrites("flotilla", writes, memberNames, T * K, "Deployment");
+    for (const m of memberNames) {
+      const a = agentMetrics.get(m) ?? {};
+      console.log(`  agent ${m}: applies ${a.flotilla_agent_applies_total ?? "?"}, state ConfigMap writes ${a.flotilla_agent_state_writes_total ?? "?"}, upserts received ${a.flotilla_agent_upserts_received_total ?? "?"}`);
+    }
+    console.log(`control plane RSS: ${mib(cpRssAtEnd)} at the end, peak ${mib(await peakRssBytes(fl.controlPlane.pid))}`);
+    for (const [m, pid] of agentPids()) console.log(`agent ${m} RSS: ${mib(agentRssAtEnd.get(m) ?? 0)} at the end, peak ${mib(await peakRssBytes(pid))}`);
+    console.log(`control-cluster writes per template, besides the template itself and the background: ${(perTemplate / T).toFixed(2)}`);
+    return run;
+  };
+
+  // ---- Baseline: the same member writes, straight from this process ----------------------------
+  const baselineRun = async (round: number, detail: boolean): Promise<Run> => {
+    const ns = `baseline-${round}`;
+    const w2 = await writesOf(everyRest);
+    // Outside the timing (the Flotilla run's control namespace was created before its clock, too),
+    // inside the counts (in the Flotilla run the agents create the member namespaces).
+    for (const r of members.values()) await r.request("POST", "/api/v1/namespaces", { body: { apiVersion: "v1", kind: "Namespace", metadata: { name: ns } } });
+    const t0 = performance.now();
+    const baselineWatch = [...members].map(([n, r]) => availableIn(r, n, ns));
+    const jobs = names.flatMap((n) => [...members.values()].map((r) => ({ r, n })));
+    const [br] = await Promise.all([
+      awaitAll(baselineWatch, t0),
+      pool(jobs, C, async ({ r, n }) => void (await r.apply(objectPath(deployments, ns, n), deployment(ns, n), FIELD_MANAGER))).then(() =>
+        console.log(`  baseline: ${jobs.length} Deployments applied to the members in ${secs(performance.now() - t0)}`),
+      ),
+    ]);
+    if (br.done.size < baselineWatch.length) await reportMissing(`baseline run ${round}`, baselineWatch, br.missing, br.done);
+    const ms = Math.max(...br.done.values());
+    await sleep(3000); // trailing status writes, as the Flotilla run's settle
+    const writes = writesDiff(w2, await writesOf(everyRest));
+    const run = { ms, existMs: existMs(baselineWatch, t0), memberWrites: memberTotal(writes, noLease) };
+    console.log(`baseline (round ${round}): apply → all ${T} Deployments exist in every member: ${secs(run.existMs)} (as polled)`);
+    console.log(`baseline (round ${round}): apply → Available in all ${K} members: ${secs(ms)} (${per(br.done, ns)})${sup.restartsSince()}`);
+    if (!detail) return run;
+    printWrites("baseline", writes, memberNames, T * K, "Deployment");
+    const bw = writes.get("control") ?? new Map();
+    console.log(`  control cluster writes meanwhile (idle Flotilla): ${totalWrites(bw)}${bw.size > 0 ? ` (${formatWrites(bw)})` : ""}`);
+    for (const [m, pid] of agentPids()) console.log(`  agent ${m} RSS after the baseline: ${mib(await rssBytes(pid))}`);
+    return run;
+  };
+
+  // ---- Rounds in alternating order, so that neither side always meets the warmer members --------
+  const flotillaRuns: Run[] = [];
+  const baselineRuns: Run[] = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    const flotillaFirst = round % 2 === 1;
+    console.log(`-- round ${round}: ${flotillaFirst ? "Flotilla, then the baseline" : "the baseline, then Flotilla"}`);
+    if (flotillaFirst) {
+      flotillaRuns.push(await flotillaRun(round, round === 1));
+      baselineRuns.push(await baselineRun(round, round === 1));
+    } else {
+      baselineRuns.push(await baselineRun(round, false));
+      flotillaRuns.push(await flotillaRun(round, false));
+    }
+  }
 
   // ---- Idle: with everything Available, the agents should write nothing (no apply loops) ---------
   if (idleMs > 0) {
     const agentWrites = (a: Record<string, number>) =>
       (a.flotilla_agent_applies_total ?? 0) + (a.flotilla_agent_state_writes_total ?? 0) + Object.entries(a).filter(([k]) => k.startsWith("flotilla_agent_deletes_total")).reduce((n, [, v]) => n + v, 0);
-    const idle0 = new Map(await Promise.all(memberNames.map(async (m) => [m, agentWrites(await (flotilla as Flotilla).agentMetrics(m))] as const)));
+    const idle0 = new Map(await Promise.all(memberNames.map(async (m) => [m, agentWrites(await fl.agentMetrics(m))] as const)));
     await new Promise((r) => setTimeout(r, idleMs));
-    const idleWrites = await Promise.all(memberNames.map(async (m) => agentWrites(await (flotilla as Flotilla).agentMetrics(m)) - (idle0.get(m) ?? 0)));
+    const idleWrites = await Promise.all(memberNames.map(async (m) => agentWrites(await fl.agentMetrics(m)) - (idle0.get(m) ?? 0)));
     const perMinute = (idleWrites.reduce((a, b) => a + b, 0) * 60_000) / idleMs;
-    console.log(`idle fleet: agent writes to the members (applies, state records, deletes) over ${secs(idleMs)}: ${idleWrites.join(" + ")} = ${perMinute.toFixed(1)} per minute (${T} templates × ${K} members)`);
+    console.log(`idle fleet: agent writes to the members (applies, state records, deletes) over ${secs(idleMs)}: ${idleWrites.join(" + ")} = ${perMinute.toFixed(1)} per minute (${T * ROUNDS} templates × ${K} members)`);
   }
 
-  // ---- Baseline: the same member writes, straight from this process ----------------------------
-  const w2 = await writesOf(everyRest);
-  // Outside the timing (the Flotilla run's control namespace was created before its clock, too),
-  // inside the counts (in the Flotilla run the agents create the member namespaces).
-  for (const r of members.values()) await r.request("POST", "/api/v1/namespaces", { body: { apiVersion: "v1", kind: "Namespace", metadata: { name: "baseline" } } });
-  t0 = performance.now();
-  const baselineWatch = [...members].map(([n, r]) => availableIn(r, n, "baseline"));
-  const jobs = names.flatMap((n) => [...members.values()].map((r) => ({ r, n })));
-  const [br] = await Promise.all([
-    awaitAll(baselineWatch, t0),
-    pool(jobs, C, async ({ r, n }) => void (await r.apply(objectPath(deployments, "baseline", n), deployment("baseline", n), FIELD_MANAGER))).then(() =>
-      console.log(`  baseline: ${jobs.length} Deployments applied to the members in ${secs(performance.now() - t0)}`),
-    ),
-  ]);
-  if (br.done.size < baselineWatch.length) await reportMissing("baseline run", baselineWatch, br.missing, br.done);
-  const baselineMs = Math.max(...br.done.values());
-  await sleep(3000); // trailing status writes, as the Flotilla run's settle
-  const w3 = await writesOf(everyRest);
-  const baselineWrites = writesDiff(w2, w3);
-  const baselineExistMs = existMs(baselineWatch, t0);
-  console.log(`baseline: apply → all ${T} Deployments exist in every member: ${secs(baselineExistMs)} (as polled)`);
-  console.log(`baseline: apply → Available in all ${K} members: ${secs(baselineMs)} (${per(br.done, "baseline")})`);
-  printWrites("baseline", baselineWrites, memberNames, T * K, "Deployment");
-  const bw = baselineWrites.get("control") ?? new Map();
-  console.log(`  control cluster writes meanwhile (idle Flotilla): ${totalWrites(bw)}${bw.size > 0 ? ` (${formatWrites(bw)})` : ""}`);
-  for (const [m, pid] of agentPids) console.log(`  agent ${m} RSS after the baseline: ${mib(await rssBytes(pid))}`);
-
-  // ---- Ratios --------------------------------------------------------------------------------
-  const memberTotal = (w: Map<string, WriteCounts>, keep?: (k: string) => boolean) => memberNames.reduce((n, m) => n + totalWrites(w.get(m) ?? new Map(), keep), 0);
-  const noLease = (k: string) => !isLease(k);
+  // ---- Ratios, summed over the rounds --------------------------------------------------------
+  const sum = (runs: Run[], f: (r: Run) => number) => runs.reduce((n, r) => n + f(r), 0);
+  const both = (f: (r: Run) => number) => `${flotillaRuns.map((r) => secs(f(r))).join(" + ")} / ${baselineRuns.map((r) => secs(f(r))).join(" + ")}`;
+  const efficiency = (f: (r: Run) => number) => (sum(baselineRuns, f) / sum(flotillaRuns, f)).toFixed(2);
   console.log("");
-  console.log(`ratio flotilla / baseline, time: ${(flotillaMs / baselineMs).toFixed(2)} (${secs(flotillaMs)} / ${secs(baselineMs)}; members Available only: ${(flotillaMembersMs / baselineMs).toFixed(2)})`);
-  console.log(`ratio flotilla / baseline, apply → all Deployments exist in the members: ${(flotillaExistMs / baselineExistMs).toFixed(2)} (${secs(flotillaExistMs)} / ${secs(baselineExistMs)})`);
-  console.log(`ratio flotilla / baseline, member writes without leases: ${(memberTotal(flotillaWrites, noLease) / memberTotal(baselineWrites, noLease)).toFixed(2)}`);
-  console.log(`control-cluster writes per template, besides the template itself and the background: ${(perTemplate / T).toFixed(2)}`);
+  console.log(`efficiency (baseline time ÷ Flotilla time, ${ROUNDS} rounds), apply → Available (and bindings FullyApplied): ${efficiency((r) => r.ms)} (flotilla ${both((r) => r.ms)} baseline)`);
+  console.log(`efficiency, apply → all Deployments exist in the members: ${efficiency((r) => r.existMs)} (flotilla ${both((r) => r.existMs)} baseline)`);
+  console.log(`ratio flotilla / baseline, member writes without leases: ${(sum(flotillaRuns, (r) => r.memberWrites) / sum(baselineRuns, (r) => r.memberWrites)).toFixed(2)}`);
 } catch (err) {
   failed = true;
   console.error(err instanceof Error ? err.message : err);
   await keepFlotillaLogs(fleet);
 } finally {
+  supervisor?.stop();
   for (const r of rests) r.close();
   await flotilla?.stop();
   await fleet?.stop();
