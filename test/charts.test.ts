@@ -344,6 +344,7 @@ describe("helm template of flotilla-agent", () => {
       { name: "FLOTILLA_BOOTSTRAP_TOKEN", valueFrom: { secretKeyRef: { name: "flotilla-agent-bootstrap-token", key: "token" } } },
     );
 
+    assert.deepEqual(c.env?.find((e) => e.name === "NODE_OPTIONS"), { name: "NODE_OPTIONS", value: "--max-semi-space-size=1" }, "a small young generation by default");
     assert.equal(d.spec?.replicas, 1);
     assert.equal(d.spec?.template.spec?.serviceAccountName, "flotilla-agent");
     assert.equal(c.image, image);
@@ -387,6 +388,7 @@ describe("helm template of flotilla-agent", () => {
         rbac: { clusterAdmin: false, rules },
         heartbeatInterval: "2s",
         extraArgs: ["--workers=16"],
+        nodeOptions: "",
       }),
     );
     assert.deepEqual(kindsAndNames(objects), [
@@ -424,6 +426,7 @@ describe("helm template of flotilla-agent", () => {
       "--workers=16",
     ]);
     assert.equal(c.env?.some((e) => e.name === "FLOTILLA_BOOTSTRAP_TOKEN"), false);
+    assert.equal(c.env?.some((e) => e.name === "NODE_OPTIONS"), false, "nodeOptions empty: no NODE_OPTIONS");
     assert.deepEqual(d.spec?.template.spec?.volumes, [
       { name: "ca", configMap: { name: "flotilla-agent-ca" } },
       { name: "tls", secret: { secretName: "member1-cert" } },
