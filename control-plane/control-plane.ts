@@ -2,6 +2,7 @@
 // start function), then the order every part follows: sync, controllers, leadership, listeners.
 import { Server, ServerCredentials } from "@grpc/grpc-js";
 import { startHealthServer } from "../shared/health-server.ts";
+import { KubeRest } from "../shared/kube-rest.ts";
 import { gaugeOf } from "../shared/metrics.ts";
 import { startAdmin } from "./admin/index.ts";
 import { startClusters } from "./clusters/index.ts";
@@ -64,11 +65,15 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Runn
     for (const c of leaderControllers) c.start();
     for (const p of parts) p.startedLeading?.();
   };
+  // The elector's requests get their own connections (as client-go gives leader election its own
+  // client): behind a burst of controller writes in the shared pool, a renewal would wait past
+  // the renew deadline and the leader would step down and exit while nothing was wrong.
+  const electionRest = opts.leaderElection === undefined ? undefined : new KubeRest(opts.kc, { maxSockets: 2, userAgent: `flotilla-control-plane/${ctx.identity}`, writeFence: () => writeFence() });
   const elector =
-    opts.leaderElection === undefined
+    electionRest === undefined || opts.leaderElection === undefined
       ? undefined
       : new LeaderElector({
-          rest: ctx.rest,
+          rest: electionRest,
           name: "flotilla-control-plane",
           ...opts.leaderElection,
           log,
@@ -110,6 +115,7 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Runn
       ctx.templates.stop();
       ctx.caches.stop();
       ctx.rest.close();
+      electionRest?.close();
       await health?.close();
     },
   };
