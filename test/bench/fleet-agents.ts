@@ -63,6 +63,8 @@ async function handle(m: ToWorker): Promise<unknown> {
       return {};
     case "summary":
       return summary(m.since ?? 0);
+    case "syncTimes":
+      return agents.map((a) => a.lastSyncAt);
     case "receipts":
       return agents.map((a) => a.receipts.get(m.key) ?? []);
     case "cut":
@@ -95,3 +97,4 @@ process.on("message", (m: ToWorker) => {
 });
 // The parent is gone (however it ended): so are we.
 process.on("disconnect", () => process.exit(0));
+process.on("SIGTERM", () => process.exit(0));

@@ -19,6 +19,8 @@ export type ToWorker = { id: number } & (
   | { type: "connect" }
   /** since: count the agents synced since this time (epoch ms). */
   | { type: "summary"; since?: number }
+  /** Per agent, when it last synced (epoch ms; 0: never). */
+  | { type: "syncTimes" }
   /** Per agent, the arrivals of one Work's hashes. */
   | { type: "receipts"; key: string }
   /** Cut every agent's stream (`streams`: the channel stays) or channel (`connections`: new TCP and TLS). */

@@ -18,7 +18,8 @@
 // Prints one line per N with each figure next to issue 12's goal; --json FILE writes them, keyed
 // by N. Never fails on a time: exits non-zero only when a run could not complete, saying what.
 //   node test/bench/fleet-scale.ts --agents 1000[,5000,…] [--workers W] [--templates T] [--json FILE]
-//     [--changes M] [--idle S] [--storm connections|streams] [--timeout S] [--log-level L]
+//     [--changes M] [--idle S] [--background S] [--storm connections|streams] [--heartbeat-interval S]
+//     [--timeout S] [--log-level L] [--keep-logs]
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -46,6 +47,7 @@ const { values } = parseArgs({
     "heartbeat-interval": { type: "string", default: "10" },
     timeout: { type: "string", default: "900" },
     "log-level": { type: "string", default: "info" },
+    "keep-logs": { type: "boolean", default: false },
   },
 });
 const positive = (flag: string, v: string | undefined) => {
@@ -263,7 +265,8 @@ async function measure(run: Run): Promise<FleetFigures> {
   const s1 = await workers.summary(t0);
   const reconnectAllS = (s1.lastSyncAt - t0) / 1000;
   const reconnectManifestBytes = s1.manifestBytes - s0.manifestBytes;
-  say(`reconnect storm (${storm}): all ${n} synced again in ${reconnectAllS.toFixed(1)} s, ${s1.connects - s0.connects} streams opened, ${reconnectManifestBytes} manifest bytes received`);
+  const resynced = (await workers.all<number[]>({ type: "syncTimes" })).flat().map((at) => at - t0);
+  say(`reconnect storm (${storm}): all ${n} synced again in ${reconnectAllS.toFixed(1)} s (p50 ${quantile(resynced, 0.5).toFixed(0)} ms, p99 ${quantile(resynced, 0.99).toFixed(0)} ms), ${s1.connects - s0.connects} streams opened, ${reconnectManifestBytes} manifest bytes received`);
 
   // ---- one agent restarts ---------------------------------------------------------------------
   await settle(run);
@@ -331,6 +334,7 @@ for (const n of counts) {
       lines.push(memoryLine(f));
     }
     console.log(lines.at(-1));
+    if (values["keep-logs"]) await keepFlotillaLogs(started.fleet);
   } catch (err) {
     failure = `N=${n}: ${err instanceof Error ? err.message : String(err)}`;
     console.error(failure);
