@@ -1,6 +1,8 @@
 // bench:fleet's one control-plane process, with the production defaults of every cluster and
 // leader-election flag (unlike test/env/flotilla.ts, whose short test timings would multiply the
-// status writes being measured), and what the bench reads of it: /metrics, RSS and CPU.
+// status writes being measured), and what the bench reads of it: /metrics, RSS and CPU. When it
+// exits (a leader that could not renew its Lease exits on purpose), it is started again in place,
+// as a kubelet restarts a pod, and the restarts are counted.
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -20,17 +22,20 @@ export interface BenchControlPlane {
   serverName: string;
   /** Prometheus text of /metrics. */
   metricsText(): Promise<string>;
-  /** Resident set size (MiB) and CPU seconds (user + system) so far. */
+  /** Resident set size (MiB) of the current run, and CPU seconds (user + system) of all runs so far. */
   usage(): Promise<{ rssMiB: number; cpuS: number }>;
+  /** Times it exited and was started again. */
+  restarts(): number;
   stop(): Promise<void>;
 }
 
-export async function startBenchControlPlane(control: Cluster, dir: string, logLevel: string): Promise<BenchControlPlane> {
+export async function startBenchControlPlane(control: Cluster, dir: string, logLevel: string, extraArgs: string[] = []): Promise<BenchControlPlane> {
   const ca = await createCa("flotilla-bench-ca");
   const hub = await issueCertificate(ca, { commonName: "flotilla-hub", dnsNames: ["localhost"], ipAddresses: ["127.0.0.1"], usage: "server" });
   const files: [string, string][] = [["ca.crt", ca.certPem], ["hub.crt", hub.certPem], ["hub.key", hub.keyPem]];
   await Promise.all(files.map(([f, text]) => writeFile(join(dir, f), text, { mode: 0o600 })));
   const [grpcPort, healthPort] = [await freePort(), await freePort()];
+  const get = async (path: string) => fetch(`http://127.0.0.1:${healthPort}${path}`, { signal: AbortSignal.timeout(30_000) });
   const process_ = ManagedProcess.start({
     name: "control-plane",
     command: process.execPath,
@@ -44,25 +49,53 @@ export async function startBenchControlPlane(control: Cluster, dir: string, logL
       `--tls-key=${join(dir, "hub.key")}`,
       "--registration-listen=",
       "--identity=control-plane",
+      ...extraArgs,
     ],
+    ready: async () => (await get("/readyz").catch(() => undefined))?.ok ?? false,
     env: { ...process.env, LOG_LEVEL: logLevel },
     logFile: join(dir, "control-plane.log"),
   });
-  const get = async (path: string) => fetch(`http://127.0.0.1:${healthPort}${path}`, { signal: AbortSignal.timeout(30_000) });
   try {
     await process_.guard(waitFor(async () => (await get("/readyz").catch(() => undefined))?.ok ?? false, { what: "control plane /readyz", timeoutMs: 120_000 }));
   } catch (err) {
     await process_.stop();
     throw err;
   }
+  // CPU of the runs that ended: /proc forgets a process once it exits, so it is sampled meanwhile.
+  let cpuOfEnded = 0;
+  let lastCpu = 0;
+  let restarts = 0;
+  let stopping = false;
+  const sampler = setInterval(() => void processUsage(process_.pid).then((u) => (lastCpu = u.cpuS), () => undefined), 1000);
+  const watch = (): void => {
+    void process_.exited.then(async (e) => {
+      if (stopping) return;
+      restarts++;
+      cpuOfEnded += lastCpu;
+      lastCpu = 0;
+      console.log(`  control plane exited (code ${e.code}, signal ${e.signal}); restart ${restarts}, as a kubelet would. Last log lines:\n${process_.tail(3)}`);
+      await process_.restart(120_000).catch((err: unknown) => console.log(`  control plane restart failed: ${String(err)}`));
+      watch();
+    });
+  };
+  watch();
   return {
     process: process_,
     ca,
     address: `127.0.0.1:${grpcPort}`,
     serverName: "localhost",
     metricsText: async () => (await get("/metrics")).text(),
-    usage: () => processUsage(process_.pid),
-    stop: () => process_.stop(),
+    usage: async () => {
+      const u = await processUsage(process_.pid);
+      lastCpu = u.cpuS;
+      return { rssMiB: u.rssMiB, cpuS: cpuOfEnded + u.cpuS };
+    },
+    restarts: () => restarts,
+    stop: async () => {
+      stopping = true;
+      clearInterval(sampler);
+      await process_.stop();
+    },
   };
 }
 

@@ -19,7 +19,7 @@
 // by N. Never fails on a time: exits non-zero only when a run could not complete, saying what.
 //   node test/bench/fleet-scale.ts --agents 1000[,5000,…] [--workers W] [--templates T] [--json FILE]
 //     [--changes M] [--idle S] [--background S] [--storm connections|streams] [--heartbeat-interval S]
-//     [--timeout S] [--log-level L] [--keep-logs]
+//     [--timeout S] [--log-level L] [--keep-logs] [--control-plane-args=--flag=v,…]
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -48,6 +48,8 @@ const { values } = parseArgs({
     timeout: { type: "string", default: "900" },
     "log-level": { type: "string", default: "info" },
     "keep-logs": { type: "boolean", default: false },
+    /** Extra control-plane flags, e.g. --control-plane-args=--leader-elect=false (comma-separated). */
+    "control-plane-args": { type: "string", default: "" },
   },
 });
 const positive = (flag: string, v: string | undefined) => {
@@ -126,7 +128,8 @@ async function startRun(n: number, started: { fleet?: Fleet; cp?: BenchControlPl
   // The name keepFlotillaLogs looks for: a failed run keeps them.
   const dir = join(fleet.root, "flotilla-logs");
   await mkdir(dir, { recursive: true });
-  const cp = (started.cp = await startBenchControlPlane(fleet.control, dir, logLevel));
+  const cpArgs = (values["control-plane-args"] as string).split(",").filter((a) => a !== "");
+  const cp = (started.cp = await startBenchControlPlane(fleet.control, dir, logLevel, cpArgs));
   const rest = (started.rest = new KubeRest(fleet.control.kubeConfig(), { maxSockets: 32 }));
   say(`control cluster and control plane up in ${secs(performance.now() - t)} (logs in ${dir})`);
 
@@ -168,13 +171,13 @@ async function startRun(n: number, started: { fleet?: Fleet; cp?: BenchControlPl
   const s = await workers.summary(tc);
   const connectAllS = (s.lastSyncAt - tc) / 1000;
   const connected = metricValue(await cp.metricsText(), "flotilla_connected_agents");
-  say(`connect: all ${n} synced in ${connectAllS.toFixed(1)} s (${s.connects} streams opened); the control plane counts ${connected} connected agents`);
+  say(`connect: all ${n} synced in ${connectAllS.toFixed(1)} s (${s.connects} streams opened); the control plane counts ${connected} connected agents; ${cp.restarts()} control-plane restarts so far`);
   if (connected !== n) throw new Error(`the control plane counts ${connected} connected agents, not ${n}: the simulated agents do not each hold their own connection`);
   t0 = performance.now();
   await until(`all ${n} Clusters Ready`, async () => {
     const list = await rest.get<{ items: { status?: { conditions?: { type: string; status: string }[] } }[] }>(collectionPath(RESOURCES.cluster), { resourceVersion: "0" });
     return list.items.filter((c) => c.status?.conditions?.some((x) => x.type === "Ready" && x.status === "True")).length === n;
-  }, 1000);
+  }, Math.max(1000, n / 5)); // a list of 10,000 Clusters is 15 MB: not too often
   say(`all ${n} Clusters Ready ${secs(performance.now() - t0)} after that`);
 
   await rest.request("POST", "/api/v1/namespaces", { body: { apiVersion: "v1", kind: "Namespace", metadata: { name: NAMESPACE } } });
@@ -274,7 +277,7 @@ async function measure(run: Run): Promise<FleetFigures> {
   say(`restart of one agent holding ${restart.held} Works: ${restart.manifestBytes} manifest bytes received`);
 
   const fin = await run.cp.usage();
-  say(`control plane: RSS ${usage.rssMiB.toFixed(1)} MiB after the idle window, ${fin.rssMiB.toFixed(1)} MiB at the end; CPU ${fin.cpuS.toFixed(1)} s in all`);
+  say(`control plane: RSS ${usage.rssMiB.toFixed(1)} MiB after the idle window, ${fin.rssMiB.toFixed(1)} MiB at the end; CPU ${fin.cpuS.toFixed(1)} s in all; ${run.cp.restarts()} restarts`);
   return {
     connectAllS: round(run.connectAllS, 2),
     fanoutP50Ms: round(quantile(fan, 0.5), 0),
@@ -307,6 +310,7 @@ async function measureMemory(run: Run, templates: number): Promise<MemoryFigures
   const s = await run.workers.summary();
   await settle(run);
   const usage = await run.cp.usage();
+  say(`control plane restarts: ${run.cp.restarts()}`);
   return { agents: run.n, templates, works: s.held, loadS: round(loadS, 1), rssMiB: round(usage.rssMiB, 1), cpuS: round(usage.cpuS, 1) };
 }
 
