@@ -78,11 +78,17 @@ const epochNow = () => performance.timeOrigin + performance.now();
 const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const say = (line: string) => console.log(`  ${line}`);
 
-/** Polls until done() answers true; throws `what` after the timeout. */
+/** Polls until done() answers true (a failed poll counts as not done: the control plane may be restarting); throws `what` after the timeout. */
 async function until(what: string, done: () => Promise<boolean>, intervalMs = 250): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!(await done())) {
-    if (Date.now() > deadline) throw new Error(`${what}: not done within ${secs(timeoutMs)}`);
+  let lastError = "";
+  for (;;) {
+    try {
+      if (await done()) return;
+    } catch (err) {
+      lastError = `; last poll failed: ${err instanceof Error ? err.message : String(err)}`;
+    }
+    if (Date.now() > deadline) throw new Error(`${what}: not done within ${secs(timeoutMs)}${lastError}`);
     await sleep(intervalMs);
   }
 }
