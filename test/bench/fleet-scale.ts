@@ -176,7 +176,8 @@ async function startRun(n: number, started: { fleet?: Fleet; cp?: BenchControlPl
   await until(`all ${n} agents synced`, async () => (await workers.summary(tc)).syncedSince === n).catch(async (err: unknown) => {
     const s = await workers.summary(tc);
     const connected = metricValue(await cp.metricsText().catch(() => ""), "flotilla_connected_agents");
-    throw new Error(`${err instanceof Error ? err.message : String(err)} (${s.synced} synced, ${s.connects} streams opened; the control plane counts ${connected} connected agents; see the agents' logs for why streams ended)`);
+    const u = await cp.usage();
+    throw new Error(`${err instanceof Error ? err.message : String(err)} (${s.synced} synced, ${s.connects} streams opened; the control plane counts ${connected} connected agents, has used ${u.cpuS.toFixed(1)} CPU s, RSS ${u.rssMiB.toFixed(1)} MiB; see the agents' logs for why streams ended)`);
   });
   const s = await workers.summary(tc);
   const connectAllS = (s.lastSyncAt - tc) / 1000;
