@@ -1,0 +1,116 @@
+// bench:fleet's one control-plane process, with the production defaults of every cluster and
+// leader-election flag (unlike test/env/flotilla.ts, whose short test timings would multiply the
+// status writes being measured), and what the bench reads of it: /metrics, RSS and CPU. When it
+// exits (a leader that could not renew its Lease exits on purpose), it is started again in place,
+// as a kubelet restarts a pod, and the restarts are counted.
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createCa, issueCertificate, type KeyPair } from "../../shared/pki.ts";
+import type { Cluster } from "../env/cluster.ts";
+import { freePort } from "../env/free-port.ts";
+import { ManagedProcess } from "../env/managed-process.ts";
+import { waitFor } from "../env/wait.ts";
+
+const flotillaBin = fileURLToPath(new URL("../../bin/flotilla.ts", import.meta.url));
+
+export interface BenchControlPlane {
+  process: ManagedProcess;
+  /** The CA that signs agent certificates, and the hub's address and name for agents. */
+  ca: KeyPair;
+  address: string;
+  serverName: string;
+  /** Prometheus text of /metrics. */
+  metricsText(): Promise<string>;
+  /** Resident set size (MiB) of the current run, and CPU seconds (user + system) of all runs so far. */
+  usage(): Promise<{ rssMiB: number; cpuS: number }>;
+  /** Times it exited and was started again. */
+  restarts(): number;
+  stop(): Promise<void>;
+}
+
+export async function startBenchControlPlane(control: Cluster, dir: string, logLevel: string, extraArgs: string[] = []): Promise<BenchControlPlane> {
+  const ca = await createCa("flotilla-bench-ca");
+  const hub = await issueCertificate(ca, { commonName: "flotilla-hub", dnsNames: ["localhost"], ipAddresses: ["127.0.0.1"], usage: "server" });
+  const files: [string, string][] = [["ca.crt", ca.certPem], ["hub.crt", hub.certPem], ["hub.key", hub.keyPem]];
+  await Promise.all(files.map(([f, text]) => writeFile(join(dir, f), text, { mode: 0o600 })));
+  const [grpcPort, healthPort] = [await freePort(), await freePort()];
+  const get = async (path: string) => fetch(`http://127.0.0.1:${healthPort}${path}`, { signal: AbortSignal.timeout(30_000) });
+  const process_ = ManagedProcess.start({
+    name: "control-plane",
+    command: process.execPath,
+    args: [
+      flotillaBin, "control-plane",
+      `--kubeconfig=${control.kubeconfigPath}`,
+      `--grpc-listen=127.0.0.1:${grpcPort}`,
+      `--health-listen=127.0.0.1:${healthPort}`,
+      `--ca-cert=${join(dir, "ca.crt")}`,
+      `--tls-cert=${join(dir, "hub.crt")}`,
+      `--tls-key=${join(dir, "hub.key")}`,
+      "--registration-listen=",
+      "--identity=control-plane",
+      ...extraArgs,
+    ],
+    ready: async () => (await get("/readyz").catch(() => undefined))?.ok ?? false,
+    env: { ...process.env, LOG_LEVEL: logLevel },
+    logFile: join(dir, "control-plane.log"),
+  });
+  try {
+    await process_.guard(waitFor(async () => (await get("/readyz").catch(() => undefined))?.ok ?? false, { what: "control plane /readyz", timeoutMs: 120_000 }));
+  } catch (err) {
+    await process_.stop();
+    throw err;
+  }
+  // CPU of the runs that ended: /proc forgets a process once it exits, so it is sampled meanwhile.
+  let cpuOfEnded = 0;
+  let lastCpu = 0;
+  let restarts = 0;
+  let stopping = false;
+  const sampler = setInterval(() => void processUsage(process_.pid).then((u) => (lastCpu = u.cpuS), () => undefined), 1000);
+  const watch = (): void => {
+    void process_.exited.then(async (e) => {
+      if (stopping) return;
+      restarts++;
+      cpuOfEnded += lastCpu;
+      lastCpu = 0;
+      console.log(`  control plane exited (code ${e.code}, signal ${e.signal}); restart ${restarts}, as a kubelet would. Last log lines:\n${process_.tail(3)}`);
+      await process_.restart(120_000).catch((err: unknown) => console.log(`  control plane restart failed: ${String(err)}`));
+      watch();
+    });
+  };
+  watch();
+  return {
+    process: process_,
+    ca,
+    address: `127.0.0.1:${grpcPort}`,
+    serverName: "localhost",
+    metricsText: async () => (await get("/metrics")).text(),
+    usage: async () => {
+      const u = await processUsage(process_.pid);
+      lastCpu = u.cpuS;
+      return { rssMiB: u.rssMiB, cpuS: cpuOfEnded + u.cpuS };
+    },
+    restarts: () => restarts,
+    stop: async () => {
+      stopping = true;
+      clearInterval(sampler);
+      await process_.stop();
+    },
+  };
+}
+
+/** RSS (VmRSS) and user + system CPU of a process, from /proc (Linux; clock ticks of 1/100 s). */
+export async function processUsage(pid: number): Promise<{ rssMiB: number; cpuS: number }> {
+  const [status, stat] = await Promise.all([readFile(`/proc/${pid}/status`, "utf8"), readFile(`/proc/${pid}/stat`, "utf8")]);
+  const kb = Number(/^VmRSS:\s+(\d+) kB$/m.exec(status)?.[1] ?? Number.NaN);
+  // Fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return { rssMiB: kb / 1024, cpuS: ticks / 100 };
+}
+
+/** The value of an unlabelled metric in Prometheus text, or undefined. */
+export function metricValue(text: string, name: string): number | undefined {
+  const m = new RegExp(`^${name} (\\S+)$`, "m").exec(text);
+  return m === null ? undefined : Number(m[1]);
+}
