@@ -45,6 +45,9 @@ describe("bench:fleet simulated agent", () => {
           heartbeats++;
         },
         connected: () => undefined,
+        // As the control plane's status store answers: an accepted report records the Work (so a
+        // removal confirmed after a restart by hash, which resends nothing, still counts).
+        recorded: (_c, key) => statuses.some((s) => s.workKey === key),
         deletionIntent: () => ({ reason: "TemplateDeleted", preserve: false }),
       },
     });

@@ -3,6 +3,7 @@
 // available, every WorkDelete as deleted, and sends a small heartbeat at the agent's interval.
 import type { Logger } from "pino";
 import { AGENT_VERSION } from "../../agent/agent.ts";
+import { helloHashes } from "../../agent/by-hash.ts";
 import { HubConnection } from "../../agent/hub-connection.ts";
 import type { Heartbeat, Hello, WorkStatus } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
 
@@ -13,12 +14,13 @@ export interface Receipt {
 }
 
 /**
- * The Hello of an agent that restarted: it kept the hashes it applied but not the manifests.
- * Today's agent (agent/agent.ts, hello handler) then asks for contents; once the agent keeps its
- * {work → hash} across restarts, this says needsContents: false and a restart resyncs by hash.
+ * The Hello of an agent that restarted: it kept the hashes it applied (its records, each applied
+ * in full) but not the manifests. The real agent's own rule (agent/by-hash.ts) names each by its
+ * hash and asks for no contents, so a restart resyncs by hash.
  */
 export function restartHello(clusterName: string, hashes: Record<string, string>): Hello {
-  return { clusterName, agentVersion: AGENT_VERSION, workHashes: hashes, needsContents: true };
+  const records = Object.entries(hashes).map(([key, hash]) => ({ key, hash, resources: [], whole: true }));
+  return { clusterName, agentVersion: AGENT_VERSION, workHashes: helloHashes(records, [], new Set()), needsContents: false };
 }
 
 /** A plausible heartbeat of a one-node member (what agent/heartbeat.ts builds, at its smallest). */
