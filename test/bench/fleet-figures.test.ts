@@ -44,10 +44,12 @@ const figures: FleetFigures = {
 test("figuresLine puts each figure next to its goal and says whether it is met", () => {
   const line = figuresLine(1000, figures);
   assert.match(line, /^N=1000: /);
-  assert.match(line, /p99 2500 ms \(goal < 2000 ms at 10,000: NOT met\)/);
+  assert.match(line, /p99 2500 ms \(goal < 2000 ms at 10,000; at 1000: over\)/);
+  assert.match(figuresLine(10_000, figures), /p99 2500 ms \(goal < 2000 ms at 10,000; NOT met\)/);
+  assert.match(figuresLine(10_000, { ...figures, fanoutP99Ms: 1500 }), /p99 1500 ms \(goal < 2000 ms at 10,000; met\)/);
   assert.match(line, /control writes\/template 2\.50 \(goal ≤ 3: met\)/);
   assert.match(line, /heartbeat writes\/s 30\.00 \(goal ≤ N\/40 = 25\.00: NOT met\)/);
-  assert.match(line, /reconnect all 8\.0 s \(goal < 30 s: met\), manifest bytes 0 \(goal 0: met\)/);
+  assert.match(line, /reconnect all 8\.0 s \(goal < 30 s at 10,000; at 1000: within\), manifest bytes 0 \(goal 0: met\)/);
   assert.match(line, /restart manifest bytes 4096 \(goal 0: NOT met\)/);
   assert.match(line, /RSS 512\.3 MiB, CPU 100\.0 s$/);
 });

@@ -54,6 +54,8 @@ export const GOALS = {
 } as const;
 
 const verdict = (ok: boolean) => (ok ? "met" : "NOT met");
+/** A goal stated for 10,000 agents is judged only there; below it the line says where the figure stands. */
+const atScale = (ok: boolean, n: number) => (n >= 10_000 ? verdict(ok) : `at ${n}: ${ok ? "within" : "over"}`);
 const n1 = (x: number) => (Number.isFinite(x) ? x.toFixed(1) : String(x));
 const n2 = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : String(x));
 const ms = (x: number) => (Number.isFinite(x) ? `${Math.round(x)} ms` : String(x));
@@ -64,11 +66,11 @@ export function figuresLine(n: number, f: FleetFigures): string {
   return [
     `N=${n}:`,
     `connect+sync all ${n1(f.connectAllS)} s;`,
-    `fanout p50 ${ms(f.fanoutP50Ms)}, p99 ${ms(f.fanoutP99Ms)} (goal < ${ms(GOALS.fanoutP99Ms)} at 10,000: ${verdict(f.fanoutP99Ms < GOALS.fanoutP99Ms)}), max ${ms(f.fanoutMaxMs)};`,
+    `fanout p50 ${ms(f.fanoutP50Ms)}, p99 ${ms(f.fanoutP99Ms)} (goal < ${ms(GOALS.fanoutP99Ms)} at 10,000; ${atScale(f.fanoutP99Ms < GOALS.fanoutP99Ms, n)}), max ${ms(f.fanoutMaxMs)};`,
     `update p99 ${ms(f.updateP99Ms)};`,
     `control writes/template ${n2(f.controlWritesPerTemplate)} (goal ≤ ${GOALS.controlWritesPerTemplate}: ${verdict(f.controlWritesPerTemplate <= GOALS.controlWritesPerTemplate)});`,
     `heartbeat writes/s ${n2(f.heartbeatWritesPerS)} (goal ≤ N/40 = ${n2(hbGoal)}: ${verdict(f.heartbeatWritesPerS <= hbGoal)});`,
-    `reconnect all ${n1(f.reconnectAllS)} s (goal < ${GOALS.reconnectAllS} s: ${verdict(f.reconnectAllS < GOALS.reconnectAllS)}), manifest bytes ${f.reconnectManifestBytes} (goal 0: ${verdict(f.reconnectManifestBytes === 0)});`,
+    `reconnect all ${n1(f.reconnectAllS)} s (goal < ${GOALS.reconnectAllS} s at 10,000; ${atScale(f.reconnectAllS < GOALS.reconnectAllS, n)}), manifest bytes ${f.reconnectManifestBytes} (goal 0: ${verdict(f.reconnectManifestBytes === 0)});`,
     `restart manifest bytes ${f.restartManifestBytes} (goal 0: ${verdict(f.restartManifestBytes === 0)});`,
     `control plane RSS ${n1(f.rssMiB)} MiB, CPU ${n1(f.cpuS)} s`,
   ].join(" ");

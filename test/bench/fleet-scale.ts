@@ -333,7 +333,7 @@ function round(x: number, digits: number): number {
 const results: Record<string, FleetFigures | MemoryFigures> = {};
 const lines: string[] = [];
 let failure: string | undefined;
-console.log(`bench:fleet: agents ${counts.join(", ")} in ${W} workers${T === undefined ? "" : `, ${T} templates (memory mode)`}; heartbeat every ${secs(heartbeatMs)}; control plane with its default cluster and leader-election flags (failure threshold 30s, status update frequency 10s)${values["control-plane-args"] ? `, and ${values["control-plane-args"]}` : ""}; storm: ${storm}`);
+console.log(`bench:fleet: agents ${counts.join(", ")} in ${W} workers${T === undefined ? "" : `, ${T} templates (memory mode)`}; heartbeat every ${secs(heartbeatMs)}; control plane with its default cluster and leader-election flags (failure threshold 30s, lease renewal 60s, status report 5m)${values["control-plane-args"] ? `, and ${values["control-plane-args"]}` : ""}; storm: ${storm}`);
 for (const n of counts) {
   console.log(`N=${n}`);
   const started: { fleet?: Fleet; cp?: BenchControlPlane; rest?: KubeRest; workers?: AgentWorkers } = {};
