@@ -79,7 +79,9 @@ export class StatusController {
     this.log = opts.log;
     this.events = opts.events;
     this.controller = new Controller({ name: "status", reconcile: (k) => this.reconcile(k), log: opts.log, workers: 4 });
-    const added = (b: ResourceBinding) => this.controller.enqueue(templateKeyOfBinding(b));
+    // A new binding's first status write waits for the window too: the agents' first reports,
+    // which arrive within it, join that write instead of making a second one.
+    const added = (b: ResourceBinding) => this.later(templateKeyOfBinding(b));
     // A write of status only (ours, coming back through the informer, or another replica's
     // entries) joins the reports' coalescing window: at most one write per binding per window.
     const updated = (b: ResourceBinding) => {
