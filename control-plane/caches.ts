@@ -40,8 +40,14 @@ export class Caches {
     return [this.clusters, this.policies, this.clusterPolicies, this.bindings, this.clusterBindings, this.overrides, this.clusterOverrides] as Informer<unknown>[];
   }
 
+  /**
+   * Resolves once every cache holds a successful list. An informer's start() also resolves after
+   * a refused list (it retries with backoff); controllers started on such an empty cache would
+   * take it as the truth, and the hub would offer agents a short set of Works (DESIGN §11).
+   */
   async start(): Promise<void> {
     await Promise.all(this.all().map((i) => i.start()));
+    await Promise.all(this.all().map((i) => i.whenSynced()));
   }
 
   stop(): void {

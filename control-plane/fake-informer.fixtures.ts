@@ -24,6 +24,8 @@ export class FakeInformer<T extends KubeObject> {
 
   async start(): Promise<void> {}
 
+  async whenSynced(): Promise<void> {}
+
   stop(): void {}
 
   get(name: string, namespace?: string): T | undefined {

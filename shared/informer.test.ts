@@ -21,6 +21,8 @@ describe("Informer", () => {
     assert.equal(lists, 1);
     assert.equal(inf.synced, false);
     assert.deepEqual(inf.list(), []);
+    const waited = await Promise.race([inf.whenSynced().then(() => "synced"), new Promise((r) => setTimeout(r, 50, "pending"))]);
+    assert.equal(waited, "pending", "whenSynced waits for a list that succeeds");
     inf.stop();
   });
 });

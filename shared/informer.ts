@@ -31,6 +31,7 @@ export class Informer<T> {
   private stopped = false;
   private restartDelay = 500;
   private isSynced = false;
+  private readonly syncedWaiters: (() => void)[] = [];
   /** A list has succeeded (client-node's start() resolves after a failed one too, having only reported the error). */
   private listed = false;
   /** The current (re)start reported an error: its list or watch failed. */
@@ -112,7 +113,15 @@ export class Informer<T> {
     if (this.attemptFailed) return;
     this.restartDelay = 500;
     // Only a cache that was listed is the truth: an empty one after a refused list is not.
-    if (this.listed) this.isSynced = true;
+    if (this.listed && !this.isSynced) {
+      this.isSynced = true;
+      for (const resolve of this.syncedWaiters.splice(0)) resolve();
+    }
+  }
+
+  /** Resolves once the cache holds a successful list (at once if it does); never rejects. */
+  whenSynced(): Promise<void> {
+    return this.isSynced ? Promise.resolve() : new Promise((resolve) => this.syncedWaiters.push(resolve));
   }
 
   /** Whether the cache holds a successful list (kept up to date by the watch since). */
