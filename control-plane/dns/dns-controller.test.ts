@@ -175,6 +175,18 @@ describe("DnsController", () => {
     assert.equal(e.metadata.ownerReferences?.[0]?.kind, "IngressDNSRecord");
   });
 
+  it("a cache that has not listed yet (bindings): nothing is written, not even an empty DNSEndpoint; looked at again soon", async () => {
+    of<Domain>("domains").put(domain);
+    of<ServiceDNSRecord>("servicednsrecords").put(serviceRecord("web", "example"));
+    Object.defineProperty(inf.of("resourcebindings"), "synced", { value: false });
+    const requeued: number[] = [];
+    const addAfter = ctl.controller.queue.addAfter.bind(ctl.controller.queue);
+    ctl.controller.queue.addAfter = (k, ms) => (requeued.push(ms), addAfter(k, ms));
+    await ctl.controller.process(svcKey);
+    assert.deepEqual(writes, []);
+    assert.equal(requeued.length, 1);
+  });
+
   it("a deleted record is never cleaned up by the controller: the garbage collector does it through the owner reference", async () => {
     of<Domain>("domains").put(domain);
     const r = serviceRecord("web", "example");

@@ -23,6 +23,9 @@ import { serviceEndpoints } from "./service-endpoints.ts";
 /** The field manager of records' status and of DNSEndpoints. */
 export const DNS_FIELD_MANAGER = "flotilla-dns-controller";
 
+/** How soon a record is looked at again while a cache it reads has not listed yet. */
+const UNSYNCED_RETRY_MS = 2000;
+
 type DNSRecord = ServiceDNSRecord | IngressDNSRecord;
 type RecordStatus = { domain?: string; dns: ClusterDNS[] | ClusterIngressDNS[]; conditions: Condition[] };
 
@@ -60,6 +63,12 @@ export class DnsController {
     this.controller = new Controller({ name: "dns", reconcile: (k) => this.reconcile(k), log: opts.log, workers: opts.workers ?? 2 });
   }
 
+  /** The caches a reconcile reads. */
+  private inputs(): { synced: boolean; resource: { plural: string } }[] {
+    const c = this.caches;
+    return [c.serviceDNSRecords, c.ingressDNSRecords, c.domains, c.dnsEndpoints, c.bindings, c.clusters];
+  }
+
   private recordOf(kind: RecordKind, namespace: string, name: string): DNSRecord | undefined {
     return kind === "ServiceDNSRecord" ? this.caches.serviceDNSRecords.get(name, namespace) : this.caches.ingressDNSRecords.get(name, namespace);
   }
@@ -67,6 +76,13 @@ export class DnsController {
   private async reconcile(key: string): Promise<ReconcileResult> {
     const ref = parseRecordKey(key);
     if (ref === undefined) return undefined;
+    // Absence counts only from a synced cache (DESIGN §11): an unlisted bindings cache would
+    // read as "placed nowhere" and blank the names, an unlisted DNSEndpoint cache as "none yet".
+    const unsynced = this.inputs().filter((i) => !i.synced);
+    if (unsynced.length > 0) {
+      this.log.debug({ record: key, unsynced: unsynced.map((i) => i.resource.plural) }, "caches not synced; looking again soon");
+      return { requeueAfterMs: UNSYNCED_RETRY_MS };
+    }
     const record = this.recordOf(ref.kind, ref.namespace, ref.name);
     // A record that is gone takes its DNSEndpoint with it through the owner reference (the
     // garbage collector's work, the only way one is ever deleted); nothing to do here.
