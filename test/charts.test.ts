@@ -162,6 +162,7 @@ const CONTROL_PLANE_ARGS = [
 const AGENT_OWN_CLUSTER_RULES: V1PolicyRule[] = [
   { apiGroups: [""], resources: ["nodes", "pods"], verbs: ["get", "list", "watch"] },
   { apiGroups: ["autoscaling"], resources: ["horizontalpodautoscalers"], verbs: ["get", "list", "watch"] },
+  { apiGroups: ["discovery.k8s.io"], resources: ["endpointslices"], verbs: ["list", "watch"] },
   { apiGroups: [""], resources: ["namespaces"], verbs: ["get", "create"] },
 ];
 const AGENT_ROLE_RULES: V1PolicyRule[] = [
