@@ -3,6 +3,7 @@
 // names follow a member whose Service loses its endpoints or whose agent goes quiet; a record
 // naming no Domain says so; deleting the record removes its DNSEndpoint (the garbage collector).
 import assert from "node:assert/strict";
+import { setTimeout as sleep } from "node:timers/promises";
 import { after, before, describe, it } from "node:test";
 import type { ClusterDNS, DNSEndpoint, Endpoint, ServiceDNSRecord } from "../../shared/api/dns.ts";
 import type { Cluster } from "../env/cluster.ts";
@@ -122,6 +123,12 @@ describe("multi-cluster DNS end to end", () => {
     );
     const owner = e.metadata.ownerReferences?.find((o) => o.controller === true);
     assert.deepEqual([owner?.kind, owner?.name, owner?.uid], ["ServiceDNSRecord", "web", r.metadata.uid]);
+
+    // Heartbeats and the agents' status reports keep coming; the content does not change, so nothing is written.
+    const writes = async () => (await flotilla.controlPlaneMetrics())["flotilla_dns_endpoint_writes_total"];
+    const before = await writes();
+    await sleep(3000);
+    assert.equal(await writes(), before, "no DNSEndpoint write while its content holds");
   });
 
   it("member2's copy scaled to 0 through an OverridePolicy: its zone and region names point up, its address leaves the global name; back at 2, back in", async () => {
