@@ -14,6 +14,7 @@ import { recordConditions, type RecordProblem } from "./dns-conditions.ts";
 import { desiredDnsEndpoint, dnsEndpointContent, foreignDnsEndpoint } from "./dns-endpoint.ts";
 import { loadBalancerHostnames } from "./hostnames.ts";
 import { ingressEndpoints } from "./ingress-endpoints.ts";
+import type { PlacedCluster } from "./placed-cluster.ts";
 import { placedClustersOf } from "./placed-clusters-of.ts";
 import { parseRecordKey, type RecordKind, templateOfRecord } from "./record-keys.ts";
 import type { HostnameResolver } from "./resolver.ts";
@@ -110,7 +111,7 @@ export class DnsController {
     return decision.resolvesHostnames ? { requeueAfterMs: this.resolver.ttlMs } : undefined;
   }
 
-  private async decideService(record: ServiceDNSRecord, placed: ReturnType<typeof placedClustersOf>): Promise<Decision> {
+  private async decideService(record: ServiceDNSRecord, placed: PlacedCluster[]): Promise<Decision> {
     const dns = serviceDnsStatus(placed, record.spec.allowServiceWithoutEndpoints === true);
     const domainRef = record.spec.domainRef;
     const domain = this.caches.domains.get(domainRef);
@@ -132,7 +133,7 @@ export class DnsController {
     return { dns, zone: domain.domain, endpoints, resolvesHostnames: hostnames.length > 0 };
   }
 
-  private async decideIngress(record: IngressDNSRecord, placed: ReturnType<typeof placedClustersOf>): Promise<Decision> {
+  private async decideIngress(record: IngressDNSRecord, placed: PlacedCluster[]): Promise<Decision> {
     const dns = ingressDnsStatus(placed);
     const hostnames = loadBalancerHostnames(dns);
     const answers = await this.resolver.resolveAll(hostnames);
