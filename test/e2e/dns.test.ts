@@ -1,7 +1,9 @@
-// End to end: multi-cluster DNS (DESIGN §12). A LoadBalancer Service placed on two members and
-// its ServiceDNSRecord → the record's status and the DNSEndpoint the control plane writes; the
-// names follow a member whose Service loses its endpoints or whose agent goes quiet; a record
-// naming no Domain says so; deleting the record removes its DNSEndpoint (the garbage collector).
+// End to end: multi-cluster DNS (DESIGN §12), on members whose load balancers give addresses
+// (test/env/load-balancers.ts). A LoadBalancer Service placed on two members and its
+// ServiceDNSRecord → the record's status and the DNSEndpoint the control plane writes; the names
+// follow a member whose Service loses its endpoints or whose agent goes quiet; an
+// IngressDNSRecord's host gets every member's Ingress address; a record naming no Domain says so;
+// deleting the record removes its DNSEndpoint (the garbage collector).
 import assert from "node:assert/strict";
 import { setTimeout as sleep } from "node:timers/promises";
 import { after, before, describe, it } from "node:test";
@@ -28,9 +30,16 @@ const policy = JSON.stringify({
     resourceSelectors: [
       { apiVersion: "apps/v1", kind: "Deployment", name: "web" },
       { apiVersion: "v1", kind: "Service", name: "web" },
+      { apiVersion: "networking.k8s.io/v1", kind: "Ingress", name: "shop" },
     ],
     placement: { clusterAffinity: { clusterNames: ["member1", "member2"] } },
   },
+});
+const ingress = JSON.stringify({
+  apiVersion: "networking.k8s.io/v1",
+  kind: "Ingress",
+  metadata: { name: "shop", namespace: NS },
+  spec: { rules: [{ host: "shop.example.com", http: { paths: [{ path: "/", pathType: "Prefix", backend: { service: { name: "web", port: { number: 80 } } } }] } }] },
 });
 const scaleToZero = JSON.stringify({
   apiVersion: "flotilla.dev/v1alpha1",
@@ -39,7 +48,8 @@ const scaleToZero = JSON.stringify({
   spec: { resourceSelectors: [{ apiVersion: "apps/v1", kind: "Deployment", name: "web" }], overrideRules: [{ targetCluster: { clusterNames: ["member2"] }, overriders: { plaintext: [{ path: "/spec/replicas", operator: "replace", value: 0 }] } }] },
 });
 
-interface ServiceJson {
+/** A Service or an Ingress, as far as its load balancer goes. */
+interface LoadBalanced {
   status?: { loadBalancer?: { ingress?: { ip?: string }[] } };
 }
 
@@ -69,12 +79,16 @@ describe("multi-cluster DNS end to end", () => {
     endpointNamed(e, REGION.member2)?.recordType === "CNAME" &&
     endpointNamed(e, REGION.member2)?.targets[0] === GLOBAL;
 
+  /** The address the member's load-balancer controller (test/env/load-balancers.ts) gave a Service or an Ingress. */
+  const loadBalancerAddress = async (m: Cluster, resource: "service" | "ingress", name: string): Promise<string> => {
+    const given = await eventually(`${resource} ${name} has a load-balancer address in ${m.name}`, () => getJson<LoadBalanced>(m, [resource, "-n", NS, name]), (s) => (s.status?.loadBalancer?.ingress ?? []).length > 0);
+    return given.status?.loadBalancer?.ingress?.[0]?.ip ?? "";
+  };
+
   before(async () => {
     fleet = await startFleet({ members: 2 });
-    flotilla = await startFlotilla(fleet, {
-      clusterFailureThreshold: "4s",
-      clusterSpecs: { member1: { spec: { region: "eu", zone: "eu-1" } }, member2: { spec: { region: "us", zone: "us-1" } } },
-    });
+    // Members' regions and zones are test/env's defaults: member1 eu/eu-1, member2 us/us-1.
+    flotilla = await startFlotilla(fleet, { clusterFailureThreshold: "4s" });
     control = fleet.control;
     await kubectl(control, ["create", "namespace", NS]);
     await apply(control, domain("example", "example.com"));
@@ -82,16 +96,7 @@ describe("multi-cluster DNS end to end", () => {
     await apply(control, service);
     await apply(control, policy);
     await apply(control, record("web", "example"));
-    for (const [i, m] of fleet.members.entries()) {
-      const lb = await eventually(`Service web has a load-balancer address in ${m.name}`, () => getJson<ServiceJson>(m, ["service", "-n", NS, "web"]), (s) => (s.status?.loadBalancer?.ingress ?? []).length > 0, 20_000).catch(
-        // Without a load-balancer controller in the member, the test plays the cloud's part.
-        async () => {
-          await kubectl(m, ["patch", "service", "-n", NS, "web", "--subresource=status", "--type=merge", "-p", JSON.stringify({ status: { loadBalancer: { ingress: [{ ip: `10.10${i + 1}.0.1` }] } } })]);
-          return (await getJson<ServiceJson>(m, ["service", "-n", NS, "web"])) as ServiceJson;
-        },
-      );
-      address[m.name] = lb.status?.loadBalancer?.ingress?.[0]?.ip ?? "";
-    }
+    for (const m of fleet.members) address[m.name] = await loadBalancerAddress(m, "service", "web");
   });
   after(async () => {
     await flotilla?.stop();
@@ -145,6 +150,16 @@ describe("multi-cluster DNS end to end", () => {
     await eventually("the DNSEndpoint points member2's names up", endpointJson, member2Out);
     await flotilla.startAgent("member2");
     await eventually("member2 serves again", endpointJson, bothServing, 60_000);
+  });
+
+  it("an IngressDNSRecord: its host answers with the Ingress's load-balancer addresses in both members", async () => {
+    await apply(control, ingress);
+    await apply(control, JSON.stringify({ apiVersion: "multiclusterdns.flotilla.dev/v1alpha1", kind: "IngressDNSRecord", metadata: { name: "shop", namespace: NS }, spec: { hosts: ["shop.example.com"], recordTTL: 60 } }));
+    const shop: Record<string, string> = {};
+    for (const m of fleet.members) shop[m.name] = await loadBalancerAddress(m, "ingress", "shop");
+    const e = await eventually("DNSEndpoint shop", () => getJson<DNSEndpoint>(control, ["dnsendpoints.multiclusterdns.flotilla.dev", "-n", NS, "shop"]), (x) => (x.spec.endpoints?.[0]?.targets.length ?? 0) === 2);
+    assert.deepEqual(e.spec.endpoints, [{ dnsName: "shop.example.com", recordType: "A", targets: [shop.member1, shop.member2].sort(), recordTTL: 60 }]);
+    assert.equal(e.metadata.ownerReferences?.[0]?.kind, "IngressDNSRecord");
   });
 
   it("a record whose domainRef names no Domain says so, and becomes Ready when the Domain appears", async () => {
