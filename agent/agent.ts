@@ -16,6 +16,7 @@ import { readLive } from "./live-objects.ts";
 import { ObjectWatch } from "./object-watch.ts";
 import { WorkRunner } from "./work-runner.ts";
 import { HpaIndex } from "./hpa-index.ts";
+import { EndpointSliceIndex } from "./endpoint-slices.ts";
 
 export const AGENT_VERSION = "0.1.0";
 
@@ -58,6 +59,16 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
 
   const objects = new ObjectWatch({ kc, rest, log, onChange: (key) => runner.controller.enqueue(key) });
   const hpas = new HpaIndex({ kc, rest, log });
+  // A Service's ready endpoints changed: its Work reports again (found through the Service watch's cache).
+  const endpoints = new EndpointSliceIndex({
+    kc,
+    rest,
+    log,
+    onChange: (namespace, service) => {
+      const key = objects.cachedWorkKey("v1", "Service", namespace, service);
+      if (key !== undefined) runner.controller.enqueue(key);
+    },
+  });
   /** Whether this run has looked for member objects no record names (once, after the first sync). */
   let orphansChecked = false;
   const runner: WorkRunner = new WorkRunner({
@@ -66,6 +77,7 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
     applied,
     objects,
     hpas,
+    endpoints,
     log,
     workers: opts.workers,
     report: (key) => connection.reportStatus(key),
@@ -179,6 +191,7 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
       await applied.flush().catch(() => undefined);
       objects.stop();
       hpas.stop();
+      endpoints.stop();
       heartbeats.stop();
       rest.close();
       await health?.close();

@@ -66,6 +66,11 @@ export class ObjectWatch {
     }
   }
 
+  /** The Work that applied a member object, from the watch cache only (undefined when not cached). */
+  cachedWorkKey(apiVersion: string, kind: string, namespace: string | undefined, name: string): string | undefined {
+    return this.informers.get(`${apiVersion}|${kind}`)?.get(name, namespace)?.metadata.annotations?.[WORK_KEY_ANNOTATION];
+  }
+
   stop(): void {
     for (const inf of this.informers.values()) inf.stop();
     this.informers.clear();

@@ -8,6 +8,7 @@ import { counter } from "../shared/metrics.ts";
 import { workKeyLabelValue } from "../shared/work-key.ts";
 import { applyOrder, deleteOrder } from "./apply-order.ts";
 import { containsFields, decideApply } from "./apply-decision.ts";
+import type { ReadyEndpointsSource } from "./endpoint-slices.ts";
 import type { HpaIndex } from "./hpa-index.ts";
 import { adoptOrphans } from "./orphans.ts";
 import { helloHashes, liveFingerprint } from "./by-hash.ts";
@@ -67,6 +68,7 @@ export class WorkRunner {
   private readonly applied: AppliedStore;
   private readonly objects: ObjectWatch;
   private readonly hpas: HpaIndex | undefined;
+  private readonly endpoints: ReadyEndpointsSource | undefined;
   private readonly report: (key: string) => void;
   private readonly log: Logger;
 
@@ -77,6 +79,8 @@ export class WorkRunner {
     objects: ObjectWatch;
     /** The member's HPAs: a workload one scales keeps the member's replicas. */
     hpas?: HpaIndex;
+    /** The member's EndpointSlices: a Service's status carries its ready endpoints. */
+    endpoints?: ReadyEndpointsSource;
     report: (key: string) => void;
     /** Asks the hub for a Work's contents (one the agent holds by hash only has drifted). */
     requestContents?: (key: string) => void;
@@ -85,6 +89,7 @@ export class WorkRunner {
   }) {
     this.requestContents = opts.requestContents ?? (() => undefined);
     this.hpas = opts.hpas;
+    this.endpoints = opts.endpoints;
     this.rest = opts.rest;
     this.discovery = opts.discovery;
     this.applied = opts.applied;
@@ -198,7 +203,7 @@ export class WorkRunner {
       const more = outcomes.map((o) => resourceOf(o.manifest)).filter((r) => !ids.has(resourceId(r)));
       this.applied.set({ ...record, resources: [...record.resources, ...more], whole: true });
     }
-    this.publish(workStatus(key, want.hash, outcomes));
+    this.publish(workStatus(key, want.hash, await this.withReadyEndpoints(outcomes)));
     if (outcomes.some((o) => !o.applied && !isLeftAlone(o))) {
       applyErrors.inc();
       throw new Error(`work ${key}: ${outcomes.filter((o) => !o.applied).map((o) => o.message).join("; ")}`);
@@ -231,7 +236,7 @@ export class WorkRunner {
     if (baseline === undefined) this.baselines.set(record.key, fingerprint);
     else if (baseline !== fingerprint) drifted = true;
     if (!drifted) {
-      this.publish(workStatus(record.key, record.hash, outcomes));
+      this.publish(workStatus(record.key, record.hash, await this.withReadyEndpoints(outcomes)));
     } else if (!this.contentWanted.has(record.key)) {
       this.contentWanted.add(record.key);
       this.log.info({ work: record.key }, "a member object of a Work held by hash changed; asking the hub for its contents");
@@ -262,6 +267,19 @@ export class WorkRunner {
     if (adopted.length > 0) await this.applied.flush();
     if (adopted.length > 0) this.log.info({ works: adopted.map((r) => r.key) }, "adopted member objects that no applied record named");
     return adopted.map((r) => r.key).filter((k) => !this.desired.has(k));
+  }
+
+  /** Each applied Service's outcome with its ready endpoints (the first count waits for the slices' first list). */
+  private async withReadyEndpoints(outcomes: ManifestOutcome[]): Promise<ManifestOutcome[]> {
+    const endpoints = this.endpoints;
+    const isService = (o: ManifestOutcome) => o.applied && o.live !== undefined && o.manifest.apiVersion === "v1" && o.manifest.kind === "Service";
+    if (endpoints === undefined || !outcomes.some(isService)) return outcomes;
+    await endpoints.synced();
+    return outcomes.map((o) => {
+      if (!isService(o) || o.live === undefined) return o;
+      const ready = endpoints.readyEndpoints(o.live.metadata.namespace ?? "", o.live.metadata.name ?? "");
+      return ready === undefined ? o : { ...o, readyEndpoints: ready };
+    });
   }
 
   /** Whether a member HPA scales this workload (its replicas are then the member's). */

@@ -12,6 +12,8 @@ export interface ManifestOutcome {
   message: string;
   /** The member's object after applying, for health and status. */
   live?: KubeObject;
+  /** For a Service: its ready endpoints in the member, when known. */
+  readyEndpoints?: number;
 }
 
 const healthCodes: Record<HealthWord, Health> = {
@@ -44,6 +46,7 @@ export function workStatus(key: string, hash: string, outcomes: ManifestOutcome[
       reason: o.reason,
       message: o.message || health.message,
       status: status === undefined ? Buffer.alloc(0) : Buffer.from(JSON.stringify(status)),
+      ...(o.readyEndpoints === undefined ? {} : { readyEndpoints: o.readyEndpoints }),
     };
   });
   const failed = outcomes.filter((o) => !o.applied);

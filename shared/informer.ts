@@ -31,6 +31,10 @@ export class Informer<T> {
   private stopped = false;
   private restartDelay = 500;
   private isSynced = false;
+  /** A list has succeeded (client-node's start() resolves after a failed one too, having only reported the error). */
+  private listed = false;
+  /** The current (re)start reported an error: its list or watch failed. */
+  private attemptFailed = false;
 
   constructor(opts: {
     kc: KubeConfig;
@@ -56,6 +60,7 @@ export class Informer<T> {
       const body = await opts.rest.get<{ metadata?: { resourceVersion?: string }; items?: Cached<T>[] }>(path, {
         labelSelector: opts.labelSelector,
       });
+      this.listed = true;
       // Lists of built-in kinds leave apiVersion/kind off the items.
       const items = (body.items ?? []).map((i) => transform({ ...i, apiVersion, kind }));
       return { apiVersion, kind: `${kind}List`, metadata: body.metadata ?? {}, items };
@@ -69,6 +74,7 @@ export class Informer<T> {
     this.inner = new ListWatch<Cached<T>>(path, transforming, list, false, opts.labelSelector);
     this.inner.on("error", (err: unknown) => {
       if (this.stopped) return;
+      this.attemptFailed = true;
       const delay = this.restartDelay;
       this.restartDelay = Math.min(this.restartDelay * 2, 30_000);
       const message = err instanceof Error ? err.message : String(err);
@@ -76,7 +82,9 @@ export class Informer<T> {
       const routine = /storage is \(re\)initializing|too old resource version|\bexpired\b/i.test(message);
       this.log[routine ? "info" : "warn"]({ err: message, delayMs: delay }, "watch failed; restarting");
       setTimeout(() => {
-        if (!this.stopped) this.inner.start().then(() => (this.restartDelay = 500), () => undefined);
+        if (this.stopped) return;
+        this.attemptFailed = false;
+        this.inner.start().then(() => this.startedWatching(), () => undefined);
       }, delay).unref();
     });
   }
@@ -88,13 +96,26 @@ export class Informer<T> {
     if (handlers.delete) this.inner.on("delete", (o) => handlers.delete?.(o));
   }
 
-  /** Lists, fills the cache, starts watching; resolves when the cache is synced. */
+  /**
+   * Lists, fills the cache, starts watching; resolves when the cache is synced, or when the first
+   * list failed (then it stays unsynced, and is retried with backoff until a list succeeds).
+   */
   async start(): Promise<void> {
     this.stopped = false;
+    this.attemptFailed = false;
     await this.inner.start();
-    this.isSynced = true;
+    this.startedWatching();
   }
 
+  private startedWatching(): void {
+    // A failed attempt keeps backing off (a refused list is retried ever more slowly, up to 30 s).
+    if (this.attemptFailed) return;
+    this.restartDelay = 500;
+    // Only a cache that was listed is the truth: an empty one after a refused list is not.
+    if (this.listed) this.isSynced = true;
+  }
+
+  /** Whether the cache holds a successful list (kept up to date by the watch since). */
   get synced(): boolean {
     return this.isSynced;
   }

@@ -126,6 +126,9 @@ function sourceCrds(): V1CustomResourceDefinition[] {
     .filter((c): c is V1CustomResourceDefinition => c !== null);
 }
 
+const FLOTILLA_CRDS = ["clusters", "propagationpolicies", "clusterpropagationpolicies", "resourcebindings", "clusterresourcebindings", "overridepolicies", "clusteroverridepolicies"].map((p) => `${p}.flotilla.dev`);
+const DNS_CRDS = ["domains", "servicednsrecords", "ingressdnsrecords"].map((p) => `${p}.multiclusterdns.flotilla.dev`);
+
 const controlPlaneValues = (): Values => ({
   tls: { caCert: ca.certPem, caKey: ca.keyPem, cert: hub.certPem, key: hub.keyPem },
 });
@@ -159,6 +162,7 @@ const CONTROL_PLANE_ARGS = [
 const AGENT_OWN_CLUSTER_RULES: V1PolicyRule[] = [
   { apiGroups: [""], resources: ["nodes", "pods"], verbs: ["get", "list", "watch"] },
   { apiGroups: ["autoscaling"], resources: ["horizontalpodautoscalers"], verbs: ["get", "list", "watch"] },
+  { apiGroups: ["discovery.k8s.io"], resources: ["endpointslices"], verbs: ["list", "watch"] },
   { apiGroups: [""], resources: ["namespaces"], verbs: ["get", "create"] },
 ];
 const AGENT_ROLE_RULES: V1PolicyRule[] = [
@@ -198,12 +202,14 @@ describe("helm template of flotilla-control-plane", () => {
   it("renders the CRDs, RBAC, TLS Secret, Service and a 2-replica Deployment", async () => {
     const objects = await render(controlPlaneChart, controlPlaneValues());
     const crdNames = sourceCrds().map((c) => `CustomResourceDefinition/${c.metadata?.name}`);
-    assert.equal(crdNames.length, readdirSync(crdsDir).filter((f) => f.endsWith(".yaml")).length, "one CRD per file");
+    // Flotilla's kinds and the multi-cluster DNS kinds (DESIGN §12), among any others the folder holds.
+    for (const name of [...FLOTILLA_CRDS, ...DNS_CRDS]) assert.ok(crdNames.includes(`CustomResourceDefinition/${name}`), name);
     assert.deepEqual(
       kindsAndNames(objects),
       [
         ...crdNames,
         "ClusterRole/flotilla-control-plane",
+        "ClusterRole/flotilla-control-plane-external-dns",
         "ClusterRoleBinding/flotilla-control-plane",
         "Deployment/flotilla-control-plane",
         "Role/flotilla-control-plane",
@@ -268,6 +274,27 @@ describe("helm template of flotilla-control-plane", () => {
     const rb = one<V1RoleBinding>(objects, "RoleBinding", "flotilla-control-plane");
     assert.deepEqual(rb.subjects, sa);
     assert.deepEqual(rb.roleRef, { apiGroup: "rbac.authorization.k8s.io", kind: "Role", name: "flotilla-control-plane" });
+  });
+
+  it("renders ExternalDNS's ClusterRole (read DNSEndpoints, write their status), bound only to a named ServiceAccount", async () => {
+    const externalDnsRules: V1PolicyRule[] = [
+      { apiGroups: ["multiclusterdns.flotilla.dev"], resources: ["dnsendpoints"], verbs: ["get", "list", "watch"] },
+      { apiGroups: ["multiclusterdns.flotilla.dev"], resources: ["dnsendpoints/status"], verbs: ["update", "patch"] },
+    ];
+    const name = "flotilla-control-plane-external-dns";
+    const unbound = await render(controlPlaneChart, controlPlaneValues());
+    assert.deepEqual(one<V1ClusterRole>(unbound, "ClusterRole", name).rules, externalDnsRules);
+    assert.equal(unbound.filter((o) => o.kind === "ClusterRoleBinding" && o.metadata.name === name).length, 0, "no ServiceAccount named: no binding");
+
+    const bound = (values: Values) => render(controlPlaneChart, { ...controlPlaneValues(), externalDNS: values });
+    const inRelease = one<V1ClusterRoleBinding>(await bound({ serviceAccount: { name: "external-dns" } }), "ClusterRoleBinding", name);
+    assert.deepEqual(inRelease.subjects, [{ kind: "ServiceAccount", name: "external-dns", namespace: NS }]);
+    assert.deepEqual(inRelease.roleRef, { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name });
+    const elsewhere = one<V1ClusterRoleBinding>(await bound({ serviceAccount: { name: "edns", namespace: "dns" } }), "ClusterRoleBinding", name);
+    assert.deepEqual(elsewhere.subjects, [{ kind: "ServiceAccount", name: "edns", namespace: "dns" }]);
+
+    const off = await bound({ rbac: { create: false }, serviceAccount: { name: "external-dns" } });
+    assert.equal(off.filter((o) => o.metadata.name === name).length, 0, "rbac.create false: neither role nor binding");
   });
 
   it("renders each CRD as control-plane/crds has it, annotated to be kept on uninstall", async () => {
@@ -477,6 +504,21 @@ async function canI(cluster: Cluster, serviceAccount: string, args: string[]): P
   }
 }
 
+/**
+ * Whether the apiserver's RBAC lets a ServiceAccount of the release namespace do it: a
+ * SubjectAccessReview, which (unlike `kubectl auth can-i`) needs no discovery of the resource, so
+ * it answers for a kind whose CRD is not installed.
+ */
+async function reviewAccess(cluster: Cluster, serviceAccount: string, attrs: { verb: string; resource: string; group?: string; subresource?: string; namespace?: string }): Promise<boolean> {
+  const review = {
+    apiVersion: "authorization.k8s.io/v1",
+    kind: "SubjectAccessReview",
+    spec: { user: `system:serviceaccount:${NS}:${serviceAccount}`, groups: ["system:serviceaccounts", `system:serviceaccounts:${NS}`, "system:authenticated"], resourceAttributes: attrs },
+  };
+  const out = await kubectl(cluster, ["create", "-f", "-", "-o", "json"], JSON.stringify(review));
+  return (JSON.parse(out) as { status?: { allowed?: boolean } }).status?.allowed === true;
+}
+
 describe("helm install into real clusters", () => {
   let fleet: Fleet | undefined;
   before(async () => {
@@ -491,7 +533,8 @@ describe("helm install into real clusters", () => {
   it("installs the control plane: CRDs established, Deployment, Service, Secret, RBAC; uninstall keeps the CRDs", async () => {
     const control = (fleet as Fleet).control;
     const kc = ["--kubeconfig", control.kubeconfigPath];
-    const out = await helm(["install", "flotilla-control-plane", controlPlaneChart, ...kc, ...release, "--create-namespace", "-f", await valuesFile(controlPlaneValues())]);
+    const values = { ...controlPlaneValues(), externalDNS: { serviceAccount: { name: "external-dns" } } };
+    const out = await helm(["install", "flotilla-control-plane", controlPlaneChart, ...kc, ...release, "--create-namespace", "-f", await valuesFile(values)]);
     assert.match(out, /STATUS: deployed/);
 
     const crdNames = sourceCrds().map((c) => `crd/${c.metadata?.name}`);
@@ -523,6 +566,12 @@ describe("helm install into real clusters", () => {
     for (const args of allowed) assert.equal(await canI(control, "flotilla-control-plane", args), "yes", args.join(" "));
     assert.equal(await canI(control, "flotilla-control-plane", ["impersonate", "users"]), "no");
     assert.equal(await canI(control, "flotilla-control-plane", ["escalate", "clusterroles.rbac.authorization.k8s.io"]), "no");
+    // ExternalDNS's ServiceAccount reads DNSEndpoints everywhere and writes their status, nothing more.
+    const dns = (verb: string, resource: string, more: { subresource?: string; namespace?: string } = {}) => ({ verb, group: "multiclusterdns.flotilla.dev", resource, ...more });
+    const externalDnsMay = [dns("list", "dnsendpoints"), dns("watch", "dnsendpoints", { namespace: "demo" }), dns("update", "dnsendpoints", { subresource: "status", namespace: "demo" })];
+    for (const attrs of externalDnsMay) assert.equal(await reviewAccess(control, "external-dns", attrs), true, JSON.stringify(attrs));
+    const externalDnsMayNot = [dns("create", "dnsendpoints", { namespace: "demo" }), dns("delete", "dnsendpoints", { namespace: "demo" }), dns("list", "servicednsrecords"), { verb: "get", resource: "secrets", namespace: NS }];
+    for (const attrs of externalDnsMayNot) assert.equal(await reviewAccess(control, "external-dns", attrs), false, JSON.stringify(attrs));
 
     await helm(["uninstall", "flotilla-control-plane", ...kc, ...release]);
     assert.equal(await getJson(control, ["deployment", "-n", NS, "flotilla-control-plane"]), undefined);

@@ -17,6 +17,8 @@ import {
 } from "@kubernetes/client-node";
 import { installCrds, loadCrds } from "../control-plane/crds.ts";
 import { API_VERSION, type KubeObject } from "../shared/api/types.ts";
+import { DNS_GROUP } from "../shared/api/dns.ts";
+import { badDns, DNS_NS, kubefedIngressManifest, kubefedServiceManifest, serviceRecordStatus, validDns } from "./dns-crds.fixtures.ts";
 import { binaryPath, ensureBinaries } from "./env/binaries.ts";
 import { type Cluster, startCluster } from "./env/cluster.ts";
 
@@ -708,8 +710,8 @@ const withoutDescriptions = (s: unknown): unknown =>
 
 describe("flotilla.dev CRD files", () => {
   it("share one placement (targetCluster), label selector and conflictResolution schema across kinds", async () => {
-    const flotillaDev = (await loadCrds()).filter((c) => (c.spec as { group: string }).group === gv.group);
-    const crds = new Map(flotillaDev.map((c) => [(c.spec as { names: { kind: string } }).names.kind, c]));
+    const flotillaCrds = (await loadCrds()).filter((c) => (c.spec as { group: string }).group === gv.group);
+    const crds = new Map(flotillaCrds.map((c) => [(c.spec as { names: { kind: string } }).names.kind, c]));
     assert.deepEqual(
       [...crds.keys()].sort(),
       [
@@ -769,6 +771,20 @@ describe("flotilla.dev CRD files", () => {
     assert.deepEqual(opRest, copRest);
     assert.deepEqual(spec("OverridePolicy").required, ["overrideRules"]);
     assert.deepEqual(spec("ClusterOverridePolicy").required, ["overrideRules"]);
+  });
+});
+
+describe("multiclusterdns.flotilla.dev CRD files", () => {
+  it("define KubeFed's kinds: Domain cluster-scoped, the records namespaced with a status subresource", async () => {
+    const dns = (await loadCrds()).filter((c) => (c.spec as { group: string }).group === DNS_GROUP);
+    const scopes = new Map(dns.map((c) => {
+      const spec = c.spec as { names: { kind: string }; scope: string; versions: { name: string; served: boolean; storage: boolean; subresources?: Obj }[] };
+      assert.deepEqual(spec.versions.map((v) => [v.name, v.served, v.storage]), [["v1alpha1", true, true]], spec.names.kind);
+      return [spec.names.kind, [spec.scope, spec.versions[0]?.subresources?.status !== undefined]];
+    }));
+    assert.deepEqual(scopes.get("Domain"), ["Cluster", false]);
+    assert.deepEqual(scopes.get("ServiceDNSRecord"), ["Namespaced", true]);
+    assert.deepEqual(scopes.get("IngressDNSRecord"), ["Namespaced", true]);
   });
 });
 
@@ -832,6 +848,51 @@ describe("flotilla.dev CRDs in a real control cluster", () => {
     }
   });
 
+  it("accepts a valid Domain, ServiceDNSRecord and IngressDNSRecord and keeps every field", async () => {
+    for (const obj of validDns) {
+      const created = (await objects.create(obj)) as unknown as Obj;
+      const { apiVersion: _a, kind: _k, metadata: _m, ...fields } = obj;
+      assertHasFields(created, fields, `${obj.kind}/${obj.metadata?.name}`);
+    }
+  });
+
+  it("applies KubeFed's Domain and ServiceDNSRecord manifests with only apiVersion changed (the Domain's namespace dropped)", async () => {
+    await kubectl("create", "namespace", "test-namespace");
+    const pipe = async (args: string[], manifest: string) => {
+      const run = exec(kubectlPath, ["--kubeconfig", control.kubeconfigPath, ...args, "-f", "-"]);
+      run.child.stdin?.end(manifest);
+      return (await run).stdout;
+    };
+    // As KubeFed's guide does it (kubectl create), then apply client- and server-side again.
+    await pipe(["create"], kubefedServiceManifest + "---\n" + kubefedIngressManifest);
+    await pipe(["apply"], kubefedServiceManifest + "---\n" + kubefedIngressManifest);
+    await pipe(["apply", "--server-side"], kubefedServiceManifest);
+    const domain = await custom.getClusterCustomObject({ group: DNS_GROUP, version: "v1alpha1", plural: "domains", name: "test-domain" }) as { metadata: Obj; domain: string };
+    assert.equal(domain.metadata.namespace, undefined, "a cluster-scoped Domain has no namespace");
+    assert.equal(domain.domain, "your.domain.name");
+    const record = await custom.getNamespacedCustomObject({ group: DNS_GROUP, version: "v1alpha1", plural: "servicednsrecords", namespace: "test-namespace", name: "test-service" }) as { spec: Obj };
+    assert.deepEqual(record.spec, { domainRef: "test-domain", recordTTL: 300 });
+    const ingress = await custom.getNamespacedCustomObject({ group: DNS_GROUP, version: "v1alpha1", plural: "ingressdnsrecords", namespace: "test-namespace", name: "test-ingress" }) as { spec: Obj };
+    assert.deepEqual(ingress.spec, { hosts: ["ingress.example.com"], recordTTL: 300 });
+    const { stdout } = await kubectl("get", "servicednsrecords", "-n", "test-namespace");
+    const [header, row] = stdout.trim().split("\n").map((l) => l.trim().split(/\s+/));
+    assert.deepEqual(header, ["NAME", "DOMAIN", "TTL", "AGE"]);
+    assert.deepEqual(row?.slice(0, 3), ["test-service", "test-domain", "300"]);
+    const domains = (await kubectl("get", "domains")).stdout.trim().split("\n").map((l) => l.trim().split(/\s+/));
+    assert.deepEqual(domains[0], ["NAME", "DOMAIN", "NAME-SERVER", "AGE"]);
+  });
+
+  it("stores a ServiceDNSRecord's status and refuses one cluster listed twice", async () => {
+    const web = { group: DNS_GROUP, version: "v1alpha1", plural: "servicednsrecords", namespace: DNS_NS, name: "web" };
+    const current = await custom.getNamespacedCustomObject(web);
+    const updated = await custom.replaceNamespacedCustomObjectStatus({ ...web, body: { ...current, status: serviceRecordStatus } });
+    assert.deepEqual((updated as Obj).status, serviceRecordStatus);
+    const twice = { ...serviceRecordStatus, dns: [{ cluster: "member1" }, { cluster: "member1", zone: "eu-1" }] };
+    const { code, message } = await refusal(custom.replaceNamespacedCustomObjectStatus({ ...web, body: { ...(updated as Obj), status: twice } }));
+    assert.equal(code, 422, message);
+    assert.match(message, /status\.dns\[1\]: Duplicate value/);
+  });
+
   it("fills in the defaults: conflictResolution Abort, priority 0, no clusters, plaintext replace", async () => {
     const policy = await objects.read<Fixture>({
       apiVersion: API_VERSION,
@@ -855,7 +916,7 @@ describe("flotilla.dev CRDs in a real control cluster", () => {
     assert.deepEqual(override.spec, defaulted);
   });
 
-  for (const c of bad) {
+  for (const c of [...bad, ...badDns]) {
     it(`refuses ${c.what} with 422 naming the field`, async () => {
       const { code, message } = await refusal(objects.create(c.obj));
       assert.equal(code, 422, message);

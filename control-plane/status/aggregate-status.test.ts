@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { AggregatedStatusItem } from "../../shared/api/types.ts";
-import { Health, type WorkStatus } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
+import { Health, type ManifestStatus, type WorkStatus } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
 import { aggregateStatus } from "./aggregate-status.ts";
 
 const report = (over: Partial<WorkStatus> = {}): WorkStatus => ({
@@ -56,6 +56,31 @@ describe("aggregateStatus", () => {
 
   it("releases clusters that no longer exist (unjoined)", () => {
     assert.deepEqual(aggregateStatus({ ...base, existingClusters: new Set(["m2"]), reports: new Map([["m1", report()]]) }), []);
+  });
+
+  it("copies a Service's readyEndpoints into its entry, and nothing that is not a Service's", () => {
+    const service = { group: "", version: "v1", kind: "Service", namespace: "default", name: "web" };
+    const manifest = report().manifests[0] as ManifestStatus;
+    const cases: { name: string; manifest: ManifestStatus; want: number | undefined }[] = [
+      { name: "a Service with ready endpoints", manifest: { ...manifest, resource: service, readyEndpoints: 2 }, want: 2 },
+      { name: "a Service with none ready", manifest: { ...manifest, resource: service, readyEndpoints: 0 }, want: 0 },
+      { name: "a Service the agent did not count", manifest: { ...manifest, resource: service }, want: undefined },
+      { name: "a Service of another group", manifest: { ...manifest, resource: { ...service, group: "serving.knative.dev" }, readyEndpoints: 2 }, want: undefined },
+      { name: "a Deployment", manifest: { ...manifest, resource: { ...service, group: "apps", kind: "Deployment" }, readyEndpoints: 2 }, want: undefined },
+      { name: "no resource named", manifest: { ...manifest, readyEndpoints: 2 }, want: undefined },
+    ];
+    for (const c of cases) {
+      const [item] = aggregateStatus({ ...base, reports: new Map([["m1", report({ manifests: [c.manifest] })]]) });
+      assert.equal(item?.readyEndpoints, c.want, c.name);
+      assert.equal("readyEndpoints" in (item ?? {}), c.want !== undefined, `${c.name}: the key is absent when not reported`);
+    }
+  });
+
+  it("keeps the last readyEndpoints of a cluster that is not ready", () => {
+    const service = { group: "", version: "v1", kind: "Service", namespace: "default", name: "web" };
+    const manifests = [{ ...(report().manifests[0] as ManifestStatus), resource: service, readyEndpoints: 3 }];
+    const [item] = aggregateStatus({ ...base, reports: new Map([["m1", report({ manifests })]]), notReady: new Set(["m1"]) });
+    assert.deepEqual([item?.reason, item?.readyEndpoints], ["ClusterNotReady", 3]);
   });
 
   it("writes only the clusters this replica owns", () => {

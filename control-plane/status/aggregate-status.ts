@@ -1,6 +1,6 @@
 // Folds agents' WorkStatus reports into a binding's aggregatedStatus: pure.
 import type { AggregatedStatusItem, HealthWord } from "../../shared/api/types.ts";
-import { Health, type WorkStatus } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
+import { Health, type ResourceIdentifier, type WorkStatus } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
 
 const healthWords: Record<number, HealthWord> = {
   [Health.HEALTH_HEALTHY]: "Healthy",
@@ -77,5 +77,11 @@ function fromReport(cluster: string, r: WorkStatus): AggregatedStatusItem {
   };
   if (r.message) item.message = r.message;
   if (status !== undefined) item.status = status;
+  // The entry describes the template's object: only a core Service's count is its own (DNS reads it).
+  if (first?.readyEndpoints !== undefined && isCoreService(first.resource)) item.readyEndpoints = first.readyEndpoints;
   return item;
+}
+
+function isCoreService(r: ResourceIdentifier | undefined): boolean {
+  return r !== undefined && r.group === "" && r.version === "v1" && r.kind === "Service";
 }

@@ -260,6 +260,8 @@ export interface AggregatedStatusItem {
   status?: Record<string, unknown>;
   /** Content hash of the Work this entry describes. */
   observedHash?: string;
+  /** For a Service: its ready endpoints in the member (EndpointSlices); absent when the agent did not report them. */
+  readyEndpoints?: number;
 }
 
 export interface ResourceBindingStatus {

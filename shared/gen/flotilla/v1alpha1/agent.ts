@@ -222,6 +222,12 @@ export interface ManifestStatus {
   message: string;
   /** The object's .status as JSON, for summing into the template. */
   status: Buffer;
+  /**
+   * For a core Service: how many endpoints of its EndpointSlices in the member are ready
+   * (conditions.ready not false), counted once per address family. Unset when the agent does not
+   * know (it cannot read EndpointSlices, or has not listed them yet): "not reported" is not 0.
+   */
+  readyEndpoints?: number | undefined;
 }
 
 /** WorkStatus reports one Work's state in the member; sent when it changes. */
@@ -1762,7 +1768,15 @@ export const ResourceIdentifier: MessageFns<ResourceIdentifier> = {
 };
 
 function createBaseManifestStatus(): ManifestStatus {
-  return { resource: undefined, applied: false, health: 0, reason: "", message: "", status: Buffer.alloc(0) };
+  return {
+    resource: undefined,
+    applied: false,
+    health: 0,
+    reason: "",
+    message: "",
+    status: Buffer.alloc(0),
+    readyEndpoints: undefined,
+  };
 }
 
 export const ManifestStatus: MessageFns<ManifestStatus> = {
@@ -1784,6 +1798,9 @@ export const ManifestStatus: MessageFns<ManifestStatus> = {
     }
     if (message.status.length !== 0) {
       writer.uint32(50).bytes(message.status);
+    }
+    if (message.readyEndpoints !== undefined) {
+      writer.uint32(56).uint32(message.readyEndpoints);
     }
     return writer;
   },
@@ -1849,6 +1866,14 @@ export const ManifestStatus: MessageFns<ManifestStatus> = {
             message.status = Buffer.from(reader.bytes());
             continue;
           }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.readyEndpoints = reader.uint32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1869,6 +1894,11 @@ export const ManifestStatus: MessageFns<ManifestStatus> = {
       reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
       message: isSet(object.message) ? globalThis.String(object.message) : "",
       status: isSet(object.status) ? Buffer.from(bytesFromBase64(object.status)) : Buffer.alloc(0),
+      readyEndpoints: isSet(object.readyEndpoints)
+        ? globalThis.Number(object.readyEndpoints)
+        : isSet(object.ready_endpoints)
+        ? globalThis.Number(object.ready_endpoints)
+        : undefined,
     };
   },
 
@@ -1892,6 +1922,9 @@ export const ManifestStatus: MessageFns<ManifestStatus> = {
     if (message.status.length !== 0) {
       obj.status = base64FromBytes(message.status);
     }
+    if (message.readyEndpoints !== undefined) {
+      obj.readyEndpoints = Math.round(message.readyEndpoints);
+    }
     return obj;
   },
 
@@ -1908,6 +1941,7 @@ export const ManifestStatus: MessageFns<ManifestStatus> = {
     message.reason = object.reason ?? "";
     message.message = object.message ?? "";
     message.status = object.status ?? Buffer.alloc(0);
+    message.readyEndpoints = object.readyEndpoints ?? undefined;
     return message;
   },
 };
