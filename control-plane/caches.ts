@@ -1,5 +1,6 @@
 import type { KubeConfig } from "@kubernetes/client-node";
 import type { Logger } from "pino";
+import { DNS_RESOURCES, type DNSEndpoint, type Domain, type IngressDNSRecord, type ServiceDNSRecord } from "../shared/api/dns.ts";
 import { RESOURCES } from "../shared/api/resources.ts";
 import type { Cluster, OverridePolicy, PropagationPolicy, ResourceBinding } from "../shared/api/types.ts";
 import { Informer } from "../shared/informer.ts";
@@ -17,6 +18,11 @@ export class Caches {
   readonly clusterBindings: Informer<ResourceBinding>;
   readonly overrides: Informer<OverridePolicy>;
   readonly clusterOverrides: Informer<OverridePolicy>;
+  /** Multi-cluster DNS (DESIGN §12): the zones, the records, and the DNSEndpoints the records publish through. */
+  readonly domains: Informer<Domain>;
+  readonly serviceDNSRecords: Informer<ServiceDNSRecord>;
+  readonly ingressDNSRecords: Informer<IngressDNSRecord>;
+  readonly dnsEndpoints: Informer<DNSEndpoint>;
   /** Bindings of both scopes by cluster and by policy; up to date before any other handler of theirs runs. */
   readonly bindingIndex = new BindingIndex();
 
@@ -30,6 +36,10 @@ export class Caches {
     this.clusterBindings = make<ResourceBinding>(RESOURCES.clusterResourceBinding);
     this.overrides = make<OverridePolicy>(RESOURCES.overridePolicy);
     this.clusterOverrides = make<OverridePolicy>(RESOURCES.clusterOverridePolicy);
+    this.domains = make<Domain>(DNS_RESOURCES.domain);
+    this.serviceDNSRecords = make<ServiceDNSRecord>(DNS_RESOURCES.serviceDNSRecord);
+    this.ingressDNSRecords = make<IngressDNSRecord>(DNS_RESOURCES.ingressDNSRecord);
+    this.dnsEndpoints = make<DNSEndpoint>(DNS_RESOURCES.dnsEndpoint);
     // Registered first, so every controller's handler reads the index with the event in it.
     for (const inf of [this.bindings, this.clusterBindings]) {
       inf.on({ add: (b) => this.bindingIndex.set(b), update: (b) => this.bindingIndex.set(b), delete: (b) => this.bindingIndex.delete(b) });
@@ -37,7 +47,19 @@ export class Caches {
   }
 
   all(): Informer<unknown>[] {
-    return [this.clusters, this.policies, this.clusterPolicies, this.bindings, this.clusterBindings, this.overrides, this.clusterOverrides] as Informer<unknown>[];
+    return [
+      this.clusters,
+      this.policies,
+      this.clusterPolicies,
+      this.bindings,
+      this.clusterBindings,
+      this.overrides,
+      this.clusterOverrides,
+      this.domains,
+      this.serviceDNSRecords,
+      this.ingressDNSRecords,
+      this.dnsEndpoints,
+    ] as Informer<unknown>[];
   }
 
   /**

@@ -9,6 +9,7 @@ import { startClusters } from "./clusters/index.ts";
 import { type ControlPlaneOptions, createContext, type Part } from "./context.ts";
 import { installCrds } from "./crds.ts";
 import { startDetector } from "./detector/index.ts";
+import { startDns } from "./dns/index.ts";
 import { startHub } from "./hub/index.ts";
 import { LeaderElector } from "./leader-election.ts";
 import { shutdownServer } from "./rpc.ts";
@@ -48,6 +49,7 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Runn
     startDetector(ctx),
     startWorks(ctx),
     startStatus(ctx, { hub: hub.hub, heardHere: clusters.heardHere }),
+    startDns(ctx),
     startAdmin(ctx, { hub: hub.hub, waitingOn: clusters.waitingOn }),
   ];
 

@@ -28,6 +28,8 @@ export const FOLDER_IMPORTS: Readonly<Record<string, readonly string[]>> = {
   hub: ["works/work-store.ts"],
   clusters: ["hub"],
   status: ["scheduling", "works", "detector", "hub"],
+  // The DNS controller reads bindings and Clusters through the caches; scheduling/ says what Ready is.
+  dns: ["scheduling"],
   admin: ["scheduling", "rendering", "detector", "works", "hub", "clusters", "status"],
 };
 

@@ -12,11 +12,14 @@ export const BINARY_NAMES = [
   "helm",
   "etcd",
 ] as const;
-export type BinaryName = (typeof BINARY_NAMES)[number];
+/** The DNS binaries (`build-binaries.sh dns`, or FLOTILLA_DNS_BIN_DIR): only DNS tests need them. */
+export const DNS_BINARY_NAMES = ["external-dns", "coredns"] as const;
+export type BinaryName = (typeof BINARY_NAMES)[number] | (typeof DNS_BINARY_NAMES)[number];
 
 const buildScript = fileURLToPath(new URL("./build-binaries.sh", import.meta.url));
 
-let pending: Promise<string> | undefined;
+type BinaryGroup = "cluster" | "dns";
+const pending = new Map<BinaryGroup, Promise<string>>();
 
 /**
  * Returns the directory holding the pinned cluster binaries, building them first when the cache
@@ -24,16 +27,29 @@ let pending: Promise<string> | undefined;
  * the script builds under a lock, and a warm cache does no work.
  */
 export function ensureBinaries(): Promise<string> {
-  pending ??= runBuildScript().catch((err: unknown) => {
-    pending = undefined;
-    throw err;
-  });
-  return pending;
+  return ensureGroup("cluster");
 }
 
-function runBuildScript(): Promise<string> {
+/** The same for external-dns and coredns, which have their own cache entry and lock. */
+export function ensureDnsBinaries(): Promise<string> {
+  return ensureGroup("dns");
+}
+
+function ensureGroup(group: BinaryGroup): Promise<string> {
+  let p = pending.get(group);
+  if (p === undefined) {
+    p = runBuildScript(group).catch((err: unknown) => {
+      pending.delete(group);
+      throw err;
+    });
+    pending.set(group, p);
+  }
+  return p;
+}
+
+function runBuildScript(group: BinaryGroup): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn("bash", [buildScript], { stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn("bash", [buildScript, group], { stdio: ["ignore", "pipe", "inherit"] });
     let out = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
       out += chunk;
@@ -42,7 +58,7 @@ function runBuildScript(): Promise<string> {
     child.on("close", (code) => {
       const dir = out.trim().split("\n").pop() ?? "";
       if (code === 0 && dir !== "") resolve(dir);
-      else reject(new Error(`test/env: building the cluster binaries failed (exit ${code}); see the lines above`));
+      else reject(new Error(`test/env: building the ${group} binaries failed (exit ${code}); see the lines above`));
     });
   });
 }

@@ -1,17 +1,34 @@
 #!/usr/bin/env bash
-# Builds the pinned cluster binaries (kube-apiserver, kube-controller-manager, kube-scheduler,
-# kubectl, kwok, helm, etcd) from public Go modules into a cache outside the repo, once.
-# Prints the binary directory on stdout as its last line; progress goes to stderr.
+# Builds pinned binaries from public Go modules into a cache outside the repo, once, in groups:
+#   build-binaries.sh [cluster]  kube-apiserver, kube-controller-manager, kube-scheduler, kubectl,
+#                                kwok, helm, etcd
+#   build-binaries.sh dns        external-dns, coredns (only tests that run DNS need them)
+# Each group has its own cache key, directory and lock, so building one never rebuilds the other.
+# Prints the group's binary directory on stdout as its last line; progress goes to stderr.
 #
 # Environment:
-#   FLOTILLA_BIN_DIR    use pre-built binaries from this directory instead of building
-#   FLOTILLA_CACHE_DIR  cache root (default: $XDG_CACHE_HOME/flotilla or ~/.cache/flotilla)
+#   FLOTILLA_BIN_DIR      use pre-built cluster binaries from this directory instead of building
+#   FLOTILLA_DNS_BIN_DIR  the same for the dns group
+#   FLOTILLA_CACHE_DIR    cache root (default: $XDG_CACHE_HOME/flotilla or ~/.cache/flotilla)
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 tools="$here/tools"
-binaries=(kube-apiserver kube-controller-manager kube-scheduler kubectl kwok helm etcd)
+group=${1:-cluster}
+case "$group" in
+  cluster)
+    binaries=(kube-apiserver kube-controller-manager kube-scheduler kubectl kwok helm etcd)
+    prebuilt_var=FLOTILLA_BIN_DIR ;;
+  dns)
+    binaries=(external-dns coredns)
+    prebuilt_var=FLOTILLA_DNS_BIN_DIR ;;
+  *) printf 'test/env: unknown binary group %q (cluster or dns)\n' "$group" >&2; exit 2 ;;
+esac
 
+# ExternalDNS v0.21.0 and later ignore --crd-source-apiversion/--crd-source-kind (they watch only
+# externaldns.k8s.io DNSEndpoints: kubernetes-sigs/external-dns#6414); Flotilla's DNSEndpoint is
+# multiclusterdns.flotilla.dev, so v0.20.0 it is.
+EXTERNAL_DNS_VERSION=v0.20.0
 K8S_VERSION=v1.36.3
 K8S_MINOR=36
 HELM_VERSION=v3.21.4
@@ -22,23 +39,23 @@ log() { printf 'test/env: %s\n' "$*" >&2; }
 check_dir() {
   local dir=$1 missing=()
   for b in "${binaries[@]}"; do [[ -x "$dir/$b" ]] || missing+=("$b"); done
-  [[ -d "$dir/kwok-stages" ]] || missing+=("kwok-stages/")
+  [[ $group != cluster || -d "$dir/kwok-stages" ]] || missing+=("kwok-stages/")
   if ((${#missing[@]})); then
     log "$dir lacks: ${missing[*]}"
     return 1
   fi
 }
 
-if [[ -n "${FLOTILLA_BIN_DIR:-}" ]]; then
-  check_dir "$FLOTILLA_BIN_DIR" || { log "FLOTILLA_BIN_DIR is set but incomplete"; exit 1; }
-  echo "$FLOTILLA_BIN_DIR"
+if [[ -n "${!prebuilt_var:-}" ]]; then
+  check_dir "${!prebuilt_var}" || { log "$prebuilt_var is set but incomplete"; exit 1; }
+  echo "${!prebuilt_var}"
   exit 0
 fi
 
 if ! command -v go >/dev/null 2>&1; then
   log "Go is not installed. Building the test binaries needs Go >= 1.26 (see https://go.dev/doc/install;"
-  log "Debian 12's golang package is too old), or set FLOTILLA_BIN_DIR to a directory holding"
-  log "pre-built ${binaries[*]} and kwok-stages/."
+  log "Debian 12's golang package is too old), or set $prebuilt_var to a directory holding"
+  log "pre-built ${binaries[*]}$([[ $group == cluster ]] && echo " and kwok-stages/")."
   exit 1
 fi
 goversion=$(go env GOVERSION)
@@ -47,51 +64,7 @@ case "$goversion" in
   *) log "Go $goversion is too old: the pinned Kubernetes $K8S_VERSION needs Go >= 1.26"; exit 1 ;;
 esac
 
-version_flags=""
-for pkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
-  version_flags+=" -X $pkg.gitVersion=$K8S_VERSION -X $pkg.gitMajor=1 -X $pkg.gitMinor=$K8S_MINOR"
-  version_flags+=" -X $pkg.gitTreeState=clean"
-done
-version_flags+=" -X helm.sh/helm/v3/internal/version.version=$HELM_VERSION"
-version_flags+=" -X helm.sh/helm/v3/internal/version.gitTreeState=clean"
-for pkg in helm.sh/helm/v3/pkg/lint/rules helm.sh/helm/v3/pkg/chartutil; do
-  version_flags+=" -X $pkg.k8sVersionMajor=1 -X $pkg.k8sVersionMinor=$K8S_MINOR"
-done
-version_flags+=" -X sigs.k8s.io/kwok/pkg/consts.Version=$KWOK_VERSION"
-version_flags+=" -X sigs.k8s.io/kwok/pkg/consts.KubeVersion=$K8S_VERSION"
-
-kwok_stages=(node/fast/node-initialize node/heartbeat-with-lease/node-heartbeat-with-lease
-  pod/fast/pod-ready pod/fast/pod-complete pod/fast/pod-delete)
-
-# The cache key is everything that shapes the output; bump RECIPE when the build steps change.
-RECIPE=1
 cache="${FLOTILLA_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/flotilla}"
-stamp=$(cat <(echo "$RECIPE $goversion $version_flags ${binaries[*]} ${kwok_stages[*]}") "$tools/k8s/go.mod" \
-  "$tools/k8s/go.sum" "$tools/etcd/go.mod" "$tools/etcd/go.sum" | sha256sum | cut -c1-16)
-dir="$cache/bin/$stamp"
-
-if [[ -f "$dir/.complete" ]]; then
-  echo "$dir"
-  exit 0
-fi
-
-mkdir -p "$cache/bin"
-exec 9>"$cache/build.lock"
-if ! flock -n 9; then
-  log "another build holds $cache/build.lock; waiting for it"
-  flock 9
-fi
-if [[ -f "$dir/.complete" ]]; then
-  echo "$dir"
-  exit 0
-fi
-
-tmp="$dir.partial"
-rm -rf "$tmp"
-mkdir -p "$tmp"
-start=$(date +%s)
-export CGO_ENABLED=0 GOWORK=off GOTOOLCHAIN=local GOFLAGS=-mod=readonly
-log "building cluster binaries into $dir (first time only: tens of minutes on 2 cores)"
 
 # go build -v names each package as it compiles; count them so a person sees it move.
 progress() {
@@ -105,28 +78,104 @@ progress() {
   log "$what: done, $n packages ($(($(date +%s) - start)) s)"
 }
 
-(
-  cd "$tools/k8s"
-  go build -v -trimpath -ldflags "-s -w $version_flags" -o "$tmp/" \
-    k8s.io/kubernetes/cmd/kube-apiserver \
-    k8s.io/kubernetes/cmd/kube-controller-manager \
-    k8s.io/kubernetes/cmd/kube-scheduler \
-    k8s.io/kubernetes/cmd/kubectl \
-    sigs.k8s.io/kwok/cmd/kwok \
-    helm.sh/helm/v3/cmd/helm 2>&1
-) | progress "kubernetes, kwok, helm"
-(
-  cd "$tools/etcd"
-  go build -v -trimpath -ldflags "-s -w" -o "$tmp/etcd" go.etcd.io/etcd/server/v3 2>&1
-) | progress "etcd"
+# Each group defines: stamp (the cache key: everything that shapes the output), lock, what (for
+# messages) and build_into DIR.
+if [[ $group == cluster ]]; then
+  version_flags=""
+  for pkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
+    version_flags+=" -X $pkg.gitVersion=$K8S_VERSION -X $pkg.gitMajor=1 -X $pkg.gitMinor=$K8S_MINOR"
+    version_flags+=" -X $pkg.gitTreeState=clean"
+  done
+  version_flags+=" -X helm.sh/helm/v3/internal/version.version=$HELM_VERSION"
+  version_flags+=" -X helm.sh/helm/v3/internal/version.gitTreeState=clean"
+  for pkg in helm.sh/helm/v3/pkg/lint/rules helm.sh/helm/v3/pkg/chartutil; do
+    version_flags+=" -X $pkg.k8sVersionMajor=1 -X $pkg.k8sVersionMinor=$K8S_MINOR"
+  done
+  version_flags+=" -X sigs.k8s.io/kwok/pkg/consts.Version=$KWOK_VERSION"
+  version_flags+=" -X sigs.k8s.io/kwok/pkg/consts.KubeVersion=$K8S_VERSION"
 
-# kwok needs Stage objects; use the same ones kwokctl ships, from the pinned kwok module.
-kwok_src=$(cd "$tools/k8s" && go list -m -f '{{.Dir}}' sigs.k8s.io/kwok)
-mkdir -p "$tmp/kwok-stages"
-for stage in "${kwok_stages[@]}"; do
-  cp "$kwok_src/kustomize/stage/$stage.yaml" "$tmp/kwok-stages/$(basename "$stage").yaml"
-done
-chmod -R u+w "$tmp/kwok-stages"
+  kwok_stages=(node/fast/node-initialize node/heartbeat-with-lease/node-heartbeat-with-lease
+    pod/fast/pod-ready pod/fast/pod-complete pod/fast/pod-delete)
+
+  # Bump RECIPE when the build steps change.
+  RECIPE=1
+  stamp=$(cat <(echo "$RECIPE $goversion $version_flags ${binaries[*]} ${kwok_stages[*]}") "$tools/k8s/go.mod" \
+    "$tools/k8s/go.sum" "$tools/etcd/go.mod" "$tools/etcd/go.sum" | sha256sum | cut -c1-16)
+  lock="$cache/build.lock"
+  what="cluster binaries"
+
+  build_into() {
+    local out=$1
+    (
+      cd "$tools/k8s"
+      go build -v -trimpath -ldflags "-s -w $version_flags" -o "$out/" \
+        k8s.io/kubernetes/cmd/kube-apiserver \
+        k8s.io/kubernetes/cmd/kube-controller-manager \
+        k8s.io/kubernetes/cmd/kube-scheduler \
+        k8s.io/kubernetes/cmd/kubectl \
+        sigs.k8s.io/kwok/cmd/kwok \
+        helm.sh/helm/v3/cmd/helm 2>&1
+    ) | progress "kubernetes, kwok, helm"
+    (
+      cd "$tools/etcd"
+      go build -v -trimpath -ldflags "-s -w" -o "$out/etcd" go.etcd.io/etcd/server/v3 2>&1
+    ) | progress "etcd"
+
+    # kwok needs Stage objects; use the same ones kwokctl ships, from the pinned kwok module.
+    local kwok_src stage
+    kwok_src=$(cd "$tools/k8s" && go list -m -f '{{.Dir}}' sigs.k8s.io/kwok)
+    mkdir -p "$out/kwok-stages"
+    for stage in "${kwok_stages[@]}"; do
+      cp "$kwok_src/kustomize/stage/$stage.yaml" "$out/kwok-stages/$(basename "$stage").yaml"
+    done
+    chmod -R u+w "$out/kwok-stages"
+  }
+else
+  dns_flags="-X sigs.k8s.io/external-dns/pkg/apis/externaldns.Version=$EXTERNAL_DNS_VERSION"
+  RECIPE_DNS=1
+  stamp=$(cat <(echo "dns $RECIPE_DNS $goversion $dns_flags ${binaries[*]}") \
+    "$tools/external-dns/go.mod" "$tools/external-dns/go.sum" \
+    "$tools/coredns/go.mod" "$tools/coredns/go.sum" | sha256sum | cut -c1-16)
+  lock="$cache/build-dns.lock"
+  what="DNS binaries"
+
+  build_into() {
+    local out=$1
+    (
+      cd "$tools/external-dns"
+      go build -v -trimpath -ldflags "-s -w $dns_flags" -o "$out/external-dns" sigs.k8s.io/external-dns 2>&1
+    ) | progress "external-dns"
+    (
+      cd "$tools/coredns"
+      go build -v -trimpath -ldflags "-s -w" -o "$out/coredns" github.com/coredns/coredns 2>&1
+    ) | progress "coredns"
+  }
+fi
+dir="$cache/bin/$stamp"
+
+if [[ -f "$dir/.complete" ]]; then
+  echo "$dir"
+  exit 0
+fi
+
+mkdir -p "$cache/bin"
+exec 9>"$lock"
+if ! flock -n 9; then
+  log "another build holds $lock; waiting for it"
+  flock 9
+fi
+if [[ -f "$dir/.complete" ]]; then
+  echo "$dir"
+  exit 0
+fi
+
+tmp="$dir.partial"
+rm -rf "$tmp"
+mkdir -p "$tmp"
+start=$(date +%s)
+export CGO_ENABLED=0 GOWORK=off GOTOOLCHAIN=local GOFLAGS=-mod=readonly
+log "building $what into $dir (first time only: minutes to tens of minutes on 2 cores)"
+build_into "$tmp"
 
 check_dir "$tmp"
 touch "$tmp/.complete"

@@ -7,14 +7,14 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { after, describe, it } from "node:test";
-import { BINARY_NAMES, ensureBinaries } from "./binaries.ts";
+import { BINARY_NAMES, DNS_BINARY_NAMES, ensureBinaries, ensureDnsBinaries } from "./binaries.ts";
 
 const script = fileURLToPath(new URL("./build-binaries.sh", import.meta.url));
 const exec = promisify(execFile);
 
-async function runScript(env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
+async function runScript(env: NodeJS.ProcessEnv, args: string[] = []): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await exec("bash", [script], { env: { ...process.env, ...env } });
+    const { stdout, stderr } = await exec("bash", [script, ...args], { env: { ...process.env, ...env } });
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };
@@ -62,5 +62,30 @@ describe("build-binaries.sh", () => {
     assert.equal(r.code, 1);
     assert.match(r.stderr, /Go is not installed\. Building the test binaries needs Go >= 1\.26/);
     assert.match(r.stderr, /FLOTILLA_BIN_DIR/);
+  });
+
+  it("keeps the DNS binaries in their own cache entry: a warm run is silent and the cluster entry is untouched", async () => {
+    const [clusterDir, dnsDir] = await Promise.all([ensureBinaries(), ensureDnsBinaries()]);
+    assert.notEqual(dnsDir, clusterDir);
+    const r = await runScript({}, ["dns"]);
+    assert.equal(r.code, 0);
+    assert.equal(r.stdout.trim(), dnsDir);
+    assert.equal(r.stderr, "", "a warm run says nothing and builds nothing");
+    for (const name of DNS_BINARY_NAMES) assert.ok((await stat(join(dnsDir, name))).mode & 0o100, `${name} is executable`);
+    assert.equal((await runScript({}, ["cluster"])).stdout.trim(), clusterDir, "naming the cluster group is the default");
+  });
+
+  it("refuses an incomplete FLOTILLA_DNS_BIN_DIR and an unknown group", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "flotilla-dns-bin-"));
+    temp.push(dir);
+    await writeFile(join(dir, "coredns"), "#!/bin/sh\n");
+    await chmod(join(dir, "coredns"), 0o755);
+    const r = await runScript({ FLOTILLA_DNS_BIN_DIR: dir }, ["dns"]);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /lacks: external-dns\n/);
+    assert.match(r.stderr, /FLOTILLA_DNS_BIN_DIR is set but incomplete/);
+    const bad = await runScript({}, ["dnss"]);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /unknown binary group "?dnss"? \(cluster or dns\)/);
   });
 });

@@ -2,6 +2,7 @@ import { rmSync } from "node:fs";
 import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { CoreV1Api, KubeConfig } from "@kubernetes/client-node";
+import { createLogger } from "../../shared/logger.ts";
 import { ensureBinaries } from "./binaries.ts";
 import { onExit } from "./cleanup.ts";
 import { CONTROL_CLUSTER_CONTROLLERS, startKubeControllerManager, startKubeScheduler } from "./controllers.ts";
@@ -10,6 +11,8 @@ import { startKubeApiserver } from "./kube-apiserver.ts";
 import { writeKubeconfig } from "./kubeconfig.ts";
 import { createFakeNodes, startKwok } from "./kwok.ts";
 import type { ManagedProcess } from "./managed-process.ts";
+import { loadBalancerBlock } from "./address-pool.ts";
+import { type LoadBalancers, startLoadBalancers } from "./load-balancers.ts";
 import { adminCredentials, makeClusterPki } from "./pki.ts";
 import { waitFor } from "./wait.ts";
 
@@ -26,6 +29,11 @@ export interface ClusterOptions {
   binDir?: string;
   /** Keep an audit log of every write at `<dir>/audit.log` (see kube-apiserver.ts). */
   audit?: boolean;
+  /**
+   * A member's load balancers get addresses from 127.0.<block>.0/24 (load-balancers.ts); default
+   * 100 + N for a cluster named memberN, else 100.
+   */
+  loadBalancerBlock?: number;
 }
 
 /** A running test cluster on loopback ports. */
@@ -42,6 +50,8 @@ export interface Cluster {
   ports: number[];
   /** The apiserver's audit log (JSON lines), when started with `audit`. */
   auditLogPath?: string;
+  /** A member's cloud: addresses of its LoadBalancer Services and Ingresses (absent in a control cluster). */
+  loadBalancers?: LoadBalancers;
   /** A client-node KubeConfig for the admin user. */
   kubeConfig(): KubeConfig;
   /** Stops every process (SIGTERM, then SIGKILL) and removes dir. Idempotent. */
@@ -56,9 +66,11 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
   const { name, dir } = opts;
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const processes: ManagedProcess[] = [];
+  let loadBalancers: LoadBalancers | undefined;
   let stopped: Promise<void> | undefined;
   const stop = () => {
     stopped ??= (async () => {
+      await loadBalancers?.stop();
       // Reverse start order: clients before the apiserver, the apiserver before etcd.
       for (const p of [...processes].reverse()) await p.stop();
       await rm(dir, { recursive: true, force: true });
@@ -90,6 +102,8 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
       processes.push(await startKwok(common));
       await createFakeNodes(kc, name, opts.nodes ?? 2);
       await waitUntilMemberReady(kc, name, processes);
+      const log = createLogger(`${name}-load-balancers`, process.env.FLOTILLA_TEST_LOG_LEVEL ?? "warn");
+      loadBalancers = await startLoadBalancers({ kc, block: opts.loadBalancerBlock ?? loadBalancerBlock(name), log });
     }
     const cluster: Cluster = {
       name,
@@ -99,6 +113,7 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
       kubeconfigPath,
       auditLogPath,
       processes,
+      loadBalancers,
       ports: [...etcd.ports, apiserver.port],
       kubeConfig: () => {
         const k = new KubeConfig();

@@ -23,7 +23,7 @@ export interface FlotillaOptions {
   clusterStatusUpdateFrequency?: string;
   /** `--cluster-lease-renew-interval` (default 1s in tests). */
   clusterLeaseRenewInterval?: string;
-  /** Extra labels / spec per member Cluster object. */
+  /** Extra labels / spec per member Cluster object; a spec given replaces defaultClusterSpec's. */
   clusterSpecs?: Record<string, { labels?: Record<string, string>; spec?: Record<string, unknown> }>;
   /** Members left without a Cluster object or an agent (for registration tests). */
   unregistered?: string[];
@@ -212,11 +212,12 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
     const registered = fleet.members.filter((m) => !(opts.unregistered ?? []).includes(m.name));
     for (const m of registered) {
       const extra = opts.clusterSpecs?.[m.name] ?? {};
+      const spec = extra.spec ?? defaultClusterSpec(m.name);
       const created = (await custom.createClusterCustomObject({
         group: "flotilla.dev",
         version: "v1alpha1",
         plural: "clusters",
-        body: { apiVersion: "flotilla.dev/v1alpha1", kind: "Cluster", metadata: { name: m.name, labels: extra.labels ?? {} }, spec: extra.spec ?? {} },
+        body: { apiVersion: "flotilla.dev/v1alpha1", kind: "Cluster", metadata: { name: m.name, labels: extra.labels ?? {} }, spec },
       })) as { metadata: { uid: string } };
       await writeAgentCertificate(m.name, created.metadata.uid);
     }
@@ -257,6 +258,18 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
     processes: () => [...(controlPlane ? [controlPlane] : []), ...[...agents.values()].map((a) => a.process)],
     stop,
   };
+}
+
+/**
+ * The region and zone of a test member's Cluster when a test gives no spec: member1 eu/eu-1,
+ * member2 us/us-1, member3 eu/eu-2, member4 us/us-2, … (the regions alternate, each region's
+ * zones count up), so DNS names have a zone and region level on every fleet of two or more.
+ */
+export function defaultClusterSpec(member: string): { region?: string; zone?: string } {
+  const n = Number(/^member(\d+)$/.exec(member)?.[1] ?? 0);
+  if (n < 1) return {};
+  const region = n % 2 === 1 ? "eu" : "us";
+  return { region, zone: `${region}-${Math.ceil(n / 2)}` };
 }
 
 async function httpOk(port: number, path: string): Promise<boolean> {
