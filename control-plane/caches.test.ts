@@ -36,4 +36,12 @@ describe("Caches.start", () => {
     await starting;
     assert.equal(started, true);
   });
+
+  it("does not wait for the DNS caches: DNS is optional, and its CRDs may be absent", async () => {
+    const make = (resource: ResourceInfo) =>
+      (resource.plural === "servicednsrecords" ? new RefusedFirstList(resource) : new FakeInformer(resource)) as unknown as Informer<unknown>;
+    const caches = new Caches(new KubeConfig(), {} as KubeRest, silentLogger(), make);
+    const outcome = await Promise.race([caches.start().then(() => "started"), new Promise((r) => setTimeout(r, 200, "waiting"))]);
+    assert.equal(outcome, "started", "an unlisted ServiceDNSRecord cache must not hold propagation back");
+  });
 });

@@ -47,29 +47,24 @@ export class Caches {
   }
 
   all(): Informer<unknown>[] {
-    return [
-      this.clusters,
-      this.policies,
-      this.clusterPolicies,
-      this.bindings,
-      this.clusterBindings,
-      this.overrides,
-      this.clusterOverrides,
-      this.domains,
-      this.serviceDNSRecords,
-      this.ingressDNSRecords,
-      this.dnsEndpoints,
-    ] as Informer<unknown>[];
+    return [...this.propagation(), this.domains, this.serviceDNSRecords, this.ingressDNSRecords, this.dnsEndpoints] as Informer<unknown>[];
+  }
+
+  /** The caches propagation decides from: clusters, policies, bindings, overrides. */
+  private propagation(): Informer<unknown>[] {
+    return [this.clusters, this.policies, this.clusterPolicies, this.bindings, this.clusterBindings, this.overrides, this.clusterOverrides] as Informer<unknown>[];
   }
 
   /**
-   * Resolves once every cache holds a successful list. An informer's start() also resolves after
-   * a refused list (it retries with backoff); controllers started on such an empty cache would
-   * take it as the truth, and the hub would offer agents a short set of Works (DESIGN §11).
+   * Resolves once every cache propagation decides from holds a successful list. An informer's
+   * start() also resolves after a refused list (it retries with backoff); controllers started on
+   * such an empty cache would take it as the truth, and the hub would offer agents a short set of
+   * Works (DESIGN §11). The DNS caches are not waited for: DNS is optional (its CRDs may be absent,
+   * its lists refused), and the DNS controller itself acts only once its caches have listed.
    */
   async start(): Promise<void> {
     await Promise.all(this.all().map((i) => i.start()));
-    await Promise.all(this.all().map((i) => i.whenSynced()));
+    await Promise.all(this.propagation().map((i) => i.whenSynced()));
   }
 
   stop(): void {
