@@ -31,7 +31,7 @@ export class Informer<T> {
   private stopped = false;
   private restartDelay = 500;
   private isSynced = false;
-  private readonly syncedWaiters: (() => void)[] = [];
+  private readonly syncedWaiters: { resolve: () => void; hold: NodeJS.Timeout }[] = [];
   /** A list has succeeded (client-node's start() resolves after a failed one too, having only reported the error). */
   private listed = false;
   /** The current (re)start reported an error: its list or watch failed. */
@@ -115,13 +115,21 @@ export class Informer<T> {
     // Only a cache that was listed is the truth: an empty one after a refused list is not.
     if (this.listed && !this.isSynced) {
       this.isSynced = true;
-      for (const resolve of this.syncedWaiters.splice(0)) resolve();
+      for (const w of this.syncedWaiters.splice(0)) {
+        clearInterval(w.hold);
+        w.resolve();
+      }
     }
   }
 
-  /** Resolves once the cache holds a successful list (at once if it does); never rejects. */
+  /**
+   * Resolves once the cache holds a successful list (at once if it does); never rejects. While it
+   * waits it holds the process open: the retry timer is unref'd (a stopped informer must not keep
+   * a process alive), and a process waiting only for its caches would otherwise exit quietly.
+   */
   whenSynced(): Promise<void> {
-    return this.isSynced ? Promise.resolve() : new Promise((resolve) => this.syncedWaiters.push(resolve));
+    if (this.isSynced) return Promise.resolve();
+    return new Promise((resolve) => this.syncedWaiters.push({ resolve, hold: setInterval(() => undefined, 60_000) }));
   }
 
   /** Whether the cache holds a successful list (kept up to date by the watch since). */
@@ -131,6 +139,8 @@ export class Informer<T> {
 
   stop(): void {
     this.stopped = true;
+    // Waiters stay pending (the cache never synced) but no longer hold the process open.
+    for (const w of this.syncedWaiters) clearInterval(w.hold);
     void this.inner.stop();
   }
 

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { after, describe, it } from "node:test";
 import { AppsV1Api, CoreV1Api, KubeConfig } from "@kubernetes/client-node";
+import { resolveAt } from "./dns-client.ts";
 import { waitFor } from "./wait.ts";
 import { isProcessAlive } from "./managed-process.ts";
 
@@ -80,6 +81,9 @@ describe("flotilla local fleet (test/env/cli.ts up)", () => {
       "control-kube-apiserver.pid",
       "control-kube-controller-manager.pid",
       "control-plane.pid",
+      "coredns.pid",
+      "dns-etcd.pid",
+      "external-dns.pid",
       "member1-etcd.pid",
       "member1-kube-apiserver.pid",
       "member1-kube-controller-manager.pid",
@@ -105,6 +109,15 @@ describe("flotilla local fleet (test/env/cli.ts up)", () => {
     control.loadFromFile(join(state, "control.kubeconfig"));
     const template = await control.makeApiClient(AppsV1Api).readNamespacedDeployment({ name: "web", namespace: "demo" });
     assert.equal(template.status?.readyReplicas, 2, `control Deployment demo/web status: ${JSON.stringify(template.status)}`);
+
+    // Multi-cluster DNS: the server named in <state>/dns-server answers the sample's global name
+    // with member1's load-balancer address, as up's hint says.
+    const dnsServer = (await readFile(join(state, "dns-server"), "utf8")).trim();
+    assert.match(up.stderr(), new RegExp(`dig @127\\.0\\.0\\.1 -p ${dnsServer.split(":")[1]} \\+short web\\.demo\\.fleet\\.svc\\.example\\.com`));
+    const member1Service = await kc.makeApiClient(CoreV1Api).readNamespacedService({ name: "web", namespace: "demo" });
+    const lb = member1Service.status?.loadBalancer?.ingress?.map((i) => i.ip ?? "") ?? [];
+    assert.equal(lb.length, 1, `member1 Service demo/web has a load-balancer address: ${JSON.stringify(member1Service.status)}`);
+    assert.deepEqual(await resolveAt(dnsServer, "web.demo.fleet.svc.example.com", "A"), lb);
 
     // A process that dies is reported; the rest keep running; `restart` starts it again in place.
     for (const name of ["agent-member1", "member1-kube-apiserver"]) {
@@ -142,12 +155,12 @@ describe("flotilla local fleet (test/env/cli.ts up)", () => {
     assert.deepEqual(await readdir(state), [], "kubeconfigs, pid files, certificates, logs and cluster data removed");
   });
 
-  it("takes every process (clusters, control plane, agents) down with it when it is killed outright", async () => {
+  it("takes every process (clusters, control plane, agents, DNS) down with it when it is killed outright", async () => {
     const state = await stateDir();
     const up = run(["up", "--members", "1"], { FLOTILLA_STATE_DIR: state });
     await untilReady(up);
     const pids = await readPids(state);
-    assert.equal(pids.length, 10, "8 cluster processes, the control plane and 1 agent");
+    assert.equal(pids.length, 13, "8 cluster processes, the control plane, 1 agent, and the DNS (etcd, CoreDNS, ExternalDNS)");
     up.child.kill("SIGKILL");
     await up.exit;
     await waitFor(async () => pids.every((p) => !isProcessAlive(p)), {

@@ -10,6 +10,8 @@ import { ensureBinaries } from "./binaries.ts";
 import { onExit, onShutdownSignal } from "./cleanup.ts";
 import { type Fleet, startFleet } from "./fleet.ts";
 import { type Flotilla, startFlotilla } from "./flotilla.ts";
+import { type DnsServer, startDns } from "./dns.ts";
+import { resolveAt } from "./dns-client.ts";
 import { parseRestartOptions, parseUpOptions, type UpOptions, UsageError } from "./cli-options.ts";
 import { requestRestart, restartByName, serveFleetControl } from "./fleet-control.ts";
 import { isProcessAlive, type ManagedProcess } from "./managed-process.ts";
@@ -20,6 +22,8 @@ const sampleFile = fileURLToPath(new URL("./sample/web.yaml", import.meta.url));
 const sampleNamespace = "demo";
 const sampleDeployment = "web";
 const sampleReplicasPerMember = 2;
+/** The name the sample's ServiceDNSRecord publishes for every member (Domain object "fleet", zone example.com). */
+const sampleGlobalName = "web.demo.fleet.svc.example.com";
 
 const usage = `usage: node test/env/cli.ts <command> [flags]
 
@@ -29,9 +33,11 @@ commands:
             <state>/pids/ (agent-member1, control-plane, member1-kube-apiserver, control-etcd, …)
   bin-dir   build the pinned cluster binaries if the cache lacks them, then print their directory
   up        run the local fleet until SIGINT/SIGTERM: the control cluster, N members, the Flotilla
-            control plane, one agent per member, and the sample app (test/env/sample/web.yaml);
-            admin kubeconfigs in <state>/<cluster>.kubeconfig, pid files in <state>/pids/; prints
-            "flotilla: ready" once the sample runs in every member
+            control plane, one agent per member, ExternalDNS and CoreDNS (multi-cluster DNS), and
+            the sample app (test/env/sample/web.yaml); admin kubeconfigs in
+            <state>/<cluster>.kubeconfig, pid files in <state>/pids/, the DNS server's host:port in
+            <state>/dns-server; prints "flotilla: ready" once the sample runs in every member and
+            its DNS name answers with every member's load-balancer address
   help      print this text
 
 flags of up (and --state-dir of restart):
@@ -85,9 +91,10 @@ async function up(opts: UpOptions): Promise<number> {
 
   let fleet: Fleet | undefined;
   let flotilla: Flotilla | undefined;
+  let dns: DnsServer | undefined;
   // Everything up writes in <state>; startFleet removes <state>/clusters itself. startFlotilla
   // puts its certificates and logs under the fleet root, which is <state>.
-  const written: string[] = [lock, pidsDir, join(state, "flotilla-certs"), join(state, "flotilla-logs"), join(state, "kubectl-cache")];
+  const written: string[] = [lock, pidsDir, join(state, "flotilla-certs"), join(state, "flotilla-logs"), join(state, "kubectl-cache"), join(state, "dns-server")];
   const removeWritten = () => {
     for (const f of written) rmSync(f, { recursive: true, force: true });
   };
@@ -98,6 +105,7 @@ async function up(opts: UpOptions): Promise<number> {
   const tearDown = () =>
     (tearingDown ??= (async () => {
       await control.close();
+      await dns?.stop(); // ExternalDNS, CoreDNS, their etcd; removes <state>/dns
       await flotilla?.stop(); // agents, then the control plane
       await fleet?.stop();
       await Promise.all(written.map((f) => rm(f, { recursive: true, force: true })));
@@ -127,7 +135,12 @@ async function up(opts: UpOptions): Promise<number> {
     console.error("flotilla: starting the control plane and the agents");
     flotilla = await startFlotilla(fleet, { heartbeatInterval: "2s", clusterFailureThreshold: "30s" });
     await writePidFiles(pidsDir, flotilla.processes(), written);
-    processes = [...fleet.all().flatMap((c) => c.processes), ...flotilla.processes()];
+
+    console.error("flotilla: starting ExternalDNS and CoreDNS (multi-cluster DNS)");
+    dns = await startDns({ dir: join(state, "dns"), controlKubeconfigPath: join(state, "control.kubeconfig") });
+    await writeFile(join(state, "dns-server"), `${dns.server}\n`);
+    await writePidFiles(pidsDir, dns.processes, written);
+    processes = [...fleet.all().flatMap((c) => c.processes), ...flotilla.processes(), ...dns.processes];
     anyExit = Promise.race(processes.map((p) => p.exited.then(() => p)));
 
     console.error(`flotilla: applying ${relative(process.cwd(), sampleFile) || sampleFile} to the control cluster`);
@@ -136,6 +149,7 @@ async function up(opts: UpOptions): Promise<number> {
       throw new Error(`${p.name} exited unexpectedly; last log lines:\n${p.tail()}`);
     });
     await Promise.race([waitForSample(fleet), died]);
+    await Promise.race([waitForSampleName(fleet, dns.server), died]);
   } catch (err) {
     if (stopping) return forever();
     await printFlotillaLogTails(join(state, "flotilla-logs"));
@@ -154,7 +168,7 @@ async function up(opts: UpOptions): Promise<number> {
     }),
   );
   for (const p of processes) reportExit(p, () => stopping);
-  printHints(state, fleet, flotilla);
+  printHints(state, fleet, flotilla, dns);
   console.log("flotilla: ready");
   return forever();
 }
@@ -226,7 +240,21 @@ async function waitForSample(fleet: Fleet): Promise<void> {
   });
 }
 
-function printHints(state: string, fleet: Fleet, flotilla: Flotilla): void {
+/** Until the sample's global name answers with one load-balancer address per member, as a DNS client sees it. */
+async function waitForSampleName(fleet: Fleet, server: string): Promise<void> {
+  let last: string[] = [];
+  await waitFor(
+    async () => {
+      last = await resolveAt(server, sampleGlobalName, "A").catch(() => []);
+      return last.length === fleet.members.length;
+    },
+    { what: `${sampleGlobalName} at ${server}`, timeoutMs: 120_000, intervalMs: 250 },
+  ).catch((err: unknown) => {
+    throw new Error(`${err instanceof Error ? err.message : String(err)} (last answer: ${JSON.stringify(last)}; want one address per member)`, { cause: err });
+  });
+}
+
+function printHints(state: string, fleet: Fleet, flotilla: Flotilla, dns: DnsServer): void {
   const control = join(state, "control.kubeconfig");
   const first = fleet.members[0]?.name ?? "member1";
   console.error(
@@ -239,6 +267,11 @@ function printHints(state: string, fleet: Fleet, flotilla: Flotilla): void {
       `  kubectl --kubeconfig ${control} get clusters`,
       `  kubectl --kubeconfig ${join(state, `${first}.kubeconfig`)} get deploy,svc,cm -n ${sampleNamespace}`,
       `  FLOTILLA_STATE_DIR=${state} npx flotillactl get clusters    # also: get bindings -A, describe deploy/${sampleDeployment} -n ${sampleNamespace}, render|diff deploy/${sampleDeployment} -n ${sampleNamespace} --cluster ${first}`,
+      `flotilla: multi-cluster DNS at ${dns.server} (also in ${join(state, "dns-server")}); the sample's names:`,
+      `  dig @127.0.0.1 -p ${dns.port} +short ${sampleGlobalName}    # every member's load-balancer address`,
+      `  dig @127.0.0.1 -p ${dns.port} +short web.demo.fleet.svc.eu.example.com    # a region; …svc.eu-1.eu.example.com a zone`,
+      `  node -e 'const r=new (require("node:dns").promises.Resolver)();r.setServers(["${dns.server}"]);r.resolve4("${sampleGlobalName}").then(console.log)'    # without dig`,
+      `  kubectl --kubeconfig ${control} get servicednsrecord -n ${sampleNamespace} ${sampleDeployment} -o yaml    # status.dns per cluster; the DNSEndpoint of the same name`,
       "flotilla: Ctrl-C stops everything and removes what it wrote",
     ].join("\n"),
   );
