@@ -2,7 +2,7 @@ import { rmSync } from "node:fs";
 import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { CoreV1Api, KubeConfig } from "@kubernetes/client-node";
-import { createLogger } from "../../shared/logger.ts";
+import { pino } from "pino";
 import { ensureBinaries } from "./binaries.ts";
 import { onExit } from "./cleanup.ts";
 import { CONTROL_CLUSTER_CONTROLLERS, startKubeControllerManager, startKubeScheduler } from "./controllers.ts";
@@ -67,10 +67,12 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const processes: ManagedProcess[] = [];
   let loadBalancers: LoadBalancers | undefined;
+  let loadBalancersLog: ReturnType<typeof pino.destination> | undefined;
   let stopped: Promise<void> | undefined;
   const stop = () => {
     stopped ??= (async () => {
       await loadBalancers?.stop();
+      loadBalancersLog?.end();
       // Reverse start order: clients before the apiserver, the apiserver before etcd.
       for (const p of [...processes].reverse()) await p.stop();
       await rm(dir, { recursive: true, force: true });
@@ -102,7 +104,10 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
       processes.push(await startKwok(common));
       await createFakeNodes(kc, name, opts.nodes ?? 2);
       await waitUntilMemberReady(kc, name, processes);
-      const log = createLogger(`${name}-load-balancers`, process.env.FLOTILLA_TEST_LOG_LEVEL ?? "warn");
+      // Its log goes beside the cluster's other logs: a test that stops the member's apiserver on
+      // purpose (chaos, never-destroy) would otherwise fill the test output with watch retries.
+      loadBalancersLog = pino.destination({ dest: join(dir, "load-balancers.log"), sync: true });
+      const log = pino({ name: `${name}-load-balancers`, level: process.env.FLOTILLA_TEST_LOG_LEVEL ?? "info", base: { pid: process.pid }, timestamp: pino.stdTimeFunctions.isoTime }, loadBalancersLog);
       loadBalancers = await startLoadBalancers({ kc, block: opts.loadBalancerBlock ?? loadBalancerBlock(name), log });
     }
     const cluster: Cluster = {

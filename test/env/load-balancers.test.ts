@@ -102,6 +102,13 @@ describe("test/env load balancers in a member", () => {
     await serviceAddress("web", "web's address taken back", (ips) => ips.length === 0);
     assert.equal(lb.addressOf(NS, "web"), undefined);
 
+    // Another implementation's address (its loadBalancerClass) is left alone, whatever it says.
+    await core.patchNamespacedServiceStatus({ name: "other-cloud", namespace: NS, body: [{ op: "add", path: "/status/loadBalancer", value: { ingress: [{ ip: "192.0.2.7" }] } }] });
+    // One worker takes keys in order: a later Service's address shows other-cloud's update was decided.
+    await core.createNamespacedService({ namespace: NS, body: service("marker2", { type: "LoadBalancer" }) });
+    await serviceAddress("marker2", "marker2's address");
+    assert.deepEqual(await statusOf("other-cloud"), ["192.0.2.7"], "another class's address stays");
+
     await core.deleteNamespacedService({ name: "marker", namespace: NS });
     await waitFor(async () => lb.addressOf(NS, "marker") === undefined, { what: "marker's address freed on delete", timeoutMs: 20_000 });
   });

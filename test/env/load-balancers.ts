@@ -82,9 +82,11 @@ export async function startLoadBalancers(opts: { kc: KubeConfig; block: number; 
     const obj = informers[kind].get(name, namespace);
     const reported = obj === undefined ? [] : reportedAddresses(obj);
     if (obj === undefined || !wantsAddress(kind, obj)) {
+      const gave = pool.addressOf(key) !== undefined;
       pool.release(key);
-      // Stopped being a load balancer (e.g. type changed to ClusterIP): the cloud takes it back.
-      if (obj !== undefined && obj.metadata?.deletionTimestamp === undefined && reported.length > 0) {
+      // Stopped being a load balancer (e.g. type changed to ClusterIP): the cloud takes back the
+      // address it gave. An address it never gave (another loadBalancerClass's) is not its own.
+      if (gave && obj !== undefined && obj.metadata?.deletionTimestamp === undefined && reported.length > 0) {
         await writeStatus(kind, namespace, name, []);
       }
       return undefined;
