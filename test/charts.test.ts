@@ -2,7 +2,7 @@
 // which values it refuses, and a real `helm install` of the control-plane chart into a control
 // cluster and of the agent chart into a member (no `--wait`: the images do not exist here).
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { lstatSync, readFileSync, readdirSync, realpathSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -22,7 +22,7 @@ import type {
   V1Secret,
   V1Service,
 } from "@kubernetes/client-node";
-import { parseAllDocuments } from "yaml";
+import { parse, parseAllDocuments } from "yaml";
 import { createCa, issueCertificate, type KeyPair } from "../shared/pki.ts";
 import { getJson, kubectl, run } from "./e2e/helpers.ts";
 import { ensureBinaries } from "./env/binaries.ts";
@@ -35,7 +35,8 @@ const agentChart = join(root, "charts/flotilla-agent");
 const crdsDir = join(root, "control-plane/crds");
 const appVersion = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string }).version;
 const NS = "flotilla-system";
-const image = `ghcr.io/flotilla/flotilla:${appVersion}`;
+/** The tag `npm run image` builds (scripts/build-image.sh): the charts' default image. */
+const image = execFileSync("bash", [join(root, "scripts/build-image.sh"), "--print-tag"], { encoding: "utf8" }).trim();
 
 /** One rendered object: kind and name always, the rest as the kind's client-node type says. */
 interface Rendered {
@@ -319,6 +320,7 @@ describe("helm template of flotilla-control-plane", () => {
     const objects = await render(controlPlaneChart, {
       replicas: 3,
       image: { repository: "registry.example.test/flotilla", tag: "dev" },
+      imagePullSecrets: [{ name: "regcred" }],
       resources,
       extraArgs: ["--cluster-failure-threshold=1m"],
       tls: { existingSecret: "hub-tls" },
@@ -328,6 +330,7 @@ describe("helm template of flotilla-control-plane", () => {
     assert.equal(d.spec?.replicas, 3);
     const c = container(d);
     assert.equal(c.image, "registry.example.test/flotilla:dev");
+    assert.deepEqual(d.spec?.template.spec?.imagePullSecrets, [{ name: "regcred" }], "a private registry's pull secret");
     assert.deepEqual(c.resources, resources);
     assert.deepEqual(c.args, [...CONTROL_PLANE_ARGS, "--cluster-failure-threshold=1m"]);
     assert.deepEqual(d.spec?.template.spec?.volumes, [{ name: "tls", secret: { secretName: "hub-tls" } }]);
@@ -630,5 +633,17 @@ describe("helm install into real clusters", () => {
     assert.equal(await can("create", "services", "-n", "demo"), "no");
     await helm(["uninstall", "flotilla-agent", ...kc, ...release]);
     assert.equal(await getJson(member, ["clusterrole", "flotilla-agent"]), undefined);
+  });
+});
+
+describe("the charts' default image", () => {
+  it("is the one `npm run image` tags: the charts' appVersion is the package version", () => {
+    assert.equal(image, `ghcr.io/flotilla/flotilla:${appVersion}`);
+    for (const chart of [controlPlaneChart, agentChart]) {
+      const meta = parse(readFileSync(join(chart, "Chart.yaml"), "utf8")) as { appVersion: string };
+      assert.equal(meta.appVersion, appVersion, `${chart}/Chart.yaml appVersion`);
+      const values = parse(readFileSync(join(chart, "values.yaml"), "utf8")) as { image: { repository: string; tag: string } };
+      assert.equal(`${values.image.repository}:${values.image.tag || meta.appVersion}`, image, `${chart} default image`);
+    }
   });
 });
