@@ -39,9 +39,11 @@ COPY --from=build /src/dist/shared dist/shared
 COPY --from=build /src/dist/control-plane dist/control-plane
 COPY --from=build /src/dist/agent dist/agent
 COPY --from=build /src/dist/bin dist/bin
-# `flotilla` on PATH: exec keeps Node as PID 1, where the SIGTERM/SIGINT handlers the control
-# plane and agent install (shared/signals.ts) stop them; no init is needed.
-RUN printf '#!/bin/sh\nexec node /app/dist/bin/flotilla.js "$@"\n' > /usr/local/bin/flotilla \
+COPY scripts/image-entrypoint.js dist/entrypoint.js
+# `flotilla` on PATH (the charts' command). exec keeps Node as PID 1: the command's own SIGTERM
+# handlers stop it gracefully, and dist/entrypoint.js exits on a signal before they exist; no init
+# is needed.
+RUN printf '#!/bin/sh\nexec node /app/dist/entrypoint.js "$@"\n' > /usr/local/bin/flotilla \
     && chmod 755 /usr/local/bin/flotilla
 # Last, so a new revision rebuilds nothing.
 ARG VERSION=0.0.0-dev

@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { type AddressInfo, createServer, type Socket } from "node:net";
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -95,6 +96,46 @@ describe("the container image", () => {
     const r = await podman(["run", "--rm", "--read-only", image, "--help"]);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /usage: flotilla <command>/);
+  });
+
+  it(`podman stop ends a command still starting within ${STOP_WITHIN_MS} ms (before its own SIGTERM handler exists)`, async () => {
+    // An apiserver that accepts connections and never answers: the control plane's start (CRD
+    // install) hangs, as against an unreachable cluster, long before it waits for signals.
+    const held: Socket[] = [];
+    const silent = createServer((socket) => held.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const dir = await mkdtemp(join(tmpdir(), "flotilla-image-silent-"));
+    try {
+      const port = (silent.address() as AddressInfo).port;
+      const kubeconfig = `apiVersion: v1
+kind: Config
+clusters: [{name: silent, cluster: {server: "https://127.0.0.1:${port}", insecure-skip-tls-verify: true}}]
+users: [{name: silent, user: {token: unused}}]
+contexts: [{name: silent, context: {cluster: silent, user: silent}}]
+current-context: silent
+`;
+      await writeFile(join(dir, "kubeconfig"), kubeconfig, { mode: 0o644 });
+      await chmod(dir, 0o755);
+      const name = `flotilla-test-${process.pid}-starting`;
+      containers.push(name);
+      const file = "/in/kubeconfig"; // any readable file: the PEMs are never parsed before the hang
+      const r = await podman(["run", "-d", "--name", name, "--network", "host", "--read-only", "-v", `${dir}:/in:ro`, image,
+        "control-plane", `--kubeconfig=${file}`, "--grpc-listen=127.0.0.1:0", "--health-listen=127.0.0.1:0", `--ca-cert=${file}`, `--tls-cert=${file}`, `--tls-key=${file}`]);
+      assert.equal(r.code, 0, r.stderr);
+      await waitFor(async () => held.length > 0, { what: "the control plane dialing the silent apiserver", timeoutMs: 30_000 });
+      const started = Date.now();
+      const stop = await podman(["stop", "-t", "30", name]);
+      assert.equal(stop.code, 0, stop.stderr);
+      const ms = Date.now() - started;
+      const exit = (await podman(["inspect", "--format", "{{.State.ExitCode}}", name])).stdout.trim();
+      console.log(`# podman stop of a starting control plane: ${ms} ms, exit code ${exit}`);
+      assert.ok(ms < STOP_WITHIN_MS, `took ${ms} ms: SIGTERM ignored until the grace period's SIGKILL`);
+      assert.equal(exit, "143", "exits as SIGTERM's default action would (128 + 15)");
+    } finally {
+      for (const socket of held) socket.destroy();
+      silent.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   describe("on a test fleet (--network host)", () => {
