@@ -53,9 +53,12 @@ secret=()
 ca=/etc/ssl/certs/ca-certificates.crt
 [[ -s $ca ]] && secret=(--secret "id=npm_ca,src=$ca")
 started=$SECONDS
+revision=$(git rev-parse HEAD 2>/dev/null || echo unknown)
+# The labels are also given on the command line: buildah 1.28 reuses a cached LABEL layer when only
+# the build argument it names changed, which left an older commit's revision on the image.
 podman build --build-arg "BASE=$base" --build-arg "BUILD_BASE=$build_base" "${secret[@]}" \
-  --build-arg "VERSION=$version" \
-  --build-arg "REVISION=$(git rev-parse HEAD 2>/dev/null || echo unknown)" \
+  --build-arg "VERSION=$version" --build-arg "REVISION=$revision" \
+  --label "org.opencontainers.image.version=$version" --label "org.opencontainers.image.revision=$revision" \
   -t "$repository:$version" . >&2
 size=$(podman image inspect --format '{{.Size}}' "$repository:$version")
 echo "flotilla: built $repository:$version in $((SECONDS - started)) s, $((size / 1000000)) MB" >&2
