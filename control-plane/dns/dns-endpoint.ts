@@ -2,19 +2,13 @@
 // the record, controlled by it, so the control cluster's garbage collector removes it with the
 // record and for no other reason. Pure: what to apply, and whether what is there already says it.
 import { DNS_API_VERSION, type DNSEndpoint, type Endpoint } from "../../shared/api/dns.ts";
-import type { KubeObject, OwnerReference } from "../../shared/api/types.ts";
+import type { KubeObject } from "../../shared/api/types.ts";
 import { canonicalJson } from "../../shared/content-hash.ts";
+import { controllerReference } from "../scheduling/binding-spec.ts";
 
 /** The DNSEndpoint a record's endpoints make. */
 export function desiredDnsEndpoint(record: KubeObject, endpoints: Endpoint[]): DNSEndpoint {
-  const owner: OwnerReference = {
-    apiVersion: record.apiVersion,
-    kind: record.kind,
-    name: record.metadata.name ?? "",
-    uid: record.metadata.uid ?? "",
-    controller: true,
-    blockOwnerDeletion: true,
-  };
+  const owner = controllerReference(record);
   return {
     apiVersion: DNS_API_VERSION,
     kind: "DNSEndpoint",

@@ -7,6 +7,7 @@ import {
   type GracefulEvictionTask,
   type KubeObject,
   LABELS,
+  type OwnerReference,
   type PropagationPolicy,
   type PropagationSpec,
   type ResourceBinding,
@@ -61,16 +62,7 @@ export function desiredBinding(
       ...(namespaced ? { namespace: template.metadata.namespace } : {}),
       labels,
       finalizers: [BINDING_FINALIZER],
-      ownerReferences: [
-        {
-          apiVersion: template.apiVersion,
-          kind: template.kind,
-          name: template.metadata.name ?? "",
-          uid: template.metadata.uid ?? "",
-          controller: true,
-          blockOwnerDeletion: true,
-        },
-      ],
+      ownerReferences: [controllerReference(template)],
     },
     spec: {
       resource: {
@@ -121,4 +113,12 @@ export function bindingUpToDate(existing: ResourceBinding, desired: ResourceBind
     spec: b.spec,
   });
   return canonicalJson(pick(existing)) === canonicalJson(pick(desired));
+}
+
+/**
+ * The owner reference that makes `owner` the controller of what carries it: the control cluster's
+ * garbage collector deletes the object with its owner, and for no other reason.
+ */
+export function controllerReference(owner: KubeObject): OwnerReference {
+  return { apiVersion: owner.apiVersion, kind: owner.kind, name: owner.metadata.name ?? "", uid: owner.metadata.uid ?? "", controller: true, blockOwnerDeletion: true };
 }
