@@ -1,19 +1,14 @@
 // Bindings by what per-event work looks them up by, so that one cluster's or one policy's change
 // costs what it affects and not the size of the fleet: the clusters a binding involves and the
 // policy that placed it. Pure: fed the bindings informers' events (Caches does), keyed by template key.
-import { LABELS, type PropagationPolicy, type ResourceBinding } from "../shared/api/types.ts";
+import type { ResourceBinding } from "../shared/api/types.ts";
+import { bindingPolicyId, policyIdOf } from "./scheduling/policy-match.ts";
 import { templateKeyOfBinding } from "../shared/work-key.ts";
 
 /** A policy's identity as a binding's labels name it: "namespace/name", "/name" for a ClusterPropagationPolicy. */
-export function policyId(p: PropagationPolicy): string {
-  return `${p.metadata.namespace ?? ""}/${p.metadata.name ?? ""}`;
-}
+export const policyId = policyIdOf;
 
-/** The policy a binding's labels name, as policyId gives it; undefined when no policy placed it (a dependency's). */
-export function bindingPolicyId(b: ResourceBinding): string | undefined {
-  const name = b.metadata.labels?.[LABELS.policyName];
-  return name === undefined ? undefined : `${b.metadata.labels?.[LABELS.policyNamespace] ?? ""}/${name}`;
-}
+export { bindingPolicyId };
 
 /** The clusters a binding places on: its targets and the clusters it is still evicting from. */
 export function targetsOf(b: ResourceBinding): string[] {

@@ -6,7 +6,7 @@ import type { Cluster, OverridePolicy, PropagationPolicy, ResourceBinding } from
 import { Informer } from "../shared/informer.ts";
 import { BindingIndex, policyId } from "./binding-index.ts";
 import type { KubeRest, ResourceInfo } from "../shared/kube-rest.ts";
-import { bindingName } from "./scheduling/binding-spec.ts";
+import { bindingName, bindsRef, isCurrentBinding, legacyBindingName } from "./scheduling/binding-spec.ts";
 import type { WorkRef } from "../shared/work-key.ts";
 
 /** The informers over Flotilla's own kinds, shared by every controller of the process. */
@@ -41,9 +41,11 @@ export class Caches {
     this.ingressDNSRecords = make<IngressDNSRecord>(DNS_RESOURCES.ingressDNSRecord);
     this.dnsEndpoints = make<DNSEndpoint>(DNS_RESOURCES.dnsEndpoint);
     // Registered first, so every controller's handler reads the index with the event in it.
-    for (const inf of [this.bindings, this.clusterBindings]) {
-      inf.on({ add: (b) => this.bindingIndex.set(b), update: (b) => this.bindingIndex.set(b), delete: (b) => this.bindingIndex.delete(b) });
-    }
+    // Only a template's current binding is indexed: one left under a legacy name (being moved)
+    // must not unfile the current one when it goes.
+    const set = (b: ResourceBinding) => isCurrentBinding(b) && this.bindingIndex.set(b);
+    const unset = (b: ResourceBinding) => isCurrentBinding(b) && this.bindingIndex.delete(b);
+    for (const inf of [this.bindings, this.clusterBindings]) inf.on({ add: set, update: set, delete: unset });
   }
 
   all(): Informer<unknown>[] {
@@ -106,8 +108,14 @@ export class Caches {
     return [...this.overrides.list(), ...this.clusterOverrides.list()];
   }
 
+  /** Every template's current binding, of both scopes (not those left under a legacy name). */
   allBindings(): ResourceBinding[] {
-    return [...this.bindings.list(), ...this.clusterBindings.list()];
+    return [...this.bindings.list(), ...this.clusterBindings.list()].filter(isCurrentBinding);
+  }
+
+  /** Bindings under a name this version no longer gives their template (to be moved). */
+  legacyBindings(): ResourceBinding[] {
+    return [...this.bindings.list(), ...this.clusterBindings.list()].filter((b) => !isCurrentBinding(b));
   }
 
   /** Template keys of the bindings a policy placed (by the labels it left on them). */
@@ -115,9 +123,29 @@ export class Caches {
     return this.bindingIndex.placedBy(policyId(p));
   }
 
-  /** The binding of a template, from the cache. */
+  /**
+   * The binding of a template, from the cache: the one named for its group, kind and name that
+   * says it binds this object (a name alone never makes another template's binding ours), or,
+   * until it is moved, the one an earlier version named `<name>-<kind>`.
+   */
   bindingOf(ref: WorkRef): ResourceBinding | undefined {
-    const name = bindingName(ref);
-    return ref.namespace ? this.bindings.get(name, ref.namespace) : this.clusterBindings.get(name);
+    return this.currentBindingOf(ref) ?? this.legacyBindingOf(ref);
+  }
+
+  /** The binding under the name this version gives the template (bindingOf also finds one not moved yet). */
+  currentBindingOf(ref: WorkRef): ResourceBinding | undefined {
+    return this.bindingNamed(ref, bindingName(ref));
+  }
+
+  /** A binding earlier versions made for the template under its legacy name, not moved yet. */
+  legacyBindingOf(ref: WorkRef): ResourceBinding | undefined {
+    const legacy = legacyBindingName(ref);
+    return legacy === bindingName(ref) ? undefined : this.bindingNamed(ref, legacy);
+  }
+
+  private bindingNamed(ref: WorkRef, name: string): ResourceBinding | undefined {
+    const b = ref.namespace ? this.bindings.get(name, ref.namespace) : this.clusterBindings.get(name);
+    return b !== undefined && bindsRef(b, ref) ? b : undefined;
   }
 }
+

@@ -78,3 +78,9 @@ export function templateKeyOfBinding(b: ResourceBinding): string {
   const r = b.spec.resource;
   return workKey({ apiVersion: r.apiVersion, kind: r.kind, namespace: r.namespace, name: r.name });
 }
+
+/** The API group of an apiVersion: "" for the core group ("v1"). */
+export function apiGroup(apiVersion: string): string {
+  const slash = apiVersion.indexOf("/");
+  return slash < 0 ? "" : apiVersion.slice(0, slash);
+}

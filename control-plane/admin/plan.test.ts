@@ -92,11 +92,11 @@ describe("planTemplate", () => {
       want: { policy: "PropagationPolicy default/web", clusters: [["member1", "added", undefined, 1], ["member2", "added", undefined, 2]] },
     },
     {
-      name: "a label no policy selects removes it from every cluster",
+      name: "a label no policy selects keeps its last placement (DESIGN §11: no policy is no intent)",
       now: { template: deployment(9), policy: policy() },
       proposed: deployment(9, "nginx:1.25", { app: "other" }),
       policies: [policy()],
-      want: { clusters: [["member1", "removed", 3, undefined], ["member2", "removed", 6, undefined]] },
+      want: { clusters: [["member1", "changed", 3, 3], ["member2", "changed", 6, 6]] },
     },
     {
       name: "an override that cannot apply to the new object fails that cluster only",

@@ -3,7 +3,7 @@
 // the Works each cluster receives now. Pure.
 import type { Cluster, KubeObject, OverridePolicy, PropagationPolicy, ResourceBinding, TargetCluster } from "../../shared/api/types.ts";
 import { desiredBinding, type RequiredBy, suspensionHolds } from "../scheduling/binding-spec.ts";
-import { matchPolicy } from "../scheduling/policy-match.ts";
+import { bindingPolicyId, claimPolicy } from "../scheduling/policy-match.ts";
 import { renderClusterWorks } from "../rendering/render-works.ts";
 import { placementAfter } from "../scheduling/graceful-eviction.ts";
 import { admittedClusters } from "../scheduling/acceptance.ts";
@@ -55,7 +55,7 @@ export interface PlanInput {
 
 export function planTemplate(input: PlanInput): Plan {
   const { template, existing } = input;
-  const match = matchPolicy(template, input.policies);
+  const match = claimPolicy(template, input.policies, existing === undefined ? undefined : bindingPolicyId(existing));
   // A dependency (propagateDeps) keeps the clusters its parents need, as its binding says now.
   const requiredBy: RequiredBy[] = (existing?.spec.requiredBy ?? []).map((r) => ({ ...r, ...(existing?.spec.conflictResolution ? { conflictResolution: existing.spec.conflictResolution } : {}) }));
   let targets: TargetCluster[] = [];
@@ -69,7 +69,10 @@ export function planTemplate(input: PlanInput): Plan {
     scheduleMessage = schedule.error ?? schedule.message;
     unplaced = schedule.unplaced;
   }
-  const binding = desiredBinding(template, match?.policy, targets, requiredBy);
+  // No policy claims it: it keeps its last placement (DESIGN §11), as the binding controller does.
+  const kept = match === undefined && requiredBy.length === 0 && existing !== undefined;
+  if (kept) scheduleMessage = "no policy selects it: it keeps its last placement until a policy claims it or it is deleted";
+  const binding = kept ? existing : desiredBinding(template, match?.policy, targets, requiredBy);
   const rendered = renderClusterWorks(template, binding.spec.clusters, input.clusterNamed, input.overrides, binding.spec.conflictResolution ?? "Abort");
   const replicasNow = new Map((existing?.spec.clusters ?? []).map((t) => [t.name, t.replicas]));
   const plannedTargets = new Map(binding.spec.clusters.map((t) => [t.name, t]));

@@ -1,10 +1,10 @@
 import type { Logger } from "pino";
 import { RESOURCES } from "../../shared/api/resources.ts";
-import type { GracefulEvictionTask, KubeObject, PropagationPolicy, ResourceBinding, TargetCluster } from "../../shared/api/types.ts";
+import { type GracefulEvictionTask, type KubeObject, LABELS, type PropagationPolicy, type ResourceBinding, type TargetCluster } from "../../shared/api/types.ts";
 import { Controller, type ReconcileResult } from "../../shared/controller.ts";
 import { isKubeStatus, type KubeRest, objectPath } from "../../shared/kube-rest.ts";
 import { parseWorkKey, templateKey, templateKeyOfBinding } from "../../shared/work-key.ts";
-import { bindingName, bindingUpToDate, desiredBinding, type RequiredBy } from "../scheduling/binding-spec.ts";
+import { BINDING_FINALIZER, bindingName, bindingUpToDate, desiredBinding, isCurrentBinding, movedBinding, type RequiredBy } from "../scheduling/binding-spec.ts";
 import type { Caches } from "../caches.ts";
 import { keysAffected } from "./cluster-change.ts";
 import { isDependencyKind } from "./dependencies.ts";
@@ -12,11 +12,17 @@ import { placementAfter } from "../scheduling/graceful-eviction.ts";
 import { DependencyIndex } from "./dependency-index.ts";
 import { type Schedule, scheduleTemplate, schedulable } from "../scheduling/schedule.ts";
 import type { ScheduleOutcome, ScheduleOutcomes } from "../scheduling/schedule-outcomes.ts";
-import { matchPolicy } from "../scheduling/policy-match.ts";
+import { bindingPolicyId, claimPolicy } from "../scheduling/policy-match.ts";
 import { admittedClusters } from "../scheduling/acceptance.ts";
 import { isPropagatable, type KindRef, type TemplateInformers } from "./template-informers.ts";
 
 const FIELD_MANAGER = "flotilla-binding-controller";
+
+/**
+ * How long every parent must have let a dependency go, on synced caches, before its binding is
+ * released: long enough for a parent binding deleted by hand to be made again.
+ */
+export const DEPENDENCY_RELEASE_GRACE_MS = 10_000;
 
 /**
  * The detector and (Duplicated) scheduler: template × policies × clusters → ResourceBinding.
@@ -33,6 +39,8 @@ export class BindingController {
   private readonly deps = new DependencyIndex();
   /** Parent binding key → what its dependencies' bindings are made of, last seen. */
   private readonly parentShapes = new Map<string, string>();
+  /** Dependency key → since when no parent has required it (released after the grace period). */
+  private readonly dependencyRelease = new Map<string, number>();
 
   private readonly evictionPeriodMs: number;
   private readonly requireAcceptance: boolean;
@@ -74,8 +82,9 @@ export class BindingController {
       },
     );
     const bindingChanged = (b: ResourceBinding) => this.controller.enqueue(templateKeyOfBinding(b));
-    this.caches.bindings.on({ delete: bindingChanged });
-    this.caches.clusterBindings.on({ delete: bindingChanged });
+    // A binding under a legacy name (an earlier version's) is moved as soon as it is seen.
+    const legacyChanged = (b: ResourceBinding) => !isCurrentBinding(b) && bindingChanged(b);
+    for (const inf of [this.caches.bindings, this.caches.clusterBindings]) inf.on({ add: legacyChanged, update: legacyChanged, delete: bindingChanged });
     // A parent's dependencies follow its binding: where it goes, and whether it still exists.
     // Only what a dependency's binding is made of counts: a parent's status writes change nothing.
     const parentChanged = (b: ResourceBinding, gone: boolean) => {
@@ -98,7 +107,7 @@ export class BindingController {
   /** Every template of every watched kind, for the initial sync (and on taking the lead). */
   enqueueAll(kinds: KindRef[]): void {
     for (const k of kinds) for (const t of this.templates.list(k)) this.controller.enqueue(templateKey(t));
-    for (const b of this.caches.allBindings()) this.controller.enqueue(templateKeyOfBinding(b));
+    for (const b of [...this.caches.allBindings(), ...this.caches.legacyBindings()]) this.controller.enqueue(templateKeyOfBinding(b));
   }
 
   /**
@@ -121,26 +130,28 @@ export class BindingController {
     const ref = parseWorkKey(key);
     if (!isPropagatable(ref)) return undefined;
     const template = this.templates.get(ref);
-    const existing = this.caches.bindingOf(ref);
+    const current = this.caches.currentBindingOf(ref);
+    // What the template had: its current binding, or the one an earlier version named (being moved).
+    const existing = current ?? this.caches.legacyBindingOf(ref);
+    const legacy = current === undefined ? existing : this.caches.legacyBindingOf(ref);
     const resource = ref.namespace ? RESOURCES.resourceBinding : RESOURCES.clusterResourceBinding;
     const path = objectPath(resource, ref.namespace, bindingName(ref));
     const gone = template === undefined && this.templates.watching(ref);
     if (template === undefined || template.metadata.deletionTimestamp !== undefined) {
       this.outcomes.delete(key);
+      this.dependencyRelease.delete(key);
       this.noteDependencies(key, undefined);
       // The owner reference lets the garbage collector remove the binding too, but it may take
       // a discovery period to notice a new CRD; deleting it ourselves starts cleanup at once.
-      if (gone && existing !== undefined && existing.metadata.deletionTimestamp === undefined) await this.deleteBinding(path);
+      // Intent: the template (seen gone on a synced informer) is deleted.
+      for (const b of [current, legacy]) if (gone && b !== undefined && b.metadata.deletionTimestamp === undefined) await this.deleteBinding(bindingPath(b));
       return undefined;
     }
-    const match = matchPolicy(template, this.caches.allPolicies());
+    const match = claimPolicy(template, this.caches.allPolicies(), existing === undefined ? undefined : bindingPolicyId(existing));
     this.noteDependencies(key, match?.policy.spec.propagateDeps === true ? template : undefined);
     const requiredBy = isDependencyKind(ref) ? this.requiredBy(template) : [];
-    if (match === undefined && requiredBy.length === 0) {
-      this.outcomes.delete(key);
-      if (existing !== undefined && existing.metadata.deletionTimestamp === undefined) await this.deleteBinding(path);
-      return undefined;
-    }
+    if (match === undefined && requiredBy.length === 0) return this.unclaimed(key, path, existing, current, legacy);
+    this.dependencyRelease.delete(key);
     let targets: TargetCluster[] = [];
     let evictions: GracefulEvictionTask[] = [];
     let recheck: ReconcileResult;
@@ -155,13 +166,65 @@ export class BindingController {
       this.outcomes.delete(key);
     }
     const desired = desiredBinding(template, match?.policy, targets, requiredBy, evictions);
-    if (existing !== undefined && existing.metadata.deletionTimestamp === undefined && bindingUpToDate(existing, desired)) return recheck;
-    if (existing?.metadata.deletionTimestamp !== undefined) {
+    if (current?.metadata.deletionTimestamp !== undefined) {
       // The old binding is still being cleaned up; come back when it is gone (its delete event requeues us).
       return undefined;
     }
-    await this.rest.apply(path, desired, FIELD_MANAGER);
+    if (current === undefined || !bindingUpToDate(current, desired)) await this.rest.apply(path, desired, FIELD_MANAGER);
+    await this.moved(legacy);
     return recheck;
+  }
+
+  /**
+   * No policy claims the template and nothing depends on it. A binding a policy made keeps its
+   * last placement (a policy deleted or no longer selecting is no intent: DESIGN §11, as Karmada).
+   * A dependency's binding (no policy ever claimed it) goes once its parents have let it go for
+   * a grace period on synced caches: a parent's binding deleted by hand and made again meanwhile
+   * does not release it.
+   */
+  private async unclaimed(key: string, path: string, existing: ResourceBinding | undefined, current: ResourceBinding | undefined, legacy: ResourceBinding | undefined): Promise<ReconcileResult> {
+    if (existing === undefined || existing.metadata.deletionTimestamp !== undefined) {
+      this.outcomes.delete(key);
+      return undefined;
+    }
+    if (bindingPolicyId(existing) === undefined && (existing.spec.requiredBy ?? []).length > 0) {
+      const since = this.dependencyRelease.get(key) ?? this.now();
+      this.dependencyRelease.set(key, since);
+      const wait = since + DEPENDENCY_RELEASE_GRACE_MS - this.now();
+      if (wait > 0) return { requeueAfterMs: wait };
+      this.dependencyRelease.delete(key);
+      this.outcomes.delete(key);
+      // Intent: every parent that required it let it go (deleted, moved, or no longer refers to it).
+      await this.release(bindingPath(existing), "DependencyReleased");
+      return undefined;
+    }
+    const clusters = existing.spec.clusters.map((c) => c.name);
+    this.outcomes.set(key, {
+      unclaimed: `no PropagationPolicy or ClusterPropagationPolicy selects this template; it keeps its last placement (${clusters.length === 0 ? "no clusters" : clusters.join(", ")}) until a policy claims it or the template is deleted`,
+    });
+    if (current === undefined) {
+      // Moving a legacy binding: the current one starts as its copy, so no member sees a change.
+      await this.rest.apply(path, movedBinding(existing, bindingName(existing.spec.resource)), FIELD_MANAGER);
+    }
+    await this.moved(legacy);
+    return undefined;
+  }
+
+  /** A legacy binding whose template now has its current binding: released (finalizer off) and deleted, which removes nothing in any member. */
+  private async moved(legacy: ResourceBinding | undefined): Promise<void> {
+    if (legacy === undefined || legacy.metadata.deletionTimestamp !== undefined) return;
+    const path = bindingPath(legacy);
+    await this.rest
+      .mergePatch(path, { metadata: { finalizers: (legacy.metadata.finalizers ?? []).filter((f) => f !== BINDING_FINALIZER), resourceVersion: legacy.metadata.resourceVersion } })
+      .catch(ignoreNotFound);
+    await this.deleteBinding(path);
+    this.log.info({ binding: legacy.metadata.name, namespace: legacy.metadata.namespace, now: bindingName(legacy.spec.resource) }, "binding moved to its current name");
+  }
+
+  /** Deletes a binding on purpose, saying why on it first: only such a deletion removes member objects while the template lives. */
+  private async release(path: string, reason: string): Promise<void> {
+    await this.rest.mergePatch(path, { metadata: { annotations: { [LABELS.releasedBecause]: reason } } }).catch(ignoreNotFound);
+    await this.deleteBinding(path);
   }
 
   /**
@@ -182,19 +245,30 @@ export class BindingController {
     for (const b of this.caches.bindings.list(dep.metadata.namespace)) {
       if (b.spec.propagateDeps !== true || b.metadata.deletionTimestamp !== undefined) continue;
       const parentKey = templateKeyOfBinding(b);
-      const parent = this.templates.get(parseWorkKey(parentKey));
-      if (parent === undefined || parent.metadata.deletionTimestamp !== undefined) continue;
-      if (!this.deps.depsOf(parentKey, parent).includes(depKey)) continue;
+      if (!isCurrentBinding(b) && this.caches.currentBindingOf(parseWorkKey(parentKey)) !== undefined) continue; // counted under its current name
+      const parentRef = parseWorkKey(parentKey);
+      const parent = this.templates.get(parentRef);
+      // A parent of a kind that has not listed (its informer starting, or its list refused) still requires it.
+      const unknown = parent === undefined && !this.templates.watching(parentRef);
+      if (!unknown && (parent === undefined || parent.metadata.deletionTimestamp !== undefined)) continue;
+      if (parent !== undefined && !this.deps.depsOf(parentKey, parent).includes(depKey)) continue;
       needs.push({ name: b.metadata.name ?? "", clusters: b.spec.clusters.map((c) => c.name), ...(b.spec.conflictResolution ? { conflictResolution: b.spec.conflictResolution } : {}) });
     }
     return needs;
   }
 
   private async deleteBinding(path: string): Promise<void> {
-    await this.rest.delete(path).catch((err: unknown) => {
-      if (!isKubeStatus(err, 404)) throw err;
-    });
+    await this.rest.delete(path).catch(ignoreNotFound);
   }
+}
+
+function ignoreNotFound(err: unknown): void {
+  if (!isKubeStatus(err, 404)) throw err;
+}
+
+function bindingPath(b: ResourceBinding): string {
+  const resource = b.metadata.namespace ? RESOURCES.resourceBinding : RESOURCES.clusterResourceBinding;
+  return objectPath(resource, b.metadata.namespace, b.metadata.name ?? "");
 }
 
 /**

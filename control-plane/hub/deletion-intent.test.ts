@@ -4,10 +4,15 @@ import type { KubeObject, ResourceBinding } from "../../shared/api/types.ts";
 import { type DeletionIntent, deletionIntent, type TemplateKnowledge } from "./deletion-intent.ts";
 
 const template: KubeObject = { apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "web", namespace: "default" } };
-const binding = (clusters: string[], extra: { deleting?: boolean; preserve?: boolean } = {}): ResourceBinding => ({
+const binding = (clusters: string[], extra: { deleting?: boolean; preserve?: boolean; released?: string } = {}): ResourceBinding => ({
   apiVersion: "flotilla.dev/v1alpha1",
   kind: "ResourceBinding",
-  metadata: { name: "web-deployment", namespace: "default", ...(extra.deleting ? { deletionTimestamp: "2026-11-23T10:00:00Z" } : {}) },
+  metadata: {
+    name: "web-deployment",
+    namespace: "default",
+    ...(extra.deleting ? { deletionTimestamp: "2026-11-23T10:00:00Z" } : {}),
+    ...(extra.released ? { annotations: { "flotilla.dev/released-because": extra.released } } : {}),
+  },
   spec: { resource: { apiVersion: "apps/v1", kind: "Deployment", namespace: "default", name: "web" }, clusters: clusters.map((name) => ({ name })), ...(extra.preserve ? { preserveResourcesOnDeletion: true } : {}) },
 });
 const present: TemplateKnowledge = { known: true, template };
@@ -23,9 +28,12 @@ describe("deletionIntent", () => {
     { name: "the template is deleted", binding: binding(["member1"]), template: gone, intent: { reason: "TemplateDeleted", preserve: false } },
     { name: "the template is being deleted, under preserveResourcesOnDeletion", binding: binding(["member1"], { preserve: true }), template: deleting, intent: { reason: "TemplateDeleted", preserve: true } },
     { name: "the binding is being deleted after its template", binding: binding(["member1"], { deleting: true }), template: gone, intent: { reason: "TemplateDeleted", preserve: false } },
-    { name: "the binding is being deleted because no policy selects the template", binding: binding(["member1"], { deleting: true }), template: present, intent: { reason: "NotPropagated", preserve: false } },
-    { name: "the binding is being deleted, template unknown, preserve set: preserved", binding: binding(["member1"], { deleting: true, preserve: true }), template: unknown, intent: { reason: "TemplateDeleted", preserve: true } },
-    { name: "no binding: no policy selects the template", binding: undefined, template: present, intent: { reason: "NotPropagated", preserve: false } },
+    { name: "a dependency's binding released on purpose (every parent let it go)", binding: binding(["member1"], { deleting: true, released: "DependencyReleased" }), template: present, intent: { reason: "DependencyReleased", preserve: false } },
+    { name: "the binding deleted by hand while the template lives: keep (it is made again)", binding: binding(["member1"], { deleting: true }), template: present, intent: undefined },
+    { name: "the binding is being deleted, template kind not listed yet: keep until it is known", binding: binding(["member1"], { deleting: true, preserve: true }), template: unknown, intent: undefined },
+    { name: "a released binding, template kind not listed yet: keep until it is known", binding: binding(["member1"], { deleting: true, released: "DependencyReleased" }), template: unknown, intent: undefined },
+    { name: "no binding while the template lives (deleted by hand, lost in a restore): keep", binding: undefined, template: present, intent: undefined },
+    { name: "no binding, template kind not listed yet: keep", binding: undefined, template: unknown, intent: undefined },
     { name: "no binding and no template", binding: undefined, template: gone, intent: { reason: "TemplateDeleted", preserve: false } },
     { name: "the placement no longer names the cluster", binding: binding(["member2"]), template: present, intent: { reason: "PlacementChanged", preserve: false } },
     { name: "the cluster is leaving (unjoin)", cluster: { name: "member1", leaving: true }, binding: binding(["member2"]), template: present, intent: { reason: "ClusterUnjoined", preserve: false } },

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { Cluster, KubeObject, PropagationPolicy } from "../../shared/api/types.ts";
-import { BINDING_FINALIZER, bindingName, bindingUpToDate, desiredBinding, dispatchSuspended, suspensionHolds } from "./binding-spec.ts";
+import type { Cluster, KubeObject, PropagationPolicy, ResourceBinding } from "../../shared/api/types.ts";
+import { BINDING_FINALIZER, bindingName, bindingUpToDate, bindsRef, desiredBinding, dispatchSuspended, isCurrentBinding, legacyBindingName, movedBinding, suspensionHolds } from "./binding-spec.ts";
 
 const deployment: KubeObject = {
   apiVersion: "apps/v1",
@@ -38,7 +38,7 @@ describe("desiredBinding", () => {
     const b = desiredBinding(clusterRole, cpolicy, dup(clusterRole, ["member1"]));
     assert.equal(b.kind, "ClusterResourceBinding");
     assert.equal(b.metadata.namespace, undefined);
-    assert.equal(b.metadata.name, "reader-clusterrole");
+    assert.match(b.metadata.name ?? "", /^reader-clusterrole-[0-9a-f]{8}$/); // rbac.authorization.k8s.io has a dot: its digest is part of the name
     assert.deepEqual(b.spec.clusters, [{ name: "member1" }]);
     assert.equal(b.spec.conflictResolution, "Abort");
     assert.equal(b.spec.resource.namespace, undefined);
@@ -88,8 +88,64 @@ describe("desiredBinding", () => {
     });
   });
 
-  it("names bindings as Karmada does", () => {
-    assert.equal(bindingName({ name: "nginx", kind: "Deployment" }), "nginx-deployment");
+  describe("binding names: keyed by group, kind and name", () => {
+    const widget = (apiVersion: string, name = "web") => ({ apiVersion, kind: "Widget", name });
+    const cases: { name: string; ref: { apiVersion: string; kind: string; name: string }; want: string | RegExp }[] = [
+      { name: "apps keeps Karmada's <name>-<kind>", ref: { apiVersion: "apps/v1", name: "nginx", kind: "Deployment" }, want: "nginx-deployment" },
+      { name: "the core group keeps it too", ref: { apiVersion: "v1", name: "conf", kind: "ConfigMap" }, want: "conf-configmap" },
+      { name: "batch (no dot in the group) keeps it", ref: { apiVersion: "batch/v1", name: "job", kind: "Job" }, want: "job-job" },
+      { name: "a CRD's group adds its digest", ref: widget("alpha.example/v1"), want: /^web-widget-[0-9a-f]{8}$/ },
+      { name: "a built-in dotted group adds its digest", ref: { apiVersion: "networking.k8s.io/v1", name: "web", kind: "Ingress" }, want: /^web-ingress-[0-9a-f]{8}$/ },
+    ];
+    for (const c of cases) {
+      it(c.name, () => {
+        const got = bindingName(c.ref);
+        if (typeof c.want === "string") assert.equal(got, c.want);
+        else assert.match(got, c.want);
+      });
+    }
+    it("one kind and name in two groups gets two bindings; two versions of one group, one", () => {
+      assert.notEqual(bindingName(widget("alpha.example/v1")), bindingName(widget("beta.example/v1")));
+      assert.equal(bindingName(widget("alpha.example/v1")), bindingName(widget("alpha.example/v2")));
+    });
+    it("a name past 253 characters is cut and stays unique", () => {
+      const long = (suffix: string) => bindingName(widget("alpha.example/v1", `${"a".repeat(250)}${suffix}`));
+      assert.ok(long("x").length <= 253);
+      assert.notEqual(long("x"), long("y"));
+      assert.match(long("x"), /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/);
+    });
+    it("the legacy name is what earlier versions gave every group", () => {
+      assert.equal(legacyBindingName(widget("alpha.example/v1")), "web-widget");
+    });
+    it("a binding is current only under its own name and for its own group", () => {
+      const bound = (name: string, apiVersion: string): ResourceBinding => ({
+        apiVersion: "flotilla.dev/v1alpha1",
+        kind: "ResourceBinding",
+        metadata: { name, namespace: "default" },
+        spec: { resource: { apiVersion, kind: "Widget", namespace: "default", name: "web" }, clusters: [] },
+      });
+      assert.ok(isCurrentBinding(bound(bindingName(widget("alpha.example/v1")), "alpha.example/v1")));
+      assert.ok(!isCurrentBinding(bound("web-widget", "alpha.example/v1")));
+      assert.ok(!isCurrentBinding(bound(bindingName(widget("alpha.example/v1")), "beta.example/v1")));
+      assert.ok(bindsRef(bound("web-widget", "alpha.example/v1"), widget("alpha.example/v2")));
+      assert.ok(!bindsRef(bound("web-widget", "alpha.example/v1"), widget("beta.example/v1")));
+    });
+    it("a moved binding keeps spec, Flotilla's labels, owner and finalizer under the new name", () => {
+      const legacy: ResourceBinding = {
+        apiVersion: "flotilla.dev/v1alpha1",
+        kind: "ResourceBinding",
+        metadata: { name: "web-widget", namespace: "default", uid: "u1", resourceVersion: "7", labels: { "flotilla.dev/policy-name": "p", other: "x" }, finalizers: [BINDING_FINALIZER], ownerReferences: [{ apiVersion: "alpha.example/v1", kind: "Widget", name: "web", uid: "t1", controller: true }] },
+        spec: { resource: { apiVersion: "alpha.example/v1", kind: "Widget", namespace: "default", name: "web", uid: "t1" }, clusters: [{ name: "member1" }] },
+        status: { aggregatedStatus: [{ clusterName: "member1", applied: true }] },
+      };
+      const moved = movedBinding(legacy, "web-widget-0123abcd");
+      assert.deepEqual(moved, {
+        apiVersion: "flotilla.dev/v1alpha1",
+        kind: "ResourceBinding",
+        metadata: { name: "web-widget-0123abcd", namespace: "default", labels: { "flotilla.dev/policy-name": "p" }, finalizers: [BINDING_FINALIZER], ownerReferences: legacy.metadata.ownerReferences },
+        spec: legacy.spec,
+      });
+    });
   });
 
   it("copies the policy's suspension, and says which clusters it freezes", () => {

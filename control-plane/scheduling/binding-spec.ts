@@ -14,14 +14,77 @@ import {
   type ResourceBindingSpec,
   type TargetCluster,
 } from "../../shared/api/types.ts";
-import { canonicalJson } from "../../shared/content-hash.ts";
+import { canonicalJson, contentHash } from "../../shared/content-hash.ts";
+import { apiGroup } from "../../shared/work-key.ts";
 
 /** Holds a binding until every agent has confirmed the removal of its objects. */
 export const BINDING_FINALIZER = "flotilla.dev/binding-cleanup";
 
-/** Deterministic binding name, as Karmada names them: `<name>-<kind>`. */
-export function bindingName(ref: { name: string; kind: string }): string {
+/** The object a binding is named for: a template's group (from apiVersion), kind and name. */
+export interface BindingNameRef {
+  apiVersion: string;
+  kind: string;
+  name: string;
+}
+
+/** Kubernetes' limit on an object name (a DNS subdomain). */
+const MAX_NAME = 253;
+
+/**
+ * Deterministic binding name, keyed by group, kind and name (the namespace is the binding's own).
+ * Templates of the groups without a dot (core, apps, batch, autoscaling, policy: Kubernetes' own,
+ * which no CRD can use and whose served kinds are distinct) keep Karmada's `<name>-<kind>`, so a
+ * Deployment's binding is `web-deployment` as in Karmada. Any other group adds a digest of the
+ * group: `Widget/web` in alpha.example and in beta.example get two bindings, never one. A name
+ * that would pass 253 characters is cut and ends with a digest of the whole key.
+ */
+export function bindingName(ref: BindingNameRef): string {
+  const group = apiGroup(ref.apiVersion);
+  const base = `${ref.name}-${ref.kind.toLowerCase()}`;
+  const name = group.includes(".") ? `${base}-${digest(group, 8)}` : base;
+  if (name.length <= MAX_NAME) return name;
+  return `${name.slice(0, MAX_NAME - 17).replace(/[-.]+$/, "")}-${digest(`${group}/${ref.kind}/${ref.name}`, 16)}`;
+}
+
+/** The name earlier versions gave every binding, `<name>-<kind>` whatever the group: bindings still so named are moved. */
+export function legacyBindingName(ref: { kind: string; name: string }): string {
   return `${ref.name}-${ref.kind.toLowerCase()}`;
+}
+
+/**
+ * Whether a binding is the one its template's key names today, for the object it says it binds:
+ * false for a binding left under a legacy name (it is moved) or one whose name a template of
+ * another group or kind would also give (it is not that template's).
+ */
+export function isCurrentBinding(b: ResourceBinding): boolean {
+  return b.metadata.name === bindingName(b.spec.resource);
+}
+
+/** A binding as it is, under another name: what moving a legacy binding writes (its status follows from the agents). */
+export function movedBinding(b: ResourceBinding, name: string): ResourceBinding {
+  const m = b.metadata;
+  return {
+    apiVersion: b.apiVersion,
+    kind: b.kind,
+    metadata: {
+      name,
+      ...(m.namespace ? { namespace: m.namespace } : {}),
+      labels: Object.fromEntries(Object.entries(m.labels ?? {}).filter(([k]) => k.startsWith("flotilla.dev/"))),
+      finalizers: [BINDING_FINALIZER],
+      ownerReferences: m.ownerReferences ?? [],
+    },
+    spec: b.spec,
+  };
+}
+
+/** Whether a binding says it binds the object a ref names (same group, kind and name). */
+export function bindsRef(b: ResourceBinding, ref: BindingNameRef): boolean {
+  const r = b.spec.resource;
+  return r.kind === ref.kind && r.name === ref.name && apiGroup(r.apiVersion) === apiGroup(ref.apiVersion);
+}
+
+function digest(s: string, hexChars: number): string {
+  return contentHash(s).slice(0, hexChars);
 }
 
 /** The replica field of a workload template, if it has one. */
@@ -58,7 +121,7 @@ export function desiredBinding(
     apiVersion: API_VERSION,
     kind: namespaced ? "ResourceBinding" : "ClusterResourceBinding",
     metadata: {
-      name: bindingName({ name: template.metadata.name ?? "", kind: template.kind }),
+      name: bindingName({ apiVersion: template.apiVersion, name: template.metadata.name ?? "", kind: template.kind }),
       ...(namespaced ? { namespace: template.metadata.namespace } : {}),
       labels,
       finalizers: [BINDING_FINALIZER],

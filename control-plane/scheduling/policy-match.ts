@@ -2,12 +2,14 @@
 // a namespaced PropagationPolicy beats any ClusterPropagationPolicy (Karmada's detector looks at
 // cluster policies only when no namespaced one matches); then the most specific matching selector
 // (name > labelSelector > kind only); then spec.priority, higher first; then namespace and name
-// ascending, so the answer never depends on the order policies arrive in.
+// ascending, so the answer never depends on the order policies arrive in. That precedence picks the
+// policy for a template nobody claims; a claimed template stays with its policy unless another
+// says `preemption: Always` and outranks it (claimPolicy).
 // Two departures from Karmada, on purpose: Karmada ranks spec.priority above specificity (ours
 // ranks it after, as the comment on PropagationSpec.priority says), and Karmada ignores a
 // selector's labelSelector when its name is set (ours requires both to hold).
 
-import type { KubeObject, PropagationPolicy, ResourceSelector } from "../../shared/api/types.ts";
+import { type KubeObject, LABELS, type PropagationPolicy, type ResourceBinding, type ResourceSelector } from "../../shared/api/types.ts";
 import { matchesLabelSelector } from "../../shared/label-selector.ts";
 
 /** How specific the selector that matched is: by name, by labels, or by apiVersion and kind alone. */
@@ -51,6 +53,50 @@ export function matchPolicy(template: KubeObject, policies: PropagationPolicy[])
     if (best === undefined || compareMatches(candidate, best) < 0) best = candidate;
   }
   return best;
+}
+
+/**
+ * The policy that claims a template, given the policy that claimed it before (its binding's
+ * labels, as policyId gives it; undefined when none). A claim holds while its policy exists and
+ * still selects the template: another matching policy takes it only with `preemption: Always`
+ * and when it outranks the claimant (Karmada's preemption; the default, Never, leaves it). An
+ * unclaimed template goes to the best match. Undefined when no policy selects it: the caller
+ * keeps the template's last placement (DESIGN §11), never reads it as intent to remove.
+ */
+export function claimPolicy(template: KubeObject, policies: PropagationPolicy[], claimant: string | undefined): PolicyMatch | undefined {
+  const best = matchPolicy(template, policies);
+  if (best === undefined || claimant === undefined || policyIdOf(best.policy) === claimant) return best;
+  const held = policies.find((p) => policyIdOf(p) === claimant && !p.metadata.deletionTimestamp);
+  const heldSpecificity = held === undefined ? undefined : policySpecificity(template, held);
+  if (held === undefined || heldSpecificity === undefined) return best;
+  const claim = { policy: held, specificity: heldSpecificity };
+  let preemptor: PolicyMatch | undefined;
+  for (const policy of policies) {
+    if (policy.metadata.deletionTimestamp || policy.spec?.preemption !== "Always" || policy === held) continue;
+    const specificity = policySpecificity(template, policy);
+    if (specificity === undefined) continue;
+    const candidate = { policy, specificity };
+    if (!outranks(candidate, claim)) continue;
+    if (preemptor === undefined || compareMatches(candidate, preemptor) < 0) preemptor = candidate;
+  }
+  return preemptor ?? claim;
+}
+
+/** A policy's identity as a binding's labels record it: "namespace/name", "/name" for a ClusterPropagationPolicy. */
+export function policyIdOf(p: PropagationPolicy): string {
+  return `${p.kind === "ClusterPropagationPolicy" ? "" : (p.metadata.namespace ?? "")}/${p.metadata.name ?? ""}`;
+}
+
+/** The policy a binding's labels name, as policyIdOf gives it; undefined when no policy placed it (a dependency's, or one no policy claims now). */
+export function bindingPolicyId(b: ResourceBinding): string | undefined {
+  const name = b.metadata.labels?.[LABELS.policyName];
+  return name === undefined ? undefined : `${b.metadata.labels?.[LABELS.policyNamespace] ?? ""}/${name}`;
+}
+
+/** Strictly stronger by scope, then selector specificity, then priority: names never decide a preemption. */
+function outranks(a: PolicyMatch, b: PolicyMatch): boolean {
+  const by = scopeRank(a.policy) - scopeRank(b.policy) || RANK[a.specificity] - RANK[b.specificity] || priority(a.policy) - priority(b.policy);
+  return by > 0;
 }
 
 /** "Kind/namespace/name", namespace empty for a ClusterPropagationPolicy. */

@@ -13,6 +13,8 @@ export interface BindingConditionsInput {
   scheduleError?: string;
   /** Why replicas are unplaced, or why no cluster fits (the scheduler's message). */
   unschedulable?: string;
+  /** No policy claims the template: it keeps its last placement (the binding controller's message). */
+  unclaimed?: string;
   previous?: Condition[];
   /** RFC 3339 time used for a condition whose status changed. */
   now: string;
@@ -32,6 +34,8 @@ export function bindingConditions(input: BindingConditionsInput): Condition[] {
   let scheduled: Omit<Condition, "lastTransitionTime">;
   if (input.scheduleError !== undefined) {
     scheduled = { type: "Scheduled", status: "False", reason: "ComputePlacementFailed", message: input.scheduleError };
+  } else if (input.unclaimed !== undefined) {
+    scheduled = { type: "Scheduled", status: "False", reason: "NoPolicyClaims", message: input.unclaimed };
   } else if (input.unschedulable !== undefined) {
     // Karmada's NoClusterFit when nothing fits; partly placed replicas still run where they fit.
     const reason = targets.length === 0 ? "NoClusterFit" : "ReplicasUnplaced";

@@ -1,16 +1,16 @@
 import type { Logger } from "pino";
 import { RESOURCES } from "../../shared/api/resources.ts";
-import type { AggregatedStatusItem, KubeObject, ResourceBinding, ResourceBindingStatus } from "../../shared/api/types.ts";
+import { type AggregatedStatusItem, type KubeObject, LABELS, type ResourceBinding, type ResourceBindingStatus } from "../../shared/api/types.ts";
 import { canonicalJson } from "../../shared/content-hash.ts";
 import { Controller } from "../../shared/controller.ts";
 import { isKubeStatus, type KubeRest, objectPath } from "../../shared/kube-rest.ts";
-import { parseWorkKey, templateKeyOfBinding } from "../../shared/work-key.ts";
+import { parseWorkKey, templateKeyOfBinding, type WorkRef } from "../../shared/work-key.ts";
 import { aggregateStatus } from "./aggregate-status.ts";
 import { clusterView } from "./cluster-view.ts";
 import { bindingConditions } from "./binding-conditions.ts";
 import { type EventRecorder, involvedObjectOf, newFailures } from "./event-recorder.ts";
 import type { ScheduleOutcomes } from "../scheduling/schedule-outcomes.ts";
-import { BINDING_FINALIZER, bindingName } from "../scheduling/binding-spec.ts";
+import { BINDING_FINALIZER } from "../scheduling/binding-spec.ts";
 import type { Caches } from "../caches.ts";
 import type { StatusStore } from "./status-store.ts";
 import { type MemberRollout, rolloutStatus } from "./rollout-status.ts";
@@ -123,6 +123,12 @@ export class StatusController {
     }
     const deleting = binding.metadata.deletionTimestamp !== undefined;
     const leader = this.isLeader();
+    if (deleting && this.deletedWithoutIntent(ref, binding)) {
+      // Deleted by hand while its template lives: no member removes anything (DESIGN §11), so
+      // nothing is waited for; the binding controller makes it again once it is gone.
+      if (leader) await this.releaseFinalizer(binding, "binding deleted while its template lives; released without removing anything");
+      return undefined;
+    }
     const targets = binding.spec.clusters.map((c) => c.name);
     const reports = this.statuses.get(key);
     const renderErrors = this.works.renderErrorsOf(key);
@@ -133,7 +139,7 @@ export class StatusController {
     const view = (names: Iterable<string>) => clusterView({ names, clusterNamed: (n) => this.caches.clusters.get(n), heardHere: this.heardHere, leader });
     const { existing, notReady, owned } = view([...targets, ...reports.keys(), ...(binding.status?.aggregatedStatus ?? []).map((i) => i.clusterName), ...renderErrors.keys()]);
     const resource = ref.namespace ? RESOURCES.resourceBinding : RESOURCES.clusterResourceBinding;
-    const name = bindingName(ref);
+    const name = binding.metadata.name ?? "";
     const path = objectPath(resource, ref.namespace, name, "status");
     const meta = { apiVersion: binding.apiVersion, kind: binding.kind, metadata: { name, ...(ref.namespace ? { namespace: ref.namespace } : {}) } };
 
@@ -176,6 +182,7 @@ export class StatusController {
         expectedHash,
         ...(outcome?.error !== undefined ? { scheduleError: outcome.error } : {}),
         ...(outcome?.unschedulable !== undefined ? { unschedulable: outcome.unschedulable } : {}),
+        ...(outcome?.unclaimed !== undefined ? { unclaimed: outcome.unclaimed } : {}),
         previous: binding.status?.conditions,
         now: new Date().toISOString().replace(/\.\d{3}Z$/, "Z"),
       });
@@ -210,19 +217,36 @@ export class StatusController {
     }
     if (!leader) return undefined;
 
-    if (deleting && merged.length === 0 && entries.length === 0 && (binding.metadata.finalizers ?? []).includes(BINDING_FINALIZER)) {
-      this.writes.finalizer++;
-      await this.rest
-        .mergePatch(objectPath(resource, ref.namespace, name), {
-          metadata: { finalizers: (binding.metadata.finalizers ?? []).filter((f) => f !== BINDING_FINALIZER), resourceVersion: binding.metadata.resourceVersion },
-        })
-        .catch(ignoreNotFound);
+    if (deleting && merged.length === 0 && entries.length === 0) {
+      await this.releaseFinalizer(binding, "every cluster removed the object; binding released");
       this.statuses.drop(key);
-      this.log.info({ binding: name, namespace: ref.namespace }, "every cluster removed the object; binding released");
       return undefined;
     }
     if (!deleting) await this.writeTemplateStatus(key, targets, merged);
     return undefined;
+  }
+
+  /**
+   * Whether a deleting binding was deleted without the user's intent: its template lives (seen on
+   * a synced informer) and the control plane did not release it on purpose.
+   */
+  private deletedWithoutIntent(ref: WorkRef, binding: ResourceBinding): boolean {
+    if (binding.metadata.annotations?.[LABELS.releasedBecause] !== undefined || !this.templates.watching(ref)) return false;
+    const template = this.templates.get(ref);
+    return template !== undefined && template.metadata.deletionTimestamp === undefined;
+  }
+
+  private async releaseFinalizer(binding: ResourceBinding, why: string): Promise<void> {
+    const finalizers = binding.metadata.finalizers ?? [];
+    if (!finalizers.includes(BINDING_FINALIZER)) return;
+    this.writes.finalizer++;
+    const resource = binding.metadata.namespace ? RESOURCES.resourceBinding : RESOURCES.clusterResourceBinding;
+    await this.rest
+      .mergePatch(objectPath(resource, binding.metadata.namespace, binding.metadata.name ?? ""), {
+        metadata: { finalizers: finalizers.filter((f) => f !== BINDING_FINALIZER), resourceVersion: binding.metadata.resourceVersion },
+      })
+      .catch(ignoreNotFound);
+    this.log.info({ binding: binding.metadata.name, namespace: binding.metadata.namespace }, why);
   }
 
   private async writeTemplateStatus(key: string, targets: string[], items: ResourceBindingStatus["aggregatedStatus"]): Promise<void> {

@@ -15,6 +15,11 @@ export const LABELS = {
   /** On a ResourceBinding: the policy that placed it. */
   policyName: "flotilla.dev/policy-name",
   policyNamespace: "flotilla.dev/policy-namespace",
+  /**
+   * On a ResourceBinding the control plane deletes on purpose: why (e.g. DependencyReleased).
+   * A binding deleted without it (by hand, or lost) while its template lives removes nothing.
+   */
+  releasedBecause: "flotilla.dev/released-because",
 } as const;
 
 export interface ObjectMeta {
@@ -175,6 +180,8 @@ export interface PropagationSpec {
   placement?: Placement;
   /** Higher wins among policies of the same scope and selector kind. */
   priority?: number;
+  /** Karmada's: Always takes a resource another policy claims when this one outranks it; Never (default) leaves it. */
+  preemption?: "Always" | "Never";
   conflictResolution?: ConflictResolution;
   suspension?: Suspension;
   /** The ConfigMaps, Secrets, ServiceAccounts and PVCs a workload refers to follow it. */
