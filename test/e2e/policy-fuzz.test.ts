@@ -91,7 +91,13 @@ describe("policy fuzzing against the real apiserver and controllers", () => {
         const stored = await applyPolicy("PropagationPolicy", name, spec, seen);
         if (stored === undefined) return;
         if (matchPolicy(template, [stored as unknown as PropagationPolicy]) === undefined) {
-          await eventually(`${name} selects nothing: no binding`, () => binding().then((b) => (b === undefined ? "gone" : undefined)), () => true, 20_000);
+          // DESIGN §11: a template no policy selects keeps its last placement, and its binding says so.
+          await eventually(
+            `${name} selects nothing: no binding, or one that keeps its last placement and says no policy claims it`,
+            () => binding().then((b) => b ?? "none"),
+            (b) => b === "none" || (b.status?.conditions ?? []).some((c) => c.type === "Scheduled" && c.reason === "NoPolicyClaims"),
+            20_000,
+          );
           return;
         }
         const b = await eventually(

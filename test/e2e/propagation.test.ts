@@ -239,18 +239,6 @@ describe("propagation end to end", () => {
     await waitFor(async () => (await binding("moving-configmap")) === undefined, { what: "binding released and deleted", timeoutMs: 60_000, intervalMs: 250 });
   });
 
-  it("removes the object from the members when its policy is deleted", async () => {
-    await apply(control, configMap("orphaned", { o: "1" }));
-    await apply(control, policy("orphaned", { resourceSelectors: [{ apiVersion: "v1", kind: "ConfigMap", name: "orphaned" }] }));
-    for (const m of [m1, m2]) await eventually(`orphaned in ${m.name}`, () => getJson(m, ["cm", "-n", NS, "orphaned"]), () => true);
-    await kubectl(control, ["delete", "pp", "orphaned", "-n", NS]);
-    for (const m of [m1, m2]) {
-      await waitFor(async () => (await getJson(m, ["cm", "-n", NS, "orphaned"])) === undefined, { what: `orphaned gone from ${m.name}`, timeoutMs: 60_000, intervalMs: 250 });
-    }
-    await waitFor(async () => (await binding("orphaned-configmap")) === undefined, { what: "binding deleted", timeoutMs: 60_000, intervalMs: 250 });
-    assert.ok(await getJson(control, ["cm", "-n", NS, "orphaned"]), "the template itself stays");
-  });
-
   it("holds a deleted template's binding with WaitingForRemoval until a disconnected agent removes the object", async () => {
     await apply(control, configMap("later", { l: "1" }));
     await apply(control, policy("later", { resourceSelectors: [{ apiVersion: "v1", kind: "ConfigMap", name: "later" }] }));
