@@ -6,7 +6,7 @@ import { dirname, join, normalize } from "node:path";
 export const PURE_FOLDERS = ["scheduling", "rendering"] as const;
 
 /** shared/ modules with no I/O, which pure folders may use. */
-export const PURE_SHARED = ["shared/api/types.ts", "shared/content-hash.ts", "shared/label-selector.ts", "shared/quantity.ts", "shared/work-key.ts", "shared/duration.ts"];
+export const PURE_SHARED = ["shared/api/types.ts", "shared/content-hash.ts", "shared/label-selector.ts", "shared/quantity.ts", "shared/work-key.ts", "shared/duration.ts", "shared/cluster-ready.ts"];
 
 /** Packages with no I/O, which pure folders may use. */
 const PURE_PACKAGES = ["fast-json-patch"];

@@ -73,6 +73,8 @@ export class AgentSession {
     return m === undefined || this.call.write(m);
   });
   private closed = false;
+  /** The Works the agent holds, as far as this stream knows: its Hello's, plus upserts sent, less deletes sent. */
+  private readonly agentHolds = new Set<string>();
   /** LiveRequests waiting for the agent's answer, by request id. */
   private readonly liveRequests = new Map<string, (res: LiveResponse) => void>();
   private hello: Hello | undefined;
@@ -249,6 +251,7 @@ export class AgentSession {
     this.onHello();
     if (this.closed) return;
     this.events.holds?.(this.cluster, new Set(Object.keys(hello.workHashes)));
+    for (const key of Object.keys(hello.workHashes)) this.agentHolds.add(key);
     const hub = this.works.hashes(this.cluster);
     const plan = planResync(hello.needsContents ? {} : hello.workHashes, hub);
     // An agent that lost its manifests still tells what it applied, so that Works gone meanwhile are
@@ -266,6 +269,15 @@ export class AgentSession {
     this.call.on("drain", () => this.outbox.drained());
   }
 
+  /**
+   * Judges again every Work the agent holds that the store lacks: an absence kept earlier (the
+   * cluster was not Ready, or just Ready again) may be an intent to delete now, or the Work back.
+   */
+  recheckAbsent(): void {
+    if (this.closed || this.hello === undefined) return;
+    for (const key of this.agentHolds) if (this.works.get(this.cluster, key) === undefined) this.outbox.mark(key);
+  }
+
   private intentFor(key: string): { reason: string; preserve: boolean } | undefined {
     return this.events.deletionIntent === undefined ? { reason: "NotInHubSet", preserve: false } : this.events.deletionIntent(this.cluster, key);
   }
@@ -280,9 +292,11 @@ export class AgentSession {
       const intent = this.intentFor(key);
       if (intent === undefined) return undefined;
       this.stats.deletes++;
+      this.agentHolds.delete(key);
       return { kind: { $case: "workDelete", value: { workKey: key, preserve: intent.preserve, reason: intent.reason } } };
     }
     this.stats.upserts++;
+    this.agentHolds.add(key);
     this.gate.sent(key);
     for (const m of work.manifests) this.stats.manifestBytes += m.byteLength;
     bytesSent.inc({ cluster: this.cluster }, work.manifests.reduce((n, m) => n + m.byteLength, 0));

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { KubeObject, ResourceBinding } from "../../shared/api/types.ts";
-import { type DeletionIntent, deletionIntent, type TemplateKnowledge } from "./deletion-intent.ts";
+import { type DeletionIntent, deletionIntent, type JudgedCluster, READY_SETTLE_MS, type TemplateKnowledge } from "./deletion-intent.ts";
 
 const template: KubeObject = { apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "web", namespace: "default" } };
 const binding = (clusters: string[], extra: { deleting?: boolean; preserve?: boolean; released?: string } = {}): ResourceBinding => ({
@@ -19,10 +19,10 @@ const present: TemplateKnowledge = { known: true, template };
 const gone: TemplateKnowledge = { known: true, template: undefined };
 const deleting: TemplateKnowledge = { known: true, template: { ...template, metadata: { ...template.metadata, deletionTimestamp: "2026-11-23T10:00:00Z" } } };
 const unknown: TemplateKnowledge = { known: false };
-const m1 = { name: "member1", leaving: false };
+const m1 = { name: "member1", leaving: false, readyForMs: Infinity };
 
 describe("deletionIntent", () => {
-  const cases: { name: string; cluster?: { name: string; leaving: boolean }; binding: ResourceBinding | undefined; template: TemplateKnowledge; intent: DeletionIntent | undefined }[] = [
+  const cases: { name: string; cluster?: JudgedCluster; binding: ResourceBinding | undefined; template: TemplateKnowledge; intent: DeletionIntent | undefined }[] = [
     { name: "the binding still targets the cluster and the template exists: keep (a render error, a suspension, a start)", binding: binding(["member1"]), template: present, intent: undefined },
     { name: "the binding targets the cluster, template kind not watched yet: keep", binding: binding(["member1"]), template: unknown, intent: undefined },
     { name: "the template is deleted", binding: binding(["member1"]), template: gone, intent: { reason: "TemplateDeleted", preserve: false } },
@@ -36,7 +36,12 @@ describe("deletionIntent", () => {
     { name: "no binding, template kind not listed yet: keep", binding: undefined, template: unknown, intent: undefined },
     { name: "no binding and no template", binding: undefined, template: gone, intent: { reason: "TemplateDeleted", preserve: false } },
     { name: "the placement no longer names the cluster", binding: binding(["member2"]), template: present, intent: { reason: "PlacementChanged", preserve: false } },
-    { name: "the cluster is leaving (unjoin)", cluster: { name: "member1", leaving: true }, binding: binding(["member2"]), template: present, intent: { reason: "ClusterUnjoined", preserve: false } },
+    { name: "the cluster is leaving (unjoin)", cluster: { name: "member1", leaving: true, readyForMs: 0 }, binding: binding(["member2"]), template: present, intent: { reason: "ClusterUnjoined", preserve: false } },
+    { name: "the placement dropped a cluster that is not Ready: not sent there (readiness is no intent)", cluster: { ...m1, readyForMs: 0 }, binding: binding(["member2"]), template: present, intent: undefined },
+    { name: "the cluster is Ready again but the scheduler may not have placed it yet: not yet", cluster: { ...m1, readyForMs: READY_SETTLE_MS - 1 }, binding: binding(["member2"]), template: present, intent: undefined },
+    { name: "Ready long enough and still not placed there: the placement changed", cluster: { ...m1, readyForMs: READY_SETTLE_MS }, binding: binding(["member2"]), template: present, intent: { reason: "PlacementChanged", preserve: false } },
+    { name: "a not-Ready cluster still hears of a deleted template", cluster: { ...m1, readyForMs: 0 }, binding: binding(["member1"], { deleting: true }), template: gone, intent: { reason: "TemplateDeleted", preserve: false } },
+    { name: "a not-Ready cluster that is leaving still cleans up (unjoin)", cluster: { name: "member1", leaving: true, readyForMs: 0 }, binding: binding(["member2"]), template: present, intent: { reason: "ClusterUnjoined", preserve: false } },
     { name: "a preserving binding that moved off the cluster deletes there (preservation is for template deletion)", binding: binding(["member2"], { preserve: true }), template: present, intent: { reason: "PlacementChanged", preserve: false } },
   ];
   for (const c of cases) it(c.name, () => assert.deepEqual(deletionIntent(c.cluster ?? m1, c.binding, c.template), c.intent));

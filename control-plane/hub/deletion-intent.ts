@@ -23,9 +23,25 @@ export interface DeletionIntent {
  * the cluster; a binding the control plane deleted on purpose and said why on
  * (`flotilla.dev/released-because`: a dependency no parent needs). Never intent: a missing
  * binding, or one deleted by hand, while the template lives (it is made again); a binding being
- * deleted while the template's kind has not listed (absence counts only from a synced informer).
+ * deleted while the template's kind has not listed (absence counts only from a synced informer);
+ * a placement that dropped the cluster while it is not Ready, or just Ready again (READY_SETTLE_MS).
  */
-export function deletionIntent(cluster: { name: string; leaving: boolean }, binding: ResourceBinding | undefined, template: TemplateKnowledge): DeletionIntent | undefined {
+/**
+ * How long a cluster must have been Ready before it is told to remove what its placement dropped:
+ * long enough for the scheduler to have placed it again after it returned.
+ */
+export const READY_SETTLE_MS = 10_000;
+
+/** The cluster a Work's absence is judged for. */
+export interface JudgedCluster {
+  name: string;
+  /** Unjoining (its Cluster deleted, or gone). */
+  leaving: boolean;
+  /** How long it has been Ready: 0 when it is not Ready, Infinity when Ready with no known time. */
+  readyForMs: number;
+}
+
+export function deletionIntent(cluster: JudgedCluster, binding: ResourceBinding | undefined, template: TemplateKnowledge): DeletionIntent | undefined {
   const templateGone = template.known && (template.template === undefined || template.template.metadata.deletionTimestamp !== undefined);
   const preserve = binding?.spec.preserveResourcesOnDeletion === true;
   if (binding === undefined) return templateGone ? { reason: "TemplateDeleted", preserve: false } : undefined;
@@ -34,7 +50,12 @@ export function deletionIntent(cluster: { name: string; leaving: boolean }, bind
     const released = binding.metadata.annotations?.[LABELS.releasedBecause] !== undefined;
     return template.known && released ? { reason: "DependencyReleased", preserve: false } : undefined;
   }
-  if (!binding.spec.clusters.some((t) => t.name === cluster.name)) return { reason: cluster.leaving ? "ClusterUnjoined" : "PlacementChanged", preserve: false };
+  if (!binding.spec.clusters.some((t) => t.name === cluster.name)) {
+    if (cluster.leaving) return { reason: "ClusterUnjoined", preserve: false };
+    // A placement that dropped a cluster while it was not Ready dropped it because of readiness:
+    // never sent there; decided again once it has been Ready long enough to be placed again.
+    return cluster.readyForMs < READY_SETTLE_MS ? undefined : { reason: "PlacementChanged", preserve: false };
+  }
   if (templateGone) return { reason: "TemplateDeleted", preserve };
   return undefined;
 }

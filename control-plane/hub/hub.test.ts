@@ -207,7 +207,12 @@ describe("agent hub", () => {
     works.set("member1", work("core/v1/ConfigMap/default/marker", "x1"));
     await until(() => received.some((m) => m.kind?.$case === "workUpsert" && m.kind.value.workKey === "core/v1/ConfigMap/default/marker"), "the marker after the drop");
     assert.ok(!received.some((m) => m.kind?.$case === "workDelete" && m.kind.value.workKey === "core/v1/ConfigMap/default/kept"), "no delete for a Work without intent");
+    // An absence kept earlier (the cluster was not Ready) is judged again when asked: now there is an intent.
     noIntent.clear();
+    hub.session("member1")?.recheckAbsent();
+    await until(() => received.some((m) => m.kind?.$case === "workDelete" && m.kind.value.workKey === "core/v1/ConfigMap/default/kept"), "the kept Work deleted once judged again");
+    const again = received.filter((m) => m.kind?.$case === "workDelete").map((m) => (m.kind?.$case === "workDelete" ? m.kind.value.workKey : "")).sort();
+    assert.deepEqual(again, ["core/v1/ConfigMap/default/kept", "core/v1/ConfigMap/default/moved", "core/v1/ConfigMap/default/unrendered"], "each held Work judged once more; a deleted one is not sent twice");
     stream.end();
   });
 

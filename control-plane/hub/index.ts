@@ -4,7 +4,9 @@ import { AgentHubService } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
 import { counterOf, gaugeOf } from "../../shared/metrics.ts";
 import { parseWorkKey, type WorkRef } from "../../shared/work-key.ts";
 import type { ControlPlaneContext, Part } from "../context.ts";
-import { deletionIntent, type TemplateKnowledge } from "./deletion-intent.ts";
+import { clusterReady, readySince } from "../../shared/cluster-ready.ts";
+import { ClusterTimers } from "./cluster-timers.ts";
+import { deletionIntent, READY_SETTLE_MS, type TemplateKnowledge } from "./deletion-intent.ts";
 import { Hub } from "./hub.ts";
 
 export interface HubPart extends Part {
@@ -13,6 +15,14 @@ export interface HubPart extends Part {
 
 export function startHub(ctx: ControlPlaneContext): HubPart {
   const { caches, templates, events } = ctx;
+  // Absences kept while a cluster was not Ready (or just Ready again) are judged again once it has settled.
+  const rechecks = new ClusterTimers((cluster) => hub.session(cluster)?.recheckAbsent());
+  caches.onClusterShapeChange(
+    (c) => String(clusterReady(c)),
+    (name, _before, after) => {
+      if (after !== undefined && clusterReady(after)) rechecks.after(name, READY_SETTLE_MS);
+    },
+  );
   // What the informers say of a Work the store lacks; a key that does not parse is kept.
   const intent = (cluster: string, key: string) => {
     let ref: WorkRef;
@@ -22,8 +32,12 @@ export function startHub(ctx: ControlPlaneContext): HubPart {
       return undefined;
     }
     const c = caches.clusters.get(cluster);
+    const since = c === undefined ? undefined : readySince(c);
+    const readyForMs = c === undefined || !clusterReady(c) ? 0 : since === undefined ? Infinity : Math.max(0, Date.now() - since);
     const template: TemplateKnowledge = templates.watching(ref) ? { known: true, template: templates.get(ref) } : { known: false };
-    return deletionIntent({ name: cluster, leaving: c === undefined || c.metadata.deletionTimestamp !== undefined }, caches.bindingOf(ref), template);
+    const judged = deletionIntent({ name: cluster, leaving: c === undefined || c.metadata.deletionTimestamp !== undefined, readyForMs }, caches.bindingOf(ref), template);
+    if (judged === undefined && readyForMs > 0 && readyForMs < READY_SETTLE_MS) rechecks.after(cluster, READY_SETTLE_MS - readyForMs);
+    return judged;
   };
   // Only reports this control plane accepted made these records (DESIGN §7: an agent speaks for what it was sent).
   const recorded = (cluster: string, key: string): boolean => {
@@ -59,6 +73,9 @@ export function startHub(ctx: ControlPlaneContext): HubPart {
     hub,
     services: [{ definition: AgentHubService, implementation: hub.service() }],
     // Agents reconnect to another replica, or to this one when it is back.
-    stop: () => hub.closeAll(),
+    stop: () => {
+      rechecks.clear();
+      hub.closeAll();
+    },
   };
 }

@@ -1,6 +1,7 @@
 // Which clusters a placement's clusterAffinity selects (Karmada's util.ClusterMatches): every
 // criterion given must hold. Readiness and taints are applied later, by the scheduler.
 
+import { clusterReady } from "../../shared/cluster-ready.ts";
 import type { Cluster, ClusterAffinity, ClusterSpec, FieldSelector } from "../../shared/api/types.ts";
 import { matchesLabelSelector } from "../../shared/label-selector.ts";
 
@@ -52,7 +53,4 @@ function compareStrings(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** Whether the Cluster's Ready condition is True. */
-export function clusterReady(c: Cluster): boolean {
-  return c.status?.conditions?.find((x) => x.type === "Ready")?.status === "True";
-}
+export { clusterReady };

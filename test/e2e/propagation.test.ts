@@ -8,6 +8,7 @@ import { type Flotilla, startFlotilla } from "../env/flotilla.ts";
 import { join } from "node:path";
 import { ensureBinaries } from "../env/binaries.ts";
 import { waitFor } from "../env/wait.ts";
+import { bindingName } from "../../control-plane/scheduling/binding-spec.ts";
 import { apply, type BindingJson, clusterItem, condition, eventually, getJson, kubectl, runCommand } from "./helpers.ts";
 
 interface DeploymentJson {
@@ -188,7 +189,7 @@ describe("propagation end to end", () => {
       const w = await eventually(`widget w1 in ${m.name}`, () => getJson<{ spec: { size: number } }>(m, ["widgets.example.com", "-n", NS, "w1"]), () => true, 90_000);
       assert.equal(w.spec.size, 3);
     }
-    const crb = await eventually("CRD bound cluster-wide", () => getJson<BindingJson>(control, ["clusterresourcebinding", "widgets.example.com-customresourcedefinition"]), (b) => condition(b, "FullyApplied")?.status === "True");
+    const crb = await eventually("CRD bound cluster-wide", () => getJson<BindingJson>(control, ["clusterresourcebinding", bindingName({ apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition", name: "widgets.example.com" })]), (b) => condition(b, "FullyApplied")?.status === "True");
     assert.deepEqual(crb.spec.clusters.map((c) => c.name), ["member1", "member2"]);
   });
 
