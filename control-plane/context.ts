@@ -1,5 +1,6 @@
 // What the control plane's parts share (clients, caches, in-memory stores, leadership, events),
 // and the shape of a part as the assembly (control-plane.ts) starts and stops it.
+import type { DeletionBudget } from "./hub/deletion-brake.ts";
 import { EventEmitter } from "node:events";
 import type { ServiceDefinition, UntypedServiceImplementation } from "@grpc/grpc-js";
 import type { KubeConfig } from "@kubernetes/client-node";
@@ -36,6 +37,8 @@ export interface ControlPlaneOptions {
   clusterStartupGraceMs: number;
   /** A not-Ready cluster keeps its Divided copy at least this long, and until the replacement is Available. */
   gracefulEvictionPeriodMs: number;
+  /** The blast-radius brake (--deletion-budget-percent, --deletion-budget-min; a 60 s window). */
+  deletionBudget?: DeletionBudget;
   /** Lease-based leader election; without it this replica always leads. */
   leaderElection?: { namespace: string; identity: string; leaseDurationMs: number; renewDeadlineMs: number; retryPeriodMs: number };
   /** Called when this replica loses leadership (the process should exit and be restarted). */
@@ -69,6 +72,8 @@ export interface ControlPlaneEvents {
   heartbeat: [cluster: string, heartbeat: Heartbeat, problems: string[]];
   /** A Cluster became Ready or not Ready. */
   clusterReadyChanged: [cluster: string];
+  /** The blast-radius brake held a deletion of a Work for a cluster (this replica holds its stream). */
+  deletionHeld: [cluster: string, key: string];
 }
 
 /** Everything the parts share. Built once by createContext; the parts never replace its members. */

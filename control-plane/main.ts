@@ -1,4 +1,5 @@
 // `flotilla control-plane`: the detector, scheduler, Work cache, status and health controllers, and the agent hub.
+import { DEFAULT_DELETION_BUDGET, type DeletionBudget } from "./hub/deletion-brake.ts";
 import { readFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { FlagError, type FlagSpec, type FlagValues } from "../shared/flags.ts";
@@ -23,6 +24,8 @@ export const controlPlaneFlags: FlagSpec[] = [
   { name: "cluster-lease-renew-interval", type: "duration", default: "60s", help: "the replica that holds a cluster's agent stream renews the cluster's Lease at the first heartbeat this long after the last renewal (at once when the agent moved to it); a lease lasts this plus the failure threshold, and the leader judges a cluster whose lease expired Ready=False. Heartbeat writes per cluster at the defaults: 1/60s (lease) + 1/5m (status) = 1 per 50 s, within the goal of 1 per 40 s" },
   { name: "cluster-lease-namespace", type: "string", default: "flotilla-cluster-lease", help: "namespace of the clusters' Leases, one per Cluster named as it (created if missing)" },
   { name: "graceful-eviction-period", type: "duration", default: "10m", help: "a not-Ready cluster keeps its Divided copy until its replacement elsewhere is Available and at least this long has passed (graceful eviction)" },
+  { name: "deletion-budget-percent", type: "int", default: "50", help: "the blast-radius brake: deletions sent to one cluster within 60 s may remove at most this percent of what it held (or --deletion-budget-min, whichever is more); past it they are held, with a DeletionHeld condition, an Event and a metric, until `flotillactl deletions approve|reject`. 100 turns the brake off" },
+  { name: "deletion-budget-min", type: "int", default: "20", help: "deletions per cluster within 60 s that the brake always allows, however few objects the cluster holds" },
   { name: "leader-elect", type: "bool", default: "true", help: "elect one leader among replicas (Lease) to run the controllers; every replica serves agents" },
   { name: "leader-elect-namespace", type: "string", default: "flotilla-system", help: "namespace of the leader Lease (created if missing)" },
   { name: "leader-elect-lease-duration", type: "duration", default: "15s", help: "how long a leader's lease lasts without renewal" },
@@ -67,6 +70,7 @@ export async function runControlPlane(flags: FlagValues): Promise<void> {
     clusterLeaseNamespace: flags["cluster-lease-namespace"] as string,
     clusterStartupGraceMs: startupGraceMs,
     gracefulEvictionPeriodMs: flags["graceful-eviction-period"] as number,
+    deletionBudget: deletionBudget(flags),
     leaderElection: flags["leader-elect"]
       ? {
           namespace: flags["leader-elect-namespace"] as string,
@@ -104,4 +108,13 @@ function positive(flags: FlagValues, name: string): number {
   const v = flags[name] as number;
   if (!(v > 0)) throw new FlagError(`--${name} must be above 0 (got ${v})`);
   return v;
+}
+
+/** The brake's budget from its flags; a negative number is refused. */
+function deletionBudget(flags: FlagValues): DeletionBudget {
+  const percent = flags["deletion-budget-percent"] as number;
+  const min = flags["deletion-budget-min"] as number;
+  if (!Number.isInteger(percent) || percent < 0) throw new FlagError(`--deletion-budget-percent must be a whole number from 0 (${percent} given); 100 or more turns the brake off`);
+  if (!Number.isInteger(min) || min < 0) throw new FlagError(`--deletion-budget-min must be a whole number from 0 (${min} given)`);
+  return { ...DEFAULT_DELETION_BUDGET, percent, min };
 }

@@ -1,56 +1,25 @@
 import { type ServerDuplexStream, status as GrpcStatus } from "@grpc/grpc-js";
-import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
 import type {
   AgentMessage,
   ControlMessage,
-  Heartbeat,
   Hello,
-  LiveResponse,
   ResourceIdentifier,
-  WorkStatus,
 } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
 import { CoalescingOutbox } from "../../shared/coalescing-outbox.ts";
 import { counter } from "../../shared/metrics.ts";
 import type { RateLimiter } from "../../shared/rate-limiter.ts";
 import { DEFAULT_INBOUND_RATE, InboundGate, inboundBucket } from "./inbound-gate.ts";
 import { checkHello } from "./message-bounds.ts";
+import type { DeletionBudget } from "./deletion-brake.ts";
+import { LiveRequests } from "./live-requests.ts";
+import { type Decision, DELETION_HELD, type Intent, OutboundDeletions } from "./outbound-deletions.ts";
+import { heldReport, type SessionEvents, type SessionStats } from "./session-events.ts";
 import { planResync } from "./resync.ts";
 import type { WorkStore } from "../works/work-store.ts";
 
-/** What a session reports to the rest of the control plane. */
-export interface SessionEvents {
-  status(cluster: string, status: WorkStatus): void;
-  /** problems: the claims left out as not sane, for the Cluster's status (empty when none). */
-  heartbeat(cluster: string, heartbeat: Heartbeat, problems: string[]): void;
-  /**
-   * Whether the control plane's own record (an accepted report, in memory or in the binding's
-   * status) says the cluster held this Work. Without it only the store and the stream count.
-   */
-  recorded?(cluster: string, key: string): boolean;
-  /**
-   * Why a Work the store lacks is gone for the cluster, or undefined when its absence is no
-   * intent to delete (the agent keeps it). Without it every absent Work is deleted.
-   */
-  deletionIntent?(cluster: string, key: string): { reason: string; preserve: boolean } | undefined;
-  /**
-   * The Works the agent says it holds, once per stream after its Hello: a Work it no longer holds
-   * has been removed there, even if the report saying so was lost with a hub that died.
-   */
-  holds?(cluster: string, keys: ReadonlySet<string>): void;
-}
+export type { SessionEvents, SessionStats };
 
-/** Counters of one session, for tests and metrics. */
-export interface SessionStats {
-  upserts: number;
-  deletes: number;
-  manifestBytes: number;
-  /** WorkStatuses taken (within bounds, about the cluster's Works). */
-  statuses: number;
-}
-
-/** Diffs one cluster may have in flight at once. */
-const MAX_LIVE_REQUESTS = 16;
 const SYNC_DONE = "\u0000sync-done";
 const bytesSent = counter("flotilla_stream_bytes_sent_total", "Manifest bytes of the WorkUpserts sent to a cluster.", ["cluster"]);
 const bytesReceived = counter("flotilla_stream_bytes_received_total", "Manifest status bytes of the WorkStatuses a cluster sent.", ["cluster"]);
@@ -73,10 +42,9 @@ export class AgentSession {
     return m === undefined || this.call.write(m);
   });
   private closed = false;
-  /** The Works the agent holds, as far as this stream knows: its Hello's, plus upserts sent, less deletes sent. */
-  private readonly agentHolds = new Set<string>();
-  /** LiveRequests waiting for the agent's answer, by request id. */
-  private readonly liveRequests = new Map<string, (res: LiveResponse) => void>();
+  /** What the agent may be told to delete: the Works it holds, the intents, the brake. */
+  readonly deletions: OutboundDeletions;
+  private readonly live: LiveRequests;
   private hello: Hello | undefined;
   private unsubscribe: (() => void) | undefined;
   private readonly onClosed: () => void;
@@ -98,6 +66,8 @@ export class AgentSession {
     bucket?: RateLimiter;
     /** A stream that has not said Hello this long is closed (default 30 s). */
     helloTimeoutMs?: number;
+    /** The blast-radius brake's budget for this cluster (default DEFAULT_DELETION_BUDGET). */
+    deletionBudget?: DeletionBudget;
   }) {
     this.cluster = opts.cluster;
     this.call = opts.call;
@@ -106,6 +76,17 @@ export class AgentSession {
     this.log = opts.log;
     this.onClosed = opts.onClosed;
     this.onHello = opts.onHello;
+    this.live = new LiveRequests(this.cluster, (m) => this.call.write(m));
+    this.deletions = new OutboundDeletions({
+      cluster: this.cluster,
+      intent: (key) => this.intent(key),
+      ...(opts.deletionBudget ? { budget: opts.deletionBudget } : {}),
+      onHeld: (key, message) => {
+        this.log.warn({ work: key, held: this.deletions.heldCount }, "deletion held by the brake");
+        this.events.deletionHeld?.(this.cluster, key);
+        this.events.status(this.cluster, heldReport(key, message));
+      },
+    });
     this.gate = new InboundGate({
       cluster: this.cluster,
       log: this.log,
@@ -141,21 +122,7 @@ export class AgentSession {
   /** Asks the agent for its live objects (flotillactl diff); rejects after timeoutMs. */
   requestLive(resources: ResourceIdentifier[], timeoutMs = 10_000): Promise<Buffer[]> {
     if (this.closed || this.hello === undefined) return Promise.reject(new Error("the agent's stream is not open"));
-    if (this.liveRequests.size >= MAX_LIVE_REQUESTS) return Promise.reject(new Error("too many diffs in flight for this cluster; retry"));
-    const requestId = randomUUID();
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.liveRequests.delete(requestId);
-        reject(new Error(`the agent of ${this.cluster} did not answer within ${timeoutMs} ms`));
-      }, timeoutMs);
-      this.liveRequests.set(requestId, (res) => {
-        clearTimeout(timer);
-        if (res.error !== "") reject(new Error(`the agent of ${this.cluster}: ${res.error}`));
-        else if (res.objects.length !== resources.length) reject(new Error(`the agent of ${this.cluster} answered ${res.objects.length} objects for ${resources.length}`));
-        else resolve(res.objects.map((o) => Buffer.from(o)));
-      });
-      this.call.write({ kind: { $case: "liveRequest", value: { requestId, resources } } });
-    });
+    return this.live.request(resources, timeoutMs);
   }
 
   /** Ends the stream with a gRPC status (e.g. a newer stream for the same cluster replaced it). */
@@ -182,8 +149,7 @@ export class AgentSession {
     this.closed = true;
     clearTimeout(this.resumeTimer);
     clearTimeout(this.helloTimer);
-    for (const answer of this.liveRequests.values()) answer({ requestId: "", objects: [], error: "the agent's stream closed" });
-    this.liveRequests.clear();
+    this.live.closeAll();
     this.unsubscribe?.();
     this.outbox.close();
     this.onClosed();
@@ -203,8 +169,10 @@ export class AgentSession {
     switch (kind?.$case) {
       case "workStatus": {
         bytesReceived.inc({ cluster: this.cluster }, kind.value.manifests.reduce((n, m) => n + m.status.byteLength, 0));
-        const status = this.gate.workStatus(kind.value);
+        let status = this.gate.workStatus(kind.value);
         if (status === undefined) break;
+        // A held deletion keeps saying so, whatever the agent reports meanwhile.
+        if (this.deletions.isHeld(status.workKey)) status = { ...status, reason: DELETION_HELD, message: this.deletions.heldMessage() };
         this.stats.statuses++;
         this.events.status(this.cluster, status);
         break;
@@ -220,9 +188,7 @@ export class AgentSession {
         break;
       case "liveResponse": {
         // An answer nobody waits for (timed out, or made up) is dropped.
-        const pending = this.liveRequests.get(kind.value.requestId);
-        this.liveRequests.delete(kind.value.requestId);
-        pending?.(kind.value);
+        this.live.answered(kind.value);
         break;
       }
       case "hello":
@@ -251,13 +217,13 @@ export class AgentSession {
     this.onHello();
     if (this.closed) return;
     this.events.holds?.(this.cluster, new Set(Object.keys(hello.workHashes)));
-    for (const key of Object.keys(hello.workHashes)) this.agentHolds.add(key);
+    for (const key of Object.keys(hello.workHashes)) this.deletions.holding(key);
     const hub = this.works.hashes(this.cluster);
     const plan = planResync(hello.needsContents ? {} : hello.workHashes, hub);
     // An agent that lost its manifests still tells what it applied, so that Works gone meanwhile are
     // deleted; only those the user's intent removed (DESIGN §11), not those merely missing here.
     const absent = hello.needsContents ? Object.keys(hello.workHashes).filter((k) => !hub.has(k)).sort() : plan.deletes;
-    const deletes = absent.filter((k) => this.intentFor(k) !== undefined);
+    const deletes = absent.filter((k) => this.intent(k) !== undefined);
     if (deletes.length < absent.length) this.log.info({ kept: absent.length - deletes.length }, "keeping Works the hub lacks without an intent to delete them");
     for (const key of [...plan.upserts, ...deletes]) this.outbox.mark(key);
     this.outbox.mark(SYNC_DONE);
@@ -275,10 +241,17 @@ export class AgentSession {
    */
   recheckAbsent(): void {
     if (this.closed || this.hello === undefined) return;
-    for (const key of this.agentHolds) if (this.works.get(this.cluster, key) === undefined) this.outbox.mark(key);
+    for (const key of this.deletions.holds) if (this.works.get(this.cluster, key) === undefined) this.outbox.mark(key);
   }
 
-  private intentFor(key: string): { reason: string; preserve: boolean } | undefined {
+  /** A person decided on the deletions held for this cluster: they are judged again, with that answer. */
+  decide(decision: Decision): void {
+    if (this.closed || this.hello === undefined) return;
+    for (const key of this.deletions.decide(decision)) this.outbox.mark(key);
+  }
+
+
+  private intent(key: string): Intent | undefined {
     return this.events.deletionIntent === undefined ? { reason: "NotInHubSet", preserve: false } : this.events.deletionIntent(this.cluster, key);
   }
 
@@ -289,14 +262,13 @@ export class AgentSession {
     }
     const work = this.works.get(this.cluster, key);
     if (work === undefined) {
-      const intent = this.intentFor(key);
+      const intent = this.deletions.deleteFor(key);
       if (intent === undefined) return undefined;
       this.stats.deletes++;
-      this.agentHolds.delete(key);
       return { kind: { $case: "workDelete", value: { workKey: key, preserve: intent.preserve, reason: intent.reason } } };
     }
     this.stats.upserts++;
-    this.agentHolds.add(key);
+    this.deletions.holding(key);
     this.gate.sent(key);
     for (const m of work.manifests) this.stats.manifestBytes += m.byteLength;
     bytesSent.inc({ cluster: this.cluster }, work.manifests.reduce((n, m) => n + m.byteLength, 0));

@@ -4,6 +4,7 @@ import type { Cluster } from "../../shared/api/types.ts";
 import type { AgentMessage, ControlMessage, RenewRequest, RenewResponse } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
 import { clusterOfSubject, clusterUidOfSubject } from "../../shared/pki.ts";
 import { AgentSession, type SessionEvents } from "./agent-session.ts";
+import type { DeletionBudget } from "./deletion-brake.ts";
 import type { RateLimiter } from "../../shared/rate-limiter.ts";
 import { DEFAULT_INBOUND_RATE, type InboundRate, inboundBucket } from "./inbound-gate.ts";
 import { certificateRefusal } from "./certificate-refusal.ts";
@@ -36,6 +37,7 @@ export class Hub {
   /** Streams per cluster that have not said Hello yet: a peer cannot hold many open for free. */
   private readonly awaitingHello = new Map<string, number>();
   private readonly allowCertsWithoutUid: boolean;
+  private readonly deletionBudget: DeletionBudget | undefined;
 
   constructor(opts: {
     works: WorkStore;
@@ -49,8 +51,11 @@ export class Hub {
     helloTimeoutMs?: number;
     /** Accept agent certificates bound to no Cluster uid (not revocable; for migration only). */
     allowCertsWithoutUid?: boolean;
+    /** The blast-radius brake's budget per cluster (default DEFAULT_DELETION_BUDGET). */
+    deletionBudget?: DeletionBudget;
     log: Logger;
   }) {
+    this.deletionBudget = opts.deletionBudget;
     this.allowCertsWithoutUid = opts.allowCertsWithoutUid ?? false;
     this.works = opts.works;
     this.clusterNamed = opts.clusterNamed;
@@ -127,6 +132,7 @@ export class Hub {
       log,
       bucket: this.bucketOf(cluster),
       helloTimeoutMs: this.helloTimeoutMs,
+      ...(this.deletionBudget ? { deletionBudget: this.deletionBudget } : {}),
       // Only a stream that passed its Hello replaces the cluster's current one.
       onHello: () => {
         helloOrClose();

@@ -1,7 +1,8 @@
 // The hub part: the AgentHub service on every replica. What agents send becomes events for the
 // other parts; the hub imports none of them.
 import { AgentHubService } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
-import { counterOf, gaugeOf } from "../../shared/metrics.ts";
+import { type Cluster, LABELS } from "../../shared/api/types.ts";
+import { counter, counterOf, gaugeOf } from "../../shared/metrics.ts";
 import { parseWorkKey, type WorkRef } from "../../shared/work-key.ts";
 import type { ControlPlaneContext, Part } from "../context.ts";
 import { clusterReady, readySince } from "../../shared/cluster-ready.ts";
@@ -11,6 +12,14 @@ import { Hub } from "./hub.ts";
 
 export interface HubPart extends Part {
   hub: Hub;
+}
+
+const heldTotal = counter("flotilla_deletions_held_total", "Deletions the blast-radius brake held, by cluster.", ["cluster"]);
+
+/** The cluster's decision annotations, as one comparable value. */
+function decisionsOf(c: Cluster): string {
+  const a = c.metadata.annotations ?? {};
+  return JSON.stringify([a[LABELS.deletionsApproved] ?? "", a[LABELS.deletionsRejected] ?? ""]);
 }
 
 export function startHub(ctx: ControlPlaneContext): HubPart {
@@ -23,6 +32,23 @@ export function startHub(ctx: ControlPlaneContext): HubPart {
       if (after !== undefined && clusterReady(after)) rechecks.after(name, READY_SETTLE_MS);
     },
   );
+  // A person's answer to the held deletions of a cluster: a new value of its annotation.
+  const decisions = new Map<string, string>();
+  caches.clusters.on({
+    add: (c) => decisions.set(c.metadata.name ?? "", decisionsOf(c)),
+    update: (c) => {
+      const name = c.metadata.name ?? "";
+      const now = decisionsOf(c);
+      const before = decisions.get(name);
+      decisions.set(name, now);
+      if (before === undefined || before === now) return;
+      const [approvedBefore, rejectedBefore] = JSON.parse(before) as [string, string];
+      const [approved, rejected] = JSON.parse(now) as [string, string];
+      if (rejected !== rejectedBefore && rejected !== "") hub.session(name)?.decide("reject");
+      if (approved !== approvedBefore && approved !== "") hub.session(name)?.decide("approve");
+    },
+    delete: (c) => decisions.delete(c.metadata.name ?? ""),
+  });
   // What the informers say of a Work the store lacks; a key that does not parse is kept.
   const intent = (cluster: string, key: string) => {
     let ref: WorkRef;
@@ -62,8 +88,14 @@ export function startHub(ctx: ControlPlaneContext): HubPart {
       deletionIntent: intent,
       connected: (cluster) => events.emit("agentStreamChanged", cluster),
       holds: (cluster, keys) => events.emit("agentHolds", cluster, keys),
+      deletionHeld: (cluster, key) => {
+        heldTotal.inc({ cluster });
+        events.emit("deletionHeld", cluster, key);
+      },
     },
+    ...(ctx.opts.deletionBudget ? { deletionBudget: ctx.opts.deletionBudget } : {}),
   });
+  gaugeOf("flotilla_deletions_held", "Deletions the blast-radius brake holds for the cluster, waiting for flotillactl deletions approve|reject.", () => hub.connectedClusters().map((c) => [{ cluster: c }, hub.session(c)?.deletions.heldCount ?? 0] as const), ["cluster"]);
   gaugeOf("flotilla_connected_agents", "Agents streaming to this replica.", () => hub.connectedClusters().length);
   const sessionStat = (stat: "upserts" | "manifestBytes" | "statuses") => () => hub.connectedClusters().map((c) => [{ cluster: c }, hub.session(c)?.stats[stat] ?? 0] as const);
   counterOf("flotilla_stream_upserts_total", "WorkUpserts sent on the cluster's current stream.", sessionStat("upserts"), ["cluster"]);

@@ -52,7 +52,8 @@ export function aggregateStatus(input: AggregateInput): AggregatedStatusItem[] {
     const confirmed = report?.deleted === true;
     const mayHold = (report !== undefined && !report.deleted) || (report === undefined && before !== undefined);
     if (!confirmed && mayHold) {
-      items.push({ clusterName: cluster, applied: false, reason: "WaitingForRemoval", message: "waiting for the agent to remove it" });
+      const held = report?.reason === "DeletionHeld";
+      items.push({ clusterName: cluster, applied: false, reason: held ? "DeletionHeld" : "WaitingForRemoval", message: held ? report.message : "waiting for the agent to remove it" });
     }
   }
   return items;

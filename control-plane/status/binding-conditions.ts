@@ -98,7 +98,13 @@ export function bindingConditions(input: BindingConditionsInput): Condition[] {
     };
   }
 
-  return [scheduled, fullyApplied, propagation].map((c) => withTransitionTime(c, input.previous, input.now));
+  const conditions = [scheduled, fullyApplied, propagation];
+  // Present only while the blast-radius brake holds a removal of this binding's object somewhere.
+  const held = input.aggregated.filter((i) => i.reason === "DeletionHeld").map((i) => i.clusterName).sort();
+  if (held.length > 0) {
+    conditions.push({ type: "DeletionHeld", status: "True", reason: "DeletionBudgetExceeded", message: `removal held on ${capList(held, ", ")} until approved: flotillactl deletions list` });
+  }
+  return conditions.map((c) => withTransitionTime(c, input.previous, input.now));
 }
 
 /** True when both lists hold the same conditions, whatever their order. */

@@ -54,6 +54,13 @@ export function startStatus(ctx: ControlPlaneContext, links: { hub: Hub; heardHe
       if (statuses.set(cluster, removalReport(key))) statusCtl.reported(key);
     }
   });
+  // The brake's hold, where a person looks: an Event on the Cluster (coalesced: one message per cluster).
+  events.on("deletionHeld", (cluster) => {
+    const c = caches.clusters.get(cluster);
+    if (c === undefined) return;
+    const message = `deletions held by the blast-radius brake: more than the budget within the window; review with \`flotillactl deletions list --cluster ${cluster}\`, then approve or reject`;
+    void recorder.record({ apiVersion: c.apiVersion, kind: c.kind, name: cluster, ...(c.metadata.uid ? { uid: c.metadata.uid } : {}) }, { reason: "DeletionHeld", message });
+  });
   events.on("agentStreamChanged", (c) => statusCtl.clusterChanged(c));
   events.on("clusterReadyChanged", (c) => statusCtl.clusterChanged(c));
   events.on("templateChanged", (k) => statusCtl.reported(k));

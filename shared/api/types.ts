@@ -20,6 +20,12 @@ export const LABELS = {
    * A binding deleted without it (by hand, or lost) while its template lives removes nothing.
    */
   releasedBecause: "flotilla.dev/released-because",
+  /**
+   * On a Cluster: a person's answer to the deletions the brake holds for it (flotillactl
+   * deletions approve|reject writes the time). Each new value applies to what is held then.
+   */
+  deletionsApproved: "flotilla.dev/deletions-approved",
+  deletionsRejected: "flotilla.dev/deletions-rejected",
 } as const;
 
 export interface ObjectMeta {
@@ -252,7 +258,9 @@ export type PropagationStatusWord =
   | "DeletionFailed"
   | "RetrievalFailed"
   | "ManagedLabelFalse"
-  | "WaitingForRemoval";
+  | "WaitingForRemoval"
+  /** The blast-radius brake holds its removal until a person approves (DESIGN §11). */
+  | "DeletionHeld";
 
 export type HealthWord = "Healthy" | "Unhealthy" | "Progressing" | "Unknown";
 

@@ -1,0 +1,65 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { type Intent, OutboundDeletions } from "./outbound-deletions.ts";
+
+/** A cluster holding `n` Works w0…w(n-1), all meant to go for `reason`, with a budget of min 2, 50%. */
+function setup(n: number, intent: (key: string) => Intent | undefined = () => ({ reason: "TemplateDeleted", preserve: false })) {
+  const held: string[] = [];
+  const d = new OutboundDeletions({ cluster: "member1", intent, budget: { percent: 50, min: 2, windowMs: 60_000 }, onHeld: (k) => held.push(k), now: () => 0 });
+  const keys = Array.from({ length: n }, (_, i) => `w${i}`);
+  for (const k of keys) d.holding(k);
+  return { d, keys, held };
+}
+
+describe("OutboundDeletions: the brake on one cluster", () => {
+  it("sends deletions up to the budget, holds the rest once each, and says so", () => {
+    const { d, keys, held } = setup(10);
+    const sent = keys.filter((k) => d.deleteFor(k) !== undefined);
+    assert.deepEqual(sent, ["w0", "w1", "w2", "w3", "w4"], "50% of the 10 it held");
+    assert.deepEqual(held, ["w5", "w6", "w7", "w8", "w9"]);
+    assert.equal(d.heldCount, 5);
+    for (const k of keys.slice(5)) assert.equal(d.deleteFor(k), undefined, "judged again, still held");
+    assert.equal(held.length, 5, "a hold is reported once");
+  });
+
+  it("approve sends what is held (past the budget) and starts the window again", () => {
+    const { d, keys } = setup(10);
+    for (const k of keys) d.deleteFor(k);
+    assert.deepEqual(d.decide("approve"), ["w5", "w6", "w7", "w8", "w9"]);
+    for (const k of keys.slice(5)) assert.deepEqual(d.deleteFor(k), { reason: "TemplateDeleted", preserve: false });
+    assert.equal(d.heldCount, 0);
+  });
+
+  it("reject keeps the objects: the Works go with preserve, so nothing waits on them", () => {
+    const { d, keys } = setup(10);
+    for (const k of keys) d.deleteFor(k);
+    d.decide("reject");
+    for (const k of keys.slice(5)) assert.deepEqual(d.deleteFor(k), { reason: "TemplateDeleted", preserve: true });
+  });
+
+  it("a held Work that is wanted again (upserted) or whose intent is gone is no longer held", () => {
+    let intent = true;
+    const { d, keys } = setup(4, () => (intent ? { reason: "PlacementChanged", preserve: false } : undefined));
+    for (const k of keys) d.deleteFor(k);
+    assert.equal(d.heldCount, 2);
+    d.holding("w2");
+    assert.ok(!d.isHeld("w2"));
+    intent = false;
+    assert.equal(d.deleteFor("w3"), undefined);
+    assert.ok(!d.isHeld("w3"));
+  });
+
+  it("never brakes what destroys nothing: preserved objects, or a cluster that is leaving", () => {
+    for (const intent of [{ reason: "TemplateDeleted", preserve: true }, { reason: "ClusterUnjoined", preserve: false }]) {
+      const { d, keys, held } = setup(10, () => intent);
+      assert.ok(keys.every((k) => d.deleteFor(k) !== undefined), intent.reason);
+      assert.deepEqual(held, []);
+    }
+  });
+
+  it("no intent, no deletion, and nothing counted", () => {
+    const { d, keys } = setup(3, () => undefined);
+    assert.ok(keys.every((k) => d.deleteFor(k) === undefined));
+    assert.equal(d.heldCount, 0);
+  });
+});

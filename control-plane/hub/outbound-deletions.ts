@@ -1,0 +1,99 @@
+// What one agent's stream may be told to delete (DESIGN §11): only a Work it holds, only with the
+// user's intent, and, past the cluster's budget within the window, only once a person approved.
+import { DEFAULT_DELETION_BUDGET, type DeletionBudget, DeletionWindow } from "./deletion-brake.ts";
+
+/** Why a Work goes, and whether its objects stay in the member (released from Flotilla). */
+export interface Intent {
+  reason: string;
+  preserve: boolean;
+}
+
+/** A person's answer to the held deletions of a cluster (flotillactl deletions approve|reject). */
+export type Decision = "approve" | "reject";
+
+/** The status word a held deletion shows on its binding. */
+export const DELETION_HELD = "DeletionHeld";
+
+export class OutboundDeletions {
+  /** The Works the agent holds, as far as this stream knows: its Hello's, plus upserts sent, less deletes sent. */
+  readonly holds = new Set<string>();
+  /** Held deletions: key → the intent's reason. */
+  private readonly held = new Map<string, string>();
+  private readonly decided = new Map<string, Decision>();
+  private readonly window: DeletionWindow;
+  private readonly cluster: string;
+  private readonly intent: (key: string) => Intent | undefined;
+  private readonly onHeld: (key: string, message: string) => void;
+
+  constructor(opts: {
+    cluster: string;
+    /** Why the Work goes, or undefined when its absence is no intent (the agent keeps it). */
+    intent: (key: string) => Intent | undefined;
+    budget?: DeletionBudget;
+    /** A deletion was held (once per key until it is sent, given back, or decided). */
+    onHeld: (key: string, message: string) => void;
+    now?: () => number;
+  }) {
+    this.cluster = opts.cluster;
+    this.intent = opts.intent;
+    this.onHeld = opts.onHeld;
+    this.window = new DeletionWindow(opts.budget ?? DEFAULT_DELETION_BUDGET, opts.now);
+  }
+
+  /** The agent holds this Work now (its Hello said so, or it was just sent). */
+  holding(key: string): void {
+    this.holds.add(key);
+    this.held.delete(key);
+    this.decided.delete(key);
+  }
+
+  /**
+   * What to tell the agent about a Work the store lacks: a delete with its reason, or undefined
+   * (no intent, so it keeps it; or held by the brake). Counted in the window when sent.
+   */
+  deleteFor(key: string): Intent | undefined {
+    const intent = this.intent(key);
+    if (intent === undefined) {
+      this.held.delete(key);
+      this.decided.delete(key);
+      return undefined;
+    }
+    const decision = this.decided.get(key);
+    // Nothing is destroyed when the objects stay, nor when the cluster itself is leaving (unjoin).
+    const exempt = intent.preserve || intent.reason === "ClusterUnjoined" || decision !== undefined;
+    if (!exempt && !this.window.allows(this.holds.size)) {
+      if (!this.held.has(key)) {
+        this.held.set(key, intent.reason);
+        this.onHeld(key, this.heldMessage());
+      }
+      return undefined;
+    }
+    if (decision === undefined && !exempt) this.window.record();
+    this.holds.delete(key);
+    this.held.delete(key);
+    this.decided.delete(key);
+    // Rejected: the objects stay in the member, released from Flotilla, so nothing waits on them.
+    return decision === "reject" ? { ...intent, preserve: true } : intent;
+  }
+
+  /** Applies a person's decision to what is held now; returns the keys to judge again. */
+  decide(decision: Decision): string[] {
+    const keys = [...this.held.keys()];
+    for (const k of keys) this.decided.set(k, decision);
+    if (decision === "approve") this.window.reset();
+    return keys;
+  }
+
+  isHeld(key: string): boolean {
+    return this.held.has(key);
+  }
+
+  get heldCount(): number {
+    return this.held.size;
+  }
+
+  /** What a held deletion says on its binding (the same for every key of a cluster, so Events coalesce). */
+  heldMessage(): string {
+    return `held by the deletion brake: more deletions on ${this.cluster} within the window than its budget allows; approve with \`flotillactl deletions approve ${this.cluster}\` or keep the objects with \`flotillactl deletions reject ${this.cluster}\``;
+  }
+}

@@ -1,0 +1,41 @@
+// What an agent session tells the rest of the control plane, and counts of what it did.
+import type { Heartbeat, WorkStatus } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
+import { DELETION_HELD } from "./outbound-deletions.ts";
+
+/** What a session reports to the rest of the control plane. */
+export interface SessionEvents {
+  status(cluster: string, status: WorkStatus): void;
+  /** problems: the claims left out as not sane, for the Cluster's status (empty when none). */
+  heartbeat(cluster: string, heartbeat: Heartbeat, problems: string[]): void;
+  /**
+   * Whether the control plane's own record (an accepted report, in memory or in the binding's
+   * status) says the cluster held this Work. Without it only the store and the stream count.
+   */
+  recorded?(cluster: string, key: string): boolean;
+  /**
+   * Why a Work the store lacks is gone for the cluster, or undefined when its absence is no
+   * intent to delete (the agent keeps it). Without it every absent Work is deleted.
+   */
+  deletionIntent?(cluster: string, key: string): { reason: string; preserve: boolean } | undefined;
+  /**
+   * The Works the agent says it holds, once per stream after its Hello: a Work it no longer holds
+   * has been removed there, even if the report saying so was lost with a hub that died.
+   */
+  holds?(cluster: string, keys: ReadonlySet<string>): void;
+  /** The brake held a deletion for the cluster. */
+  deletionHeld?(cluster: string, key: string): void;
+}
+
+/** The report that shows a held deletion on the binding, as the agent's own would show a state. */
+export function heldReport(key: string, message: string): WorkStatus {
+  return { workKey: key, observedHash: "", applied: true, available: false, reason: DELETION_HELD, message, manifests: [], deleted: false };
+}
+
+/** Counters of one session, for tests and metrics. */
+export interface SessionStats {
+  upserts: number;
+  deletes: number;
+  manifestBytes: number;
+  /** WorkStatuses taken (within bounds, about the cluster's Works). */
+  statuses: number;
+}
