@@ -13,7 +13,7 @@ import { AGENT_ON_OTHER_REPLICA } from "../shared/admin-errors.ts";
 import { FlagError, type FlagSpec, type FlagValues, flagHelp, parseArgs } from "../shared/flags.ts";
 import { runCommandLine } from "./command-line.ts";
 import { acceptCluster } from "./ctl/accept.ts";
-import { allNamespacesFlag, clusterFlag, descriptionFlag, diffFlag, fileFlag, forceFlag, kubeconfigFlag, namespaceFlag, outputFlag, planNamespaceFlag, ttlFlag } from "./ctl/command-flags.ts";
+import { allNamespacesFlag, clusterFlag, descriptionFlag, diffFlag, fileFlag, forceFlag, kubeconfigFlag, namespaceFlag, outputFlag, planNamespaceFlag, ttlFlag, usesFlag } from "./ctl/command-flags.ts";
 import { call, connect, connectionFlags } from "./ctl/connection.ts";
 import { unifiedDiff } from "./ctl/object-diff.ts";
 import { planDiff, planRows, planSummary } from "./ctl/plan-view.ts";
@@ -33,6 +33,7 @@ interface Command {
 }
 
 const HEALTH_WORD: Record<number, string> = { [Health.HEALTH_HEALTHY]: "Healthy", [Health.HEALTH_PROGRESSING]: "Progressing", [Health.HEALTH_UNHEALTHY]: "Unhealthy", [Health.HEALTH_UNKNOWN]: "Unknown" };
+const UINT32_MAX = 0xffff_ffff;
 
 const commands: Record<string, Command> = {
   "get clusters": {
@@ -82,16 +83,21 @@ const commands: Record<string, Command> = {
     },
   },
   "token create": {
-    usage: "token create [--ttl 24h] [--description TEXT]",
+    usage: "token create [--ttl 24h] [--uses N] [--description TEXT]",
     summary: "a bootstrap token for registering members (printed once, on stdout)",
-    flags: [ttlFlag, descriptionFlag, outputFlag("table")],
+    flags: [ttlFlag, usesFlag, descriptionFlag, outputFlag("table")],
     formats: ["table", "json", "yaml"],
     async run({ client, flags, format, timeoutMs, warn }) {
       const ttlSeconds = Math.ceil(Number(flags.ttl) / 1000);
       if (ttlSeconds <= 0) throw new FlagError("--ttl must be positive");
-      const res = await call(client, client.createToken, { ttlSeconds, description: String(flags.description ?? "") }, timeoutMs);
+      const uses = Number(flags.uses ?? 0);
+      if (uses < 0 || uses > UINT32_MAX) throw new FlagError("--uses must be 0 (any number) or more");
+      // The control plane judges the TTL; a value past uint32 is sent as the largest, never wrapped to a small one.
+      const req = { ttlSeconds: Math.min(ttlSeconds, UINT32_MAX), uses, description: String(flags.description ?? "") };
+      const res = await call(client, client.createToken, req, timeoutMs);
       if (format !== "table") return structured(res, format);
-      warn(`# token ${res.id}, valid until ${res.expires}; give it to the agent chart (bootstrapToken) or --bootstrap-token`);
+      const good = uses === 0 ? "" : ` for ${uses} registration${uses === 1 ? "" : "s"}`;
+      warn(`# token ${res.id}, valid until ${res.expires}${good}; give it to the agent chart (bootstrapToken) or --bootstrap-token`);
       return res.token;
     },
   },
@@ -103,7 +109,8 @@ const commands: Record<string, Command> = {
     async run({ client, format, timeoutMs }) {
       const res = await call(client, client.listTokens, {}, timeoutMs);
       if (format !== "table") return structured(res.tokens, format);
-      return table(["id", "expires", "expired", "description"], res.tokens.map((t) => [t.id, t.expires, String(t.expired), t.description || "-"]));
+      const uses = (t: { usesAllowed: number; uses: number }) => (t.usesAllowed === 0 ? "-" : `${t.uses}/${t.usesAllowed}`);
+      return table(["id", "expires", "expired", "uses", "description"], res.tokens.map((t) => [t.id, t.expires, String(t.expired), uses(t), t.description || "-"]));
     },
   },
   "token delete": {

@@ -421,6 +421,16 @@ const bad: BadCase[] = [
       /plaintext path must be a JSON pointer starting with "\/"/,
     ],
   },
+  ...["/apiVersion", "/kind", "/metadata", "/metadata/name", "/metadata/namespace"].map((path, i) => ({
+    what: `a plaintext path ${path} (an override may not change what the object is)`,
+    obj: (i % 2 === 0 ? op : cop)(`identity-${i}`, withOverriders({ plaintext: [{ path: "/spec/replicas", value: 1 }, { path, operator: "replace", value: "x" }] })),
+    message: [/spec\.overrideRules\[0\]\.overriders\.plaintext\[1\]\.path/, /plaintext path may not change the object's apiVersion, kind, metadata\.name or metadata\.namespace/],
+  })),
+  {
+    what: "an image predicate path at metadata.name",
+    obj: cop("predicate-name", withOverriders({ imageOverrider: [{ predicate: { path: "/metadata/name" }, component: "Registry", operator: "replace", value: "m.io" }] })),
+    message: [/imageOverrider\[0\]\.predicate\.path/, /predicate path may not point at the object's apiVersion, kind, metadata\.name or metadata\.namespace/],
+  },
   {
     what: "a plaintext overrider without path",
     obj: cop("no-path", withOverriders({ plaintext: [{ operator: "remove" }] })),

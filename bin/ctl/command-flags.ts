@@ -5,7 +5,8 @@ export const namespaceFlag: FlagSpec = { name: "namespace", short: "n", type: "s
 export const allNamespacesFlag: FlagSpec = { name: "all-namespaces", short: "A", type: "bool", help: "every namespace" };
 export const clusterFlag: FlagSpec = { name: "cluster", type: "string", help: "the member cluster" };
 
-export const ttlFlag: FlagSpec = { name: "ttl", type: "duration", default: "24h", help: "how long the token is good for" };
+export const ttlFlag: FlagSpec = { name: "ttl", type: "duration", default: "24h", help: "how long the token is good for (at most 168h: 7 days)" };
+export const usesFlag: FlagSpec = { name: "uses", type: "int", default: "0", help: "how many members may register with it (0: any number until it expires)" };
 export const descriptionFlag: FlagSpec = { name: "description", type: "string", default: "", help: "what it is for" };
 export const fileFlag: FlagSpec = { name: "filename", short: "f", type: "string", required: true, help: "the objects: YAML documents or JSON, a kind: List too (- reads stdin)" };
 export const planNamespaceFlag: FlagSpec = { name: "namespace", short: "n", type: "string", help: "the namespace of objects that name none (default: default); must agree with those that do" };
@@ -19,4 +20,4 @@ export function outputFlag(def: string): FlagSpec {
 }
 
 /** Every flag any command takes, for the README check. */
-export const commandFlags: FlagSpec[] = [namespaceFlag, allNamespacesFlag, clusterFlag, outputFlag("table"), ttlFlag, descriptionFlag, forceFlag, fileFlag, diffFlag, kubeconfigFlag];
+export const commandFlags: FlagSpec[] = [namespaceFlag, allNamespacesFlag, clusterFlag, outputFlag("table"), ttlFlag, usesFlag, descriptionFlag, forceFlag, fileFlag, diffFlag, kubeconfigFlag];

@@ -30,6 +30,8 @@ export interface PlanDeps {
   rest: KubeRest;
   resolver: TemplateResolver;
   requireAcceptance?: boolean;
+  /** The fleet's Secret digest key (secret-digest.ts). */
+  digestKey: Buffer;
 }
 
 export async function planObjects(deps: PlanDeps, req: PlanRequest): Promise<PlanResponse> {
@@ -77,7 +79,7 @@ export async function planObjects(deps: PlanDeps, req: PlanRequest): Promise<Pla
       policy: plan.policy ?? "",
       scheduleMessage: plan.scheduleMessage ?? "",
       unplaced: plan.unplaced,
-      clusters: plan.clusters.map((c) => ({ cluster: c.cluster, now: message(c.now), planned: message(c.planned), change: c.change })),
+      clusters: plan.clusters.map((c) => ({ cluster: c.cluster, now: message(c.now, deps.digestKey), planned: message(c.planned, deps.digestKey), change: c.change })),
     });
   }
   return { templates, notes };
@@ -150,7 +152,7 @@ function replaceByName<T extends KubeObject>(stored: T[], proposed: T[]): T[] {
 
 
 /** A planned Work for the caller; Secret values as digests (plans end up in CI logs and reviews). */
-function message(w: PlannedWork | undefined): PlannedWorkMessage | undefined {
+function message(w: PlannedWork | undefined, digestKey: Buffer): PlannedWorkMessage | undefined {
   if (w === undefined) return undefined;
-  return { ...(w.replicas === undefined ? {} : { replicas: w.replicas }), contentHash: w.hash, manifests: redactManifests(w.manifests), error: w.error ?? "" };
+  return { ...(w.replicas === undefined ? {} : { replicas: w.replicas }), contentHash: w.hash, manifests: redactManifests(w.manifests, digestKey), error: w.error ?? "" };
 }

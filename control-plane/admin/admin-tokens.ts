@@ -6,7 +6,7 @@ import type { KubeObject } from "../../shared/api/types.ts";
 import type { CreateTokenRequest, CreateTokenResponse, DeleteTokenRequest, DeleteTokenResponse, ListTokensResponse } from "../../shared/gen/flotilla/v1alpha1/admin.ts";
 import { SECRETS } from "../../shared/api/resources.ts";
 import { collectionPath, isKubeStatus, type KubeRest, objectPath } from "../../shared/kube-rest.ts";
-import { formatToken, newToken, TOKEN_SECRET_PREFIX, TOKEN_SECRET_TYPE, tokenInfo, tokenSecret } from "../clusters/bootstrap-token.ts";
+import { formatToken, newToken, TOKEN_SECRET_PREFIX, TOKEN_SECRET_TYPE, tokenInfo, tokenSecret, tokenTtlSeconds } from "../clusters/bootstrap-token.ts";
 import { RpcError } from "../rpc.ts";
 
 export class AdminTokens {
@@ -28,12 +28,13 @@ export class AdminTokens {
 
   async create(req: CreateTokenRequest): Promise<CreateTokenResponse> {
     const namespace = this.registrationNamespace();
-    const ttlMs = (req.ttlSeconds === 0 ? 86_400 : req.ttlSeconds) * 1000;
+    const ttl = tokenTtlSeconds(req.ttlSeconds);
+    if ("error" in ttl) throw new RpcError(GrpcStatus.INVALID_ARGUMENT, ttl.error);
     const token = newToken();
-    const expires = new Date(Date.now() + ttlMs);
+    const expires = new Date(Date.now() + ttl.seconds * 1000);
     await this.ensureNamespace(namespace);
-    await this.rest.request("POST", collectionPath(SECRETS, namespace), { body: tokenSecret(token, namespace, expires, req.description) });
-    this.log.info({ tokenId: token.id, expires: expires.toISOString() }, "bootstrap token created");
+    await this.rest.request("POST", collectionPath(SECRETS, namespace), { body: tokenSecret(token, namespace, expires, req.description, req.uses) });
+    this.log.info({ tokenId: token.id, expires: expires.toISOString(), usesAllowed: req.uses }, "bootstrap token created");
     return { token: formatToken(token), id: token.id, expires: expires.toISOString() };
   }
 

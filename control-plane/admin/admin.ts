@@ -56,6 +56,7 @@ export class Admin {
   private readonly log: Logger;
   private readonly resolver: TemplateResolver;
   private readonly requireAcceptance: boolean;
+  private readonly digestKey: Buffer;
 
   constructor(opts: {
     caches: Caches;
@@ -71,8 +72,11 @@ export class Admin {
     waitingOn: (cluster: string) => number;
     /** --require-acceptance: plan places nothing new on clusters not accepted, as the scheduler does. */
     requireAcceptance?: boolean;
+    /** The fleet's Secret digest key (secret-digest.ts). */
+    digestKey: Buffer;
     log: Logger;
   }) {
+    this.digestKey = opts.digestKey;
     this.requireAcceptance = opts.requireAcceptance ?? false;
     this.caches = opts.caches;
     this.works = opts.works;
@@ -93,7 +97,7 @@ export class Admin {
       getPropagation: this.unary((req: GetPropagationRequest) => this.getPropagation(req)),
       render: this.unary((req: RenderRequest) => this.render(req)),
       diff: this.unary((req: DiffRequest) => this.diff(req)),
-      plan: this.unary((req: PlanRequest) => planObjects({ caches: this.caches, works: this.works, rest: this.rest, resolver: this.resolver, requireAcceptance: this.requireAcceptance }, req)),
+      plan: this.unary((req: PlanRequest) => planObjects({ caches: this.caches, works: this.works, rest: this.rest, resolver: this.resolver, requireAcceptance: this.requireAcceptance, digestKey: this.digestKey }, req)),
       listWorks: this.unary(async (req: ListWorksRequest) => this.listWorks(req)),
       listBindings: this.unary(async (req: ListBindingsRequest) => this.listBindings(req)),
       createToken: this.unary((req: CreateTokenRequest) => this.tokens.create(req)),
@@ -161,7 +165,7 @@ export class Admin {
   /** As rendered, with Secret values as digests (the content hash still tells exactly which Work it is). */
   private async render(req: RenderRequest): Promise<RenderResponse> {
     const r = await this.rendered(req.template, req.cluster);
-    return { ...r, manifests: redactManifests(r.manifests) };
+    return { ...r, manifests: redactManifests(r.manifests, this.digestKey) };
   }
 
   /** The rendered objects next to the member's live ones, through the cluster's agent. */
@@ -180,7 +184,7 @@ export class Admin {
     return {
       objects: objects.map((o, i) => {
         const bytes = live[i] ?? Buffer.alloc(0);
-        const pair = diffPair(o, bytes.length === 0 ? undefined : (JSON.parse(bytes.toString("utf8")) as KubeObject));
+        const pair = diffPair(o, bytes.length === 0 ? undefined : (JSON.parse(bytes.toString("utf8")) as KubeObject), this.digestKey);
         return { rendered: Buffer.from(JSON.stringify(pair.rendered)), live: pair.live === undefined ? Buffer.alloc(0) : Buffer.from(JSON.stringify(pair.live)), liveExists: pair.live !== undefined };
       }),
       placed: r.placed,

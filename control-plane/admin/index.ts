@@ -3,6 +3,7 @@ import { AdminService } from "../../shared/gen/flotilla/v1alpha1/admin.ts";
 import type { ControlPlaneContext, Part } from "../context.ts";
 import type { Hub } from "../hub/hub.ts";
 import { Admin } from "./admin.ts";
+import { secretDigestKey } from "./secret-digest.ts";
 
 export function startAdmin(ctx: ControlPlaneContext, links: { hub: Hub; waitingOn: (cluster: string) => number }): Part {
   const { hub } = links;
@@ -16,6 +17,7 @@ export function startAdmin(ctx: ControlPlaneContext, links: { hub: Hub; waitingO
     tokenNamespace: ctx.opts.registration?.tokenNamespace,
     waitingOn: links.waitingOn,
     requireAcceptance: ctx.opts.requireAcceptance,
+    digestKey: secretDigestKey(ctx.opts.tls.keyPem),
     log: ctx.log.child({ component: "admin" }),
   });
   return { services: [{ definition: AdminService, implementation: admin.service() }] };

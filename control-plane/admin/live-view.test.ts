@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
 import { describe, it } from "node:test";
 import type { KubeObject } from "../../shared/api/types.ts";
-import { diffPair, projectOnto, redactSecret } from "./live-view.ts";
+import { redactSecret } from "../../shared/secret-redaction.ts";
+import { diffPair, projectOnto } from "./live-view.ts";
 
 describe("projectOnto", () => {
   const cases: { name: string; live: unknown; desired: unknown; want: unknown }[] = [
@@ -14,26 +16,28 @@ describe("projectOnto", () => {
   for (const c of cases) it(c.name, () => assert.deepEqual(projectOnto(c.live, c.desired), c.want));
 });
 
-describe("Secrets in a diff", () => {
-  const secret = (data: Record<string, string>, stringData?: Record<string, string>): KubeObject => ({ apiVersion: "v1", kind: "Secret", metadata: { name: "s" }, data, ...(stringData ? { stringData } : {}) });
-  it("replaces values by a digest, never the value", () => {
-    const r = redactSecret(secret({ token: Buffer.from("hunter2").toString("base64") }));
-    assert.match((r.data as Record<string, string>).token as string, /^sha256:[0-9a-f]{12}$/);
-    assert.ok(!JSON.stringify(r).includes("aHVudGVyMg") && !JSON.stringify(r).includes("hunter2"));
-  });
-  it("gives the same digest for the same bytes in data and stringData", () => {
-    const a = redactSecret(secret({ k: Buffer.from("v").toString("base64") }));
-    const b = redactSecret(secret({}, { k: "v" }));
-    assert.equal((a.data as Record<string, string>).k, (b.stringData as Record<string, string>).k);
-  });
-  it("leaves other kinds alone", () => {
-    const cm: KubeObject = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "c" }, data: { k: "v" } };
-    assert.deepEqual(redactSecret(cm), cm);
-  });
+describe("diffPair", () => {
+  const key = Buffer.alloc(32, 7);
   it("pairs a rendered object with the projected live one", () => {
     const rendered: KubeObject = { apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "w", labels: { a: "1" } }, spec: { replicas: 2 } };
     const live: KubeObject = { apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "w", labels: { a: "1", other: "x" }, uid: "u" }, spec: { replicas: 3, strategy: {} }, status: {} };
-    assert.deepEqual(diffPair(rendered, live).live, { apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "w", labels: { a: "1" } }, spec: { replicas: 3 } });
-    assert.equal(diffPair(rendered, undefined).live, undefined);
+    assert.deepEqual(diffPair(rendered, live, key).live, { apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "w", labels: { a: "1" } }, spec: { replicas: 3 } });
+    assert.equal(diffPair(rendered, undefined, key).live, undefined);
+  });
+
+  it("shows Secret values on both sides as keyed digests, equal for equal values, never plain SHA-256", () => {
+    const value = "hunter2";
+    const plain = `sha256:${createHash("sha256").update(value).digest("hex").slice(0, 12)}`;
+    const rendered: KubeObject = { apiVersion: "v1", kind: "Secret", metadata: { name: "s" }, data: { same: Buffer.from(value).toString("base64"), changed: Buffer.from("new").toString("base64") } };
+    // What the agent sends: already redacted to plain digests, before the wire.
+    const live = redactSecret({ apiVersion: "v1", kind: "Secret", metadata: { name: "s" }, data: { same: Buffer.from(value).toString("base64"), changed: Buffer.from("old").toString("base64") } });
+    const pair = diffPair(rendered, live, key);
+    const r = pair.rendered.data as Record<string, string>;
+    const l = pair.live?.data as Record<string, string>;
+    assert.match(r.same ?? "", /^hmac-sha256:[0-9a-f]{16}$/);
+    assert.equal(l.same, r.same, "equal values compare equal");
+    assert.notEqual(l.changed, r.changed);
+    const text = JSON.stringify(pair);
+    for (const v of [value, Buffer.from(value).toString("base64"), plain, plain.slice(7)]) assert.ok(!text.includes(v), `${v} is not shown`);
   });
 });

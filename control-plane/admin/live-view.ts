@@ -1,11 +1,10 @@
 // What `flotillactl diff` compares: the rendered object against the member's live object, cut
 // down to the fields Flotilla sets (the rest belongs to the member: defaults, status, other
-// managers), with Secret values replaced by a short digest on both sides, so a diff shows which
-// keys differ and never what they hold (the agent sends live Secrets already redacted). Pure.
+// managers), with Secret values replaced by a short keyed digest on both sides (secret-digest.ts),
+// so a diff shows which keys differ and never what they hold (the agent sends live Secrets
+// already redacted). Pure.
 import type { KubeObject } from "../../shared/api/types.ts";
-import { redactSecret } from "../../shared/secret-redaction.ts";
-
-export { redactSecret };
+import { keyedRedaction } from "./secret-digest.ts";
 
 type Json = unknown;
 
@@ -19,15 +18,15 @@ export function projectOnto(live: Json, desired: Json): Json {
   return live;
 }
 
-/** Serialised manifests with any Secret's values replaced by digests, as render and plan show them. */
-export function redactManifests(manifests: Uint8Array[]): Buffer[] {
-  return manifests.map((m) => Buffer.from(JSON.stringify(redactSecret(JSON.parse(Buffer.from(m).toString("utf8")) as KubeObject))));
+/** Serialised manifests with any Secret's values replaced by keyed digests, as render and plan show them. */
+export function redactManifests(manifests: Uint8Array[], key: Buffer): Buffer[] {
+  return manifests.map((m) => Buffer.from(JSON.stringify(keyedRedaction(JSON.parse(Buffer.from(m).toString("utf8")) as KubeObject, key))));
 }
 
 /** The pair to diff for one manifest: rendered and live (undefined when absent in the member). */
-export function diffPair(rendered: KubeObject, live: KubeObject | undefined): { rendered: KubeObject; live: KubeObject | undefined } {
-  const r = redactSecret(rendered);
-  return { rendered: r, live: live === undefined ? undefined : (projectOnto(redactSecret(live), r) as KubeObject) };
+export function diffPair(rendered: KubeObject, live: KubeObject | undefined, key: Buffer): { rendered: KubeObject; live: KubeObject | undefined } {
+  const r = keyedRedaction(rendered, key);
+  return { rendered: r, live: live === undefined ? undefined : (projectOnto(keyedRedaction(live, key), r) as KubeObject) };
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {

@@ -5,6 +5,7 @@ import jsonpatch from "fast-json-patch";
 import type { Operation } from "fast-json-patch";
 import type { CommandArgsOverrider, ImageOverrider, KubeObject, LabelAnnotationOverrider, Overriders, PlaintextOverrider } from "../../shared/api/types.ts";
 import { formatImage, IMAGE_DIGEST, IMAGE_TAG, parseImage } from "./image-reference.ts";
+import { identityChange, manifestIdentity } from "./manifest-identity.ts";
 
 // ---- one rule ----------------------------------------------------------------------------------
 
@@ -20,9 +21,10 @@ const OVERRIDER_ORDER = [
 
 type OverriderField = (typeof OVERRIDER_ORDER)[number];
 
-/** Undefined on success, else the message naming the overrider that failed. */
+/** Undefined on success, else the message naming the overrider that failed (or changed the object's identity). */
 export function applyRule(object: KubeObject, overriders: Overriders, where: string): string | undefined {
   if (typeof overriders !== "object" || overriders === null) return `${where}: overriders is not an object`;
+  const identity = manifestIdentity(object);
   for (const field of OVERRIDER_ORDER) {
     const list: unknown = overriders[field];
     if (list === undefined || list === null) continue;
@@ -31,6 +33,8 @@ export function applyRule(object: KubeObject, overriders: Overriders, where: str
       try {
         if (typeof item !== "object" || item === null) throw new OverrideError("not an object");
         runOverrider(object, field, item);
+        const changed = identityChange(identity, object);
+        if (changed !== undefined) throw new OverrideError(changed);
       } catch (e) {
         return `${where} ${field}[${j}]: ${errorText(e)}`;
       }

@@ -8,6 +8,8 @@
 // - A failure Karmada passes over silently is an error here, so the user sees it in status: an
 //   image value that is neither a tag nor a digest, an override that leaves an invalid image, an
 //   unknown operator or component, a container whose command/args is not a list of strings.
+// - An overrider may not change the object's apiVersion, kind, metadata.name or
+//   metadata.namespace (manifest-identity.ts): in the member that would be a delete and a create.
 // - imageOverrider also covers initContainers and CronJob, and commandOverrider / argsOverrider
 //   also find initContainers and CronJob's containers (Karmada: containers only, no CronJob).
 // - An image with both a tag and a digest keeps both (Karmada's parser drops the digest).

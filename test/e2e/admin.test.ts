@@ -12,6 +12,7 @@ import { type Fleet, startFleet } from "../env/fleet.ts";
 import { type Flotilla, startFlotilla } from "../env/flotilla.ts";
 import { apply, type CommandResult, deploymentJson, eventually, getJson, kubectl, placementPolicyJson, runCommand } from "./helpers.ts";
 import { ownHub } from "./own-hub.ts";
+import { keyedRedaction, secretDigestKey } from "../../control-plane/admin/secret-digest.ts";
 
 const NS = "adm";
 const CTL = fileURLToPath(new URL("../../bin/flotillactl.ts", import.meta.url));
@@ -115,12 +116,12 @@ describe("flotillactl and the Admin API", () => {
     assert.match(cm.stdout, /^- {2}a: member$/m);
     assert.match(cm.stdout, /^\+ {2}a: fleet$/m);
     const secret = await eventually("the Secret differs", () => ctl(["diff", "secret/creds", "-n", NS, "--cluster", "member1"]), (r) => r.stdout !== "");
-    assert.match(secret.stdout, /^- {2}token: sha256:[0-9a-f]{12}$/m);
-    assert.match(secret.stdout, /^\+ {2}token: sha256:[0-9a-f]{12}$/m);
+    assert.match(secret.stdout, /^- {2}token: hmac-sha256:[0-9a-f]{16}$/m);
+    assert.match(secret.stdout, /^\+ {2}token: hmac-sha256:[0-9a-f]{16}$/m);
     for (const v of ["old-value", "new-value", Buffer.from("old-value").toString("base64"), Buffer.from("new-value").toString("base64")]) assert.ok(!secret.stdout.includes(v), "no Secret value is shown");
     const rendered = await ctl(["render", "secret/creds", "-n", NS, "--cluster", "member1", "-o", "json"]);
     assert.equal(rendered.code, 0, rendered.stderr);
-    assert.match(JSON.parse(rendered.stdout).data.token, /^sha256:[0-9a-f]{12}$/, "render shows Secret values as digests too");
+    assert.match(JSON.parse(rendered.stdout).data.token, /^hmac-sha256:[0-9a-f]{16}$/, "render shows Secret values as keyed digests too");
 
     // The agent redacted the live Secret before the wire: a hub of our own receives keys and digests.
     const WIRE_VALUE = "wire-secret-value";
@@ -139,9 +140,12 @@ describe("flotillactl and the Admin API", () => {
       assert.match(live.metadata.annotations["kubectl.kubernetes.io/last-applied-configuration"] ?? "", /^sha256:[0-9a-f]{12}$/, "the annotation that repeats the values too");
       const bytes = wire.toString("latin1");
       for (const v of [WIRE_VALUE, "wire-user", Buffer.from(WIRE_VALUE).toString("base64"), Buffer.from("wire-user").toString("base64")]) assert.ok(!bytes.includes(v), `${v} never reaches a control plane`);
-      // The control plane digests what it renders the same way, so equal values still compare equal.
+      // What users see is keyed with the fleet's key, on both sides alike, so equal values still compare equal.
       const render = await ctl(["render", "secret/wire", "-n", NS, "--cluster", "member1", "-o", "json"]);
-      assert.equal(JSON.parse(render.stdout).data.password, live.data.password);
+      const key = secretDigestKey(await readFile(join(flotilla.certsDir, "hub.key"), "utf8"));
+      const shown = keyedRedaction({ apiVersion: "v1", kind: "Secret", metadata: { name: "wire" }, data: live.data }, key).data as Record<string, string>;
+      assert.equal(JSON.parse(render.stdout).data.password, shown.password);
+      assert.notEqual(shown.password, live.data.password, "not the plain digest");
     } finally {
       hub.close();
       await flotilla.stopAgent("member1");
@@ -257,7 +261,7 @@ describe("flotillactl and the Admin API", () => {
     for (const args of [["--diff"], ["-o", "json"], ["-o", "yaml"]]) {
       const r = await ctl(["plan", "-f", secretFile, ...args]);
       assert.equal(r.code, 0, r.stderr);
-      assert.match(r.stdout, /token: sha256:[0-9a-f]{12}|"token": "sha256:[0-9a-f]{12}"/, args.join(" "));
+      assert.match(r.stdout, /token: hmac-sha256:[0-9a-f]{16}|"token": "hmac-sha256:[0-9a-f]{16}"/, args.join(" "));
       for (const v of ["planned-value", Buffer.from("planned-value").toString("base64")]) assert.ok(!r.stdout.includes(v) && !r.stderr.includes(v), `no Secret value with ${args.join(" ")}`);
     }
 

@@ -109,6 +109,39 @@ describe("registration, renewal and unjoin", () => {
     assert.equal(await getJson(fleet.control, ["cluster", "member9"]), undefined, "no Cluster was created by a refused registration");
   });
 
+  it("a token with --uses 1 registers one cluster and refuses the next (its retry still signs); racing registrations spend exactly the uses; --ttl over 7 days is refused", async () => {
+    const long = await ctl(["token", "create", "--ttl", "192h"]);
+    assert.equal(long.code, 1, "refused (exit 1)");
+    assert.match(long.stderr, /INVALID_ARGUMENT: a bootstrap token is good for at most 168h \(7 days\); 192h was asked for/);
+    assert.equal(long.stdout, "", "no token printed");
+    const created = async (uses: number) => JSON.parse((await ctl(["token", "create", "--uses", String(uses), "-o", "json"])).stdout) as { token: string; id: string };
+    const usesOf = async (id: string) => (JSON.parse((await ctl(["token", "list", "-o", "json"])).stdout) as { id: string; usesAllowed: number; uses: number }[]).find((t) => t.id === id);
+
+    const once = await created(1);
+    const { csrPem } = await createCsr("member7");
+    assert.equal((await register("member7", once.token, csrPem)).code, GrpcStatus.OK);
+    const second = await register("member8", once.token);
+    assert.equal(second.code, GrpcStatus.UNAUTHENTICATED, second.details);
+    assert.match(second.details, /the bootstrap token has no uses left \(it was good for 1 registration, all made\)/);
+    assert.equal(await getJson(fleet.control, ["cluster", "member8"]), undefined, "no Cluster for the refused registration");
+    assert.equal((await register("member7", once.token, csrPem)).code, GrpcStatus.OK, "the lost-answer retry of the one registration is not a second use");
+    const info = await usesOf(once.id);
+    assert.deepEqual([info?.usesAllowed, info?.uses], [1, 1]);
+    assert.match((await ctl(["token", "list"])).stdout, new RegExp(`${once.id} .* 1/1 `));
+
+    const twice = await created(2);
+    const racers = ["race1", "race2", "race3", "race4", "race5", "race6"];
+    const results = await Promise.all(racers.map((n) => register(n, twice.token)));
+    const won = racers.filter((_, i) => results[i]?.code === GrpcStatus.OK);
+    assert.equal(won.length, 2, JSON.stringify(results.map((r) => r.details)));
+    for (const r of results.filter((x) => x.code !== GrpcStatus.OK)) assert.match(r.details, /no uses left/);
+    assert.equal((await usesOf(twice.id))?.uses, 2);
+    for (const n of racers) assert.equal((await getJson(fleet.control, ["cluster", n])) !== undefined, won.includes(n), n);
+
+    for (const n of ["member7", ...won]) assert.equal((await ctl(["unjoin", n, "--force"])).code, 0);
+    for (const n of ["member7", ...won]) await eventually(`${n} gone`, () => getJson(fleet.control, ["cluster", n]).then((x) => (x === undefined ? "gone" : undefined)), () => true, 15_000);
+  });
+
   it("a retried registration (same token, same key: its first answer was lost) gets its certificate for the same Cluster; another key with the token is refused", async () => {
     const { csrPem } = await createCsr("member9");
     const first = await register("member9", token, csrPem);

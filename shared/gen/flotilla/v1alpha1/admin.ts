@@ -215,9 +215,11 @@ export interface ListBindingsResponse {
 }
 
 export interface CreateTokenRequest {
-  /** How long the token is good for; 0 means 24 hours. */
+  /** How long the token is good for; 0 means 24 hours; at most 7 days (longer is INVALID_ARGUMENT). */
   ttlSeconds: number;
   description: string;
+  /** How many registrations it is good for; 0 means any number until it expires. */
+  uses: number;
 }
 
 export interface CreateTokenResponse {
@@ -235,6 +237,9 @@ export interface TokenSummary {
   expires: string;
   description: string;
   expired: boolean;
+  /** Registrations it is good for (0: any number) and those made with it so far (counted only when limited). */
+  usesAllowed: number;
+  uses: number;
 }
 
 export interface ListTokensResponse {
@@ -2700,7 +2705,7 @@ export const ListBindingsResponse: MessageFns<ListBindingsResponse> = {
 };
 
 function createBaseCreateTokenRequest(): CreateTokenRequest {
-  return { ttlSeconds: 0, description: "" };
+  return { ttlSeconds: 0, description: "", uses: 0 };
 }
 
 export const CreateTokenRequest: MessageFns<CreateTokenRequest> = {
@@ -2710,6 +2715,9 @@ export const CreateTokenRequest: MessageFns<CreateTokenRequest> = {
     }
     if (message.description !== "") {
       writer.uint32(18).string(message.description);
+    }
+    if (message.uses !== 0) {
+      writer.uint32(24).uint32(message.uses);
     }
     return writer;
   },
@@ -2743,6 +2751,14 @@ export const CreateTokenRequest: MessageFns<CreateTokenRequest> = {
             message.description = reader.string();
             continue;
           }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.uses = reader.uint32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2763,6 +2779,7 @@ export const CreateTokenRequest: MessageFns<CreateTokenRequest> = {
         ? globalThis.Number(object.ttl_seconds)
         : 0,
       description: isSet(object.description) ? globalThis.String(object.description) : "",
+      uses: isSet(object.uses) ? globalThis.Number(object.uses) : 0,
     };
   },
 
@@ -2774,6 +2791,9 @@ export const CreateTokenRequest: MessageFns<CreateTokenRequest> = {
     if (message.description !== "") {
       obj.description = message.description;
     }
+    if (message.uses !== 0) {
+      obj.uses = Math.round(message.uses);
+    }
     return obj;
   },
 
@@ -2784,6 +2804,7 @@ export const CreateTokenRequest: MessageFns<CreateTokenRequest> = {
     const message = createBaseCreateTokenRequest();
     message.ttlSeconds = object.ttlSeconds ?? 0;
     message.description = object.description ?? "";
+    message.uses = object.uses ?? 0;
     return message;
   },
 };
@@ -2942,7 +2963,7 @@ export const ListTokensRequest: MessageFns<ListTokensRequest> = {
 };
 
 function createBaseTokenSummary(): TokenSummary {
-  return { id: "", expires: "", description: "", expired: false };
+  return { id: "", expires: "", description: "", expired: false, usesAllowed: 0, uses: 0 };
 }
 
 export const TokenSummary: MessageFns<TokenSummary> = {
@@ -2958,6 +2979,12 @@ export const TokenSummary: MessageFns<TokenSummary> = {
     }
     if (message.expired !== false) {
       writer.uint32(32).bool(message.expired);
+    }
+    if (message.usesAllowed !== 0) {
+      writer.uint32(40).uint32(message.usesAllowed);
+    }
+    if (message.uses !== 0) {
+      writer.uint32(48).uint32(message.uses);
     }
     return writer;
   },
@@ -3007,6 +3034,22 @@ export const TokenSummary: MessageFns<TokenSummary> = {
             message.expired = reader.bool();
             continue;
           }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.usesAllowed = reader.uint32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.uses = reader.uint32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3025,6 +3068,12 @@ export const TokenSummary: MessageFns<TokenSummary> = {
       expires: isSet(object.expires) ? globalThis.String(object.expires) : "",
       description: isSet(object.description) ? globalThis.String(object.description) : "",
       expired: isSet(object.expired) ? globalThis.Boolean(object.expired) : false,
+      usesAllowed: isSet(object.usesAllowed)
+        ? globalThis.Number(object.usesAllowed)
+        : isSet(object.uses_allowed)
+        ? globalThis.Number(object.uses_allowed)
+        : 0,
+      uses: isSet(object.uses) ? globalThis.Number(object.uses) : 0,
     };
   },
 
@@ -3042,6 +3091,12 @@ export const TokenSummary: MessageFns<TokenSummary> = {
     if (message.expired !== false) {
       obj.expired = message.expired;
     }
+    if (message.usesAllowed !== 0) {
+      obj.usesAllowed = Math.round(message.usesAllowed);
+    }
+    if (message.uses !== 0) {
+      obj.uses = Math.round(message.uses);
+    }
     return obj;
   },
 
@@ -3054,6 +3109,8 @@ export const TokenSummary: MessageFns<TokenSummary> = {
     message.expires = object.expires ?? "";
     message.description = object.description ?? "";
     message.expired = object.expired ?? false;
+    message.usesAllowed = object.usesAllowed ?? 0;
+    message.uses = object.uses ?? 0;
     return message;
   },
 };
