@@ -13,6 +13,7 @@ import { AGENT_ON_OTHER_REPLICA } from "../shared/admin-errors.ts";
 import { FlagError, type FlagSpec, type FlagValues, flagHelp, parseArgs } from "../shared/flags.ts";
 import { runCommandLine } from "./command-line.ts";
 import { acceptCluster } from "./ctl/accept.ts";
+import { decideHeldDeletions, listHeldDeletions } from "./ctl/deletions.ts";
 import { allNamespacesFlag, clusterFlag, descriptionFlag, diffFlag, fileFlag, forceFlag, kubeconfigFlag, namespaceFlag, outputFlag, planNamespaceFlag, ttlFlag, usesFlag } from "./ctl/command-flags.ts";
 import { call, connect, connectionFlags } from "./ctl/connection.ts";
 import { unifiedDiff } from "./ctl/object-diff.ts";
@@ -123,6 +124,37 @@ const commands: Record<string, Command> = {
       await call(client, client.deleteToken, { id: String(args[0]) }, timeoutMs);
       return `token ${args[0]} deleted`;
     },
+  },
+  "deletions list": {
+    usage: "deletions list [--cluster X] [--kubeconfig FILE] [-o table|json|yaml]",
+    summary: "the deletions the blast-radius brake holds (control plane --deletion-budget-*), per cluster and template",
+    flags: [clusterFlag, kubeconfigFlag, outputFlag("table")],
+    formats: ["table", "json", "yaml"],
+    direct: true,
+    async run({ flags, format, timeoutMs }) {
+      const held = await listHeldDeletions(flags, typeof flags.cluster === "string" ? flags.cluster : undefined, timeoutMs);
+      if (format !== "table") return structured(held, format);
+      if (held.length === 0) return "no deletions are held";
+      return table(["cluster", "kind", "namespace", "name", "binding"], held.map((h) => [h.cluster, h.kind, h.namespace ?? "-", h.name, h.binding]));
+    },
+  },
+  "deletions approve": {
+    usage: "deletions approve <cluster> [--kubeconfig FILE]",
+    positionals: 1,
+    summary: "sends the deletions held for a cluster (its window starts again)",
+    flags: [kubeconfigFlag],
+    formats: ["table"],
+    direct: true,
+    run: ({ args, flags, timeoutMs }) => decideHeldDeletions(flags, String(args[0]), "approve", timeoutMs),
+  },
+  "deletions reject": {
+    usage: "deletions reject <cluster> [--kubeconfig FILE]",
+    positionals: 1,
+    summary: "keeps the objects whose deletion is held for a cluster: they stay in the member, released from Flotilla",
+    flags: [kubeconfigFlag],
+    formats: ["table"],
+    direct: true,
+    run: ({ args, flags, timeoutMs }) => decideHeldDeletions(flags, String(args[0]), "reject", timeoutMs),
   },
   accept: {
     usage: "accept <cluster> [--kubeconfig FILE]",

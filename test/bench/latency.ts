@@ -67,7 +67,8 @@ let failed = false;
 try {
   const tStart = performance.now();
   fleet = await startFleet({ members: 2 });
-  flotilla = await startFlotilla(fleet, { logLevel: "warn" });
+  // One object created and deleted per cycle, many cycles a minute: the brake (--deletion-budget-*) would hold them.
+  flotilla = await startFlotilla(fleet, { logLevel: "warn", controlPlaneArgs: ["--deletion-budget-percent=100"] });
   supervisor = superviseFlotilla(flotilla);
   console.log(`fleet: control + 2 members, Flotilla up in ${secs(performance.now() - tStart)}; ${N} samples per phase, then ${R} resident templates`);
   const rest = (kc: ReturnType<Fleet["control"]["kubeConfig"]>) => {

@@ -39,6 +39,8 @@ export interface FlotillaOptions {
    * reconnect to a live replica when theirs dies; the admin endpoint stays the first replica.
    */
   hubProxy?: boolean;
+  /** More flags for every control-plane replica (e.g. `--deletion-budget-min=3`). */
+  controlPlaneArgs?: string[];
 }
 
 /** Flotilla running on a fleet. */
@@ -134,6 +136,7 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
         "--leader-elect-renew-deadline=3s",
         "--leader-elect-retry-period=500ms",
         `--identity=${identity}`,
+        ...(opts.controlPlaneArgs ?? []),
       ],
       env,
       logFile: join(logsDir, logName),
