@@ -8,7 +8,7 @@ import { counter } from "../../shared/metrics.ts";
 import { ACCEPTED_CONDITION, acceptanceCondition } from "./acceptance-condition.ts";
 import { anotherReplicaHears, judgeLease, leaseWrite } from "./cluster-lease.ts";
 import type { ClusterLease, ClusterLeases } from "./cluster-leases.ts";
-import { type HeartbeatState, type Readiness, readiness, recordHeartbeat, startupGraceLeft, type Thresholds } from "./cluster-readiness.ts";
+import { type HeartbeatState, type Readiness, readiness, recordHeartbeat, startupGraceLeft, successThresholdFor, type Thresholds } from "./cluster-readiness.ts";
 import { clusterStatusWrite } from "./cluster-status-write.ts";
 
 const FIELD_MANAGER = "flotilla-cluster-controller";
@@ -124,7 +124,9 @@ export class ClusterController {
       () => undefined,
       (err: unknown) => err,
     );
-    const result = await this.writeStatus(cluster, readiness(state, now, this.thresholds), now);
+    const storedReady = cluster.status?.conditions?.find((x) => x.type === "Ready")?.status;
+    const thresholds = { ...this.thresholds, successMs: successThresholdFor(storedReady, this.thresholds.successMs) };
+    const result = await this.writeStatus(cluster, readiness(state, now, thresholds), now);
     if (leaseFailure !== undefined) throw leaseFailure;
     return result;
   }

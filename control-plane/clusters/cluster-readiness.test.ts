@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { type HeartbeatState, readiness, recordHeartbeat, startupGraceLeft } from "./cluster-readiness.ts";
+import { type HeartbeatState, readiness, recordHeartbeat, startupGraceLeft, successThresholdFor } from "./cluster-readiness.ts";
 
 const t = { failureMs: 30_000, successMs: 10_000 };
 
@@ -53,4 +53,14 @@ describe("startupGraceLeft", () => {
       assert.equal(startupGraceLeft({ ready: c.ready, ...(c.lastHeartbeatAt === undefined ? {} : { lastHeartbeatAt: c.lastHeartbeatAt }), judgingSince: START, now: c.now, graceMs: GRACE }), c.left);
     });
   }
+});
+
+describe("successThresholdFor: only a cluster that was not Ready waits out the success threshold", () => {
+  const cases: { name: string; stored: string | undefined; want: number }[] = [
+    { name: "a new cluster (no Ready condition yet) is Ready at its first heartbeat", stored: undefined, want: 0 },
+    { name: "a cluster awaiting its agent (Unknown) likewise", stored: "Unknown", want: 0 },
+    { name: "a Ready cluster whose agent moved to this replica stays Ready", stored: "True", want: 0 },
+    { name: "a cluster that was lost waits the whole threshold", stored: "False", want: 30_000 },
+  ];
+  for (const c of cases) it(c.name, () => assert.equal(successThresholdFor(c.stored, 30_000), c.want));
 });

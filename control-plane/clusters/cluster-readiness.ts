@@ -22,6 +22,16 @@ export interface Readiness {
   recheckAfterMs?: number;
 }
 
+/**
+ * The success threshold that applies to a cluster, from its stored Ready status (Karmada's
+ * rule): only a cluster that was not Ready must keep its heartbeats up that long before it is
+ * Ready again. A new cluster (no Ready condition yet, or Unknown) is Ready at its first
+ * heartbeat, and a Ready one that moved to another replica stays Ready.
+ */
+export function successThresholdFor(storedReady: string | undefined, successMs: number): number {
+  return storedReady === "False" ? successMs : 0;
+}
+
 /** The state after a heartbeat at `now`. */
 export function recordHeartbeat(state: HeartbeatState, now: number, t: Thresholds): HeartbeatState {
   const gap = state.lastHeartbeatAt === undefined || now - state.lastHeartbeatAt > t.failureMs;

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { AggregatedStatusItem, Cluster, GracefulEvictionTask, TargetCluster } from "../../shared/api/types.ts";
-import { EVICTION_RECHECK_MS, gracefulEviction, replacementAvailable } from "./graceful-eviction.ts";
+import { EVICTION_RECHECK_MS, FAILBACK_REASON, gracefulEviction, replacementAvailable } from "./graceful-eviction.ts";
 
 const T0 = Date.parse("2026-11-23T10:00:00Z");
 const PERIOD = 60_000;
@@ -24,6 +24,7 @@ interface Case {
   clusters: Cluster[];
   unselected?: string[];
   status?: AggregatedStatusItem[];
+  groupChanged?: boolean;
   targets: string;
   tasksAfter: GracefulEvictionTask[];
   recheckAfterMs?: number;
@@ -31,8 +32,51 @@ interface Case {
 
 const show = (ts: TargetCluster[]) => ts.map((t) => `${t.name}=${t.replicas ?? "-"}`).join(" ");
 
+const failback = (fromCluster: string, replicas: number, startedAt: number): GracefulEvictionTask => ({ ...task(fromCluster, replicas, startedAt), reason: FAILBACK_REASON });
+
 describe("gracefulEviction", () => {
   const cases: Case[] = [
+    {
+      name: "failback: the workload moves back to a recovered group; the Ready backup keeps its copy until the primary's is Available",
+      current: [{ name: "backup", replicas: 4 }],
+      scheduled: [{ name: "primary", replicas: 4 }],
+      clusters: [cluster("primary", true), cluster("backup", true)],
+      groupChanged: true,
+      targets: "backup=4 primary=4",
+      tasksAfter: [failback("backup", 4, T0)],
+      recheckAfterMs: EVICTION_RECHECK_MS,
+    },
+    {
+      name: "failback: still held while the primary runs 2 of 4",
+      now: T0 + 1000,
+      current: [{ name: "backup", replicas: 4 }, { name: "primary", replicas: 4 }],
+      tasks: [failback("backup", 4, T0)],
+      scheduled: [{ name: "primary", replicas: 4 }],
+      clusters: [cluster("primary", true), cluster("backup", true)],
+      status: [healthy("primary", 2)],
+      targets: "backup=4 primary=4",
+      tasksAfter: [failback("backup", 4, T0)],
+      recheckAfterMs: EVICTION_RECHECK_MS,
+    },
+    {
+      name: "failback: released as soon as the primary is Available (no eviction period: the backup is healthy)",
+      now: T0 + 1000,
+      current: [{ name: "backup", replicas: 4 }, { name: "primary", replicas: 4 }],
+      tasks: [failback("backup", 4, T0)],
+      scheduled: [{ name: "primary", replicas: 4 }],
+      clusters: [cluster("primary", true), cluster("backup", true)],
+      status: [healthy("primary", 4)],
+      targets: "primary=4",
+      tasksAfter: [],
+    },
+    {
+      name: "a Ready cluster dropped without a group change (weights, spread) goes at once, as before",
+      current: [{ name: "m1", replicas: 2 }, { name: "m2", replicas: 2 }],
+      scheduled: [{ name: "m2", replicas: 4 }],
+      clusters: [cluster("m1", true), cluster("m2", true)],
+      targets: "m2=4",
+      tasksAfter: [],
+    },
     {
       name: "a not-Ready cluster dropped by the schedule keeps its copy while the share is added elsewhere",
       current: [{ name: "m1", replicas: 2 }, { name: "m2", replicas: 2 }],
@@ -148,6 +192,7 @@ describe("gracefulEviction", () => {
         clusters: c.clusters,
         selected: (n) => !unselected.has(n),
         status: c.status ?? [],
+        ...(c.groupChanged ? { groupChanged: true } : {}),
       });
       assert.equal(show(r.targets), c.targets);
       assert.deepEqual(r.tasks, c.tasksAfter);

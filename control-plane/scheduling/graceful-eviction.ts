@@ -1,7 +1,9 @@
 // Graceful eviction (DESIGN §11, Karmada's gracefulEvictionTasks): a cluster the schedule drops
 // because it is not Ready keeps its copy until the replacement elsewhere is Available and a
 // grace period has passed since the eviction began. Readiness is never the user's intent; a
-// placement that no longer selects the cluster, or an unjoin, is, and takes effect at once. Pure.
+// placement that no longer selects the cluster, or an unjoin, is, and takes effect at once. A
+// workload that fails back to an earlier clusterAffinities group keeps its copy in the group it
+// leaves until the new group's is Available (add first, then remove). Pure.
 import type { AggregatedStatusItem, Cluster, GracefulEvictionTask, Placement, PropagationPolicy, ResourceBinding, TargetCluster } from "../../shared/api/types.ts";
 import { clusterMatches, clusterReady } from "./placement.ts";
 import { type Schedule, targetsAfter } from "./schedule.ts";
@@ -11,6 +13,12 @@ export const EVICTION_RECHECK_MS = 5_000;
 
 /** The reason recorded on a task. */
 export const EVICTION_REASON = "ClusterNotReady";
+
+/**
+ * The reason of a task that holds a Ready cluster's copy while the workload moves back to an
+ * earlier `clusterAffinities` group that recovered (failback): add first, then remove.
+ */
+export const FAILBACK_REASON = "ClusterAffinityChanged";
 
 export interface EvictionInput {
   now: number;
@@ -28,6 +36,8 @@ export interface EvictionInput {
   selected(cluster: string): boolean;
   /** The binding's per-cluster status, to judge whether the replacement is Available. */
   status: readonly AggregatedStatusItem[];
+  /** The schedule moved to another clusterAffinities group: Ready clusters it dropped keep their copy until the new group's is Available. */
+  groupChanged?: boolean;
 }
 
 export interface EvictionResult {
@@ -48,17 +58,22 @@ export function gracefulEviction(input: EvictionInput): EvictionResult {
   for (const t of input.current) {
     const cluster = byName.get(t.name);
     // Back in the schedule (it recovered), leaving, or no longer selected: no eviction to hold.
-    if (scheduled.has(t.name) || cluster === undefined || clusterReady(cluster) || !input.selected(t.name)) continue;
+    if (scheduled.has(t.name) || cluster === undefined || !input.selected(t.name)) continue;
+    // A Ready cluster is held only while the workload fails back to another group (add first).
+    const failback = input.groupChanged === true || oldTasks.get(t.name)?.reason === FAILBACK_REASON;
+    if (clusterReady(cluster) && !failback) continue;
     const task = oldTasks.get(t.name) ?? {
       fromCluster: t.name,
       ...(t.replicas === undefined ? {} : { replicas: t.replicas }),
-      reason: EVICTION_REASON,
+      reason: clusterReady(cluster) ? FAILBACK_REASON : EVICTION_REASON,
       creationTimestamp: new Date(input.now).toISOString(),
     };
     const waited = input.now - Date.parse(task.creationTimestamp);
-    if (available && waited >= input.periodMs) continue;
+    // A failback waits for the new group's copy alone: the cluster it leaves is healthy.
+    const period = task.reason === FAILBACK_REASON ? 0 : input.periodMs;
+    if (available && waited >= period) continue;
     tasks.push(task);
-    const next = available ? input.periodMs - waited : EVICTION_RECHECK_MS;
+    const next = available ? period - waited : EVICTION_RECHECK_MS;
     recheck = Math.min(recheck ?? Infinity, Math.max(next, 1));
   }
   const held = tasks.map((t) => (t.replicas === undefined ? { name: t.fromCluster } : { name: t.fromCluster, replicas: t.replicas }));
@@ -117,6 +132,12 @@ export function placementAfter(input: {
       return c !== undefined && placementSelects(input.policy.spec.placement, c);
     },
     status: input.existing?.status?.aggregatedStatus ?? [],
+    groupChanged: groupChanged(input.schedule.affinityName, input.existing?.status?.schedulerObservedAffinityName),
   });
   return { targets: r.targets, evictions: r.tasks, ...(r.recheckAfterMs === undefined ? {} : { recheckAfterMs: r.recheckAfterMs }) };
+}
+
+/** Whether the schedule uses another clusterAffinities group than the binding's status last observed. */
+function groupChanged(now: string | undefined, observed: string | undefined): boolean {
+  return now !== undefined && observed !== undefined && now !== observed;
 }

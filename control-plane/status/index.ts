@@ -42,6 +42,12 @@ export function startStatus(ctx: ControlPlaneContext, links: { hub: Hub; heardHe
     if (statuses.set(cluster, s)) statusCtl.reported(s.workKey);
   });
   events.on("agentHolds", (cluster, keys) => {
+    // A report from the agent's previous stream on a Work it holds but is not placed on now (it
+    // was evicted while away) is stale: nothing may judge it Available from that report (a
+    // failback would release the other group's copy on it). The agent reports again.
+    for (const key of statuses.keysOf(cluster)) {
+      if (keys.has(key) && works.get(cluster, key) === undefined && statuses.get(key).get(cluster)?.deleted !== true) statuses.forget(key, cluster);
+    }
     // Only a binding that involves the cluster, or that it reported on, can wait on its agent.
     const records: BindingRecord[] = [];
     for (const key of new Set([...caches.bindingIndex.involving(cluster), ...statuses.keysOf(cluster)])) {

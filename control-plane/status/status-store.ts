@@ -35,6 +35,16 @@ export class StatusStore {
     return [...(this.byCluster.get(cluster) ?? [])];
   }
 
+  /** Forgets one cluster's report on a Work (it is stale: the agent reconnected and reports again). */
+  forget(key: string, cluster: string): void {
+    const perCluster = this.byKey.get(key);
+    if (perCluster?.delete(cluster) !== true) return;
+    if (perCluster.size === 0) this.byKey.delete(key);
+    const keys = this.byCluster.get(cluster);
+    keys?.delete(key);
+    if (keys?.size === 0) this.byCluster.delete(cluster);
+  }
+
   /** Forgets a Work entirely (its binding is gone). */
   drop(key: string): void {
     for (const cluster of this.byKey.get(key)?.keys() ?? []) {

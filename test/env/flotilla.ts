@@ -19,6 +19,8 @@ export interface FlotillaOptions {
   heartbeatInterval?: string;
   /** Control plane's cluster failure threshold (default 5s in tests). */
   clusterFailureThreshold?: string;
+  /** `--cluster-success-threshold` (default 0s in tests, so a recovered cluster is Ready at once). */
+  clusterSuccessThreshold?: string;
   /** `--cluster-status-update-frequency`: heartbeat time and capacity alone are written this often (default 1s in tests). */
   clusterStatusUpdateFrequency?: string;
   /** `--cluster-lease-renew-interval` (default 1s in tests). */
@@ -128,6 +130,7 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
         `--registration-listen=${registrationListen}`,
         `--agent-cert-validity=${opts.agentCertValidity ?? "24h"}`,
         `--cluster-failure-threshold=${opts.clusterFailureThreshold ?? "5s"}`,
+        `--cluster-success-threshold=${opts.clusterSuccessThreshold ?? "0s"}`,
         `--graceful-eviction-period=${opts.gracefulEvictionPeriod ?? "3s"}`,
         ...(opts.requireAcceptance ? ["--require-acceptance"] : []),
         `--cluster-status-update-frequency=${opts.clusterStatusUpdateFrequency ?? "1s"}`,
