@@ -52,7 +52,9 @@ export function aggregateStatus(input: AggregateInput): AggregatedStatusItem[] {
     const confirmed = report?.deleted === true;
     const mayHold = (report !== undefined && !report.deleted) || (report === undefined && before !== undefined);
     if (!confirmed && mayHold) {
-      items.push({ clusterName: cluster, applied: false, reason: "WaitingForRemoval", message: "waiting for the agent to remove it" });
+      // The agent's word on why it has not removed it yet (a Namespace kept for objects Flotilla does not manage, a failed delete).
+      const why = report !== undefined && report.reason !== "" && report.message !== "" ? `: ${report.reason}: ${report.message}` : "";
+      items.push({ clusterName: cluster, applied: false, reason: "WaitingForRemoval", message: `waiting for the agent to remove it${why}` });
     }
   }
   return items;
