@@ -4,6 +4,7 @@
 // namespace (issue 20, item 8): a namespace deleted by hand is forgotten as soon as an apply says
 // it is gone or terminating, and the next apply creates it again.
 import { isKubeStatus, KubeError, type KubeRest } from "../shared/kube-rest.ts";
+import { AGENT_CREATED_ANNOTATION } from "./apply-decision.ts";
 
 /** How an apply failed because of its namespace: "gone" (create it and retry now) or "terminating" (retry once it is gone). */
 export type NamespaceFailure = "gone" | "terminating";
@@ -34,7 +35,8 @@ export class Namespaces {
   /** Creates the namespace unless the agent knows it exists (an existing one, even terminating, is not an error here). */
   async ensure(name: string): Promise<void> {
     if (this.known.has(name)) return;
-    await this.rest.request("POST", "/api/v1/namespaces", { body: { apiVersion: "v1", kind: "Namespace", metadata: { name } } }).catch((err: unknown) => {
+    const metadata = { name, annotations: { [AGENT_CREATED_ANNOTATION]: "true" } };
+    await this.rest.request("POST", "/api/v1/namespaces", { body: { apiVersion: "v1", kind: "Namespace", metadata } }).catch((err: unknown) => {
       if (!isKubeStatus(err, 409)) throw err;
     });
     this.known.add(name);

@@ -84,6 +84,21 @@ describe("what the agent deletes, keeps and repairs in a member", () => {
     await eventually("member1 reports it applied", () => getJson<BindingJson>(fleet.control, ["rb", "-n", ns, "conf-configmap"]), (b) => clusterItem(b, "member1")?.applied === true && (clusterItem(b, "member1")?.reason ?? "") === "");
   });
 
+  it("a template Namespace deleted by hand in a member comes back, still Flotilla's, with the objects in it", async () => {
+    const ns = "stocked";
+    await kubectl(fleet.control, ["create", "namespace", ns]);
+    await apply(fleet.control, clusterPolicy(ns, { apiVersion: "v1", kind: "Namespace", name: ns }));
+    await apply(fleet.control, configMap("conf", ns));
+    await apply(fleet.control, policy("conf", ns, "ConfigMap"));
+    await eventually("conf in member1", () => getJson<ObjectJson>(m1, ["configmap", "-n", ns, "conf"]), (c) => c.metadata.labels?.[WORK] !== undefined);
+    await eventually("the namespace is Flotilla's in member1", () => getJson<ObjectJson>(m1, ["namespace", ns]), (n) => n.metadata.labels?.[WORK] !== undefined);
+    await kubectl(m1, ["delete", "namespace", ns, "--wait=true"]);
+    await eventually("conf back in member1", () => getJson<ObjectJson>(m1, ["configmap", "-n", ns, "conf"]), (c) => c.metadata.labels?.[WORK] !== undefined, 60_000);
+    await eventually("the namespace is Flotilla's again", () => getJson<ObjectJson>(m1, ["namespace", ns]), (n) => n.metadata.labels?.[WORK] !== undefined, 30_000);
+    const b = await eventually("member1 reports the Namespace applied", () => getJson<BindingJson>(fleet.control, ["clusterresourcebinding", `${ns}-namespace`]), (x) => clusterItem(x, "member1")?.applied === true && (clusterItem(x, "member1")?.reason ?? "") === "", 30_000);
+    assert.equal(clusterItem(b, "member1")?.reason ?? "", "");
+  });
+
   it("a template Namespace that holds an object Flotilla does not manage stays in the member with that object, and the binding says why", async () => {
     await apply(fleet.control, JSON.stringify({ apiVersion: "v1", kind: "Namespace", metadata: { name: "shop" } }));
     await apply(fleet.control, clusterPolicy("shop", { apiVersion: "v1", kind: "Namespace", name: "shop" }));
