@@ -69,8 +69,8 @@ export class ManifestApplier {
       live = await this.applyIn(res, namespace, name, desired);
       return { manifest, applied: true, reason: "", message: "", live };
     } catch (err) {
-      const waiting = namespace !== undefined && namespaceFailureOf(err, namespace) === "terminating";
-      return { manifest, applied: false, reason: live === undefined ? "CreationFailed" : "UpdateFailed", message: errorMessage(err), ...(waiting ? { waitingForNamespace: true } : {}) };
+      const waiting = namespace !== undefined && namespaceFailureOf(err, namespace) === "terminating" ? { waitingForNamespaceMs: this.namespaces.terminating(namespace) } : {};
+      return { manifest, applied: false, reason: live === undefined ? "CreationFailed" : "UpdateFailed", message: errorMessage(err), ...waiting };
     }
   }
 
@@ -86,13 +86,12 @@ export class ManifestApplier {
         this.counts.applies++;
         return await this.rest.apply<KubeObject>(objectPath(res, namespace, name), desired, FIELD_MANAGER, true);
       } catch (err) {
-        const failure = namespace === undefined ? undefined : namespaceFailureOf(err, namespace);
-        if (failure === undefined || namespace === undefined) throw err;
+        // Terminating: the caller waits for it to go (Namespaces.terminating). Gone: created again now, once.
+        if (namespace === undefined || namespaceFailureOf(err, namespace) !== "gone") throw err;
         this.namespaces.forget(namespace);
-        if (failure !== "gone" || attempt > 0) throw err;
+        if (attempt > 0) throw err;
         this.log.info({ namespace }, "the namespace of an applied object is gone; creating it again");
       }
     }
   }
-
 }

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { KubeError } from "../shared/kube-rest.ts";
-import { namespaceFailure, namespaceFailureOf } from "./namespaces.ts";
+import { namespaceFailure, namespaceFailureOf, terminatingRetryMs } from "./namespaces.ts";
 
 describe("namespaceFailure", () => {
   const cases: { name: string; status: number; message: string; want: string | undefined }[] = [
@@ -23,4 +23,15 @@ describe("namespaceFailure", () => {
     assert.equal(namespaceFailureOf(new KubeError(404, "NotFound", 'namespaces "shop" not found'), "shop"), "gone");
     assert.equal(namespaceFailureOf(new Error('namespaces "shop" not found'), "shop"), undefined);
   });
+});
+
+describe("terminatingRetryMs", () => {
+  const cases: [number, number][] = [
+    [0, 2_000],
+    [6_000, 2_000],
+    [20_000, 5_000],
+    [120_000, 30_000],
+    [3_600_000, 60_000],
+  ];
+  for (const [elapsed, wait] of cases) it(`terminating for ${elapsed} ms: try again in ${wait} ms`, () => assert.equal(terminatingRetryMs(elapsed), wait));
 });

@@ -23,27 +23,54 @@ export function namespaceFailureOf(err: unknown, namespace: string): NamespaceFa
   return err instanceof KubeError ? namespaceFailure(err, namespace) : undefined;
 }
 
+/**
+ * How long to wait before applying again into a namespace that has been terminating this long:
+ * 2 s at first (it usually goes within seconds), then a quarter of the time it has taken, at most a
+ * minute, so a namespace stuck terminating (a finalizer nobody removes) costs little: pure.
+ */
+export function terminatingRetryMs(elapsedMs: number): number {
+  return Math.min(60_000, Math.max(2_000, Math.round(elapsedMs / 4)));
+}
+
 /** Creates member namespaces once, and forgets one when it turns out gone. */
 export class Namespaces {
   private readonly known = new Set<string>();
+  /** When an apply first found each namespace terminating. */
+  private readonly terminatingSince = new Map<string, number>();
   private readonly rest: KubeRest;
+  private readonly now: () => number;
 
-  constructor(rest: KubeRest) {
+  constructor(rest: KubeRest, now: () => number = Date.now) {
     this.rest = rest;
+    this.now = now;
   }
 
   /** Creates the namespace unless the agent knows it exists (an existing one, even terminating, is not an error here). */
   async ensure(name: string): Promise<void> {
     if (this.known.has(name)) return;
     const metadata = { name, annotations: { [AGENT_CREATED_ANNOTATION]: "true" } };
-    await this.rest.request("POST", "/api/v1/namespaces", { body: { apiVersion: "v1", kind: "Namespace", metadata } }).catch((err: unknown) => {
-      if (!isKubeStatus(err, 409)) throw err;
-    });
+    const created = await this.rest.request("POST", "/api/v1/namespaces", { body: { apiVersion: "v1", kind: "Namespace", metadata } }).then(
+      () => true,
+      (err: unknown) => {
+        if (!isKubeStatus(err, 409)) throw err;
+        return false;
+      },
+    );
+    if (created) this.terminatingSince.delete(name);
     this.known.add(name);
   }
 
-  /** The namespace was deleted (or is being deleted): the next ensure creates it again. */
+  /** The namespace was deleted: the next ensure creates it again. */
   forget(name: string): void {
     this.known.delete(name);
+  }
+
+  /** The namespace is being deleted: forgets it, and says how long to wait before trying again. */
+  terminating(name: string): number {
+    this.known.delete(name);
+    const now = this.now();
+    const since = this.terminatingSince.get(name) ?? now;
+    this.terminatingSince.set(name, since);
+    return terminatingRetryMs(now - since);
   }
 }

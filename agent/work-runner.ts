@@ -23,8 +23,6 @@ import { type ManifestOutcome, workStatus } from "./work-status.ts";
 
 /** How often a Work with a skipped manifest (a conflict) is looked at again. */
 const RECHECK_SKIPPED_MS = 15_000;
-/** How often an apply into a namespace being deleted is tried again (it is created anew once gone). */
-const RECHECK_NAMESPACE_MS = 2_000;
 /** How often a kept Namespace or CRD (it holds objects Flotilla does not manage) is looked at again. */
 const RECHECK_KEPT_MS = 30_000;
 const applyErrors = counter("flotilla_agent_apply_errors_total", "Work reconciles that reported a manifest that failed to apply.");
@@ -220,8 +218,8 @@ export class WorkRunner {
     this.publish(workStatus(key, want.hash, await withReadyEndpoints(this.endpoints, outcomes)));
     const failed = outcomes.filter((o) => !o.applied && !isLeftAlone(o));
     if (failed.length > 0) applyErrors.inc();
-    // Its namespace being deleted (by hand): tried again shortly, not with a growing backoff, so it comes back once the namespace is gone.
-    if (failed.length > 0 && failed.every((o) => o.waitingForNamespace === true)) return { requeueAfterMs: RECHECK_NAMESPACE_MS };
+    // Its namespace being deleted (by hand): tried again on the namespace's own clock, so it comes back soon after the namespace is gone.
+    if (failed.length > 0 && failed.every((o) => o.waitingForNamespaceMs !== undefined)) return { requeueAfterMs: Math.max(...failed.map((o) => o.waitingForNamespaceMs ?? 0)) };
     if (failed.length > 0) throw new Error(`work ${key}: ${outcomes.filter((o) => !o.applied).map((o) => o.message).join("; ")}`);
     return skipped ? { requeueAfterMs: RECHECK_SKIPPED_MS } : undefined;
   }
