@@ -104,7 +104,7 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
       upsert: (u) => {
         try {
           const manifests = u.manifests.map((b) => JSON.parse(Buffer.from(b).toString("utf8")) as KubeObject);
-          runner.upsert({ key: u.workKey, hash: u.contentHash, manifests, conflictResolution: u.conflictResolution || "Abort" });
+          runner.upsert({ key: u.workKey, hash: u.contentHash, manifests, conflictResolution: u.conflictResolution || "Abort", preserve: u.preserveResourcesOnDeletion });
         } catch (err) {
           log.error({ work: u.workKey, err: String(err) }, "the hub sent a manifest that is not JSON; ignoring the work");
           runner.reject(u.workKey, u.contentHash, "the hub sent a manifest that is not valid JSON");

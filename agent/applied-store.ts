@@ -21,6 +21,11 @@ export interface AppliedRecord {
    * sent again once.
    */
   whole?: boolean;
+  /**
+   * The binding's preserveResourcesOnDeletion as last sent with the Work: a removal heard of after
+   * the binding is gone still preserves (agent/preserve-decision.ts). Absent means false.
+   */
+  preserve?: boolean;
 }
 
 const SHARDS = 16;

@@ -4,6 +4,7 @@ import type { KubeObject } from "../shared/api/types.ts";
 import { containsFields, decideApply } from "./apply-decision.ts";
 
 const obj = (labels?: Record<string, string>): KubeObject => ({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "c", labels } });
+const ns = (annotations?: Record<string, string>, labels?: Record<string, string>): KubeObject => ({ apiVersion: "v1", kind: "Namespace", metadata: { name: "shop", annotations, labels } });
 
 describe("decideApply", () => {
   const cases: { name: string; live: KubeObject | undefined; cr: string; want: string }[] = [
@@ -15,6 +16,11 @@ describe("decideApply", () => {
     { name: "managed=false beats ours", live: obj({ "flotilla.dev/work": "w1", "flotilla.dev/managed": "false" }), cr: "Abort", want: "ManagedLabelFalse" },
     { name: "managed=false beats Overwrite", live: obj({ "flotilla.dev/managed": "false" }), cr: "Overwrite", want: "ManagedLabelFalse" },
     { name: "managed=true is just a label", live: obj({ "flotilla.dev/managed": "true" }), cr: "Overwrite", want: "apply" },
+    { name: "a namespace the agent created for a Work's objects, Abort → apply (the Namespace template takes it over)", live: ns({ "flotilla.dev/created-by-agent": "true" }), cr: "Abort", want: "apply" },
+    { name: "a namespace someone else created, Abort → AlreadyExists", live: ns(), cr: "Abort", want: "AlreadyExists" },
+    { name: "a namespace the agent created that another Work now holds, Abort → AlreadyExists", live: ns({ "flotilla.dev/created-by-agent": "true" }, { "flotilla.dev/work": "w2" }), cr: "Abort", want: "AlreadyExists" },
+    { name: "a namespace the agent created, marked managed=false → ManagedLabelFalse", live: ns({ "flotilla.dev/created-by-agent": "true" }, { "flotilla.dev/managed": "false" }), cr: "Abort", want: "ManagedLabelFalse" },
+    { name: "the annotation on a kind other than Namespace means nothing", live: { ...obj(), metadata: { name: "c", annotations: { "flotilla.dev/created-by-agent": "true" } } }, cr: "Abort", want: "AlreadyExists" },
   ];
   for (const c of cases) {
     it(c.name, () => {

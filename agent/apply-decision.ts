@@ -2,6 +2,13 @@
 import { type KubeObject, LABELS } from "../shared/api/types.ts";
 import { parseQuantity } from "../shared/quantity.ts";
 
+/**
+ * On a member namespace the agent created itself for a Work's namespaced objects: it holds them
+ * for Flotilla, so a Namespace template of that name takes it over (in whichever order the Works
+ * apply, also when the namespace is created again after someone deleted it).
+ */
+export const AGENT_CREATED_ANNOTATION = "flotilla.dev/created-by-agent";
+
 export type ApplyDecision =
   | { action: "apply" }
   | { action: "skip"; reason: "AlreadyExists" | "ManagedLabelFalse"; message: string };
@@ -19,6 +26,8 @@ export function decideApply(live: KubeObject | undefined, workLabel: string, con
   }
   if (labels[LABELS.work] === workLabel) return { action: "apply" };
   if (conflictResolution === "Overwrite") return { action: "apply" };
+  const agentNamespace = live.apiVersion === "v1" && live.kind === "Namespace" && live.metadata.annotations?.[AGENT_CREATED_ANNOTATION] === "true";
+  if (agentNamespace && labels[LABELS.work] === undefined) return { action: "apply" };
   const owner = labels[LABELS.work] ? "another Flotilla Work" : "something other than Flotilla";
   return {
     action: "skip",

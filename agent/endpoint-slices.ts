@@ -7,6 +7,7 @@ import { LABELS } from "../shared/api/types.ts";
 import { Informer } from "../shared/informer.ts";
 import type { KubeRest } from "../shared/kube-rest.ts";
 import { type EndpointSlice, SERVICE_NAME_LABEL, serviceReadyEndpoints, sliceSummary } from "./ready-endpoints.ts";
+import type { ManifestOutcome } from "./work-status.ts";
 
 /** What the work runner asks of the index. */
 export interface ReadyEndpointsSource {
@@ -69,4 +70,16 @@ export class EndpointSliceIndex implements ReadyEndpointsSource {
   stop(): void {
     this.informer.stop();
   }
+}
+
+/** Each applied Service's outcome with its ready endpoints (the first count waits for the slices' first list). */
+export async function withReadyEndpoints(endpoints: ReadyEndpointsSource | undefined, outcomes: ManifestOutcome[]): Promise<ManifestOutcome[]> {
+  const isService = (o: ManifestOutcome) => o.applied && o.live !== undefined && o.manifest.apiVersion === "v1" && o.manifest.kind === "Service";
+  if (endpoints === undefined || !outcomes.some(isService)) return outcomes;
+  await endpoints.synced();
+  return outcomes.map((o) => {
+    if (!isService(o) || o.live === undefined) return o;
+    const ready = endpoints.readyEndpoints(o.live.metadata.namespace ?? "", o.live.metadata.name ?? "");
+    return ready === undefined ? o : { ...o, readyEndpoints: ready };
+  });
 }

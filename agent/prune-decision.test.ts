@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { AppliedResource } from "./applied-store.ts";
-import { decidePrune, type ManifestResult } from "./prune-decision.ts";
+import type { AppliedRecord, AppliedResource } from "./applied-store.ts";
+import { decidePrune, type ManifestResult, recordAgain } from "./prune-decision.ts";
 
 const deploy: AppliedResource = { apiVersion: "apps/v1", kind: "Deployment", namespace: "default", name: "web" };
 const cm: AppliedResource = { apiVersion: "v1", kind: "ConfigMap", namespace: "default", name: "web-config" };
@@ -24,4 +24,17 @@ describe("decidePrune", () => {
   for (const c of cases) {
     it(c.name, () => assert.deepEqual(decidePrune(c.previous, c.results), { prune: c.prune, record: c.record }));
   }
+});
+
+describe("recordAgain (the same version applied again)", () => {
+  const rec = (extra: Partial<AppliedRecord> = {}): AppliedRecord => ({ key: "k", hash: "h", resources: [deploy], ...extra });
+  const cases: { name: string; record: AppliedRecord; applied: AppliedResource[]; skipped: boolean; preserve: boolean; want: AppliedRecord | undefined }[] = [
+    { name: "nothing changed: no write", record: rec({ whole: true }), applied: [deploy], skipped: false, preserve: false, want: undefined },
+    { name: "applied in full now: whole, with what it applied", record: rec(), applied: [deploy, cm], skipped: false, preserve: false, want: rec({ resources: [deploy, cm], whole: true }) },
+    { name: "still a skipped manifest: not whole", record: rec(), applied: [deploy], skipped: true, preserve: false, want: undefined },
+    { name: "preserveResourcesOnDeletion turned on: recorded", record: rec({ whole: true }), applied: [deploy], skipped: false, preserve: true, want: rec({ whole: true, preserve: true }) },
+    { name: "preserveResourcesOnDeletion turned off: dropped from the record", record: rec({ whole: true, preserve: true }), applied: [deploy], skipped: false, preserve: false, want: rec({ whole: true }) },
+    { name: "whole and preserve at once", record: rec(), applied: [deploy], skipped: false, preserve: true, want: rec({ whole: true, preserve: true }) },
+  ];
+  for (const c of cases) it(c.name, () => assert.deepEqual(recordAgain(c.record, c.applied, c.skipped, c.preserve), c.want));
 });

@@ -3,7 +3,7 @@
 // a manifest from the Work, and it counts only once the new version has applied. A failed apply
 // of any kind (a refusal, a conflict, a timeout) prunes nothing and keeps the old record, so the
 // objects it names stay until a later version applies.
-import type { AppliedResource } from "./applied-store.ts";
+import type { AppliedRecord, AppliedResource } from "./applied-store.ts";
 
 /** One manifest of the new version, and how its apply ended. */
 export interface ManifestResult {
@@ -29,6 +29,24 @@ export function decidePrune(previous: readonly AppliedResource[], results: reado
     // Only what was applied is claimed: an object left alone is not ours to delete later.
     record: results.filter((r) => r.applied).map((r) => r.resource),
   };
+}
+
+/**
+ * The record after the same version applied again: it becomes whole (held by hash after a restart)
+ * once nothing was skipped (a conflict cleared, or a record of an older agent), and it follows the
+ * binding's preserveResourcesOnDeletion. Undefined when it does not change.
+ */
+export function recordAgain(record: AppliedRecord, applied: readonly AppliedResource[], skipped: boolean, preserve: boolean): AppliedRecord | undefined {
+  let next = record;
+  if (record.whole !== true && !skipped) {
+    const ids = new Set(record.resources.map(resourceId));
+    next = { ...record, resources: [...record.resources, ...applied.filter((r) => !ids.has(resourceId(r)))], whole: true };
+  }
+  if ((record.preserve === true) !== preserve) {
+    const { preserve: _dropped, ...rest } = next;
+    next = preserve ? { ...rest, preserve: true } : rest;
+  }
+  return next === record ? undefined : next;
 }
 
 export function resourceId(r: AppliedResource): string {

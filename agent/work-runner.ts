@@ -1,26 +1,30 @@
 import type { Logger } from "pino";
-import { type KubeObject, LABELS } from "../shared/api/types.ts";
+import type { KubeObject } from "../shared/api/types.ts";
 import { Controller, type ReconcileResult } from "../shared/controller.ts";
 import type { Discovery } from "../shared/discovery.ts";
 import type { WorkStatus } from "../shared/gen/flotilla/v1alpha1/agent.ts";
-import { collectionPath, isKubeStatus, type KubeRest, objectPath } from "../shared/kube-rest.ts";
+import type { KubeRest } from "../shared/kube-rest.ts";
 import { counter } from "../shared/metrics.ts";
 import { workKeyLabelValue } from "../shared/work-key.ts";
 import { applyOrder, deleteOrder } from "./apply-order.ts";
-import { containsFields, decideApply } from "./apply-decision.ts";
-import type { ReadyEndpointsSource } from "./endpoint-slices.ts";
+import { type ReadyEndpointsSource, withReadyEndpoints } from "./endpoint-slices.ts";
 import type { HpaIndex } from "./hpa-index.ts";
+import { labelledObjects } from "./member-lists.ts";
 import { adoptOrphans } from "./orphans.ts";
 import { helloHashes, liveFingerprint } from "./by-hash.ts";
-import { decidePrune, resourceId } from "./prune-decision.ts";
-import { isScalable, retainMemberOwned } from "./retain.ts";
+import { decidePrune, recordAgain } from "./prune-decision.ts";
 import type { AppliedRecord, AppliedResource, AppliedStore } from "./applied-store.ts";
-import { type ObjectWatch, WORK_KEY_ANNOTATION } from "./object-watch.ts";
+import { isOurs, MemberDeletion } from "./member-deletion.ts";
+import { ManifestApplier } from "./manifest-apply.ts";
+import type { ObjectWatch } from "./object-watch.ts";
+import { preserveOnRemoval } from "./preserve-decision.ts";
+import { asObject, isLeftAlone, resourceOf } from "./work-manifests.ts";
 import { type ManifestOutcome, workStatus } from "./work-status.ts";
 
-const FIELD_MANAGER = "flotilla-agent";
 /** How often a Work with a skipped manifest (a conflict) is looked at again. */
 const RECHECK_SKIPPED_MS = 15_000;
+/** How often a kept Namespace or CRD (it holds objects Flotilla does not manage) is looked at again. */
+const RECHECK_KEPT_MS = 30_000;
 const applyErrors = counter("flotilla_agent_apply_errors_total", "Work reconciles that reported a manifest that failed to apply.");
 
 /** A Work as the hub sent it. */
@@ -29,6 +33,8 @@ export interface DesiredWork {
   hash: string;
   manifests: KubeObject[];
   conflictResolution: string;
+  /** The binding's preserveResourcesOnDeletion, kept with the record (agent/preserve-decision.ts). */
+  preserve?: boolean;
 }
 
 /** Counters for tests and metrics. */
@@ -53,7 +59,8 @@ export class WorkRunner {
   private readonly desired = new Map<string, DesiredWork>();
   private readonly statuses = new Map<string, WorkStatus>();
   private readonly sent = new Map<string, string>();
-  private readonly knownNamespaces = new Set<string>();
+  private readonly applier: ManifestApplier;
+  private readonly deletion: MemberDeletion;
   /** Removed Works whose objects stay (preserveResourcesOnDeletion). */
   private readonly preserving = new Set<string>();
   /** Why each removed Work was removed, as the hub said. */
@@ -67,7 +74,6 @@ export class WorkRunner {
   private readonly discovery: Discovery;
   private readonly applied: AppliedStore;
   private readonly objects: ObjectWatch;
-  private readonly hpas: HpaIndex | undefined;
   private readonly endpoints: ReadyEndpointsSource | undefined;
   private readonly report: (key: string) => void;
   private readonly log: Logger;
@@ -88,7 +94,6 @@ export class WorkRunner {
     workers?: number;
   }) {
     this.requestContents = opts.requestContents ?? (() => undefined);
-    this.hpas = opts.hpas;
     this.endpoints = opts.endpoints;
     this.rest = opts.rest;
     this.discovery = opts.discovery;
@@ -96,6 +101,8 @@ export class WorkRunner {
     this.objects = opts.objects;
     this.report = opts.report;
     this.log = opts.log;
+    this.applier = new ManifestApplier({ rest: opts.rest, discovery: opts.discovery, applied: opts.applied, objects: opts.objects, hpas: opts.hpas, counts: this.stats, log: opts.log });
+    this.deletion = new MemberDeletion({ rest: opts.rest, discovery: opts.discovery, objects: opts.objects, stats: this.stats, log: opts.log });
     this.controller = new Controller({ name: "work", reconcile: (k) => this.reconcile(k), log: opts.log, workers: opts.workers ?? 4 });
   }
 
@@ -107,8 +114,13 @@ export class WorkRunner {
     this.controller.enqueue(work.key);
   }
 
-  /** Removes a Work; with `preserve` its objects stay in the member, released from Flotilla. */
+  /**
+   * Removes a Work; with `preserve` (or when the Work or its record says so) its objects stay in
+   * the member, released from Flotilla.
+   */
   delete(key: string, preserve = false, reason = "Unspecified"): void {
+    const recorded = this.desired.get(key)?.preserve === true || this.applied.get(key)?.preserve === true;
+    preserve = preserveOnRemoval(preserve, reason, recorded);
     this.desired.delete(key);
     this.removalReasons.set(key, reason);
     this.contentWanted.delete(key);
@@ -188,26 +200,27 @@ export class WorkRunner {
     const outcomes: ManifestOutcome[] = [];
     let skipped = false;
     for (const manifest of applyOrder(want.manifests)) {
-      const outcome = await this.applyManifest(key, label, manifest, want.conflictResolution, full);
+      const outcome = await this.applier.applyManifest(key, label, manifest, want.conflictResolution, full);
       outcomes.push(outcome);
       if (!outcome.applied) skipped = true;
     }
     if (full) {
       const results = outcomes.map((o) => ({ resource: resourceOf(o.manifest), applied: o.applied, leftAlone: isLeftAlone(o) }));
       const decision = decidePrune(record?.resources ?? [], results);
-      for (const r of deleteOrder(decision.prune.map(asObject))) await this.deleteIfOurs(key, resourceOf(r), label, PRUNED);
-      if (decision.record !== undefined) this.applied.set({ key, hash: want.hash, resources: decision.record, ...(skipped ? {} : { whole: true }) });
-    } else if (record !== undefined && record.whole !== true && !skipped) {
-      // Now applied in full (a conflict cleared, or a record of an older agent): it can be held by hash.
-      const ids = new Set(record.resources.map(resourceId));
-      const more = outcomes.map((o) => resourceOf(o.manifest)).filter((r) => !ids.has(resourceId(r)));
-      this.applied.set({ ...record, resources: [...record.resources, ...more], whole: true });
+      // A pruned Namespace or CRD that is kept (it holds objects Flotilla does not manage) stays in the record: tried again later.
+      const kept: AppliedResource[] = [];
+      for (const r of deleteOrder(decision.prune.map(asObject))) if ((await this.deletion.deleteIfOurs(key, resourceOf(r), label, PRUNED)) !== undefined) kept.push(resourceOf(r));
+      if (decision.record !== undefined) this.applied.set({ key, hash: want.hash, resources: [...decision.record, ...kept], ...(skipped ? {} : { whole: true }), ...(want.preserve === true ? { preserve: true } : {}) });
+    } else if (record !== undefined) {
+      const next = recordAgain(record, outcomes.map((o) => resourceOf(o.manifest)), skipped, want.preserve === true);
+      if (next !== undefined) this.applied.set(next);
     }
-    this.publish(workStatus(key, want.hash, await this.withReadyEndpoints(outcomes)));
-    if (outcomes.some((o) => !o.applied && !isLeftAlone(o))) {
-      applyErrors.inc();
-      throw new Error(`work ${key}: ${outcomes.filter((o) => !o.applied).map((o) => o.message).join("; ")}`);
-    }
+    this.publish(workStatus(key, want.hash, await withReadyEndpoints(this.endpoints, outcomes)));
+    const failed = outcomes.filter((o) => !o.applied && !isLeftAlone(o));
+    if (failed.length > 0) applyErrors.inc();
+    // Its namespace being deleted (by hand): tried again on the namespace's own clock, so it comes back soon after the namespace is gone.
+    if (failed.length > 0 && failed.every((o) => o.waitingForNamespaceMs !== undefined)) return { requeueAfterMs: Math.max(...failed.map((o) => o.waitingForNamespaceMs ?? 0)) };
+    if (failed.length > 0) throw new Error(`work ${key}: ${outcomes.filter((o) => !o.applied).map((o) => o.message).join("; ")}`);
     return skipped ? { requeueAfterMs: RECHECK_SKIPPED_MS } : undefined;
   }
 
@@ -236,7 +249,7 @@ export class WorkRunner {
     if (baseline === undefined) this.baselines.set(record.key, fingerprint);
     else if (baseline !== fingerprint) drifted = true;
     if (!drifted) {
-      this.publish(workStatus(record.key, record.hash, await this.withReadyEndpoints(outcomes)));
+      this.publish(workStatus(record.key, record.hash, await withReadyEndpoints(this.endpoints, outcomes)));
     } else if (!this.contentWanted.has(record.key)) {
       this.contentWanted.add(record.key);
       this.log.info({ work: record.key }, "a member object of a Work held by hash changed; asking the hub for its contents");
@@ -255,85 +268,24 @@ export class WorkRunner {
     for (const k of this.applied.kinds()) kinds.set(`${k.apiVersion}|${k.kind}`, k);
     for (const r of this.applied.all().values()) for (const res of r.resources) kinds.set(`${res.apiVersion}|${res.kind}`, res);
     for (const w of this.desired.values()) for (const m of w.manifests) kinds.set(`${m.apiVersion}|${m.kind}`, m);
-    const labelled: KubeObject[] = [];
-    for (const k of kinds.values()) {
-      const res = await this.discovery.resourceFor(k.apiVersion, k.kind);
-      if (res === undefined) continue;
-      const list = await this.rest.get<{ items?: KubeObject[] }>(collectionPath(res), { labelSelector: LABELS.work });
-      for (const item of list.items ?? []) labelled.push({ ...item, apiVersion: res.apiVersion, kind: res.kind });
-    }
-    const adopted = adoptOrphans(this.applied.all(), labelled);
+    const adopted = adoptOrphans(this.applied.all(), await labelledObjects(this.rest, this.discovery, kinds.values()));
     for (const r of adopted) this.applied.set(r);
     if (adopted.length > 0) await this.applied.flush();
     if (adopted.length > 0) this.log.info({ works: adopted.map((r) => r.key) }, "adopted member objects that no applied record named");
     return adopted.map((r) => r.key).filter((k) => !this.desired.has(k));
   }
 
-  /** Each applied Service's outcome with its ready endpoints (the first count waits for the slices' first list). */
-  private async withReadyEndpoints(outcomes: ManifestOutcome[]): Promise<ManifestOutcome[]> {
-    const endpoints = this.endpoints;
-    const isService = (o: ManifestOutcome) => o.applied && o.live !== undefined && o.manifest.apiVersion === "v1" && o.manifest.kind === "Service";
-    if (endpoints === undefined || !outcomes.some(isService)) return outcomes;
-    await endpoints.synced();
-    return outcomes.map((o) => {
-      if (!isService(o) || o.live === undefined) return o;
-      const ready = endpoints.readyEndpoints(o.live.metadata.namespace ?? "", o.live.metadata.name ?? "");
-      return ready === undefined ? o : { ...o, readyEndpoints: ready };
-    });
-  }
-
-  /** Whether a member HPA scales this workload (its replicas are then the member's). */
-  private scaledByHpa(manifest: KubeObject, namespace: string | undefined, name: string): boolean {
-    if (this.hpas === undefined || namespace === undefined || !isScalable(manifest.apiVersion, manifest.kind)) return false;
-    this.hpas.ensure();
-    return this.hpas.scales(namespace, manifest.apiVersion, manifest.kind, name);
-  }
-
-  private async applyManifest(key: string, label: string, manifest: KubeObject, conflictResolution: string, full: boolean): Promise<ManifestOutcome> {
-    const res = await this.discovery.resourceFor(manifest.apiVersion, manifest.kind);
-    if (res === undefined) {
-      return { manifest, applied: false, reason: "CreationFailed", message: `the member does not serve ${manifest.kind} in ${manifest.apiVersion}` };
-    }
-    const namespace = res.namespaced ? manifest.metadata.namespace || "default" : undefined;
-    const name = manifest.metadata.name ?? "";
-    let live: KubeObject | undefined;
-    try {
-      live = await this.objects.get(res, namespace, name);
-    } catch (err) {
-      return { manifest, applied: false, reason: "RetrievalFailed", message: errorMessage(err) };
-    }
-    const decision = decideApply(live, label, conflictResolution);
-    if (decision.action === "skip") return { manifest, applied: false, reason: decision.reason, message: decision.message };
-    const desired = retainMemberOwned(withOwnership(manifest, key, label, namespace), live, this.scaledByHpa(manifest, namespace, name));
-    this.objects.ensure(res);
-    if (!full && live !== undefined && containsFields(live, desired)) return { manifest, applied: true, reason: "", message: "", live };
-    try {
-      await this.applied.ensureKind(manifest.apiVersion, manifest.kind);
-      if (namespace !== undefined) await this.ensureNamespace(namespace);
-      this.stats.applies++;
-      live = await this.rest.apply<KubeObject>(objectPath(res, namespace, name), desired, FIELD_MANAGER, true);
-      return { manifest, applied: true, reason: "", message: "", live };
-    } catch (err) {
-      return { manifest, applied: false, reason: live === undefined ? "CreationFailed" : "UpdateFailed", message: errorMessage(err) };
-    }
-  }
-
   private async remove(key: string): Promise<ReconcileResult> {
     const record = this.applied.get(key);
     const label = workKeyLabelValue(key);
-    const failures: string[] = [];
     const preserve = this.preserving.has(key);
-    for (const r of deleteOrder((record?.resources ?? []).map(asObject))) {
-      try {
-        if (preserve) await this.releaseIfOurs(resourceOf(r), label);
-        else await this.deleteIfOurs(key, resourceOf(r), label, this.removalReasons.get(key) ?? "Unspecified");
-      } catch (err) {
-        failures.push(`${r.kind}/${r.metadata.name}: ${errorMessage(err)}`);
-      }
-    }
-    if (failures.length > 0) {
-      this.publish({ workKey: key, observedHash: record?.hash ?? "", applied: false, available: false, reason: "DeletionFailed", message: failures.join("; "), manifests: [], deleted: false });
-      throw new Error(`deleting work ${key}: ${failures.join("; ")}`);
+    const { kept, failures } = await this.deletion.removeAll(key, deleteOrder((record?.resources ?? []).map(asObject)).map(resourceOf), label, preserve, this.removalReasons.get(key) ?? "Unspecified");
+    if (failures.length > 0 || kept.length > 0) {
+      // Not removed yet: the binding keeps waiting for it, and shows why (DESIGN §11: keep and report).
+      const message = [...kept, ...failures].join("; ");
+      this.publish({ workKey: key, observedHash: record?.hash ?? "", applied: false, available: false, reason: "DeletionFailed", message, manifests: [], deleted: false });
+      if (failures.length > 0) throw new Error(`deleting work ${key}: ${failures.join("; ")}`);
+      return { requeueAfterMs: RECHECK_KEPT_MS };
     }
     this.applied.delete(key);
     this.preserving.delete(key);
@@ -343,73 +295,4 @@ export class WorkRunner {
     this.publish({ workKey: key, observedHash: "", applied: false, available: false, reason: "", message: "", manifests: [], deleted: true });
     return undefined;
   }
-
-  /** Deletes a member object only while it still carries this Work's label; logs and counts it with its reason. */
-  private async deleteIfOurs(key: string, r: AppliedResource, label: string, reason: string): Promise<void> {
-    const res = await this.discovery.resourceFor(r.apiVersion, r.kind);
-    if (res === undefined) return;
-    const live = await this.objects.get(res, r.namespace, r.name);
-    if (!isOurs(live, label)) return;
-    await this.rest.delete(objectPath(res, r.namespace, r.name), { propagationPolicy: "Background" }).catch((err: unknown) => {
-      if (!isKubeStatus(err, 404)) throw err;
-    });
-    this.stats.deletes++;
-    this.stats.deletesByReason.set(reason, (this.stats.deletesByReason.get(reason) ?? 0) + 1);
-    this.log.info({ work: key, kind: r.kind, namespace: r.namespace, name: r.name, uid: live.metadata.uid, reason }, "member object deleted");
-  }
-
-  /** Leaves a member object in place without Flotilla's label and annotation: nothing manages it any more. */
-  private async releaseIfOurs(r: AppliedResource, label: string): Promise<void> {
-    const res = await this.discovery.resourceFor(r.apiVersion, r.kind);
-    if (res === undefined) return;
-    const live = await this.objects.get(res, r.namespace, r.name);
-    if (!isOurs(live, label)) return;
-    const patch = { metadata: { labels: { [LABELS.work]: null }, annotations: { [WORK_KEY_ANNOTATION]: null } } };
-    await this.rest.mergePatch(objectPath(res, r.namespace, r.name), patch).catch((err: unknown) => {
-      if (!isKubeStatus(err, 404)) throw err;
-    });
-  }
-
-  private async ensureNamespace(name: string): Promise<void> {
-    if (this.knownNamespaces.has(name)) return;
-    await this.rest.request("POST", "/api/v1/namespaces", { body: { apiVersion: "v1", kind: "Namespace", metadata: { name } } }).catch((err: unknown) => {
-      if (!isKubeStatus(err, 409)) throw err;
-    });
-    this.knownNamespaces.add(name);
-  }
-}
-
-/** The manifest with Flotilla's ownership label and annotation, in its namespace. */
-function withOwnership(m: KubeObject, key: string, label: string, namespace: string | undefined): KubeObject {
-  return {
-    ...m,
-    metadata: {
-      ...m.metadata,
-      ...(namespace !== undefined ? { namespace } : {}),
-      labels: { ...m.metadata.labels, [LABELS.work]: label },
-      annotations: { ...m.metadata.annotations, [WORK_KEY_ANNOTATION]: key },
-    },
-  };
-}
-
-/** Whether a live member object is this Work's to delete or release. */
-function isOurs(live: KubeObject | undefined, label: string): live is KubeObject {
-  return live !== undefined && live.metadata.labels?.[LABELS.work] === label && live.metadata.labels?.[LABELS.managed] !== "false";
-}
-
-function resourceOf(m: KubeObject): AppliedResource {
-  return { apiVersion: m.apiVersion, kind: m.kind, ...(m.metadata.namespace ? { namespace: m.metadata.namespace } : {}), name: m.metadata.name ?? "" };
-}
-
-function asObject(r: AppliedResource): KubeObject {
-  return { apiVersion: r.apiVersion, kind: r.kind, metadata: { name: r.name, ...(r.namespace ? { namespace: r.namespace } : {}) } };
-}
-
-/** A manifest deliberately not applied: the member's object belongs to someone else. */
-function isLeftAlone(o: ManifestOutcome): boolean {
-  return !o.applied && (o.reason === "AlreadyExists" || o.reason === "ManagedLabelFalse");
-}
-
-function errorMessage(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

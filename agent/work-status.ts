@@ -12,6 +12,8 @@ export interface ManifestOutcome {
   message: string;
   /** The member's object after applying, for health and status. */
   live?: KubeObject;
+  /** Not applied because its namespace is being deleted: try again after this long (it is created anew once gone). */
+  waitingForNamespaceMs?: number;
   /** For a Service: its ready endpoints in the member, when known. */
   readyEndpoints?: number;
 }

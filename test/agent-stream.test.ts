@@ -67,7 +67,7 @@ it("carries Hello → WorkUpsert → SyncDone → WorkStatus over a mutual-TLS C
       stream.on("data", (m: AgentMessage) => {
         seenByHub.push(m);
         if (m.kind?.$case === "hello") {
-          stream.write({ kind: { $case: "workUpsert", value: { workKey: "default/web", contentHash: "h1", manifests: [Buffer.from('{"kind":"ConfigMap"}')], conflictResolution: "" } } });
+          stream.write({ kind: { $case: "workUpsert", value: { workKey: "default/web", contentHash: "h1", manifests: [Buffer.from('{"kind":"ConfigMap"}')], conflictResolution: "", preserveResourcesOnDeletion: false } } });
           stream.write({ kind: { $case: "syncDone", value: { workCount: 1 } } });
         }
         if (m.kind?.$case === "workStatus") stream.end();

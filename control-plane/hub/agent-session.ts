@@ -275,7 +275,7 @@ export class AgentSession {
     return {
       kind: {
         $case: "workUpsert",
-        value: { workKey: key, contentHash: work.hash, manifests: work.manifests, conflictResolution: work.conflictResolution },
+        value: { workKey: key, contentHash: work.hash, manifests: work.manifests, conflictResolution: work.conflictResolution, preserveResourcesOnDeletion: work.preserveResourcesOnDeletion === true },
       },
     };
   }

@@ -54,6 +54,12 @@ describe("aggregateStatus", () => {
     assert.deepEqual(items.map((i) => `${i.clusterName}:${i.reason}`), ["m1:WaitingForRemoval"]);
   });
 
+  it("shows why the agent has not removed it yet (a Namespace it keeps) while the binding waits", () => {
+    const kept = report({ applied: false, reason: "DeletionFailed", message: "kept Namespace shop: it holds 1 object Flotilla does not manage (1 ConfigMap)" });
+    const items = aggregateStatus({ ...base, deleting: true, reports: new Map([["m1", kept]]) });
+    assert.deepEqual(items.map((i) => [i.reason, i.message]), [["WaitingForRemoval", "waiting for the agent to remove it: DeletionFailed: kept Namespace shop: it holds 1 object Flotilla does not manage (1 ConfigMap)"]]);
+  });
+
   it("releases clusters that no longer exist (unjoined)", () => {
     assert.deepEqual(aggregateStatus({ ...base, existingClusters: new Set(["m2"]), reports: new Map([["m1", report()]]) }), []);
   });

@@ -53,7 +53,9 @@ export function aggregateStatus(input: AggregateInput): AggregatedStatusItem[] {
     const mayHold = (report !== undefined && !report.deleted) || (report === undefined && before !== undefined);
     if (!confirmed && mayHold) {
       const held = report?.reason === "DeletionHeld";
-      items.push({ clusterName: cluster, applied: false, reason: held ? "DeletionHeld" : "WaitingForRemoval", message: held ? report.message : "waiting for the agent to remove it" });
+      // The agent's word on why it has not removed it yet (a Namespace kept for objects Flotilla does not manage, a failed delete).
+      const why = report !== undefined && report.reason !== "" && report.message !== "" ? `: ${report.reason}: ${report.message}` : "";
+      items.push({ clusterName: cluster, applied: false, reason: held ? "DeletionHeld" : "WaitingForRemoval", message: held ? report.message : `waiting for the agent to remove it${why}` });
     }
   }
   return items;

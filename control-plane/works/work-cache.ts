@@ -101,7 +101,8 @@ export class WorkCache {
           continue;
         }
         this.works.setRenderError(cluster, key, undefined);
-        this.works.set(cluster, { key, hash: work.hash, manifests: work.manifests, conflictResolution, templateGeneration: template.metadata.generation });
+        const preserve = binding.spec.preserveResourcesOnDeletion === true ? { preserveResourcesOnDeletion: true } : {};
+        this.works.set(cluster, { key, hash: work.hash, manifests: work.manifests, conflictResolution, templateGeneration: template.metadata.generation, ...preserve });
       }
     }
     for (const cluster of previous) {

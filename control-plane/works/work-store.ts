@@ -5,6 +5,8 @@ export interface Work {
   /** Each manifest as JSON bytes. */
   manifests: Buffer[];
   conflictResolution: string;
+  /** The binding's preserveResourcesOnDeletion: sent with the Work, the agent records it. */
+  preserveResourcesOnDeletion?: boolean;
   /** The template's metadata.generation this Work was rendered from. */
   templateGeneration?: number;
 }
@@ -45,7 +47,8 @@ export class WorkStore {
       this.byCluster.set(cluster, works);
     }
     const held = works.get(work.key);
-    if (held?.hash === work.hash) {
+    // A changed preserveResourcesOnDeletion is sent again (the agent keeps it with its record).
+    if (held?.hash === work.hash && (held.preserveResourcesOnDeletion === true) === (work.preserveResourcesOnDeletion === true)) {
       if (held.templateGeneration !== work.templateGeneration) {
         held.templateGeneration = work.templateGeneration;
         // Nothing to send to the agent; the status side still hears of it.

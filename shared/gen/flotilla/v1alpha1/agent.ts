@@ -179,6 +179,12 @@ export interface WorkUpsert {
    * Flotilla does not manage.
    */
   conflictResolution: string;
+  /**
+   * The binding's preserveResourcesOnDeletion: the agent keeps it with its record of the Work, so
+   * that a removal it hears of only after the binding is gone (the hub can no longer say) still
+   * leaves the objects in the member, released from Flotilla. Absent (false) in older hubs.
+   */
+  preserveResourcesOnDeletion: boolean;
 }
 
 /** WorkDelete tells the agent to remove a Work and the objects it applied for it. */
@@ -1326,7 +1332,7 @@ export const ContentRequest: MessageFns<ContentRequest> = {
 };
 
 function createBaseWorkUpsert(): WorkUpsert {
-  return { workKey: "", contentHash: "", manifests: [], conflictResolution: "" };
+  return { workKey: "", contentHash: "", manifests: [], conflictResolution: "", preserveResourcesOnDeletion: false };
 }
 
 export const WorkUpsert: MessageFns<WorkUpsert> = {
@@ -1342,6 +1348,9 @@ export const WorkUpsert: MessageFns<WorkUpsert> = {
     }
     if (message.conflictResolution !== "") {
       writer.uint32(34).string(message.conflictResolution);
+    }
+    if (message.preserveResourcesOnDeletion !== false) {
+      writer.uint32(40).bool(message.preserveResourcesOnDeletion);
     }
     return writer;
   },
@@ -1391,6 +1400,14 @@ export const WorkUpsert: MessageFns<WorkUpsert> = {
             message.conflictResolution = reader.string();
             continue;
           }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.preserveResourcesOnDeletion = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1423,6 +1440,11 @@ export const WorkUpsert: MessageFns<WorkUpsert> = {
         : isSet(object.conflict_resolution)
         ? globalThis.String(object.conflict_resolution)
         : "",
+      preserveResourcesOnDeletion: isSet(object.preserveResourcesOnDeletion)
+        ? globalThis.Boolean(object.preserveResourcesOnDeletion)
+        : isSet(object.preserve_resources_on_deletion)
+        ? globalThis.Boolean(object.preserve_resources_on_deletion)
+        : false,
     };
   },
 
@@ -1440,6 +1462,9 @@ export const WorkUpsert: MessageFns<WorkUpsert> = {
     if (message.conflictResolution !== "") {
       obj.conflictResolution = message.conflictResolution;
     }
+    if (message.preserveResourcesOnDeletion !== false) {
+      obj.preserveResourcesOnDeletion = message.preserveResourcesOnDeletion;
+    }
     return obj;
   },
 
@@ -1452,6 +1477,7 @@ export const WorkUpsert: MessageFns<WorkUpsert> = {
     message.contentHash = object.contentHash ?? "";
     message.manifests = object.manifests?.map((e) => e) || [];
     message.conflictResolution = object.conflictResolution ?? "";
+    message.preserveResourcesOnDeletion = object.preserveResourcesOnDeletion ?? false;
     return message;
   },
 };

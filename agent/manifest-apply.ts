@@ -1,0 +1,97 @@
+// Applies one manifest of a Work to the member (I/O): conflict decision (apply-decision.ts), the
+// member's own fields kept (retain.ts), server-side apply into its namespace (created if missing,
+// created again when deleted by hand: namespaces.ts).
+import type { Logger } from "pino";
+import type { KubeObject } from "../shared/api/types.ts";
+import type { Discovery } from "../shared/discovery.ts";
+import { type KubeRest, objectPath, type ResourceInfo } from "../shared/kube-rest.ts";
+import type { AppliedStore } from "./applied-store.ts";
+import { containsFields, decideApply } from "./apply-decision.ts";
+import type { HpaIndex } from "./hpa-index.ts";
+import { namespaceFailureOf, Namespaces } from "./namespaces.ts";
+import type { ObjectWatch } from "./object-watch.ts";
+import { isScalable, retainMemberOwned } from "./retain.ts";
+import { errorMessage, withOwnership } from "./work-manifests.ts";
+import type { ManifestOutcome } from "./work-status.ts";
+
+const FIELD_MANAGER = "flotilla-agent";
+
+/** Applies manifests for the work runner. */
+export class ManifestApplier {
+  private readonly rest: KubeRest;
+  private readonly discovery: Discovery;
+  private readonly applied: AppliedStore;
+  private readonly objects: ObjectWatch;
+  private readonly hpas: HpaIndex | undefined;
+  private readonly namespaces: Namespaces;
+  private readonly counts: { applies: number };
+  private readonly log: Logger;
+
+  constructor(opts: { rest: KubeRest; discovery: Discovery; applied: AppliedStore; objects: ObjectWatch; hpas: HpaIndex | undefined; counts: { applies: number }; log: Logger }) {
+    this.rest = opts.rest;
+    this.discovery = opts.discovery;
+    this.applied = opts.applied;
+    this.objects = opts.objects;
+    this.hpas = opts.hpas;
+    this.namespaces = new Namespaces(opts.rest);
+    this.counts = opts.counts;
+    this.log = opts.log;
+  }
+
+  /** Whether a member HPA scales this workload (its replicas are then the member's). */
+  private scaledByHpa(manifest: KubeObject, namespace: string | undefined, name: string): boolean {
+    if (this.hpas === undefined || namespace === undefined || !isScalable(manifest.apiVersion, manifest.kind)) return false;
+    this.hpas.ensure();
+    return this.hpas.scales(namespace, manifest.apiVersion, manifest.kind, name);
+  }
+
+  /** Applies one manifest of a Work (server-side apply), deciding conflicts with apply-decision.ts. */
+  async applyManifest(key: string, label: string, manifest: KubeObject, conflictResolution: string, full: boolean): Promise<ManifestOutcome> {
+    const res = await this.discovery.resourceFor(manifest.apiVersion, manifest.kind);
+    if (res === undefined) {
+      return { manifest, applied: false, reason: "CreationFailed", message: `the member does not serve ${manifest.kind} in ${manifest.apiVersion}` };
+    }
+    const namespace = res.namespaced ? manifest.metadata.namespace || "default" : undefined;
+    const name = manifest.metadata.name ?? "";
+    let live: KubeObject | undefined;
+    try {
+      live = await this.objects.get(res, namespace, name);
+    } catch (err) {
+      return { manifest, applied: false, reason: "RetrievalFailed", message: errorMessage(err) };
+    }
+    const decision = decideApply(live, label, conflictResolution);
+    if (decision.action === "skip") return { manifest, applied: false, reason: decision.reason, message: decision.message };
+    const desired = retainMemberOwned(withOwnership(manifest, key, label, namespace), live, this.scaledByHpa(manifest, namespace, name));
+    this.objects.ensure(res);
+    if (!full && live !== undefined && containsFields(live, desired)) return { manifest, applied: true, reason: "", message: "", live };
+    try {
+      await this.applied.ensureKind(manifest.apiVersion, manifest.kind);
+      live = await this.applyIn(res, namespace, name, desired);
+      return { manifest, applied: true, reason: "", message: "", live };
+    } catch (err) {
+      const waiting = namespace !== undefined && namespaceFailureOf(err, namespace) === "terminating" ? { waitingForNamespaceMs: this.namespaces.terminating(namespace) } : {};
+      return { manifest, applied: false, reason: live === undefined ? "CreationFailed" : "UpdateFailed", message: errorMessage(err), ...waiting };
+    }
+  }
+
+  /**
+   * Applies into the object's namespace, creating it if missing. A namespace deleted since the
+   * agent saw it is forgotten (issue 20, item 8): when it is gone it is created again at once,
+   * when it is still being deleted the next try creates it.
+   */
+  private async applyIn(res: ResourceInfo, namespace: string | undefined, name: string, desired: KubeObject): Promise<KubeObject> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        if (namespace !== undefined) await this.namespaces.ensure(namespace);
+        this.counts.applies++;
+        return await this.rest.apply<KubeObject>(objectPath(res, namespace, name), desired, FIELD_MANAGER, true);
+      } catch (err) {
+        // Terminating: the caller waits for it to go (Namespaces.terminating). Gone: created again now, once.
+        if (namespace === undefined || namespaceFailureOf(err, namespace) !== "gone") throw err;
+        this.namespaces.forget(namespace);
+        if (attempt > 0) throw err;
+        this.log.info({ namespace }, "the namespace of an applied object is gone; creating it again");
+      }
+    }
+  }
+}
