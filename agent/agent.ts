@@ -1,5 +1,6 @@
 // Assembles the agent: the applied-record store, the work runner, the object watch, heartbeats
 // and the hub stream.
+import { AGENT_FEATURES, PROTOCOL_VERSION } from "../shared/protocol.ts";
 import { readFile } from "node:fs/promises";
 import type { KubeConfig } from "@kubernetes/client-node";
 import type { Logger } from "pino";
@@ -100,7 +101,7 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
       // What it applied, by hash, across restarts too: the hub sends only what differs (never
       // needsContents). Works only a record names (adopted objects, a removal still failing) are
       // told too, so the hub judges them on every resync.
-      hello: () => ({ clusterName: opts.clusterName, agentVersion: AGENT_VERSION, workHashes: runner.helloHashes(), needsContents: false }),
+      hello: () => ({ clusterName: opts.clusterName, agentVersion: AGENT_VERSION, workHashes: runner.helloHashes(), needsContents: false, protocolVersion: PROTOCOL_VERSION, features: [...AGENT_FEATURES] }),
       upsert: (u) => {
         try {
           const manifests = u.manifests.map((b) => JSON.parse(Buffer.from(b).toString("utf8")) as KubeObject);

@@ -27,6 +27,7 @@ export class ClusterController {
   private readonly states = new Map<string, HeartbeatState>();
   private readonly heartbeats = new Map<string, Heartbeat>();
   /** The claims the hub left out of each cluster's last heartbeat as not sane (DESIGN §7). */
+  private readonly missingFeatures: ((cluster: string) => string[] | undefined) | undefined;
   private readonly claimProblems = new Map<string, string[]>();
   private readonly rest: KubeRest;
   private readonly get: (name: string) => Cluster | undefined;
@@ -66,8 +67,11 @@ export class ClusterController {
     startupGraceMs: number;
     /** --require-acceptance: every Cluster shows an Accepted condition. */
     requireAcceptance?: boolean;
+    /** The removal features the cluster's agent lacks, when it streams to this replica (AgentOutdated). */
+    missingFeatures?: (cluster: string) => string[] | undefined;
   }) {
     this.requireAcceptance = opts.requireAcceptance ?? false;
+    this.missingFeatures = opts.missingFeatures;
     this.startupGraceMs = opts.startupGraceMs;
     this.get = opts.getCluster;
     this.rest = opts.rest;
@@ -183,8 +187,9 @@ export class ClusterController {
     const hb = state === undefined ? undefined : this.heartbeats.get(name);
     const claims = hb === undefined ? undefined : claimsCondition(this.claimProblems.get(name) ?? [], before.conditions, now);
     const accepted = acceptanceCondition(cluster, this.requireAcceptance, now);
-    const others = (before.conditions ?? []).filter((x) => x.type !== "Ready" && x.type !== ACCEPTED_CONDITION && (hb === undefined || x.type !== CLAIMS_CONDITION));
-    const desired: ClusterStatus = { ...before, conditions: [ready, ...others, ...(claims ? [claims] : []), ...(accepted ? [accepted] : [])] };
+    const outdated = hb === undefined ? undefined : outdatedCondition(this.missingFeatures?.(name) ?? [], before.conditions, now);
+    const others = (before.conditions ?? []).filter((x) => x.type !== "Ready" && x.type !== ACCEPTED_CONDITION && (hb === undefined || (x.type !== CLAIMS_CONDITION && x.type !== OUTDATED_CONDITION)));
+    const desired: ClusterStatus = { ...before, conditions: [ready, ...others, ...(claims ? [claims] : []), ...(outdated ? [outdated] : []), ...(accepted ? [accepted] : [])] };
     if (hb !== undefined) {
       desired.kubernetesVersion = hb.kubernetesVersion;
       desired.agentVersion = hb.agentVersion;
@@ -216,6 +221,20 @@ export class ClusterController {
 }
 
 const CLAIMS_CONDITION = "HeartbeatClaimsValid";
+const OUTDATED_CONDITION = "AgentOutdated";
+
+/** A True AgentOutdated condition naming the removal features the agent lacks, or undefined when it has them all. */
+export function outdatedCondition(missing: string[], before: Condition[] | undefined, now: number): Condition | undefined {
+  if (missing.length === 0) return undefined;
+  const previous = before?.find((x) => x.type === OUTDATED_CONDITION);
+  return {
+    type: OUTDATED_CONDITION,
+    status: "True",
+    reason: "MissingFeatures",
+    message: `the agent lacks ${missing.join(", ")}: removals it would get wrong are held (flotillactl deletions list); upgrade the agent`,
+    lastTransitionTime: previous?.status === "True" ? previous.lastTransitionTime : new Date(now).toISOString(),
+  };
+}
 
 /** A False condition naming the heartbeat claims the hub left out, or undefined when all were sane. */
 function claimsCondition(problems: string[], before: Condition[] | undefined, now: number): Condition | undefined {

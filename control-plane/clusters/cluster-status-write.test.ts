@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { ClusterStatus, Condition } from "../../shared/api/types.ts";
 import { clusterStatusWrite } from "./cluster-status-write.ts";
+import { outdatedCondition } from "./cluster-controller.ts";
 
 const T0 = Date.parse("2026-01-01T00:00:00Z");
 const at = (ms: number) => new Date(T0 + ms).toISOString();
@@ -31,4 +32,15 @@ describe("clusterStatusWrite", () => {
       assert.equal(clusterStatusWrite(c.before, c.desired, T0 + c.nowMs, 10_000), c.want);
     });
   }
+});
+
+describe("outdatedCondition: AgentOutdated names what the agent lacks", () => {
+  it("none missing: no condition; some: True, keeping its transition time", () => {
+    assert.equal(outdatedCondition([], undefined, 0), undefined);
+    const first = outdatedCondition(["durable-preserve"], undefined, Date.parse("2026-11-24T00:00:00Z"));
+    assert.equal(first?.status, "True");
+    assert.match(first?.message ?? "", /lacks durable-preserve/);
+    const later = outdatedCondition(["durable-preserve"], first ? [first] : [], Date.parse("2026-11-24T01:00:00Z"));
+    assert.equal(later?.lastTransitionTime, first?.lastTransitionTime);
+  });
 });

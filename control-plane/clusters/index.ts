@@ -38,6 +38,7 @@ export function startClusters(ctx: ControlPlaneContext, hub: Hub): ClustersPart 
     connectedHere: (c) => hub.session(c) !== undefined,
     startupGraceMs: opts.clusterStartupGraceMs,
     requireAcceptance: opts.requireAcceptance,
+    missingFeatures: (c) => hub.session(c)?.deletions.missingFeatures(),
   });
   const unjoinCtl = new UnjoinController({ clusterNamed: (n) => caches.clusters.get(n), reportingCount: (n) => caches.bindingIndex.reportingCount(n), rest, log });
   events.on("heartbeat", (cluster, hb, problems) => clusterCtl.heartbeat(cluster, hb, problems));

@@ -172,7 +172,7 @@ export class AgentSession {
         let status = this.gate.workStatus(kind.value);
         if (status === undefined) break;
         // A held deletion keeps saying so, whatever the agent reports meanwhile.
-        if (this.deletions.isHeld(status.workKey)) status = { ...status, reason: DELETION_HELD, message: this.deletions.heldMessage() };
+        if (this.deletions.isHeld(status.workKey)) status = { ...status, reason: DELETION_HELD, message: this.deletions.heldMessage(status.workKey) };
         this.stats.statuses++;
         this.events.status(this.cluster, status);
         break;
@@ -218,6 +218,8 @@ export class AgentSession {
     if (this.closed) return;
     this.events.holds?.(this.cluster, new Set(Object.keys(hello.workHashes)));
     for (const key of Object.keys(hello.workHashes)) this.deletions.holding(key);
+    // An agent from before versioned Hellos (protocol 0) declares nothing.
+    this.deletions.agentDeclared(hello.protocolVersion >= 2 ? hello.features : []);
     const hub = this.works.hashes(this.cluster);
     const plan = planResync(hello.needsContents ? {} : hello.workHashes, hub);
     // An agent that lost its manifests still tells what it applied, so that Works gone meanwhile are

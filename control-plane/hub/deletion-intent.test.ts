@@ -34,7 +34,7 @@ describe("deletionIntent", () => {
     { name: "a released binding, template kind not listed yet: keep until it is known", binding: binding(["member1"], { deleting: true, released: "DependencyReleased" }), template: unknown, intent: undefined },
     { name: "no binding while the template lives (deleted by hand, lost in a restore): keep", binding: undefined, template: present, intent: undefined },
     { name: "no binding, template kind not listed yet: keep", binding: undefined, template: unknown, intent: undefined },
-    { name: "no binding and no template", binding: undefined, template: gone, intent: { reason: "TemplateDeleted", preserve: false } },
+    { name: "no binding and no template: the agent's record says whether to preserve", binding: undefined, template: gone, intent: { reason: "TemplateDeleted", preserve: false, preserveUnknown: true } },
     { name: "the placement no longer names the cluster", binding: binding(["member2"]), template: present, intent: { reason: "PlacementChanged", preserve: false } },
     { name: "the cluster is leaving (unjoin)", cluster: { name: "member1", leaving: true, readyForMs: 0 }, binding: binding(["member2"]), template: present, intent: { reason: "ClusterUnjoined", preserve: false } },
     { name: "the placement dropped a cluster that is not Ready: not sent there (readiness is no intent)", cluster: { ...m1, readyForMs: 0 }, binding: binding(["member2"]), template: present, intent: undefined },

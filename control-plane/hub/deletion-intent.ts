@@ -14,6 +14,8 @@ export interface DeletionIntent {
   reason: DeletionReason;
   /** Leave the objects in the member without Flotilla's label (preserveResourcesOnDeletion). */
   preserve: boolean;
+  /** No binding says whether to preserve (it is gone): the agent's own record of the Work decides. */
+  preserveUnknown?: true;
 }
 
 /**
@@ -44,7 +46,7 @@ export interface JudgedCluster {
 export function deletionIntent(cluster: JudgedCluster, binding: ResourceBinding | undefined, template: TemplateKnowledge): DeletionIntent | undefined {
   const templateGone = template.known && (template.template === undefined || template.template.metadata.deletionTimestamp !== undefined);
   const preserve = binding?.spec.preserveResourcesOnDeletion === true;
-  if (binding === undefined) return templateGone ? { reason: "TemplateDeleted", preserve: false } : undefined;
+  if (binding === undefined) return templateGone ? { reason: "TemplateDeleted", preserve: false, preserveUnknown: true } : undefined;
   if (binding.metadata.deletionTimestamp !== undefined) {
     if (templateGone) return { reason: "TemplateDeleted", preserve };
     const released = binding.metadata.annotations?.[LABELS.releasedBecause] !== undefined;

@@ -5,6 +5,7 @@ import { type ClientDuplexStream, credentials, Server, ServerCredentials, status
 import { type AgentMessage, AgentHubClient, AgentHubService, type ControlMessage } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
 import { silentLogger } from "../../shared/logger.ts";
 import { createCa, issueAgentCertificate, issueCertificate, type KeyPair } from "../../shared/pki.ts";
+import { AGENT_FEATURES, PROTOCOL_VERSION } from "../../shared/protocol.ts";
 import { Hub } from "./hub.ts";
 import { WorkStore } from "../works/work-store.ts";
 
@@ -74,8 +75,8 @@ describe("agent hub", () => {
     return { stream, received, ended };
   }
 
-  const hello = (cluster: string, workHashes: Record<string, string> = {}, needsContents = false): AgentMessage => ({
-    kind: { $case: "hello", value: { clusterName: cluster, agentVersion: "t", workHashes, needsContents } },
+  const hello = (cluster: string, workHashes: Record<string, string> = {}, needsContents = false, features: string[] = [...AGENT_FEATURES]): AgentMessage => ({
+    kind: { $case: "hello", value: { clusterName: cluster, agentVersion: "t", workHashes, needsContents, protocolVersion: PROTOCOL_VERSION, features } },
   });
 
   async function until(check: () => boolean, what: string): Promise<void> {
@@ -214,6 +215,23 @@ describe("agent hub", () => {
     const again = received.filter((m) => m.kind?.$case === "workDelete").map((m) => (m.kind?.$case === "workDelete" ? m.kind.value.workKey : "")).sort();
     assert.deepEqual(again, ["core/v1/ConfigMap/default/kept", "core/v1/ConfigMap/default/moved", "core/v1/ConfigMap/default/unrendered"], "each held Work judged once more; a deleted one is not sent twice");
     stream.end();
+  });
+
+  it("never sends an agent from before versioned Hellos a removal it would misread (a Namespace's): held, and said so", async () => {
+    const ns = "core/v1/Namespace/-/shop";
+    const before = statuses.length;
+    const old = connect("member1");
+    old.stream.write({ kind: { $case: "hello", value: { clusterName: "member1", agentVersion: "old", workHashes: { [ns]: "n1" }, needsContents: false, protocolVersion: 0, features: [] } } });
+    await until(() => old.received.some((m) => m.kind?.$case === "syncDone"), "the old agent synced");
+    assert.ok(!old.received.some((m) => m.kind?.$case === "workDelete"), "no removal sent");
+    assert.ok(statuses.slice(before).some(([c, k]) => c === "member1" && k === ns), "the hold is reported as the Work's status");
+    assert.deepEqual(hub.session("member1")?.deletions.missingFeatures(), ["durable-preserve", "keep-unmanaged-contents"]);
+    old.stream.cancel();
+    // The same with a current agent: sent.
+    const current = connect("member1");
+    current.stream.write(hello("member1", { [ns]: "n1" }));
+    await until(() => current.received.some((m) => m.kind?.$case === "workDelete" && m.kind.value.workKey === ns), "the removal sent to a current agent");
+    current.stream.cancel();
   });
 
   it("keeps one pending entry per Work for an agent that does not read (back-pressure)", async () => {

@@ -13,6 +13,9 @@ export const BOUNDS = {
   hash: 128,
   /** A status word (AlreadyExists, UpdateFailed, …) or a version string. */
   word: 128,
+  /** Features one Hello may declare, and the length of each. */
+  helloFeatures: 32,
+  feature: 64,
   /** Free text kept; longer is cut with a marker. */
   message: 4 * 1024,
   /** Free text refused outright. */
@@ -93,6 +96,11 @@ export function checkHello(h: Hello): Checked<Hello> {
   for (const [key, hash] of entries) {
     const badEntry = tooLong("a workHashes key", key, BOUNDS.workKey) ?? tooLong("a workHashes value", hash, BOUNDS.hash);
     if (badEntry !== undefined) return { ok: false, reason: badEntry };
+  }
+  if (h.features.length > BOUNDS.helloFeatures) return { ok: false, reason: `the Hello names ${h.features.length} features (at most ${BOUNDS.helloFeatures})` };
+  for (const f of h.features) {
+    const badFeature = tooLong("a feature", f, BOUNDS.feature);
+    if (badFeature !== undefined) return { ok: false, reason: badFeature };
   }
   return { ok: true, value: h, truncated: false };
 }

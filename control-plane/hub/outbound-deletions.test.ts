@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { type Intent, OutboundDeletions } from "./outbound-deletions.ts";
+import { AGENT_FEATURES, FEATURES } from "../../shared/protocol.ts";
+import { type Intent, misreadBy, OutboundDeletions } from "./outbound-deletions.ts";
 
 /** A cluster holding `n` Works w0…w(n-1), all meant to go for `reason`, with a budget of min 2, 50%. */
 function setup(n: number, intent: (key: string) => Intent | undefined = () => ({ reason: "TemplateDeleted", preserve: false })) {
@@ -61,5 +62,36 @@ describe("OutboundDeletions: the brake on one cluster", () => {
     const { d, keys } = setup(3, () => undefined);
     assert.ok(keys.every((k) => d.deleteFor(k) === undefined));
     assert.equal(d.heldCount, 0);
+  });
+});
+
+describe("misreadBy: what an older agent would get wrong", () => {
+  const all = new Set(AGENT_FEATURES);
+  const none = new Set<string>();
+  const ns = "core/v1/Namespace/-/shop";
+  const crd = "apiextensions.k8s.io/v1/CustomResourceDefinition/-/widgets.example.com";
+  const cm = "core/v1/ConfigMap/shop/conf";
+  const cases: { name: string; features: Set<string>; key: string; intent: Intent; want: string | undefined }[] = [
+    { name: "a current agent gets everything", features: all, key: ns, intent: { reason: "TemplateDeleted", preserve: false, preserveUnknown: true }, want: undefined },
+    { name: "an old agent and a Namespace: it would cascade", features: none, key: ns, intent: { reason: "TemplateDeleted", preserve: false }, want: FEATURES.keepUnmanagedContents },
+    { name: "an old agent and a CRD: likewise", features: none, key: crd, intent: { reason: "PlacementChanged", preserve: false }, want: FEATURES.keepUnmanagedContents },
+    { name: "an old agent, binding gone: it cannot know to preserve", features: none, key: cm, intent: { reason: "TemplateDeleted", preserve: false, preserveUnknown: true }, want: FEATURES.durablePreserve },
+    { name: "an old agent and an ordinary removal: sent", features: none, key: cm, intent: { reason: "TemplateDeleted", preserve: false }, want: undefined },
+    { name: "a preserving removal destroys nothing: sent", features: none, key: ns, intent: { reason: "TemplateDeleted", preserve: true }, want: undefined },
+  ];
+  for (const c of cases) it(c.name, () => assert.equal(misreadBy(c.features, c.key, c.intent), c.want));
+
+  it("holds what an outdated agent would misread, says why, and sends it once approved", () => {
+    const held: [string, string][] = [];
+    const d = new OutboundDeletions({ cluster: "member1", intent: () => ({ reason: "TemplateDeleted", preserve: false }), onHeld: (k, m) => held.push([k, m]) });
+    d.agentDeclared([]);
+    d.holding("core/v1/Namespace/-/shop");
+    assert.deepEqual(d.missingFeatures(), [FEATURES.durablePreserve, FEATURES.keepUnmanagedContents]);
+    assert.equal(d.deleteFor("core/v1/Namespace/-/shop"), undefined);
+    assert.match(held[0]?.[1] ?? "", /outdated \(it lacks keep-unmanaged-contents\)/);
+    d.decide("approve");
+    assert.deepEqual(d.deleteFor("core/v1/Namespace/-/shop"), { reason: "TemplateDeleted", preserve: false });
+    d.agentDeclared([...AGENT_FEATURES]);
+    assert.deepEqual(d.missingFeatures(), []);
   });
 });

@@ -1,12 +1,31 @@
 // What one agent's stream may be told to delete (DESIGN §11): only a Work it holds, only with the
 // user's intent, and, past the cluster's budget within the window, only once a person approved.
+import { FEATURES } from "../../shared/protocol.ts";
 import { DEFAULT_DELETION_BUDGET, type DeletionBudget, DeletionWindow } from "./deletion-brake.ts";
 
 /** Why a Work goes, and whether its objects stay in the member (released from Flotilla). */
 export interface Intent {
   reason: string;
   preserve: boolean;
+  /** The binding that would say whether to preserve is gone: only the agent's record can tell. */
+  preserveUnknown?: boolean;
 }
+
+/**
+ * What an agent that lacks a feature would get wrong about a removal, or undefined when nothing:
+ * without durable-preserve it would delete what its record says to preserve; without
+ * keep-unmanaged-contents it would cascade a Namespace's or CRD's deletion past Flotilla's objects.
+ */
+export function misreadBy(features: ReadonlySet<string>, key: string, intent: Intent): string | undefined {
+  if (intent.preserve) return undefined;
+  if (intent.preserveUnknown === true && !features.has(FEATURES.durablePreserve)) return FEATURES.durablePreserve;
+  const kind = key.split("/")[2];
+  if ((kind === "Namespace" || kind === "CustomResourceDefinition") && !features.has(FEATURES.keepUnmanagedContents)) return FEATURES.keepUnmanagedContents;
+  return undefined;
+}
+
+/** The features the hub relies on for removals; an agent that lacks one is AgentOutdated. */
+export const REMOVAL_FEATURES: readonly string[] = [FEATURES.durablePreserve, FEATURES.keepUnmanagedContents];
 
 /** A person's answer to the held deletions of a cluster (flotillactl deletions approve|reject). */
 export type Decision = "approve" | "reject";
@@ -24,6 +43,10 @@ export class OutboundDeletions {
   private readonly cluster: string;
   private readonly intent: (key: string) => Intent | undefined;
   private readonly onHeld: (key: string, message: string) => void;
+  /** What the agent declared in its Hello; until then, nothing. */
+  private features: ReadonlySet<string> = new Set();
+  /** Held because the agent would misread the removal: key → the feature it lacks. */
+  private readonly misread = new Map<string, string>();
 
   constructor(opts: {
     cluster: string;
@@ -40,10 +63,21 @@ export class OutboundDeletions {
     this.window = new DeletionWindow(opts.budget ?? DEFAULT_DELETION_BUDGET, opts.now);
   }
 
+  /** The features the agent declared in its Hello. */
+  agentDeclared(features: readonly string[]): void {
+    this.features = new Set(features);
+  }
+
+  /** The removal features the agent lacks (AgentOutdated when any). */
+  missingFeatures(): string[] {
+    return REMOVAL_FEATURES.filter((f) => !this.features.has(f));
+  }
+
   /** The agent holds this Work now (its Hello said so, or it was just sent). */
   holding(key: string): void {
     this.holds.add(key);
     this.held.delete(key);
+    this.misread.delete(key);
     this.decided.delete(key);
   }
 
@@ -55,20 +89,32 @@ export class OutboundDeletions {
     const intent = this.intent(key);
     if (intent === undefined) {
       this.held.delete(key);
+      this.misread.delete(key);
       this.decided.delete(key);
       return undefined;
     }
     const decision = this.decided.get(key);
+    // An older agent is never sent a removal it would get wrong: held until it is upgraded, or a person approves.
+    const lacks = decision === undefined ? misreadBy(this.features, key, intent) : undefined;
+    if (lacks !== undefined) {
+      if (!this.held.has(key)) {
+        this.held.set(key, intent.reason);
+        this.misread.set(key, lacks);
+        this.onHeld(key, this.heldMessage(key));
+      }
+      return undefined;
+    }
     // Nothing is destroyed when the objects stay, nor when the cluster itself is leaving (unjoin).
     const exempt = intent.preserve || intent.reason === "ClusterUnjoined" || decision !== undefined;
     if (!exempt && !this.window.allows(this.holds.size)) {
       if (!this.held.has(key)) {
         this.held.set(key, intent.reason);
-        this.onHeld(key, this.heldMessage());
+        this.onHeld(key, this.heldMessage(key));
       }
       return undefined;
     }
     if (decision === undefined && !exempt) this.window.record();
+    this.misread.delete(key);
     this.holds.delete(key);
     this.held.delete(key);
     this.decided.delete(key);
@@ -92,8 +138,12 @@ export class OutboundDeletions {
     return this.held.size;
   }
 
-  /** What a held deletion says on its binding (the same for every key of a cluster, so Events coalesce). */
-  heldMessage(): string {
+  /** What a held deletion says on its binding (the same for every key of a cluster and cause, so Events coalesce). */
+  heldMessage(key?: string): string {
+    const lacks = key === undefined ? undefined : this.misread.get(key);
+    if (lacks !== undefined) {
+      return `held: the agent of ${this.cluster} is outdated (it lacks ${lacks}) and would get this removal wrong; upgrade the agent, or send it anyway with \`flotillactl deletions approve ${this.cluster}\``;
+    }
     return `held by the deletion brake: more deletions on ${this.cluster} within the window than its budget allows; approve with \`flotillactl deletions approve ${this.cluster}\` or keep the objects with \`flotillactl deletions reject ${this.cluster}\``;
   }
 }

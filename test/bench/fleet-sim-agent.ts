@@ -1,6 +1,7 @@
 // One simulated agent for bench:fleet: the real agent's protocol module (HubConnection) with no
 // member cluster behind it. It holds {work → hash}, acknowledges every WorkUpsert as applied and
 // available, every WorkDelete as deleted, and sends a small heartbeat at the agent's interval.
+import { AGENT_FEATURES, PROTOCOL_VERSION } from "../../shared/protocol.ts";
 import type { Logger } from "pino";
 import { AGENT_VERSION } from "../../agent/agent.ts";
 import { helloHashes } from "../../agent/by-hash.ts";
@@ -20,7 +21,7 @@ export interface Receipt {
  */
 export function restartHello(clusterName: string, hashes: Record<string, string>): Hello {
   const records = Object.entries(hashes).map(([key, hash]) => ({ key, hash, resources: [], whole: true }));
-  return { clusterName, agentVersion: AGENT_VERSION, workHashes: helloHashes(records, [], new Set()), needsContents: false };
+  return { clusterName, agentVersion: AGENT_VERSION, workHashes: helloHashes(records, [], new Set()), needsContents: false, protocolVersion: PROTOCOL_VERSION, features: [...AGENT_FEATURES] };
 }
 
 /** A plausible heartbeat of a one-node member (what agent/heartbeat.ts builds, at its smallest). */
@@ -95,7 +96,7 @@ export class SimAgent {
             this.restarted = false;
             return restartHello(this.name, hashes);
           }
-          return { clusterName: this.name, agentVersion: AGENT_VERSION, workHashes: hashes, needsContents: false };
+          return { clusterName: this.name, agentVersion: AGENT_VERSION, workHashes: hashes, needsContents: false, protocolVersion: PROTOCOL_VERSION, features: [...AGENT_FEATURES] };
         },
         upsert: (u) => {
           const list = this.receipts.get(u.workKey) ?? [];

@@ -1,6 +1,7 @@
 // A removal whose confirmation was lost (the hub it went to died, the agent restarted) must not
 // hold the binding, and its finalizer, for good: the agent's next Hello no longer lists the Work,
 // and that confirms the removal. While the agent still lists it, the binding waits.
+import { AGENT_FEATURES, PROTOCOL_VERSION } from "../../shared/protocol.ts";
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { type Fleet, startFleet } from "../env/fleet.ts";
@@ -12,7 +13,7 @@ import { hostileStream, type HostileStream } from "./hostile-agent.ts";
 const NS = "lost";
 const KEY = `core/v1/ConfigMap/${NS}/gone`;
 
-const hello = (holds: Record<string, string>): AgentMessage => ({ kind: { $case: "hello", value: { clusterName: "member2", agentVersion: "stand-in", workHashes: holds, needsContents: false } } });
+const hello = (holds: Record<string, string>): AgentMessage => ({ kind: { $case: "hello", value: { clusterName: "member2", agentVersion: "stand-in", workHashes: holds, needsContents: false, protocolVersion: PROTOCOL_VERSION, features: [...AGENT_FEATURES] } } });
 const applied = (hash: string): AgentMessage => ({
   kind: { $case: "workStatus", value: { workKey: KEY, observedHash: hash, applied: true, available: true, reason: "", message: "", manifests: [], deleted: false } },
 });

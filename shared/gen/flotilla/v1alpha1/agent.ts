@@ -151,6 +151,17 @@ export interface Hello {
    * what it applied by hash across restarts and says false: the hub sends only what differs.
    */
   needsContents: boolean;
+  /**
+   * What the agent understands (DESIGN §11: old agents are never sent what they would misread).
+   * 0 (not set) is an agent from before versioned Hellos: protocol 1, no features.
+   */
+  protocolVersion: number;
+  /**
+   * Features beyond the protocol version, e.g. "durable-preserve" (it keeps a Work's
+   * preserve_resources_on_deletion with its record), "keep-unmanaged-contents" (it never deletes
+   * a Namespace or CRD that holds objects Flotilla does not manage). At most 32, each at most 64 bytes.
+   */
+  features: string[];
 }
 
 export interface Hello_WorkHashesEntry {
@@ -1002,7 +1013,7 @@ export const ControlMessage: MessageFns<ControlMessage> = {
 };
 
 function createBaseHello(): Hello {
-  return { clusterName: "", agentVersion: "", workHashes: {}, needsContents: false };
+  return { clusterName: "", agentVersion: "", workHashes: {}, needsContents: false, protocolVersion: 0, features: [] };
 }
 
 export const Hello: MessageFns<Hello> = {
@@ -1018,6 +1029,12 @@ export const Hello: MessageFns<Hello> = {
     });
     if (message.needsContents !== false) {
       writer.uint32(32).bool(message.needsContents);
+    }
+    if (message.protocolVersion !== 0) {
+      writer.uint32(40).uint32(message.protocolVersion);
+    }
+    for (const v of message.features) {
+      writer.uint32(50).string(v!);
     }
     return writer;
   },
@@ -1068,6 +1085,22 @@ export const Hello: MessageFns<Hello> = {
             }
 
             message.needsContents = reader.bool();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.protocolVersion = reader.uint32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.features.push(reader.string());
             continue;
           }
         }
@@ -1126,6 +1159,14 @@ export const Hello: MessageFns<Hello> = {
         : isSet(object.needs_contents)
         ? globalThis.Boolean(object.needs_contents)
         : false,
+      protocolVersion: isSet(object.protocolVersion)
+        ? globalThis.Number(object.protocolVersion)
+        : isSet(object.protocol_version)
+        ? globalThis.Number(object.protocol_version)
+        : 0,
+      features: globalThis.Array.isArray(object?.features)
+        ? object.features.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -1149,6 +1190,12 @@ export const Hello: MessageFns<Hello> = {
     if (message.needsContents !== false) {
       obj.needsContents = message.needsContents;
     }
+    if (message.protocolVersion !== 0) {
+      obj.protocolVersion = Math.round(message.protocolVersion);
+    }
+    if (message.features?.length) {
+      obj.features = message.features;
+    }
     return obj;
   },
 
@@ -1169,6 +1216,8 @@ export const Hello: MessageFns<Hello> = {
       {},
     );
     message.needsContents = object.needsContents ?? false;
+    message.protocolVersion = object.protocolVersion ?? 0;
+    message.features = object.features?.map((e) => e) || [];
     return message;
   },
 };

@@ -1,0 +1,18 @@
+// What the agent and the hub agree on beyond the proto's shape (DESIGN §11): the protocol version
+// and the features an agent declares in its Hello, so the hub never sends an older agent a message
+// whose meaning it would get wrong.
+
+/** This agent's protocol version: 2 adds versioned Hellos. An agent that sends 0 is protocol 1. */
+export const PROTOCOL_VERSION = 2;
+
+export const FEATURES = {
+  /** It keeps each Work's preserveResourcesOnDeletion with its record, so a removal after the binding is gone still preserves. */
+  durablePreserve: "durable-preserve",
+  /** It never deletes a Namespace or CRD that holds objects Flotilla does not manage. */
+  keepUnmanagedContents: "keep-unmanaged-contents",
+  /** Its deletes carry the uid of the object it decided to delete. */
+  deletePreconditions: "delete-preconditions",
+} as const;
+
+/** What this agent declares. */
+export const AGENT_FEATURES: readonly string[] = Object.values(FEATURES);
