@@ -31,7 +31,7 @@ export interface RunningControlPlane {
 export async function startControlPlane(opts: ControlPlaneOptions): Promise<RunningControlPlane> {
   const { log } = opts;
   if (opts.installCrds) {
-    await installCrds(opts.kc);
+    await installCrds(opts.kc, { log: opts.log });
     log.info("CRDs installed");
   }
   let leading = false;

@@ -14,6 +14,7 @@ import {
 } from "@kubernetes/client-node";
 import { parseAllDocuments } from "yaml";
 import type { KubeObject } from "../shared/api/types.ts";
+import { CRD_REVISION, CRD_REVISION_ANNOTATION, crdInstallAction } from "./crd-revision.ts";
 
 /** The field manager of everything the control plane applies. */
 export const FIELD_MANAGER = "flotilla-control-plane";
@@ -44,10 +45,18 @@ export async function loadCrds(): Promise<KubeObject[]> {
  * Server-side-applies every CRD (forcing ownership of its fields) and resolves once the apiserver
  * reports each one Established. Safe to run again: an unchanged CRD is a no-op.
  */
-export async function installCrds(kc: KubeConfig, opts: { timeoutMs?: number } = {}): Promise<void> {
+export async function installCrds(kc: KubeConfig, opts: { timeoutMs?: number; log?: { warn(obj: object, msg: string): void } } = {}): Promise<void> {
   const crds = await loadCrds();
   const client = KubernetesObjectApi.makeApiClient(kc);
+  const served = new Map((await kc.makeApiClient(ApiextensionsV1Api).listCustomResourceDefinition()).items.map((c) => [c.metadata?.name ?? "", c]));
   for (const crd of crds) {
+    const name = crd.metadata.name as string;
+    const theirs = served.get(name)?.metadata;
+    if (crdInstallAction(theirs, CRD_REVISION) === "keep-newer") {
+      // A newer control plane installed it (a rolling upgrade, or we are the rollback): never downgrade.
+      opts.log?.warn({ crd: name, served: theirs?.annotations?.[CRD_REVISION_ANNOTATION], ours: CRD_REVISION }, "a newer revision of the CRD is served; keeping it");
+      continue;
+    }
     await client.patch(toClientModel(crd), undefined, undefined, FIELD_MANAGER, true, PatchStrategy.ServerSideApply);
   }
   await waitEstablished(kc, new Set(crds.map((c) => c.metadata.name as string)), opts.timeoutMs ?? defaultTimeoutMs);

@@ -851,6 +851,25 @@ describe("flotilla.dev CRDs in a real control cluster", () => {
     );
   });
 
+  it("never replaces a served CRD of a newer revision (a rollback or an old replica prunes nothing)", async () => {
+    // As a newer control plane would have left it: a higher revision and a field this one lacks.
+    const patch = JSON.stringify([
+      { op: "replace", path: "/metadata/annotations/flotilla.dev~1crd-revision", value: "999" },
+      { op: "add", path: "/spec/versions/0/schema/openAPIV3Schema/properties/spec/properties/addedLater", value: { type: "string" } },
+    ]);
+    await kubectl("patch", "crd", "clusters.flotilla.dev", "--type=json", "-p", patch);
+    await installCrds(kc, { timeoutMs: 10_000 });
+    const served = JSON.parse((await kubectl("get", "crd", "clusters.flotilla.dev", "-o", "json")).stdout) as { metadata: { annotations: Record<string, string> }; spec: { versions: { schema: { openAPIV3Schema: { properties: { spec: { properties: Record<string, unknown> } } } } }[] } };
+    assert.equal(served.metadata.annotations["flotilla.dev/crd-revision"], "999", "the newer revision stays");
+    assert.ok(served.spec.versions[0]?.schema.openAPIV3Schema.properties.spec.properties.addedLater, "the newer field stays");
+    // An older one is replaced, as at every upgrade.
+    await kubectl("annotate", "--overwrite", "crd", "clusters.flotilla.dev", "flotilla.dev/crd-revision=1");
+    await installCrds(kc, { timeoutMs: 10_000 });
+    const replaced = JSON.parse((await kubectl("get", "crd", "clusters.flotilla.dev", "-o", "json")).stdout) as typeof served;
+    assert.equal(replaced.metadata.annotations["flotilla.dev/crd-revision"], "2");
+    assert.equal(replaced.spec.versions[0]?.schema.openAPIV3Schema.properties.spec.properties.addedLater, undefined, "ours again");
+  });
+
   it("accepts a valid object of every kind and keeps every field it was given", async () => {
     for (const obj of valid) {
       const created = await objects.create(obj);
@@ -903,7 +922,7 @@ describe("flotilla.dev CRDs in a real control cluster", () => {
     assert.match(message, /status\.dns\[1\]: Duplicate value/);
   });
 
-  it("fills in the defaults: conflictResolution Abort, priority 0, no clusters, plaintext replace", async () => {
+  it("fills in the defaults: conflictResolution Abort, priority 0, preemption Never, no clusters, plaintext replace", async () => {
     const policy = await objects.read<Fixture>({
       apiVersion: API_VERSION,
       kind: "PropagationPolicy",
@@ -913,6 +932,7 @@ describe("flotilla.dev CRDs in a real control cluster", () => {
       resourceSelectors: [deploymentSelector],
       conflictResolution: "Abort",
       priority: 0,
+      preemption: "Never",
     });
     const binding = await objects.create(rb("unscheduled", { resource: deployRef }));
     assert.deepEqual((binding.spec as Obj).clusters, []);

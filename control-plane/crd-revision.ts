@@ -1,0 +1,25 @@
+// The revision of Flotilla's CRDs (control-plane/crds/), so that a control plane never replaces a
+// served CRD with an older one: during a rolling upgrade or after a rollback, an old replica's
+// install would otherwise prune the fields the newer schema added from every stored object (DESIGN
+// §11: no CRD downgrade). Every CRD file carries the annotation with this number; a change to the
+// files must bump it (crd-revision.test.ts checks the files against CRD_FILES_SHA256).
+
+/** The annotation each CRD carries. */
+export const CRD_REVISION_ANNOTATION = "flotilla.dev/crd-revision";
+
+/** The revision the files in control-plane/crds/ have. */
+export const CRD_REVISION = 2;
+
+/** SHA-256 over the CRD files (name, NUL, contents, NUL, in name order) at CRD_REVISION. */
+export const CRD_FILES_SHA256 = "8172ecbe05724ab457a3bf0dbc6cec5cd41fefca38c66c41d1f874fad14772a4";
+
+/**
+ * Whether to apply our CRD over the served one: not when the served one says a higher revision.
+ * A served CRD without the annotation (from before revisions) or with a lower one is replaced;
+ * one whose annotation is not a number is replaced too (it cannot be newer than a number says).
+ */
+export function crdInstallAction(served: { annotations?: Record<string, string> } | undefined, ours: number): "apply" | "keep-newer" {
+  const value = served?.annotations?.[CRD_REVISION_ANNOTATION];
+  const revision = value === undefined ? Number.NaN : Number(value);
+  return Number.isInteger(revision) && revision > ours ? "keep-newer" : "apply";
+}
