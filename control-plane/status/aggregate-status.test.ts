@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { AggregatedStatusItem } from "../../shared/api/types.ts";
 import { Health, type ManifestStatus, type WorkStatus } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
-import { aggregateStatus } from "./aggregate-status.ts";
+import { aggregateStatus, MAX_ENTRY_STATUS_BYTES } from "./aggregate-status.ts";
 
 const report = (over: Partial<WorkStatus> = {}): WorkStatus => ({
   workKey: "apps/v1/Deployment/default/web",
@@ -29,6 +29,14 @@ describe("aggregateStatus", () => {
   it("turns reports into items with health and the member's status", () => {
     const items = aggregateStatus({ ...base, reports: new Map([["m1", report()]]) });
     assert.deepEqual(items, [{ clusterName: "m1", applied: true, health: "Healthy", reason: "", observedHash: "h1", status: { readyReplicas: 2 } }]);
+  });
+
+  it("bounds one cluster's share of the binding: an object status past the limit is left out, and says so", () => {
+    const huge = Buffer.from(JSON.stringify({ readyReplicas: 2, junk: "x".repeat(MAX_ENTRY_STATUS_BYTES) }));
+    const [item] = aggregateStatus({ ...base, reports: new Map([["m1", report({ manifests: [{ resource: undefined, applied: true, health: Health.HEALTH_HEALTHY, reason: "", message: "", status: huge }] })]]) });
+    assert.equal(item?.status, undefined);
+    assert.match(item?.message ?? "", new RegExp(`status \\(${huge.byteLength} bytes\\) is left out`));
+    assert.ok(JSON.stringify(item).length < 2 * 1024, "the entry stays small");
   });
 
   it("keeps a persisted item for a target until its agent reports again (control-plane restart)", () => {

@@ -9,6 +9,12 @@ const healthWords: Record<number, HealthWord> = {
   [Health.HEALTH_UNKNOWN]: "Unknown",
 };
 
+/**
+ * The most bytes of an object's .status one cluster's entry holds: a binding stays far below
+ * etcd's limit whatever one agent reports (a Deployment's status is under 2 KiB).
+ */
+export const MAX_ENTRY_STATUS_BYTES = 16 * 1024;
+
 export interface AggregateInput {
   /** The binding's target clusters. */
   targets: string[];
@@ -64,7 +70,9 @@ export function aggregateStatus(input: AggregateInput): AggregatedStatusItem[] {
 function fromReport(cluster: string, r: WorkStatus): AggregatedStatusItem {
   const first = r.manifests[0];
   let status: Record<string, unknown> | undefined;
-  if (first !== undefined && first.status.byteLength > 0) {
+  // One cluster's entry never carries more than its share of the binding (etcd takes 1.5 MiB an object).
+  const tooLarge = first !== undefined && first.status.byteLength > MAX_ENTRY_STATUS_BYTES;
+  if (first !== undefined && first.status.byteLength > 0 && !tooLarge) {
     try {
       status = JSON.parse(Buffer.from(first.status).toString("utf8")) as Record<string, unknown>;
     } catch {
@@ -79,6 +87,10 @@ function fromReport(cluster: string, r: WorkStatus): AggregatedStatusItem {
     observedHash: r.observedHash,
   };
   if (r.message) item.message = r.message;
+  if (tooLarge) {
+    const note = `its object's status (${first.status.byteLength} bytes) is left out: a cluster's entry holds at most ${MAX_ENTRY_STATUS_BYTES} bytes of it`;
+    item.message = item.message ? `${item.message}; ${note}` : note;
+  }
   if (status !== undefined) item.status = status;
   // The entry describes the template's object: only a core Service's count is its own (DNS reads it).
   if (first?.readyEndpoints !== undefined && isCoreService(first.resource)) item.readyEndpoints = first.readyEndpoints;
