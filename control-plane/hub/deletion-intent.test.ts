@@ -42,6 +42,8 @@ describe("deletionIntent", () => {
     { name: "Ready long enough and still not placed there: the placement changed", cluster: { ...m1, readyForMs: READY_SETTLE_MS }, binding: binding(["member2"]), template: present, intent: { reason: "PlacementChanged", preserve: false } },
     { name: "a not-Ready cluster still hears of a deleted template", cluster: { ...m1, readyForMs: 0 }, binding: binding(["member1"], { deleting: true }), template: gone, intent: { reason: "TemplateDeleted", preserve: false } },
     { name: "a not-Ready cluster that is leaving still cleans up (unjoin)", cluster: { name: "member1", leaving: true, readyForMs: 0 }, binding: binding(["member2"]), template: present, intent: { reason: "ClusterUnjoined", preserve: false } },
+    { name: "--require-acceptance: a member that registered again, not accepted yet, keeps what it runs", cluster: { ...m1, accepted: false }, binding: binding(["member2"]), template: present, intent: undefined },
+    { name: "…and still hears of a deleted template", cluster: { ...m1, accepted: false }, binding: binding(["member1"], { deleting: true }), template: gone, intent: { reason: "TemplateDeleted", preserve: false } },
     { name: "a preserving binding that moved off the cluster deletes there (preservation is for template deletion)", binding: binding(["member2"], { preserve: true }), template: present, intent: { reason: "PlacementChanged", preserve: false } },
   ];
   for (const c of cases) it(c.name, () => assert.deepEqual(deletionIntent(c.cluster ?? m1, c.binding, c.template), c.intent));

@@ -26,7 +26,8 @@ export interface DeletionIntent {
  * (`flotilla.dev/released-because`: a dependency no parent needs). Never intent: a missing
  * binding, or one deleted by hand, while the template lives (it is made again); a binding being
  * deleted while the template's kind has not listed (absence counts only from a synced informer);
- * a placement that dropped the cluster while it is not Ready, or just Ready again (READY_SETTLE_MS).
+ * a placement that dropped the cluster while it is not Ready, or just Ready again (READY_SETTLE_MS);
+ * a placement that lacks a cluster not accepted yet (--require-acceptance: it is held, not emptied).
  */
 /**
  * How long a cluster must have been Ready before it is told to remove what its placement dropped:
@@ -41,6 +42,8 @@ export interface JudgedCluster {
   leaving: boolean;
   /** How long it has been Ready: 0 when it is not Ready, Infinity when Ready with no known time. */
   readyForMs: number;
+  /** False while --require-acceptance waits for an admin to accept it (a member that registered again). */
+  accepted?: boolean;
 }
 
 export function deletionIntent(cluster: JudgedCluster, binding: ResourceBinding | undefined, template: TemplateKnowledge): DeletionIntent | undefined {
@@ -54,6 +57,8 @@ export function deletionIntent(cluster: JudgedCluster, binding: ResourceBinding 
   }
   if (!binding.spec.clusters.some((t) => t.name === cluster.name)) {
     if (cluster.leaving) return { reason: "ClusterUnjoined", preserve: false };
+    // A member that registered again is not placed on until accepted: what it still runs waits with it.
+    if (cluster.accepted === false) return undefined;
     // A placement that dropped a cluster while it was not Ready dropped it because of readiness:
     // never sent there; decided again once it has been Ready long enough to be placed again.
     return cluster.readyForMs < READY_SETTLE_MS ? undefined : { reason: "PlacementChanged", preserve: false };

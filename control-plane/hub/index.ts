@@ -26,8 +26,9 @@ export function startHub(ctx: ControlPlaneContext): HubPart {
   const { caches, templates, events } = ctx;
   // Absences kept while a cluster was not Ready (or just Ready again) are judged again once it has settled.
   const rechecks = new ClusterTimers((cluster) => hub.session(cluster)?.recheckAbsent());
+  // (Also once an admin accepts it: the scheduler places it first, then its absences are judged.)
   caches.onClusterShapeChange(
-    (c) => String(clusterReady(c)),
+    (c) => `${clusterReady(c)}/${c.spec?.hubAcceptsClient === true}`,
     (name, _before, after) => {
       if (after !== undefined && clusterReady(after)) rechecks.after(name, READY_SETTLE_MS);
     },
@@ -61,7 +62,8 @@ export function startHub(ctx: ControlPlaneContext): HubPart {
     const since = c === undefined ? undefined : readySince(c);
     const readyForMs = c === undefined || !clusterReady(c) ? 0 : since === undefined ? Infinity : Math.max(0, Date.now() - since);
     const template: TemplateKnowledge = templates.watching(ref) ? { known: true, template: templates.get(ref) } : { known: false };
-    const judged = deletionIntent({ name: cluster, leaving: c === undefined || c.metadata.deletionTimestamp !== undefined, readyForMs }, caches.bindingOf(ref), template);
+    const accepted = !ctx.opts.requireAcceptance || c?.spec?.hubAcceptsClient === true;
+    const judged = deletionIntent({ name: cluster, leaving: c === undefined || c.metadata.deletionTimestamp !== undefined, readyForMs, accepted }, caches.bindingOf(ref), template);
     if (judged === undefined && readyForMs > 0 && readyForMs < READY_SETTLE_MS) rechecks.after(cluster, READY_SETTLE_MS - readyForMs);
     return judged;
   };
