@@ -1,5 +1,6 @@
 // Assembles the agent: the applied-record store, the work runner, the object watch, heartbeats
 // and the hub stream.
+import { ownerOf } from "./owner.ts";
 import { AGENT_FEATURES, PROTOCOL_VERSION } from "../shared/protocol.ts";
 import { readFile } from "node:fs/promises";
 import type { KubeConfig } from "@kubernetes/client-node";
@@ -72,6 +73,8 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
   });
   /** Whether this run has looked for member objects no record names (once, after the first sync). */
   let orphansChecked = false;
+  // The fleet's CA names the fleet in every object this agent applies (agent/owner.ts).
+  const ca = await readFile(opts.tls.caFile);
   const runner: WorkRunner = new WorkRunner({
     rest,
     discovery,
@@ -81,13 +84,13 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
     endpoints,
     log,
     workers: opts.workers,
+    owner: ownerOf(ca, opts.clusterName),
     report: (key) => connection.reportStatus(key),
     requestContents: (key) => connection.requestContents(key),
   });
   const heartbeats = new HeartbeatSource({ kc, rest, log, agentVersion: AGENT_VERSION });
   await heartbeats.start();
 
-  const ca = await readFile(opts.tls.caFile);
   const credentials = new CredentialStore({ rest, namespace: opts.stateNamespace, secretName: opts.credentialsSecret, caPem: ca, clusterName: opts.clusterName, log });
   const creds = await credentials.load({ certFile: opts.tls.certFile, keyFile: opts.tls.keyFile }, opts.registration);
   const connection: HubConnection = new HubConnection({

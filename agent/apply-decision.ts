@@ -1,4 +1,5 @@
 // Whether the agent may apply a manifest over what the member already has: pure.
+import { foreign, OWNER_ANNOTATION } from "./owner.ts";
 import { type KubeObject, LABELS } from "../shared/api/types.ts";
 import { parseQuantity } from "../shared/quantity.ts";
 
@@ -18,21 +19,23 @@ export type ApplyDecision =
  * objects of this Work. An object labelled flotilla.dev/managed=false is never touched; an
  * object Flotilla did not create is taken over only with conflictResolution Overwrite.
  */
-export function decideApply(live: KubeObject | undefined, workLabel: string, conflictResolution: string): ApplyDecision {
+export function decideApply(live: KubeObject | undefined, workLabel: string, conflictResolution: string, owner?: string): ApplyDecision {
   if (live === undefined) return { action: "apply" };
   const labels = live.metadata.labels ?? {};
   if (labels[LABELS.managed] === "false") {
     return { action: "skip", reason: "ManagedLabelFalse", message: `the member's object is labelled ${LABELS.managed}=false; Flotilla leaves it alone` };
   }
-  if (labels[LABELS.work] === workLabel) return { action: "apply" };
+  // Another fleet's, or another cluster's agent's, object of the same Work key is not ours.
+  const theirs = foreign(live, owner);
+  if (labels[LABELS.work] === workLabel && !theirs) return { action: "apply" };
   if (conflictResolution === "Overwrite") return { action: "apply" };
   const agentNamespace = live.apiVersion === "v1" && live.kind === "Namespace" && live.metadata.annotations?.[AGENT_CREATED_ANNOTATION] === "true";
   if (agentNamespace && labels[LABELS.work] === undefined) return { action: "apply" };
-  const owner = labels[LABELS.work] ? "another Flotilla Work" : "something other than Flotilla";
+  const by = theirs ? `another Flotilla fleet or cluster (${live.metadata.annotations?.[OWNER_ANNOTATION] ?? ""})` : labels[LABELS.work] ? "another Flotilla Work" : "something other than Flotilla";
   return {
     action: "skip",
     reason: "AlreadyExists",
-    message: `the member already has this object, created by ${owner}; set conflictResolution: Overwrite in the policy to take it over`,
+    message: `the member already has this object, created by ${by}; set conflictResolution: Overwrite in the policy to take it over`,
   };
 }
 

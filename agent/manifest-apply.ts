@@ -27,7 +27,10 @@ export class ManifestApplier {
   private readonly counts: { applies: number };
   private readonly log: Logger;
 
-  constructor(opts: { rest: KubeRest; discovery: Discovery; applied: AppliedStore; objects: ObjectWatch; hpas: HpaIndex | undefined; counts: { applies: number }; log: Logger }) {
+  private readonly owner: string | undefined;
+
+  constructor(opts: { rest: KubeRest; discovery: Discovery; applied: AppliedStore; objects: ObjectWatch; hpas: HpaIndex | undefined; counts: { applies: number }; log: Logger; owner?: string }) {
+    this.owner = opts.owner;
     this.rest = opts.rest;
     this.discovery = opts.discovery;
     this.applied = opts.applied;
@@ -59,9 +62,9 @@ export class ManifestApplier {
     } catch (err) {
       return { manifest, applied: false, reason: "RetrievalFailed", message: errorMessage(err) };
     }
-    const decision = decideApply(live, label, conflictResolution);
+    const decision = decideApply(live, label, conflictResolution, this.owner);
     if (decision.action === "skip") return { manifest, applied: false, reason: decision.reason, message: decision.message };
-    const desired = retainMemberOwned(withOwnership(manifest, key, label, namespace), live, this.scaledByHpa(manifest, namespace, name));
+    const desired = retainMemberOwned(withOwnership(manifest, key, label, namespace, this.owner), live, this.scaledByHpa(manifest, namespace, name));
     this.objects.ensure(res);
     if (!full && live !== undefined && containsFields(live, desired)) return { manifest, applied: true, reason: "", message: "", live };
     try {

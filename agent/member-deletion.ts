@@ -1,6 +1,7 @@
 // The agent's deletes and releases of member objects (DESIGN §11). Every delete names the uid of
 // the live object it decided on (a precondition), so an object replaced meanwhile is never
 // deleted; a Namespace or CRD that holds objects Flotilla does not manage is kept and reported.
+import { foreign } from "./owner.ts";
 import type { Logger } from "pino";
 import { type KubeObject, LABELS } from "../shared/api/types.ts";
 import type { Discovery } from "../shared/discovery.ts";
@@ -11,8 +12,8 @@ import { type ObjectWatch, WORK_KEY_ANNOTATION } from "./object-watch.ts";
 import { cascades, keptMessage, unmanagedContents } from "./unmanaged-contents.ts";
 
 /** Whether a live member object is this Work's to delete or release. */
-export function isOurs(live: KubeObject | undefined, label: string): live is KubeObject {
-  return live !== undefined && live.metadata.labels?.[LABELS.work] === label && live.metadata.labels?.[LABELS.managed] !== "false";
+export function isOurs(live: KubeObject | undefined, label: string, owner?: string): live is KubeObject {
+  return live !== undefined && live.metadata.labels?.[LABELS.work] === label && live.metadata.labels?.[LABELS.managed] !== "false" && !foreign(live, owner);
 }
 
 /** The DeleteOptions of an agent's delete: only the object with this uid (an object replaced meanwhile stays). */
@@ -34,7 +35,10 @@ export class MemberDeletion {
   private readonly stats: DeletionStats;
   private readonly log: Logger;
 
-  constructor(opts: { rest: KubeRest; discovery: Discovery; objects: Pick<ObjectWatch, "get">; stats: DeletionStats; log: Logger }) {
+  /** This agent's owner value (agent/owner.ts): another owner's object is never deleted. */
+  private readonly owner: string | undefined;
+  constructor(opts: { rest: KubeRest; discovery: Discovery; objects: Pick<ObjectWatch, "get">; stats: DeletionStats; log: Logger; owner?: string }) {
+    this.owner = opts.owner;
     this.rest = opts.rest;
     this.discovery = opts.discovery;
     this.objects = opts.objects;
@@ -51,7 +55,7 @@ export class MemberDeletion {
     const res = await this.discovery.resourceFor(r.apiVersion, r.kind);
     if (res === undefined) return undefined;
     const live = await this.objects.get(res, r.namespace, r.name);
-    if (!isOurs(live, label)) return undefined;
+    if (!isOurs(live, label, this.owner)) return undefined;
     if (cascades(r.apiVersion, r.kind)) {
       const contents = unmanagedContents(r.kind === "Namespace" ? await namespaceContents(this.rest, r.name) : await crdContents(this.rest, live));
       if (contents.total > 0) {
@@ -99,7 +103,7 @@ export class MemberDeletion {
     const res = await this.discovery.resourceFor(r.apiVersion, r.kind);
     if (res === undefined) return;
     const live = await this.objects.get(res, r.namespace, r.name);
-    if (!isOurs(live, label)) return;
+    if (!isOurs(live, label, this.owner)) return;
     const patch = { metadata: { labels: { [LABELS.work]: null }, annotations: { [WORK_KEY_ANNOTATION]: null } } };
     await this.rest.mergePatch(objectPath(res, r.namespace, r.name), patch).catch((err: unknown) => {
       if (!isKubeStatus(err, 404)) throw err;

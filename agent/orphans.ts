@@ -3,6 +3,7 @@
 // first. Pure. The agent adopts them into the record of the Work their annotation names; the hub
 // then decides, from the user's intent, whether that Work is wanted (it keeps them) or not (the
 // agent deletes them with the hub's reason). Nothing is deleted on the agent's own judgement.
+import { foreign } from "./owner.ts";
 import { type KubeObject, LABELS } from "../shared/api/types.ts";
 import { workKeyLabelValue } from "../shared/work-key.ts";
 import type { AppliedRecord, AppliedResource } from "./applied-store.ts";
@@ -10,12 +11,14 @@ import { WORK_KEY_ANNOTATION } from "./object-watch.ts";
 import { resourceId } from "./prune-decision.ts";
 
 /** The records to write so that every labelled object is named by its Work's record. */
-export function adoptOrphans(records: ReadonlyMap<string, AppliedRecord>, labelled: readonly KubeObject[]): AppliedRecord[] {
+export function adoptOrphans(records: ReadonlyMap<string, AppliedRecord>, labelled: readonly KubeObject[], owner?: string): AppliedRecord[] {
   const adopted = new Map<string, AppliedRecord>();
   for (const o of labelled) {
     const key = o.metadata.annotations?.[WORK_KEY_ANNOTATION];
     // Only an object whose label and annotation agree is a Work's; anything else is left alone.
     if (key === undefined || o.metadata.labels?.[LABELS.work] !== workKeyLabelValue(key) || o.metadata.labels?.[LABELS.managed] === "false") continue;
+    // Another fleet's or another cluster's agent's object is never adopted.
+    if (foreign(o, owner)) continue;
     const record = adopted.get(key) ?? records.get(key);
     const resource: AppliedResource = { apiVersion: o.apiVersion, kind: o.kind, ...(o.metadata.namespace ? { namespace: o.metadata.namespace } : {}), name: o.metadata.name ?? "" };
     if (record?.resources.some((r) => resourceId(r) === resourceId(resource))) continue;

@@ -1,18 +1,19 @@
 // Small pure helpers on a Work's manifests and records, shared by the runner and the applier.
+import { OWNER_ANNOTATION } from "./owner.ts";
 import { type KubeObject, LABELS } from "../shared/api/types.ts";
 import type { AppliedResource } from "./applied-store.ts";
 import { WORK_KEY_ANNOTATION } from "./object-watch.ts";
 import type { ManifestOutcome } from "./work-status.ts";
 
 /** The manifest with Flotilla's ownership label and annotation, in its namespace. */
-export function withOwnership(m: KubeObject, key: string, label: string, namespace: string | undefined): KubeObject {
+export function withOwnership(m: KubeObject, key: string, label: string, namespace: string | undefined, owner?: string): KubeObject {
   return {
     ...m,
     metadata: {
       ...m.metadata,
       ...(namespace !== undefined ? { namespace } : {}),
       labels: { ...m.metadata.labels, [LABELS.work]: label },
-      annotations: { ...m.metadata.annotations, [WORK_KEY_ANNOTATION]: key },
+      annotations: { ...m.metadata.annotations, [WORK_KEY_ANNOTATION]: key, ...(owner !== undefined ? { [OWNER_ANNOTATION]: owner } : {}) },
     },
   };
 }

@@ -78,6 +78,7 @@ export class WorkRunner {
   private readonly report: (key: string) => void;
   private readonly log: Logger;
 
+  private readonly owner: string | undefined;
   constructor(opts: {
     rest: KubeRest;
     discovery: Discovery;
@@ -92,7 +93,10 @@ export class WorkRunner {
     requestContents?: (key: string) => void;
     log: Logger;
     workers?: number;
+    /** This agent's owner value (agent/owner.ts): what another fleet or cluster applied is never ours. */
+    owner?: string;
   }) {
+    this.owner = opts.owner;
     this.requestContents = opts.requestContents ?? (() => undefined);
     this.endpoints = opts.endpoints;
     this.rest = opts.rest;
@@ -101,8 +105,8 @@ export class WorkRunner {
     this.objects = opts.objects;
     this.report = opts.report;
     this.log = opts.log;
-    this.applier = new ManifestApplier({ rest: opts.rest, discovery: opts.discovery, applied: opts.applied, objects: opts.objects, hpas: opts.hpas, counts: this.stats, log: opts.log });
-    this.deletion = new MemberDeletion({ rest: opts.rest, discovery: opts.discovery, objects: opts.objects, stats: this.stats, log: opts.log });
+    this.applier = new ManifestApplier({ rest: opts.rest, discovery: opts.discovery, applied: opts.applied, objects: opts.objects, hpas: opts.hpas, counts: this.stats, log: opts.log, ...(opts.owner !== undefined ? { owner: opts.owner } : {}) });
+    this.deletion = new MemberDeletion({ rest: opts.rest, discovery: opts.discovery, objects: opts.objects, stats: this.stats, log: opts.log, ...(opts.owner !== undefined ? { owner: opts.owner } : {}) });
     this.controller = new Controller({ name: "work", reconcile: (k) => this.reconcile(k), log: opts.log, workers: opts.workers ?? 4 });
   }
 
@@ -241,7 +245,7 @@ export class WorkRunner {
       }
       this.objects.ensure(res);
       const live = await this.objects.get(res, res.namespaced ? r.namespace || "default" : undefined, r.name);
-      if (!isOurs(live, label)) drifted = true;
+      if (!isOurs(live, label, this.owner)) drifted = true;
       outcomes.push({ manifest: asObject(r), applied: true, reason: "", message: "", live });
     }
     const fingerprint = liveFingerprint(outcomes.map((o) => o.live));
@@ -268,7 +272,7 @@ export class WorkRunner {
     for (const k of this.applied.kinds()) kinds.set(`${k.apiVersion}|${k.kind}`, k);
     for (const r of this.applied.all().values()) for (const res of r.resources) kinds.set(`${res.apiVersion}|${res.kind}`, res);
     for (const w of this.desired.values()) for (const m of w.manifests) kinds.set(`${m.apiVersion}|${m.kind}`, m);
-    const adopted = adoptOrphans(this.applied.all(), await labelledObjects(this.rest, this.discovery, kinds.values()));
+    const adopted = adoptOrphans(this.applied.all(), await labelledObjects(this.rest, this.discovery, kinds.values()), this.owner);
     for (const r of adopted) this.applied.set(r);
     if (adopted.length > 0) await this.applied.flush();
     if (adopted.length > 0) this.log.info({ works: adopted.map((r) => r.key) }, "adopted member objects that no applied record named");
