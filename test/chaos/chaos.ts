@@ -184,6 +184,10 @@ function summary(r: Report): string {
 
 async function main(argv: string[]): Promise<number> {
   const o = parseChaosOptions(argv, Date.now());
+  if (o.help) {
+    console.log(chaosUsage);
+    return 0;
+  }
   console.error(`chaos: seed ${o.seed}, ${o.durationMs / 1000} s, ${o.members} members`);
   const report = await run(o);
   if (o.json !== undefined) await writeFile(o.json, `${JSON.stringify(report, null, 2)}\n`);
