@@ -95,6 +95,7 @@ async function run(o: ChaosOptions): Promise<Report> {
     const control: ControlAccess = {
       rest,
       policies: new Lock(),
+      memberCopies: (member) => watches.find((w) => w.member === member)?.size() ?? 0,
       policyManifest: (name) => GROUPS.flatMap((g) => groupPolicyManifests(g, model.policies[g]).propagation as Manifest[]).find((m) => m.metadata.name === name),
     };
     const faulting = (async () => {

@@ -57,4 +57,6 @@ export interface ControlAccess {
   policyManifest(name: string): Manifest | undefined;
   /** The lock the churn takes around each policy write. */
   policies: Lock;
+  /** How many Flotilla copies a member's chaos namespace holds now (the member watch's count). */
+  memberCopies(member: string): number;
 }

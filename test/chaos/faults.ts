@@ -20,7 +20,7 @@ export interface FaultOutcome extends Fault {
   tookMs: number;
   /** What it found or saw, for the log line. */
   detail?: string;
-  /** delete-member-namespace: when the deletion was asked for and when the namespace was seen gone (Date.now() times). */
+  /** delete-member-namespace: when the deletion was asked for and when the namespace was seen gone (Date.now() times), in `member` (which may differ from the planned one). */
   namespace?: { fromMs: number; goneMs: number };
   error?: string;
 }
@@ -51,7 +51,7 @@ export interface Holder {
 export async function inject(f: Fault, fleet: Fleet, flotilla: Flotilla, replicas: Replica[], holder: Holder, control: ControlAccess): Promise<FaultOutcome> {
   const started = Date.now();
   let target = "";
-  let extra: Pick<FaultOutcome, "detail" | "namespace"> = {};
+  let extra: Pick<FaultOutcome, "detail" | "namespace" | "member"> = {};
   const held: ManagedProcess[] = [];
   const killAndRestart = async (processes: ManagedProcess[], downMs: number): Promise<void> => {
     for (const p of processes) {
@@ -126,11 +126,17 @@ export async function inject(f: Fault, fleet: Fleet, flotilla: Flotilla, replica
         break;
       }
       case "delete-member-namespace": {
-        const member = fleet.members.find((m) => m.name === f.member);
-        if (member === undefined) throw new Error(`no member ${f.member}`);
+        // The planned member, or the next one whose namespace holds copies: churn may have moved all away.
+        const at = Math.max(0, fleet.members.findIndex((m) => m.name === f.member));
+        const order = [...fleet.members.slice(at), ...fleet.members.slice(0, at)];
+        const member = order.find((m) => control.memberCopies(m.name) > 0);
+        if (member === undefined) {
+          target = "namespace chaos in no member (none holds a copy now)";
+          break;
+        }
         target = `namespace chaos in ${member.name}`;
         const { gone, ...namespace } = await deleteMemberNamespace(member.kubeConfig());
-        extra = { namespace, detail: gone ? `gone after ${namespace.goneMs - namespace.fromMs} ms` : `still terminating after ${namespace.goneMs - namespace.fromMs} ms` };
+        extra = { member: member.name, namespace, detail: gone ? `gone after ${namespace.goneMs - namespace.fromMs} ms` : `still terminating after ${namespace.goneMs - namespace.fromMs} ms` };
         await sleep(f.downMs);
         break;
       }

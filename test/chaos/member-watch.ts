@@ -47,6 +47,11 @@ export class MemberWatch {
     return [...this.deleted];
   }
 
+  /** How many Flotilla copies the member holds now, as far as the watch knows. */
+  size(): number {
+    return this.known.size;
+  }
+
   /** Whether the member holds a copy of this template now, as far as the watch knows. */
   holds(id: string): boolean {
     return this.known.has(id);
