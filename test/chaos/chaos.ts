@@ -87,14 +87,19 @@ async function run(o: ChaosOptions): Promise<Report> {
     const history: IntentSnapshot[] = [{ atMs: Date.now(), wanted: wanted(model) }];
     const labels = new Map([...replicas.map((r) => [r.process, `control-plane :${r.healthPort}`] as const), ...[...flotilla.agents.values()].map((a) => [a.process, a.process.name] as const)]);
     const supervisor = supervise([...labels.keys()], labels, Date.now());
-    const plan = planFaults(faultRng, { durationMs: o.durationMs, members: names, failureThresholdMs: FAILURE_THRESHOLD_MS });
+    const plan = planFaults(faultRng, { durationMs: o.durationMs, members: names, failureThresholdMs: FAILURE_THRESHOLD_MS, etcdRestore: o.etcdRestore });
     const start = Date.now();
     const faults: FaultOutcome[] = [];
     const f = fleet;
     const fl = flotilla;
     const control: ControlAccess = {
       rest,
-      policies: new Lock(),
+      churn: new Lock(),
+      model: () => model,
+      rewind: (to) => {
+        model = to;
+        history.push({ atMs: Date.now(), wanted: wanted(model) });
+      },
       memberCopies: (member) => watches.find((w) => w.member === member)?.size() ?? 0,
       policyManifest: (name) => GROUPS.flatMap((g) => groupPolicyManifests(g, model.policies[g]).propagation as Manifest[]).find((m) => m.metadata.name === name),
     };
@@ -119,8 +124,8 @@ async function run(o: ChaosOptions): Promise<Report> {
         model = applyOperation(model, op);
         history.push({ atMs: sentAt, wanted: wanted(model) });
       };
-      // A policy the injector deletes and creates again is not written meanwhile (control-writes.ts).
-      await ("policy" in op ? control.policies.run(write) : write());
+      // One at a time with the injector's policy and etcd faults (control-writes.ts).
+      await control.churn.run(write);
       byOp[op.op] = (byOp[op.op] ?? 0) + 1;
       operations++;
       await sleep(rng.between(200, 800));

@@ -1,8 +1,10 @@
 // How the chaos run writes to the control cluster, for the churn driver and the fault injector
 // alike: server-side apply (or delete) retried until the apiserver answers, since a fault may have
-// it down; and one lock on the PropagationPolicies, so a policy the injector deletes and creates
-// again is never overwritten meanwhile by the churn with an older spec (or the other way round).
+// it down; and one lock around each churn operation (its writes and the model's update), so a
+// policy the injector deletes and creates again is never overwritten meanwhile with an older spec,
+// and an etcd snapshot or restore sees the control cluster and the model agree.
 import { KubeError, type KubeRest, isKubeStatus, objectPath, type ResourceInfo } from "../../shared/kube-rest.ts";
+import type { ChurnModel } from "./churn-model.ts";
 import { WATCHED } from "./member-watch.ts";
 
 export const FIELD_MANAGER = "chaos-churn";
@@ -55,8 +57,12 @@ export interface ControlAccess {
   rest: KubeRest;
   /** The PropagationPolicy of this name as the churn model holds it now. */
   policyManifest(name: string): Manifest | undefined;
-  /** The lock the churn takes around each policy write. */
-  policies: Lock;
+  /** The lock the churn takes around each operation. */
+  churn: Lock;
+  /** The churn model now (take it under the lock). */
+  model(): ChurnModel;
+  /** After an etcd restore: the model goes back to what it was at the snapshot, and that is the intent from now on. */
+  rewind(to: ChurnModel): void;
   /** How many Flotilla copies a member's chaos namespace holds now (the member watch's count). */
   memberCopies(member: string): number;
 }

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { FAULT_KINDS, FIRST_FAULT_MS, GAP_MS, planFaults, POLICY_NAMES } from "./fault-plan.ts";
+import { ETCD_SNAPSHOT_AGE_MS, FAULT_KINDS, FIRST_FAULT_MS, GAP_MS, planFaults, POLICY_NAMES } from "./fault-plan.ts";
 import { seededRandom } from "./random.ts";
 
 describe("planFaults", () => {
@@ -32,6 +32,14 @@ describe("planFaults", () => {
       }
     });
   }
+
+  it("--etcd-restore adds a restore from a snapshot a minute old to every round; without it there is none", () => {
+    const withRestore = planFaults(seededRandom(3), { durationMs: 600_000, members, failureThresholdMs: 5_000, etcdRestore: true });
+    const restores = withRestore.filter((f) => f.kind === "restore-control-etcd");
+    assert.ok(restores.length >= 2, `${restores.length} restores`);
+    assert.ok(restores.every((f) => f.downMs === ETCD_SNAPSHOT_AGE_MS && f.atMs + f.downMs <= 600_000));
+    assert.equal(plan(3, 600_000).filter((f) => f.kind === "restore-control-etcd").length, 0);
+  });
 
   it("the policies it deletes are the chaos run's: plain-g0, deploy-g0, plain-g1, deploy-g1", () => {
     assert.deepEqual(POLICY_NAMES, ["plain-g0", "deploy-g0", "plain-g1", "deploy-g1"]);

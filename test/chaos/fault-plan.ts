@@ -20,7 +20,9 @@ export type FaultKind =
   /** A person deletes a PropagationPolicy and creates it again, same spec, downMs later: no intent either. */
   | "recreate-policy"
   /** A person deletes the chaos namespace in a member: Kubernetes deletes its objects; Flotilla must bring them back. */
-  | "delete-member-namespace";
+  | "delete-member-namespace"
+  /** Only with --etcd-restore: the control cluster's etcd is snapshotted, and downMs later restored from it. */
+  | "restore-control-etcd";
 
 export const FAULT_KINDS: readonly FaultKind[] = [
   "kill-leader",
@@ -33,6 +35,9 @@ export const FAULT_KINDS: readonly FaultKind[] = [
   "recreate-policy",
   "delete-member-namespace",
 ];
+
+/** How old the snapshot is that restore-control-etcd restores. */
+export const ETCD_SNAPSHOT_AGE_MS = 60_000;
 
 /** The chaos run's PropagationPolicies (churn-model.ts groupPolicyManifests): plain-g0, deploy-g0, … */
 export const POLICY_NAMES: readonly string[] = GROUPS.flatMap((g) => [`plain-${g}`, `deploy-${g}`]);
@@ -56,6 +61,8 @@ export interface FaultPlanOptions {
   members: readonly string[];
   /** The cluster failure threshold: a stopped agent stays stopped longer than this. */
   failureThresholdMs: number;
+  /** Add restore-control-etcd to every round. */
+  etcdRestore?: boolean;
 }
 
 /** The quiet start (churn only) and the gap range between faults. */
@@ -73,9 +80,9 @@ export function planFaults(rng: Random, o: FaultPlanOptions): Fault[] {
   let round: FaultKind[] = [];
   let at = FIRST_FAULT_MS;
   for (;;) {
-    if (round.length === 0) round = shuffle(rng, FAULT_KINDS);
+    if (round.length === 0) round = shuffle(rng, o.etcdRestore ? [...FAULT_KINDS, "restore-control-etcd"] : FAULT_KINDS);
     const kind = round[0] as FaultKind;
-    const downMs = kind === "stop-agent" ? o.failureThresholdMs + rng.between(2_000, 6_000) : kind === "recreate-policy" ? rng.between(2_000, 5_000) : rng.between(1_000, 4_000);
+    const downMs = downTime(rng, kind, o.failureThresholdMs);
     if (at + downMs > o.durationMs) break;
     round.shift();
     faults.push({
@@ -89,6 +96,19 @@ export function planFaults(rng: Random, o: FaultPlanOptions): Fault[] {
     at += downMs + rng.between(GAP_MS[0], GAP_MS[1]);
   }
   return faults;
+}
+
+function downTime(rng: Random, kind: FaultKind, failureThresholdMs: number): number {
+  switch (kind) {
+    case "stop-agent":
+      return failureThresholdMs + rng.between(2_000, 6_000);
+    case "recreate-policy":
+      return rng.between(2_000, 5_000);
+    case "restore-control-etcd":
+      return ETCD_SNAPSHOT_AGE_MS;
+    default:
+      return rng.between(1_000, 4_000);
+  }
 }
 
 function shuffle<T>(rng: Random, items: readonly T[]): T[] {

@@ -1,11 +1,13 @@
 // The fault injector: does one planned fault to the running fleet and undoes it after downMs
 // (a killed process restarts in place, a stopped one continues, a deleted policy is created
 // again); what a person deletes by hand (a binding, a member namespace) is left to Flotilla.
+import { join } from "node:path";
 import type { Fleet } from "../env/fleet.ts";
 import type { Flotilla } from "../env/flotilla.ts";
 import type { ManagedProcess } from "../env/managed-process.ts";
 import { type ControlAccess, persist } from "./control-writes.ts";
 import type { Fault } from "./fault-plan.ts";
+import { restoreEtcd, snapshotEtcd } from "./etcd-restore.ts";
 import { deleteBinding, deleteMemberNamespace } from "./object-faults.ts";
 
 export interface Replica {
@@ -115,8 +117,8 @@ export async function inject(f: Fault, fleet: Fleet, flotilla: Flotilla, replica
       case "recreate-policy": {
         const name = f.policy ?? "";
         target = `PropagationPolicy ${name}`;
-        // The churn's policy writes wait meanwhile, so the policy comes back with the spec the model holds.
-        await control.policies.run(async () => {
+        // The churn waits meanwhile, so the policy comes back with the spec the model holds.
+        await control.churn.run(async () => {
           const m = control.policyManifest(name);
           if (m === undefined) throw new Error(`the churn model has no PropagationPolicy ${name}`);
           await persist(control.rest, m, true);
@@ -138,6 +140,19 @@ export async function inject(f: Fault, fleet: Fleet, flotilla: Flotilla, replica
         const { gone, ...namespace } = await deleteMemberNamespace(member.kubeConfig());
         extra = { member: member.name, namespace, detail: gone ? `gone after ${namespace.goneMs - namespace.fromMs} ms` : `still terminating after ${namespace.goneMs - namespace.fromMs} ms` };
         await sleep(f.downMs);
+        break;
+      }
+      case "restore-control-etcd": {
+        target = "control-etcd (snapshot, then restore)";
+        // The churn waits during the snapshot and the restore, so the model matches what etcd holds.
+        const { snapshot, model } = await control.churn.run(async () => ({ snapshot: await snapshotEtcd(fleet.control, join(fleet.root, "etcd-snapshot")), model: control.model() }));
+        await sleep(Math.max(0, snapshot.takenAtMs + f.downMs - Date.now()));
+        const { revertedRevisions } = await control.churn.run(async () => {
+          const r = await restoreEtcd(fleet.control, snapshot);
+          control.rewind(model);
+          return r;
+        });
+        extra = { detail: `${revertedRevisions} revisions undone` };
         break;
       }
     }

@@ -10,6 +10,8 @@ export interface ChaosOptions {
   json?: string;
   /** Where the control plane's and agents' logs are copied when the run fails. */
   keepLogs?: string;
+  /** Also restore the control cluster's etcd from a snapshot a minute old, once per round of faults. */
+  etcdRestore?: boolean;
   /** --help: print the usage and run nothing. */
   help?: boolean;
 }
@@ -18,7 +20,7 @@ export class ChaosUsageError extends Error {
   override name = "ChaosUsageError";
 }
 
-export const chaosUsage = `usage: npm run chaos -- [--duration D] [--seed N] [--members N] [--json FILE] [--keep-logs DIR]
+export const chaosUsage = `usage: npm run chaos -- [--duration D] [--seed N] [--members N] [--json FILE] [--keep-logs DIR] [--etcd-restore]
 
   --duration D   how long churn and faults go on, e.g. 2m, 10m (default 2m; at least 30s)
   --seed N       seed of the churn and the faults, 0 … 4294967295 (default: from the clock;
@@ -26,6 +28,9 @@ export const chaosUsage = `usage: npm run chaos -- [--duration D] [--seed N] [--
   --members N    member clusters, 3 … 6 (default 3)
   --json FILE    also write the report as JSON to FILE
   --keep-logs DIR  when the run fails, copy the control plane's and agents' logs to DIR
+  --etcd-restore also restore the control cluster's etcd from a snapshot taken a minute earlier,
+                 once per round (the minute between counts as that fault: a short run meets
+                 fewer of the others)
   --help         print this text
 
 faults, one every 4 to 9 s, every kind in each seeded round: kill -9 the leader or the standby
@@ -69,6 +74,9 @@ export function parseChaosOptions(args: string[], now: number): ChaosOptions {
         break;
       case "--keep-logs":
         o.keepLogs = value();
+        break;
+      case "--etcd-restore":
+        o.etcdRestore = true;
         break;
       case "--help":
       case "-h":
