@@ -3,51 +3,21 @@
 import { cp, writeFile } from "node:fs/promises";
 import { type Fleet, startFleet } from "../env/fleet.ts";
 import { type Flotilla, startFlotilla } from "../env/flotilla.ts";
-import { KubeError, KubeRest, isKubeStatus, objectPath, type ResourceInfo } from "../../shared/kube-rest.ts";
+import { KubeRest } from "../../shared/kube-rest.ts";
 import { applyOperation, type ChurnModel, type ChurnOperation, groupPolicyManifests, GROUPS, initialModel, NAMESPACE, nextOperation, templateManifest, wanted, WIDGET_GROUP } from "./churn-model.ts";
+import { type ControlAccess, Lock, type Manifest, persist } from "./control-writes.ts";
 import { checkFleet, type MemberCheck } from "./convergence.ts";
-import { type IntentSnapshot, unintendedDeletions } from "./deletion-judge.ts";
+import { type IntentSnapshot, judgeDeletions, type NamespaceDeletion, type ObservedDeletion } from "./deletion-judge.ts";
 import { planFaults } from "./fault-plan.ts";
 import { type FaultOutcome, inject, type Replica } from "./faults.ts";
-import { MemberWatch, WATCHED } from "./member-watch.ts";
+import { MemberWatch } from "./member-watch.ts";
 import { ChaosUsageError, chaosUsage, type ChaosOptions, parseChaosOptions } from "./options.ts";
 import { seededRandom } from "./random.ts";
 import { supervise } from "./supervisor.ts";
 
 const FAILURE_THRESHOLD_MS = 5_000;
 const CONVERGENCE_TIMEOUT_MS = 240_000;
-const FIELD_MANAGER = "chaos-churn";
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-const RESOURCES: Record<string, ResourceInfo> = {
-  ...Object.fromEntries(WATCHED.map((r) => [r.kind, r])),
-  PropagationPolicy: { apiVersion: "flotilla.dev/v1alpha1", kind: "PropagationPolicy", plural: "propagationpolicies", namespaced: true },
-  OverridePolicy: { apiVersion: "flotilla.dev/v1alpha1", kind: "OverridePolicy", plural: "overridepolicies", namespaced: true },
-  ClusterPropagationPolicy: { apiVersion: "flotilla.dev/v1alpha1", kind: "ClusterPropagationPolicy", plural: "clusterpropagationpolicies", namespaced: false },
-  CustomResourceDefinition: { apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition", plural: "customresourcedefinitions", namespaced: false },
-  Namespace: { apiVersion: "v1", kind: "Namespace", plural: "namespaces", namespaced: false },
-};
-
-type Manifest = { kind: string; metadata: { name: string; namespace?: string } };
-
-/** Applies (or deletes) until the control cluster answers: the apiserver may be down for a fault. */
-async function persist(rest: KubeRest, m: Manifest, remove = false): Promise<number> {
-  const r = RESOURCES[m.kind] as ResourceInfo;
-  const path = objectPath(r, m.metadata.namespace, m.metadata.name);
-  for (let attempt = 0; ; attempt++) {
-    try {
-      if (remove) await rest.delete(path).catch((e: unknown) => (isKubeStatus(e, 404) ? undefined : Promise.reject(e)));
-      else await rest.apply(path, m, FIELD_MANAGER);
-      return attempt;
-    } catch (err) {
-      // Down (no status), overloaded, conflicting, or a CRD's kind not served yet: try again.
-      // Anything else is the driver's own mistake: fail loudly.
-      const transient = !(err instanceof KubeError) || isKubeStatus(err, 404, 409, 429, 500, 503, 504);
-      if (!transient || attempt > 600) throw new Error(`${m.kind} ${m.metadata.name}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
-      await sleep(500);
-    }
-  }
-}
 
 function operationManifests(o: ChurnOperation): { apply: Manifest[]; remove: Manifest[] } {
   if ("template" in o) return { apply: [templateManifest(o.template) as Manifest], remove: [] };
@@ -90,7 +60,7 @@ interface Report {
   restarts: { name: string; atMs: number; exit: string }[];
   convergenceMs: number | null;
   check: MemberCheck;
-  deletions: { observed: number; intended: number; unintended: ReturnType<typeof unintendedDeletions> };
+  deletions: { observed: number; intended: number; unintended: ObservedDeletion[]; withNamespace: number; notBack: ObservedDeletion[] };
   ok: boolean;
 }
 
@@ -117,17 +87,28 @@ async function run(o: ChaosOptions): Promise<Report> {
     const history: IntentSnapshot[] = [{ atMs: Date.now(), wanted: wanted(model) }];
     const labels = new Map([...replicas.map((r) => [r.process, `control-plane :${r.healthPort}`] as const), ...[...flotilla.agents.values()].map((a) => [a.process, a.process.name] as const)]);
     const supervisor = supervise([...labels.keys()], labels, Date.now());
-    const plan = planFaults(faultRng, { durationMs: o.durationMs, members: names, failureThresholdMs: FAILURE_THRESHOLD_MS });
+    const plan = planFaults(faultRng, { durationMs: o.durationMs, members: names, failureThresholdMs: FAILURE_THRESHOLD_MS, etcdRestore: o.etcdRestore });
     const start = Date.now();
     const faults: FaultOutcome[] = [];
     const f = fleet;
     const fl = flotilla;
+    const control: ControlAccess = {
+      rest,
+      churn: new Lock(),
+      model: () => model,
+      rewind: (to) => {
+        model = to;
+        history.push({ atMs: Date.now(), wanted: wanted(model) });
+      },
+      memberCopies: (member) => watches.find((w) => w.member === member)?.size() ?? 0,
+      policyManifest: (name) => GROUPS.flatMap((g) => groupPolicyManifests(g, model.policies[g]).propagation as Manifest[]).find((m) => m.metadata.name === name),
+    };
     const faulting = (async () => {
       for (const fault of plan) {
         await sleep(Math.max(0, start + fault.atMs - Date.now()));
-        const out = await inject(fault, f, fl, replicas, supervisor);
+        const out = await inject(fault, f, fl, replicas, supervisor, control);
         faults.push(out);
-        console.error(`chaos: +${((Date.now() - start) / 1000).toFixed(1)}s ${out.kind} ${out.target} (${out.tookMs} ms)${out.error ? ` FAILED: ${out.error}` : ""}`);
+        console.error(`chaos: +${((Date.now() - start) / 1000).toFixed(1)}s ${out.kind} ${out.target} (${out.tookMs} ms)${out.detail ? `: ${out.detail}` : ""}${out.error ? ` FAILED: ${out.error}` : ""}`);
       }
     })();
     const byOp: Record<string, number> = {};
@@ -135,12 +116,16 @@ async function run(o: ChaosOptions): Promise<Report> {
     let retries = 0;
     while (Date.now() - start < o.durationMs) {
       const op = nextOperation(rng, model);
-      const sentAt = Date.now();
-      const { apply, remove } = operationManifests(op);
-      for (const m of apply) retries += await persist(rest, m);
-      for (const m of remove) retries += await persist(rest, m, true);
-      model = applyOperation(model, op);
-      history.push({ atMs: sentAt, wanted: wanted(model) });
+      const write = async () => {
+        const sentAt = Date.now();
+        const { apply, remove } = operationManifests(op);
+        for (const m of apply) retries += await persist(rest, m);
+        for (const m of remove) retries += await persist(rest, m, true);
+        model = applyOperation(model, op);
+        history.push({ atMs: sentAt, wanted: wanted(model) });
+      };
+      // One at a time with the injector's policy and etcd faults (control-writes.ts).
+      await control.churn.run(write);
       byOp[op.op] = (byOp[op.op] ?? 0) + 1;
       operations++;
       await sleep(rng.between(200, 800));
@@ -167,8 +152,9 @@ async function run(o: ChaosOptions): Promise<Report> {
     const restarts = supervisor.restarts();
     rest.close();
     const observed = watches.flatMap((w) => w.deletions());
-    const unintended = unintendedDeletions(history, observed);
-    const ok = convergenceMs !== null && unintended.length === 0 && faults.every((x) => x.error === undefined);
+    const namespaces = faults.flatMap((x): NamespaceDeletion[] => (x.namespace && x.member ? [{ member: x.member, ...x.namespace }] : []));
+    const { unintended, withNamespace, notBack } = judgeDeletions(history, observed, namespaces, (member, id) => watches.find((w) => w.member === member)?.holds(id) === true);
+    const ok = convergenceMs !== null && unintended.length === 0 && notBack.length === 0 && faults.every((x) => x.error === undefined);
     if (!ok && o.keepLogs !== undefined) {
       await cp(flotilla.logsDir, o.keepLogs, { recursive: true });
       console.error(`chaos: logs kept in ${o.keepLogs}`);
@@ -182,7 +168,7 @@ async function run(o: ChaosOptions): Promise<Report> {
       restarts,
       convergenceMs,
       check,
-      deletions: { observed: observed.length, intended: observed.length - unintended.length, unintended },
+      deletions: { observed: observed.length, intended: observed.length - unintended.length - withNamespace.length, unintended, withNamespace: withNamespace.length, notBack },
       ok,
     };
   } finally {
@@ -197,16 +183,21 @@ function summary(r: Report): string {
   const failed = r.faults.filter((f) => f.error !== undefined).length;
   return (
     `chaos: seed ${r.seed}, ${r.durationMs / 1000} s, ${r.members} members: ${r.faults.length} faults${failed ? ` (${failed} failed to inject)` : ""}, ${r.churn.operations} churn operations, ${r.restarts.length} restarts after an exit of its own; ${conv}; ` +
-    `${r.check.missing.length} missing, ${r.check.stray.length} stray, ${r.check.mismatched.length} mismatched, ${r.deletions.unintended.length} unintended deletions (of ${r.deletions.observed} deletions seen) — ${r.ok ? "PASS" : "FAIL"}`
+    `${r.check.missing.length} missing, ${r.check.stray.length} stray, ${r.check.mismatched.length} mismatched, ${r.deletions.unintended.length} unintended deletions (of ${r.deletions.observed} deletions seen; ` +
+    `${r.deletions.withNamespace} with a deleted member namespace, ${r.deletions.notBack.length} of them not back) — ${r.ok ? "PASS" : "FAIL"}`
   );
 }
 
 async function main(argv: string[]): Promise<number> {
   const o = parseChaosOptions(argv, Date.now());
+  if (o.help) {
+    console.log(chaosUsage);
+    return 0;
+  }
   console.error(`chaos: seed ${o.seed}, ${o.durationMs / 1000} s, ${o.members} members`);
   const report = await run(o);
   if (o.json !== undefined) await writeFile(o.json, `${JSON.stringify(report, null, 2)}\n`);
-  if (!report.ok) console.error(JSON.stringify({ check: report.check, unintended: report.deletions.unintended }, null, 2));
+  if (!report.ok) console.error(JSON.stringify({ check: report.check, unintended: report.deletions.unintended, notBack: report.deletions.notBack, failedFaults: report.faults.filter((x) => x.error !== undefined) }, null, 2));
   console.log(summary(report));
   return report.ok ? 0 : 1;
 }

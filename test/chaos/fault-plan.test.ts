@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { FAULT_KINDS, FIRST_FAULT_MS, GAP_MS, planFaults } from "./fault-plan.ts";
+import { ETCD_SNAPSHOT_AGE_MS, FAULT_KINDS, FIRST_FAULT_MS, GAP_MS, planFaults, POLICY_NAMES } from "./fault-plan.ts";
 import { seededRandom } from "./random.ts";
 
 describe("planFaults", () => {
@@ -21,16 +21,33 @@ describe("planFaults", () => {
         assert.ok(f.atMs >= FIRST_FAULT_MS && f.atMs >= freeAt, `fault at ${f.atMs} starts after the last one ended plus a gap`);
         assert.ok(f.atMs + f.downMs <= 120_000, "over before the run ends");
         if (f.kind === "stop-agent") assert.ok(f.downMs > 5_000, "a stopped agent stays stopped past the failure threshold");
-        assert.equal(f.member !== undefined, ["kill-agent", "stop-agent", "kill-member-apiserver"].includes(f.kind));
+        assert.equal(f.member !== undefined, ["kill-agent", "stop-agent", "kill-member-apiserver", "delete-member-namespace"].includes(f.kind));
         if (f.member !== undefined) assert.ok(members.includes(f.member));
+        assert.equal(f.policy !== undefined, f.kind === "recreate-policy");
+        if (f.policy !== undefined) assert.ok(POLICY_NAMES.includes(f.policy), f.policy);
+        if (f.kind === "recreate-policy") assert.ok(f.downMs >= 2_000 && f.downMs <= 5_000, "created again a few seconds later");
+        assert.equal(f.pick !== undefined, f.kind === "delete-binding");
+        if (f.pick !== undefined) assert.ok(f.pick >= 0 && f.pick < 1);
         freeAt = f.atMs + f.downMs + GAP_MS[0];
       }
     });
   }
 
-  it("a 10-minute run has about one fault every 15 seconds, each kind several times", () => {
+  it("--etcd-restore adds a restore from a snapshot a minute old to every round; without it there is none", () => {
+    const withRestore = planFaults(seededRandom(3), { durationMs: 600_000, members, failureThresholdMs: 5_000, etcdRestore: true });
+    const restores = withRestore.filter((f) => f.kind === "restore-control-etcd");
+    assert.ok(restores.length >= 2, `${restores.length} restores`);
+    assert.ok(restores.every((f) => f.downMs === ETCD_SNAPSHOT_AGE_MS && f.atMs + f.downMs <= 600_000));
+    assert.equal(plan(3, 600_000).filter((f) => f.kind === "restore-control-etcd").length, 0);
+  });
+
+  it("the policies it deletes are the chaos run's: plain-g0, deploy-g0, plain-g1, deploy-g1", () => {
+    assert.deepEqual(POLICY_NAMES, ["plain-g0", "deploy-g0", "plain-g1", "deploy-g1"]);
+  });
+
+  it("a 10-minute run has about one fault every 10 seconds, each kind several times", () => {
     const faults = plan(1, 600_000);
-    assert.ok(faults.length >= 30 && faults.length <= 60, `${faults.length} faults`);
+    assert.ok(faults.length >= 40 && faults.length <= 75, `${faults.length} faults`);
     for (const k of FAULT_KINDS) assert.ok(faults.filter((f) => f.kind === k).length >= 3, k);
   });
 });

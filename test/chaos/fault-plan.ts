@@ -1,4 +1,5 @@
 // When and what the fault injector breaks: a pure plan from the seed, so a run is repeatable.
+import { GROUPS } from "./churn-model.ts";
 import type { Random } from "./random.ts";
 
 export type FaultKind =
@@ -13,9 +14,33 @@ export type FaultKind =
   /** kill -9 a member's kube-apiserver; it restarts on the same port and data. */
   | "kill-member-apiserver"
   /** kill -9 the control cluster's kube-apiserver and etcd; both restart in place. */
-  | "kill-control-storage";
+  | "kill-control-storage"
+  /** A person deletes a ResourceBinding in the control cluster (finalizers left as they are): no intent (DESIGN §11). */
+  | "delete-binding"
+  /** A person deletes a PropagationPolicy and creates it again, same spec, downMs later: no intent either. */
+  | "recreate-policy"
+  /** A person deletes the chaos namespace in a member: Kubernetes deletes its objects; Flotilla must bring them back. */
+  | "delete-member-namespace"
+  /** Only with --etcd-restore: the control cluster's etcd is snapshotted, and downMs later restored from it. */
+  | "restore-control-etcd";
 
-export const FAULT_KINDS: readonly FaultKind[] = ["kill-leader", "kill-standby", "kill-agent", "stop-agent", "kill-member-apiserver", "kill-control-storage"];
+export const FAULT_KINDS: readonly FaultKind[] = [
+  "kill-leader",
+  "kill-standby",
+  "kill-agent",
+  "stop-agent",
+  "kill-member-apiserver",
+  "kill-control-storage",
+  "delete-binding",
+  "recreate-policy",
+  "delete-member-namespace",
+];
+
+/** How old the snapshot is that restore-control-etcd restores. */
+export const ETCD_SNAPSHOT_AGE_MS = 60_000;
+
+/** The chaos run's PropagationPolicies (churn-model.ts groupPolicyManifests): plain-g0, deploy-g0, … */
+export const POLICY_NAMES: readonly string[] = GROUPS.flatMap((g) => [`plain-${g}`, `deploy-${g}`]);
 
 export interface Fault {
   /** Offset from the start of the run. */
@@ -23,8 +48,12 @@ export interface Fault {
   kind: FaultKind;
   /** The member it hits (agent and member faults). */
   member?: string;
-  /** How long the process stays down or stopped. */
+  /** How long the process stays down or stopped, the policy stays deleted, or the injector waits after a deletion. */
   downMs: number;
+  /** recreate-policy: which PropagationPolicy. */
+  policy?: string;
+  /** delete-binding: which of the bindings there are then, as a fraction of their sorted list, [0, 1). */
+  pick?: number;
 }
 
 export interface FaultPlanOptions {
@@ -32,11 +61,15 @@ export interface FaultPlanOptions {
   members: readonly string[];
   /** The cluster failure threshold: a stopped agent stays stopped longer than this. */
   failureThresholdMs: number;
+  /** Add restore-control-etcd to every round. */
+  etcdRestore?: boolean;
 }
 
 /** The quiet start (churn only) and the gap range between faults. */
 export const FIRST_FAULT_MS = 8_000;
-export const GAP_MS: readonly [number, number] = [6_000, 12_000];
+export const GAP_MS: readonly [number, number] = [4_000, 9_000];
+
+const ON_MEMBER: readonly FaultKind[] = ["kill-agent", "stop-agent", "kill-member-apiserver", "delete-member-namespace"];
 
 /**
  * Faults at seeded times from FIRST_FAULT_MS on, GAP_MS apart, each over before the run ends. Kinds
@@ -47,16 +80,35 @@ export function planFaults(rng: Random, o: FaultPlanOptions): Fault[] {
   let round: FaultKind[] = [];
   let at = FIRST_FAULT_MS;
   for (;;) {
-    if (round.length === 0) round = shuffle(rng, FAULT_KINDS);
+    if (round.length === 0) round = shuffle(rng, o.etcdRestore ? [...FAULT_KINDS, "restore-control-etcd"] : FAULT_KINDS);
     const kind = round[0] as FaultKind;
-    const downMs = kind === "stop-agent" ? o.failureThresholdMs + rng.between(2_000, 6_000) : rng.between(1_000, 4_000);
+    const downMs = downTime(rng, kind, o.failureThresholdMs);
     if (at + downMs > o.durationMs) break;
     round.shift();
-    const onMember = kind === "kill-agent" || kind === "stop-agent" || kind === "kill-member-apiserver";
-    faults.push({ atMs: at, kind, downMs, ...(onMember ? { member: rng.pick(o.members) } : {}) });
+    faults.push({
+      atMs: at,
+      kind,
+      downMs,
+      ...(ON_MEMBER.includes(kind) ? { member: rng.pick(o.members) } : {}),
+      ...(kind === "recreate-policy" ? { policy: rng.pick(POLICY_NAMES) } : {}),
+      ...(kind === "delete-binding" ? { pick: rng.next() } : {}),
+    });
     at += downMs + rng.between(GAP_MS[0], GAP_MS[1]);
   }
   return faults;
+}
+
+function downTime(rng: Random, kind: FaultKind, failureThresholdMs: number): number {
+  switch (kind) {
+    case "stop-agent":
+      return failureThresholdMs + rng.between(2_000, 6_000);
+    case "recreate-policy":
+      return rng.between(2_000, 5_000);
+    case "restore-control-etcd":
+      return ETCD_SNAPSHOT_AGE_MS;
+    default:
+      return rng.between(1_000, 4_000);
+  }
 }
 
 function shuffle<T>(rng: Random, items: readonly T[]): T[] {

@@ -1,9 +1,14 @@
 // The fault injector: does one planned fault to the running fleet and undoes it after downMs
-// (a killed process restarts in place, a stopped one continues).
+// (a killed process restarts in place, a stopped one continues, a deleted policy is created
+// again); what a person deletes by hand (a binding, a member namespace) is left to Flotilla.
+import { join } from "node:path";
 import type { Fleet } from "../env/fleet.ts";
 import type { Flotilla } from "../env/flotilla.ts";
 import type { ManagedProcess } from "../env/managed-process.ts";
+import { type ControlAccess, persist } from "./control-writes.ts";
 import type { Fault } from "./fault-plan.ts";
+import { restoreEtcd, snapshotEtcd } from "./etcd-restore.ts";
+import { deleteBinding, deleteMemberNamespace } from "./object-faults.ts";
 
 export interface Replica {
   process: ManagedProcess;
@@ -15,6 +20,10 @@ export interface FaultOutcome extends Fault {
   target: string;
   /** How long the fault took, restart included. */
   tookMs: number;
+  /** What it found or saw, for the log line. */
+  detail?: string;
+  /** delete-member-namespace: when the deletion was asked for and when the namespace was seen gone (Date.now() times), in `member` (which may differ from the planned one). */
+  namespace?: { fromMs: number; goneMs: number };
   error?: string;
 }
 
@@ -41,9 +50,10 @@ export interface Holder {
   release(p: ManagedProcess): void;
 }
 
-export async function inject(f: Fault, fleet: Fleet, flotilla: Flotilla, replicas: Replica[], holder: Holder): Promise<FaultOutcome> {
+export async function inject(f: Fault, fleet: Fleet, flotilla: Flotilla, replicas: Replica[], holder: Holder, control: ControlAccess): Promise<FaultOutcome> {
   const started = Date.now();
   let target = "";
+  let extra: Pick<FaultOutcome, "detail" | "namespace" | "member"> = {};
   const held: ManagedProcess[] = [];
   const killAndRestart = async (processes: ManagedProcess[], downMs: number): Promise<void> => {
     for (const p of processes) {
@@ -98,10 +108,57 @@ export async function inject(f: Fault, fleet: Fleet, flotilla: Flotilla, replica
         // the lease could not be renewed meanwhile: the leader exits, and the supervisor restarts it
         break;
       }
+      case "delete-binding": {
+        const name = await deleteBinding(control.rest, f.pick ?? 0);
+        target = name === undefined ? "no ResourceBinding (none yet)" : `ResourceBinding ${name}`;
+        await sleep(f.downMs);
+        break;
+      }
+      case "recreate-policy": {
+        const name = f.policy ?? "";
+        target = `PropagationPolicy ${name}`;
+        // The churn waits meanwhile, so the policy comes back with the spec the model holds.
+        await control.churn.run(async () => {
+          const m = control.policyManifest(name);
+          if (m === undefined) throw new Error(`the churn model has no PropagationPolicy ${name}`);
+          await persist(control.rest, m, true);
+          await sleep(f.downMs);
+          await persist(control.rest, control.policyManifest(name) ?? m);
+        });
+        break;
+      }
+      case "delete-member-namespace": {
+        // The planned member, or the next one whose namespace holds copies: churn may have moved all away.
+        const at = Math.max(0, fleet.members.findIndex((m) => m.name === f.member));
+        const order = [...fleet.members.slice(at), ...fleet.members.slice(0, at)];
+        const member = order.find((m) => control.memberCopies(m.name) > 0);
+        if (member === undefined) {
+          target = "namespace chaos in no member (none holds a copy now)";
+          break;
+        }
+        target = `namespace chaos in ${member.name}`;
+        const { gone, ...namespace } = await deleteMemberNamespace(member.kubeConfig());
+        extra = { member: member.name, namespace, detail: gone ? `gone after ${namespace.goneMs - namespace.fromMs} ms` : `still terminating after ${namespace.goneMs - namespace.fromMs} ms` };
+        await sleep(f.downMs);
+        break;
+      }
+      case "restore-control-etcd": {
+        target = "control-etcd (snapshot, then restore)";
+        // The churn waits during the snapshot and the restore, so the model matches what etcd holds.
+        const { snapshot, model } = await control.churn.run(async () => ({ snapshot: await snapshotEtcd(fleet.control, join(fleet.root, "etcd-snapshot")), model: control.model() }));
+        await sleep(Math.max(0, snapshot.takenAtMs + f.downMs - Date.now()));
+        const { revertedRevisions } = await control.churn.run(async () => {
+          const r = await restoreEtcd(fleet.control, snapshot);
+          control.rewind(model);
+          return r;
+        });
+        extra = { detail: `${revertedRevisions} revisions undone` };
+        break;
+      }
     }
-    return { ...f, target, tookMs: Date.now() - started };
+    return { ...f, target, tookMs: Date.now() - started, ...extra };
   } catch (err) {
-    return { ...f, target, tookMs: Date.now() - started, error: err instanceof Error ? err.message : String(err) };
+    return { ...f, target, tookMs: Date.now() - started, ...extra, error: err instanceof Error ? err.message : String(err) };
   } finally {
     for (const p of held) holder.release(p);
   }

@@ -30,7 +30,7 @@ export class MemberWatch {
   private readonly aborts = new Set<AbortController>();
   private stopped = false;
   private readonly rest: KubeRest;
-  private readonly member: string;
+  readonly member: string;
   private readonly kc: KubeConfig;
 
   constructor(member: string, kc: KubeConfig) {
@@ -45,6 +45,16 @@ export class MemberWatch {
 
   deletions(): ObservedDeletion[] {
     return [...this.deleted];
+  }
+
+  /** How many Flotilla copies the member holds now, as far as the watch knows. */
+  size(): number {
+    return this.known.size;
+  }
+
+  /** Whether the member holds a copy of this template now, as far as the watch knows. */
+  holds(id: string): boolean {
+    return this.known.has(id);
   }
 
   stop(): void {

@@ -9,6 +9,8 @@ describe("parseChaosOptions", () => {
     { name: "every flag", args: ["--duration", "10m", "--seed", "7", "--members", "4", "--json", "r.json"], want: { durationMs: 600_000, seed: 7, members: 4, json: "r.json" } },
     { name: "inline values", args: ["--duration=45s", "--seed=0"], want: { durationMs: 45_000, seed: 0, members: 3 } },
     { name: "logs kept on failure", args: ["--keep-logs", "/tmp/l"], want: { durationMs: 120_000, seed: 5, members: 3, keepLogs: "/tmp/l" } },
+    { name: "etcd restore", args: ["--etcd-restore"], want: { durationMs: 120_000, seed: 5, members: 3, etcdRestore: true } },
+    { name: "help", args: ["--help"], want: { durationMs: 120_000, seed: 5, members: 3, help: true } },
   ];
   for (const c of cases) it(c.name, () => assert.deepEqual(parseChaosOptions(c.args, now), c.want));
 

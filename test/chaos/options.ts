@@ -10,20 +10,33 @@ export interface ChaosOptions {
   json?: string;
   /** Where the control plane's and agents' logs are copied when the run fails. */
   keepLogs?: string;
+  /** Also restore the control cluster's etcd from a snapshot a minute old, once per round of faults. */
+  etcdRestore?: boolean;
+  /** --help: print the usage and run nothing. */
+  help?: boolean;
 }
 
 export class ChaosUsageError extends Error {
   override name = "ChaosUsageError";
 }
 
-export const chaosUsage = `usage: npm run chaos -- [--duration D] [--seed N] [--members N] [--json FILE]
+export const chaosUsage = `usage: npm run chaos -- [--duration D] [--seed N] [--members N] [--json FILE] [--keep-logs DIR] [--etcd-restore]
 
   --duration D   how long churn and faults go on, e.g. 2m, 10m (default 2m; at least 30s)
   --seed N       seed of the churn and the faults, 0 … 4294967295 (default: from the clock;
                  the summary prints it, and the same seed repeats the same run)
   --members N    member clusters, 3 … 6 (default 3)
   --json FILE    also write the report as JSON to FILE
-  --keep-logs DIR  when the run fails, copy the control plane's and agents' logs to DIR`;
+  --keep-logs DIR  when the run fails, copy the control plane's and agents' logs to DIR
+  --etcd-restore also restore the control cluster's etcd from a snapshot taken a minute earlier,
+                 once per round (the minute between counts as that fault: a short run meets
+                 fewer of the others)
+  --help         print this text
+
+faults, one every 4 to 9 s, every kind in each seeded round: kill -9 the leader or the standby
+replica; kill -9 or SIGSTOP an agent; kill -9 a member's kube-apiserver; kill -9 the control
+cluster's kube-apiserver and etcd; delete a ResourceBinding; delete a PropagationPolicy and create
+it again; delete the chaos namespace in a member. See README.md, "Chaos run".`;
 
 /** Parses the flags; `now` seeds a run that names no seed. */
 export function parseChaosOptions(args: string[], now: number): ChaosOptions {
@@ -61,6 +74,13 @@ export function parseChaosOptions(args: string[], now: number): ChaosOptions {
         break;
       case "--keep-logs":
         o.keepLogs = value();
+        break;
+      case "--etcd-restore":
+        o.etcdRestore = true;
+        break;
+      case "--help":
+      case "-h":
+        o.help = true;
         break;
       default:
         throw new ChaosUsageError(`unknown flag ${JSON.stringify(arg)}`);

@@ -54,4 +54,8 @@ describe("parseRestartOptions", () => {
   for (const c of bad) {
     it(`refuses ${c.name}`, () => assert.throws(() => parseRestartOptions(c.args, {}, cwd), (err: unknown) => err instanceof UsageError && c.message.test(err.message)));
   }
+  it("stop takes the same arguments and names itself when refusing", () => {
+    assert.deepEqual(parseRestartOptions(["agent-member1"], {}, cwd, "stop"), { process: "agent-member1", stateDir: "/work/.flotilla" });
+    assert.throws(() => parseRestartOptions([], {}, cwd, "stop"), /stop takes one process name/);
+  });
 });

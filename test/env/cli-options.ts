@@ -18,8 +18,8 @@ export interface RestartOptions {
   stateDir: string;
 }
 
-/** Parses `restart <process> [--state-dir DIR]` (the state directory as `up` finds it). */
-export function parseRestartOptions(args: string[], env: NodeJS.ProcessEnv, cwd: string): RestartOptions {
+/** Parses `restart|stop <process> [--state-dir DIR]` (the state directory as `up` finds it). */
+export function parseRestartOptions(args: string[], env: NodeJS.ProcessEnv, cwd: string, command: "restart" | "stop" = "restart"): RestartOptions {
   const names: string[] = [];
   let stateDir = env.FLOTILLA_STATE_DIR || join(cwd, ".flotilla");
   for (let i = 0; i < args.length; i++) {
@@ -34,7 +34,7 @@ export function parseRestartOptions(args: string[], env: NodeJS.ProcessEnv, cwd:
     if (v === undefined || v === "") throw new UsageError("--state-dir needs a value");
     stateDir = v;
   }
-  if (names.length !== 1) throw new UsageError(`restart takes one process name (the pid files in <state>/pids/ name them), got ${names.length}`);
+  if (names.length !== 1) throw new UsageError(`${command} takes one process name (the pid files in <state>/pids/ name them), got ${names.length}`);
   return { process: names[0] as string, stateDir };
 }
 

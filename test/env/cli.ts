@@ -1,29 +1,17 @@
 // The test environment as a command for people: `node test/env/cli.ts help`.
-import { execFile } from "node:child_process";
 import { rmSync } from "node:fs";
 import { copyFile, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join, relative, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
-import { AppsV1Api, type V1Deployment } from "@kubernetes/client-node";
 import { ensureBinaries } from "./binaries.ts";
 import { onExit, onShutdownSignal } from "./cleanup.ts";
 import { type Fleet, startFleet } from "./fleet.ts";
 import { type Flotilla, startFlotilla } from "./flotilla.ts";
 import { type DnsServer, startDns } from "./dns.ts";
-import { resolveAt } from "./dns-client.ts";
 import { parseRestartOptions, parseUpOptions, type UpOptions, UsageError } from "./cli-options.ts";
-import { requestRestart, restartByName, serveFleetControl } from "./fleet-control.ts";
+import { careForFleet, writePidFiles } from "./fleet-care.ts";
+import { requestAction } from "./fleet-control.ts";
 import { isProcessAlive, type ManagedProcess } from "./managed-process.ts";
-import { waitFor } from "./wait.ts";
-
-/** The sample app `up` applies to the control cluster (see the comment at its top). */
-const sampleFile = fileURLToPath(new URL("./sample/web.yaml", import.meta.url));
-const sampleNamespace = "demo";
-const sampleDeployment = "web";
-const sampleReplicasPerMember = 2;
-/** The name the sample's ServiceDNSRecord publishes for every member (Domain object "fleet", zone example.com). */
-const sampleGlobalName = "web.demo.fleet.svc.example.com";
+import { applySample, printHints, sampleFile, waitForSample, waitForSampleName } from "./sample-app.ts";
 
 const usage = `usage: node test/env/cli.ts <command> [flags]
 
@@ -31,16 +19,21 @@ commands:
   restart   start a process of the running fleet again, in place (same ports, same data), e.g.
             after it crashed or was killed: restart <process>, named as its pid file in
             <state>/pids/ (agent-member1, control-plane, member1-kube-apiserver, control-etcd, …)
+  stop      stop a process of the running fleet (SIGTERM) and keep it down until restart, e.g.
+            stop agent-member1 to watch member1 go NotReady
   bin-dir   build the pinned cluster binaries if the cache lacks them, then print their directory
   up        run the local fleet until SIGINT/SIGTERM: the control cluster, N members, the Flotilla
             control plane, one agent per member, ExternalDNS and CoreDNS (multi-cluster DNS), and
             the sample app (test/env/sample/web.yaml); admin kubeconfigs in
             <state>/<cluster>.kubeconfig, pid files in <state>/pids/, the DNS server's host:port in
             <state>/dns-server; prints "flotilla: ready" once the sample runs in every member and
-            its DNS name answers with every member's load-balancer address
+            its DNS name answers with every member's load-balancer address. The control plane
+            or an agent that exits by itself (non-zero code, crash signal) is started again after
+            1 s, doubling to 30 s while it keeps exiting; one killed or stopped by a person stays
+            down until restart
   help      print this text
 
-flags of up (and --state-dir of restart):
+flags of up (and --state-dir of restart and stop):
   --members N       number of members, member1 … memberN (default: $FLOTILLA_MEMBERS, else 2)
   --state-dir DIR   where kubeconfigs, pid files, certificates, logs and cluster data go
                     (default: $FLOTILLA_STATE_DIR, else .flotilla/ in the working directory)
@@ -58,9 +51,10 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     case "up":
       return up(parseUpOptions(rest, process.env, process.cwd()));
-    case "restart": {
-      const o = parseRestartOptions(rest, process.env, process.cwd());
-      const answer = await requestRestart(resolve(o.stateDir), o.process);
+    case "restart":
+    case "stop": {
+      const o = parseRestartOptions(rest, process.env, process.cwd(), command);
+      const answer = await requestAction(resolve(o.stateDir), command, o.process);
       (answer.status === 200 ? console.log : console.error)(`flotilla: ${answer.message}`);
       return answer.status === 200 ? 0 : 1;
     }
@@ -158,29 +152,13 @@ async function up(opts: UpOptions): Promise<number> {
   }
   if (stopping) return forever();
 
-  // Once ready, a process that dies is reported and the rest keep running (DESIGN §10): a killed
-  // agent or replica is how one watches failover. `restart <process>` starts it again.
-  const live = processes;
-  control = await serveFleetControl(state, (name) =>
-    restartByName(live, name, async (p) => {
-      await writePidFiles(pidsDir, [p], written);
-      reportExit(p, () => stopping);
-    }),
-  );
-  for (const p of processes) reportExit(p, () => stopping);
+  // Once ready, the fleet is cared for as a cluster would be (fleet-care.ts): the control plane
+  // or an agent that exits by itself is restarted with back-off; a process a person killed or
+  // stopped is reported and stays down, and the rest keep running (DESIGN §10).
+  control = await careForFleet({ state, processes, supervised: flotilla.processes(), written, stopping: () => stopping });
   printHints(state, fleet, flotilla, dns);
   console.log("flotilla: ready");
   return forever();
-}
-
-/** Says on stderr when this run of p exits, unless the fleet is stopping or p was restarted. */
-function reportExit(p: ManagedProcess, stopping: () => boolean): void {
-  const run = p.runs;
-  void p.exited.then((e) => {
-    if (stopping() || p.runs !== run) return;
-    const how = e.signal === null ? `code ${e.code}` : `signal ${e.signal}`;
-    console.error(`flotilla: ${p.name} exited (${how}); the rest keep running. Start it again with: npm run env -- restart ${p.name}\nflotilla: last log lines of ${p.name}:\n${p.tail(10)}`);
-  });
 }
 
 /** The last lines of the control plane's and agents' logs, before tearDown removes them. */
@@ -191,90 +169,6 @@ async function printFlotillaLogTails(logsDir: string): Promise<void> {
     const tail = text.trimEnd().split("\n").slice(-10).join("\n");
     if (tail !== "") console.error(`flotilla: last lines of ${f}:\n${tail}`);
   }
-}
-
-async function writePidFiles(pidsDir: string, processes: ManagedProcess[], written: string[]): Promise<void> {
-  for (const p of processes) {
-    const pidFile = join(pidsDir, `${p.name}.pid`);
-    await writeFile(pidFile, `${p.pid}\n`);
-    written.push(pidFile);
-  }
-}
-
-/** `kubectl apply --server-side` of the sample, as a user would run it; its output goes to stderr. */
-async function applySample(kubeconfig: string, cacheDir: string): Promise<void> {
-  const kubectl = join(await ensureBinaries(), "kubectl");
-  const args = ["--kubeconfig", kubeconfig, "--cache-dir", cacheDir, "apply", "--server-side", "-f", sampleFile];
-  try {
-    const { stdout } = await promisify(execFile)(kubectl, args, { encoding: "utf8" });
-    for (const line of stdout.trimEnd().split("\n")) console.error(`  ${line}`);
-  } catch (err) {
-    const e = err as { stderr?: string; message: string };
-    throw new Error(`kubectl apply of ${sampleFile} failed: ${e.stderr?.trim() || e.message}`, { cause: err });
-  }
-}
-
-/**
- * Until the sample's Deployment is Available in every member and its template in the control
- * cluster shows the fleet sum (Flotilla writes the members' status back into it).
- */
-async function waitForSample(fleet: Fleet): Promise<void> {
-  const read = (api: AppsV1Api) => api.readNamespacedDeployment({ name: sampleDeployment, namespace: sampleNamespace });
-  const available = (d: V1Deployment) => d.status?.conditions?.some((c) => c.type === "Available" && c.status === "True") === true;
-  const members = fleet.members.map((m) => ({ name: m.name, api: m.kubeConfig().makeApiClient(AppsV1Api) }));
-  const control = fleet.control.kubeConfig().makeApiClient(AppsV1Api);
-  const want = sampleReplicasPerMember * fleet.members.length;
-  let waitingOn = "";
-  await waitFor(
-    async () => {
-      for (const m of members) {
-        waitingOn = `Deployment ${sampleNamespace}/${sampleDeployment} Available in ${m.name}`;
-        if (!available(await read(m.api))) return false;
-      }
-      waitingOn = `status.readyReplicas ${want} on the control cluster's Deployment ${sampleNamespace}/${sampleDeployment}`;
-      return (await read(control)).status?.readyReplicas === want;
-    },
-    { what: "the sample app", timeoutMs: 180_000, intervalMs: 250 },
-  ).catch((err: unknown) => {
-    throw new Error(`${err instanceof Error ? err.message : String(err)} (still waiting for ${waitingOn})`, { cause: err });
-  });
-}
-
-/** Until the sample's global name answers with one load-balancer address per member, as a DNS client sees it. */
-async function waitForSampleName(fleet: Fleet, server: string): Promise<void> {
-  let last: string[] = [];
-  await waitFor(
-    async () => {
-      last = await resolveAt(server, sampleGlobalName, "A").catch(() => []);
-      return last.length === fleet.members.length;
-    },
-    { what: `${sampleGlobalName} at ${server}`, timeoutMs: 120_000, intervalMs: 250 },
-  ).catch((err: unknown) => {
-    throw new Error(`${err instanceof Error ? err.message : String(err)} (last answer: ${JSON.stringify(last)}; want one address per member)`, { cause: err });
-  });
-}
-
-function printHints(state: string, fleet: Fleet, flotilla: Flotilla, dns: DnsServer): void {
-  const control = join(state, "control.kubeconfig");
-  const first = fleet.members[0]?.name ?? "member1";
-  console.error(
-    [
-      `flotilla: kubeconfigs in ${state}/: control.kubeconfig (templates and policies), ${fleet.members.map((m) => `${m.name}.kubeconfig`).join(", ")}`,
-      `flotilla: pid files in ${join(state, "pids")}/, control-plane and agent logs in ${flotilla.logsDir}/, cluster logs in ${join(state, "clusters")}/<cluster>/`,
-      "flotilla: try",
-      `  kubectl --kubeconfig ${control} get deploy -n ${sampleNamespace} ${sampleDeployment}    # the fleet-wide sum`,
-      `  kubectl --kubeconfig ${control} get rb -n ${sampleNamespace}    # one ResourceBinding per template`,
-      `  kubectl --kubeconfig ${control} get clusters`,
-      `  kubectl --kubeconfig ${join(state, `${first}.kubeconfig`)} get deploy,svc,cm -n ${sampleNamespace}`,
-      `  FLOTILLA_STATE_DIR=${state} npx flotillactl get clusters    # also: get bindings -A, describe deploy/${sampleDeployment} -n ${sampleNamespace}, render|diff deploy/${sampleDeployment} -n ${sampleNamespace} --cluster ${first}`,
-      `flotilla: multi-cluster DNS at ${dns.server} (also in ${join(state, "dns-server")}); the sample's names:`,
-      `  dig @127.0.0.1 -p ${dns.port} +short ${sampleGlobalName}    # every member's load-balancer address`,
-      `  dig @127.0.0.1 -p ${dns.port} +short web.demo.fleet.svc.eu.example.com    # a region; …svc.eu-1.eu.example.com a zone`,
-      `  node -e 'const r=new (require("node:dns").promises.Resolver)();r.setServers(["${dns.server}"]);r.resolve4("${sampleGlobalName}").then(console.log)'    # without dig`,
-      `  kubectl --kubeconfig ${control} get servicednsrecord -n ${sampleNamespace} ${sampleDeployment} -o yaml    # status.dns per cluster; the DNSEndpoint of the same name`,
-      "flotilla: Ctrl-C stops everything and removes what it wrote",
-    ].join("\n"),
-  );
 }
 
 main(process.argv.slice(2)).then(

@@ -48,6 +48,8 @@ export interface Cluster {
   processes: ManagedProcess[];
   /** Every loopback port the cluster's processes listen on. */
   ports: number[];
+  /** Its etcd's client URL (data in `<dir>/etcd`). */
+  etcdUrl: string;
   /** The apiserver's audit log (JSON lines), when started with `audit`. */
   auditLogPath?: string;
   /** A member's cloud: addresses of its LoadBalancer Services and Ingresses (absent in a control cluster). */
@@ -120,6 +122,7 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
       processes,
       loadBalancers,
       ports: [...etcd.ports, apiserver.port],
+      etcdUrl: etcd.clientUrl,
       kubeConfig: () => {
         const k = new KubeConfig();
         k.loadFromFile(kubeconfigPath);

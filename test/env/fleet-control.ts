@@ -1,29 +1,47 @@
-// How `npm run env -- restart <process>` reaches the running `up`: `up` owns every process (they
-// die with it), so only `up` can start one again. It listens on a Unix socket in its state
-// directory; the restart command asks there and prints the answer.
+// How `npm run env -- restart|stop <process>` reaches the running `up`: `up` owns every process
+// (they die with it), so only `up` can start one again, or know that a stop was asked for (and
+// not restart it). It listens on a Unix socket in its state directory; the command asks there and
+// prints the answer.
 import { rmSync } from "node:fs";
 import { createServer, request, type Server } from "node:http";
 import { join } from "node:path";
-import type { ManagedProcess } from "./managed-process.ts";
+import { ManagedProcess } from "./managed-process.ts";
 
 /** The socket `up` listens on, in its state directory. */
 export function controlSocket(stateDir: string): string {
   return join(stateDir, "control.sock");
 }
 
-/** What a restart request gets: the status code and the line to print. */
+/** What a restart or stop request gets: the status code and the line to print. */
 export interface RestartAnswer {
   status: number;
   message: string;
 }
 
-/** Restarts the named process in place (same ports and data); the pure part is the lookup. */
-export async function restartByName(processes: ManagedProcess[], name: string, onRestarted: (p: ManagedProcess) => Promise<void>): Promise<RestartAnswer> {
+/** What the control socket does to a process. */
+export type FleetAction = "restart" | "stop";
+
+function lookUp(processes: ManagedProcess[], name: string): ManagedProcess | RestartAnswer {
   const p = processes.find((x) => x.name === name);
-  if (p === undefined) {
-    const names = processes.map((x) => x.name).sort().join(", ");
-    return { status: 404, message: `no process named ${JSON.stringify(name)}; the fleet has: ${names}` };
-  }
+  if (p !== undefined) return p;
+  const names = processes.map((x) => x.name).sort().join(", ");
+  return { status: 404, message: `no process named ${JSON.stringify(name)}; the fleet has: ${names}` };
+}
+
+/** Stops the named process (SIGTERM, then SIGKILL after 5 s); beforeStop tells its watchers it is on purpose. */
+export async function stopByName(processes: ManagedProcess[], name: string, beforeStop: (p: ManagedProcess) => void): Promise<RestartAnswer> {
+  const p = lookUp(processes, name);
+  if (!(p instanceof ManagedProcess)) return p;
+  if (!p.running) return { status: 409, message: `${name} is not running; start it again with: npm run env -- restart ${name}` };
+  beforeStop(p);
+  await p.stop();
+  return { status: 200, message: `${name} stopped; it stays down until: npm run env -- restart ${name}` };
+}
+
+/** Restarts the named process in place (same ports and data). */
+export async function restartByName(processes: ManagedProcess[], name: string, onRestarted: (p: ManagedProcess) => Promise<void>): Promise<RestartAnswer> {
+  const p = lookUp(processes, name);
+  if (!(p instanceof ManagedProcess)) return p;
   try {
     await p.restart();
   } catch (err) {
@@ -33,18 +51,19 @@ export async function restartByName(processes: ManagedProcess[], name: string, o
   return { status: 200, message: `${name} restarted (pid ${p.pid})` };
 }
 
-/** Serves restart requests on the state directory's socket until close(). */
-export async function serveFleetControl(stateDir: string, restart: (name: string) => Promise<RestartAnswer>): Promise<{ close(): Promise<void> }> {
+/** Serves restart and stop requests on the state directory's socket until close(). */
+export async function serveFleetControl(stateDir: string, handle: (action: FleetAction, name: string) => Promise<RestartAnswer>): Promise<{ close(): Promise<void> }> {
   const path = controlSocket(stateDir);
   rmSync(path, { force: true });
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://fleet");
     const name = url.searchParams.get("process");
-    if (req.method !== "POST" || url.pathname !== "/restart" || name === null) {
-      res.writeHead(400).end("POST /restart?process=<name>\n");
+    const action = url.pathname.slice(1);
+    if (req.method !== "POST" || (action !== "restart" && action !== "stop") || name === null) {
+      res.writeHead(400).end("POST /restart?process=<name> or /stop?process=<name>\n");
       return;
     }
-    restart(name).then(
+    handle(action, name).then(
       (a) => res.writeHead(a.status, { "content-type": "text/plain" }).end(`${a.message}\n`),
       (err: unknown) => res.writeHead(500).end(`${err instanceof Error ? err.message : String(err)}\n`),
     );
@@ -63,10 +82,10 @@ export async function serveFleetControl(stateDir: string, restart: (name: string
   };
 }
 
-/** Asks the `up` running from stateDir to restart a process; rejects when no fleet listens there. */
-export function requestRestart(stateDir: string, name: string): Promise<RestartAnswer> {
+/** Asks the `up` running from stateDir to restart or stop a process; rejects when no fleet listens there. */
+export function requestAction(stateDir: string, action: FleetAction, name: string): Promise<RestartAnswer> {
   return new Promise((resolve, reject) => {
-    const req = request({ socketPath: controlSocket(stateDir), method: "POST", path: `/restart?process=${encodeURIComponent(name)}`, timeout: 180_000 }, (res) => {
+    const req = request({ socketPath: controlSocket(stateDir), method: "POST", path: `/${action}?process=${encodeURIComponent(name)}`, timeout: 180_000 }, (res) => {
       let body = "";
       res.setEncoding("utf8").on("data", (s: string) => (body += s));
       res.on("end", () => resolve({ status: res.statusCode ?? 0, message: body.trim() }));

@@ -35,6 +35,9 @@ export class ManagedProcess {
   exited: Promise<ProcessExit> = Promise.resolve({ code: null, signal: null });
   /** How many times the process was started (1 before any restart). */
   runs = 0;
+  /** When the current run started (Date.now()). */
+  startedAtMs = 0;
+  private nextRunWaiters: (() => void)[] = [];
   private exit: ProcessExit | undefined;
   private unregister: () => void = () => undefined;
   private readonly opts: StartOptions;
@@ -50,6 +53,7 @@ export class ManagedProcess {
     const opts = this.opts;
     this.exit = undefined;
     this.runs++;
+    this.startedAtMs = Date.now();
     const log = openSync(opts.logFile, "a");
     try {
       const child = spawn("setpriv", ["--pdeathsig", "KILL", "--", opts.command, ...opts.args], {
@@ -72,6 +76,14 @@ export class ManagedProcess {
     }
     const pid = this.pid;
     this.unregister = onExit(() => killGroup(pid, "SIGKILL"));
+    const waiters = this.nextRunWaiters;
+    this.nextRunWaiters = [];
+    for (const w of waiters) w();
+  }
+
+  /** Resolves when the process is next started (by restart()); never if it is not. */
+  nextRun(): Promise<void> {
+    return new Promise((resolve) => this.nextRunWaiters.push(resolve));
   }
 
   /** Starts a process; its output is appended to opts.logFile. */
