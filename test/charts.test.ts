@@ -304,8 +304,9 @@ describe("helm template of flotilla-control-plane", () => {
       const name = source.metadata?.name ?? "";
       const rendered = one<V1CustomResourceDefinition>(objects, "CustomResourceDefinition", name);
       const { annotations, ...metadata } = rendered.metadata ?? {};
-      assert.deepEqual(annotations, { "helm.sh/resource-policy": "keep" }, name);
-      assert.deepEqual({ ...rendered, metadata }, source, name);
+      const { annotations: sourceAnnotations, ...sourceMetadata } = source.metadata ?? {};
+      assert.deepEqual(annotations, { ...sourceAnnotations, "helm.sh/resource-policy": "keep" }, name);
+      assert.deepEqual({ ...rendered, metadata }, { ...source, metadata: sourceMetadata }, name);
     }
     const unkept = await render(controlPlaneChart, { ...controlPlaneValues(), crds: { keep: false } });
     for (const source of sourceCrds()) {
