@@ -3,6 +3,7 @@
 // - a member namespace deleted by hand comes back with Flotilla's objects in it;
 // - a Namespace or CRD that holds objects Flotilla does not manage is kept and reported;
 // - preserveResourcesOnDeletion holds when the binding is gone before the agent hears of the removal.
+import { bindingName } from "../../control-plane/scheduling/binding-spec.ts";
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import pino from "pino";
@@ -142,7 +143,7 @@ describe("what the agent deletes, keeps and repairs in a member", () => {
     await kubectl(fleet.control, ["delete", "crd", "gadgets.example.com", "--wait=false"]);
     const b = await eventually(
       "the binding says why member1 keeps it",
-      () => getJson<BindingJson>(fleet.control, ["clusterresourcebinding", "gadgets.example.com-customresourcedefinition"]),
+      () => getJson<BindingJson>(fleet.control, ["clusterresourcebinding", bindingName({ apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition", name: "gadgets.example.com" })]),
       (x) => /kept CustomResourceDefinition/.test(clusterItem(x, "member1")?.message ?? ""),
       60_000,
     );
