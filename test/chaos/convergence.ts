@@ -1,4 +1,7 @@
 // The end-of-run check: every member against what the control plane renders for it.
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { keyedRedaction, secretDigestKey } from "../../control-plane/admin/secret-digest.ts";
 import type { KubeConfig } from "@kubernetes/client-node";
 import { containsFields } from "../../agent/apply-decision.ts";
 import { call, connect } from "../../bin/ctl/connection.ts";
@@ -26,7 +29,14 @@ type Live = { metadata?: { name?: string }; spec?: { replicas?: number } } & Rec
  * Pure: compares what each member holds (template id → object) with what the model wants there
  * and what the control plane renders; Deployments' replicas must also add up to the template's.
  */
-export function compareFleet(model: ChurnModel, live: Map<string, Map<string, Live>>, rendered: Map<string, unknown>, bindings: { name: string; template: string }[] = []): MemberCheck {
+export function compareFleet(
+  model: ChurnModel,
+  live: Map<string, Map<string, Live>>,
+  rendered: Map<string, unknown>,
+  bindings: { name: string; template: string }[] = [],
+  /** How a live Secret's values are shown to compare with the render (the Admin API's keyed digests). */
+  redact: (o: KubeObject) => KubeObject = redactSecret,
+): MemberCheck {
   const want = wanted(model);
   const out: MemberCheck = { missing: [], stray: [], mismatched: [] };
   // A binding outlives its template only while its removal runs; one held for good is a leak.
@@ -42,7 +52,7 @@ export function compareFleet(model: ChurnModel, live: Map<string, Map<string, Li
       const r = rendered.get(`${member} ${id}`);
       if (r === undefined) out.mismatched.push({ member, id, detail: "the control plane renders nothing for it" });
       // The Admin API shows a Secret's values as digests (never the values); compare digests.
-      else if (!containsFields(id.startsWith("Secret/") ? redactSecret(have as unknown as KubeObject) : have, r)) out.mismatched.push({ member, id, detail: "differs from the control plane's render" });
+      else if (!containsFields(id.startsWith("Secret/") ? redact(have as unknown as KubeObject) : have, r)) out.mismatched.push({ member, id, detail: "differs from the control plane's render" });
     }
     for (const id of objects.keys()) if (!want.get(id)?.has(member)) out.stray.push({ member, id });
   }
@@ -92,5 +102,7 @@ export async function checkFleet(model: ChurnModel, members: { name: string; kc:
   } finally {
     client.close();
   }
-  return compareFleet(model, live, rendered, bindings);
+  // The Admin API shows Secret values as digests keyed by the hub's TLS key: the live ones the same way.
+  const key = secretDigestKey(await readFile(join(stateDir, "flotilla-certs", "hub.key"), "utf8"));
+  return compareFleet(model, live, rendered, bindings, (o) => keyedRedaction(o, key));
 }
