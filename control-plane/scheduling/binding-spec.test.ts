@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { Cluster, KubeObject, PropagationPolicy, ResourceBinding } from "../../shared/api/types.ts";
-import { BINDING_FINALIZER, bindingName, bindingUpToDate, bindsRef, desiredBinding, dispatchSuspended, isCurrentBinding, legacyBindingName, movedBinding, suspensionHolds } from "./binding-spec.ts";
+import { BINDING_FINALIZER, bindingName, bindingUpToDate, bindsRef, desiredBinding, dispatchSuspended, isCurrentBinding, legacyBindingName, movedBinding, suspensionHolds, withoutEmptyMaps } from "./binding-spec.ts";
 
 const deployment: KubeObject = {
   apiVersion: "apps/v1",
@@ -164,5 +164,18 @@ describe("desiredBinding", () => {
     assert.equal(suspensionHolds(spec, cluster(true)), false, "unjoining");
     assert.equal(suspensionHolds(spec, undefined), false, "gone");
     assert.equal(suspensionHolds(desiredBinding(deployment, policy, dup(deployment, ["member1"])).spec, cluster(false)), false, "not suspended");
+  });
+});
+
+describe("withoutEmptyMaps", () => {
+  it("drops empty maps at any depth outside lists, and keeps list items whole", () => {
+    assert.deepEqual(
+      withoutEmptyMaps({ replicaScheduling: { replicaSchedulingType: "Divided", weightPreference: {} }, clusterAffinity: { labelSelector: {} }, staticWeightList: [{ targetCluster: {}, weight: 1 }] }),
+      { replicaScheduling: { replicaSchedulingType: "Divided" }, staticWeightList: [{ targetCluster: {}, weight: 1 }] },
+    );
+  });
+  it("a policy whose weightPreference is {} gives a binding without it (a server-side apply over the old one stays valid)", () => {
+    const p: PropagationPolicy = { ...policy, spec: { ...policy.spec, placement: { replicaScheduling: { replicaSchedulingType: "Divided", weightPreference: {} } } } };
+    assert.deepEqual(desiredBinding(deployment, p, dup(deployment, ["member1"])).spec.placement, { replicaScheduling: { replicaSchedulingType: "Divided" } });
   });
 });

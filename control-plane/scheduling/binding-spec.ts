@@ -137,7 +137,7 @@ export function desiredBinding(
       },
       ...(replicas === undefined ? {} : { replicas }),
       clusters: targets,
-      ...(spec.placement ? { placement: spec.placement } : {}),
+      ...(spec.placement && Object.keys(withoutEmptyMaps(spec.placement)).length > 0 ? { placement: withoutEmptyMaps(spec.placement) } : {}),
       conflictResolution: spec.conflictResolution ?? "Abort",
       ...(spec.suspension ? { suspension: spec.suspension } : {}),
       ...(spec.propagateDeps === true ? { propagateDeps: true } : {}),
@@ -146,6 +146,26 @@ export function desiredBinding(
       ...(evictions.length > 0 ? { gracefulEvictionTasks: evictions } : {}),
     },
   };
+}
+
+/**
+ * The object without map fields that are empty (at any depth, outside lists): `{}` there says
+ * what leaving the field out says, and server-side apply turns a map emptied of this manager's
+ * fields into null, which the schema refuses (a policy edited from weightPreference.dynamicWeight
+ * to weightPreference: {} would leave its binding unwritable). List items are kept as they are:
+ * lists are replaced whole, and `targetCluster: {}` in one means every cluster.
+ */
+export function withoutEmptyMaps<T extends object>(o: T): T {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(o)) {
+    if (v !== null && typeof v === "object" && !Array.isArray(v)) {
+      const inner = withoutEmptyMaps(v as object);
+      if (Object.keys(inner).length > 0) out[k] = inner;
+    } else if (v !== undefined) {
+      out[k] = v;
+    }
+  }
+  return out as T;
 }
 
 /** A binding that needs a dependency: its name, clusters and conflict resolution. */
