@@ -1,7 +1,7 @@
 // The agent's deletes and releases of member objects (DESIGN §11). Every delete names the uid of
 // the live object it decided on (a precondition), so an object replaced meanwhile is never
 // deleted; a Namespace or CRD that holds objects Flotilla does not manage is kept and reported.
-import { foreign } from "./owner.ts";
+import { foreign, OWNER_ANNOTATION } from "./owner.ts";
 import type { Logger } from "pino";
 import { type KubeObject, LABELS } from "../shared/api/types.ts";
 import type { Discovery } from "../shared/discovery.ts";
@@ -104,7 +104,7 @@ export class MemberDeletion {
     if (res === undefined) return;
     const live = await this.objects.get(res, r.namespace, r.name);
     if (!isOurs(live, label, this.owner)) return;
-    const patch = { metadata: { labels: { [LABELS.work]: null }, annotations: { [WORK_KEY_ANNOTATION]: null } } };
+    const patch = { metadata: { labels: { [LABELS.work]: null }, annotations: { [WORK_KEY_ANNOTATION]: null, [OWNER_ANNOTATION]: null } } };
     await this.rest.mergePatch(objectPath(res, r.namespace, r.name), patch).catch((err: unknown) => {
       if (!isKubeStatus(err, 404)) throw err;
     });
