@@ -99,6 +99,31 @@ describe("no inferred absence deletes what runs", () => {
     assert.deepEqual([deletions(await flotilla.agentMetrics("member1")), deletions(await flotilla.agentMetrics("member2"))], deletes, "no agent deleted anything");
   });
 
+  it("a dependency stays while its parent's binding is deleted by hand and made again (propagateDeps)", async () => {
+    await apply(fleet.control, configMap("parent-conf"));
+    await apply(
+      fleet.control,
+      JSON.stringify({
+        apiVersion: "apps/v1",
+        kind: "Deployment",
+        metadata: { name: "parent", namespace: NS },
+        spec: { replicas: 1, selector: { matchLabels: { app: "parent" } }, template: { metadata: { labels: { app: "parent" } }, spec: { containers: [{ name: "c", image: "nginx", envFrom: [{ configMapRef: { name: "parent-conf" } }] }] } } },
+      }),
+    );
+    await apply(fleet.control, pp("parent", [{ apiVersion: "apps/v1", kind: "Deployment", name: "parent" }], { propagateDeps: true }));
+    const before = await placed("cm", "parent-conf");
+    const parent = await placed("deploy", "parent");
+    const old = await eventually("the parent's binding", () => binding("parent-deployment"), (b) => b.spec.clusters.length === 2);
+    const deletes = [deletions(await flotilla.agentMetrics("member1")), deletions(await flotilla.agentMetrics("member2"))];
+    await kubectl(fleet.control, ["delete", "rb", "-n", NS, "parent-deployment"]);
+    await eventually("the parent's binding made again", () => binding("parent-deployment"), (b) => b.metadata.uid !== old.metadata.uid && b.spec.clusters.length === 2);
+    await sleep(12_000); // past the 10 s a dependency's release waits for
+    assert.deepEqual(await uids("cm", "parent-conf"), before, "the dependency is the same object in both members");
+    assert.deepEqual(await uids("deploy", "parent"), parent, "and so is the parent");
+    assert.ok(await binding("parent-conf-configmap"), "the dependency's binding stays");
+    assert.deepEqual([deletions(await flotilla.agentMetrics("member1")), deletions(await flotilla.agentMetrics("member2"))], deletes, "no agent deleted anything");
+  });
+
   it("a deleted policy keeps the last placement and says so; the policy made again claims it, nothing changes in the members", async () => {
     await apply(fleet.control, configMap("kept"));
     await apply(fleet.control, pp("kept", [{ apiVersion: "v1", kind: "ConfigMap", name: "kept" }]));
