@@ -208,7 +208,7 @@ export interface WorkDelete {
   preserve: boolean;
   /**
    * Why the Work is gone for this cluster (DESIGN §11: the user's intent, never a fault):
-   * TemplateDeleted, NotPropagated (no policy selects the template), PlacementChanged,
+   * TemplateDeleted, DependencyReleased (no parent needs a propagateDeps dependency), PlacementChanged,
    * ClusterUnjoined, or NotInHubSet (the agent holds a Work the hub's synced set lacks).
    * The agent logs it with every object it deletes and counts deletions by it.
    */
