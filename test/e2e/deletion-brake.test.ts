@@ -8,7 +8,7 @@ import { after, before, describe, it } from "node:test";
 import type { Cluster } from "../env/cluster.ts";
 import { type Fleet, startFleet } from "../env/fleet.ts";
 import { type Flotilla, startFlotilla } from "../env/flotilla.ts";
-import { apply, type BindingJson, type CommandResult, condition, eventually, getJson, kubectl, runCommand } from "./helpers.ts";
+import { apply, type BindingJson, type CommandResult, condition, eventually, getJson, kubectl, runCommand, sleep } from "./helpers.ts";
 
 const CTL = fileURLToPath(new URL("../../bin/flotillactl.ts", import.meta.url));
 const NS = "brake";
@@ -26,7 +26,6 @@ const policy = (group: string) =>
     metadata: { name: group, namespace: NS },
     spec: { resourceSelectors: [{ apiVersion: "v1", kind: "ConfigMap", labelSelector: { matchLabels: { group } } }] },
   });
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe("the blast-radius brake", () => {
   let fleet: Fleet;

@@ -112,4 +112,11 @@ export function condition(b: BindingJson, type: string) {
   return b.status?.conditions?.find((c) => c.type === type);
 }
 
+/** An agent's deletions by reason (flotilla_agent_deletes_total{reason}), leaving out reasons at 0. */
+export function deletions(metrics: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(Object.entries(metrics).filter(([k, v]) => k.startsWith("flotilla_agent_deletes_total") && v > 0));
+}
+
+export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
 export { run };

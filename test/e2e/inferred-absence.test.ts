@@ -7,7 +7,7 @@ import type { Cluster } from "../env/cluster.ts";
 import { type Fleet, startFleet } from "../env/fleet.ts";
 import { type Flotilla, startFlotilla } from "../env/flotilla.ts";
 import { bindingName } from "../../control-plane/scheduling/binding-spec.ts";
-import { apply, type BindingJson, condition, eventually, getJson, kubectl } from "./helpers.ts";
+import { apply, type BindingJson, condition, deletions, eventually, getJson, kubectl, sleep } from "./helpers.ts";
 
 const NS = "absent";
 
@@ -37,10 +37,6 @@ const pp = (name: string, selectors: object[], extra: Record<string, unknown> = 
   JSON.stringify({ apiVersion: "flotilla.dev/v1alpha1", kind: "PropagationPolicy", metadata: { name, namespace: NS }, spec: { resourceSelectors: selectors, ...extra } });
 const cpp = (name: string, selectors: object[]) => JSON.stringify({ apiVersion: "flotilla.dev/v1alpha1", kind: "ClusterPropagationPolicy", metadata: { name }, spec: { resourceSelectors: selectors } });
 
-/** An agent's deletions by reason (flotilla_agent_deletes_total{reason}), leaving out reasons at 0. */
-const deletions = (metrics: Record<string, number>): Record<string, number> =>
-  Object.fromEntries(Object.entries(metrics).filter(([k, v]) => k.startsWith("flotilla_agent_deletes_total") && v > 0));
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe("no inferred absence deletes what runs", () => {
   let fleet: Fleet;

@@ -7,7 +7,7 @@ import { type Flotilla, startFlotilla } from "../env/flotilla.ts";
 import { CoreV1Api } from "@kubernetes/client-node";
 import { waitFor } from "../env/wait.ts";
 import { workKeyLabelValue } from "../../shared/work-key.ts";
-import { apply, type BindingJson, clusterItem, deploymentJson, eventually, getJson, kubectl, placementPolicyJson } from "./helpers.ts";
+import { apply, type BindingJson, clusterItem, deletions, deploymentJson, eventually, getJson, kubectl, placementPolicyJson } from "./helpers.ts";
 
 const NS = "keep";
 
@@ -19,9 +19,6 @@ interface DeploymentJson {
 const deployment = (name: string, replicas: number, image = "nginx") => deploymentJson(name, NS, replicas, image);
 const policy = (name: string, clusters: string[]) => placementPolicyJson(name, NS, clusters);
 
-/** An agent's deletions by reason (flotilla_agent_deletes_total{reason}), leaving out reasons at 0. */
-const deletions = (metrics: Record<string, number>): Record<string, number> =>
-  Object.fromEntries(Object.entries(metrics).filter(([k, v]) => k.startsWith("flotilla_agent_deletes_total") && v > 0));
 
 /** An OverridePolicy whose one rule, for one cluster, runs the given plaintext operations. */
 const override = (name: string, cluster: string, plaintext: object[]) =>

@@ -7,7 +7,7 @@ import { after, before, describe, it } from "node:test";
 import type { Cluster } from "../env/cluster.ts";
 import { type Fleet, startFleet } from "../env/fleet.ts";
 import { type Flotilla, startFlotilla } from "../env/flotilla.ts";
-import { apply, type BindingJson, deploymentJson, eventually, getJson, kubectl } from "./helpers.ts";
+import { apply, type BindingJson, deletions, deploymentJson, eventually, getJson, kubectl, sleep } from "./helpers.ts";
 
 const NS = "returning";
 
@@ -30,10 +30,6 @@ const divided = JSON.stringify({
   },
 });
 
-/** An agent's deletions by reason (flotilla_agent_deletes_total{reason}), leaving out reasons at 0. */
-const deletions = (metrics: Record<string, number>): Record<string, number> =>
-  Object.fromEntries(Object.entries(metrics).filter(([k, v]) => k.startsWith("flotilla_agent_deletes_total") && v > 0));
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe("a returning cluster is asked again, not told to delete", () => {
   let fleet: Fleet;
