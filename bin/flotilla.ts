@@ -1,6 +1,6 @@
 // The `flotilla` command: one binary for the control plane, the agent, and certificate set-up.
 import { runAgent, agentFlags } from "../agent/main.ts";
-import { certsAdmin, certsAdminFlags, certsAgent, certsAgentFlags, certsInit, certsInitFlags } from "../control-plane/clusters/certs.ts";
+import { certsAdmin, certsAdminFlags, certsAgent, certsAgentFlags, certsInit, certsInitFlags, certsRevoke, certsRevokeFlags } from "../control-plane/clusters/certs.ts";
 import { controlPlaneFlags, runControlPlane } from "../control-plane/main.ts";
 import { type FlagSpec, flagHelp, parseFlags } from "../shared/flags.ts";
 import { runCommandLine } from "./command-line.ts";
@@ -16,7 +16,8 @@ const commands: Record<string, Command> = {
   agent: { summary: "run the agent of one member cluster", flags: agentFlags, run: runAgent },
   "certs init": { summary: "create the CA and the hub's serving certificate", flags: certsInitFlags, run: certsInit },
   "certs agent": { summary: "sign a client certificate for one member cluster", flags: certsAgentFlags, run: certsAgent },
-  "certs admin": { summary: "sign an admin client certificate (for flotillactl)", flags: certsAdminFlags, run: certsAdmin },
+  "certs admin": { summary: "sign an admin or viewer client certificate (for flotillactl)", flags: certsAdminFlags, run: certsAdmin },
+  "certs revoke": { summary: "add an admin or viewer certificate to the admin revocation list", flags: certsRevokeFlags, run: certsRevoke },
 };
 
 function usage(): string {

@@ -53,6 +53,8 @@ export interface ControlPlaneOptions {
   allowAgentCertsWithoutUid?: boolean;
   /** --require-acceptance: a new Cluster receives nothing until an admin accepts it (spec.hubAcceptsClient). */
   requireAcceptance?: boolean;
+  /** --admin-revocation-list: the file of revoked admin and viewer certificates (shared/revocation-list.ts); undefined: none. */
+  adminRevocationList?: string;
 }
 
 /**

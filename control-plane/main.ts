@@ -40,6 +40,7 @@ export const controlPlaneFlags: FlagSpec[] = [
   { name: "max-receive-message-size", type: "int", default: "4194304", help: "the largest gRPC message (bytes) the hub takes from an agent or flotillactl; a larger one ends that stream with RESOURCE_EXHAUSTED" },
   { name: "agent-message-rate", type: "int", env: "FLOTILLA_AGENT_MESSAGE_RATE", default: "200", help: "messages a second the agent of a cluster may send on average (its streams share one bucket); beyond it the hub stops reading that stream for a while (HTTP/2 flow control pushes back on the agent)" },
   { name: "agent-message-burst", type: "int", env: "FLOTILLA_AGENT_MESSAGE_BURST", default: "2000", help: "messages the agent of a cluster may send at once after a quiet spell (a reconnect reports every Work)" },
+  { name: "admin-revocation-list", type: "string", default: "", help: "file of revoked admin and viewer certificates, one a line: serial number (hex) or SHA-256 fingerprint (as `openssl x509 -fingerprint -sha256` prints it; colons optional), # comments; `flotilla certs revoke` appends to it. Read again within a second of a change, without a restart. While it cannot be read or has a bad line, every Admin API call is refused (logged; agents are served as ever). Empty: no list" },
   { name: "agent-cert-validity", type: "duration", default: "8760h", help: "how long the agent certificates it signs are valid (agents renew before they expire)" },
 ];
 
@@ -91,6 +92,7 @@ export async function runControlPlane(flags: FlagValues): Promise<void> {
           },
     allowAgentCertsWithoutUid: flags["allow-agent-certs-without-uid"] as boolean,
     requireAcceptance: flags["require-acceptance"] as boolean,
+    adminRevocationList: (flags["admin-revocation-list"] as string | undefined) || undefined,
     maxReceiveMessageBytes: positive(flags, "max-receive-message-size"),
     agentMessageRate: { qps: positive(flags, "agent-message-rate"), burst: positive(flags, "agent-message-burst") },
     onLostLeadership: () => {

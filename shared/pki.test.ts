@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { X509Certificate } from "node:crypto";
 import { describe, it } from "node:test";
-import { ADMIN_ORGANIZATION, adminOfSubject, AGENT_ORGANIZATION, certificateNotAfter, clusterOfSubject, clusterUidOfSubject, createCa, createCsr, issueAdminCertificate, issueAgentCertificate, issueCertificate, signAgentCsr } from "./pki.ts";
+import { ADMIN_ORGANIZATION, adminOfSubject, AGENT_ORGANIZATION, certificateNotAfter, clusterOfSubject, clusterUidOfSubject, createCa, createCsr, issueAdminCertificate, issueAgentCertificate, issueCertificate, signAgentCsr, VIEWER_ORGANIZATION } from "./pki.ts";
 
 describe("pki", () => {
   it("issues server and agent certificates that verify against the CA", async () => {
@@ -58,7 +58,7 @@ describe("registration certificates", () => {
     const tampered = `-----BEGIN CERTIFICATE REQUEST-----\n${der.toString("base64")}\n-----END CERTIFICATE REQUEST-----`;
     await assert.rejects(signAgentCsr(ca, tampered, { cluster: "m", clusterUid: "u", validityMs: 1000 }), /does not verify|not a PEM/);
   });
-  it("tells an admin certificate from an agent's", async () => {
+  it("tells an admin certificate from a viewer's and an agent's", async () => {
     const ca = await createCa("flotilla-ca");
     const admin = new X509Certificate((await issueAdminCertificate(ca, "alice")).certPem);
     assert.match(admin.subject, new RegExp(`O=${ADMIN_ORGANIZATION}`));
@@ -66,14 +66,20 @@ describe("registration certificates", () => {
     assert.ok(left > 23 * 3_600_000 && left <= 24 * 3_600_000, `an admin certificate is short-lived (24h by default), got ${left} ms`);
     const hour = new X509Certificate((await issueAdminCertificate(ca, "alice", 3_600_000)).certPem);
     assert.ok(new Date(hour.validTo).getTime() - Date.now() <= 3_600_000);
-    const cases: [object | undefined, string | undefined][] = [
-      [{ CN: "alice", O: ADMIN_ORGANIZATION }, "alice"],
+    const viewer = new X509Certificate((await issueAdminCertificate(ca, "vera", 3_600_000, "viewer")).certPem);
+    assert.match(viewer.subject, new RegExp(`O=${VIEWER_ORGANIZATION}`));
+    const cases: [object | undefined, { user: string; role: string } | undefined][] = [
+      [{ CN: "alice", O: ADMIN_ORGANIZATION }, { user: "alice", role: "admin" }],
+      [{ CN: "vera", O: VIEWER_ORGANIZATION }, { user: "vera", role: "viewer" }],
+      [{ CN: "both", O: [ADMIN_ORGANIZATION, VIEWER_ORGANIZATION] }, { user: "both", role: "viewer" }],
       [{ CN: "member1", O: AGENT_ORGANIZATION }, undefined],
       [{ CN: "both", O: [ADMIN_ORGANIZATION, AGENT_ORGANIZATION] }, undefined],
+      [{ CN: "both", O: [VIEWER_ORGANIZATION, AGENT_ORGANIZATION] }, undefined],
       [{ CN: "", O: ADMIN_ORGANIZATION }, undefined],
+      [{ CN: "nobody" }, undefined],
       [undefined, undefined],
     ];
-    for (const [subject, want] of cases) assert.equal(adminOfSubject(subject as never), want, JSON.stringify(subject));
+    for (const [subject, want] of cases) assert.deepEqual(adminOfSubject(subject as never), want, JSON.stringify(subject));
     assert.equal(clusterUidOfSubject({ OU: "uid-1" }), "uid-1");
     assert.equal(clusterUidOfSubject({}), undefined);
   });

@@ -14,8 +14,13 @@ const algorithm = { name: "ECDSA", namedCurve: "P-256", hash: "SHA-256" } as con
 
 /** The Organization every agent client certificate carries; the hub requires it. */
 export const AGENT_ORGANIZATION = "flotilla:agents";
-/** The organization (O) of an admin client certificate (flotillactl): may call the Admin API. */
+/** The organization (O) of an admin client certificate (flotillactl): may call every Admin API method. */
 export const ADMIN_ORGANIZATION = "flotilla:admins";
+/** The organization (O) of a viewer's client certificate: may call the Admin API's reads, Secrets aside. */
+export const VIEWER_ORGANIZATION = "flotilla:viewers";
+
+/** What an admin client certificate allows: everything (admin), or the reads of non-Secrets (viewer). */
+export type AdminRole = "admin" | "viewer";
 
 /** A certificate and its private key, both PEM. */
 export interface KeyPair {
@@ -174,21 +179,28 @@ export function clusterOfSubject(subject: { CN?: string | string[]; O?: string |
   return cn === undefined || cn === "" ? undefined : cn;
 }
 
-/** Issues an admin client certificate (for flotillactl), valid for `validityMs` (admin certificates are short-lived: 24h unless said otherwise). */
-export function issueAdminCertificate(ca: KeyPair, user: string, validityMs = ADMIN_CERT_VALIDITY_MS): Promise<KeyPair> {
-  return issueCertificate(ca, { commonName: user, organization: ADMIN_ORGANIZATION, usage: "client", validityMs });
+/**
+ * Issues an admin client certificate (for flotillactl) with a role (O = flotilla:admins or
+ * flotilla:viewers), valid for `validityMs` (admin certificates are short-lived: 24h unless said otherwise).
+ */
+export function issueAdminCertificate(ca: KeyPair, user: string, validityMs = ADMIN_CERT_VALIDITY_MS, role: AdminRole = "admin"): Promise<KeyPair> {
+  return issueCertificate(ca, { commonName: user, organization: role === "viewer" ? VIEWER_ORGANIZATION : ADMIN_ORGANIZATION, usage: "client", validityMs });
 }
 
-/** How long an admin certificate lasts by default: it cannot be revoked, so it expires soon. */
+/** How long an admin certificate lasts by default: short, so that a lost one does not last (it can also be revoked: --admin-revocation-list). */
 export const ADMIN_CERT_VALIDITY_MS = 24 * 3_600_000;
 
-/** The admin a peer certificate names, or undefined if it is no admin's (an agent's, say). */
-export function adminOfSubject(subject: { CN?: string | string[]; O?: string | string[] } | undefined): string | undefined {
+/**
+ * The user and role a peer certificate names, or undefined if it is no admin's or viewer's (an
+ * agent's, say). A certificate naming both roles is a viewer's: the lesser one wins.
+ */
+export function adminOfSubject(subject: { CN?: string | string[]; O?: string | string[] } | undefined): { user: string; role: AdminRole } | undefined {
   if (subject === undefined) return undefined;
   const orgs = Array.isArray(subject.O) ? subject.O : subject.O === undefined ? [] : [subject.O];
-  if (!orgs.includes(ADMIN_ORGANIZATION) || orgs.includes(AGENT_ORGANIZATION)) return undefined;
+  if (orgs.includes(AGENT_ORGANIZATION)) return undefined;
+  const role: AdminRole | undefined = orgs.includes(VIEWER_ORGANIZATION) ? "viewer" : orgs.includes(ADMIN_ORGANIZATION) ? "admin" : undefined;
   const cn = Array.isArray(subject.CN) ? undefined : subject.CN;
-  return cn === undefined || cn === "" ? undefined : cn;
+  return role === undefined || cn === undefined || cn === "" ? undefined : { user: cn, role };
 }
 
 /** The Cluster uid a registered agent's certificate is bound to (its OU), if any. */

@@ -337,6 +337,23 @@ describe("helm template of flotilla-control-plane", () => {
     assert.deepEqual(d.spec?.template.spec?.volumes, [{ name: "tls", secret: { secretName: "hub-tls" } }]);
   });
 
+  it("mounts the admin revocation list from a ConfigMap as a directory (so its updates arrive) and passes --admin-revocation-list", async () => {
+    const objects = await render(controlPlaneChart, { ...controlPlaneValues(), adminRevocationList: { configMap: "admin-revocation" } });
+    const d = one<V1Deployment>(objects, "Deployment", "flotilla-control-plane");
+    const c = container(d);
+    assert.deepEqual(c.args, [...CONTROL_PLANE_ARGS, "--admin-revocation-list=/etc/flotilla/admin-revocation/revoked"]);
+    assert.deepEqual(c.volumeMounts, [
+      { name: "tls", mountPath: "/etc/flotilla/tls", readOnly: true },
+      { name: "admin-revocation", mountPath: "/etc/flotilla/admin-revocation", readOnly: true },
+    ]);
+    assert.deepEqual(d.spec?.template.spec?.volumes, [
+      { name: "tls", secret: { secretName: "flotilla-control-plane-tls" } },
+      { name: "admin-revocation", configMap: { name: "admin-revocation" } },
+    ]);
+    const keyed = container(one<V1Deployment>(await render(controlPlaneChart, { ...controlPlaneValues(), adminRevocationList: { configMap: "lists", key: "admins.txt" } }), "Deployment", "flotilla-control-plane"));
+    assert.ok(keyed.args?.includes("--admin-revocation-list=/etc/flotilla/admin-revocation/admins.txt"));
+  });
+
   it("refuses missing TLS values, and both an existing Secret and inline PEMs", async () => {
     await assert.rejects(render(controlPlaneChart, {}), /tls\.caCert is required \(PEM of the Flotilla CA\), or set tls\.existingSecret/);
     await assert.rejects(

@@ -32,6 +32,8 @@ export interface PlanDeps {
   requireAcceptance?: boolean;
   /** The fleet's Secret digest key (secret-digest.ts). */
   digestKey: Buffer;
+  /** Refuses (throws) a plan of objects the caller may not see, before any is dry-run (a viewer's plan of a Secret). */
+  mayPlan?: (objects: ResolvedRef[]) => void;
 }
 
 export async function planObjects(deps: PlanDeps, req: PlanRequest): Promise<PlanResponse> {
@@ -43,8 +45,12 @@ export async function planObjects(deps: PlanDeps, req: PlanRequest): Promise<Pla
       throw new RpcError(GrpcStatus.INVALID_ARGUMENT, `${o.kind} ${o.metadata.name} names namespace ${JSON.stringify(o.metadata.namespace)}, not ${JSON.stringify(req.namespace)}`);
     }
   }
-  const checked = await mapLimit(objects, DRY_RUNS_IN_FLIGHT, async (object) => {
-    const ref = await deps.resolver.resolve({ apiVersion: object.apiVersion, kind: object.kind, namespace: object.metadata.namespace || req.namespace, name: object.metadata.name ?? "" });
+  const refs = await mapLimit(objects, DRY_RUNS_IN_FLIGHT, (object) =>
+    deps.resolver.resolve({ apiVersion: object.apiVersion, kind: object.kind, namespace: object.metadata.namespace || req.namespace, name: object.metadata.name ?? "" }),
+  );
+  deps.mayPlan?.(refs);
+  const checked = await mapLimit(objects, DRY_RUNS_IN_FLIGHT, async (object, i) => {
+    const ref = refs[i] as ResolvedRef;
     const proposed: KubeObject = { ...object, metadata: { ...object.metadata } };
     if (ref.namespace === undefined) delete proposed.metadata.namespace;
     else proposed.metadata.namespace = ref.namespace;

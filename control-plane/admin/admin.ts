@@ -1,5 +1,7 @@
 // The Admin gRPC service (DESIGN §5) that flotillactl talks to. Every call needs an admin client
-// certificate (O=flotilla:admins) from the control plane's CA; an agent's certificate is refused.
+// certificate from the control plane's CA, not in the admin revocation list: an admin's
+// (O=flotilla:admins) may call everything, a viewer's (O=flotilla:viewers) the reads of
+// non-Secrets (admin-access.ts); an agent's certificate is refused.
 // Reads come from this replica's caches and Work store, so every replica answers the same.
 import { status as GrpcStatus, type UntypedServiceImplementation } from "@grpc/grpc-js";
 import type { Logger } from "pino";
@@ -28,9 +30,11 @@ import { Health, type ResourceIdentifier } from "../../shared/gen/flotilla/v1alp
 import { RESOURCES } from "../../shared/api/resources.ts";
 import { isKubeStatus, type KubeRest, objectPath } from "../../shared/kube-rest.ts";
 import { AGENT_ON_OTHER_REPLICA } from "../../shared/admin-errors.ts";
-import { adminOfSubject } from "../../shared/pki.ts";
+import { revokingEntry } from "../../shared/revocation-list.ts";
 import { workKey } from "../../shared/work-key.ts";
+import { type AdminMethod, adminAccess, type KindRef } from "./admin-access.ts";
 import { AdminTokens } from "./admin-tokens.ts";
+import type { RevocationFile } from "./revocation-file.ts";
 import type { Caches } from "../caches.ts";
 import { diffPair, redactManifests } from "./live-view.ts";
 import { planObjects } from "./admin-plan.ts";
@@ -57,6 +61,7 @@ export class Admin {
   private readonly resolver: TemplateResolver;
   private readonly requireAcceptance: boolean;
   private readonly digestKey: Buffer;
+  private readonly revocations: RevocationFile;
 
   constructor(opts: {
     caches: Caches;
@@ -74,9 +79,12 @@ export class Admin {
     requireAcceptance?: boolean;
     /** The fleet's Secret digest key (secret-digest.ts). */
     digestKey: Buffer;
+    /** The admin revocation list (--admin-revocation-list). */
+    revocations: RevocationFile;
     log: Logger;
   }) {
     this.digestKey = opts.digestKey;
+    this.revocations = opts.revocations;
     this.requireAcceptance = opts.requireAcceptance ?? false;
     this.caches = opts.caches;
     this.works = opts.works;
@@ -93,33 +101,46 @@ export class Admin {
   /** The grpc-js implementation of Admin. */
   service(): UntypedServiceImplementation {
     return {
-      listClusters: this.unary(async () => this.listClusters()),
-      getPropagation: this.unary((req: GetPropagationRequest) => this.getPropagation(req)),
-      render: this.unary((req: RenderRequest) => this.render(req)),
-      diff: this.unary((req: DiffRequest) => this.diff(req)),
-      plan: this.unary((req: PlanRequest) => planObjects({ caches: this.caches, works: this.works, rest: this.rest, resolver: this.resolver, requireAcceptance: this.requireAcceptance, digestKey: this.digestKey }, req)),
-      listWorks: this.unary(async (req: ListWorksRequest) => this.listWorks(req)),
-      listBindings: this.unary(async (req: ListBindingsRequest) => this.listBindings(req)),
-      createToken: this.unary((req: CreateTokenRequest) => this.tokens.create(req)),
-      listTokens: this.unary(() => this.tokens.list()),
-      deleteToken: this.unary((req: DeleteTokenRequest) => this.tokens.delete(req)),
-      unjoin: this.unary((req: UnjoinRequest) => this.unjoin(req)),
+      listClusters: this.unary("listClusters", async () => this.listClusters()),
+      getPropagation: this.unary("getPropagation", (req: GetPropagationRequest) => this.getPropagation(req)),
+      render: this.unary("render", (req: RenderRequest, may) => this.render(req, may)),
+      diff: this.unary("diff", (req: DiffRequest, may) => this.diff(req, may)),
+      plan: this.unary("plan", (req: PlanRequest, may) =>
+        planObjects({ caches: this.caches, works: this.works, rest: this.rest, resolver: this.resolver, requireAcceptance: this.requireAcceptance, digestKey: this.digestKey, mayPlan: may }, req),
+      ),
+      listWorks: this.unary("listWorks", async (req: ListWorksRequest) => this.listWorks(req)),
+      listBindings: this.unary("listBindings", async (req: ListBindingsRequest) => this.listBindings(req)),
+      createToken: this.unary("createToken", (req: CreateTokenRequest) => this.tokens.create(req)),
+      listTokens: this.unary("listTokens", () => this.tokens.list()),
+      deleteToken: this.unary("deleteToken", (req: DeleteTokenRequest) => this.tokens.delete(req)),
+      unjoin: this.unary("unjoin", (req: UnjoinRequest) => this.unjoin(req)),
     };
   }
 
-  /** Wraps a handler: admin check, then the answer or a status with a message. */
-  private unary<Req, Res>(handler: (req: Req) => Promise<Res>) {
+  /**
+   * Wraps a handler: the access check (certificate, revocation list, role), then the answer or a
+   * status with a message. The handler gets `may`, which refuses (throws PERMISSION_DENIED) once it
+   * knows the objects it would show a caller whose role may not see them.
+   */
+  private unary<Req, Res>(method: AdminMethod, handler: (req: Req, may: (objects: KindRef[]) => void) => Promise<Res>) {
     return unaryHandler<Req, Res>(
       async (call) => {
-        if (adminOfSubject(call.getAuthContext()?.sslPeerCertificate?.subject) === undefined) {
-          throw new RpcError(GrpcStatus.PERMISSION_DENIED, "the Admin API needs an admin client certificate (O=flotilla:admins; see `flotilla certs admin`)");
-        }
-        return handler(call.request);
+        const cert = call.getAuthContext()?.sslPeerCertificate;
+        const state = await this.revocations.current();
+        const revocation = "broken" in state ? { listBroken: state.broken } : { revokedBy: revokingEntry(state.list, cert ?? {}) };
+        const check = (objects?: KindRef[]) => {
+          const access = adminAccess({ subject: cert?.subject, method, revocation, ...(objects === undefined ? {} : { objects }) });
+          if (!access.allowed) {
+            this.log.info({ method, subject: cert?.subject?.CN, reason: access.reason }, "admin call refused");
+            throw new RpcError(GrpcStatus.PERMISSION_DENIED, access.reason);
+          }
+        };
+        check();
+        return handler(call.request, check);
       },
       (err) => this.log.warn({ err: err instanceof Error ? err.message : String(err) }, "admin call failed"),
     );
   }
-
 
   private listClusters(): ListClustersResponse {
     const clusters: ClusterInfo[] = this.caches.clusters
@@ -163,14 +184,14 @@ export class Admin {
 
   /** What a cluster receives for a template (exactly its Work), or a preview when it is no target. */
   /** As rendered, with Secret values as digests (the content hash still tells exactly which Work it is). */
-  private async render(req: RenderRequest): Promise<RenderResponse> {
-    const r = await this.rendered(req.template, req.cluster);
+  private async render(req: RenderRequest, may: (objects: KindRef[]) => void): Promise<RenderResponse> {
+    const r = await this.rendered(req.template, req.cluster, may);
     return { ...r, manifests: redactManifests(r.manifests, this.digestKey) };
   }
 
   /** The rendered objects next to the member's live ones, through the cluster's agent. */
-  private async diff(req: DiffRequest): Promise<DiffResponse> {
-    const r = await this.rendered(req.template, req.cluster);
+  private async diff(req: DiffRequest, may: (objects: KindRef[]) => void): Promise<DiffResponse> {
+    const r = await this.rendered(req.template, req.cluster, may);
     const objects = r.manifests.map((m) => JSON.parse(Buffer.from(m).toString("utf8")) as KubeObject);
     const resources = objects.map((o) => {
       const [group, version] = o.apiVersion.includes("/") ? (o.apiVersion.split("/") as [string, string]) : ["", o.apiVersion];
@@ -192,11 +213,13 @@ export class Admin {
     };
   }
 
-  private async rendered(templateRef: TemplateRef | undefined, clusterName: string): Promise<RenderResponse> {
+  /** What a cluster gets for a template; `may` refuses, before anything is read, a caller who may not see its kind. */
+  private async rendered(templateRef: TemplateRef | undefined, clusterName: string, may: (objects: KindRef[]) => void): Promise<RenderResponse> {
     if (clusterName === "") throw new RpcError(GrpcStatus.INVALID_ARGUMENT, "a cluster is required");
     const cluster = this.caches.clusters.get(clusterName);
     if (cluster === undefined) throw new RpcError(GrpcStatus.NOT_FOUND, `cluster ${JSON.stringify(clusterName)} is not registered`);
     const ref = await this.resolver.resolve(templateRef);
+    may([ref]);
     const key = workKey(ref);
     const template: TemplateRef = { apiVersion: ref.apiVersion, kind: ref.kind, namespace: ref.namespace ?? "", name: ref.name };
     const failed = this.works.renderErrorsOf(key).get(clusterName);

@@ -3,10 +3,13 @@ import { AdminService } from "../../shared/gen/flotilla/v1alpha1/admin.ts";
 import type { ControlPlaneContext, Part } from "../context.ts";
 import type { Hub } from "../hub/hub.ts";
 import { Admin } from "./admin.ts";
+import { RevocationFile } from "./revocation-file.ts";
 import { secretDigestKey } from "./secret-digest.ts";
 
 export function startAdmin(ctx: ControlPlaneContext, links: { hub: Hub; waitingOn: (cluster: string) => number }): Part {
   const { hub } = links;
+  const log = ctx.log.child({ component: "admin" });
+  const revocations = new RevocationFile({ path: ctx.opts.adminRevocationList, log });
   const admin = new Admin({
     caches: ctx.caches,
     works: ctx.works,
@@ -18,7 +21,12 @@ export function startAdmin(ctx: ControlPlaneContext, links: { hub: Hub; waitingO
     waitingOn: links.waitingOn,
     requireAcceptance: ctx.opts.requireAcceptance,
     digestKey: secretDigestKey(ctx.opts.tls.keyPem),
-    log: ctx.log.child({ component: "admin" }),
+    revocations,
+    log,
   });
-  return { services: [{ definition: AdminService, implementation: admin.service() }] };
+  return {
+    // Read at start, so that a bad list is in the log before anyone calls.
+    synced: async () => void (await revocations.current()),
+    services: [{ definition: AdminService, implementation: admin.service() }],
+  };
 }

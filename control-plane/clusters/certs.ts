@@ -1,12 +1,14 @@
 // `flotilla certs`: the control plane's CA on disk, the hub's serving certificate, and one
 // client certificate per member cluster (until bootstrap-token registration exists).
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { X509Certificate } from "node:crypto";
+import { appendFile, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Cluster } from "../../shared/api/types.ts";
 import { FlagError, type FlagSpec, type FlagValues } from "../../shared/flags.ts";
 import { isKubeStatus, KubeRest } from "../../shared/kube-rest.ts";
 import { loadKubeConfig } from "../../shared/kubeconfig.ts";
-import { certificateNotAfter, createCa, issueAdminCertificate, issueAgentCertificate, issueCertificate, type KeyPair } from "../../shared/pki.ts";
+import { type AdminRole, certificateNotAfter, createCa, issueAdminCertificate, issueAgentCertificate, issueCertificate, type KeyPair } from "../../shared/pki.ts";
+import { parseRevocationList, revocationEntry } from "../../shared/revocation-list.ts";
 
 export const certsInitFlags: FlagSpec[] = [
   { name: "dir", type: "string", required: true, help: "directory for ca.crt, ca.key, hub.crt, hub.key (created)" },
@@ -26,8 +28,14 @@ export const certsAgentFlags: FlagSpec[] = [
 export const certsAdminFlags: FlagSpec[] = [
   { name: "dir", type: "string", required: true, help: "directory holding ca.crt and ca.key (from certs init)" },
   { name: "user", type: "string", default: "admin", help: "the admin's name (the certificate's CN)" },
-  { name: "validity", type: "duration", default: "24h", help: "how long the certificate is valid: admin certificates cannot be revoked, so keep it short and issue another when it expires" },
+  { name: "role", type: "string", default: "admin", help: "admin (O=flotilla:admins: every Admin API call) or viewer (O=flotilla:viewers: get, describe, render, diff and plan of anything but Secrets; no tokens, no unjoin)" },
+  { name: "validity", type: "duration", default: "24h", help: "how long the certificate is valid: keep it short and issue another when it expires (a lost one can also be revoked: `flotilla certs revoke`)" },
   { name: "out", type: "string", help: "directory for admin.crt and admin.key (default: --dir)" },
+];
+
+export const certsRevokeFlags: FlagSpec[] = [
+  { name: "cert", type: "string", required: true, help: "the admin or viewer certificate to revoke (PEM, e.g. admin.crt)" },
+  { name: "list", type: "string", required: true, help: "the revocation list file (the control plane's --admin-revocation-list; created if missing): its SHA-256 fingerprint is appended, with a comment naming the certificate and the time" },
 ];
 
 const write = (path: string, text: string, secret: boolean) => writeFile(path, text, { mode: secret ? 0o600 : 0o644 });
@@ -92,11 +100,37 @@ export async function certsAdmin(flags: FlagValues): Promise<string> {
   const dir = flags.dir as string;
   const user = String(flags.user ?? "admin");
   if (!/^[A-Za-z0-9][-A-Za-z0-9_.@]{0,62}$/.test(user)) throw new Error(`--user ${JSON.stringify(user)} is not a valid name (letters, digits, - _ . @, at most 63)`);
-  const pair = await issueAdminCertificate(await readCa(dir), user, flags.validity as number);
+  const role = String(flags.role ?? "admin");
+  if (role !== "admin" && role !== "viewer") throw new FlagError(`--role ${JSON.stringify(role)}: choose admin or viewer`);
+  const pair = await issueAdminCertificate(await readCa(dir), user, flags.validity as number, role as AdminRole);
   const out = (flags.out as string | undefined) ?? dir;
   await mkdir(out, { recursive: true, mode: 0o700 });
   await Promise.all([write(join(out, "admin.crt"), pair.certPem, false), write(join(out, "admin.key"), pair.keyPem, true)]);
-  return `wrote ${out}/admin.crt and admin.key (valid until ${certificateNotAfter(pair.certPem).toISOString()})`;
+  return `wrote ${out}/admin.crt and admin.key (${role} ${user}, valid until ${certificateNotAfter(pair.certPem).toISOString()})`;
+}
+
+/**
+ * Appends a certificate's SHA-256 fingerprint to the admin revocation list. Refuses a list that
+ * already has a bad line (the control plane would refuse every admin call with it) and leaves it as it was.
+ */
+export async function certsRevoke(flags: FlagValues): Promise<string> {
+  const certFile = flags.cert as string;
+  const listFile = flags.list as string;
+  let cert: X509Certificate;
+  try {
+    cert = new X509Certificate(await readFile(certFile));
+  } catch (err) {
+    throw new Error(`cannot read a PEM certificate from ${certFile}: ${(err as Error).message}`, { cause: err });
+  }
+  const existing = await readFile(listFile, "utf8").catch((err: NodeJS.ErrnoException) => {
+    if (err.code === "ENOENT") return "";
+    throw err;
+  });
+  const bad = parseRevocationList(existing).errors[0];
+  if (bad !== undefined) throw new Error(`${listFile} line ${bad.line} ${JSON.stringify(bad.text)}: ${bad.reason}; fix it first (the control plane refuses every admin call while it is there)`);
+  const line = revocationEntry(cert, new Date());
+  await appendFile(listFile, existing === "" || existing.endsWith("\n") ? line : `\n${line}`, { mode: 0o644 });
+  return `revoked ${cert.subject.split("\n").join(", ")} (SHA-256 fingerprint ${cert.fingerprint256}) in ${listFile}`;
 }
 
 async function readCa(dir: string): Promise<KeyPair> {
