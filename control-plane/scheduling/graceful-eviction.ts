@@ -35,7 +35,7 @@ export interface ReplacementSeen {
 
 export interface EvictionInput {
   now: number;
-  /** The least time between an eviction's start and the removal of the evicted copy. */
+  /** The least time between an eviction's start, and between the replacement's first being seen Available, and the removal of the evicted copy. */
   periodMs: number;
   /** The binding's targets now (they include clusters being evicted). */
   current: readonly TargetCluster[];
