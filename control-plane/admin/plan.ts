@@ -64,7 +64,8 @@ export function planTemplate(input: PlanInput): Plan {
   if (match !== undefined) {
     const schedule = scheduleTemplate(template, match.policy, admittedClusters(input.liveClusters, existing?.spec.clusters, input.requireAcceptance ?? false), existing?.spec.clusters);
     // Graceful evictions in flight stay as they are: a plan shows what ships now, and no eviction
-    // ends because of an apply (now and the period only matter for when one does).
+    // ends because of an apply (now and the period only matter for when one does). So it needs no
+    // availableSince: with an endless period no clock it could pass would release a copy.
     targets = placementAfter({ schedule, existing, policy: match.policy, live: input.liveClusters, now: 0, evictionPeriodMs: Infinity }).targets;
     scheduleMessage = schedule.error ?? schedule.message;
     unplaced = schedule.unplaced;

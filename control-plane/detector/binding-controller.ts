@@ -8,7 +8,7 @@ import { BINDING_FINALIZER, bindingName, bindingUpToDate, desiredBinding, isCurr
 import type { Caches } from "../caches.ts";
 import { keysAffected } from "./cluster-change.ts";
 import { isDependencyKind } from "./dependencies.ts";
-import { placementAfter } from "../scheduling/graceful-eviction.ts";
+import { placementAfter, type ReplacementSeen } from "../scheduling/graceful-eviction.ts";
 import { DependencyIndex } from "./dependency-index.ts";
 import { type Schedule, scheduleTemplate, schedulable } from "../scheduling/schedule.ts";
 import type { ScheduleOutcome, ScheduleOutcomes } from "../scheduling/schedule-outcomes.ts";
@@ -41,6 +41,12 @@ export class BindingController {
   private readonly parentShapes = new Map<string, string>();
   /** Dependency key → since when no parent has required it (released after the grace period). */
   private readonly dependencyRelease = new Map<string, number>();
+  /**
+   * Binding key → when its replacement was first seen Available, while an eviction pends (graceful
+   * eviction waits out the period from then too). In memory only: a restart or a new leader
+   * forgets it and starts the clock again at its first look, which only delays a release.
+   */
+  private readonly replacementSeen = new Map<string, ReplacementSeen>();
 
   private readonly evictionPeriodMs: number;
   private readonly requireAcceptance: boolean;
@@ -129,6 +135,10 @@ export class BindingController {
   private async reconcile(key: string): Promise<ReconcileResult> {
     const ref = parseWorkKey(key);
     if (!isPropagatable(ref)) return undefined;
+    // Taken out here and put back only by a placement that still has an eviction pending, so every
+    // other way out (template or binding gone, unclaimed, no task left) forgets it.
+    const availableSince = this.replacementSeen.get(key);
+    this.replacementSeen.delete(key);
     const template = this.templates.get(ref);
     const current = this.caches.currentBindingOf(ref);
     // What the template had: its current binding, or the one an earlier version named (being moved).
@@ -158,8 +168,9 @@ export class BindingController {
     if (match !== undefined) {
       const live = this.caches.placeableClusters();
       const schedule = scheduleTemplate(template, match.policy, admittedClusters(live, existing?.spec.clusters, this.requireAcceptance), existing?.spec.clusters);
-      const placed = placementAfter({ schedule, existing, policy: match.policy, live, now: this.now(), evictionPeriodMs: this.evictionPeriodMs });
+      const placed = placementAfter({ schedule, existing, policy: match.policy, live, now: this.now(), evictionPeriodMs: this.evictionPeriodMs, ...(availableSince ? { availableSince } : {}) });
       ({ targets, evictions } = placed);
+      if (placed.availableSince !== undefined) this.replacementSeen.set(key, placed.availableSince);
       this.outcomes.set(key, outcomeOf(schedule, match.policy.metadata.name ?? "", targets.length > 0));
       if (placed.recheckAfterMs !== undefined) recheck = { requeueAfterMs: placed.recheckAfterMs };
     } else {

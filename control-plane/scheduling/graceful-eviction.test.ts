@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { AggregatedStatusItem, Cluster, GracefulEvictionTask, TargetCluster } from "../../shared/api/types.ts";
-import { EVICTION_RECHECK_MS, FAILBACK_REASON, gracefulEviction, replacementAvailable } from "./graceful-eviction.ts";
+import { EVICTION_RECHECK_MS, FAILBACK_REASON, gracefulEviction, type ReplacementSeen, replacementAvailable } from "./graceful-eviction.ts";
 
 const T0 = Date.parse("2026-11-23T10:00:00Z");
 const PERIOD = 60_000;
@@ -25,12 +25,28 @@ interface Case {
   unselected?: string[];
   status?: AggregatedStatusItem[];
   groupChanged?: boolean;
+  /** When the replacement was first seen Available, as the caller remembers it. */
+  since?: ReplacementSeen;
   targets: string;
   tasksAfter: GracefulEvictionTask[];
   recheckAfterMs?: number;
+  sinceAfter?: ReplacementSeen;
 }
 
 const show = (ts: TargetCluster[]) => ts.map((t) => `${t.name}=${t.replicas ?? "-"}`).join(" ");
+
+const seen = (since: number, ...clusters: string[]): ReplacementSeen => ({ clusters, since });
+
+/** m1 is not Ready and being evicted since T0; its share runs Available on m2 (4 of 4). */
+const m1Evicted = {
+  current: [{ name: "m1", replicas: 2 }, { name: "m2", replicas: 4 }],
+  tasks: [task("m1", 2, T0)],
+  scheduled: [{ name: "m2", replicas: 4 }],
+  clusters: [cluster("m1", false), cluster("m2", true)],
+  status: [healthy("m2", 4)],
+  targets: "m1=2 m2=4",
+  tasksAfter: [task("m1", 2, T0)],
+};
 
 const failback = (fromCluster: string, replicas: number, startedAt: number): GracefulEvictionTask => ({ ...task(fromCluster, replicas, startedAt), reason: FAILBACK_REASON });
 
@@ -87,16 +103,72 @@ describe("gracefulEviction", () => {
       recheckAfterMs: EVICTION_RECHECK_MS,
     },
     {
-      name: "the replacement Available but the period not over: still kept, recheck when it ends",
+      ...m1Evicted,
+      name: "the replacement Available but the period not over: still kept, looked at again within EVICTION_RECHECK_MS",
       now: T0 + 20_000,
-      current: [{ name: "m1", replicas: 2 }, { name: "m2", replicas: 4 }],
-      tasks: [task("m1", 2, T0)],
-      scheduled: [{ name: "m2", replicas: 4 }],
-      clusters: [cluster("m1", false), cluster("m2", true)],
-      status: [healthy("m2", 4)],
-      targets: "m1=2 m2=4",
-      tasksAfter: [task("m1", 2, T0)],
-      recheckAfterMs: 40_000,
+      since: seen(T0 + 10_000, "m2"),
+      recheckAfterMs: EVICTION_RECHECK_MS,
+      sinceAfter: seen(T0 + 10_000, "m2"),
+    },
+    {
+      ...m1Evicted,
+      name: "the eviction's period ends first (2 s left) but the replacement's has 12 s left: recheck within EVICTION_RECHECK_MS, not at 2 s",
+      now: T0 + PERIOD - 2000,
+      since: seen(T0 + 10_000, "m2"),
+      recheckAfterMs: EVICTION_RECHECK_MS,
+      sinceAfter: seen(T0 + 10_000, "m2"),
+    },
+    {
+      ...m1Evicted,
+      name: "both periods end within EVICTION_RECHECK_MS: recheck when the later (the replacement's, 3 s) ends",
+      now: T0 + 2 * PERIOD,
+      since: seen(T0 + PERIOD + 3000, "m2"),
+      recheckAfterMs: 3000,
+      sinceAfter: seen(T0 + PERIOD + 3000, "m2"),
+    },
+    {
+      ...m1Evicted,
+      name: "the replacement first seen Available at the eviction period's end: kept, its own period starts now",
+      now: T0 + PERIOD,
+      recheckAfterMs: EVICTION_RECHECK_MS,
+      sinceAfter: seen(T0 + PERIOD, "m2"),
+    },
+    {
+      ...m1Evicted,
+      name: "the replacement Available for 1 ms less than the period (the eviction long over): kept",
+      now: T0 + 10 * PERIOD,
+      since: seen(T0 + 9 * PERIOD + 1, "m2"),
+      recheckAfterMs: 1,
+      sinceAfter: seen(T0 + 9 * PERIOD + 1, "m2"),
+    },
+    {
+      ...m1Evicted,
+      name: "the replacement stops being Available (2 of 4): kept, and the clock is reset",
+      now: T0 + 10 * PERIOD,
+      status: [healthy("m2", 2)],
+      since: seen(T0, "m2"),
+      recheckAfterMs: EVICTION_RECHECK_MS,
+    },
+    {
+      ...m1Evicted,
+      name: "the replacement moved to other clusters (m3 joins m2): the clock restarts, though both report Available",
+      now: T0 + 10 * PERIOD,
+      scheduled: [{ name: "m2", replicas: 2 }, { name: "m3", replicas: 2 }],
+      clusters: [cluster("m1", false), cluster("m2", true), cluster("m3", true)],
+      status: [healthy("m2", 4), healthy("m3", 2)],
+      since: seen(T0, "m2"),
+      targets: "m1=2 m2=2 m3=2",
+      recheckAfterMs: EVICTION_RECHECK_MS,
+      sinceAfter: seen(T0 + 10 * PERIOD, "m2", "m3"),
+    },
+    {
+      ...m1Evicted,
+      name: "the same clusters with other replicas (scaled down) keep their clock: released",
+      now: T0 + 2 * PERIOD,
+      scheduled: [{ name: "m2", replicas: 3 }],
+      since: seen(T0 + PERIOD, "m2"),
+      targets: "m2=3",
+      tasksAfter: [],
     },
     {
       name: "the period over but the replacement not Available (2 of 4): still kept",
@@ -111,13 +183,10 @@ describe("gracefulEviction", () => {
       recheckAfterMs: EVICTION_RECHECK_MS,
     },
     {
-      name: "the replacement Available and the period over: the evicted copy goes",
+      ...m1Evicted,
+      name: "the replacement Available for the period, and the eviction's period over: the evicted copy goes",
       now: T0 + PERIOD,
-      current: [{ name: "m1", replicas: 2 }, { name: "m2", replicas: 4 }],
-      tasks: [task("m1", 2, T0)],
-      scheduled: [{ name: "m2", replicas: 4 }],
-      clusters: [cluster("m1", false), cluster("m2", true)],
-      status: [healthy("m2", 4)],
+      since: seen(T0, "m2"),
       targets: "m2=4",
       tasksAfter: [],
     },
@@ -193,10 +262,12 @@ describe("gracefulEviction", () => {
         selected: (n) => !unselected.has(n),
         status: c.status ?? [],
         ...(c.groupChanged ? { groupChanged: true } : {}),
+        ...(c.since ? { availableSince: c.since } : {}),
       });
       assert.equal(show(r.targets), c.targets);
       assert.deepEqual(r.tasks, c.tasksAfter);
       assert.equal(r.recheckAfterMs, c.recheckAfterMs);
+      assert.deepEqual(r.availableSince, c.sinceAfter);
     });
   }
 });

@@ -1,9 +1,12 @@
 // Graceful eviction (DESIGN §11, Karmada's gracefulEvictionTasks): a cluster the schedule drops
 // because it is not Ready keeps its copy until the replacement elsewhere is Available and a
-// grace period has passed since the eviction began. Readiness is never the user's intent; a
-// placement that no longer selects the cluster, or an unjoin, is, and takes effect at once. A
-// workload that fails back to an earlier clusterAffinities group keeps its copy in the group it
-// leaves until the new group's is Available (add first, then remove). Pure.
+// grace period has passed twice over: since the eviction began, and since the replacement was
+// first seen Available without a break (a report that says Available at the period's last moment,
+// or one that flaps, releases nothing). Readiness is never the user's intent; a placement that no
+// longer selects the cluster, or an unjoin, is, and takes effect at once. A workload that fails
+// back to an earlier clusterAffinities group keeps its copy in the group it leaves until the new
+// group's is Available (add first, then remove). Pure: the caller keeps when the replacement was
+// first seen Available (availableSince) between calls.
 import type { AggregatedStatusItem, Cluster, GracefulEvictionTask, Placement, PropagationPolicy, ResourceBinding, TargetCluster } from "../../shared/api/types.ts";
 import { clusterMatches, clusterReady } from "./placement.ts";
 import { type Schedule, targetsAfter } from "./schedule.ts";
@@ -20,9 +23,19 @@ export const EVICTION_REASON = "ClusterNotReady";
  */
 export const FAILBACK_REASON = "ClusterAffinityChanged";
 
+/**
+ * When the replacement was first seen Available, and which clusters it was: a replacement made of
+ * other clusters starts the clock again (its clusters were not the ones seen Available).
+ */
+export interface ReplacementSeen {
+  /** The scheduled clusters' names, sorted. */
+  clusters: string[];
+  since: number;
+}
+
 export interface EvictionInput {
   now: number;
-  /** The least time between an eviction's start and the removal of the evicted copy. */
+  /** The least time between an eviction's start, and between the replacement's first being seen Available, and the removal of the evicted copy. */
   periodMs: number;
   /** The binding's targets now (they include clusters being evicted). */
   current: readonly TargetCluster[];
@@ -38,6 +51,8 @@ export interface EvictionInput {
   status: readonly AggregatedStatusItem[];
   /** The schedule moved to another clusterAffinities group: Ready clusters it dropped keep their copy until the new group's is Available. */
   groupChanged?: boolean;
+  /** What the previous call returned for this binding (undefined: not seen Available yet). */
+  availableSince?: ReplacementSeen;
 }
 
 export interface EvictionResult {
@@ -46,6 +61,8 @@ export interface EvictionResult {
   tasks: GracefulEvictionTask[];
   /** When to look again (a task is pending); undefined when none is. */
   recheckAfterMs?: number;
+  /** To pass to the next call: set while the replacement is Available and a task pends; undefined resets the clock. */
+  availableSince?: ReplacementSeen;
 }
 
 export function gracefulEviction(input: EvictionInput): EvictionResult {
@@ -53,6 +70,11 @@ export function gracefulEviction(input: EvictionInput): EvictionResult {
   const byName = new Map(input.clusters.map((c) => [c.metadata.name ?? "", c]));
   const oldTasks = new Map(input.tasks.map((t) => [t.fromCluster, t]));
   const available = replacementAvailable(input.scheduled, input.status);
+  const names = [...scheduled].sort();
+  const previous = input.availableSince;
+  // Not Available now resets the clock; Available with other clusters than last time restarts it.
+  const seen = !available ? undefined : previous !== undefined && sameNames(previous.clusters, names) ? previous : { clusters: names, since: input.now };
+  const availableFor = seen === undefined ? 0 : input.now - seen.since;
   const tasks: GracefulEvictionTask[] = [];
   let recheck: number | undefined;
   for (const t of input.current) {
@@ -71,15 +93,27 @@ export function gracefulEviction(input: EvictionInput): EvictionResult {
     const waited = input.now - Date.parse(task.creationTimestamp);
     // A failback waits for the new group's copy alone: the cluster it leaves is healthy.
     const period = task.reason === FAILBACK_REASON ? 0 : input.periodMs;
-    if (available && waited >= period) continue;
+    if (available && waited >= period && availableFor >= period) continue;
     tasks.push(task);
-    const next = available ? period - waited : EVICTION_RECHECK_MS;
+    // While the clock runs, look at least every EVICTION_RECHECK_MS: "without a break" is judged at
+    // each look, so a replacement that stops being Available between two looks is caught.
+    const next = available ? Math.min(Math.max(period - waited, period - availableFor), EVICTION_RECHECK_MS) : EVICTION_RECHECK_MS;
     recheck = Math.min(recheck ?? Infinity, Math.max(next, 1));
   }
   const held = tasks.map((t) => (t.replicas === undefined ? { name: t.fromCluster } : { name: t.fromCluster, replicas: t.replicas }));
   const targets = [...input.scheduled, ...held].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   tasks.sort((a, b) => (a.fromCluster < b.fromCluster ? -1 : 1));
-  return { targets, tasks, ...(recheck === undefined ? {} : { recheckAfterMs: recheck }) };
+  return {
+    targets,
+    tasks,
+    ...(recheck === undefined ? {} : { recheckAfterMs: recheck }),
+    // Nothing pends: nothing to remember (a later eviction starts its own clock).
+    ...(seen === undefined || tasks.length === 0 ? {} : { availableSince: seen }),
+  };
+}
+
+function sameNames(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((n, i) => n === b[i]);
 }
 
 /**
@@ -117,7 +151,9 @@ export function placementAfter(input: {
   live: Cluster[];
   now: number;
   evictionPeriodMs: number;
-}): { targets: TargetCluster[]; evictions: GracefulEvictionTask[]; recheckAfterMs?: number } {
+  /** What the previous call returned for this binding (the caller's memory; none after a restart). */
+  availableSince?: ReplacementSeen;
+}): { targets: TargetCluster[]; evictions: GracefulEvictionTask[]; recheckAfterMs?: number; availableSince?: ReplacementSeen } {
   const scheduled = targetsAfter(input.schedule, input.existing?.spec.clusters, input.live);
   const byName = new Map(input.live.map((c) => [c.metadata.name ?? "", c]));
   const r = gracefulEviction({
@@ -133,8 +169,14 @@ export function placementAfter(input: {
     },
     status: input.existing?.status?.aggregatedStatus ?? [],
     groupChanged: groupChanged(input.schedule.affinityName, input.existing?.status?.schedulerObservedAffinityName),
+    ...(input.availableSince === undefined ? {} : { availableSince: input.availableSince }),
   });
-  return { targets: r.targets, evictions: r.tasks, ...(r.recheckAfterMs === undefined ? {} : { recheckAfterMs: r.recheckAfterMs }) };
+  return {
+    targets: r.targets,
+    evictions: r.tasks,
+    ...(r.recheckAfterMs === undefined ? {} : { recheckAfterMs: r.recheckAfterMs }),
+    ...(r.availableSince === undefined ? {} : { availableSince: r.availableSince }),
+  };
 }
 
 /** Whether the schedule uses another clusterAffinities group than the binding's status last observed. */
