@@ -209,8 +209,14 @@ describe("a rolling upgrade from the previous commit", () => {
     t.diagnostic(`bindings: ${names?.join(" ")}`);
     assert.deepEqual(problems, [], `upgrading from ${previous.title}`);
 
-    // The upgraded fleet still propagates a change.
+    // The upgraded fleet still propagates a change, and the watch sees it as one write: the
+    // counts above are no blind instrument's.
+    const extraWrites = watches.map((w) => w.history().get("ConfigMap/extra")?.writes ?? 0);
     await apply(fleet.control, JSON.stringify({ ...TEMPLATES.find((t) => t.metadata.name === "extra"), data: { v: "2" } }));
     for (const m of members()) await eventually(`the change in ${m.name}`, () => getJson<{ data: { v: string } }>(m, ["cm", "-n", NS, "extra"]), (c) => c.data.v === "2");
+    for (const [i, m] of members().entries()) {
+      const seen = await eventually(`the watch on ${m.name} to see the change`, async () => (watches[i] as MemberWrites).history().get("ConfigMap/extra"), (h) => h.writes > (extraWrites[i] ?? 0), 10_000);
+      assert.equal(seen.writes, (extraWrites[i] ?? 0) + 1, `${m.name}: ${seen.changes.join(", ")}`);
+    }
   });
 });
