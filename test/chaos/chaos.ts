@@ -3,6 +3,8 @@
 import { cp, writeFile } from "node:fs/promises";
 import { type Fleet, startFleet } from "../env/fleet.ts";
 import { type Flotilla, startFlotilla } from "../env/flotilla.ts";
+import { checkoutPreviousVersion } from "../env/previous-version.ts";
+import { sizedCrd } from "../env/sized-crd.ts";
 import { KubeRest } from "../../shared/kube-rest.ts";
 import { applyOperation, type ChurnModel, type ChurnOperation, groupPolicyManifests, GROUPS, initialModel, NAMESPACE, nextOperation, templateManifest, wanted, WIDGET_GROUP } from "./churn-model.ts";
 import { type ControlAccess, Lock, type Manifest, persist } from "./control-writes.ts";
@@ -29,17 +31,7 @@ function operationManifests(o: ChurnOperation): { apply: Manifest[]; remove: Man
 
 async function setUp(rest: KubeRest, model: ChurnModel): Promise<void> {
   await persist(rest, { apiVersion: "v1", kind: "Namespace", metadata: { name: NAMESPACE } } as Manifest);
-  const crd = {
-    apiVersion: "apiextensions.k8s.io/v1",
-    kind: "CustomResourceDefinition",
-    metadata: { name: `widgets.${WIDGET_GROUP}` },
-    spec: {
-      group: WIDGET_GROUP,
-      scope: "Namespaced",
-      names: { plural: "widgets", singular: "widget", kind: "Widget" },
-      versions: [{ name: "v1", served: true, storage: true, schema: { openAPIV3Schema: { type: "object", properties: { spec: { type: "object", properties: { size: { type: "integer" } } } } } } }],
-    },
-  };
+  const crd = sizedCrd(WIDGET_GROUP, "Widget", "widgets");
   await persist(rest, crd as Manifest);
   await persist(rest, {
     apiVersion: "flotilla.dev/v1alpha1",
@@ -72,6 +64,8 @@ async function run(o: ChaosOptions): Promise<Report> {
   const watches: MemberWatch[] = [];
   try {
     fleet = await startFleet({ members: o.members });
+    // The previous-version-replica fault's Flotilla (FLOTILLA_UPGRADE_FROM, default HEAD~1).
+    const previous = await checkoutPreviousVersion(fleet.root);
     // The churn's moves and deletions are the user's intent, made in bulk (a 10-minute run passes the
     // brake's 20 a minute per cluster, and an etcd restore takes back a minute of templates at once):
     // the brake would hold them for a person, as it should. Here the judge decides instead; the
@@ -110,7 +104,7 @@ async function run(o: ChaosOptions): Promise<Report> {
     const faulting = (async () => {
       for (const fault of plan) {
         await sleep(Math.max(0, start + fault.atMs - Date.now()));
-        const out = await inject(fault, f, fl, replicas, supervisor, control);
+        const out = await inject(fault, f, fl, replicas, supervisor, control, previous);
         faults.push(out);
         console.error(`chaos: +${((Date.now() - start) / 1000).toFixed(1)}s ${out.kind} ${out.target} (${out.tookMs} ms)${out.detail ? `: ${out.detail}` : ""}${out.error ? ` FAILED: ${out.error}` : ""}`);
       }

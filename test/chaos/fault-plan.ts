@@ -22,7 +22,13 @@ export type FaultKind =
   /** A person deletes the chaos namespace in a member: Kubernetes deletes its objects; Flotilla must bring them back. */
   | "delete-member-namespace"
   /** Only with --etcd-restore: the control cluster's etcd is snapshotted, and downMs later restored from it. */
-  | "restore-control-etcd";
+  | "restore-control-etcd"
+  /**
+   * A rolling upgrade's mixed fleet, both ways: the standby is replaced by the previous commit's
+   * Flotilla, the leader restarts so the old version takes the lease and leads for downMs, then the
+   * old replica is replaced by this version again.
+   */
+  | "previous-version-replica";
 
 export const FAULT_KINDS: readonly FaultKind[] = [
   "kill-leader",
@@ -34,6 +40,7 @@ export const FAULT_KINDS: readonly FaultKind[] = [
   "delete-binding",
   "recreate-policy",
   "delete-member-namespace",
+  "previous-version-replica",
 ];
 
 /** How old the snapshot is that restore-control-etcd restores. */
@@ -106,6 +113,9 @@ function downTime(rng: Random, kind: FaultKind, failureThresholdMs: number): num
       return rng.between(2_000, 5_000);
     case "restore-control-etcd":
       return ETCD_SNAPSHOT_AGE_MS;
+    case "previous-version-replica":
+      // How long the previous version leads; its two restarts add a few seconds each.
+      return rng.between(3_000, 6_000);
     default:
       return rng.between(1_000, 4_000);
   }

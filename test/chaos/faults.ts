@@ -5,6 +5,8 @@ import { join } from "node:path";
 import type { Fleet } from "../env/fleet.ts";
 import type { Flotilla } from "../env/flotilla.ts";
 import type { ManagedProcess } from "../env/managed-process.ts";
+import { argsOnVersion, type PreviousVersion } from "../env/previous-version.ts";
+import { waitFor } from "../env/wait.ts";
 import { type ControlAccess, persist } from "./control-writes.ts";
 import type { Fault } from "./fault-plan.ts";
 import { restoreEtcd, snapshotEtcd } from "./etcd-restore.ts";
@@ -50,7 +52,7 @@ export interface Holder {
   release(p: ManagedProcess): void;
 }
 
-export async function inject(f: Fault, fleet: Fleet, flotilla: Flotilla, replicas: Replica[], holder: Holder, control: ControlAccess): Promise<FaultOutcome> {
+export async function inject(f: Fault, fleet: Fleet, flotilla: Flotilla, replicas: Replica[], holder: Holder, control: ControlAccess, previous: PreviousVersion): Promise<FaultOutcome> {
   const started = Date.now();
   let target = "";
   let extra: Pick<FaultOutcome, "detail" | "namespace" | "member"> = {};
@@ -140,6 +142,31 @@ export async function inject(f: Fault, fleet: Fleet, flotilla: Flotilla, replica
         const { gone, ...namespace } = await deleteMemberNamespace(member.kubeConfig());
         extra = { member: member.name, namespace, detail: gone ? `gone after ${namespace.goneMs - namespace.fromMs} ms` : `still terminating after ${namespace.goneMs - namespace.fromMs} ms` };
         await sleep(f.downMs);
+        break;
+      }
+      case "previous-version-replica": {
+        const lead = await leader(flotilla, replicas);
+        const old = replicas.find((x) => x !== lead) as Replica;
+        const current = [...old.process.args];
+        target = `control-plane :${old.healthPort} on ${previous.title}`;
+        for (const r of replicas) {
+          holder.hold(r.process);
+          held.push(r.process);
+        }
+        // As a rolling update does it: SIGTERM, then the other version on the same ports and identity.
+        await old.process.restart(120_000, { args: argsOnVersion(previous, current), graceful: true });
+        await lead.process.restart(120_000, { graceful: true });
+        const led = await waitFor(async () => ((await flotilla.metricsAt(old.healthPort).catch(() => ({}) as Record<string, number>)).flotilla_leader === 1 ? true : undefined), {
+          what: "the previous version to lead",
+          timeoutMs: 30_000,
+          intervalMs: 250,
+        }).then(
+          () => true,
+          () => false,
+        );
+        await sleep(f.downMs);
+        await old.process.restart(120_000, { args: current, graceful: true });
+        extra = { detail: led ? `the previous version led for ${f.downMs} ms` : "the previous version ran as the standby (it did not take the lease in 30 s)" };
         break;
       }
       case "restore-control-etcd": {

@@ -10,9 +10,23 @@ import type { Fleet } from "./fleet.ts";
 import { freePort } from "./free-port.ts";
 import { type HubProxy, startHubProxy } from "./hub-proxy.ts";
 import { ManagedProcess } from "./managed-process.ts";
+import { argsKnownBy } from "./previous-version.ts";
 import { waitFor } from "./wait.ts";
 
 const flotillaBin = fileURLToPath(new URL("../../bin/flotilla.ts", import.meta.url));
+
+/**
+ * Which Flotilla a process runs: this checkout's (the default), or a previous version's
+ * (previous-version.ts), which is started without the flags it does not know.
+ */
+export interface FlotillaVersion {
+  flotillaBin: string;
+  /** The flags each command knows; undefined: every flag this test environment passes. */
+  flags?: Map<string, Set<string>>;
+}
+
+/** This checkout's Flotilla. */
+export const CURRENT_VERSION: FlotillaVersion = { flotillaBin };
 
 export interface FlotillaOptions {
   /** Agents' heartbeat period (default 1s). */
@@ -43,6 +57,8 @@ export interface FlotillaOptions {
   hubProxy?: boolean;
   /** More flags for every control-plane replica (e.g. `--deletion-budget-min=3`). */
   controlPlaneArgs?: string[];
+  /** The Flotilla the first control plane and the agents run (default this checkout's). */
+  version?: FlotillaVersion;
 }
 
 /** Flotilla running on a fleet. */
@@ -59,18 +75,19 @@ export interface Flotilla {
   controlPlane: ManagedProcess;
   controlPlaneHealthPort: number;
   agents: Map<string, { process: ManagedProcess; healthPort: number }>;
-  startControlPlane(): Promise<void>;
+  /** Starts the first control plane again (its ports and identity), on `version` (default the fleet's). */
+  startControlPlane(version?: FlotillaVersion): Promise<void>;
   stopControlPlane(): Promise<void>;
   /** `bootstrapToken` registers instead of using a signed certificate file; `fromSecret` uses the credentials Secret only. */
-  startAgent(member: string, opts?: { certCluster?: string; hubPort?: number; bootstrapToken?: string; fromSecret?: boolean; renewBefore?: string; waitHealthy?: boolean }): Promise<void>;
+  startAgent(member: string, opts?: AgentStartOptions): Promise<void>;
   /**
    * Signs a new certificate for a member's agent, bound to its Cluster's current uid (a Cluster
    * deleted and created again revokes the old one), as `flotilla certs agent` would; restart the
    * agent to use it.
    */
   reissueAgentCertificate(member: string): Promise<void>;
-  /** Starts another control-plane replica on its own ports (HA tests); stopped by stop(). */
-  startReplica(): Promise<{ process: ManagedProcess; hubPort: number; healthPort: number }>;
+  /** Starts another control-plane replica on its own ports (HA tests), on `version` (default the fleet's); stopped by stop(). */
+  startReplica(version?: FlotillaVersion): Promise<{ process: ManagedProcess; hubPort: number; healthPort: number }>;
   /** Metrics of any process serving /metrics on a loopback port. */
   metricsAt(port: number): Promise<Record<string, number>>;
   stopAgent(member: string): Promise<void>;
@@ -80,6 +97,17 @@ export interface Flotilla {
   /** The control plane (once started), then each agent in `agents`; running or already exited. */
   processes(): ManagedProcess[];
   stop(): Promise<void>;
+}
+
+export interface AgentStartOptions {
+  certCluster?: string;
+  hubPort?: number;
+  bootstrapToken?: string;
+  fromSecret?: boolean;
+  renewBefore?: string;
+  waitHealthy?: boolean;
+  /** The Flotilla the agent runs (default the fleet's). */
+  version?: FlotillaVersion;
 }
 
 /**
@@ -113,13 +141,14 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
 
   // Each replica has a fixed identity (its Lease holder, status field manager and user agent),
   // kept across restarts as a pod's name is: "control-plane", "replica-1", …
-  const spawnControlPlane = (grpcPort: number, healthPort: number, logName: string, identity: string, registrationListen = "") =>
+  const fleetVersion = opts.version ?? CURRENT_VERSION;
+  const spawnControlPlane = (version: FlotillaVersion, grpcPort: number, healthPort: number, logName: string, identity: string, registrationListen = "") =>
     ManagedProcess.start({
       ready: () => httpOk(healthPort, "/readyz"),
       name: "control-plane",
       command: node,
-      args: [
-        flotillaBin, "control-plane",
+      args: argsKnownBy(version.flags?.get("control-plane"), [
+        version.flotillaBin, "control-plane",
         `--kubeconfig=${fleet.control.kubeconfigPath}`,
         `--grpc-listen=127.0.0.1:${grpcPort}`,
         `--health-listen=127.0.0.1:${healthPort}`,
@@ -140,28 +169,29 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
         "--leader-elect-retry-period=500ms",
         `--identity=${identity}`,
         ...(opts.controlPlaneArgs ?? []),
-      ],
+      ]),
       env,
       logFile: join(logsDir, logName),
     });
 
-  const startControlPlane = async () => {
+  const startControlPlane = async (version = fleetVersion) => {
     cpRuns++;
-    controlPlane = spawnControlPlane(hubPort, controlPlaneHealthPort, `control-plane-${cpRuns}.log`, "control-plane", `127.0.0.1:${registrationPort}`);
+    controlPlane = spawnControlPlane(version, hubPort, controlPlaneHealthPort, `control-plane-${cpRuns}.log`, "control-plane", `127.0.0.1:${registrationPort}`);
     await controlPlane.guard(waitFor(() => httpOk(controlPlaneHealthPort, "/readyz"), { what: "control plane /readyz", timeoutMs: 60_000 }));
   };
 
   const replicas: ManagedProcess[] = [];
-  const startReplica = async () => {
+  const startReplica = async (version = fleetVersion) => {
     const [grpcPort, healthPort] = [await freePort(), await freePort()];
-    const p = spawnControlPlane(grpcPort, healthPort, `control-plane-replica-${replicas.length + 1}.log`, `replica-${replicas.length + 1}`);
+    const p = spawnControlPlane(version, grpcPort, healthPort, `control-plane-replica-${replicas.length + 1}.log`, `replica-${replicas.length + 1}`);
     replicas.push(p);
     proxy?.add(grpcPort);
     await p.guard(waitFor(() => httpOk(healthPort, "/readyz"), { what: "replica /readyz", timeoutMs: 60_000 }));
     return { process: p, hubPort: grpcPort, healthPort };
   };
 
-  const startAgent = async (member: string, o: { certCluster?: string; hubPort?: number; bootstrapToken?: string; fromSecret?: boolean; renewBefore?: string; waitHealthy?: boolean } = {}) => {
+  const startAgent = async (member: string, o: AgentStartOptions = {}) => {
+    const version = o.version ?? fleetVersion;
     const cluster = members.get(member) as Cluster;
     const certName = o.certCluster ?? member;
     const healthPort = await freePort();
@@ -169,8 +199,8 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
       ready: () => httpOk(healthPort, "/healthz"),
       name: `agent-${member}`,
       command: node,
-      args: [
-        flotillaBin, "agent",
+      args: argsKnownBy(version.flags?.get("agent"), [
+        version.flotillaBin, "agent",
         `--cluster-name=${member}`,
         `--hub-address=127.0.0.1:${o.hubPort ?? agentHubPort}`,
         "--hub-server-name=localhost",
@@ -181,7 +211,7 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
           : [`--tls-cert=${join(certsDir, `${certName}.crt`)}`, `--tls-key=${join(certsDir, `${certName}.key`)}`]),
         `--health-listen=127.0.0.1:${healthPort}`,
         `--heartbeat-interval=${opts.heartbeatInterval ?? "1s"}`,
-      ],
+      ]),
       env,
       logFile: join(logsDir, `agent-${member}.log`),
     });

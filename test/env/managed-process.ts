@@ -40,12 +40,12 @@ export class ManagedProcess {
   private nextRunWaiters: (() => void)[] = [];
   private exit: ProcessExit | undefined;
   private unregister: () => void = () => undefined;
-  private readonly opts: StartOptions;
+  private opts: StartOptions;
 
   private constructor(opts: StartOptions) {
     this.name = opts.name;
     this.logFile = opts.logFile;
-    this.opts = opts;
+    this.opts = { ...opts, args: [...opts.args] };
     this.spawn();
   }
 
@@ -91,6 +91,11 @@ export class ManagedProcess {
     return new ManagedProcess(opts);
   }
 
+  /** The arguments the process runs (or last ran) with. */
+  get args(): readonly string[] {
+    return this.opts.args;
+  }
+
   get running(): boolean {
     return this.exit === undefined;
   }
@@ -109,9 +114,13 @@ export class ManagedProcess {
    * Starts the process again with the same command, arguments and environment, so the same ports
    * and data directory (a crashed process restarted in place); kills the current run first if it
    * still runs. Resolves once `ready` says it serves; rejects with its log tail if it exits first.
+   * `args` replaces the arguments for this run and those after it (a process replaced by another
+   * version of itself); `graceful` stops the current run with SIGTERM rather than a crash's SIGKILL.
    */
-  async restart(timeoutMs = 60_000): Promise<void> {
-    await this.kill();
+  async restart(timeoutMs = 60_000, o: { args?: string[]; graceful?: boolean } = {}): Promise<void> {
+    if (o.graceful) await this.stop();
+    else await this.kill();
+    if (o.args !== undefined) this.opts = { ...this.opts, args: [...o.args] };
     this.spawn();
     const ready = this.opts.ready;
     if (ready === undefined) return;
