@@ -148,7 +148,7 @@ export async function inject(f: Fault, fleet: Fleet, flotilla: Flotilla, replica
         const lead = await leader(flotilla, replicas);
         const old = replicas.find((x) => x !== lead) as Replica;
         const current = [...old.process.args];
-        target = `control-plane :${old.healthPort} on ${previous.title}`;
+        target = `control-plane :${old.healthPort} on ${previous.commit.slice(0, 7)}`;
         for (const r of replicas) {
           holder.hold(r.process);
           held.push(r.process);
