@@ -43,7 +43,12 @@ describe("deletionIntent", () => {
     { name: "a not-Ready cluster still hears of a deleted template", cluster: { ...m1, readyForMs: 0 }, binding: binding(["member1"], { deleting: true }), template: gone, intent: { reason: "TemplateDeleted", preserve: false } },
     { name: "a not-Ready cluster that is leaving still cleans up (unjoin)", cluster: { name: "member1", leaving: true, readyForMs: 0 }, binding: binding(["member2"]), template: present, intent: { reason: "ClusterUnjoined", preserve: false } },
     { name: "--require-acceptance: a member that registered again, not accepted yet, keeps what it runs", cluster: { ...m1, accepted: false }, binding: binding(["member2"]), template: present, intent: undefined },
-    { name: "…and still hears of a deleted template", cluster: { ...m1, accepted: false }, binding: binding(["member1"], { deleting: true }), template: gone, intent: { reason: "TemplateDeleted", preserve: false } },
+    { name: "…nor is told of a template deleted while it was away: held until accepted (issue 20 item 4)", cluster: { ...m1, accepted: false }, binding: binding(["member1"], { deleting: true }), template: gone, intent: undefined },
+    { name: "…nor of one whose binding is gone too", cluster: { ...m1, accepted: false }, binding: undefined, template: gone, intent: undefined },
+    { name: "…nor of a released dependency", cluster: { ...m1, accepted: false }, binding: binding(["member1"], { deleting: true, released: "DependencyReleased" }), template: present, intent: undefined },
+    { name: "once accepted, the deleted template's removal is sent", cluster: { ...m1, accepted: true }, binding: undefined, template: gone, intent: { reason: "TemplateDeleted", preserve: false, preserveUnknown: true } },
+    { name: "a cluster not accepted that is unjoined still cleans up", cluster: { name: "member1", leaving: true, readyForMs: 0, accepted: false }, binding: binding(["member2"]), template: present, intent: { reason: "ClusterUnjoined", preserve: false } },
+    { name: "…also of a deleted template", cluster: { name: "member1", leaving: true, readyForMs: 0, accepted: false }, binding: undefined, template: gone, intent: { reason: "TemplateDeleted", preserve: false, preserveUnknown: true } },
     { name: "a preserving binding that moved off the cluster deletes there (preservation is for template deletion)", binding: binding(["member2"], { preserve: true }), template: present, intent: { reason: "PlacementChanged", preserve: false } },
   ];
   for (const c of cases) it(c.name, () => assert.deepEqual(deletionIntent(c.cluster ?? m1, c.binding, c.template), c.intent));

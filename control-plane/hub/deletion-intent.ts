@@ -27,7 +27,9 @@ export interface DeletionIntent {
  * binding, or one deleted by hand, while the template lives (it is made again); a binding being
  * deleted while the template's kind has not listed (absence counts only from a synced informer);
  * a placement that dropped the cluster while it is not Ready, or just Ready again (READY_SETTLE_MS);
- * a placement that lacks a cluster not accepted yet (--require-acceptance: it is held, not emptied).
+ * anything at all to a cluster not accepted yet (--require-acceptance: a member that registered
+ * again is held as it is, neither given nor told to remove anything, until an admin accepts it;
+ * then its absences are judged again), unless it is leaving.
  */
 /**
  * How long a cluster must have been Ready before it is told to remove what its placement dropped:
@@ -49,6 +51,9 @@ export interface JudgedCluster {
 export function deletionIntent(cluster: JudgedCluster, binding: ResourceBinding | undefined, template: TemplateKnowledge): DeletionIntent | undefined {
   const templateGone = template.known && (template.template === undefined || template.template.metadata.deletionTimestamp !== undefined);
   const preserve = binding?.spec.preserveResourcesOnDeletion === true;
+  // Not accepted (--require-acceptance): no admin has vouched for this member yet, so the hub acts
+  // on nothing it runs, as it sends it nothing (DESIGN §7; OCM's hubAcceptsClient). An unjoin still cleans up.
+  if (cluster.accepted === false && !cluster.leaving) return undefined;
   if (binding === undefined) return templateGone ? { reason: "TemplateDeleted", preserve: false, preserveUnknown: true } : undefined;
   if (binding.metadata.deletionTimestamp !== undefined) {
     if (templateGone) return { reason: "TemplateDeleted", preserve };
@@ -57,8 +62,6 @@ export function deletionIntent(cluster: JudgedCluster, binding: ResourceBinding 
   }
   if (!binding.spec.clusters.some((t) => t.name === cluster.name)) {
     if (cluster.leaving) return { reason: "ClusterUnjoined", preserve: false };
-    // A member that registered again is not placed on until accepted: what it still runs waits with it.
-    if (cluster.accepted === false) return undefined;
     // A placement that dropped a cluster while it was not Ready dropped it because of readiness:
     // never sent there; decided again once it has been Ready long enough to be placed again.
     return cluster.readyForMs < READY_SETTLE_MS ? undefined : { reason: "PlacementChanged", preserve: false };
