@@ -45,6 +45,20 @@ export interface FlotillaOptions {
   controlPlaneArgs?: string[];
 }
 
+/** How a test starts one agent. */
+export interface AgentStartOptions {
+  certCluster?: string;
+  hubPort?: number;
+  bootstrapToken?: string;
+  fromSecret?: boolean;
+  renewBefore?: string;
+  waitHealthy?: boolean;
+  /** The fleet member whose apiserver the agent serves (default: the one it is named for). */
+  member?: string;
+  /** `--state-namespace` of the agent (default flotilla-system). */
+  stateNamespace?: string;
+}
+
 /** Flotilla running on a fleet. */
 export interface Flotilla {
   fleet: Fleet;
@@ -62,7 +76,11 @@ export interface Flotilla {
   startControlPlane(): Promise<void>;
   stopControlPlane(): Promise<void>;
   /** `bootstrapToken` registers instead of using a signed certificate file; `fromSecret` uses the credentials Secret only. */
-  startAgent(member: string, opts?: { certCluster?: string; hubPort?: number; bootstrapToken?: string; fromSecret?: boolean; renewBefore?: string; waitHealthy?: boolean }): Promise<void>;
+  /**
+   * `member` runs the agent, as cluster `member`, against another member's apiserver (two agents
+   * sharing one member: give each its own `stateNamespace`).
+   */
+  startAgent(member: string, opts?: AgentStartOptions): Promise<void>;
   /**
    * Signs a new certificate for a member's agent, bound to its Cluster's current uid (a Cluster
    * deleted and created again revokes the old one), as `flotilla certs agent` would; restart the
@@ -161,8 +179,8 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
     return { process: p, hubPort: grpcPort, healthPort };
   };
 
-  const startAgent = async (member: string, o: { certCluster?: string; hubPort?: number; bootstrapToken?: string; fromSecret?: boolean; renewBefore?: string; waitHealthy?: boolean } = {}) => {
-    const cluster = members.get(member) as Cluster;
+  const startAgent = async (member: string, o: AgentStartOptions = {}) => {
+    const cluster = members.get(o.member ?? member) as Cluster;
     const certName = o.certCluster ?? member;
     const healthPort = await freePort();
     const p = ManagedProcess.start({
@@ -181,6 +199,7 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
           : [`--tls-cert=${join(certsDir, `${certName}.crt`)}`, `--tls-key=${join(certsDir, `${certName}.key`)}`]),
         `--health-listen=127.0.0.1:${healthPort}`,
         `--heartbeat-interval=${opts.heartbeatInterval ?? "1s"}`,
+        ...(o.stateNamespace !== undefined ? [`--state-namespace=${o.stateNamespace}`] : []),
       ],
       env,
       logFile: join(logsDir, `agent-${member}.log`),
