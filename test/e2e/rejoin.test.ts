@@ -1,11 +1,12 @@
 // Issue 20 item 4 on real clusters: a member that joins again keeps its objects. Its agent is
-// gone, its Cluster is force-unjoined (the member keeps what Flotilla applied), templates change
-// meanwhile, and the member registers again with a bootstrap token (a new Cluster uid, a new
-// certificate). The objects Flotilla had applied are adopted in place: the same uids, nothing
+// gone (in one case its certificate expires meanwhile), its Cluster is force-unjoined (the member
+// keeps what Flotilla applied), templates change meanwhile, and the member registers again with a
+// bootstrap token (a new Cluster uid, a new certificate). The objects Flotilla had applied are adopted in place: the same uids, nothing
 // deleted, updated to what the templates say now. With --require-acceptance nothing is applied
 // or deleted until `flotillactl accept`, then the same adoption in place. Two agents of one fleet
 // sharing one member (two Cluster names, one apiserver) never take each other's objects.
 import assert from "node:assert/strict";
+import { X509Certificate } from "node:crypto";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import type { Cluster } from "../env/cluster.ts";
@@ -44,18 +45,37 @@ const policy = JSON.stringify({
 });
 const condition = (c: ClusterJson | undefined, type: string) => c?.status?.conditions?.find((x) => x.type === type);
 
-/** One fleet of one member, its objects applied by Flotilla; the member then leaves by force and registers again. */
-function rejoining(requireAcceptance: boolean) {
+/**
+ * One fleet of one member, its objects applied by Flotilla; the member then leaves by force and
+ * registers again. `expired`: it first registered with a token too, and its stored certificate
+ * expires while its agent is down (it registers again from the Secret's expired credentials);
+ * else its agent used certificate files, and the member has no Secret yet.
+ */
+function rejoining(opts: { requireAcceptance: boolean; expired: boolean }) {
+  const { requireAcceptance, expired } = opts;
   const s = {} as { fleet: Fleet; flotilla: Flotilla; m1: Cluster; uids: Record<string, string>; oldClusterUid: string };
   const ctl = (args: string[]): Promise<CommandResult> =>
     runCommand(process.execPath, [CTL, ...args], { env: { ...process.env, FLOTILLA_STATE_DIR: s.fleet.root, FLOTILLA_CONTROL_KUBECONFIG: s.fleet.control.kubeconfigPath } });
   const member = (kind: string, name: string) => getJson<ObjectJson>(s.m1, [kind, "-n", NS, name]);
   const cluster = () => getJson<ClusterJson>(s.fleet.control, ["cluster", "member1"]);
+  /** The certificate in the agent's credentials Secret in the member. */
+  const storedCertificate = async () => {
+    const secret = await getJson<{ data?: Record<string, string> }>(s.m1, ["secret", "-n", "flotilla-system", "flotilla-agent-credentials"]);
+    const pem = secret?.data?.["tls.crt"];
+    return pem === undefined ? undefined : new X509Certificate(Buffer.from(pem, "base64"));
+  };
 
   before(async () => {
     s.fleet = await startFleet({ members: 1 });
-    s.flotilla = await startFlotilla(s.fleet, { requireAcceptance });
+    // Certificates it registers for last 20 s: one expires while the agent is down.
+    s.flotilla = await startFlotilla(s.fleet, { requireAcceptance, ...(expired ? { unregistered: ["member1"], agentCertValidity: "20s" } : {}) });
     [s.m1] = s.fleet.members as [Cluster];
+    if (expired) {
+      const first = await ctl(["token", "create", "--ttl", "1h"]);
+      assert.equal(first.code, 0, first.stderr);
+      await s.flotilla.startAgent("member1", { bootstrapToken: first.stdout.trim() });
+      await eventually("member1 registered and Ready", cluster, (x) => condition(x, "Ready")?.status === "True", 60_000);
+    }
     if (requireAcceptance) assert.equal((await ctl(["accept", "member1"])).code, 0);
     await kubectl(s.fleet.control, ["create", "namespace", NS]);
     for (const name of ["same", "changed", "recreated", "dropped"]) await apply(s.fleet.control, configMap(name, "1"));
@@ -72,6 +92,11 @@ function rejoining(requireAcceptance: boolean) {
     const r = await ctl(["unjoin", "member1", "--force"]);
     assert.equal(r.code, 0, r.stderr);
     await eventually("the Cluster gone", () => cluster().then((c) => (c === undefined ? "gone" : undefined)), () => true, 30_000);
+    const stored = expired ? await storedCertificate() : undefined;
+    if (expired) {
+      assert.ok(stored, "the member keeps its credentials Secret");
+      await sleep(Math.max(0, Date.parse(stored.validTo) - Date.now()) + 1000);
+    }
     // Meanwhile: one template changes, one is deleted and made again (a new uid), one is deleted, the Deployment scales.
     await apply(s.fleet.control, configMap("changed", "2"));
     await kubectl(s.fleet.control, ["delete", "configmap", "-n", NS, "recreated"]);
@@ -88,6 +113,9 @@ function rejoining(requireAcceptance: boolean) {
     await s.flotilla.startAgent("member1", { bootstrapToken: token.stdout.trim() });
     const c = await eventually("member1 registered again and Ready", cluster, (x) => condition(x, "Ready")?.status === "True", 60_000);
     assert.notEqual(c.metadata.uid, s.oldClusterUid, "a new Cluster");
+    const now = await storedCertificate();
+    assert.match(now?.subject ?? "", new RegExp(`OU=${c.metadata.uid}`), "the member's new certificate is bound to the new Cluster");
+    if (stored) assert.ok(Date.parse(stored.validTo) < Date.now(), "the one it had expired");
   });
   after(async () => {
     await s.flotilla?.stop();
@@ -112,16 +140,16 @@ async function adoptedInPlace(s: ReturnType<typeof rejoining>["s"], member: Retu
   assert.deepEqual(deletions(await s.flotilla.agentMetrics("member1")), { 'flotilla_agent_deletes_total{reason="TemplateDeleted"}': 1 }, "the one deletion is the deleted template's");
 }
 
-describe("a member that joins again keeps its objects", () => {
-  const { s, member } = rejoining(false);
+describe("a member that joins again keeps its objects (its certificate expired)", () => {
+  const { s, member } = rejoining({ requireAcceptance: false, expired: true });
 
-  it("after a forced unjoin and a new registration, Flotilla's objects are adopted in place and updated to the templates of now", async () => {
+  it("after its certificate expired, a forced unjoin and a new registration, Flotilla's objects are adopted in place and updated to the templates of now", async () => {
     await adoptedInPlace(s, member);
   });
 });
 
 describe("a member that joins again keeps its objects (--require-acceptance)", () => {
-  const { s, ctl, member } = rejoining(true);
+  const { s, ctl, member } = rejoining({ requireAcceptance: true, expired: false });
 
   it("until accepted nothing is applied or deleted; once accepted, its objects are adopted in place", async () => {
     await eventually("member1 awaits acceptance", () => getJson<ClusterJson>(s.fleet.control, ["cluster", "member1"]), (c) => condition(c, "Accepted")?.status === "False");
