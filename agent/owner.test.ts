@@ -41,6 +41,16 @@ describe("owners: two fleets, or two agents, sharing one member never take each 
       assert.equal(adoptOrphans(new Map(), [o], ours).length, c.foreign ? 0 : 1);
     });
   }
+  it("a member that registers again (a new Cluster uid and certificate, the same fleet and name) keeps the owner: its objects are applied over in place and adopted", () => {
+    // The owner names no Cluster uid and no certificate, so a forced unjoin and a new registration
+    // (issue 20 item 4) find the objects the earlier registration applied still ours.
+    const again = ownerOf("-----BEGIN CERTIFICATE-----\nfleet-a\n-----END CERTIFICATE-----\n", "member1");
+    const earlier = object(ours);
+    assert.equal(again, ours);
+    assert.equal(decideApply(earlier, LABEL, "Abort", again).action, "apply");
+    assert.equal(adoptOrphans(new Map(), [earlier], again).length, 1);
+    assert.equal(isOurs(earlier, LABEL, again), true);
+  });
   it("another owner's object is taken over only with Overwrite, and the refusal names the owner", () => {
     const d = decideApply(object(otherFleet), LABEL, "Abort", ours);
     assert.equal(d.action, "skip");

@@ -27,7 +27,9 @@ export interface DeletionIntent {
  * binding, or one deleted by hand, while the template lives (it is made again); a binding being
  * deleted while the template's kind has not listed (absence counts only from a synced informer);
  * a placement that dropped the cluster while it is not Ready, or just Ready again (READY_SETTLE_MS);
- * a placement that lacks a cluster not accepted yet (--require-acceptance: it is held, not emptied).
+ * anything a cluster not accepted yet runs that its placement does not name (--require-acceptance:
+ * a member that registered again is held as it is, neither given nor told to remove anything,
+ * until an admin accepts it; then its absences are judged again), unless it is leaving.
  */
 /**
  * How long a cluster must have been Ready before it is told to remove what its placement dropped:
@@ -49,16 +51,20 @@ export interface JudgedCluster {
 export function deletionIntent(cluster: JudgedCluster, binding: ResourceBinding | undefined, template: TemplateKnowledge): DeletionIntent | undefined {
   const templateGone = template.known && (template.template === undefined || template.template.metadata.deletionTimestamp !== undefined);
   const preserve = binding?.spec.preserveResourcesOnDeletion === true;
+  // Not accepted (--require-acceptance): no admin has vouched for this member yet, so the hub acts
+  // on nothing it runs, as it sends it nothing (DESIGN §7; OCM's hubAcceptsClient). Only what its
+  // placement still names (placed before acceptance was required: it keeps getting those Works)
+  // follows its template, and an unjoin still cleans up.
+  const placedHere = binding?.spec.clusters.some((t) => t.name === cluster.name) === true;
+  if (cluster.accepted === false && !cluster.leaving && !placedHere) return undefined;
   if (binding === undefined) return templateGone ? { reason: "TemplateDeleted", preserve: false, preserveUnknown: true } : undefined;
   if (binding.metadata.deletionTimestamp !== undefined) {
     if (templateGone) return { reason: "TemplateDeleted", preserve };
     const released = binding.metadata.annotations?.[LABELS.releasedBecause] !== undefined;
     return template.known && released ? { reason: "DependencyReleased", preserve: false } : undefined;
   }
-  if (!binding.spec.clusters.some((t) => t.name === cluster.name)) {
+  if (!placedHere) {
     if (cluster.leaving) return { reason: "ClusterUnjoined", preserve: false };
-    // A member that registered again is not placed on until accepted: what it still runs waits with it.
-    if (cluster.accepted === false) return undefined;
     // A placement that dropped a cluster while it was not Ready dropped it because of readiness:
     // never sent there; decided again once it has been Ready long enough to be placed again.
     return cluster.readyForMs < READY_SETTLE_MS ? undefined : { reason: "PlacementChanged", preserve: false };

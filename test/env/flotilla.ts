@@ -79,6 +79,10 @@ export interface Flotilla {
   startControlPlane(version?: FlotillaVersion): Promise<void>;
   stopControlPlane(): Promise<void>;
   /** `bootstrapToken` registers instead of using a signed certificate file; `fromSecret` uses the credentials Secret only. */
+  /**
+   * `member` runs the agent, as cluster `member`, against another member's apiserver (two agents
+   * sharing one member: give each its own `stateNamespace`).
+   */
   startAgent(member: string, opts?: AgentStartOptions): Promise<void>;
   /**
    * Signs a new certificate for a member's agent, bound to its Cluster's current uid (a Cluster
@@ -106,6 +110,10 @@ export interface AgentStartOptions {
   fromSecret?: boolean;
   renewBefore?: string;
   waitHealthy?: boolean;
+  /** The fleet member whose apiserver the agent serves (default: the one it is named for). */
+  member?: string;
+  /** `--state-namespace` of the agent (default flotilla-system). */
+  stateNamespace?: string;
   /** The Flotilla the agent runs (default the fleet's). */
   version?: FlotillaVersion;
 }
@@ -192,7 +200,7 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
 
   const startAgent = async (member: string, o: AgentStartOptions = {}) => {
     const version = o.version ?? fleetVersion;
-    const cluster = members.get(member) as Cluster;
+    const cluster = members.get(o.member ?? member) as Cluster;
     const certName = o.certCluster ?? member;
     const healthPort = await freePort();
     const p = ManagedProcess.start({
@@ -211,6 +219,7 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
           : [`--tls-cert=${join(certsDir, `${certName}.crt`)}`, `--tls-key=${join(certsDir, `${certName}.key`)}`]),
         `--health-listen=127.0.0.1:${healthPort}`,
         `--heartbeat-interval=${opts.heartbeatInterval ?? "1s"}`,
+        ...(o.stateNamespace !== undefined ? [`--state-namespace=${o.stateNamespace}`] : []),
       ]),
       env,
       logFile: join(logsDir, `agent-${member}.log`),
