@@ -1,8 +1,10 @@
 // Every native interpreter sample case, for the Karmada parity test and the oracle.
 import { appsCases } from "./apps.fixtures.ts";
+import { batchCases } from "./batch.fixtures.ts";
+import { coreCases } from "./core.fixtures.ts";
 import type { NativeCase } from "./native.fixtures.ts";
 
-export const allCases: readonly NativeCase[] = [...appsCases];
+export const allCases: readonly NativeCase[] = [...appsCases, ...batchCases, ...coreCases];
 
 /** A case's unique title: kind, operation, behaviour. */
 export function caseTitle(c: NativeCase): string {

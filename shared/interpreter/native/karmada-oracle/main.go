@@ -98,7 +98,8 @@ func run(in *native.DefaultInterpreter, c kase) (interface{}, error) {
 	case "Retain":
 		return in.Retain(obj, &unstructured.Unstructured{Object: object(c.Observed)})
 	case "AggregateStatus":
-		items := []workv1alpha2.AggregatedStatusItem{}
+		// nil when there are none, as a binding's aggregatedStatus decodes when it has no entries.
+		var items []workv1alpha2.AggregatedStatusItem
 		for _, i := range c.Items {
 			it := workv1alpha2.AggregatedStatusItem{ClusterName: i.ClusterName, Applied: i.Applied, Health: workv1alpha2.ResourceHealth(i.Health)}
 			if len(i.Status) > 0 && string(i.Status) != "null" {
@@ -128,7 +129,11 @@ func run(in *native.DefaultInterpreter, c kase) (interface{}, error) {
 		if err != nil || !found {
 			return nil, err
 		}
-		return helper.SpreadReplicasByTargetClusters(int32(completions), tcs, nil, types.UID(c.UID)), nil
+		byName := map[string]int32{}
+		for _, t := range helper.SpreadReplicasByTargetClusters(int32(completions), tcs, nil, types.UID(c.UID)) {
+			byName[t.Name] = t.Replicas
+		}
+		return byName, nil
 	}
 	return nil, fmt.Errorf("unknown op %q", c.Op)
 }
