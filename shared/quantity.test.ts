@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { formatQuantity, parseQuantity, sumQuantities } from "./quantity.ts";
+import { canonicalQuantity, formatQuantity, parseQuantity, scaledQuantity, sumQuantities } from "./quantity.ts";
 
 describe("quantities", () => {
   const cases: [string, number][] = [["2", 2], ["500m", 0.5], ["64Gi", 64 * 2 ** 30], ["1k", 1000], ["1e3", 1000], ["0.5", 0.5], ["110", 110]];
@@ -17,4 +17,22 @@ describe("quantities", () => {
       pods: "120",
     });
   });
+});
+
+describe("exact quantities", () => {
+  const scaled: [string, number, bigint][] = [["0.1", 3, 100n], ["100m", 3, 100n], ["0.5m", 3, 1n], ["1.5", 0, 2n], ["128Mi", 0, 134217728n], ["1e3", 0, 1000n], ["2", 3, 2000n]];
+  for (const [q, scale, v] of scaled) it(`${q} × 10^${scale} rounds up to ${v}, with no float error`, () => assert.equal(scaledQuantity(q, scale), v));
+  const canonical: [bigint, number, "DecimalSI" | "BinarySI", string][] = [
+    [1500n, -3, "DecimalSI", "1500m"],
+    [2000n, -3, "DecimalSI", "2"],
+    [20000000n, -3, "DecimalSI", "20k"],
+    [1000n, 0, "DecimalSI", "1k"],
+    [134217728n, 0, "BinarySI", "128Mi"],
+    [1610612736n, 0, "BinarySI", "1536Mi"],
+    [1000000000n, 0, "BinarySI", "1000000000"],
+    [1000n, 0, "BinarySI", "1k"],
+    [500n, 0, "BinarySI", "500"],
+    [0n, 0, "BinarySI", "0"],
+  ];
+  for (const [v, pow10, format, want] of canonical) it(`${v} × 10^${pow10} in ${format} prints as ${want}, as Kubernetes' Quantity.String()`, () => assert.equal(canonicalQuantity(v, pow10, format), want));
 });

@@ -1,0 +1,77 @@
+// Today's callers' questions answered through the native interpreters, for wiring them without
+// changing their meaning where Karmada agrees: replicas for scheduling, a member's copy for
+// rendering, the template's summed status, dependencies, and the member's health word. Kinds
+// without a native interpreter keep today's behaviour (spec.replicas read and set as is). Pure.
+import type { AggregatedStatusItem, KubeObject } from "../../api/types.ts";
+import type { DependentObjectReference, ReplicaRequirements, StatusItem } from "../interpreter.ts";
+import { divideJobCompletions, type JobTarget, reviseJobCompletions } from "./batch.ts";
+import { nativeInterpreterFor } from "./index.ts";
+import { at, copy, isRecord } from "./object.ts";
+
+/**
+ * The template's replicas and what each needs, for scheduling and division; undefined when the
+ * kind has none to divide. A kind with a native interpreter answers as Karmada (a Job: its
+ * parallelism capped by completions; a DaemonSet: none); any other kind keeps today's reading,
+ * a numeric spec.replicas.
+ */
+export function replicasOf(template: KubeObject): { replicas: number; requires?: ReplicaRequirements } | undefined {
+  const native = nativeInterpreterFor(template);
+  if (native !== undefined) return native.getReplicas?.(template);
+  const replicas = at(template, "spec", "replicas");
+  return typeof replicas === "number" ? { replicas } : undefined;
+}
+
+/**
+ * A member's copy of the template with its share of the replicas (and, for a Divided Job with
+ * completions, its share of those: see jobCompletionsFor). Kinds without a native interpreter keep
+ * today's rendering: spec.replicas set only when the template has it.
+ */
+export function reviseForMember(template: KubeObject, replicas: number, completions?: number): KubeObject {
+  const native = nativeInterpreterFor(template);
+  let out: KubeObject;
+  if (native?.reviseReplica !== undefined) out = native.reviseReplica(template, replicas);
+  else if (native !== undefined) out = copy(template);
+  else {
+    out = copy(template);
+    if (isRecord(out.spec) && typeof out.spec.replicas === "number") out.spec.replicas = replicas;
+  }
+  return completions === undefined ? out : reviseJobCompletions(out, completions);
+}
+
+/**
+ * Each member's completions for a Job placed Divided (Karmada does this only when the binding's
+ * replicas are above 0 and the placement is Divided); undefined for any other kind or a Job
+ * without completions.
+ */
+export function jobCompletionsFor(template: KubeObject, targets: readonly JobTarget[]): Map<string, number> | undefined {
+  if (template.apiVersion !== "batch/v1" || template.kind !== "Job") return undefined;
+  return divideJobCompletions(template, targets);
+}
+
+/** The binding's aggregated status entries as AggregateStatus takes them. */
+export function statusItemsOf(entries: readonly AggregatedStatusItem[]): StatusItem[] {
+  return entries.map((e) => {
+    const out: StatusItem = { clusterName: e.clusterName };
+    if (e.status !== undefined) out.status = e.status;
+    if (e.applied !== undefined) out.applied = e.applied;
+    if (e.message !== undefined && e.message !== "") out.appliedMessage = e.message;
+    // Karmada's health is a boolean: a member still progressing is not healthy.
+    if (e.health === "Healthy") out.health = "Healthy";
+    else if (e.health === "Unhealthy" || e.health === "Progressing") out.health = "Unhealthy";
+    else if (e.health !== undefined) out.health = "Unknown";
+    return out;
+  });
+}
+
+/** The template's `.status` summed over its members, or undefined when the kind has no native sum. */
+export function aggregatedStatusOf(template: KubeObject, items: readonly StatusItem[]): Record<string, unknown> | undefined {
+  const aggregate = nativeInterpreterFor(template)?.aggregateStatus;
+  if (aggregate === undefined) return undefined;
+  const status = aggregate(template, items).status;
+  return isRecord(status) ? status : {};
+}
+
+/** What else the template needs in the same members (sorted, no duplicates); none for kinds without a native answer. */
+export function dependenciesOf(template: KubeObject): DependentObjectReference[] {
+  return nativeInterpreterFor(template)?.getDependencies?.(template) ?? [];
+}
