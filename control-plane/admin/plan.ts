@@ -4,7 +4,7 @@
 import type { Cluster, KubeObject, OverridePolicy, PropagationPolicy, ResourceBinding, TargetCluster } from "../../shared/api/types.ts";
 import { desiredBinding, type RequiredBy, suspensionHolds } from "../scheduling/binding-spec.ts";
 import { bindingPolicyId, claimPolicy } from "../scheduling/policy-match.ts";
-import { renderClusterWorks } from "../rendering/render-works.ts";
+import { dividedPlacement, renderClusterWorks } from "../rendering/render-works.ts";
 import { placementAfter } from "../scheduling/graceful-eviction.ts";
 import { admittedClusters } from "../scheduling/acceptance.ts";
 import { scheduleTemplate } from "../scheduling/schedule.ts";
@@ -74,7 +74,7 @@ export function planTemplate(input: PlanInput): Plan {
   const kept = match === undefined && requiredBy.length === 0 && existing !== undefined;
   if (kept) scheduleMessage = "no policy selects it: it keeps its last placement until a policy claims it or it is deleted";
   const binding = kept ? existing : desiredBinding(template, match?.policy, targets, requiredBy);
-  const rendered = renderClusterWorks(template, binding.spec.clusters, input.clusterNamed, input.overrides, binding.spec.conflictResolution ?? "Abort");
+  const rendered = renderClusterWorks(template, binding.spec.clusters, input.clusterNamed, input.overrides, binding.spec.conflictResolution ?? "Abort", dividedPlacement(binding.spec.placement));
   const replicasNow = new Map((existing?.spec.clusters ?? []).map((t) => [t.name, t.replicas]));
   const plannedTargets = new Map(binding.spec.clusters.map((t) => [t.name, t]));
   const names = [...new Set([...replicasNow.keys(), ...plannedTargets.keys()])].sort();

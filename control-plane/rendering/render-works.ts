@@ -1,7 +1,8 @@
 // One template's Works for its target clusters: render once per replica count, override per
 // cluster, hash and serialise. Pure; the Work cache and the benchmark both run it.
-import type { Cluster, KubeObject, OverridePolicy, TargetCluster } from "../../shared/api/types.ts";
+import type { Cluster, KubeObject, OverridePolicy, Placement, TargetCluster } from "../../shared/api/types.ts";
 import { contentHash } from "../../shared/content-hash.ts";
+import { jobCompletionsFor } from "../../shared/interpreter/native/adapter.ts";
 import { applyOverrides, overridePolicyMatches } from "./overrides.ts";
 import { renderWork } from "./render.ts";
 
@@ -11,7 +12,8 @@ export type ClusterWork = { ok: true; hash: string; manifests: Buffer[] } | { ok
 /**
  * overridePolicies: every override policy; those that select the template apply, in DESIGN §4
  * order (applyOverrides keeps it). Clusters no override rule touches share one serialised copy
- * and one hash: a 100-cluster Duplicated template costs one render, not a hundred.
+ * and one hash: a 100-cluster Duplicated template costs one render, not a hundred. `divided`: the
+ * placement divides replicas, so a Job's completions are divided with its parallelism (Karmada).
  */
 export function renderClusterWorks(
   template: KubeObject,
@@ -19,16 +21,20 @@ export function renderClusterWorks(
   clusterNamed: (name: string) => Cluster | undefined,
   overridePolicies: OverridePolicy[],
   conflictResolution: string,
+  divided = false,
 ): Map<string, ClusterWork> {
   const overrides = overridePolicies.filter((p) => overridePolicyMatches(p, template));
-  const shared = new Map<number | undefined, { manifests: KubeObject[]; work: ClusterWork }>();
+  const shared = new Map<string, { manifests: KubeObject[]; work: ClusterWork }>();
   const out = new Map<string, ClusterWork>();
+  const completions = divided ? jobCompletionsFor(template, targets.map((t) => ({ name: t.name, replicas: t.replicas ?? 0 }))) : undefined;
   for (const target of targets) {
-    let base = shared.get(target.replicas);
+    const share = completions?.get(target.name);
+    const shareKey = `${target.replicas ?? "-"}/${share ?? "-"}`;
+    let base = shared.get(shareKey);
     if (base === undefined) {
-      const r = renderWork(template, { replicas: target.replicas });
+      const r = renderWork(template, { replicas: target.replicas, ...(share === undefined ? {} : { completions: share }) });
       base = { manifests: r.manifests, work: serialise(r.manifests, conflictResolution) };
-      shared.set(target.replicas, base);
+      shared.set(shareKey, base);
     }
     const cluster = clusterNamed(target.name);
     if (overrides.length === 0 || cluster === undefined) {
@@ -40,6 +46,11 @@ export function renderClusterWorks(
     else out.set(target.name, result.applied.length === 0 ? base.work : serialise([result.object], conflictResolution));
   }
   return out;
+}
+
+/** Whether a placement divides the template's replicas among its clusters. */
+export function dividedPlacement(placement: Placement | undefined): boolean {
+  return placement?.replicaScheduling?.replicaSchedulingType === "Divided";
 }
 
 function serialise(manifests: KubeObject[], conflictResolution: string): ClusterWork {

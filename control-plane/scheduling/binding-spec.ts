@@ -1,4 +1,5 @@
 // The desired ResourceBinding of a template: pure, so every replica computes the same object.
+import { replicasOf } from "../../shared/interpreter/native/adapter.ts";
 import {
   API_VERSION,
   type BindingSnapshot,
@@ -87,10 +88,12 @@ function digest(s: string, hexChars: number): string {
   return contentHash(s).slice(0, hexChars);
 }
 
-/** The replica field of a workload template, if it has one. */
+/**
+ * The replicas a workload template asks for, as its interpreter reads them (a Job: its parallelism;
+ * a DaemonSet: none; a kind without an interpreter: a numeric spec.replicas), if it has any.
+ */
 export function templateReplicas(template: KubeObject): number | undefined {
-  const spec = template.spec as { replicas?: unknown } | undefined;
-  return typeof spec?.replicas === "number" ? spec.replicas : undefined;
+  return replicasOf(template)?.replicas;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { aggregatedStatusOf, statusItemsOf } from "../../shared/interpreter/native/adapter.ts";
 import type { Logger } from "pino";
 import { RESOURCES } from "../../shared/api/resources.ts";
 import { type AggregatedStatusItem, type KubeObject, LABELS, type ResourceBinding, type ResourceBindingStatus } from "../../shared/api/types.ts";
@@ -15,7 +16,7 @@ import type { Caches } from "../caches.ts";
 import type { StatusStore } from "./status-store.ts";
 import { type MemberRollout, rolloutStatus } from "./rollout-status.ts";
 import { staleEntryPatch } from "./stale-entries.ts";
-import { statusHolds, sumWorkloadStatus } from "./status-sum.ts";
+import { statusHolds, summableKinds, sumWorkloadStatus } from "./status-sum.ts";
 import type { TemplateInformers } from "../detector/template-informers.ts";
 import type { WorkStore } from "../works/work-store.ts";
 
@@ -255,8 +256,12 @@ export class StatusController {
     const resource = this.templates.resource(ref);
     if (template === undefined || resource === undefined) return;
     const current = new Set(targets);
-    const statuses = (items ?? []).filter((i) => current.has(i.clusterName) && i.status !== undefined && i.reason !== "ClusterNotReady").map((i) => i.status as Record<string, unknown>);
-    const summed = sumWorkloadStatus(template.kind, statuses);
+    const counted = (items ?? []).filter((i) => current.has(i.clusterName) && i.status !== undefined && i.reason !== "ClusterNotReady");
+    const statuses = counted.map((i) => i.status as Record<string, unknown>);
+    // Kinds summed before the interpreter keep that sum (their rollout fields build on it); the
+    // others are aggregated by their native interpreter (Job, CronJob, Pod, PVC, PDB, HPA, …).
+    const native = summableKinds.has(template.kind) && template.kind !== "Job" ? undefined : aggregatedStatusOf(template, statusItemsOf(counted));
+    const summed = native ?? sumWorkloadStatus(template.kind, statuses);
     const byCluster = new Map((items ?? []).map((i) => [i.clusterName, i]));
     const members = targets.map((cluster): MemberRollout => {
       const item = byCluster.get(cluster);
@@ -267,10 +272,21 @@ export class StatusController {
     });
     const rollout = rolloutStatus(template.kind, template.metadata.generation, members);
     const sum = summed === undefined ? undefined : { ...summed, ...rollout };
-    if (sum === undefined || statusHolds(sum, (template as KubeObject & { status?: unknown }).status)) return;
+    const had = (template as KubeObject & { status?: unknown }).status;
+    const removed = native === undefined || sum === undefined ? {} : removedFields(had, sum);
+    if (sum === undefined || (statusHolds(sum, had) && Object.keys(removed).length === 0)) return;
     this.writes.templateStatus++;
-    await this.rest.mergePatch(objectPath(resource, ref.namespace, ref.name, "status"), { status: sum }, FIELD_MANAGER).catch(ignoreNotFound);
+    // An interpreter's aggregate is the whole status: a field it no longer gives (a CronJob's
+    // `active` once its jobs end) is removed, which a merge patch does only when told null.
+    const patch = { ...removed, ...sum };
+    await this.rest.mergePatch(objectPath(resource, ref.namespace, ref.name, "status"), { status: patch }, FIELD_MANAGER).catch(ignoreNotFound);
   }
+}
+
+/** `{field: null}` for each top-level field of `had` that `now` lacks. */
+function removedFields(had: unknown, now: Record<string, unknown>): Record<string, null> {
+  if (typeof had !== "object" || had === null) return {};
+  return Object.fromEntries(Object.keys(had).filter((k) => !(k in now)).map((k) => [k, null]));
 }
 
 function ignoreNotFound(err: unknown): void {

@@ -5,7 +5,7 @@ import { parseWorkKey, templateKeyOfBinding } from "../../shared/work-key.ts";
 import { suspensionHolds } from "../scheduling/binding-spec.ts";
 import type { Caches } from "../caches.ts";
 import { overridePolicyMatches } from "../rendering/overrides.ts";
-import { renderClusterWorks } from "../rendering/render-works.ts";
+import { dividedPlacement, renderClusterWorks } from "../rendering/render-works.ts";
 import type { TemplateInformers } from "../detector/template-informers.ts";
 import type { WorkStore } from "./work-store.ts";
 
@@ -90,7 +90,7 @@ export class WorkCache {
     const now = new Set<string>();
     if (live) {
       const conflictResolution = binding.spec.conflictResolution ?? "Abort";
-      const rendered = renderClusterWorks(template, targets, (n) => this.caches.clusters.get(n), this.caches.allOverrides(), conflictResolution);
+      const rendered = renderClusterWorks(template, targets, (n) => this.caches.clusters.get(n), this.caches.allOverrides(), conflictResolution, dividedPlacement(binding.spec.placement));
       for (const [cluster, work] of rendered) {
         now.add(cluster);
         // Suspended dispatching: the cluster keeps the Work it has (or gets none yet).
