@@ -21,6 +21,11 @@ describe("the webhook's HTTPS listener", () => {
   let server: WebhookServer;
   let caPem: string;
   const errors: unknown[] = [];
+  let release = (): void => undefined;
+  const held = new Promise<void>((r) => (release = r));
+  let arrived = 0;
+  let allArrived = (): void => undefined;
+  const sixteen = new Promise<void>((r) => (allArrived = r));
   before(async () => {
     const ca = await createCa("webhook-test-ca");
     caPem = ca.certPem;
@@ -33,6 +38,11 @@ describe("the webhook's HTTPS listener", () => {
         "/echo": async (body) => ({ got: body }),
         "/bad": async () => {
           throw new BadRequestError("not a review");
+        },
+        "/slow": async () => {
+          if (++arrived === 16) allArrived();
+          await held;
+          return {};
         },
         "/broken": async () => {
           throw new Error("boom");
@@ -58,5 +68,13 @@ describe("the webhook's HTTPS listener", () => {
     assert.deepEqual(await call(server.port, caPem, "/bad", "{}"), { status: 400, text: "not a review\n" });
     assert.equal((await call(server.port, caPem, "/broken", "{}")).status, 500);
     assert.equal((errors[0] as Error).message, "boom");
+  });
+  it("turns reviews away past 16 at once (429) rather than queue them, and answers again once they are done", async () => {
+    const slow = Array.from({ length: 16 }, () => call(server.port, caPem, "/slow", "{}"));
+    await sixteen;
+    assert.equal((await call(server.port, caPem, "/echo", "{}")).status, 429);
+    release();
+    assert.deepEqual((await Promise.all(slow)).map((r) => r.status), Array(16).fill(200));
+    assert.equal((await call(server.port, caPem, "/echo", "{}")).status, 200);
   });
 });

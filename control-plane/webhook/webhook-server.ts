@@ -5,6 +5,12 @@ import { createServer, type Server } from "node:https";
 
 /** An AdmissionReview holds the object and its old version; a customization is at most etcd's 1.5 MiB. */
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
+/**
+ * Reviews answered at once. The listener takes no client certificate (the apiserver presents
+ * none), so anyone who reaches it can make it list customizations; a few concurrent reviews are
+ * all the apiserver ever needs, and more are turned away rather than queued.
+ */
+const MAX_IN_FLIGHT = 16;
 /** Longer than the apiserver waits (WEBHOOK_TIMEOUT_SECONDS), so it is the apiserver that gives up first. */
 const REQUEST_TIMEOUT_MS = 15_000;
 
@@ -35,6 +41,7 @@ export async function startWebhookServer(opts: WebhookServerOptions): Promise<We
   const host = opts.listen.slice(0, i).replace(/^\[|\]$/g, "");
   const port = Number(opts.listen.slice(i + 1));
   if (i < 0 || !Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid --webhook-listen ${JSON.stringify(opts.listen)}: want host:port`);
+  let inFlight = 0;
   const server: Server = createServer({ cert: opts.certPem, key: opts.keyPem, minVersion: "TLSv1.2", requestTimeout: REQUEST_TIMEOUT_MS }, (req, res) => {
     const answer = (code: number, body: unknown) => {
       const text = typeof body === "string" ? body : JSON.stringify(body);
@@ -45,6 +52,9 @@ export async function startWebhookServer(opts: WebhookServerOptions): Promise<We
     const route = opts.routes[path];
     if (route === undefined) return answer(404, "not found\n");
     if (req.method !== "POST") return answer(405, "POST only\n");
+    if (inFlight >= MAX_IN_FLIGHT) return answer(429, "too many reviews at once\n");
+    inFlight++;
+    res.once("close", () => inFlight--);
     const chunks: Buffer[] = [];
     let size = 0;
     req.on("data", (c: Buffer) => {
