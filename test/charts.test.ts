@@ -580,7 +580,7 @@ describe("helm install into real clusters", () => {
     assert.equal(d?.spec?.replicas, 2);
     assert.deepEqual(d?.spec?.template.spec?.containers[0]?.args, CONTROL_PLANE_ARGS);
     const svc = await getJson<V1Service>(control, ["service", "-n", NS, "flotilla-control-plane"]);
-    assert.deepEqual(svc?.spec?.ports?.map((p) => [p.name, p.port]), [["grpc", 9443], ["registration", 9444]]);
+    assert.deepEqual(svc?.spec?.ports?.map((p) => [p.name, p.port]), [["grpc", 9443], ["registration", 9444], ["webhook", 443]]);
     const secret = await getJson<V1Secret>(control, ["secret", "-n", NS, "flotilla-control-plane-tls"]);
     assert.ok(secret);
     assert.equal(decode(secret, "tls.crt"), hub.certPem);
@@ -597,6 +597,10 @@ describe("helm install into real clusters", () => {
       ["patch", "deployments.apps", "--subresource=status", "-n", "demo"],
       ["create", "namespaces"],
       ["create", "events", "-n", NS],
+      // The admission webhook: its configuration applied, the customizations listed at each review.
+      ["create", "validatingwebhookconfigurations.admissionregistration.k8s.io"],
+      ["patch", "validatingwebhookconfigurations.admissionregistration.k8s.io/flotilla-control-plane"],
+      ["list", "resourceinterpretercustomizations.flotilla.dev"],
     ];
     for (const args of allowed) assert.equal(await canI(control, "flotilla-control-plane", args), "yes", args.join(" "));
     assert.equal(await canI(control, "flotilla-control-plane", ["impersonate", "users"]), "no");
