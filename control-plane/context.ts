@@ -55,6 +55,12 @@ export interface ControlPlaneOptions {
   requireAcceptance?: boolean;
   /** --admin-revocation-list: the file of revoked admin and viewer certificates (shared/revocation-list.ts); undefined: none. */
   adminRevocationList?: string;
+  /**
+   * The validating admission webhook (webhook/): --webhook-listen, and how the apiserver reaches
+   * it (--webhook-url or --webhook-service; neither: the listen address). Undefined or an empty
+   * listen: off, and a configuration applied earlier is left as it is.
+   */
+  webhook?: { listen: string; url?: string; service?: string };
 }
 
 /**

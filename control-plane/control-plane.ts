@@ -3,6 +3,7 @@
 import { Server, ServerCredentials } from "@grpc/grpc-js";
 import { startHealthServer } from "../shared/health-server.ts";
 import { KubeRest } from "../shared/kube-rest.ts";
+import { textualScriptCheck } from "../shared/interpreter/textual-script-check.ts";
 import { gaugeOf } from "../shared/metrics.ts";
 import { startAdmin } from "./admin/index.ts";
 import { startClusters } from "./clusters/index.ts";
@@ -14,6 +15,7 @@ import { startHub } from "./hub/index.ts";
 import { LeaderElector } from "./leader-election.ts";
 import { shutdownServer } from "./rpc.ts";
 import { startStatus } from "./status/index.ts";
+import { startWebhook } from "./webhook/index.ts";
 import { startWorks } from "./works/index.ts";
 
 export type { ControlPlaneOptions } from "./context.ts";
@@ -23,6 +25,8 @@ export interface RunningControlPlane {
   /** The registration listener's port, when registration is on. */
   registrationPort: number | undefined;
   healthPort: number | undefined;
+  /** The admission webhook's port, when it is on. */
+  webhookPort: number | undefined;
   isLeader(): boolean;
   stop(): Promise<void>;
 }
@@ -43,6 +47,9 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Runn
   // The parts, in the order they sync, start and hear events. A new concern adds one line here.
   const hub = startHub(ctx);
   const clusters = startClusters(ctx, hub.hub);
+  // wired in control-plane.ts: the Lua runtime's checker (shared/interpreter/lua/, compiling the
+  // script) replaces this textual stand-in, which finds a missing function but no syntax error.
+  const webhook = startWebhook(ctx, { checkScript: textualScriptCheck });
   const parts: Part[] = [
     hub,
     clusters,
@@ -51,6 +58,7 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Runn
     startStatus(ctx, { hub: hub.hub, heardHere: clusters.heardHere }),
     startDns(ctx),
     startAdmin(ctx, { hub: hub.hub, waitingOn: clusters.waitingOn }),
+    webhook,
   ];
 
   await ctx.caches.start();
@@ -106,6 +114,7 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Runn
     grpcPort,
     registrationPort: clusters.registrationPort(),
     healthPort: health?.port,
+    webhookPort: webhook.port(),
     isLeader: () => leading,
     stop: async () => {
       ready = false;

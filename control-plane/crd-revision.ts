@@ -8,10 +8,10 @@
 export const CRD_REVISION_ANNOTATION = "flotilla.dev/crd-revision";
 
 /** The revision the files in control-plane/crds/ have. */
-export const CRD_REVISION = 2;
+export const CRD_REVISION = 3;
 
 /** SHA-256 over the CRD files (name, NUL, contents, NUL, in name order) at CRD_REVISION. */
-export const CRD_FILES_SHA256 = "8172ecbe05724ab457a3bf0dbc6cec5cd41fefca38c66c41d1f874fad14772a4";
+export const CRD_FILES_SHA256 = "4c89bc0ac360a34bb0597e7c7f052e2a9b4880ae0279132789763d5524654240";
 
 /**
  * Whether to apply our CRD over the served one: not when the served one says a higher revision.

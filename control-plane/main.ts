@@ -8,6 +8,7 @@ import { createLogger } from "../shared/logger.ts";
 import { AGENT_RECONNECT_WORST_CASE_MS } from "../shared/reconnect.ts";
 import { waitForSignal } from "../shared/signals.ts";
 import { startControlPlane } from "./control-plane.ts";
+import { webhookEndpoint } from "./webhook/webhook-configuration.ts";
 
 export const controlPlaneFlags: FlagSpec[] = [
   { name: "kubeconfig", type: "string", env: "KUBECONFIG", help: "kubeconfig of the control cluster (default: in-cluster service account, else ~/.kube/config)" },
@@ -41,6 +42,9 @@ export const controlPlaneFlags: FlagSpec[] = [
   { name: "agent-message-rate", type: "int", env: "FLOTILLA_AGENT_MESSAGE_RATE", default: "200", help: "messages a second the agent of a cluster may send on average (its streams share one bucket); beyond it the hub stops reading that stream for a while (HTTP/2 flow control pushes back on the agent)" },
   { name: "agent-message-burst", type: "int", env: "FLOTILLA_AGENT_MESSAGE_BURST", default: "2000", help: "messages the agent of a cluster may send at once after a quiet spell (a reconnect reports every Work)" },
   { name: "admin-revocation-list", type: "string", default: "", help: "file of revoked admin and viewer certificates, one a line: serial number (hex) or SHA-256 fingerprint (as `openssl x509 -fingerprint -sha256` prints it; colons optional), # comments; `flotilla certs revoke` appends to it. Read again within a second of a change, without a restart. While it cannot be read or has a bad line, every Admin API call is refused (logged; agents are served as ever). Empty: no list" },
+  { name: "webhook-listen", type: "string", default: "", help: 'host:port of the validating admission webhook (HTTPS with --tls-cert): the apiserver sends it every create and update of a ResourceInterpreterCustomization, refused when a script lacks its function or conflicts with another customization of the same kind; the control plane applies the ValidatingWebhookConfiguration (failurePolicy Fail, caBundle the --ca-cert) at start. "" (the default) turns it off and leaves an existing configuration as it is' },
+  { name: "webhook-url", type: "string", default: "", help: "https://host:port where the apiserver calls the webhook (default: the --webhook-listen address, which must then not be 0.0.0.0); the hub's certificate must name the host" },
+  { name: "webhook-service", type: "string", default: "", help: "namespace/name[:port] of the Service the apiserver calls the webhook through (port default 443), instead of --webhook-url; the hub's certificate must name <name>.<namespace>.svc" },
   { name: "agent-cert-validity", type: "duration", default: "8760h", help: "how long the agent certificates it signs are valid (agents renew before they expire)" },
 ];
 
@@ -93,6 +97,7 @@ export async function runControlPlane(flags: FlagValues): Promise<void> {
     allowAgentCertsWithoutUid: flags["allow-agent-certs-without-uid"] as boolean,
     requireAcceptance: flags["require-acceptance"] as boolean,
     adminRevocationList: (flags["admin-revocation-list"] as string | undefined) || undefined,
+    webhook: webhookFlags(flags),
     maxReceiveMessageBytes: positive(flags, "max-receive-message-size"),
     agentMessageRate: { qps: positive(flags, "agent-message-rate"), burst: positive(flags, "agent-message-burst") },
     onLostLeadership: () => {
@@ -100,10 +105,24 @@ export async function runControlPlane(flags: FlagValues): Promise<void> {
       process.exit(1);
     },
   });
-  log.info({ grpcPort: cp.grpcPort, healthPort: cp.healthPort }, "control plane started");
+  log.info({ grpcPort: cp.grpcPort, healthPort: cp.healthPort, webhookPort: cp.webhookPort }, "control plane started");
   await waitForSignal();
   log.info("stopping");
   await cp.stop();
+}
+
+/** The webhook's flags, checked before anything starts; undefined when it is off. */
+function webhookFlags(flags: FlagValues): { listen: string; url?: string; service?: string } | undefined {
+  const listen = flags["webhook-listen"] as string;
+  const url = (flags["webhook-url"] as string) || undefined;
+  const service = (flags["webhook-service"] as string) || undefined;
+  if (listen === "") {
+    if (url !== undefined || service !== undefined) throw new FlagError("--webhook-url and --webhook-service need --webhook-listen");
+    return undefined;
+  }
+  const endpoint = webhookEndpoint({ listen, url, service });
+  if (endpoint instanceof Error) throw new FlagError(endpoint.message);
+  return { listen, url, service };
 }
 
 function positive(flags: FlagValues, name: string): number {

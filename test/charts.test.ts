@@ -157,6 +157,8 @@ const CONTROL_PLANE_ARGS = [
   "--leader-elect=true",
   `--leader-elect-namespace=${NS}`,
   "--identity=$(POD_NAME)",
+  "--webhook-listen=0.0.0.0:9445",
+  `--webhook-service=${NS}/flotilla-control-plane:443`,
 ];
 
 /** The rules the agent's ClusterRole always gets on top of rbac.rules. */
@@ -235,7 +237,7 @@ describe("helm template of flotilla-control-plane", () => {
     assert.deepEqual(c.env?.find((e) => e.name === "POD_NAME")?.valueFrom, { fieldRef: { fieldPath: "metadata.name" } });
     assert.deepEqual(
       c.ports?.map((p) => [p.name, p.containerPort]),
-      [["grpc", 9443], ["registration", 9444], ["health", 8080]],
+      [["grpc", 9443], ["registration", 9444], ["health", 8080], ["webhook", 9445]],
     );
     assert.deepEqual(c.livenessProbe?.httpGet, { path: "/healthz", port: "health" });
     assert.deepEqual(c.readinessProbe?.httpGet, { path: "/readyz", port: "health" });
@@ -253,7 +255,7 @@ describe("helm template of flotilla-control-plane", () => {
     const svc = one<V1Service>(objects, "Service", "flotilla-control-plane");
     assert.deepEqual(
       svc.spec?.ports?.map((p) => [p.name, p.port, p.targetPort]),
-      [["grpc", 9443, "grpc"], ["registration", 9444, "registration"]],
+      [["grpc", 9443, "grpc"], ["registration", 9444, "registration"], ["webhook", 443, "webhook"]],
     );
     assert.deepEqual(svc.spec?.selector, d.spec?.selector.matchLabels);
 
@@ -335,6 +337,18 @@ describe("helm template of flotilla-control-plane", () => {
     assert.deepEqual(c.resources, resources);
     assert.deepEqual(c.args, [...CONTROL_PLANE_ARGS, "--cluster-failure-threshold=1m"]);
     assert.deepEqual(d.spec?.template.spec?.volumes, [{ name: "tls", secret: { secretName: "hub-tls" } }]);
+  });
+
+  it("serves the admission webhook through the Service (its port from values), or not at all with webhook.enabled false", async () => {
+    const on = await render(controlPlaneChart, { ...controlPlaneValues(), service: { webhookPort: 8443 } });
+    const d = one<V1Deployment>(on, "Deployment", "flotilla-control-plane");
+    assert.ok(container(d).args?.includes(`--webhook-service=${NS}/flotilla-control-plane:8443`), "the configuration calls the Service's port");
+    assert.deepEqual(one<V1Service>(on, "Service", "flotilla-control-plane").spec?.ports?.find((p) => p.name === "webhook"), { name: "webhook", port: 8443, targetPort: "webhook", protocol: "TCP" });
+    const off = await render(controlPlaneChart, { ...controlPlaneValues(), webhook: { enabled: false } });
+    const c = container(one<V1Deployment>(off, "Deployment", "flotilla-control-plane"));
+    assert.deepEqual(c.args, CONTROL_PLANE_ARGS.filter((a) => !a.startsWith("--webhook-")));
+    assert.equal(c.ports?.find((p) => p.name === "webhook"), undefined);
+    assert.equal(one<V1Service>(off, "Service", "flotilla-control-plane").spec?.ports?.find((p) => p.name === "webhook"), undefined);
   });
 
   it("mounts the admin revocation list from a ConfigMap as a directory (so its updates arrive) and passes --admin-revocation-list", async () => {
@@ -566,7 +580,7 @@ describe("helm install into real clusters", () => {
     assert.equal(d?.spec?.replicas, 2);
     assert.deepEqual(d?.spec?.template.spec?.containers[0]?.args, CONTROL_PLANE_ARGS);
     const svc = await getJson<V1Service>(control, ["service", "-n", NS, "flotilla-control-plane"]);
-    assert.deepEqual(svc?.spec?.ports?.map((p) => [p.name, p.port]), [["grpc", 9443], ["registration", 9444]]);
+    assert.deepEqual(svc?.spec?.ports?.map((p) => [p.name, p.port]), [["grpc", 9443], ["registration", 9444], ["webhook", 443]]);
     const secret = await getJson<V1Secret>(control, ["secret", "-n", NS, "flotilla-control-plane-tls"]);
     assert.ok(secret);
     assert.equal(decode(secret, "tls.crt"), hub.certPem);
@@ -583,6 +597,10 @@ describe("helm install into real clusters", () => {
       ["patch", "deployments.apps", "--subresource=status", "-n", "demo"],
       ["create", "namespaces"],
       ["create", "events", "-n", NS],
+      // The admission webhook: its configuration applied, the customizations listed at each review.
+      ["create", "validatingwebhookconfigurations.admissionregistration.k8s.io"],
+      ["patch", "validatingwebhookconfigurations.admissionregistration.k8s.io/flotilla-control-plane"],
+      ["list", "resourceinterpretercustomizations.flotilla.dev"],
     ];
     for (const args of allowed) assert.equal(await canI(control, "flotilla-control-plane", args), "yes", args.join(" "));
     assert.equal(await canI(control, "flotilla-control-plane", ["impersonate", "users"]), "no");

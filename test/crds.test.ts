@@ -18,7 +18,9 @@ import {
 import { installCrds, loadCrds } from "../control-plane/crds.ts";
 import { API_VERSION, type KubeObject } from "../shared/api/types.ts";
 import { DNS_GROUP } from "../shared/api/dns.ts";
+import { CRD_REVISION } from "../control-plane/crd-revision.ts";
 import { badDns, DNS_NS, kubefedIngressManifest, kubefedServiceManifest, serviceRecordStatus, validDns } from "./dns-crds.fixtures.ts";
+import { badRic, everyOperation, karmadaExampleManifest } from "./ric-crds.fixtures.ts";
 import { binaryPath, ensureBinaries } from "./env/binaries.ts";
 import { type Cluster, startCluster } from "./env/cluster.ts";
 
@@ -732,6 +734,7 @@ describe("flotilla.dev CRD files", () => {
         "OverridePolicy",
         "PropagationPolicy",
         "ResourceBinding",
+        "ResourceInterpreterCustomization",
       ],
     );
     const spec = (kind: string) => prop(schemaOf(crds.get(kind) as KubeObject), "spec");
@@ -866,7 +869,7 @@ describe("flotilla.dev CRDs in a real control cluster", () => {
     await kubectl("annotate", "--overwrite", "crd", "clusters.flotilla.dev", "flotilla.dev/crd-revision=1");
     await installCrds(kc, { timeoutMs: 10_000 });
     const replaced = JSON.parse((await kubectl("get", "crd", "clusters.flotilla.dev", "-o", "json")).stdout) as typeof served;
-    assert.equal(replaced.metadata.annotations["flotilla.dev/crd-revision"], "2");
+    assert.equal(replaced.metadata.annotations["flotilla.dev/crd-revision"], String(CRD_REVISION));
     assert.equal(replaced.spec.versions[0]?.schema.openAPIV3Schema.properties.spec.properties.addedLater, undefined, "ours again");
   });
 
@@ -910,6 +913,36 @@ describe("flotilla.dev CRDs in a real control cluster", () => {
     const domains = (await kubectl("get", "domains")).stdout.trim().split("\n").map((l) => l.trim().split(/\s+/));
     assert.deepEqual(domains[0], ["NAME", "DOMAIN", "NAME-SERVER", "AGE"]);
   });
+
+  it("applies Karmada's example ResourceInterpreterCustomization with only apiVersion changed, and kubectl shows it by its short name", async () => {
+    const pipe = async (args: string[], manifest: string) => {
+      const run = exec(kubectlPath, ["--kubeconfig", control.kubeconfigPath, ...args, "-f", "-"]);
+      run.child.stdin?.end(manifest);
+      return (await run).stdout;
+    };
+    await pipe(["apply"], karmadaExampleManifest);
+    await pipe(["apply", "--server-side"], karmadaExampleManifest);
+    const stored = (await custom.getClusterCustomObject({ ...gv, plural: "resourceinterpretercustomizations", name: "declarative-configuration-example" })) as { spec: { target: Obj; customizations: Record<string, { luaScript: string }> } };
+    assert.deepEqual(stored.spec.target, { apiVersion: "apps/v1", kind: "Deployment" });
+    assert.deepEqual(Object.keys(stored.spec.customizations).sort(), ["dependencyInterpretation", "healthInterpretation", "replicaResource", "replicaRevision", "retention", "statusAggregation", "statusReflection"]);
+    assert.match(stored.spec.customizations.healthInterpretation?.luaScript ?? "", /^function InterpretHealth\(observedObj\)/);
+    const rows = (await kubectl("get", "ric")).stdout.trim().split("\n").map((l) => l.trim().split(/\s+/));
+    assert.deepEqual(rows[0], ["NAME", "TARGET-API-VERSION", "TARGET-KIND", "AGE"]);
+    assert.deepEqual(rows[1]?.slice(0, 3), ["declarative-configuration-example", "apps/v1", "Deployment"]);
+  });
+
+  it("keeps every operation of a ResourceInterpreterCustomization, componentResource included", async () => {
+    const created = (await objects.create(everyOperation)) as unknown as Obj;
+    assert.deepEqual(created.spec, everyOperation.spec);
+  });
+
+  for (const c of badRic) {
+    it(`refuses a ResourceInterpreterCustomization: ${c.what}, with 422 naming the field`, async () => {
+      const { code, message } = await refusal(objects.create(c.obj));
+      assert.equal(code, 422, message);
+      for (const re of c.message) assert.match(message, re);
+    });
+  }
 
   it("stores a ServiceDNSRecord's status and refuses one cluster listed twice", async () => {
     const web = { group: DNS_GROUP, version: "v1alpha1", plural: "servicednsrecords", namespace: DNS_NS, name: "web" };

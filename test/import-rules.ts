@@ -31,6 +31,8 @@ export const FOLDER_IMPORTS: Readonly<Record<string, readonly string[]>> = {
   // The DNS controller reads bindings and Clusters through the caches; scheduling/ says what Ready is.
   dns: ["scheduling"],
   admin: ["scheduling", "rendering", "detector", "works", "hub", "clusters", "status"],
+  // The admission webhook: the check is shared/interpreter's, the Lua runtime injected.
+  webhook: [],
 };
 
 /** The assembly: only bin/ and tests start the control plane. */

@@ -12,6 +12,7 @@ export const RESOURCES = {
   clusterResourceBinding: r("ClusterResourceBinding", "clusterresourcebindings", false),
   overridePolicy: r("OverridePolicy", "overridepolicies", true),
   clusterOverridePolicy: r("ClusterOverridePolicy", "clusteroverridepolicies", false),
+  resourceInterpreterCustomization: r("ResourceInterpreterCustomization", "resourceinterpretercustomizations", false),
 } as const;
 
 /** The core Secret resource (bootstrap tokens, agent credentials). */

@@ -72,6 +72,8 @@ export interface Flotilla {
   agentHubPort: number;
   /** The control plane's registration listener (bootstrap tokens). */
   registrationPort: number;
+  /** The first control plane's admission webhook (127.0.0.1, configured by URL); replicas serve none. */
+  webhookPort: number;
   controlPlane: ManagedProcess;
   controlPlaneHealthPort: number;
   agents: Map<string, { process: ManagedProcess; healthPort: number }>;
@@ -136,6 +138,7 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
   const proxy: HubProxy | undefined = opts.hubProxy ? await startHubProxy([hubPort]) : undefined;
   const agentHubPort = proxy?.port ?? hubPort;
   const registrationPort = await freePort();
+  const webhookPort = await freePort();
   files.push(["admin-endpoint", `127.0.0.1:${hubPort}\n`]);
   await Promise.all(files.map(([f, text]) => writeFile(join(certsDir, f), text, { mode: 0o600 })));
 
@@ -150,7 +153,7 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
   // Each replica has a fixed identity (its Lease holder, status field manager and user agent),
   // kept across restarts as a pod's name is: "control-plane", "replica-1", …
   const fleetVersion = opts.version ?? CURRENT_VERSION;
-  const spawnControlPlane = (version: FlotillaVersion, grpcPort: number, healthPort: number, logName: string, identity: string, registrationListen = "") =>
+  const spawnControlPlane = (version: FlotillaVersion, grpcPort: number, healthPort: number, logName: string, identity: string, registrationListen = "", webhookListen = "") =>
     ManagedProcess.start({
       ready: () => httpOk(healthPort, "/readyz"),
       name: "control-plane",
@@ -165,6 +168,7 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
         `--tls-key=${join(certsDir, "hub.key")}`,
         `--ca-key=${join(certsDir, "ca.key")}`,
         `--registration-listen=${registrationListen}`,
+        `--webhook-listen=${webhookListen}`,
         `--agent-cert-validity=${opts.agentCertValidity ?? "24h"}`,
         `--cluster-failure-threshold=${opts.clusterFailureThreshold ?? "5s"}`,
         `--cluster-success-threshold=${opts.clusterSuccessThreshold ?? "0s"}`,
@@ -184,7 +188,7 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
 
   const startControlPlane = async (version = fleetVersion) => {
     cpRuns++;
-    controlPlane = spawnControlPlane(version, hubPort, controlPlaneHealthPort, `control-plane-${cpRuns}.log`, "control-plane", `127.0.0.1:${registrationPort}`);
+    controlPlane = spawnControlPlane(version, hubPort, controlPlaneHealthPort, `control-plane-${cpRuns}.log`, "control-plane", `127.0.0.1:${registrationPort}`, `127.0.0.1:${webhookPort}`);
     await controlPlane.guard(waitFor(() => httpOk(controlPlaneHealthPort, "/readyz"), { what: "control plane /readyz", timeoutMs: 60_000 }));
   };
 
@@ -286,6 +290,7 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
     hubPort,
     agentHubPort,
     registrationPort,
+    webhookPort,
     get controlPlane() {
       return controlPlane as ManagedProcess;
     },

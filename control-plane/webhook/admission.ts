@@ -1,0 +1,68 @@
+// The admission decision for ResourceInterpreterCustomizations (pure): an AdmissionReview
+// request, the stored customizations and the script checker in, the AdmissionReview response out.
+import { isDeepStrictEqual } from "node:util";
+import type { ResourceInterpreterCustomization } from "../../shared/api/customization.ts";
+import { type ScriptChecker, validateCustomization } from "../../shared/interpreter/customization-check.ts";
+
+/** The parts of admission.k8s.io/v1 AdmissionReview the webhook reads and writes. */
+export interface AdmissionReview {
+  apiVersion: string;
+  kind: string;
+  request?: AdmissionRequest;
+  response?: AdmissionResponse;
+}
+
+export interface AdmissionRequest {
+  uid: string;
+  operation: string;
+  name?: string;
+  object?: unknown;
+  oldObject?: unknown;
+}
+
+export interface AdmissionResponse {
+  uid: string;
+  allowed: boolean;
+  /** On a refusal: the apiserver tells the user `admission webhook "<name>" denied the request: <message>`. */
+  status?: { code: number; reason: string; message: string };
+}
+
+const REVIEW_VERSION = "admission.k8s.io/v1";
+
+/** The review's request, or why the body is not one this webhook can answer. */
+export function requestOf(body: unknown): AdmissionRequest | Error {
+  const review = body as Partial<AdmissionReview> | null;
+  if (typeof review !== "object" || review === null || review.kind !== "AdmissionReview" || review.apiVersion !== REVIEW_VERSION) {
+    return new Error(`not an ${REVIEW_VERSION} AdmissionReview`);
+  }
+  const req = review.request;
+  if (typeof req !== "object" || req === null || typeof req.uid !== "string" || typeof req.operation !== "string") return new Error("the AdmissionReview has no request with a uid and an operation");
+  return req;
+}
+
+/** Wraps a response in the AdmissionReview the apiserver expects back. */
+export function reviewResponse(response: AdmissionResponse): AdmissionReview {
+  return { apiVersion: REVIEW_VERSION, kind: "AdmissionReview", response };
+}
+
+/** A refusal with Karmada's code and reason (controller-runtime's admission.Denied). */
+export function denied(uid: string, message: string, code = 403): AdmissionResponse {
+  return { uid, allowed: false, status: { code, reason: code === 403 ? "Forbidden" : "BadRequest", message } };
+}
+
+/**
+ * Allows or refuses a CREATE or UPDATE of a customization. An UPDATE that leaves the spec as it
+ * was (a label, an annotation, a finalizer) is allowed unchecked: nothing the check reads
+ * changed, and a customization stored before the check (or under an older runtime) must stay
+ * editable and deletable. Any other operation is allowed (the configuration asks for none).
+ */
+export function reviewCustomization(req: AdmissionRequest, stored: readonly ResourceInterpreterCustomization[], checkScript: ScriptChecker): AdmissionResponse {
+  if (req.operation !== "CREATE" && req.operation !== "UPDATE") return { uid: req.uid, allowed: true };
+  const obj = req.object as ResourceInterpreterCustomization | undefined;
+  if (typeof obj !== "object" || obj === null) return denied(req.uid, `${req.operation} of a ResourceInterpreterCustomization without an object`, 400);
+  if (req.operation === "UPDATE" && isDeepStrictEqual((req.oldObject as Partial<ResourceInterpreterCustomization> | undefined)?.spec, obj.spec)) {
+    return { uid: req.uid, allowed: true };
+  }
+  const problems = validateCustomization({ ...obj, metadata: { ...obj.metadata, name: obj.metadata?.name ?? req.name } }, checkScript, stored);
+  return problems.length === 0 ? { uid: req.uid, allowed: true } : denied(req.uid, problems.join("; "));
+}

@@ -1,0 +1,101 @@
+// The apply-time check of ResourceInterpreterCustomizations (issue 21) through a real apiserver:
+// the control plane serves the validating webhook on 127.0.0.1 and configures it; kubectl apply
+// of a good customization is stored, a bad one refused with the webhook's message. The script
+// checker is the textual stand-in (shared/interpreter/textual-script-check.ts) until the Lua
+// runtime is wired: a missing function is refused here, a syntax error is not yet.
+import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { type Fleet, startFleet } from "../env/fleet.ts";
+import { type Flotilla, startFlotilla } from "../env/flotilla.ts";
+import { karmadaExampleManifest } from "../ric-crds.fixtures.ts";
+import { apply, getJson, kubectl } from "./helpers.ts";
+
+interface WebhookConfigurationJson {
+  webhooks: { name: string; failurePolicy: string; clientConfig: { url?: string; caBundle: string }; rules: unknown[] }[];
+}
+
+const ric = (name: string, customizations: Record<string, { luaScript: string }>) =>
+  JSON.stringify({
+    apiVersion: "flotilla.dev/v1alpha1",
+    kind: "ResourceInterpreterCustomization",
+    metadata: { name },
+    spec: { target: { apiVersion: "apps/v1", kind: "Deployment" }, customizations },
+  });
+const DENIED = /admission webhook "resourceinterpretercustomization\.flotilla\.dev" denied the request: /;
+
+/** kubectl apply that must fail: its stderr. */
+async function refused(fleet: Fleet, yaml: string): Promise<string> {
+  try {
+    await apply(fleet.control, yaml);
+  } catch (err) {
+    return String((err as { stderr?: string }).stderr ?? err);
+  }
+  return assert.fail("the apiserver accepted it");
+}
+
+describe("ResourceInterpreterCustomizations checked at apply time by the control plane's webhook", () => {
+  let fleet: Fleet;
+  let flotilla: Flotilla;
+
+  before(async () => {
+    fleet = await startFleet({ members: 1 });
+    flotilla = await startFlotilla(fleet);
+  });
+  after(async () => {
+    await flotilla?.stop();
+    await fleet?.stop();
+  });
+
+  it("the control plane configures the webhook: its 127.0.0.1 URL, the CA as caBundle, failurePolicy Fail", async () => {
+    const cfg = await getJson<WebhookConfigurationJson>(fleet.control, ["validatingwebhookconfiguration", "flotilla-control-plane"]);
+    const [hook] = cfg?.webhooks ?? [];
+    assert.equal(hook?.name, "resourceinterpretercustomization.flotilla.dev");
+    assert.equal(hook?.clientConfig.url, `https://127.0.0.1:${flotilla.webhookPort}/validate-resourceinterpretercustomization`);
+    assert.equal(Buffer.from(hook?.clientConfig.caBundle ?? "", "base64").toString(), await readFile(join(flotilla.certsDir, "ca.crt"), "utf8"));
+    assert.equal(hook?.failurePolicy, "Fail");
+  });
+
+  it("stores Karmada's example customization (only its apiVersion changed)", async () => {
+    assert.match(await apply(fleet.control, karmadaExampleManifest), /declarative-configuration-example (created|configured)/);
+    assert.ok(await getJson(fleet.control, ["ric", "declarative-configuration-example"]));
+  });
+
+  it("refuses a script without its operation's function, with the operation and the message, and stores nothing", async () => {
+    const stderr = await refused(fleet, ric("misspelt", { healthInterpretation: { luaScript: "function InterpretHealthy(observedObj)\n  return true\nend" } }));
+    assert.match(stderr, DENIED);
+    assert.match(stderr, /InterpreterOperation\(InterpretHealth\) Lua script error: InterpretHealth is not defined as a global function/);
+    assert.equal(await getJson(fleet.control, ["ric", "misspelt"]), undefined);
+  });
+
+  it("refuses a second customization of the target defining an operation the first defines, naming it; other operations and dependencies are accepted", async () => {
+    const stderr = await refused(fleet, ric("second-health", { healthInterpretation: { luaScript: "function InterpretHealth(o) return true end" } }));
+    assert.match(stderr, DENIED);
+    assert.match(stderr, /conflicting with InterpreterOperation\(InterpretHealth\) of existing ResourceInterpreterCustomization\(declarative-configuration-example\)/);
+    const merged = ric("more-deps", {
+      componentResource: { luaScript: "function GetComponents(o) return {} end" },
+      dependencyInterpretation: { luaScript: "function GetDependencies(o) return {} end" },
+    });
+    assert.match(await apply(fleet.control, merged), /more-deps created/);
+  });
+
+  it("refuses an update that breaks a script and keeps the stored one; a label alone is allowed", async () => {
+    const stderr = await refused(fleet, ric("more-deps", { componentResource: { luaScript: "return {}" } }));
+    assert.match(stderr, /InterpreterOperation\(InterpretComponent\) Lua script error: GetComponents is not defined/);
+    const kept = await getJson<{ spec: { customizations: { componentResource: { luaScript: string } } } }>(fleet.control, ["ric", "more-deps"]);
+    assert.equal(kept?.spec.customizations.componentResource.luaScript, "function GetComponents(o) return {} end");
+    await kubectl(fleet.control, ["label", "ric", "more-deps", "team=platform"]);
+  });
+
+  it("while no control plane answers, creating one is refused (failurePolicy Fail) and deleting one works; once it is back, the create goes through", async () => {
+    await flotilla.stopControlPlane();
+    const good = ric("while-down", { componentResource: { luaScript: "function GetComponents(o) return {} end" } });
+    const stderr = await refused(fleet, good);
+    assert.match(stderr, /failed calling webhook "resourceinterpretercustomization\.flotilla\.dev"/);
+    // more-deps gives componentResource too: deleted, it no longer conflicts with while-down.
+    await kubectl(fleet.control, ["delete", "ric", "more-deps"]);
+    await flotilla.startControlPlane();
+    assert.match(await apply(fleet.control, good), /while-down created/);
+  });
+});
