@@ -10,6 +10,7 @@ import { Discovery } from "../shared/discovery.ts";
 import type { Heartbeat, WorkStatus } from "../shared/gen/flotilla/v1alpha1/agent.ts";
 import { KubeRest } from "../shared/kube-rest.ts";
 import { Caches } from "./caches.ts";
+import { InterpreterRegistry } from "../shared/interpreter/registry.ts";
 import { Registrar } from "./clusters/registration.ts";
 import { TemplateInformers } from "./detector/template-informers.ts";
 import { ScheduleOutcomes } from "./scheduling/schedule-outcomes.ts";
@@ -104,6 +105,8 @@ export interface ControlPlaneContext {
   identity: string;
   isLeader(): boolean;
   events: EventEmitter<ControlPlaneEvents>;
+  /** Each kind's interpreter: ResourceInterpreterCustomizations over the native ones (issue 21). */
+  interpreters: InterpreterRegistry;
 }
 
 /** One concern's running part. Every member is optional; the assembly calls them in its order. */
@@ -160,5 +163,6 @@ export function createContext(opts: ControlPlaneOptions, isLeader: () => boolean
     identity,
     isLeader,
     events,
+    interpreters: new InterpreterRegistry(),
   };
 }

@@ -6,7 +6,25 @@ import { dirname, join, normalize } from "node:path";
 export const PURE_FOLDERS = ["scheduling", "rendering"] as const;
 
 /** shared/ modules with no I/O, which pure folders may use. */
-export const PURE_SHARED = ["shared/api/types.ts", "shared/content-hash.ts", "shared/label-selector.ts", "shared/quantity.ts", "shared/work-key.ts", "shared/duration.ts", "shared/cluster-ready.ts"];
+export const PURE_SHARED = [
+  "shared/api/types.ts",
+  "shared/content-hash.ts",
+  "shared/label-selector.ts",
+  "shared/quantity.ts",
+  "shared/work-key.ts",
+  "shared/duration.ts",
+  "shared/cluster-ready.ts",
+  "shared/health.ts",
+  "shared/interpreter/interpreter.ts",
+];
+
+/** shared/ folders whose every (non-test) file has no I/O: the native interpreters. */
+export const PURE_SHARED_FOLDERS = ["shared/interpreter/native/"];
+
+/** Whether a shared/ file is one pure folders may import. */
+export function isPureShared(file: string): boolean {
+  return PURE_SHARED.includes(file) || PURE_SHARED_FOLDERS.some((f) => file.startsWith(f));
+}
 
 /** Packages with no I/O, which pure folders may use. */
 const PURE_PACKAGES = ["fast-json-patch"];
@@ -62,8 +80,8 @@ export function importViolation(from: string, to: string): string | undefined {
     return "nothing in control-plane/ imports the assembly (control-plane.ts, main.ts)";
   }
   if (folder !== undefined && (PURE_FOLDERS as readonly string[]).includes(folder)) {
-    const pure = isFile(to) ? PURE_SHARED.includes(to) || (PURE_FOLDERS as readonly string[]).includes(folderOf(to) ?? "") : PURE_PACKAGES.includes(to);
-    if (!pure) return `${folder}/ is pure: it may import only pure folders, ${PURE_SHARED.join(", ")} and ${PURE_PACKAGES.join(", ")}`;
+    const pure = isFile(to) ? isPureShared(to) || (PURE_FOLDERS as readonly string[]).includes(folderOf(to) ?? "") : PURE_PACKAGES.includes(to);
+    if (!pure) return `${folder}/ is pure: it may import only pure folders, ${[...PURE_SHARED, ...PURE_SHARED_FOLDERS].join(", ")} and ${PURE_PACKAGES.join(", ")}`;
   }
   if (folder === undefined || toSide !== "control-plane") return undefined;
   const target = to.slice("control-plane/".length);

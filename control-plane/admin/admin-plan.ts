@@ -2,6 +2,7 @@
 // first checked by the control cluster with a dry run (defaults filled in, schema, CEL and
 // admission refusals reported); policies among them replace the stored ones of the same name;
 // then each template is planned by plan.ts against the caches and the Works held now.
+import type { InterpreterRegistry } from "../../shared/interpreter/registry.ts";
 import { status as GrpcStatus } from "@grpc/grpc-js";
 import { GROUP, type KubeObject, type OverridePolicy, type PropagationPolicy } from "../../shared/api/types.ts";
 import type { PlannedWork as PlannedWorkMessage, PlanRequest, PlanResponse, TemplatePlan } from "../../shared/gen/flotilla/v1alpha1/admin.ts";
@@ -34,6 +35,8 @@ export interface PlanDeps {
   digestKey: Buffer;
   /** Refuses (throws) a plan of objects the caller may not see, before any is dry-run (a viewer's plan of a Secret). */
   mayPlan?: (objects: ResolvedRef[]) => void;
+  /** Each kind's interpreter (customizations over the native ones). */
+  interpreters?: InterpreterRegistry;
 }
 
 export async function planObjects(deps: PlanDeps, req: PlanRequest): Promise<PlanResponse> {
@@ -70,8 +73,10 @@ export async function planObjects(deps: PlanDeps, req: PlanRequest): Promise<Pla
       continue;
     }
     const key = workKey(ref);
+    const interpreter = deps.interpreters?.for(object);
     const plan = planTemplate({
       template: object,
+      ...(interpreter === undefined ? {} : { interpreter }),
       policies,
       liveClusters,
       requireAcceptance: deps.requireAcceptance ?? false,

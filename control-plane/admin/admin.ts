@@ -3,6 +3,7 @@
 // (O=flotilla:admins) may call everything, a viewer's (O=flotilla:viewers) the reads of
 // non-Secrets (admin-access.ts); an agent's certificate is refused.
 // Reads come from this replica's caches and Work store, so every replica answers the same.
+import type { InterpreterRegistry } from "../../shared/interpreter/registry.ts";
 import { status as GrpcStatus, type UntypedServiceImplementation } from "@grpc/grpc-js";
 import type { Logger } from "pino";
 import type { KubeObject, ResourceBinding } from "../../shared/api/types.ts";
@@ -61,6 +62,7 @@ export class Admin {
   private readonly resolver: TemplateResolver;
   private readonly requireAcceptance: boolean;
   private readonly digestKey: Buffer;
+  private readonly interpreters: InterpreterRegistry | undefined;
   private readonly revocations: RevocationFile;
 
   constructor(opts: {
@@ -79,11 +81,14 @@ export class Admin {
     requireAcceptance?: boolean;
     /** The fleet's Secret digest key (secret-digest.ts). */
     digestKey: Buffer;
+    /** Each kind's interpreter, for plan (customizations over the native ones). */
+    interpreters?: InterpreterRegistry;
     /** The admin revocation list (--admin-revocation-list). */
     revocations: RevocationFile;
     log: Logger;
   }) {
     this.digestKey = opts.digestKey;
+    this.interpreters = opts.interpreters;
     this.revocations = opts.revocations;
     this.requireAcceptance = opts.requireAcceptance ?? false;
     this.caches = opts.caches;
@@ -106,7 +111,7 @@ export class Admin {
       render: this.unary("render", (req: RenderRequest, may) => this.render(req, may)),
       diff: this.unary("diff", (req: DiffRequest, may) => this.diff(req, may)),
       plan: this.unary("plan", (req: PlanRequest, may) =>
-        planObjects({ caches: this.caches, works: this.works, rest: this.rest, resolver: this.resolver, requireAcceptance: this.requireAcceptance, digestKey: this.digestKey, mayPlan: may }, req),
+        planObjects({ caches: this.caches, works: this.works, rest: this.rest, resolver: this.resolver, requireAcceptance: this.requireAcceptance, digestKey: this.digestKey, mayPlan: may, ...(this.interpreters === undefined ? {} : { interpreters: this.interpreters }) }, req),
       ),
       listWorks: this.unary("listWorks", async (req: ListWorksRequest) => this.listWorks(req)),
       listBindings: this.unary("listBindings", async (req: ListBindingsRequest) => this.listBindings(req)),

@@ -21,6 +21,7 @@ export function startAdmin(ctx: ControlPlaneContext, links: { hub: Hub; waitingO
     waitingOn: links.waitingOn,
     requireAcceptance: ctx.opts.requireAcceptance,
     digestKey: secretDigestKey(ctx.opts.tls.keyPem),
+    interpreters: ctx.interpreters,
     revocations,
     log,
   });

@@ -1,6 +1,7 @@
 // What applying an object to the control cluster would ship, before it is applied: the same
 // policy match, scheduling and rendering the controllers run, on the proposed object, set against
 // the Works each cluster receives now. Pure.
+import type { KindInterpreter } from "../../shared/interpreter/interpreter.ts";
 import type { Cluster, KubeObject, OverridePolicy, PropagationPolicy, ResourceBinding, TargetCluster } from "../../shared/api/types.ts";
 import { desiredBinding, type RequiredBy, suspensionHolds } from "../scheduling/binding-spec.ts";
 import { bindingPolicyId, claimPolicy } from "../scheduling/policy-match.ts";
@@ -51,6 +52,8 @@ export interface PlanInput {
   existing?: ResourceBinding;
   /** The Work a cluster receives for the template now. */
   workNow: (cluster: string) => { hash: string; manifests: Buffer[] } | undefined;
+  /** The template kind's interpreter (customizations over the native one); default the native one. */
+  interpreter?: KindInterpreter;
 }
 
 export function planTemplate(input: PlanInput): Plan {
@@ -62,7 +65,7 @@ export function planTemplate(input: PlanInput): Plan {
   let scheduleMessage: string | undefined;
   let unplaced = 0;
   if (match !== undefined) {
-    const schedule = scheduleTemplate(template, match.policy, admittedClusters(input.liveClusters, existing?.spec.clusters, input.requireAcceptance ?? false), existing?.spec.clusters);
+    const schedule = scheduleTemplate(template, match.policy, admittedClusters(input.liveClusters, existing?.spec.clusters, input.requireAcceptance ?? false), existing?.spec.clusters, input.interpreter);
     // Graceful evictions in flight stay as they are: a plan shows what ships now, and no eviction
     // ends because of an apply (now and the period only matter for when one does). So it needs no
     // availableSince: with an endless period no clock it could pass would release a copy.
@@ -73,8 +76,8 @@ export function planTemplate(input: PlanInput): Plan {
   // No policy claims it: it keeps its last placement (DESIGN §11), as the binding controller does.
   const kept = match === undefined && requiredBy.length === 0 && existing !== undefined;
   if (kept) scheduleMessage = "no policy selects it: it keeps its last placement until a policy claims it or it is deleted";
-  const binding = kept ? existing : desiredBinding(template, match?.policy, targets, requiredBy);
-  const rendered = renderClusterWorks(template, binding.spec.clusters, input.clusterNamed, input.overrides, binding.spec.conflictResolution ?? "Abort", dividedPlacement(binding.spec.placement));
+  const binding = kept ? existing : desiredBinding(template, match?.policy, targets, requiredBy, [], input.interpreter);
+  const rendered = renderClusterWorks(template, binding.spec.clusters, input.clusterNamed, input.overrides, binding.spec.conflictResolution ?? "Abort", dividedPlacement(binding.spec.placement), input.interpreter);
   const replicasNow = new Map((existing?.spec.clusters ?? []).map((t) => [t.name, t.replicas]));
   const plannedTargets = new Map(binding.spec.clusters.map((t) => [t.name, t]));
   const names = [...new Set([...replicasNow.keys(), ...plannedTargets.keys()])].sort();

@@ -1,19 +1,20 @@
 import type { Logger } from "pino";
 import { RESOURCES } from "../../shared/api/resources.ts";
-import { type GracefulEvictionTask, type KubeObject, LABELS, type PropagationPolicy, type ResourceBinding, type TargetCluster } from "../../shared/api/types.ts";
+import { type KubeObject, LABELS, type PropagationPolicy, type ResourceBinding } from "../../shared/api/types.ts";
 import { Controller, type ReconcileResult } from "../../shared/controller.ts";
 import { isKubeStatus, type KubeRest, objectPath } from "../../shared/kube-rest.ts";
+import { type InterpreterRegistry, NATIVE_INTERPRETERS } from "../../shared/interpreter/registry.ts";
 import { parseWorkKey, templateKey, templateKeyOfBinding } from "../../shared/work-key.ts";
-import { BINDING_FINALIZER, bindingName, bindingUpToDate, desiredBinding, isCurrentBinding, movedBinding, type RequiredBy } from "../scheduling/binding-spec.ts";
+import { BINDING_FINALIZER, bindingName, bindingUpToDate, isCurrentBinding, movedBinding, type RequiredBy } from "../scheduling/binding-spec.ts";
 import type { Caches } from "../caches.ts";
 import { keysAffected } from "./cluster-change.ts";
 import { isDependencyKind } from "./dependencies.ts";
-import { placementAfter, type ReplacementSeen } from "../scheduling/graceful-eviction.ts";
+import type { ReplacementSeen } from "../scheduling/graceful-eviction.ts";
 import { DependencyIndex } from "./dependency-index.ts";
-import { type Schedule, scheduleTemplate, schedulable } from "../scheduling/schedule.ts";
-import type { ScheduleOutcome, ScheduleOutcomes } from "../scheduling/schedule-outcomes.ts";
+import { placeTemplate } from "./template-placement.ts";
+import { schedulable } from "../scheduling/schedule.ts";
+import type { ScheduleOutcomes } from "../scheduling/schedule-outcomes.ts";
 import { bindingPolicyId, claimPolicy } from "../scheduling/policy-match.ts";
-import { admittedClusters } from "../scheduling/acceptance.ts";
 import { isPropagatable, type KindRef, type TemplateInformers } from "./template-informers.ts";
 
 const FIELD_MANAGER = "flotilla-binding-controller";
@@ -50,6 +51,7 @@ export class BindingController {
 
   private readonly evictionPeriodMs: number;
   private readonly requireAcceptance: boolean;
+  private readonly interpreters: InterpreterRegistry;
   private readonly now: () => number;
 
   constructor(opts: {
@@ -62,11 +64,14 @@ export class BindingController {
     evictionPeriodMs: number;
     /** --require-acceptance: clusters not accepted get no new templates. */
     requireAcceptance?: boolean;
+    /** Each kind's interpreter (customizations over the native ones). */
+    interpreters?: InterpreterRegistry;
     now?: () => number;
     workers?: number;
   }) {
     this.evictionPeriodMs = opts.evictionPeriodMs;
     this.requireAcceptance = opts.requireAcceptance ?? false;
+    this.interpreters = opts.interpreters ?? NATIVE_INTERPRETERS;
     this.now = opts.now ?? Date.now;
     this.caches = opts.caches;
     this.templates = opts.templates;
@@ -162,21 +167,28 @@ export class BindingController {
     const requiredBy = isDependencyKind(ref) ? this.requiredBy(template) : [];
     if (match === undefined && requiredBy.length === 0) return this.unclaimed(key, path, existing, current, legacy);
     this.dependencyRelease.delete(key);
-    let targets: TargetCluster[] = [];
-    let evictions: GracefulEvictionTask[] = [];
-    let recheck: ReconcileResult;
-    if (match !== undefined) {
-      const live = this.caches.placeableClusters();
-      const schedule = scheduleTemplate(template, match.policy, admittedClusters(live, existing?.spec.clusters, this.requireAcceptance), existing?.spec.clusters);
-      const placed = placementAfter({ schedule, existing, policy: match.policy, live, now: this.now(), evictionPeriodMs: this.evictionPeriodMs, ...(availableSince ? { availableSince } : {}) });
-      ({ targets, evictions } = placed);
-      if (placed.availableSince !== undefined) this.replacementSeen.set(key, placed.availableSince);
-      this.outcomes.set(key, outcomeOf(schedule, match.policy.metadata.name ?? "", targets.length > 0));
-      if (placed.recheckAfterMs !== undefined) recheck = { requeueAfterMs: placed.recheckAfterMs };
-    } else {
-      this.outcomes.delete(key);
+    const placed = placeTemplate({
+      template,
+      policy: match?.policy,
+      existing,
+      live: this.caches.placeableClusters(),
+      requireAcceptance: this.requireAcceptance,
+      now: this.now(),
+      evictionPeriodMs: this.evictionPeriodMs,
+      ...(availableSince ? { availableSince } : {}),
+      requiredBy,
+      interpreter: this.interpreters.for(template),
+    });
+    // A customization's script failed: the binding keeps what it has and says why (its next change requeues the template).
+    if ("interpreterFailed" in placed) {
+      this.outcomes.set(key, { interpreterFailed: placed.interpreterFailed });
+      return undefined;
     }
-    const desired = desiredBinding(template, match?.policy, targets, requiredBy, evictions);
+    const { desired, outcome } = placed;
+    if (placed.availableSince !== undefined) this.replacementSeen.set(key, placed.availableSince);
+    if (outcome === undefined) this.outcomes.delete(key);
+    else this.outcomes.set(key, outcome);
+    const recheck: ReconcileResult = placed.recheckAfterMs === undefined ? undefined : { requeueAfterMs: placed.recheckAfterMs };
     if (current?.metadata.deletionTimestamp !== undefined) {
       // The old binding is still being cleaned up; come back when it is gone (its delete event requeues us).
       return undefined;
@@ -280,17 +292,4 @@ function ignoreNotFound(err: unknown): void {
 function bindingPath(b: ResourceBinding): string {
   const resource = b.metadata.namespace ? RESOURCES.resourceBinding : RESOURCES.clusterResourceBinding;
   return objectPath(resource, b.metadata.namespace, b.metadata.name ?? "");
-}
-
-/**
- * What the binding's status should say about a schedule (beyond its targets). kept: the binding
- * keeps clusters although the schedule placed nothing (its last placement, while none is Ready).
- */
-export function outcomeOf(schedule: Schedule, policyName: string, kept = false): ScheduleOutcome {
-  const unschedulable = schedule.message === undefined ? undefined : schedule.targets.length === 0 && kept ? `${schedule.message}; the clusters keep what they run` : schedule.message;
-  return {
-    ...(schedule.error !== undefined ? { error: `policy ${policyName}: ${schedule.error}` } : {}),
-    ...(schedule.error === undefined && unschedulable !== undefined ? { unschedulable } : {}),
-    ...(schedule.affinityName !== undefined ? { affinityName: schedule.affinityName } : {}),
-  };
 }

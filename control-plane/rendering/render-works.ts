@@ -2,9 +2,10 @@
 // cluster, hash and serialise. Pure; the Work cache and the benchmark both run it.
 import type { Cluster, KubeObject, OverridePolicy, Placement, TargetCluster } from "../../shared/api/types.ts";
 import { contentHash } from "../../shared/content-hash.ts";
+import { InterpreterError, type KindInterpreter } from "../../shared/interpreter/interpreter.ts";
 import { jobCompletionsFor } from "../../shared/interpreter/native/adapter.ts";
 import { applyOverrides, overridePolicyMatches } from "./overrides.ts";
-import { renderWork } from "./render.ts";
+import { type RenderedWork, renderWork } from "./render.ts";
 
 /** A cluster's rendered Work, or why it could not be rendered. */
 export type ClusterWork = { ok: true; hash: string; manifests: Buffer[] } | { ok: false; message: string };
@@ -14,6 +15,7 @@ export type ClusterWork = { ok: true; hash: string; manifests: Buffer[] } | { ok
  * order (applyOverrides keeps it). Clusters no override rule touches share one serialised copy
  * and one hash: a 100-cluster Duplicated template costs one render, not a hundred. `divided`: the
  * placement divides replicas, so a Job's completions are divided with its parallelism (Karmada).
+ * `interpreter`: the template kind's (default the native one).
  */
 export function renderClusterWorks(
   template: KubeObject,
@@ -22,6 +24,7 @@ export function renderClusterWorks(
   overridePolicies: OverridePolicy[],
   conflictResolution: string,
   divided = false,
+  interpreter?: KindInterpreter,
 ): Map<string, ClusterWork> {
   const overrides = overridePolicies.filter((p) => overridePolicyMatches(p, template));
   const shared = new Map<string, { manifests: KubeObject[]; work: ClusterWork }>();
@@ -32,7 +35,15 @@ export function renderClusterWorks(
     const shareKey = `${target.replicas ?? "-"}/${share ?? "-"}`;
     let base = shared.get(shareKey);
     if (base === undefined) {
-      const r = renderWork(template, { replicas: target.replicas, ...(share === undefined ? {} : { completions: share }) });
+      let r: RenderedWork;
+      try {
+        r = renderWork(template, { replicas: target.replicas, ...(share === undefined ? {} : { completions: share }), ...(interpreter === undefined ? {} : { interpreter }) });
+      } catch (err) {
+        // A customization's ReviseReplica failed: that share's clusters keep their Works, and say why.
+        if (!(err instanceof InterpreterError)) throw err;
+        out.set(target.name, { ok: false, message: `InterpreterFailed: ${err.message}` });
+        continue;
+      }
       base = { manifests: r.manifests, work: serialise(r.manifests, conflictResolution) };
       shared.set(shareKey, base);
     }

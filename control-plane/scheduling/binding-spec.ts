@@ -1,4 +1,5 @@
 // The desired ResourceBinding of a template: pure, so every replica computes the same object.
+import type { KindInterpreter } from "../../shared/interpreter/interpreter.ts";
 import { replicasOf } from "../../shared/interpreter/native/adapter.ts";
 import {
   API_VERSION,
@@ -92,8 +93,8 @@ function digest(s: string, hexChars: number): string {
  * The replicas a workload template asks for, as its interpreter reads them (a Job: its parallelism;
  * a DaemonSet: none; a kind without an interpreter: a numeric spec.replicas), if it has any.
  */
-export function templateReplicas(template: KubeObject): number | undefined {
-  return replicasOf(template)?.replicas;
+export function templateReplicas(template: KubeObject, interpreter?: KindInterpreter): number | undefined {
+  return (interpreter === undefined ? replicasOf(template) : replicasOf(template, interpreter))?.replicas;
 }
 
 /**
@@ -107,9 +108,10 @@ export function desiredBinding(
   scheduled: TargetCluster[],
   requiredBy: RequiredBy[] = [],
   evictions: GracefulEvictionTask[] = [],
+  interpreter?: KindInterpreter,
 ): ResourceBinding {
   const namespaced = template.metadata.namespace !== undefined && template.metadata.namespace !== "";
-  const replicas = templateReplicas(template);
+  const replicas = templateReplicas(template, interpreter);
   const byName = new Map(scheduled.map((t) => [t.name, t]));
   for (const r of requiredBy) for (const c of r.clusters ?? []) if (!byName.has(c)) byName.set(c, replicas === undefined ? { name: c } : { name: c, replicas });
   const targets: TargetCluster[] = [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

@@ -13,6 +13,8 @@ export interface ScheduleOutcome {
   affinityName?: string;
   /** No policy claims the template: it keeps its last placement (the message says so). */
   unclaimed?: string;
+  /** The kind's interpreter failed (a customization's script): the binding keeps what it has. */
+  interpreterFailed?: string;
 }
 
 /** Template key → its last schedule outcome; listeners hear of every change. */
@@ -26,7 +28,7 @@ export class ScheduleOutcomes {
 
   /** Records an outcome; an empty one (all well, no affinity group) is stored as absent. */
   set(key: string, outcome: ScheduleOutcome): void {
-    const empty = outcome.error === undefined && outcome.unschedulable === undefined && outcome.affinityName === undefined && outcome.unclaimed === undefined;
+    const empty = outcome.error === undefined && outcome.unschedulable === undefined && outcome.affinityName === undefined && outcome.unclaimed === undefined && outcome.interpreterFailed === undefined;
     const before = this.byKey.get(key);
     if (canonicalJson(before ?? {}) === canonicalJson(outcome)) return;
     if (empty) this.byKey.delete(key);

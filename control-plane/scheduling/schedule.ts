@@ -1,4 +1,5 @@
 // Where a template's replicas go: placement (which clusters) then division (how many each). Pure.
+import type { KindInterpreter } from "../../shared/interpreter/interpreter.ts";
 import type {
   Cluster,
   ClusterAffinity,
@@ -52,16 +53,18 @@ export function schedulable(c: Cluster, tolerations: Toleration[] = []): boolean
  * comes closest is used (fewest unplaced replicas, then the earliest). A recovered earlier group
  * is used again, as the policy orders them. `previous` (the binding's current targets) keeps ties stable.
  */
-export function scheduleTemplate(template: KubeObject, policy: PropagationPolicy, clusters: Cluster[], previous: TargetCluster[] = []): Schedule {
+export function scheduleTemplate(template: KubeObject, policy: PropagationPolicy, clusters: Cluster[], previous: TargetCluster[] = [], interpreter?: KindInterpreter): Schedule {
   const placement = policy.spec.placement ?? {};
   const terms: (ClusterAffinityTerm | undefined)[] =
     placement.clusterAffinities !== undefined && placement.clusterAffinities.length > 0 ? placement.clusterAffinities : [undefined];
   const byName = new Map(clusters.map((c) => [c.metadata.name ?? "", c]));
   const tolerations = placement.clusterTolerations ?? [];
+  // Asked once: a customization's GetReplicas is a Lua call, and it may throw (InterpreterError).
+  const replicas = templateReplicas(template, interpreter);
   let best: Schedule | undefined;
   for (const term of terms) {
     const affinity = term === undefined ? placement.clusterAffinity : term;
-    const s = scheduleWithin(template, placement, affinity, clusters, byName, previous);
+    const s = scheduleWithin(template, replicas, placement, affinity, clusters, byName, previous);
     if (term !== undefined) s.affinityName = term.affinityName;
     const fits = s.error === undefined && s.unplaced === 0 && s.targets.some((t) => schedulable(byName.get(t.name) as Cluster, tolerations));
     if (fits) return s;
@@ -97,6 +100,7 @@ function closer(a: Schedule, b: Schedule): boolean {
  */
 function scheduleWithin(
   template: KubeObject,
+  replicas: number | undefined,
   placement: Placement,
   affinity: ClusterAffinity | undefined,
   clusters: Cluster[],
@@ -111,7 +115,6 @@ function scheduleWithin(
     const c = byName.get(n) as Cluster;
     return !untoleratedTaint(c, "NoExecute", tolerations) && (held.has(n) || !untoleratedTaint(c, "NoSchedule", tolerations));
   });
-  const replicas = templateReplicas(template);
   const strategy = placement.replicaScheduling;
   const divided = strategy !== undefined && strategy.replicaSchedulingType === "Divided" && replicas !== undefined;
   const candidates = names.map((n) => byName.get(n) as Cluster).filter((c) => !divided || schedulable(c, tolerations));

@@ -15,6 +15,8 @@ export interface BindingConditionsInput {
   unschedulable?: string;
   /** No policy claims the template: it keeps its last placement (the binding controller's message). */
   unclaimed?: string;
+  /** The kind's interpreter failed while scheduling (InterpretReplica): the operation and the message. */
+  interpreterFailed?: string;
   previous?: Condition[];
   /** RFC 3339 time used for a condition whose status changed. */
   now: string;
@@ -32,7 +34,9 @@ export function bindingConditions(input: BindingConditionsInput): Condition[] {
     Object.hasOwn(input.expectedHash, c) ? input.expectedHash[c] : undefined;
 
   let scheduled: Omit<Condition, "lastTransitionTime">;
-  if (input.scheduleError !== undefined) {
+  if (input.interpreterFailed !== undefined) {
+    scheduled = { type: "Scheduled", status: "False", reason: "InterpreterFailed", message: input.interpreterFailed };
+  } else if (input.scheduleError !== undefined) {
     scheduled = { type: "Scheduled", status: "False", reason: "ComputePlacementFailed", message: input.scheduleError };
   } else if (input.unclaimed !== undefined) {
     scheduled = { type: "Scheduled", status: "False", reason: "NoPolicyClaims", message: input.unclaimed };

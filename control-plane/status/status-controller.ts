@@ -1,7 +1,7 @@
-import { aggregatedStatusOf, statusItemsOf } from "../../shared/interpreter/native/adapter.ts";
+import { type InterpreterRegistry, NATIVE_INTERPRETERS } from "../../shared/interpreter/registry.ts";
 import type { Logger } from "pino";
 import { RESOURCES } from "../../shared/api/resources.ts";
-import { type AggregatedStatusItem, type KubeObject, LABELS, type ResourceBinding, type ResourceBindingStatus } from "../../shared/api/types.ts";
+import { type AggregatedStatusItem, LABELS, type ResourceBinding, type ResourceBindingStatus } from "../../shared/api/types.ts";
 import { canonicalJson } from "../../shared/content-hash.ts";
 import { Controller } from "../../shared/controller.ts";
 import { isKubeStatus, type KubeRest, objectPath } from "../../shared/kube-rest.ts";
@@ -14,9 +14,8 @@ import type { ScheduleOutcomes } from "../scheduling/schedule-outcomes.ts";
 import { BINDING_FINALIZER } from "../scheduling/binding-spec.ts";
 import type { Caches } from "../caches.ts";
 import type { StatusStore } from "./status-store.ts";
-import { type MemberRollout, rolloutStatus } from "./rollout-status.ts";
+import { templateStatusPatch } from "./template-status.ts";
 import { staleEntryPatch } from "./stale-entries.ts";
-import { statusHolds, summableKinds, sumWorkloadStatus } from "./status-sum.ts";
 import type { TemplateInformers } from "../detector/template-informers.ts";
 import type { WorkStore } from "../works/work-store.ts";
 
@@ -48,6 +47,7 @@ export class StatusController {
   readonly writes = { bindingStatus: 0, templateStatus: 0, finalizer: 0 };
   private readonly isLeader: () => boolean;
   private readonly heardHere: (cluster: string) => boolean;
+  private readonly interpreters: InterpreterRegistry;
   private readonly entriesManager: string;
   /** What this replica last wrote as its entries, per template key (skips identical writes). */
   private readonly lastEntries = new Map<string, string>();
@@ -67,9 +67,12 @@ export class StatusController {
     identity: string;
     /** Where new propagation failures become Warning Events on the template. */
     events?: EventRecorder;
+    /** Each kind's interpreter (customizations over the native ones). */
+    interpreters?: InterpreterRegistry;
   }) {
     this.isLeader = opts.isLeader;
     this.heardHere = opts.heardHere;
+    this.interpreters = opts.interpreters ?? NATIVE_INTERPRETERS;
     this.entriesManager = `flotilla-status-${opts.identity}`.slice(0, 128);
     this.caches = opts.caches;
     this.templates = opts.templates;
@@ -184,6 +187,7 @@ export class StatusController {
         ...(outcome?.error !== undefined ? { scheduleError: outcome.error } : {}),
         ...(outcome?.unschedulable !== undefined ? { unschedulable: outcome.unschedulable } : {}),
         ...(outcome?.unclaimed !== undefined ? { unclaimed: outcome.unclaimed } : {}),
+        ...(outcome?.interpreterFailed !== undefined ? { interpreterFailed: outcome.interpreterFailed } : {}),
         previous: binding.status?.conditions,
         now: new Date().toISOString().replace(/\.\d{3}Z$/, "Z"),
       });
@@ -255,38 +259,22 @@ export class StatusController {
     const template = this.templates.get(ref);
     const resource = this.templates.resource(ref);
     if (template === undefined || resource === undefined) return;
-    const current = new Set(targets);
-    const counted = (items ?? []).filter((i) => current.has(i.clusterName) && i.status !== undefined && i.reason !== "ClusterNotReady");
-    const statuses = counted.map((i) => i.status as Record<string, unknown>);
-    // Kinds summed before the interpreter keep that sum (their rollout fields build on it); the
-    // others are aggregated by their native interpreter (Job, CronJob, Pod, PVC, PDB, HPA, …).
-    const native = summableKinds.has(template.kind) && template.kind !== "Job" ? undefined : aggregatedStatusOf(template, statusItemsOf(counted));
-    const summed = native ?? sumWorkloadStatus(template.kind, statuses);
-    const byCluster = new Map((items ?? []).map((i) => [i.clusterName, i]));
-    const members = targets.map((cluster): MemberRollout => {
-      const item = byCluster.get(cluster);
-      const work = this.works.get(cluster, key);
-      const latest =
-        work !== undefined && work.templateGeneration === template.metadata.generation && item?.observedHash === work.hash && item.applied === true && item.reason !== "ClusterNotReady";
-      return { cluster, latest, status: item?.status };
+    const out = templateStatusPatch({
+      template,
+      targets,
+      items: items ?? [],
+      workOf: (cluster) => this.works.get(cluster, key),
+      interpreter: this.interpreters.for(template),
+      customized: this.interpreters.customizes(template),
     });
-    const rollout = rolloutStatus(template.kind, template.metadata.generation, members);
-    const sum = summed === undefined ? undefined : { ...summed, ...rollout };
-    const had = (template as KubeObject & { status?: unknown }).status;
-    const removed = native === undefined || sum === undefined ? {} : removedFields(had, sum);
-    if (sum === undefined || (statusHolds(sum, had) && Object.keys(removed).length === 0)) return;
+    if (out === undefined) return;
+    if ("failed" in out) {
+      this.log.warn({ template: key, err: out.failed }, "the kind's interpreter failed to aggregate its status; it stays as it is");
+      return;
+    }
     this.writes.templateStatus++;
-    // An interpreter's aggregate is the whole status: a field it no longer gives (a CronJob's
-    // `active` once its jobs end) is removed, which a merge patch does only when told null.
-    const patch = { ...removed, ...sum };
-    await this.rest.mergePatch(objectPath(resource, ref.namespace, ref.name, "status"), { status: patch }, FIELD_MANAGER).catch(ignoreNotFound);
+    await this.rest.mergePatch(objectPath(resource, ref.namespace, ref.name, "status"), { status: out.patch }, FIELD_MANAGER).catch(ignoreNotFound);
   }
-}
-
-/** `{field: null}` for each top-level field of `had` that `now` lacks. */
-function removedFields(had: unknown, now: Record<string, unknown>): Record<string, null> {
-  if (typeof had !== "object" || had === null) return {};
-  return Object.fromEntries(Object.keys(had).filter((k) => !(k in now)).map((k) => [k, null]));
 }
 
 function ignoreNotFound(err: unknown): void {

@@ -1,3 +1,4 @@
+import { type InterpreterRegistry, NATIVE_INTERPRETERS } from "../../shared/interpreter/registry.ts";
 import type { Logger } from "pino";
 import type { OverridePolicy, ResourceBinding } from "../../shared/api/types.ts";
 import { Controller } from "../../shared/controller.ts";
@@ -19,11 +20,13 @@ export class WorkCache {
   private readonly caches: Caches;
   private readonly templates: TemplateInformers;
   private readonly works: WorkStore;
+  private readonly interpreters: InterpreterRegistry;
   /** template key → clusters that currently have its Work. */
   private readonly placed = new Map<string, Set<string>>();
 
-  constructor(opts: { caches: Caches; templates: TemplateInformers; works: WorkStore; log: Logger }) {
+  constructor(opts: { caches: Caches; templates: TemplateInformers; works: WorkStore; log: Logger; interpreters?: InterpreterRegistry }) {
     this.caches = opts.caches;
+    this.interpreters = opts.interpreters ?? NATIVE_INTERPRETERS;
     this.templates = opts.templates;
     this.works = opts.works;
     this.controller = new Controller({ name: "work-cache", reconcile: async (k) => this.reconcile(k), log: opts.log, workers: 1 });
@@ -90,7 +93,7 @@ export class WorkCache {
     const now = new Set<string>();
     if (live) {
       const conflictResolution = binding.spec.conflictResolution ?? "Abort";
-      const rendered = renderClusterWorks(template, targets, (n) => this.caches.clusters.get(n), this.caches.allOverrides(), conflictResolution, dividedPlacement(binding.spec.placement));
+      const rendered = renderClusterWorks(template, targets, (n) => this.caches.clusters.get(n), this.caches.allOverrides(), conflictResolution, dividedPlacement(binding.spec.placement), this.interpreters.for(template));
       for (const [cluster, work] of rendered) {
         now.add(cluster);
         // Suspended dispatching: the cluster keeps the Work it has (or gets none yet).

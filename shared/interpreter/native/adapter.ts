@@ -3,7 +3,7 @@
 // rendering, the template's summed status, dependencies, and the member's health word. Kinds
 // without a native interpreter keep today's behaviour (spec.replicas read and set as is). Pure.
 import type { AggregatedStatusItem, KubeObject } from "../../api/types.ts";
-import type { DependentObjectReference, ReplicaRequirements, StatusItem } from "../interpreter.ts";
+import type { DependentObjectReference, KindInterpreter, ReplicaRequirements, StatusItem } from "../interpreter.ts";
 import { divideJobCompletions, type JobTarget, reviseJobCompletions } from "./batch.ts";
 import { nativeInterpreterFor } from "./index.ts";
 import { at, copy, isRecord } from "./object.ts";
@@ -12,11 +12,12 @@ import { at, copy, isRecord } from "./object.ts";
  * The template's replicas and what each needs, for scheduling and division; undefined when the
  * kind has none to divide. A kind with a native interpreter answers as Karmada (a Job: its
  * parallelism capped by completions; a DaemonSet: none); any other kind keeps today's reading,
- * a numeric spec.replicas.
+ * a numeric spec.replicas. `interpreter`: the kind's (a customization's operations over the
+ * native ones; default the native one).
  */
-export function replicasOf(template: KubeObject): { replicas: number; requires?: ReplicaRequirements } | undefined {
-  const native = nativeInterpreterFor(template);
-  if (native !== undefined) return native.getReplicas?.(template);
+export function replicasOf(template: KubeObject, interpreter = nativeInterpreterFor(template)): { replicas: number; requires?: ReplicaRequirements } | undefined {
+  if (interpreter?.getReplicas !== undefined) return interpreter.getReplicas(template);
+  if (nativeInterpreterFor(template) !== undefined) return undefined;
   const replicas = at(template, "spec", "replicas");
   return typeof replicas === "number" ? { replicas } : undefined;
 }
@@ -26,11 +27,10 @@ export function replicasOf(template: KubeObject): { replicas: number; requires?:
  * completions, its share of those: see jobCompletionsFor). Kinds without a native interpreter keep
  * today's rendering: spec.replicas set only when the template has it.
  */
-export function reviseForMember(template: KubeObject, replicas: number, completions?: number): KubeObject {
-  const native = nativeInterpreterFor(template);
+export function reviseForMember(template: KubeObject, replicas: number, completions?: number, interpreter: KindInterpreter | undefined = nativeInterpreterFor(template)): KubeObject {
   let out: KubeObject;
-  if (native?.reviseReplica !== undefined) out = native.reviseReplica(template, replicas);
-  else if (native !== undefined) out = copy(template);
+  if (interpreter?.reviseReplica !== undefined) out = interpreter.reviseReplica(template, replicas);
+  else if (nativeInterpreterFor(template) !== undefined) out = copy(template);
   else {
     out = copy(template);
     if (isRecord(out.spec) && typeof out.spec.replicas === "number") out.spec.replicas = replicas;
@@ -64,8 +64,8 @@ export function statusItemsOf(entries: readonly AggregatedStatusItem[]): StatusI
 }
 
 /** The template's `.status` summed over its members, or undefined when the kind has no native sum. */
-export function aggregatedStatusOf(template: KubeObject, items: readonly StatusItem[]): Record<string, unknown> | undefined {
-  const aggregate = nativeInterpreterFor(template)?.aggregateStatus;
+export function aggregatedStatusOf(template: KubeObject, items: readonly StatusItem[], interpreter: KindInterpreter | undefined = nativeInterpreterFor(template)): Record<string, unknown> | undefined {
+  const aggregate = interpreter?.aggregateStatus;
   if (aggregate === undefined) return undefined;
   const status = aggregate(template, items).status;
   return isRecord(status) ? status : {};
