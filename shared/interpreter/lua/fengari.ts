@@ -1,0 +1,145 @@
+// fengari (Lua 5.3 in JavaScript), loaded once and adjusted to behave like gopher-lua, the Lua
+// that Karmada runs: whole floats print without ".0" (5.1 prints 10/2 as "5"), and a table key
+// that is deleted and set again keeps its place in pairs()/next() order. fengari has no types;
+// this file is the one place that reaches into it, and it types only what the runtime uses.
+import { createRequire } from "node:module";
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+export type LuaState = any;
+export type LuaFunction = (L: LuaState) => number;
+
+export interface Fengari {
+  lua: any;
+  lauxlib: any;
+  lualib: any;
+}
+
+let loaded: Fengari | undefined;
+
+/** fengari, with gopher-lua's float printing and pairs order; the first call loads it. */
+export function fengari(): Fengari {
+  if (loaded) return loaded;
+  const require = createRequire(import.meta.url);
+  // fengari reads its luaconf from FENGARICONF once, when first loaded.
+  const previous = process.env.FENGARICONF;
+  process.env.FENGARICONF = JSON.stringify({ ...(previous ? JSON.parse(previous) : {}), LUA_COMPAT_FLOATSTRING: true });
+  try {
+    const f = require("fengari");
+    patchDeletedKeysKeepTheirPlace(require("fengari/src/ltable.js"), require("fengari/src/lobject.js"));
+    loaded = { lua: f.lua, lauxlib: f.lauxlib, lualib: f.lualib };
+  } finally {
+    if (previous === undefined) delete process.env.FENGARICONF;
+    else process.env.FENGARICONF = previous;
+  }
+  return loaded;
+}
+
+/**
+ * fengari keeps a table's keys in a linked list in insertion order and unlinks a key when it is
+ * set to nil, so the key goes to the end when set again. gopher-lua keeps the key's slot. Here a
+ * deleted entry stays linked as a tombstone (`t.tomb`); setting the key again revives it in
+ * place; next() skips tombstones. The rest of fengari reaches these functions through the
+ * module object, so replacing its properties is enough. Pinned to fengari 0.1.5.
+ */
+function patchDeletedKeysKeepTheirPlace(ltable: any, lobject: any): void {
+  if (ltable.__flotillaPatched) return;
+  const require = createRequire(import.meta.url);
+  const { luaS_hashlongstr } = require("fengari/src/lstring.js");
+  const { luaG_runerror } = require("fengari/src/ldebug.js");
+  const { to_luastring } = require("fengari/src/defs.js");
+  const { TValue } = lobject;
+  const { luaH_setfrom: origSetfrom, luaH_setint: origSetint } = ltable;
+  const TNIL = 0;
+  const TLIGHTUSERDATA = 2;
+  const TSHRSTR = 4;
+  const TLNGSTR = 4 | (1 << 4);
+  const TNUMINT = 3 | (1 << 4);
+
+  // fengari's table_hash is not exported: the same hash for every key type but light userdata
+  // (which scripts cannot make), and a one-entry probe table for that.
+  const probe = ltable.luaH_new({ l_G: { id_counter: 0 } });
+  const hashOf = (L: any, key: any): unknown => {
+    if (key.type === TSHRSTR || key.type === TLNGSTR) return luaS_hashlongstr(key.tsvalue());
+    if (key.type !== TLIGHTUSERDATA) return key.value;
+    origSetfrom(L, probe, key, new TValue(1, true));
+    const hash = probe.strong.keys().next().value;
+    probe.strong.clear();
+    probe.f = probe.l = undefined;
+    return hash;
+  };
+  const deleteKeepingPlace = (t: any, hash: unknown): void => {
+    const e = t.strong.get(hash);
+    if (!e) return;
+    t.strong.delete(hash);
+    e.value = undefined;
+    (t.tomb ??= new Map()).set(hash, e);
+  };
+  const revive = (t: any, hash: unknown, keyType: number, keyValue: unknown, value: any): boolean => {
+    const e = t.tomb?.get(hash);
+    if (!e) return false;
+    t.tomb.delete(hash);
+    e.key = new TValue(keyType, keyValue);
+    e.value = new TValue(value.type, value.value);
+    t.strong.set(hash, e);
+    return true;
+  };
+
+  ltable.luaH_setint = function (t: any, key: number, value: any) {
+    if (value.ttisnil()) return deleteKeepingPlace(t, key);
+    if (t.tomb?.size && !t.strong.has(key) && revive(t, key, TNUMINT, key, value)) return;
+    return origSetint(t, key, value);
+  };
+  ltable.luaH_setfrom = function (L: any, t: any, key: any, value: any) {
+    const badKey = key.ttisnil() || (key.ttisfloat() && Number.isNaN(key.value));
+    if (value.ttisnil() && !badKey) return deleteKeepingPlace(t, hashOf(L, key));
+    if (!badKey && t.tomb?.size) {
+      const hash = hashOf(L, key);
+      const asInt = key.ttisfloat() && (key.value | 0) === key.value;
+      if (!t.strong.has(hash) && revive(t, hash, asInt ? TNUMINT : key.type, key.value, value)) return;
+    }
+    return origSetfrom(L, t, key, value); // also raises fengari's errors for a nil or NaN key
+  };
+  // gopher-lua walks its array part (1, 2, 3, ... as appended) before the other keys. The run
+  // of integer keys from 1 (deleted ones included) stands for it; it is measured when a
+  // traversal starts, and a traversal may not add keys.
+  const border = (t: any): number => {
+    let n = 0;
+    while (t.strong.has(n + 1) || t.tomb?.has(n + 1)) n++;
+    return n;
+  };
+  ltable.luaH_next = function (L: any, table: any, keyI: number): boolean {
+    const keyO = L.stack[keyI];
+    let i = 0;
+    let entry;
+    if (keyO.type === TNIL) {
+      table.border = border(table);
+      i = 1;
+    } else if (keyO.type === TNUMINT && keyO.value >= 1 && keyO.value <= (table.border ??= border(table))) {
+      i = keyO.value + 1;
+    } else {
+      const hash = hashOf(L, keyO);
+      const current = table.strong.get(hash) ?? table.tomb?.get(hash);
+      if (!current) return luaG_runerror(L, to_luastring("invalid key to 'next'"));
+      entry = current.n;
+    }
+    if (i > 0) {
+      for (; i <= table.border; i++) {
+        const e = table.strong.get(i);
+        if (e) {
+          lobject.setobj2s(L, keyI, e.key);
+          lobject.setobj2s(L, keyI + 1, e.value);
+          return true;
+        }
+      }
+      entry = table.f;
+    }
+    const inArrayPart = (k: any) => k.type === TNUMINT && k.value >= 1 && k.value <= table.border;
+    while (entry && (entry.value === undefined || inArrayPart(entry.key))) entry = entry.n;
+    if (!entry) return false;
+    lobject.setobj2s(L, keyI, entry.key);
+    lobject.setobj2s(L, keyI + 1, entry.value);
+    return true;
+  };
+  ltable.__flotillaPatched = true;
+}
+/* eslint-enable @typescript-eslint/no-explicit-any */
