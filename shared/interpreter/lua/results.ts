@@ -64,6 +64,10 @@ export function dependencies(v: JsonValue): DependentObjectReference[] {
     const name = strField(item, "name", "DependentObjectReference");
     if (name) ref.name = name;
     if (isObj(item.labelSelector)) ref.labelSelector = item.labelSelector as DependentObjectReference["labelSelector"];
+    // Karmada's VerifyDependencies.
+    if (ref.apiVersion === "") throw new Error("dependencies: missing required apiVersion");
+    if (ref.kind === "") throw new Error("dependencies: missing required kind");
+    if (!ref.name && !ref.labelSelector) throw new Error("dependencies: dependency can not leave name and labelSelector all empty");
     refs.set(JSON.stringify([ref.apiVersion, ref.kind, ref.namespace, ref.name ?? "", ref.labelSelector ?? null]), ref);
   }
   return [...refs.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, r]) => r);

@@ -201,3 +201,17 @@ describe("check, as an apply does", () => {
   it("refuses a script whose top level loops", () => assert.throws(() => rt.check(`while true do end`, "InterpretHealth"), /time limit/));
   it("refuses bytecode", () => assert.throws(() => rt.check("\x1bLua", "InterpretHealth"), /binary|attempt to load/));
 });
+
+describe("dependencies Karmada refuses", () => {
+  const deps = (expr: string) => rt.interpreter({ dependencyInterpretation: { luaScript: `function GetDependencies(o) return ${expr} end` } }).getDependencies?.(workload);
+  it("without kind", () => failsWith(() => deps(`{ { apiVersion = "v1", namespace = "a", name = "b" } }`), "InterpretDependency", /missing required kind/));
+  it("without name or labelSelector", () => failsWith(() => deps(`{ { apiVersion = "v1", kind = "Secret", namespace = "a" } }`), "InterpretDependency", /name and labelSelector all empty/));
+  it("none is an empty list", () => assert.deepEqual(deps(`{}`), []));
+});
+
+describe("a global named like a builtin", () => {
+  it("set to nil is nil, as in gopher-lua's one global table (Karmada's FlinkDeployment script does this)", () => {
+    const script = `function ReflectStatus(o) error = "" error = o.missing return { e = error } end`;
+    assert.deepEqual(rt.interpreter({ statusReflection: { luaScript: script } }).reflectStatus?.(workload), {});
+  });
+});

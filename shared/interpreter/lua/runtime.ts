@@ -11,7 +11,7 @@
 // VM, throws an InterpreterError and the VM is replaced; other calls go on.
 import type { Logger } from "pino";
 import type { KubeObject } from "../../api/types.ts";
-import { InterpreterError, type InterpreterOperation, type KindInterpreter, type ReplicaRequirements } from "../interpreter.ts";
+import { InterpreterError, type InterpreterOperation, type KindInterpreter, type ReplicaRequirements, type StatusItem } from "../interpreter.ts";
 import { fengari } from "./fengari.ts";
 import { LuaConversionError, pullValue, type JsonValue } from "./convert.ts";
 import { fixEmptyTables } from "./empty-tables.ts";
@@ -120,7 +120,9 @@ export class LuaInterpreterRuntime {
     }
     if (c.statusAggregation) {
       const s = c.statusAggregation.luaScript;
-      out.aggregateStatus = (obj, items) => this.object("AggregateStatus", s, "AggregateStatus", [obj, items.map(aggregatedStatusItem)], []);
+      // Karmada's status controller passes a nil list when the template is in no cluster, and
+      // scripts test `statusItems == nil`: no items is nil here too.
+      out.aggregateStatus = (obj, items) => this.aggregateStatus(s, obj, items.length > 0 ? items : null);
     }
     if (c.healthInterpretation) {
       const s = c.healthInterpretation.luaScript;
@@ -148,6 +150,14 @@ export class LuaInterpreterRuntime {
         });
     }
     return out;
+  }
+
+  /**
+   * AggregateStatus with the items as given: null is nil and [] an empty table, as karmadactl's
+   * --status-file gives them (KindInterpreter.aggregateStatus passes null for no items).
+   */
+  aggregateStatus(script: string, obj: KubeObject, items: readonly StatusItem[] | null): KubeObject {
+    return this.object("AggregateStatus", script, "AggregateStatus", [obj, items === null ? null : items.map(aggregatedStatusItem)], []);
   }
 
   /** A call whose result is a whole object (Retain, ReviseReplica, AggregateStatus): it must keep `kind`. */

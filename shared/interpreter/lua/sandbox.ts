@@ -1,8 +1,9 @@
 // The environment a customization's script sees: what Karmada's luavm opens (base, table,
 // string, math, a safe os) with Lua 5.1's names put back, and nothing that reaches outside the
 // VM. Built once per VM by a bootstrap chunk that runs with the full libraries; scripts then run
-// in a fresh table per call whose __index is this environment, so nothing a call defines
-// survives it, and the library tables are read-only proxies.
+// in a fresh copy of it per call, so nothing a call defines survives it, and a global a script
+// sets to nil (even one named like a builtin, `error = nil`) is nil, as in gopher-lua's single
+// global table. The library tables are read-only proxies.
 
 /** Base functions Karmada switches off; calling one is an error, as in Karmada. */
 export const DISABLED_FUNCTIONS = [
@@ -24,8 +25,8 @@ export const DISABLED_FUNCTIONS = [
 
 /**
  * The bootstrap chunk. Arguments: print, require, fatal (true once the call's time or memory
- * limit was hit) and the byte limit for one string operation. Returns the safe environment and
- * the metatable per-call environments get.
+ * limit was hit) and the byte limit for one string operation. Returns a function that makes
+ * a fresh environment.
  */
 export const BOOTSTRAP = `
 local print_, require_, fatal, maxBytes = ...
@@ -99,5 +100,11 @@ S.string = readonly(string, "string")
 S.table = readonly(table, "table")
 S.math = readonly(math, "math")
 S.os = readonly(os_, "os")
-return S, { __index = S, __metatable = false }
+local next_ = next
+return function()
+  local env = {}
+  for k, v in next_, S do env[k] = v end
+  env._G = env
+  return env
+end
 `;

@@ -30,7 +30,7 @@ type Fatal = "time" | "memory" | "broken" | undefined;
 /** One fengari state with the sandbox built. */
 export class Vm {
   readonly L: LuaState;
-  private readonly envMeta: number;
+  private readonly newEnv: number;
   private readonly chunks = new Map<string, number>();
   fatal: Fatal;
   deadline = 0;
@@ -74,9 +74,8 @@ export class Vm {
       return 1;
     });
     lua.lua_pushnumber(L, opts.memoryBytes);
-    if (lua.lua_pcall(L, 4, 2, 0) !== lua.LUA_OK) throw new Error(jsString(lua.lua_tolstring(L, -1)));
-    this.envMeta = lauxlib.luaL_ref(L, lua.LUA_REGISTRYINDEX);
-    lua.lua_pop(L, 1); // the environment itself is reached through the metatable
+    if (lua.lua_pcall(L, 4, 1, 0) !== lua.LUA_OK) throw new Error(jsString(lua.lua_tolstring(L, -1)));
+    this.newEnv = lauxlib.luaL_ref(L, lua.LUA_REGISTRYINDEX);
   }
 
   /** A table of JS functions, kept in the registry; returns its ref. */
@@ -141,11 +140,8 @@ export class Vm {
     const L = this.L;
     const ref = this.chunk(script);
     const base = lua.lua_gettop(L);
-    lua.lua_createtable(L, 0, 8);
-    lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, this.envMeta);
-    lua.lua_setmetatable(L, -2);
-    lua.lua_pushvalue(L, -1);
-    lua.lua_setfield(L, -2, luaString("_G"));
+    lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, this.newEnv);
+    if (lua.lua_pcall(L, 0, 1, 0) !== lua.LUA_OK) throw new Error(this.errorMessage(-1));
     lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, ref);
     lua.lua_pushvalue(L, base + 1);
     lua.lua_setupvalue(L, -2, 1); // the chunk's _ENV
