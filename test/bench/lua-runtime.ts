@@ -5,6 +5,7 @@
 //   npm run bench:lua            (N=2000 calls per measure; BENCH_LUA_CALLS to change)
 import { createRequire } from "node:module";
 import { performance } from "node:perf_hooks";
+import type { KubeObject } from "../../shared/api/types.ts";
 
 const CALLS = Number(process.env.BENCH_LUA_CALLS ?? 2000);
 const require = createRequire(import.meta.url);
@@ -444,6 +445,33 @@ async function main(): Promise<void> {
     console.log(`  compat (pairs after delete+re-add | tostring(10/2) | 5.1 functions): ${r.compat}`);
   }
   const [f, w] = results as [Figures, Figures];
+
+  // The chosen runtime as callers use it: sandbox, fresh environment per call, limits, Karmada's conversions.
+  const { LuaInterpreterRuntime } = await import("../../shared/interpreter/lua/runtime.ts");
+  const rt = new LuaInterpreterRuntime();
+  const asObject = observed as unknown as KubeObject;
+  const one = rt.interpreter({ healthInterpretation: { luaScript: healthScript }, statusAggregation: { luaScript: aggregateScript } });
+  const rtHealth = perCall(() => one.interpretHealth?.(asObject));
+  const rtAggregate = perCall(() => one.aggregateStatus?.(asObject, items as never));
+  const heapMiB = () => {
+    gc();
+    gc();
+    return process.memoryUsage().heapUsed / 2 ** 20;
+  };
+  const before = rssMiB();
+  const heapBefore = heapMiB();
+  t0 = performance.now();
+  for (let i = 0; i < 100; i++) {
+    const c = rt.interpreter({ healthInterpretation: { luaScript: `${healthScript}\n-- customization ${i}` }, statusAggregation: { luaScript: `${aggregateScript}\n-- customization ${i}` } });
+    c.interpretHealth?.(asObject);
+    c.aggregateStatus?.(asObject, items as never);
+  }
+  const compileMs = (performance.now() - t0) / 100;
+  const rss100 = rssMiB() - before;
+  const heap100 = heapMiB() - heapBefore;
+  console.log(`\nLuaInterpreterRuntime (fengari, sandbox, fresh environment per call, 1 s / 32 MiB limits)`);
+  console.log(`  InterpretHealth ${rtHealth.toFixed(1)} µs/call (${(rtHealth / baseHealth).toFixed(1)}× baseline); AggregateStatus ${rtAggregate.toFixed(1)} µs/call (${(rtAggregate / baseAggregate).toFixed(1)}× baseline)`);
+  console.log(`  100 customizations (health + aggregate scripts each) compiled and run once: ${compileMs.toFixed(2)} ms each, JS heap +${heap100.toFixed(1)} MiB, RSS +${rss100.toFixed(1)} MiB`);
   console.log(`\nratios fengari/wasmoon: health ${(f.healthUs / w.healthUs).toFixed(2)}, aggregate ${(f.aggregateUs / w.aggregateUs).toFixed(2)}, next VM ${(f.nextVmMs / w.nextVmMs).toFixed(2)}, RSS/100 VMs ${(f.rss100Vms / Math.max(w.rss100Vms, 0.1)).toFixed(2)}`);
 }
 
