@@ -28,6 +28,7 @@ function isObject(v: JsonValue | undefined): v is { [k: string]: JsonValue } {
 /** Rewrites the empty lists in `result` (in place where it can) as Karmada does, and returns it. */
 export function fixEmptyTables(result: JsonValue, target: TargetShape, references: readonly unknown[]): JsonValue {
   if (Array.isArray(result) && result.length === 0) return target === "object" ? {} : [];
+  if (references.length === 0) return deleteNestedEmpties(result);
   const lists = new Set<Path>();
   const objects = new Set<Path>();
   for (const ref of references) collectEmpties(JSON.parse(JSON.stringify(ref ?? null)) as JsonValue, [], lists, objects);
@@ -57,4 +58,23 @@ export function fixEmptyTables(result: JsonValue, target: TargetShape, reference
     return v;
   };
   return fix(result, []);
+}
+
+/** With no references every nested empty list goes: the same walk without paths. */
+function deleteNestedEmpties(v: JsonValue): JsonValue {
+  const isEmptyList = (c: JsonValue | undefined) => Array.isArray(c) && c.length === 0;
+  if (Array.isArray(v)) {
+    if (!v.some(isEmptyList)) {
+      for (let i = 0; i < v.length; i++) v[i] = deleteNestedEmpties(v[i] as JsonValue);
+      return v;
+    }
+    return v.filter((c) => !isEmptyList(c)).map(deleteNestedEmpties);
+  }
+  if (isObject(v)) {
+    for (const k of Object.keys(v)) {
+      if (isEmptyList(v[k])) delete v[k];
+      else v[k] = deleteNestedEmpties(v[k] as JsonValue);
+    }
+  }
+  return v;
 }
