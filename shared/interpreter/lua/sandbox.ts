@@ -25,8 +25,8 @@ export const DISABLED_FUNCTIONS = [
 
 /**
  * The bootstrap chunk. Arguments: print, require, fatal (true once the call's time or memory
- * limit was hit) and the byte limit for one string operation. Returns a function that makes
- * a fresh environment.
+ * limit was hit) and the byte limit for one string operation. Returns the environment, which
+ * each call gets a fresh copy of.
  */
 export const BOOTSTRAP = `
 local print_, require_, fatal, maxBytes = ...
@@ -100,11 +100,5 @@ S.string = readonly(string, "string")
 S.table = readonly(table, "table")
 S.math = readonly(math, "math")
 S.os = readonly(os_, "os")
-local next_ = next
-return function()
-  local env = {}
-  for k, v in next_, S do env[k] = v end
-  env._G = env
-  return env
-end
+return S
 `;

@@ -5,7 +5,7 @@ import { createHash } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import v8 from "node:v8";
 import type { Logger } from "pino";
-import { fengari, type LuaState } from "./fengari.ts";
+import { fengari, pushTableCopy, type LuaState } from "./fengari.ts";
 import { jsString, luaString, pushValue } from "./convert.ts";
 import { jsonLibrary, kubeLibrary } from "./libraries.ts";
 import { BOOTSTRAP } from "./sandbox.ts";
@@ -30,7 +30,7 @@ type Fatal = "time" | "memory" | "broken" | undefined;
 /** One fengari state with the sandbox built. */
 export class Vm {
   readonly L: LuaState;
-  private readonly newEnv: number;
+  private readonly env: number;
   private readonly chunks = new Map<string, number>();
   fatal: Fatal;
   deadline = 0;
@@ -75,7 +75,7 @@ export class Vm {
     });
     lua.lua_pushnumber(L, opts.memoryBytes);
     if (lua.lua_pcall(L, 4, 1, 0) !== lua.LUA_OK) throw new Error(jsString(lua.lua_tolstring(L, -1)));
-    this.newEnv = lauxlib.luaL_ref(L, lua.LUA_REGISTRYINDEX);
+    this.env = lauxlib.luaL_ref(L, lua.LUA_REGISTRYINDEX);
   }
 
   /** A table of JS functions, kept in the registry; returns its ref. */
@@ -140,8 +140,11 @@ export class Vm {
     const L = this.L;
     const ref = this.chunk(script);
     const base = lua.lua_gettop(L);
-    lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, this.newEnv);
-    if (lua.lua_pcall(L, 0, 1, 0) !== lua.LUA_OK) throw new Error(this.errorMessage(-1));
+    lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, this.env);
+    pushTableCopy(L, -1);
+    lua.lua_remove(L, -2);
+    lua.lua_pushvalue(L, -1);
+    lua.lua_setfield(L, -2, luaString("_G"));
     lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, ref);
     lua.lua_pushvalue(L, base + 1);
     lua.lua_setupvalue(L, -2, 1); // the chunk's _ENV
