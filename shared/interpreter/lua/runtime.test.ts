@@ -215,3 +215,11 @@ describe("a global named like a builtin", () => {
     assert.deepEqual(rt.interpreter({ statusReflection: { luaScript: script } }).reflectStatus?.(workload), {});
   });
 });
+
+describe("compiled scripts", () => {
+  it("beyond maxScripts the least recently used is dropped and compiled again when needed", () => {
+    const small = new LuaInterpreterRuntime({ maxScripts: 2 });
+    const run = (n: number) => small.interpreter({ healthInterpretation: { luaScript: `function InterpretHealth(o) return ${n} == ${n} end` } }).interpretHealth?.(workload);
+    for (const n of [1, 2, 3, 1, 2, 3]) assert.equal(run(n), true);
+  });
+});
