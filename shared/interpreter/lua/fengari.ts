@@ -17,6 +17,14 @@ export interface Fengari {
 let loaded: Fengari | undefined;
 let ltableModule: any;
 
+/**
+ * The longest string a running script may make, in bytes (Infinity between calls). The heap is
+ * sampled only every 1000 instructions, and `s = s .. s` grows faster than any sampling: every
+ * string a script creates is checked as it lands on the stack, so one allocation at most
+ * overshoots (by the number of operands of one concatenation).
+ */
+export const stringLimit: { bytes: number; exceeded?: () => void } = { bytes: Infinity };
+
 /** fengari, with gopher-lua's float printing and pairs order; the first call loads it. */
 export function fengari(): Fengari {
   if (loaded) return loaded;
@@ -27,13 +35,37 @@ export function fengari(): Fengari {
   try {
     const f = require("fengari");
     ltableModule = require("fengari/src/ltable.js");
-    patchDeletedKeysKeepTheirPlace(ltableModule, require("fengari/src/lobject.js"));
+    const lobject = require("fengari/src/lobject.js");
+    patchDeletedKeysKeepTheirPlace(ltableModule, lobject);
+    patchStringLimit(lobject, require("fengari/src/ldebug.js"), require("fengari/src/defs.js"));
     loaded = { lua: f.lua, lauxlib: f.lauxlib, lualib: f.lualib };
   } finally {
     if (previous === undefined) delete process.env.FENGARICONF;
     else process.env.FENGARICONF = previous;
   }
   return loaded;
+}
+
+/** fengari's VM and API put every new string on the stack through these two; both are reached through the module object. */
+function patchStringLimit(lobject: any, ldebug: any, defs: any): void {
+  if (lobject.__flotillaPatched) return;
+  const { pushsvalue2s, setsvalue2s } = lobject;
+  const check = (L: any, ts: any) => {
+    const n = ts.realstring.length;
+    if (n > stringLimit.bytes) {
+      stringLimit.exceeded?.();
+      ldebug.luaG_runerror(L, defs.to_luastring(`a string of ${n} bytes exceeds the memory limit`));
+    }
+  };
+  lobject.pushsvalue2s = function (L: any, ts: any) {
+    check(L, ts);
+    return pushsvalue2s(L, ts);
+  };
+  lobject.setsvalue2s = function (L: any, idx: number, ts: any) {
+    check(L, ts);
+    return setsvalue2s(L, idx, ts);
+  };
+  lobject.__flotillaPatched = true;
 }
 
 /**

@@ -173,6 +173,8 @@ describe("runaway scripts", () => {
     ["an infinite loop", `function InterpretHealth(o)\n  while true do end\nend`, /: luaScript:2: script exceeded the time limit of 200 ms$/],
     ["an infinite loop inside pcall", `function InterpretHealth(o)\n  while true do pcall(function() while true do end end) end\nend`, /time limit/],
     ["a huge string", `function InterpretHealth(o)\n  local s = string.rep("x", 1e9)\n  return true\nend`, /luaScript:2: string.rep: a result of 1000000000 bytes exceeds the memory limit/],
+    ["a string doubled", `function InterpretHealth(o)\n  local s = "x"\n  for i = 1, 64 do s = s .. s end\n  return true\nend`, /luaScript:3: a string of 33554432 bytes exceeds the memory limit/],
+    ["a string quadrupled inside pcall", `function InterpretHealth(o)\n  local s = "x"\n  for i = 1, 64 do pcall(function() s = s .. s .. s .. s end) end\n  return true\nend`, /a string of \d+ bytes exceeds the memory limit/],
     ["error()", `function InterpretHealth(o)\n  error("boom")\nend`, /luaScript:2: boom/],
     ["a nil index", `function InterpretHealth(o)\n  return o.status.missing.field\nend`, /luaScript:2: attempt to index a nil value \(field 'missing'\)/],
     ["deep recursion", `local function f(n) return 1 + f(n + 1) end\nfunction InterpretHealth(o) return f(1) == 0 end`, /stack overflow|time limit|memory limit/],

@@ -5,7 +5,7 @@ import { createHash } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import v8 from "node:v8";
 import type { Logger } from "pino";
-import { fengari, pushTableCopy, type LuaState } from "./fengari.ts";
+import { fengari, pushTableCopy, stringLimit, type LuaState } from "./fengari.ts";
 import { jsString, luaString, pushValue } from "./convert.ts";
 import { jsonLibrary, kubeLibrary } from "./libraries.ts";
 import { BOOTSTRAP } from "./sandbox.ts";
@@ -164,7 +164,8 @@ export class Vm {
     try {
       this.prepare(script, fn);
     } finally {
-      this.disarm(base);
+      this.disarm();
+      fengari().lua.lua_settop(this.L, base);
     }
   }
 
@@ -182,18 +183,19 @@ export class Vm {
       for (const a of args) pushValue(L, a);
       if (lua.lua_pcall(L, args.length, nret, 0) !== lua.LUA_OK) throw new Error(this.errorMessage(-1));
       lua.lua_remove(L, base + 1); // the environment
-      lua.lua_sethook(L, null, 0, 0);
+      this.disarm();
       return base;
     } catch (e) {
-      this.disarm(top);
+      this.disarm();
+      lua.lua_settop(L, top);
       throw e;
     }
   }
 
-  private disarm(top: number): void {
-    const { lua } = fengari();
-    lua.lua_sethook(this.L, null, 0, 0);
-    lua.lua_settop(this.L, top);
+  private disarm(): void {
+    fengari().lua.lua_sethook(this.L, null, 0, 0);
+    stringLimit.bytes = Infinity;
+    stringLimit.exceeded = undefined;
   }
 
   /** Starts the call's limits: a count hook checks the clock and the heap every 1000 instructions. */
@@ -202,6 +204,8 @@ export class Vm {
     this.fatal = undefined;
     this.deadline = performance.now() + this.opts.timeoutMs;
     this.heapLimit = heapInUse() + this.opts.memoryBytes;
+    stringLimit.bytes = this.opts.memoryBytes;
+    stringLimit.exceeded = () => (this.fatal ??= "memory");
     lua.lua_sethook(this.L, (L1: LuaState) => {
       if (this.fatal === undefined) {
         if (performance.now() > this.deadline) this.fatal = "time";
