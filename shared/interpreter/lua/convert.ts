@@ -3,7 +3,7 @@
 // they print as 5.1 prints them). Out: the encoder Karmada uses (layeh.com/gopher-json): an
 // empty table is `[]`; a table is a list when its keys are 1..n and an object when they are all
 // strings; mixed or sparse keys, a table met twice, a function or NaN are errors.
-import { fengari, type LuaState } from "./fengari.ts";
+import { fengari, internals, type FengariInternals, type LuaState } from "./fengari.ts";
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [k: string]: JsonValue };
 
@@ -41,34 +41,51 @@ export function jsString(b: Uint8Array): string {
 const INT_MIN = -(2 ** 31);
 const INT_MAX = 2 ** 31 - 1;
 
-/** Pushes a JSON-like value onto the Lua stack (one slot). `undefined` fields are left out. */
+// fengari's type tags (lua.h, lobject.h).
+const TNIL = 0;
+const TBOOLEAN = 1;
+const TNUMFLT = 3;
+const TNUMINT = 3 | (1 << 4);
+const TSHRSTR = 4;
+const TLNGSTR = 4 | (1 << 4);
+const TTABLE = 5;
+const keyStrings = new Map<string, unknown>();
+
+/** Pushes a JSON-like value onto the Lua stack (one slot). `undefined` and null fields are left out. */
 export function pushValue(L: LuaState, v: unknown): void {
-  const { lua } = fengari();
-  if (v === null || v === undefined) lua.lua_pushnil(L);
-  else if (typeof v === "boolean") lua.lua_pushboolean(L, v);
-  else if (typeof v === "number") {
+  fengari().lua.lua_checkstack(L, 1);
+  const f = internals();
+  f.push(L, toLua(L, f, v));
+}
+
+/** The value as a fengari TValue, tables built directly: the C API per field costs twice as much. */
+function toLua(L: LuaState, f: FengariInternals, v: unknown): unknown {
+  if (v === null || v === undefined) return f.tvalue(TNIL, null);
+  if (typeof v === "boolean") return f.tvalue(TBOOLEAN, v);
+  if (typeof v === "number") {
     // fengari's integers are 32-bit; a larger whole number goes in as a float, which still
     // prints without ".0" (Lua 5.1 has only floats).
-    if (Number.isInteger(v) && v >= INT_MIN && v <= INT_MAX) lua.lua_pushinteger(L, v);
-    else lua.lua_pushnumber(L, v);
-  } else if (typeof v === "string") lua.lua_pushstring(L, luaString(v));
-  else if (Array.isArray(v)) {
-    lua.lua_checkstack(L, 3);
-    lua.lua_createtable(L, v.length, 0);
-    for (let i = 0; i < v.length; i++) {
-      pushValue(L, v[i]);
-      lua.lua_rawseti(L, -2, i + 1);
-    }
-  } else if (typeof v === "object") {
-    lua.lua_checkstack(L, 3);
-    lua.lua_createtable(L, 0, 0);
+    return Number.isInteger(v) && v >= INT_MIN && v <= INT_MAX ? f.tvalue(TNUMINT, v) : f.tvalue(TNUMFLT, v);
+  }
+  if (typeof v === "string") return f.tvalue(TLNGSTR, f.tstring(L, luaString(v)));
+  if (typeof v !== "object") return f.tvalue(TNIL, null);
+  const t = f.newTable(L);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (v[i] !== null && v[i] !== undefined) f.set(L, t, f.tvalue(TNUMINT, i + 1), toLua(L, f, v[i]));
+  } else {
     for (const k of Object.keys(v)) {
       const child = (v as Record<string, unknown>)[k];
       if (child === undefined || child === null) continue;
-      pushValue(L, child);
-      lua.lua_setfield(L, -2, luaString(k));
+      let key = keyStrings.get(k);
+      if (key === undefined) {
+        key = f.tvalue(TLNGSTR, f.tstring(L, luaString(k)));
+        if (keyStrings.size >= 4096) keyStrings.clear();
+        keyStrings.set(k, key);
+      }
+      f.set(L, t, key, toLua(L, f, child));
     }
-  } else lua.lua_pushnil(L);
+  }
+  return f.tvalue(TTABLE, t);
 }
 
 /**
@@ -98,32 +115,56 @@ export function pullValue(L: LuaState, idx: number, visited: Set<unknown> = new 
 }
 
 function pullTable(L: LuaState, t: number, visited: Set<unknown>): JsonValue {
-  const { lua } = fengari();
-  const id = lua.lua_topointer(L, t);
-  if (visited.has(id)) throw new LuaConversionError("cannot encode recursively nested tables to JSON");
-  visited.add(id);
-  lua.lua_checkstack(L, 4);
+  return fromTable(fengari().lua.lua_topointer(L, t), visited);
+}
+
+// The type tags fromValue meets (lobject.h): functions, userdata and threads have no JSON form.
+const typeNames: Record<number, string> = { 2: "userdata", 6: "function", 22: "function", 38: "function", 7: "userdata", 8: "thread" };
+
+/** A TValue's JSON, reading fengari's values directly (the C API per field costs twice as much). */
+function fromValue(tv: { type: number; value: unknown }, visited: Set<unknown>): JsonValue {
+  switch (tv.type) {
+    case TNIL:
+      return null;
+    case TBOOLEAN:
+      return tv.value as boolean;
+    case TNUMINT:
+      return tv.value as number;
+    case TNUMFLT: {
+      const n = tv.value as number;
+      if (!Number.isFinite(n)) throw new LuaConversionError(`json: unsupported value: ${n > 0 ? "+Inf" : n < 0 ? "-Inf" : "NaN"}`);
+      return n;
+    }
+    case TSHRSTR:
+    case TLNGSTR:
+      return jsString((tv.value as { realstring: Uint8Array }).realstring);
+    case TTABLE:
+      return fromTable(tv.value, visited);
+    default:
+      throw new LuaConversionError(`cannot encode ${typeNames[tv.type] ?? "value"} to JSON`);
+  }
+}
+
+interface TableEntry {
+  key: { type: number; value: unknown };
+  value: { type: number; value: unknown } | undefined;
+  n: TableEntry | undefined;
+}
+
+function fromTable(table: unknown, visited: Set<unknown>): JsonValue {
+  if (visited.has(table)) throw new LuaConversionError("cannot encode recursively nested tables to JSON");
+  visited.add(table);
   const keys: (number | string)[] = [];
   const values: JsonValue[] = [];
   let kind: "list" | "object" | undefined;
-  lua.lua_pushnil(L);
-  while (lua.lua_next(L, t)) {
-    const keyType = lua.lua_type(L, -2);
-    const keyKind = keyType === lua.LUA_TNUMBER ? "list" : keyType === lua.LUA_TSTRING ? "object" : undefined;
+  for (let e = (table as { f: TableEntry | undefined }).f; e; e = e.n) {
+    if (e.value === undefined) continue; // a deleted key keeping its place
+    const keyType = e.key.type;
+    const keyKind = keyType === TNUMINT || keyType === TNUMFLT ? "list" : keyType === TSHRSTR || keyType === TLNGSTR ? "object" : undefined;
     kind ??= keyKind;
-    if (keyKind === undefined || keyKind !== kind) {
-      lua.lua_pop(L, 2);
-      throw new LuaConversionError("cannot encode mixed or invalid key types");
-    }
-    // lua_tolstring would turn a number key into a string in place and confuse lua_next.
-    keys.push(kind === "list" ? (lua.lua_tonumber(L, -2) as number) : jsString(lua.lua_tolstring(L, -2)));
-    try {
-      values.push(pullValue(L, -1, visited));
-    } catch (e) {
-      lua.lua_pop(L, 2);
-      throw e;
-    }
-    lua.lua_pop(L, 1);
+    if (keyKind === undefined || keyKind !== kind) throw new LuaConversionError("cannot encode mixed or invalid key types");
+    keys.push(kind === "list" ? (e.key.value as number) : jsString((e.key.value as { realstring: Uint8Array }).realstring));
+    values.push(fromValue(e.value, visited));
   }
   if (kind === undefined) return [];
   if (kind === "list") {

@@ -68,6 +68,39 @@ function patchStringLimit(lobject: any, ldebug: any, defs: any): void {
   lobject.__flotillaPatched = true;
 }
 
+/** fengari's value constructors, to build a table without going through the C API for each field. */
+export interface FengariInternals {
+  /** new TValue(type, value) */
+  tvalue(type: number, value: unknown): unknown;
+  /** A Lua string (fengari's TString) for the bytes; immutable, so it can be shared and cached. */
+  tstring(L: LuaState, bytes: Uint8Array): unknown;
+  /** A new empty table (fengari's Table). */
+  newTable(L: LuaState): unknown;
+  /** t[key] = value (raw), with the patched key order. */
+  set(L: LuaState, table: unknown, key: unknown, value: unknown): void;
+  /** Pushes a TValue onto the stack (the caller made room). */
+  push(L: LuaState, tv: unknown): void;
+}
+
+let internalsLoaded: FengariInternals | undefined;
+
+/** See FengariInternals; pinned to fengari 0.1.5 like the patches. */
+export function internals(): FengariInternals {
+  if (internalsLoaded) return internalsLoaded;
+  fengari();
+  const require = createRequire(import.meta.url);
+  const { TValue, pushobj2s } = require("fengari/src/lobject.js");
+  const { luaS_bless } = require("fengari/src/lstring.js");
+  internalsLoaded = {
+    tvalue: (type, value) => new TValue(type, value),
+    tstring: (L, bytes) => luaS_bless(L, bytes),
+    newTable: (L) => ltableModule.luaH_new(L),
+    set: (L, table, key, value) => ltableModule.luaH_setfrom(L, table, key, value),
+    push: (L, tv) => pushobj2s(L, tv),
+  };
+  return internalsLoaded;
+}
+
 /**
  * Pushes a shallow copy of the table at `idx`, in its key order. In JavaScript over fengari's
  * table, because a copy per call in Lua (next + assignment per key) costs ~30 µs.
