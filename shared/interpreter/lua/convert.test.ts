@@ -98,11 +98,40 @@ describe("pairs() in gopher-lua's order", () => {
   it("keys come in insertion order; a deleted key set again keeps its place", () => {
     assert.equal(show(`(function() local t = {} t.c = 1 t.a = 2 t.b = 3 t.a = nil t.d = 4 t.a = 5 local o = {} for k in pairs(t) do o[#o + 1] = k end return table.concat(o) end)()`), "cabd");
   });
-  it("the list part comes before the other keys", () => {
-    assert.equal(show(`(function() local t = {} t.x = 1 t[2] = "b" t[1] = "a" t.y = 2 local o = {} for k in pairs(t) do o[#o + 1] = tostring(k) end return table.concat(o, " ") end)()`), "1 2 x y");
+  it("integer keys come first, in ascending order, then the other keys", () => {
+    assert.equal(show(`(function() local t = {} t.x = 1 t[5] = "e" t[2] = "b" t.y = 2 t[1] = "a" local o = {} for k in pairs(t) do o[#o + 1] = tostring(k) end return table.concat(o, " ") end)()`), "1 2 5 x y");
   });
   it("a key deleted during traversal does not stop it", () => {
     assert.equal(show(`(function() local t = { a = 1, b = 2, c = 3 } local n = 0 for k in pairs(t) do t[k] = nil n = n + 1 end return n .. tostring(next(t)) end)()`), "3nil");
+  });
+  it("any sequence of sets and deletes iterates as gopher-lua's table does", () => {
+    // gopher-lua's LTable: integer keys 1..2^26 in an array part walked first in ascending order
+    // (a nil set keeps the slot), other keys in a list in first-insertion order (never removed).
+    const op = fc.record({ key: fc.oneof(fc.constantFrom("a", "b", "c", "d", "e"), fc.integer({ min: 1, max: 8 })), value: fc.option(fc.integer({ min: 0, max: 99 }), { nil: null }) });
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 25 }), (ops) => {
+        const array: (number | null)[] = [];
+        const keys: string[] = [];
+        const dict = new Map<string, number>();
+        for (const { key, value } of ops) {
+          if (typeof key === "number") {
+            while (array.length < key - 1) array.push(null);
+            array[key - 1] = value;
+          } else if (value === null) dict.delete(key);
+          else {
+            dict.set(key, value);
+            if (!keys.includes(key)) keys.push(key);
+          }
+        }
+        const expected = [
+          ...array.flatMap((v, i) => (v === null ? [] : [`${i + 1}=${v}`])),
+          ...keys.flatMap((k) => (dict.has(k) ? [`${k}=${dict.get(k)}`] : [])),
+        ].join(" ");
+        const body = ops.map(({ key, value }) => `t[${typeof key === "number" ? key : `"${key}"`}] = ${value ?? "nil"}`).join(" ");
+        assert.equal(show(`(function() local t = {} ${body} local o = {} for k, v in pairs(t) do o[#o + 1] = k .. "=" .. v end return table.concat(o, " ") end)()`), expected);
+      }),
+      { numRuns: 300 },
+    );
   });
   it("the same script gives the same order every time", () => {
     const expr = `(function() local t = {} for i = 1, 50 do t["k" .. (i * 7919 % 101)] = i end local o = {} for k in pairs(t) do o[#o + 1] = k end return table.concat(o, ",") end)()`;

@@ -178,46 +178,62 @@ function patchDeletedKeysKeepTheirPlace(ltable: any, lobject: any): void {
     }
     return origSetfrom(L, t, key, value); // also raises fengari's errors for a nil or NaN key
   };
-  // gopher-lua walks its array part (1, 2, 3, ... as appended) before the other keys. The run
-  // of integer keys from 1 (deleted ones included) stands for it; it is measured when a
-  // traversal starts, and a traversal may not add keys.
-  const border = (t: any): number => {
-    let n = 0;
-    while (t.strong.has(n + 1) || t.tomb?.has(n + 1)) n++;
-    return n;
+  // gopher-lua keeps every integer key from 1 to 2^26 in its array part and walks that first,
+  // in ascending order, then the other keys in insertion order. The sorted integer keys are
+  // taken when a traversal starts (next(t, nil)); a traversal may not add keys.
+  const MAX_ARRAY_INDEX = 67108864;
+  const isArrayKey = (k: any) => k.type === TNUMINT && k.value >= 1 && k.value < MAX_ARRAY_INDEX;
+  const arrayKeys = (t: any): number[] => {
+    const ints: number[] = [];
+    const collect = (h: unknown) => {
+      if (typeof h === "number" && Number.isInteger(h) && h >= 1 && h < MAX_ARRAY_INDEX) ints.push(h);
+    };
+    for (const h of t.strong.keys()) collect(h);
+    if (t.tomb) for (const h of t.tomb.keys()) collect(h);
+    return ints.sort((a, b) => a - b);
+  };
+  const indexOf = (ints: number[], k: number): number => {
+    let lo = 0;
+    let hi = ints.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const v = ints[mid] as number;
+      if (v === k) return mid;
+      if (v < k) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  };
+  const found = (L: any, keyI: number, e: any): boolean => {
+    lobject.setobj2s(L, keyI, e.key);
+    lobject.setobj2s(L, keyI + 1, e.value);
+    return true;
   };
   ltable.luaH_next = function (L: any, table: any, keyI: number): boolean {
     const keyO = L.stack[keyI];
-    let i = 0;
+    let i = -1;
     let entry;
     if (keyO.type === TNIL) {
-      table.border = border(table);
-      i = 1;
-    } else if (keyO.type === TNUMINT && keyO.value >= 1 && keyO.value <= (table.border ??= border(table))) {
-      i = keyO.value + 1;
-    } else {
+      table.ints = arrayKeys(table);
+      i = 0;
+    } else if (isArrayKey(keyO)) {
+      const at = indexOf((table.ints ??= arrayKeys(table)), keyO.value);
+      if (at >= 0) i = at + 1;
+    }
+    if (i < 0) {
       const hash = hashOf(L, keyO);
       const current = table.strong.get(hash) ?? table.tomb?.get(hash);
       if (!current) return luaG_runerror(L, to_luastring("invalid key to 'next'"));
       entry = current.n;
-    }
-    if (i > 0) {
-      for (; i <= table.border; i++) {
-        const e = table.strong.get(i);
-        if (e) {
-          lobject.setobj2s(L, keyI, e.key);
-          lobject.setobj2s(L, keyI + 1, e.value);
-          return true;
-        }
+    } else {
+      for (; i < table.ints.length; i++) {
+        const e = table.strong.get(table.ints[i]);
+        if (e) return found(L, keyI, e);
       }
       entry = table.f;
     }
-    const inArrayPart = (k: any) => k.type === TNUMINT && k.value >= 1 && k.value <= table.border;
-    while (entry && (entry.value === undefined || inArrayPart(entry.key))) entry = entry.n;
-    if (!entry) return false;
-    lobject.setobj2s(L, keyI, entry.key);
-    lobject.setobj2s(L, keyI + 1, entry.value);
-    return true;
+    while (entry && (entry.value === undefined || isArrayKey(entry.key))) entry = entry.n;
+    return entry ? found(L, keyI, entry) : false;
   };
   ltable.__flotillaPatched = true;
 }
