@@ -104,7 +104,7 @@ describe("pairs() in gopher-lua's order", () => {
   it("a key deleted during traversal does not stop it", () => {
     assert.equal(show(`(function() local t = { a = 1, b = 2, c = 3 } local n = 0 for k in pairs(t) do t[k] = nil n = n + 1 end return n .. tostring(next(t)) end)()`), "3nil");
   });
-  it("any sequence of sets and deletes iterates as gopher-lua's table does", () => {
+  it("any sequence of sets and deletes iterates, and has a length, as gopher-lua's table does", () => {
     // gopher-lua's LTable: integer keys 1..2^26 in an array part walked first in ascending order
     // (a nil set keeps the slot), other keys in a list in first-insertion order (never removed).
     const op = fc.record({ key: fc.oneof(fc.constantFrom("a", "b", "c", "d", "e"), fc.integer({ min: 1, max: 8 })), value: fc.option(fc.integer({ min: 0, max: 99 }), { nil: null }) });
@@ -127,11 +127,15 @@ describe("pairs() in gopher-lua's order", () => {
           ...array.flatMap((v, i) => (v === null ? [] : [`${i + 1}=${v}`])),
           ...keys.flatMap((k) => (dict.has(k) ? [`${k}=${dict.get(k)}`] : [])),
         ].join(" ");
+        const length = array.reduce((n: number, v, i) => (v === null ? n : i + 1), 0);
         const body = ops.map(({ key, value }) => `t[${typeof key === "number" ? key : `"${key}"`}] = ${value ?? "nil"}`).join(" ");
-        assert.equal(show(`(function() local t = {} ${body} local o = {} for k, v in pairs(t) do o[#o + 1] = k .. "=" .. v end return table.concat(o, " ") end)()`), expected);
+        assert.equal(show(`(function() local t = {} ${body} local o = {} for k, v in pairs(t) do o[#o + 1] = k .. "=" .. v end return table.concat(o, " ") .. " #" .. #t end)()`), `${expected} #${length}`);
       }),
       { numRuns: 300 },
     );
+  });
+  it("#t is the highest integer key holding a value, as gopher-lua's array part gives it", () => {
+    assert.equal(show(`(function() local a = { 1, nil, 3 } local b = {} b[5] = "x" local c = { 1, 2, 3 } c[3] = nil local d = { 1, 2, x = 1 } return #a .. #b .. #c .. #d end)()`), "3522");
   });
   it("the same script gives the same order every time", () => {
     const expr = `(function() local t = {} for i = 1, 50 do t["k" .. (i * 7919 % 101)] = i end local o = {} for k in pairs(t) do o[#o + 1] = k end return table.concat(o, ",") end)()`;

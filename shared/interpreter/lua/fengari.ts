@@ -235,6 +235,17 @@ function patchDeletedKeysKeepTheirPlace(ltable: any, lobject: any): void {
     while (entry && (entry.value === undefined || isArrayKey(entry.key))) entry = entry.n;
     return entry ? found(L, keyI, entry) : false;
   };
+  // #t in gopher-lua is the highest index holding a value in the array part, holes or not
+  // ({1, nil, 3} and a table with only t[5] both have #t = that index); fengari finds any border.
+  // The same when the keys are exactly 1..n, which is the case to keep fast.
+  const { luaH_getn: origGetn } = ltable;
+  ltable.luaH_getn = function (t: any): number {
+    const n = origGetn(t);
+    if (t.strong.size === n) return n;
+    let max = 0;
+    for (const h of t.strong.keys()) if (typeof h === "number" && Number.isInteger(h) && h > max && h < MAX_ARRAY_INDEX) max = h;
+    return max;
+  };
   ltable.__flotillaPatched = true;
 }
 /* eslint-enable @typescript-eslint/no-explicit-any */
