@@ -38,12 +38,48 @@ export function fengari(): Fengari {
     const lobject = require("fengari/src/lobject.js");
     patchDeletedKeysKeepTheirPlace(ltableModule, lobject);
     patchStringLimit(lobject, require("fengari/src/ldebug.js"), require("fengari/src/defs.js"));
+    patchNumberFormat(lobject, require("fengari/src/lstring.js"), require("fengari/src/defs.js"));
     loaded = { lua: f.lua, lauxlib: f.lauxlib, lualib: f.lualib };
   } finally {
     if (previous === undefined) delete process.env.FENGARICONF;
     else process.env.FENGARICONF = previous;
   }
   return loaded;
+}
+
+/**
+ * A number as gopher-lua prints it (LNumber.String): a whole number within int64 as its exact
+ * digits, anything else as Go's %v (shortest digits, exponent form below 1e-4 and from 1e6:
+ * 66.66666666666667, 1.2345675e+06, 1e-05, +Inf, NaN). Lua 5.3 prints %.14g.
+ */
+export function formatNumberAsGopher(v: number): string {
+  if (Number.isInteger(v) && Math.abs(v) < 2 ** 63) return BigInt(v).toString();
+  if (Number.isNaN(v)) return "NaN";
+  if (!Number.isFinite(v)) return v > 0 ? "+Inf" : "-Inf";
+  const [mantissa = "", exp = "0"] = v.toExponential().split("e"); // shortest round-trip digits
+  const e = Number(exp);
+  if (e >= -4 && e < 6) return String(v);
+  return `${mantissa}e${e < 0 ? "-" : "+"}${String(Math.abs(e)).padStart(2, "0")}`;
+}
+
+/** Number to string in the VM (concatenation, lua_tolstring) and in luaL_tolstring's "%f" (tostring, print) as gopher-lua. */
+function patchNumberFormat(lobject: any, lstring: any, defs: any): void {
+  if (lobject.__flotillaNumbers) return;
+  const { luaO_tostring, luaO_pushvfstring } = lobject;
+  const bytes = (v: number): Uint8Array => defs.to_luastring(formatNumberAsGopher(v));
+  lobject.luaO_tostring = function (L: any, obj: any) {
+    if (obj.ttisinteger()) return luaO_tostring(L, obj);
+    obj.setsvalue(lstring.luaS_bless(L, bytes(obj.value)));
+  };
+  lobject.luaO_pushvfstring = function (L: any, fmt: Uint8Array, argp: unknown[]) {
+    if (fmt.length === 2 && fmt[0] === 37 && fmt[1] === 102 && typeof argp[0] === "number") {
+      const b = bytes(argp[0]);
+      lobject.pushsvalue2s(L, lstring.luaS_bless(L, b));
+      return b;
+    }
+    return luaO_pushvfstring(L, fmt, argp);
+  };
+  lobject.__flotillaNumbers = true;
 }
 
 /** fengari's VM and API put every new string on the stack through these two; both are reached through the module object. */
@@ -149,6 +185,7 @@ function patchDeletedKeysKeepTheirPlace(ltable: any, lobject: any): void {
   const deleteKeepingPlace = (t: any, hash: unknown): void => {
     const e = t.strong.get(hash);
     if (!e) return;
+    if (hash === t.maxInt) t.maxInt = undefined;
     t.strong.delete(hash);
     e.value = undefined;
     (t.tomb ??= new Map()).set(hash, e);
@@ -163,14 +200,22 @@ function patchDeletedKeysKeepTheirPlace(ltable: any, lobject: any): void {
     return true;
   };
 
+  // #t needs the highest integer key holding a value: kept per table once asked for (t.maxInt),
+  // raised by sets, forgotten when that key is deleted.
+  const MAX_ARRAY_INDEX = 67108864;
+  const noteSet = (t: any, k: unknown) => {
+    if (t.maxInt !== undefined && typeof k === "number" && k > t.maxInt && Number.isInteger(k) && k < MAX_ARRAY_INDEX) t.maxInt = k;
+  };
   ltable.luaH_setint = function (t: any, key: number, value: any) {
     if (value.ttisnil()) return deleteKeepingPlace(t, key);
+    noteSet(t, key);
     if (t.tomb?.size && !t.strong.has(key) && revive(t, key, TNUMINT, key, value)) return;
     return origSetint(t, key, value);
   };
   ltable.luaH_setfrom = function (L: any, t: any, key: any, value: any) {
     const badKey = key.ttisnil() || (key.ttisfloat() && Number.isNaN(key.value));
     if (value.ttisnil() && !badKey) return deleteKeepingPlace(t, hashOf(L, key));
+    if (!badKey && t.maxInt !== undefined) noteSet(t, key.value);
     if (!badKey && t.tomb?.size) {
       const hash = hashOf(L, key);
       const asInt = key.ttisfloat() && (key.value | 0) === key.value;
@@ -181,7 +226,6 @@ function patchDeletedKeysKeepTheirPlace(ltable: any, lobject: any): void {
   // gopher-lua keeps every integer key from 1 to 2^26 in its array part and walks that first,
   // in ascending order, then the other keys in insertion order. The sorted integer keys are
   // taken when a traversal starts (next(t, nil)); a traversal may not add keys.
-  const MAX_ARRAY_INDEX = 67108864;
   const isArrayKey = (k: any) => k.type === TNUMINT && k.value >= 1 && k.value < MAX_ARRAY_INDEX;
   const arrayKeys = (t: any): number[] => {
     const ints: number[] = [];
@@ -235,16 +279,15 @@ function patchDeletedKeysKeepTheirPlace(ltable: any, lobject: any): void {
     while (entry && (entry.value === undefined || isArrayKey(entry.key))) entry = entry.n;
     return entry ? found(L, keyI, entry) : false;
   };
-  // #t in gopher-lua is the highest index holding a value in the array part, holes or not
+  // #t in gopher-lua is the highest index holding a value in its array part, holes or not
   // ({1, nil, 3} and a table with only t[5] both have #t = that index); fengari finds any border.
-  // The same when the keys are exactly 1..n, which is the case to keep fast.
-  const { luaH_getn: origGetn } = ltable;
   ltable.luaH_getn = function (t: any): number {
-    const n = origGetn(t);
-    if (t.strong.size === n) return n;
-    let max = 0;
-    for (const h of t.strong.keys()) if (typeof h === "number" && Number.isInteger(h) && h > max && h < MAX_ARRAY_INDEX) max = h;
-    return max;
+    if (t.maxInt === undefined) {
+      let max = 0;
+      for (const h of t.strong.keys()) if (typeof h === "number" && h > max && Number.isInteger(h) && h < MAX_ARRAY_INDEX) max = h;
+      t.maxInt = max;
+    }
+    return t.maxInt;
   };
   ltable.__flotillaPatched = true;
 }
