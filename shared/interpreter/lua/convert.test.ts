@@ -70,9 +70,10 @@ describe("JSON → Lua → JSON", () => {
       { numRuns: 300 },
     );
   });
-  it("whole numbers stay integers and print as Lua 5.1 prints them", () => {
-    const o = { i: 5, big: 2 ** 31, f: 1.5, neg: -3 };
+  it("numbers are gopher-lua's floats: whole ones print as integers, nothing wraps at 2^31", () => {
+    const o = { i: 5, big: 2 ** 31, f: 1.5, neg: -3, max: 2 ** 31 - 1 };
     assert.equal(show(`tostring(observed.i) .. " " .. tostring(observed.big) .. " " .. tostring(observed.f) .. " " .. tostring(observed.neg)`, o), "5 2147483648 1.5 -3");
+    assert.equal(show(`tostring(observed.max + 1) .. " " .. tostring(observed.i * 1024 * 1024 * 1024) .. " " .. tostring(observed.i % 0)`, o), "2147483648 5368709120 NaN");
     assert.equal(show(`tostring(10 / 2) .. " " .. tostring(3 / 2) .. " " .. tostring(observed.i * 2) .. " " .. string.format("%d", observed.i / 5)`, o), "5 1.5 10 1");
     assert.deepEqual(reflect(`{ half = observed.i / 2, whole = observed.i / 5, big = observed.big + 1 }`, o), { half: 2.5, whole: 1, big: 2 ** 31 + 1 });
   });

@@ -1,6 +1,6 @@
 // Values between JavaScript and Lua, as Karmada moves them between Go and gopher-lua. In: a JSON
-// value becomes Lua values (null and absent fields are nil; whole numbers stay integers, so
-// they print as 5.1 prints them). Out: the encoder Karmada uses (layeh.com/gopher-json): an
+// value becomes Lua values (null and absent fields are nil; numbers are floats, as all of
+// gopher-lua's are). Out: the encoder Karmada uses (layeh.com/gopher-json): an
 // empty table is `[]`; a table is a list when its keys are 1..n and an object when they are all
 // strings; mixed or sparse keys, a table met twice, a function or NaN are errors.
 import { fengari, internals, type FengariInternals, type LuaState } from "./fengari.ts";
@@ -38,9 +38,6 @@ export function jsString(b: Uint8Array): string {
   return decoder.decode(b);
 }
 
-const INT_MIN = -(2 ** 31);
-const INT_MAX = 2 ** 31 - 1;
-
 // fengari's type tags (lua.h, lobject.h).
 const TNIL = 0;
 const TBOOLEAN = 1;
@@ -62,11 +59,9 @@ export function pushValue(L: LuaState, v: unknown): void {
 function toLua(L: LuaState, f: FengariInternals, v: unknown): unknown {
   if (v === null || v === undefined) return f.tvalue(TNIL, null);
   if (typeof v === "boolean") return f.tvalue(TBOOLEAN, v);
-  if (typeof v === "number") {
-    // fengari's integers are 32-bit; a larger whole number goes in as a float, which still
-    // prints without ".0" (Lua 5.1 has only floats).
-    return Number.isInteger(v) && v >= INT_MIN && v <= INT_MAX ? f.tvalue(TNUMINT, v) : f.tvalue(TNUMFLT, v);
-  }
+  // Every number is a float, as in gopher-lua (Lua 5.1 has no integers): no 32-bit integer
+  // wrap-around in fengari, and the VM prints whole floats as gopher-lua does ("5").
+  if (typeof v === "number") return f.tvalue(TNUMFLT, v);
   if (typeof v === "string") return f.tvalue(TLNGSTR, f.tstring(L, luaString(v)));
   if (typeof v !== "object") return f.tvalue(TNIL, null);
   const t = f.newTable(L);
