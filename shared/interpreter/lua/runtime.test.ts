@@ -133,6 +133,10 @@ describe("the kube and json libraries", () => {
     assert.equal(value(`json.encode({ a = { 1, 2 }, b = {} })`), `{"a":[1,2],"b":[]}`);
     assert.equal(value(`tostring(json.decode('{"a":null,"b":[1]}').a) .. json.decode('{"b":[1]}').b[1]`), "nil1");
   });
+  it("a bad quantity is an error at the calling line", () => {
+    const script = `local kube = require("kube")\nfunction ReflectStatus(o)\n  return { q = kube.resourceAdd("1x") }\nend`;
+    failsWith(() => rt.interpreter({ statusReflection: { luaScript: script } }).reflectStatus?.(workload), "InterpretStatus", /: luaScript:3: resourceAdd: invalid quantity "1x"$/);
+  });
   it("Lua 5.1's unpack, table.getn and math.pow are there", () => {
     assert.equal(value(`table.getn({ 1, 2, 3 }) + select(2, unpack({ 1, 2 })) + math.pow(2, 3)`), 13);
   });

@@ -33,8 +33,8 @@ export class Vm {
   private readonly env: number;
   private readonly chunks = new Map<string, number>();
   fatal: Fatal;
-  deadline = 0;
-  heapLimit = 0;
+  private deadline = 0;
+  private heapLimit = 0;
 
   private readonly opts: VmOptions;
 
@@ -55,7 +55,8 @@ export class Vm {
       return 1;
     });
     const libraries = { kube: this.table(kubeLibrary()), json: this.table(jsonLibrary()) };
-    if (lauxlib.luaL_loadbufferx(L, luaString(BOOTSTRAP), null, luaString("=bootstrap"), luaString("t")) !== lua.LUA_OK) throw new Error(jsString(lua.lua_tolstring(L, -1)));
+    const bootstrap = luaString(BOOTSTRAP);
+    if (lauxlib.luaL_loadbufferx(L, bootstrap, bootstrap.length, luaString("=bootstrap"), luaString("t")) !== lua.LUA_OK) throw new Error(jsString(lua.lua_tolstring(L, -1)));
     lua.lua_pushcfunction(L, this.jsFunction("print", (L1) => {
       const n = lua.lua_gettop(L1);
       const parts: string[] = [];
@@ -69,8 +70,8 @@ export class Vm {
       lua.lua_rawgeti(L1, lua.LUA_REGISTRYINDEX, libraries[name]);
       return 1;
     }));
-    lua.lua_pushcfunction(L, () => {
-      lua.lua_pushboolean(L, this.fatal !== undefined);
+    lua.lua_pushcfunction(L, (L1: LuaState) => {
+      lua.lua_pushboolean(L1, this.fatal !== undefined);
       return 1;
     });
     lua.lua_pushnumber(L, opts.memoryBytes);
@@ -89,18 +90,19 @@ export class Vm {
     return lauxlib.luaL_ref(this.L, lua.LUA_REGISTRYINDEX);
   }
 
-  /** A JS function as a Lua C function: a JS exception becomes a Lua error, never escapes the VM. */
+  /** A JS function as a Lua C function: a JS exception becomes a Lua error at the calling line, never escapes the VM. */
   jsFunction(name: string, f: (L: LuaState) => number): (L: LuaState) => number {
-    const { lauxlib } = fengari();
+    const { lua } = fengari();
     return (L: LuaState) => {
       let message: string;
       try {
         return f(L);
       } catch (e) {
         if (!(e instanceof Error)) throw e; // fengari unwinds a Lua error by throwing a plain object
-        message = `${name}: ${e.message}`;
+        message = `${where(L, 1)}${name}: ${e.message}`;
       }
-      return lauxlib.luaL_error(L, luaString(message));
+      lua.lua_pushstring(L, luaString(message));
+      return lua.lua_error(L);
     };
   }
 
@@ -213,7 +215,7 @@ export class Vm {
         else return;
       }
       const what = { time: `script exceeded the time limit of ${this.opts.timeoutMs} ms`, memory: `script exceeded the memory limit of ${this.opts.memoryBytes} bytes`, broken: "the Lua VM failed" }[this.fatal];
-      lua.lua_pushstring(L1, luaString(`${where(L1)}${what}`));
+      lua.lua_pushstring(L1, luaString(`${where(L1, 0)}${what}`));
       lua.lua_error(L1);
     }, lua.LUA_MASKCOUNT, 1000);
   }
@@ -226,11 +228,11 @@ export class Vm {
   }
 }
 
-/** "luaScript:12: " for the Lua function running in L, or "" when none is. */
-function where(L: LuaState): string {
+/** "luaScript:12: " for the Lua function `level` frames up (0: the running one), or "" when it is not Lua. */
+function where(L: LuaState, level: number): string {
   const { lua } = fengari();
   const ar = new lua.lua_Debug();
-  if (!lua.lua_getstack(L, 0, ar) || !lua.lua_getinfo(L, luaString("Sl"), ar) || ar.currentline <= 0) return "";
+  if (!lua.lua_getstack(L, level, ar) || !lua.lua_getinfo(L, luaString("Sl"), ar) || ar.currentline <= 0) return "";
   return `${jsString(ar.short_src)}:${ar.currentline}: `;
 }
 
