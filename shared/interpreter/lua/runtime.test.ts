@@ -176,7 +176,8 @@ describe("runaway scripts", () => {
   for (const [what, script, message] of [
     ["an infinite loop", `function InterpretHealth(o)\n  while true do end\nend`, /: luaScript:2: script exceeded the time limit of 200 ms$/],
     ["an infinite loop inside pcall", `function InterpretHealth(o)\n  while true do pcall(function() while true do end end) end\nend`, /time limit/],
-    ["a huge string", `function InterpretHealth(o)\n  local s = string.rep("x", 1e9)\n  return true\nend`, /luaScript:2: string.rep: a result of 1000000000 bytes exceeds the memory limit/],
+    ["string.rep, which Karmada refuses too", `function InterpretHealth(o)\n  local s = string.rep("x", 1e9)\n  return true\nend`, /luaScript:2: call function string.rep is not supported/],
+    ["a string scan over 1,000,000 bytes, which Karmada refuses too", `function InterpretHealth(o)\n  local s = "x"\n  for i = 1, 20 do s = s .. s end\n  return s:find("y") == nil\nend`, /luaScript:4: string length 1048576 exceeds the maximum allowed input string length 1000000/],
     ["a string doubled", `function InterpretHealth(o)\n  local s = "x"\n  for i = 1, 64 do s = s .. s end\n  return true\nend`, /luaScript:3: a string of 33554432 bytes exceeds the memory limit/],
     ["a string quadrupled inside pcall", `function InterpretHealth(o)\n  local s = "x"\n  for i = 1, 64 do pcall(function() s = s .. s .. s .. s end) end\n  return true\nend`, /a string of \d+ bytes exceeds the memory limit/],
     ["error()", `function InterpretHealth(o)\n  error("boom")\nend`, /luaScript:2: boom/],

@@ -50,20 +50,34 @@ for _, name in ipairs({${DISABLED_FUNCTIONS.map((n) => `"${n}"`).join(", ")}}) d
   S[name] = function() error_("call function " .. name .. " is not supported in a resource interpreter customization", 2) end
 end
 
--- string: the real library is changed in place, because ("x"):rep() reaches it through the
--- string metatable.
-local rep, gsub = string.rep, string.gsub
-string.rep = function(s, n, sep)
-  local size = (#tostring(s) + (sep and #tostring(sep) or 0)) * (tonumber(n) or 0)
-  if size > maxBytes then error_("string.rep: a result of " .. size .. " bytes exceeds the memory limit", 2) end
-  return rep(s, n, sep)
+-- string: the real library is changed in place, because ("x"):sub() reaches it through the
+-- string metatable. As Karmada's safe string library: string.rep is refused, and the functions
+-- that scan a string refuse one (or a pattern) over 1,000,000 bytes.
+local MAX_INPUT = 1000000
+local function checkInput(s)
+  if type(s) == "string" and #s > MAX_INPUT then
+    error_("string length " .. #s .. " exceeds the maximum allowed input string length " .. MAX_INPUT .. " in the Lua string library, please check your lua script.", 3)
+  end
 end
+for _, name in ipairs({"byte", "find", "format", "gmatch", "lower", "match", "reverse", "sub", "upper"}) do
+  local f = string[name]
+  local patterned = name == "find" or name == "gmatch" or name == "match"
+  string[name] = function(s, p, ...)
+    checkInput(s)
+    if patterned then checkInput(p) end
+    return f(s, p, ...)
+  end
+end
+local gsub = string.gsub
 string.gsub = function(s, pattern, repl, n)
+  checkInput(s)
+  checkInput(pattern)
   if type(repl) == "string" and #repl > 1 and #tostring(s) * #repl > maxBytes then
     error_("string.gsub: the result could exceed the memory limit", 2)
   end
   return gsub(s, pattern, repl, n)
 end
+string.rep = function() error_("call function string.rep is not supported in a resource interpreter customization (nor in Karmada's)", 2) end
 string.dump = function() error_("call function string.dump is not supported in a resource interpreter customization", 2) end
 string.gfind = string.gmatch
 
