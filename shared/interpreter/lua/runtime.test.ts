@@ -137,8 +137,10 @@ describe("the kube and json libraries", () => {
     const script = `local kube = require("kube")\nfunction ReflectStatus(o)\n  return { q = kube.resourceAdd("1x") }\nend`;
     failsWith(() => rt.interpreter({ statusReflection: { luaScript: script } }).reflectStatus?.(workload), "InterpretStatus", /: luaScript:3: resourceAdd: invalid quantity "1x"$/);
   });
-  it("Lua 5.1's unpack, table.getn and math.pow are there", () => {
+  it("Lua 5.1's unpack, table.getn, math.pow and the other 5.1 functions gopher-lua has are there", () => {
     assert.equal(value(`table.getn({ 1, 2, 3 }) + select(2, unpack({ 1, 2 })) + math.pow(2, 3)`), 13);
+    assert.equal(value(`table.maxn({ 1, 2, [7] = 3 }) + math.log10(100) + math.mod(7, 4) + math.ldexp(1, 3) + math.floor(math.atan2(1, 0) * 2 / math.pi + 0.5)`), 21);
+    assert.deepEqual(value(`{ math.frexp(8) }`), [0.5, 4]);
   });
 });
 

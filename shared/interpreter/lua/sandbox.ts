@@ -98,6 +98,7 @@ math.frexp = function(x)
   if math.abs(m) >= 1 then m, e = m / 2, e + 1 end
   return m, e
 end
+math.atan2 = function(y, x) return math.atan(y, x) end
 math.cosh = function(x) return (math.exp(x) + math.exp(-x)) / 2 end
 math.sinh = function(x) return (math.exp(x) - math.exp(-x)) / 2 end
 math.tanh = function(x) return math.sinh(x) / math.cosh(x) end
