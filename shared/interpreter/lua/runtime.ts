@@ -175,9 +175,10 @@ export class LuaInterpreterRuntime {
   /** Calls `fn`, reads `nret` results as JSON, and maps them; any failure becomes an InterpreterError for `operation`. */
   run<T>(operation: InterpreterOperation, script: string, fn: string, args: readonly unknown[], nret: number, map: (results: (JsonValue | undefined)[]) => T): T {
     const { lua } = fengari();
-    const vm = this.current();
+    let vm: Vm | undefined;
     let base: number | undefined;
     try {
+      vm = this.current();
       base = vm.call(script, fn, args, nret);
       const visited = new Set<unknown>();
       const results: (JsonValue | undefined)[] = [];
@@ -185,8 +186,8 @@ export class LuaInterpreterRuntime {
       lua.lua_settop(vm.L, base);
       return map(results);
     } catch (e) {
-      if (base !== undefined) lua.lua_settop(vm.L, base);
-      if (vm.fatal !== undefined || !(e instanceof Error) || !(e instanceof LuaScriptError || e instanceof LuaConversionError || e.constructor === Error)) {
+      if (vm && base !== undefined) lua.lua_settop(vm.L, base);
+      if (!vm || vm.fatal !== undefined || !(e instanceof Error) || !(e instanceof LuaScriptError || e instanceof LuaConversionError || e.constructor === Error)) {
         // A limit was hit, or something broke inside fengari: start from a fresh VM.
         this.vm = undefined;
       }
