@@ -1,12 +1,14 @@
 // fengari (Lua 5.3 in JavaScript), loaded once and adjusted to behave like gopher-lua, the Lua
-// that Karmada runs: whole floats print without ".0" (5.1 prints 10/2 as "5"), and a table key
-// that is deleted and set again keeps its place in pairs()/next() order. fengari has no types;
-// this file is the one place that reaches into it, and it types only what the runtime uses.
+// that Karmada runs: pairs()/next() walk integer keys first in ascending order and the rest in
+// first-insertion order (a deleted key keeps its place), #t is the highest integer key holding a
+// value, and numbers print as gopher-lua prints them (10/2 as "5"). Also a per-string memory
+// check for running calls, and direct access to fengari's tables for fast value conversion.
+// fengari has no types; this file is the one place that reaches into its internals (pinned to
+// 0.1.5), and it types only what the runtime uses.
 import { createRequire } from "node:module";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 export type LuaState = any;
-export type LuaFunction = (L: LuaState) => number;
 
 export interface Fengari {
   lua: any;
