@@ -81,6 +81,9 @@ describe("JSON → Lua → JSON", () => {
     const printed = show(`tostring(2 / 3 * 100) .. " " .. (0.1 + 0.2) .. " " .. tostring(1234567.5) .. " " .. tostring(2^53) .. " " .. tostring(1e-5) .. " " .. tostring(1/0) .. " " .. tostring(-1e100) .. " " .. string.format("%s", 0.5)`);
     assert.equal(printed, "66.66666666666666 0.30000000000000004 1.2345675e+06 9007199254740992 1e-05 +Inf -1e+100 0.5");
   });
+  it("null in a list is skipped, as gopher-lua's Append skips nil", () => {
+    assert.deepEqual(reflect(`{ l = observed.l, n = #observed.l }`, { l: [null, "a", null, "b"] }), { l: ["a", "b"], n: 2 });
+  });
   it("null in an object is nil in Lua", () => {
     assert.equal(show(`tostring(observed.a == nil) .. tostring(observed.b)`, { a: null, b: 1 }), "true1");
   });

@@ -66,7 +66,9 @@ function toLua(L: LuaState, f: FengariInternals, v: unknown): unknown {
   if (typeof v !== "object") return f.tvalue(TNIL, null);
   const t = f.newTable(L);
   if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (v[i] !== null && v[i] !== undefined) f.set(L, t, f.tvalue(TNUMINT, i + 1), toLua(L, f, v[i]));
+    // gopher-lua's Append skips nil: [null, "a"] is {"a"}, as Karmada pushes it.
+    let n = 0;
+    for (const item of v) if (item !== null && item !== undefined) f.set(L, t, f.tvalue(TNUMINT, ++n), toLua(L, f, item));
   } else {
     for (const k of Object.keys(v)) {
       const child = (v as Record<string, unknown>)[k];
