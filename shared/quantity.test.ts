@@ -1,6 +1,18 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { canonicalQuantity, formatQuantity, parseQuantity, scaledQuantity, sumQuantities } from "./quantity.ts";
+import {
+  addQuantities,
+  canonicalQuantity,
+  formatExactQuantity,
+  formatQuantity,
+  parseExactQuantity,
+  parseQuantity,
+  quantityOf,
+  scaledQuantity,
+  scaledValue,
+  sumQuantities,
+  zeroQuantity,
+} from "./quantity.ts";
 
 describe("quantities", () => {
   const cases: [string, number][] = [["2", 2], ["500m", 0.5], ["64Gi", 64 * 2 ** 30], ["1k", 1000], ["1e3", 1000], ["0.5", 0.5], ["110", 110]];
@@ -35,4 +47,48 @@ describe("exact quantities", () => {
     [0n, 0, "BinarySI", "0"],
   ];
   for (const [v, pow10, format, want] of canonical) it(`${v} × 10^${pow10} in ${format} prints as ${want}, as Kubernetes' Quantity.String()`, () => assert.equal(canonicalQuantity(v, pow10, format), want));
+});
+
+describe("exact quantities, as Kubernetes prints them", () => {
+  // [input, canonical String(), MilliValue, Value]
+  const cases: [string, string, bigint, bigint][] = [
+    ["100m", "100m", 100n, 1n],
+    ["0.5", "500m", 500n, 1n],
+    ["1500m", "1500m", 1500n, 2n],
+    ["2000m", "2", 2000n, 2n],
+    ["12000", "12k", 12000000n, 12000n],
+    ["128Mi", "128Mi", 134217728000n, 134217728n],
+    ["1.5Gi", "1536Mi", 1610612736000n, 1610612736n],
+    ["0.5Ki", "512", 512000n, 512n],
+    ["1G", "1G", 1000000000000n, 1000000000n],
+    ["1e3", "1e3", 1000000n, 1000n],
+    ["0.1m", "100u", 1n, 1n],
+    ["1n", "1n", 1n, 1n],
+    ["0.0000000001", "1n", 1n, 1n],
+    ["-1Gi", "-1Gi", -1073741824000n, -1073741824n],
+    ["0", "0", 0n, 0n],
+  ];
+  for (const [input, canonical, milli, value] of cases) {
+    it(`${input} prints as ${canonical}`, () => {
+      const q = parseExactQuantity(input);
+      assert.equal(formatExactQuantity(q), canonical);
+      assert.equal(scaledValue(q, -3), milli);
+      assert.equal(scaledValue(q, 0), value);
+    });
+  }
+  for (const bad of ["", ".", "1.2.3", "1Zi", "abc", "1 Gi"]) it(`refuses ${JSON.stringify(bad)}`, () => assert.throws(() => parseExactQuantity(bad), /invalid quantity/));
+  it("prints BinarySI in Ki/Mi only when it divides exactly, and small values plainly", () => {
+    assert.equal(formatExactQuantity(quantityOf(1536n, "BinarySI")), "1536");
+    assert.equal(formatExactQuantity(quantityOf(2048n, "BinarySI")), "2Ki");
+    assert.equal(formatExactQuantity(quantityOf(1000n, "BinarySI")), "1k");
+    assert.equal(formatExactQuantity(quantityOf(1000000000n, "BinarySI")), "1000000000");
+    assert.equal(formatExactQuantity(quantityOf(1500n, "DecimalSI", true)), "1500m");
+  });
+  it("adds in the format of the first non-zero addend", () => {
+    const sum = (...qs: string[]) => formatExactQuantity(qs.map(parseExactQuantity).reduce(addQuantities, zeroQuantity));
+    assert.equal(sum("0", "100Mi", "1Gi"), "1124Mi");
+    assert.equal(sum("250m", "1"), "1250m");
+    assert.equal(sum("1Gi", "1G"), "2073741824");
+    assert.equal(sum("1G", "1Gi"), "2073741824");
+  });
 });
