@@ -14,32 +14,13 @@ export function parseQuantity(q: string): number {
   return Number(m[1]) * 10 ** Number(m[2] ?? 0) * factor;
 }
 
-/** Decimal exponent and binary exponent of each suffix, for exact arithmetic. */
-const exactSuffixes: Record<string, [pow10: number, pow2: number]> = {
-  "": [0, 0], m: [-3, 0], k: [3, 0], M: [6, 0], G: [9, 0], T: [12, 0], P: [15, 0], E: [18, 0],
-  Ki: [0, 10], Mi: [0, 20], Gi: [0, 30], Ti: [0, 40], Pi: [0, 50], Ei: [0, 60],
-};
-
 /**
  * The quantity times 10^scale, rounded up to a whole number, exactly (no float error): scale 3
  * is Kubernetes' MilliValue(), scale 0 its Value(). Throws on malformed input.
  */
 export function scaledQuantity(q: string, scale: number): bigint {
-  const m = QUANTITY.exec(q.trim());
-  const exps = m ? exactSuffixes[m[3] ?? ""] : undefined;
-  if (!m || exps === undefined) throw new Error(`invalid quantity ${JSON.stringify(q)}`);
-  const [whole = "", fraction = ""] = (m[1] ?? "").split(".");
-  let num = BigInt(`${whole}${fraction}`.replace(/^\+/, "") || "0") * 2n ** BigInt(exps[1]);
-  const pow10 = exps[0] + Number(m[2] ?? 0) + scale - fraction.length;
-  let den = 1n;
-  if (pow10 >= 0) num *= 10n ** BigInt(pow10);
-  else den = 10n ** BigInt(-pow10);
-  const floor = num / den;
-  return num % den > 0n ? floor + 1n : floor;
+  return scaledValue(parseExactQuantity(q), -scale);
 }
-
-const decimalSuffixes: Record<number, string> = { [-9]: "n", [-6]: "u", [-3]: "m", 0: "", 3: "k", 6: "M", 9: "G", 12: "T", 15: "P", 18: "E" };
-const binarySuffixes = ["", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"];
 
 /**
  * Kubernetes' canonical string for `value` × 10^`pow10` in a format, as Quantity.String() writes
@@ -48,27 +29,7 @@ const binarySuffixes = ["", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"];
  * or when no binary suffix divides it ("1000000000" stays plain: 1024 does not divide it).
  */
 export function canonicalQuantity(value: bigint, pow10: number, format: "DecimalSI" | "BinarySI"): string {
-  if (value === 0n) return "0";
-  if (format === "BinarySI" && pow10 === 0 && (value >= 1024n || value <= -1024n)) {
-    let amount = value;
-    let exponent = 0;
-    while (amount % 1024n === 0n && exponent < binarySuffixes.length - 1) {
-      amount /= 1024n;
-      exponent++;
-    }
-    return `${amount}${binarySuffixes[exponent]}`;
-  }
-  let amount = value;
-  let exponent = pow10;
-  while (amount % 10n === 0n) {
-    amount /= 10n;
-    exponent++;
-  }
-  const over = ((exponent % 3) + 3) % 3;
-  amount *= 10n ** BigInt(over);
-  exponent -= over;
-  const suffix = decimalSuffixes[exponent];
-  return suffix === undefined ? `${amount}e${exponent}` : `${amount}${suffix}`;
+  return formatExactQuantity({ mantissa: value, exponent: pow10, format });
 }
 
 /** A value back as a quantity: whole numbers plain, fractions in milli-units. */
