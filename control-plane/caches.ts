@@ -1,3 +1,4 @@
+import type { ResourceInterpreterCustomization } from "../shared/api/customization.ts";
 import type { KubeConfig } from "@kubernetes/client-node";
 import type { Logger } from "pino";
 import { DNS_RESOURCES, type DNSEndpoint, type Domain, type IngressDNSRecord, type ServiceDNSRecord } from "../shared/api/dns.ts";
@@ -23,6 +24,8 @@ export class Caches {
   readonly serviceDNSRecords: Informer<ServiceDNSRecord>;
   readonly ingressDNSRecords: Informer<IngressDNSRecord>;
   readonly dnsEndpoints: Informer<DNSEndpoint>;
+  /** ResourceInterpreterCustomizations: how the kinds they name are divided, revised and summed. */
+  readonly customizations: Informer<ResourceInterpreterCustomization>;
   /** Bindings of both scopes by cluster and by policy; up to date before any other handler of theirs runs. */
   readonly bindingIndex = new BindingIndex();
 
@@ -40,6 +43,7 @@ export class Caches {
     this.serviceDNSRecords = make<ServiceDNSRecord>(DNS_RESOURCES.serviceDNSRecord);
     this.ingressDNSRecords = make<IngressDNSRecord>(DNS_RESOURCES.ingressDNSRecord);
     this.dnsEndpoints = make<DNSEndpoint>(DNS_RESOURCES.dnsEndpoint);
+    this.customizations = make<ResourceInterpreterCustomization>(RESOURCES.resourceInterpreterCustomization);
     // Registered first, so every controller's handler reads the index with the event in it.
     // Only a template's current binding is indexed: one left under a legacy name (being moved)
     // must not unfile the current one when it goes.
@@ -52,9 +56,9 @@ export class Caches {
     return [...this.propagation(), this.domains, this.serviceDNSRecords, this.ingressDNSRecords, this.dnsEndpoints] as Informer<unknown>[];
   }
 
-  /** The caches propagation decides from: clusters, policies, bindings, overrides. */
+  /** The caches propagation decides from: clusters, policies, bindings, overrides, interpreter customizations. */
   private propagation(): Informer<unknown>[] {
-    return [this.clusters, this.policies, this.clusterPolicies, this.bindings, this.clusterBindings, this.overrides, this.clusterOverrides] as Informer<unknown>[];
+    return [this.clusters, this.policies, this.clusterPolicies, this.bindings, this.clusterBindings, this.overrides, this.clusterOverrides, this.customizations] as Informer<unknown>[];
   }
 
   /**

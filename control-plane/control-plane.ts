@@ -3,7 +3,7 @@
 import { Server, ServerCredentials } from "@grpc/grpc-js";
 import { startHealthServer } from "../shared/health-server.ts";
 import { KubeRest } from "../shared/kube-rest.ts";
-import { textualScriptCheck } from "../shared/interpreter/textual-script-check.ts";
+import { startInterpreter } from "./interpreter/index.ts";
 import { gaugeOf } from "../shared/metrics.ts";
 import { startAdmin } from "./admin/index.ts";
 import { startClusters } from "./clusters/index.ts";
@@ -47,12 +47,13 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Runn
   // The parts, in the order they sync, start and hear events. A new concern adds one line here.
   const hub = startHub(ctx);
   const clusters = startClusters(ctx, hub.hub);
-  // wired in control-plane.ts: the Lua runtime's checker (shared/interpreter/lua/, compiling the
-  // script) replaces this textual stand-in, which finds a missing function but no syntax error.
-  const webhook = startWebhook(ctx, { checkScript: textualScriptCheck });
+  // The interpreter's Lua runtime also checks the scripts the webhook is asked about.
+  const interpreter = startInterpreter(ctx);
+  const webhook = startWebhook(ctx, { checkScript: interpreter.checkScript });
   const parts: Part[] = [
     hub,
     clusters,
+    interpreter,
     startDetector(ctx),
     startWorks(ctx),
     startStatus(ctx, { hub: hub.hub, heardHere: clusters.heardHere }),

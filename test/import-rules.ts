@@ -51,6 +51,8 @@ export const FOLDER_IMPORTS: Readonly<Record<string, readonly string[]>> = {
   admin: ["scheduling", "rendering", "detector", "works", "hub", "clusters", "status"],
   // The admission webhook: the check is shared/interpreter's, the Lua runtime injected.
   webhook: [],
+  // The interpreter registry's customizations: shared/interpreter's runtime and rules.
+  interpreter: [],
 };
 
 /** The assembly: only bin/ and tests start the control plane. */

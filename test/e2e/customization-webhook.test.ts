@@ -1,8 +1,7 @@
 // The apply-time check of ResourceInterpreterCustomizations (issue 21) through a real apiserver:
 // the control plane serves the validating webhook on 127.0.0.1 and configures it; kubectl apply
-// of a good customization is stored, a bad one refused with the webhook's message. The script
-// checker is the textual stand-in (shared/interpreter/textual-script-check.ts) until the Lua
-// runtime is wired: a missing function is refused here, a syntax error is not yet.
+// of a good customization is stored, a bad one refused with the webhook's message: the control
+// plane's Lua runtime compiles each script, so a syntax error comes back with its line.
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -65,8 +64,15 @@ describe("ResourceInterpreterCustomizations checked at apply time by the control
   it("refuses a script without its operation's function, with the operation and the message, and stores nothing", async () => {
     const stderr = await refused(fleet, ric("misspelt", { healthInterpretation: { luaScript: "function InterpretHealthy(observedObj)\n  return true\nend" } }));
     assert.match(stderr, DENIED);
-    assert.match(stderr, /InterpreterOperation\(InterpretHealth\) Lua script error: InterpretHealth is not defined as a global function/);
+    assert.match(stderr, /InterpreterOperation\(InterpretHealth\) Lua script error: not found function InterpretHealth/);
     assert.equal(await getJson(fleet.control, ["ric", "misspelt"]), undefined);
+  });
+
+  it("refuses a syntax error with the Lua message and its line", async () => {
+    const stderr = await refused(fleet, ric("broken", { healthInterpretation: { luaScript: "function InterpretHealth(o)\n  if o then\n  return true\nend" } }));
+    assert.match(stderr, DENIED);
+    assert.match(stderr, /InterpreterOperation\(InterpretHealth\) Lua script error: luaScript:4: 'end' expected \(to close 'function' at line 1\) near <eof>/);
+    assert.equal(await getJson(fleet.control, ["ric", "broken"]), undefined);
   });
 
   it("refuses a second customization of the target defining an operation the first defines, naming it; other operations and dependencies are accepted", async () => {
@@ -82,7 +88,7 @@ describe("ResourceInterpreterCustomizations checked at apply time by the control
 
   it("refuses an update that breaks a script and keeps the stored one; a label alone is allowed", async () => {
     const stderr = await refused(fleet, ric("more-deps", { componentResource: { luaScript: "return {}" } }));
-    assert.match(stderr, /InterpreterOperation\(InterpretComponent\) Lua script error: GetComponents is not defined/);
+    assert.match(stderr, /InterpreterOperation\(InterpretComponent\) Lua script error: not found function GetComponents/);
     const kept = await getJson<{ spec: { customizations: { componentResource: { luaScript: string } } } }>(fleet.control, ["ric", "more-deps"]);
     assert.equal(kept?.spec.customizations.componentResource.luaScript, "function GetComponents(o) return {} end");
     await kubectl(fleet.control, ["label", "ric", "more-deps", "team=platform"]);

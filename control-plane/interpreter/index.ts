@@ -1,0 +1,62 @@
+// The interpreter part (issue 21): the stored ResourceInterpreterCustomizations, compiled by the
+// Lua runtime, become the registry's customizations (ctx.interpreters) that scheduling, rendering
+// and the template status ask. Every replica keeps its own, from the informer; the registry is
+// filled before any controller starts, so no template is scheduled without its customization. A
+// change requeues the templates of the kinds it touches.
+import type { ResourceInterpreterCustomization } from "../../shared/api/customization.ts";
+import { Controller } from "../../shared/controller.ts";
+import { LuaInterpreterRuntime, LuaScriptError } from "../../shared/interpreter/lua/runtime.ts";
+import type { ScriptChecker } from "../../shared/interpreter/customization-check.ts";
+import { templateKey } from "../../shared/work-key.ts";
+import type { ControlPlaneContext, Part } from "../context.ts";
+import { changedKinds, customizationDigests, interpretersByKind } from "./customization-set.ts";
+
+export function startInterpreter(ctx: ControlPlaneContext): Part & { checkScript: ScriptChecker } {
+  const log = ctx.log.child({ component: "interpreter" });
+  const runtime = new LuaInterpreterRuntime({ logger: log });
+  const informer = ctx.caches.customizations;
+  let digests = new Map<string, string>();
+
+  const refresh = (): string[] => {
+    const stored = informer.list() as ResourceInterpreterCustomization[];
+    const next = customizationDigests(stored);
+    const changed = changedKinds(digests, next);
+    if (changed.length === 0) return [];
+    ctx.interpreters.setCustomizations(interpretersByKind(stored, (rules) => runtime.interpreter(rules)));
+    digests = next;
+    log.info({ kinds: changed }, "resource interpreter customizations changed");
+    return changed;
+  };
+
+  const controller = new Controller({
+    name: "interpreter-customizations",
+    workers: 1,
+    log,
+    reconcile: async () => {
+      for (const key of refresh()) {
+        const slash = key.lastIndexOf("/");
+        const kind = { apiVersion: key.slice(0, slash), kind: key.slice(slash + 1) };
+        for (const t of ctx.templates.list(kind)) ctx.events.emit("templateChanged", templateKey(t));
+      }
+      return undefined;
+    },
+  });
+  informer.on({ add: () => controller.enqueue("all"), update: () => controller.enqueue("all"), delete: () => controller.enqueue("all") });
+
+  // The webhook's check: compiles the script in the same runtime, never runs its function.
+  const checkScript: ScriptChecker = (script, functionName) => {
+    try {
+      runtime.check(script, functionName);
+      return undefined;
+    } catch (err) {
+      if (err instanceof LuaScriptError) return err.message;
+      throw err;
+    }
+  };
+
+  return {
+    synced: () => void refresh(),
+    controllers: [controller],
+    checkScript,
+  };
+}

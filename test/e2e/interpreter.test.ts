@@ -1,0 +1,193 @@
+// Issue 21 on real members. The native interpreters divide, revise and sum kinds that only had
+// spec.replicas read before: a Divided Job (parallelism 4, completions 8) runs 2 + 2 with
+// completions 4 + 4, and its template reports the fleet's succeeded 8 and Complete, as `kubectl get
+// job` on the control cluster shows (the members' Jobs complete through kwok's pod-complete stage
+// and their own job controllers). A CRD of our own, taught to Flotilla by a
+// ResourceInterpreterCustomization (Karmada's API, Lua scripts run by the control plane), has its
+// replicas at a path of their own divided, each member's copy revised to its share, and the
+// members' statuses (written by the test, as the members' operator would) summed by the script into
+// the template's; a customization edited live changes the next status with nothing restarted, and a
+// script that fails says InterpreterFailed on the binding and removes nothing.
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import type { Cluster } from "../env/cluster.ts";
+import { type Fleet, startFleet } from "../env/fleet.ts";
+import { type Flotilla, startFlotilla } from "../env/flotilla.ts";
+import { apply, type BindingJson, condition, eventually, getJson, kubectl } from "./helpers.ts";
+
+const NS = "interpret";
+const GIZMOS = "gizmos";
+const GROUP = "interp.flotilla.dev";
+
+interface JobJson {
+  metadata: { uid: string };
+  spec: { parallelism?: number; completions?: number };
+  status?: { succeeded?: number; active?: number; failed?: number; startTime?: string; completionTime?: string; conditions?: { type: string; status: string }[] };
+}
+
+const crd = {
+  apiVersion: "apiextensions.k8s.io/v1",
+  kind: "CustomResourceDefinition",
+  metadata: { name: `gizmos.${GROUP}` },
+  spec: {
+    group: GROUP,
+    scope: "Namespaced",
+    names: { plural: "gizmos", singular: "gizmo", kind: "Gizmo" },
+    versions: [
+      {
+        name: "v1",
+        served: true,
+        storage: true,
+        subresources: { status: {} },
+        schema: { openAPIV3Schema: { type: "object", properties: { spec: { type: "object", "x-kubernetes-preserve-unknown-fields": true }, status: { type: "object", "x-kubernetes-preserve-unknown-fields": true } } } },
+      },
+    ],
+  },
+};
+
+/** GetReplicas reads spec.fleet.count; ReviseReplica writes it; AggregateStatus sums status.ready (times `factor`). */
+const customization = (factor: number, replicaScript = "function GetReplicas(obj)\n  return obj.spec.fleet.count, nil\nend") => ({
+  apiVersion: "flotilla.dev/v1alpha1",
+  kind: "ResourceInterpreterCustomization",
+  metadata: { name: "gizmo" },
+  spec: {
+    target: { apiVersion: `${GROUP}/v1`, kind: "Gizmo" },
+    customizations: {
+      replicaResource: { luaScript: replicaScript },
+      replicaRevision: { luaScript: "function ReviseReplica(obj, desiredReplica)\n  obj.spec.fleet.count = desiredReplica\n  return obj\nend" },
+      statusAggregation: {
+        luaScript: `function AggregateStatus(desiredObj, statusItems)\n  if statusItems == nil then\n    return desiredObj\n  end\n  local ready = 0\n  for i = 1, #statusItems do\n    if statusItems[i].status ~= nil and statusItems[i].status.ready ~= nil then\n      ready = ready + statusItems[i].status.ready\n    end\n  end\n  desiredObj.status = { ready = ready * ${factor}, clusters = #statusItems }\n  return desiredObj\nend`,
+      },
+    },
+  },
+});
+
+interface GizmoJson {
+  metadata: { uid: string };
+  spec: { fleet: { count: number } };
+  status?: { ready?: number; clusters?: number };
+}
+
+describe("the resource interpreter on real members", () => {
+  let fleet: Fleet;
+  let flotilla: Flotilla;
+  before(async () => {
+    fleet = await startFleet({ members: 2 });
+    flotilla = await startFlotilla(fleet);
+    await kubectl(fleet.control, ["create", "namespace", NS]);
+    await kubectl(fleet.control, ["create", "namespace", GIZMOS]);
+  });
+  after(async () => {
+    await flotilla?.stop();
+    await fleet?.stop();
+  });
+
+  it("a Divided Job (parallelism 4, completions 8) runs 2 + 2 with completions 4 + 4 and its template sums succeeded 8 with Complete", async () => {
+    await apply(
+      fleet.control,
+      JSON.stringify({
+        apiVersion: "batch/v1",
+        kind: "Job",
+        metadata: { name: "batch", namespace: NS },
+        spec: { parallelism: 4, completions: 8, template: { spec: { restartPolicy: "Never", containers: [{ name: "c", image: "busybox" }] } } },
+      }),
+    );
+    await apply(
+      fleet.control,
+      JSON.stringify({
+        apiVersion: "flotilla.dev/v1alpha1",
+        kind: "PropagationPolicy",
+        metadata: { name: "batch", namespace: NS },
+        spec: {
+          resourceSelectors: [{ apiVersion: "batch/v1", kind: "Job", name: "batch" }],
+          placement: {
+            clusterAffinity: { clusterNames: ["member1", "member2"] },
+            replicaScheduling: { replicaSchedulingType: "Divided", replicaDivisionPreference: "Weighted", weightPreference: { staticWeightList: [{ targetCluster: {}, weight: 1 }] } },
+          },
+        },
+      }),
+    );
+    const binding = await eventually("the Job divided 2 + 2", () => getJson<BindingJson>(fleet.control, ["rb", "-n", NS, "batch-job"]), (b) => b.spec.clusters.map((c) => `${c.name}=${c.replicas}`).join(" ") === "member1=2 member2=2");
+    assert.equal((binding as BindingJson & { spec: { replicas?: number } }).spec.replicas, 4, "the binding's replicas are the Job's parallelism");
+    for (const m of fleet.members as Cluster[]) {
+      const job = await eventually(`the Job in ${m.name}`, () => getJson<JobJson>(m, ["job", "-n", NS, "batch"]), () => true);
+      assert.deepEqual({ parallelism: job.spec.parallelism, completions: job.spec.completions }, { parallelism: 2, completions: 4 }, m.name);
+    }
+    const template = await eventually(
+      "the template's succeeded 8 and Complete",
+      () => getJson<JobJson>(fleet.control, ["job", "-n", NS, "batch"]),
+      (j) => j.status?.succeeded === 8 && j.status.conditions?.some((c) => c.type === "Complete" && c.status === "True") === true,
+      120_000,
+    );
+    assert.equal(template.status?.failed ?? 0, 0);
+    assert.ok(template.status?.startTime !== undefined && template.status.completionTime !== undefined, "start and completion times summed from the members");
+    // What a user sees: the fleet's completions on the control cluster.
+    const table = await kubectl(fleet.control, ["get", "job", "-n", NS, "batch"]);
+    assert.match(table, /\bbatch\s+(Complete\s+)?8\/8\b/, table);
+  });
+
+  it("is divided at its own path, revised per member, and summed by its script; an edit changes the next status; a failing script removes nothing", async () => {
+    const [m1, m2] = fleet.members as [Cluster, Cluster];
+    await apply(fleet.control, JSON.stringify(crd));
+    await kubectl(fleet.control, ["wait", "--for=condition=Established", `crd/gizmos.${GROUP}`, "--timeout=60s"]);
+    await apply(
+      fleet.control,
+      JSON.stringify({
+        apiVersion: "flotilla.dev/v1alpha1",
+        kind: "ClusterPropagationPolicy",
+        metadata: { name: "gizmo-crd" },
+        spec: { resourceSelectors: [{ apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition", name: `gizmos.${GROUP}` }] },
+      }),
+    );
+    await apply(fleet.control, JSON.stringify(customization(1)));
+    await apply(fleet.control, JSON.stringify({ apiVersion: `${GROUP}/v1`, kind: "Gizmo", metadata: { name: "g", namespace: GIZMOS }, spec: { fleet: { count: 6 } } }));
+    await apply(
+      fleet.control,
+      JSON.stringify({
+        apiVersion: "flotilla.dev/v1alpha1",
+        kind: "PropagationPolicy",
+        metadata: { name: "g", namespace: GIZMOS },
+        spec: {
+          resourceSelectors: [{ apiVersion: `${GROUP}/v1`, kind: "Gizmo", name: "g" }],
+          placement: {
+            clusterAffinity: { clusterNames: ["member1", "member2"] },
+            replicaScheduling: { replicaSchedulingType: "Divided", replicaDivisionPreference: "Weighted", weightPreference: { staticWeightList: [{ targetCluster: {}, weight: 1 }] } },
+          },
+        },
+      }),
+    );
+    const bindings = async () => (await getJson<{ items: (BindingJson & { spec: { replicas?: number; resource: { kind: string } } })[] }>(fleet.control, ["rb", "-n", GIZMOS]))?.items.find((b) => b.spec.resource.kind === "Gizmo");
+    const placed = await eventually("the Gizmo divided 3 + 3 from spec.fleet.count", bindings, (b) => b.spec.clusters.map((c) => `${c.name}=${c.replicas}`).join(" ") === "member1=3 member2=3");
+    assert.equal(placed.spec.replicas, 6);
+    const copies = new Map<string, GizmoJson>();
+    for (const m of [m1, m2]) {
+      const g = await eventually(`the Gizmo in ${m.name} with its share at spec.fleet.count`, () => getJson<GizmoJson>(m, [`gizmos.${GROUP}`, "-n", GIZMOS, "g"]), (x) => x.spec.fleet.count === 3);
+      copies.set(m.name, g);
+    }
+
+    // The members' operator reports: 2 ready in member1, 3 in member2.
+    for (const [m, ready] of [[m1, 2], [m2, 3]] as const) {
+      await kubectl(m, ["patch", `gizmos.${GROUP}`, "g", "-n", GIZMOS, "--subresource=status", "--type=merge", "-p", JSON.stringify({ status: { ready } })]);
+    }
+    const template = () => getJson<GizmoJson>(fleet.control, [`gizmos.${GROUP}`, "-n", GIZMOS, "g"]);
+    await eventually("the template's status summed by the script", template, (g) => g.status?.ready === 5 && g.status.clusters === 2);
+
+    // Edited live: the next status is the new script's, with nothing restarted.
+    const runs = flotilla.controlPlane.runs;
+    await apply(fleet.control, JSON.stringify(customization(10)));
+    await eventually("the edited script's sum", template, (g) => g.status?.ready === 50);
+    assert.equal(flotilla.controlPlane.runs, runs, "the control plane was not restarted");
+
+    // A script that fails for this object: the binding says why, the members keep their copies.
+    await apply(fleet.control, JSON.stringify(customization(10, "function GetReplicas(obj)\n  return obj.spec.missing.count, nil\nend")));
+    const failed = await eventually("InterpreterFailed on the binding", bindings, (b) => condition(b, "Scheduled")?.reason === "InterpreterFailed");
+    assert.match(condition(failed, "Scheduled")?.message ?? "", /^InterpretReplica: .*luaScript:2: .*missing/);
+    assert.deepEqual(failed.spec.clusters.map((c) => `${c.name}=${c.replicas}`), ["member1=3", "member2=3"], "the binding keeps what it had");
+    await new Promise((r) => setTimeout(r, 3_000));
+    for (const m of [m1, m2]) {
+      const g = await getJson<GizmoJson>(m, [`gizmos.${GROUP}`, "-n", GIZMOS, "g"]);
+      assert.equal(g?.metadata.uid, copies.get(m.name)?.metadata.uid, `${m.name} keeps its Gizmo`);
+      assert.equal(g?.spec.fleet.count, 3);
+    }
+  });
+});
