@@ -9,7 +9,7 @@ import { LuaInterpreterRuntime, LuaScriptError } from "../../shared/interpreter/
 import type { ScriptChecker } from "../../shared/interpreter/customization-check.ts";
 import { templateKey } from "../../shared/work-key.ts";
 import type { ControlPlaneContext, Part } from "../context.ts";
-import { changedKinds, customizationDigests, interpretersByKind } from "./customization-set.ts";
+import { changedKinds, customizationDigests, interpretersByKind } from "../../shared/interpreter/customization-set.ts";
 
 export function startInterpreter(ctx: ControlPlaneContext): Part & { checkScript: ScriptChecker } {
   const log = ctx.log.child({ component: "interpreter" });
