@@ -5,8 +5,6 @@ import { type ServiceError, status as GrpcStatus } from "@grpc/grpc-js";
 // grpc-js sends the host of --server as the TLS server name unless --server-name is given; Node
 // flags an IP address there as deprecated, and a CLI's stderr is for the user.
 process.noDeprecation = true;
-import { readFile } from "node:fs/promises";
-import { parseAllDocuments } from "yaml";
 import type { AdminClient, ClusterInfo, PlannedWork, TemplateRef } from "../shared/gen/flotilla/v1alpha1/admin.ts";
 import { Health } from "../shared/gen/flotilla/v1alpha1/agent.ts";
 import { AGENT_ON_OTHER_REPLICA } from "../shared/admin-errors.ts";
@@ -14,9 +12,32 @@ import { FlagError, type FlagSpec, type FlagValues, flagHelp, parseArgs } from "
 import { runCommandLine } from "./command-line.ts";
 import { acceptCluster } from "./ctl/accept.ts";
 import { decideHeldDeletions, listHeldDeletions } from "./ctl/deletions.ts";
-import { allNamespacesFlag, clusterFlag, descriptionFlag, diffFlag, fileFlag, forceFlag, kubeconfigFlag, namespaceFlag, outputFlag, planNamespaceFlag, ttlFlag, usesFlag } from "./ctl/command-flags.ts";
+import {
+  allNamespacesFlag,
+  checkFlag,
+  clusterFlag,
+  customizationFileFlag,
+  descriptionFlag,
+  desiredFileFlag,
+  desiredReplicaFlag,
+  diffFlag,
+  fileFlag,
+  forceFlag,
+  kubeconfigFlag,
+  namespaceFlag,
+  observedFileFlag,
+  operationFlag,
+  outputFlag,
+  planNamespaceFlag,
+  recursiveFlag,
+  statusFileFlag,
+  ttlFlag,
+  usesFlag,
+} from "./ctl/command-flags.ts";
+import { runInterpret } from "./ctl/interpret.ts";
 import { call, connect, connectionFlags } from "./ctl/connection.ts";
 import { unifiedDiff } from "./ctl/object-diff.ts";
+import { readObjects } from "./ctl/object-files.ts";
 import { planDiff, planRows, planSummary } from "./ctl/plan-view.ts";
 import { age, bytes, kindAndName, type OutputFormat, outputFormat, structured, table, templateTitle } from "./ctl/format.ts";
 
@@ -238,30 +259,15 @@ const commands: Record<string, Command> = {
       return flags.diff ? `${rows}\n${planDiff(res)}`.trimEnd() : rows;
     },
   },
+  interpret: {
+    usage: "interpret -f FILE (--check | --operation OP [--desired-file F] [--observed-file F] [--status-file F] [--desired-replica N]) [-o yaml|json]",
+    summary: "tests ResourceInterpreterCustomizations locally, as karmadactl interpret: --check checks their scripts; --operation runs one on the given objects and prints its results (retained, replica and requires, revised, status, aggregatedStatus, healthy, dependencies, components)",
+    flags: [customizationFileFlag, recursiveFlag, checkFlag, operationFlag, desiredFileFlag, observedFileFlag, statusFileFlag, desiredReplicaFlag, outputFlag("yaml")],
+    formats: ["yaml", "json"],
+    direct: true,
+    run: ({ flags, format }) => runInterpret(flags, format === "json" ? "json" : "yaml"),
+  },
 };
-
-/** The objects a file (or stdin for -) holds: YAML documents or JSON, a `kind: List` opened up. */
-async function readObjects(file: string): Promise<unknown[]> {
-  const text = await (file === "-" ? readStdin() : readFile(file, "utf8")).catch((err: unknown) => {
-    throw new Error(`cannot read ${file}: ${(err as Error).message}`);
-  });
-  const objects: unknown[] = [];
-  for (const doc of parseAllDocuments(text)) {
-    if (doc.errors.length > 0) throw new Error(`${file} is not YAML or JSON: ${doc.errors[0]?.message}`);
-    const value = doc.toJS() as { kind?: unknown; items?: unknown } | null;
-    if (value === null || value === undefined) continue;
-    if (value.kind === "List" && Array.isArray(value.items)) objects.push(...(value.items as unknown[]));
-    else objects.push(value);
-  }
-  if (objects.length === 0) throw new FlagError(`${file} holds no object`);
-  return objects;
-}
-
-async function readStdin(): Promise<string> {
-  let text = "";
-  for await (const chunk of process.stdin) text += String(chunk);
-  return text;
-}
 
 function templateRef(arg: string | undefined, flags: FlagValues): TemplateRef {
   const kn = kindAndName(arg);

@@ -14,10 +14,19 @@ export const diffFlag: FlagSpec = { name: "diff", type: "bool", help: "also prin
 export const kubeconfigFlag: FlagSpec = { name: "kubeconfig", type: "string", env: "FLOTILLA_CONTROL_KUBECONFIG", help: "kubeconfig of the control cluster (default: <state-dir>/control.kubeconfig, the local fleet's)" };
 export const forceFlag: FlagSpec = { name: "force", type: "bool", help: "remove the Cluster now and release the bindings waiting on it" };
 
+export const customizationFileFlag: FlagSpec = { name: "filename", short: "f", type: "string", required: true, help: "the ResourceInterpreterCustomizations: a file of YAML documents or JSON, a directory of them, or - for stdin" };
+export const recursiveFlag: FlagSpec = { name: "recursive", short: "R", type: "bool", help: "with a directory for -f, also read its subdirectories" };
+export const checkFlag: FlagSpec = { name: "check", type: "bool", help: "check each customization as applying it would (scripts compile and define their function, no two give one operation) instead of running one" };
+export const operationFlag: FlagSpec = { name: "operation", type: "string", help: "the operation to run, in any case: Retain, InterpretReplica, InterpretComponent, ReviseReplica, InterpretStatus, AggregateStatus, InterpretHealth or InterpretDependency" };
+export const desiredFileFlag: FlagSpec = { name: "desired-file", type: "string", help: "the object given as desiredObj (Retain's desired; any other operation's object)" };
+export const observedFileFlag: FlagSpec = { name: "observed-file", type: "string", help: "the object given as observedObj (Retain's observed; any other operation's object)" };
+export const statusFileFlag: FlagSpec = { name: "status-file", type: "string", help: "AggregateStatus's statusItems: aggregated status items (clusterName, status, applied, appliedMessage, health), one per YAML document or a list; without it the script gets nil" };
+export const desiredReplicaFlag: FlagSpec = { name: "desired-replica", type: "int", default: "0", help: "ReviseReplica's desiredReplica" };
+
 /** -o: table, json or yaml (a command may offer fewer); `def` is its default. */
 export function outputFlag(def: string): FlagSpec {
   return { name: "output", short: "o", type: "string", default: def, help: "output format: table, json or yaml" };
 }
 
 /** Every flag any command takes, for the README check. */
-export const commandFlags: FlagSpec[] = [namespaceFlag, allNamespacesFlag, clusterFlag, outputFlag("table"), ttlFlag, usesFlag, descriptionFlag, forceFlag, fileFlag, diffFlag, kubeconfigFlag];
+export const commandFlags: FlagSpec[] = [namespaceFlag, allNamespacesFlag, clusterFlag, outputFlag("table"), ttlFlag, usesFlag, descriptionFlag, forceFlag, fileFlag, diffFlag, kubeconfigFlag, customizationFileFlag, recursiveFlag, checkFlag, operationFlag, desiredFileFlag, observedFileFlag, statusFileFlag, desiredReplicaFlag];

@@ -5,11 +5,11 @@
 // change requeues the templates of the kinds it touches.
 import type { ResourceInterpreterCustomization } from "../../shared/api/customization.ts";
 import { Controller } from "../../shared/controller.ts";
-import { LuaInterpreterRuntime, LuaScriptError } from "../../shared/interpreter/lua/runtime.ts";
+import { LuaInterpreterRuntime } from "../../shared/interpreter/lua/runtime.ts";
 import type { ScriptChecker } from "../../shared/interpreter/customization-check.ts";
 import { templateKey } from "../../shared/work-key.ts";
 import type { ControlPlaneContext, Part } from "../context.ts";
-import { changedKinds, customizationDigests, interpretersByKind } from "./customization-set.ts";
+import { changedKinds, customizationDigests, interpretersByKind } from "../../shared/interpreter/customization-set.ts";
 
 export function startInterpreter(ctx: ControlPlaneContext): Part & { checkScript: ScriptChecker } {
   const log = ctx.log.child({ component: "interpreter" });
@@ -44,15 +44,7 @@ export function startInterpreter(ctx: ControlPlaneContext): Part & { checkScript
   informer.on({ add: () => controller.enqueue("all"), update: () => controller.enqueue("all"), delete: () => controller.enqueue("all") });
 
   // The webhook's check: compiles the script in the same runtime, never runs its function.
-  const checkScript: ScriptChecker = (script, functionName) => {
-    try {
-      runtime.check(script, functionName);
-      return undefined;
-    } catch (err) {
-      if (err instanceof LuaScriptError) return err.message;
-      throw err;
-    }
-  };
+  const checkScript: ScriptChecker = (script, functionName) => runtime.scriptError(script, functionName);
 
   return {
     synced: () => void refresh(),

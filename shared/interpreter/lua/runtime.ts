@@ -87,6 +87,17 @@ export class LuaInterpreterRuntime {
     }
   }
 
+  /** As check, but the Lua message (with its line) is returned, undefined when the script is fine: the apply-time check's ScriptChecker. */
+  scriptError(script: string, functionName: string): string | undefined {
+    try {
+      this.check(script, functionName);
+      return undefined;
+    } catch (err) {
+      if (err instanceof LuaScriptError) return err.message;
+      throw err;
+    }
+  }
+
   /** The KindInterpreter that runs `customizations`' scripts (only the operations they define). */
   interpreter(customizations: LuaCustomizations): KindInterpreter {
     const c = customizations;

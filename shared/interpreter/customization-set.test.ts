@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { CustomizationRules, ResourceInterpreterCustomization } from "../../shared/api/customization.ts";
-import type { KubeObject } from "../../shared/api/types.ts";
-import type { KindInterpreter } from "../../shared/interpreter/interpreter.ts";
+import type { CustomizationRules, ResourceInterpreterCustomization } from "../api/customization.ts";
+import type { KubeObject } from "../api/types.ts";
+import type { KindInterpreter } from "./interpreter.ts";
 import { changedKinds, customizationDigests, interpretersByKind, joinDependencies } from "./customization-set.ts";
 
 const ric = (name: string, kind: string, customizations: CustomizationRules, deleting = false): ResourceInterpreterCustomization => ({

@@ -3,9 +3,9 @@
 // order, the first that gives an operation a script answers it, and InterpretDependency, which
 // several may give, runs them all and joins their answers (sorted, no duplicates). A script left
 // empty is no customization of its operation. Pure; `compile` builds the Lua side.
-import type { CustomizationRules, ResourceInterpreterCustomization } from "../../shared/api/customization.ts";
-import { canonicalJson, contentHash } from "../../shared/content-hash.ts";
-import { type DependentObjectReference, type KindInterpreter, kindKey } from "../../shared/interpreter/interpreter.ts";
+import type { CustomizationRules, ResourceInterpreterCustomization } from "../api/customization.ts";
+import { canonicalJson, contentHash } from "../content-hash.ts";
+import { type DependentObjectReference, type KindInterpreter, kindKey } from "./interpreter.ts";
 
 /** Builds the interpreter of one customization's non-empty scripts. */
 export type CustomizationCompiler = (rules: CustomizationRules) => KindInterpreter;
