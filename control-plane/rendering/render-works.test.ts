@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { Cluster, KubeObject, OverridePolicy } from "../../shared/api/types.ts";
+import { InterpreterError, type KindInterpreter } from "../../shared/interpreter/interpreter.ts";
 import { renderClusterWorks } from "./render-works.ts";
 
 const template: KubeObject = {
@@ -55,5 +56,36 @@ describe("renderClusterWorks", () => {
     const h2 = renderClusterWorks(template, t, (n) => clusters.get(n), [], "Overwrite").get("b");
     assert.ok(h1?.ok && h2?.ok);
     assert.notEqual(h1.hash, h2.hash);
+  });
+});
+
+describe("renderClusterWorks with a kind's interpreter", () => {
+  const widget: KubeObject = { apiVersion: "example.com/v1", kind: "Widget", metadata: { name: "w", namespace: "ns" }, spec: { size: 4 } };
+  const targets = [
+    { name: "member1", replicas: 1 },
+    { name: "member2", replicas: 3 },
+  ];
+
+  it("a ReviseReplica that fails for one share gives those clusters an error (they keep their Works), the others their copies", () => {
+    const interpreter: KindInterpreter = {
+      reviseReplica: (o, replicas) => {
+        if (replicas === 3) throw new InterpreterError("ReviseReplica", "luaScript:2: attempt to index a nil value");
+        return { ...o, spec: { size: replicas } };
+      },
+    };
+    const works = renderClusterWorks(widget, targets, () => undefined, [], "Abort", true, interpreter);
+    const m1 = works.get("member1");
+    assert.ok(m1?.ok);
+    assert.deepEqual(JSON.parse(m1.manifests[0]?.toString() ?? "{}").spec, { size: 1 });
+    assert.deepEqual(works.get("member2"), { ok: false, message: "InterpreterFailed: ReviseReplica: luaScript:2: attempt to index a nil value" });
+  });
+
+  it("any other error is a programming error and is thrown", () => {
+    const interpreter: KindInterpreter = {
+      reviseReplica: () => {
+        throw new TypeError("boom");
+      },
+    };
+    assert.throws(() => renderClusterWorks(widget, targets, () => undefined, [], "Abort", true, interpreter), TypeError);
   });
 });
