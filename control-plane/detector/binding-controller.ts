@@ -8,9 +8,9 @@ import { parseWorkKey, templateKey, templateKeyOfBinding } from "../../shared/wo
 import { BINDING_FINALIZER, bindingName, bindingUpToDate, isCurrentBinding, movedBinding, type RequiredBy } from "../scheduling/binding-spec.ts";
 import type { Caches } from "../caches.ts";
 import { keysAffected } from "./cluster-change.ts";
-import { isDependencyKind } from "./dependencies.ts";
+import { parentRequires, resolveDependencies } from "./dependencies.ts";
 import type { ReplacementSeen } from "../scheduling/graceful-eviction.ts";
-import { DependencyIndex } from "./dependency-index.ts";
+import { DependencyIndex, type ParentRefs } from "./dependency-index.ts";
 import { placeTemplate } from "./template-placement.ts";
 import { schedulable } from "../scheduling/schedule.ts";
 import type { ScheduleOutcomes } from "../scheduling/schedule-outcomes.ts";
@@ -37,7 +37,8 @@ export class BindingController {
   private readonly rest: KubeRest;
   private readonly log: Logger;
   private readonly outcomes: ScheduleOutcomes;
-  private readonly deps = new DependencyIndex();
+  private readonly deps: DependencyIndex;
+  private dependencyKindsChanged: () => void = () => {};
   /** Parent binding key → what its dependencies' bindings are made of, last seen. */
   private readonly parentShapes = new Map<string, string>();
   /** Dependency key → since when no parent has required it (released after the grace period). */
@@ -78,6 +79,7 @@ export class BindingController {
     this.rest = opts.rest;
     this.log = opts.log;
     this.outcomes = opts.outcomes;
+    this.deps = new DependencyIndex(() => this.dependencyKindsChanged());
     this.controller = new Controller({ name: "binding", reconcile: (k) => this.reconcile(k), log: opts.log, workers: opts.workers ?? 8 });
     const policyChanged = (p: PropagationPolicy) => this.enqueueForPolicy(p);
     this.caches.policies.on({ add: policyChanged, update: policyChanged, delete: policyChanged });
@@ -100,7 +102,7 @@ export class BindingController {
     // Only what a dependency's binding is made of counts: a parent's status writes change nothing.
     const parentChanged = (b: ResourceBinding, gone: boolean) => {
       const parentKey = templateKeyOfBinding(b);
-      const needs = this.deps.known(parentKey);
+      const needs = this.resolve(this.deps.known(parentKey));
       const shape = gone ? "" : JSON.stringify([b.spec.clusters.map((c) => c.name), b.spec.propagateDeps, b.spec.conflictResolution, b.metadata.deletionTimestamp]);
       if (needs.length === 0 || this.parentShapes.get(parentKey) === shape) return;
       if (gone) this.parentShapes.delete(parentKey);
@@ -108,6 +110,16 @@ export class BindingController {
       for (const d of needs) this.controller.enqueue(d);
     };
     this.caches.bindings.on({ add: (b) => parentChanged(b, false), update: (b) => parentChanged(b, false), delete: (b) => parentChanged(b, true) });
+  }
+
+  /** The kinds that parents' dependencies name, to be watched (wantedKinds). */
+  dependencyKinds(): KindRef[] {
+    return this.deps.kinds();
+  }
+
+  /** Called when dependencyKinds() may have changed. */
+  onDependencyKindsChange(listener: () => void): void {
+    this.dependencyKindsChanged = listener;
   }
 
   /** A template changed (called by the template informers). */
@@ -163,8 +175,9 @@ export class BindingController {
       return undefined;
     }
     const match = claimPolicy(template, this.caches.allPolicies(), existing === undefined ? undefined : bindingPolicyId(existing));
-    this.noteDependencies(key, match?.policy.spec.propagateDeps === true ? template : undefined);
-    const requiredBy = isDependencyKind(ref) ? this.requiredBy(template) : [];
+    const dependenciesFailed = this.noteDependencies(key, match?.policy.spec.propagateDeps === true ? template : undefined);
+    // Any kind can be a dependency; only a kind some parent refers to, or an object something required, needs the look.
+    const requiredBy = (existing?.spec.requiredBy ?? []).length > 0 || this.deps.refersToKind(ref) ? this.requiredBy(template, existing) : [];
     if (match === undefined && requiredBy.length === 0) return this.unclaimed(key, path, existing, current, legacy);
     this.dependencyRelease.delete(key);
     const placed = placeTemplate({
@@ -184,7 +197,9 @@ export class BindingController {
       this.outcomes.set(key, { interpreterFailed: placed.interpreterFailed });
       return undefined;
     }
-    const { desired, outcome } = placed;
+    const { desired } = placed;
+    // Its dependencies' script failed: the binding says so and keeps them (noteDependencies kept the last answer).
+    const outcome = dependenciesFailed === undefined ? placed.outcome : { ...placed.outcome, interpreterFailed: dependenciesFailed };
     if (placed.availableSince !== undefined) this.replacementSeen.set(key, placed.availableSince);
     if (outcome === undefined) this.outcomes.delete(key);
     else this.outcomes.set(key, outcome);
@@ -252,29 +267,50 @@ export class BindingController {
 
   /**
    * Remembers what a parent (a template under a propagateDeps policy) needs, and requeues the
-   * dependencies it needed before and needs now, so they follow its binding.
+   * dependencies it needed before and needs now, so they follow its binding. Returns why its
+   * kind's InterpretDependency failed, if it did (it then keeps what it needed before).
    */
-  private noteDependencies(parentKey: string, template: KubeObject | undefined): void {
-    const before = this.deps.known(parentKey);
-    const now = template === undefined ? [] : this.deps.depsOf(parentKey, template);
+  private noteDependencies(parentKey: string, template: KubeObject | undefined): string | undefined {
+    const before = this.resolve(this.deps.known(parentKey));
+    let now: string[] = [];
+    let failed: string | undefined;
     if (template === undefined) this.deps.forget(parentKey);
+    else {
+      const got = this.deps.refsOf(parentKey, template, this.interpreters.for(template));
+      now = this.resolve(got.refs);
+      failed = got.interpreterFailed;
+    }
     for (const d of new Set([...before, ...now])) if (d !== parentKey) this.controller.enqueue(d);
+    return failed;
+  }
+
+  /** The template keys references name, from the template caches. */
+  private resolve(refs: ParentRefs["refs"]): string[] {
+    return resolveDependencies(refs, (k, namespace) => this.templates.list(k, namespace));
   }
 
   /** The live bindings (propagateDeps) whose templates refer to this object, with their clusters. */
-  private requiredBy(dep: KubeObject): RequiredBy[] {
+  private requiredBy(dep: KubeObject, existing: ResourceBinding | undefined): RequiredBy[] {
+    const requiredBefore = new Set((existing?.spec.requiredBy ?? []).map((r) => r.name));
     const depKey = templateKey(dep);
     const needs: RequiredBy[] = [];
     for (const b of this.caches.bindings.list(dep.metadata.namespace)) {
       if (b.spec.propagateDeps !== true || b.metadata.deletionTimestamp !== undefined) continue;
       const parentKey = templateKeyOfBinding(b);
+      if (parentKey === depKey) continue; // a script that names its own object adds nothing
       if (!isCurrentBinding(b) && this.caches.currentBindingOf(parseWorkKey(parentKey)) !== undefined) continue; // counted under its current name
       const parentRef = parseWorkKey(parentKey);
       const parent = this.templates.get(parentRef);
-      // A parent of a kind that has not listed (its informer starting, or its list refused) still requires it.
+      // A parent of a kind that has not listed (its informer starting, or its list refused) still requires what it did.
       const unknown = parent === undefined && !this.templates.watching(parentRef);
       if (!unknown && (parent === undefined || parent.metadata.deletionTimestamp !== undefined)) continue;
-      if (parent !== undefined && !this.deps.depsOf(parentKey, parent).includes(depKey)) continue;
+      let refs: { refs: ParentRefs["refs"]; settled: boolean };
+      if (parent === undefined) refs = { refs: this.deps.known(parentKey), settled: false };
+      else {
+        const got = this.deps.refsOf(parentKey, parent, this.interpreters.for(parent));
+        refs = { refs: got.refs, settled: got.interpreterFailed === undefined };
+      }
+      if (!parentRequires(refs, dep, requiredBefore.has(b.metadata.name ?? ""))) continue;
       needs.push({ name: b.metadata.name ?? "", clusters: b.spec.clusters.map((c) => c.name), ...(b.spec.conflictResolution ? { conflictResolution: b.spec.conflictResolution } : {}) });
     }
     return needs;

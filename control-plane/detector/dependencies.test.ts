@@ -1,8 +1,19 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { KubeObject } from "../../shared/api/types.ts";
-import type { DependencyKind, DependencyRef } from "./dependencies.ts";
-import { dependenciesOf, hasPodTemplate, isDependencyKind } from "./dependencies.ts";
+import { type DependentObjectReference, InterpreterError, type KindInterpreter } from "../../shared/interpreter/interpreter.ts";
+import { NATIVE_INTERPRETERS } from "../../shared/interpreter/registry.ts";
+import { interpretDependencies, parentRequires, referencedKinds, refersTo, resolveDependencies } from "./dependencies.ts";
+
+type DependencyRef = DependentObjectReference;
+type DependencyKind = "ConfigMap" | "Secret" | "ServiceAccount" | "PersistentVolumeClaim";
+
+/** A template's dependencies through its kind's native interpreter, as the binding controller asks without customizations. */
+function dependenciesOf(template: KubeObject): DependencyRef[] {
+  const got = interpretDependencies(template, NATIVE_INTERPRETERS.for(template));
+  if ("interpreterFailed" in got) throw new Error(got.interpreterFailed);
+  return got.refs;
+}
 
 const NS = "shop";
 
@@ -75,10 +86,10 @@ describe("dependenciesOf: reference sites in the pod spec", () => {
 
     { name: "serviceAccountName", spec: { serviceAccountName: "runner" }, want: [sa("runner")] },
     { name: "the default service account is skipped", spec: { serviceAccountName: "default" }, want: [] },
-    { name: "deprecated serviceAccount when serviceAccountName is unset", spec: { serviceAccount: "legacy" }, want: [sa("legacy")] },
-    { name: "serviceAccountName wins over serviceAccount", spec: { serviceAccountName: "runner", serviceAccount: "legacy" }, want: [sa("runner")] },
-    { name: "deprecated serviceAccount default is skipped too", spec: { serviceAccount: "default" }, want: [] },
-    { name: "empty serviceAccountName falls back to serviceAccount", spec: { serviceAccountName: "", serviceAccount: "legacy" }, want: [sa("legacy")] },
+    // Karmada reads serviceAccountName only; the apiserver fills it from the deprecated field, so a stored template has it.
+    { name: "the deprecated serviceAccount alone is not read", spec: { serviceAccount: "legacy" }, want: [] },
+    { name: "serviceAccountName, not serviceAccount", spec: { serviceAccountName: "runner", serviceAccount: "legacy" }, want: [sa("runner")] },
+    { name: "an empty serviceAccountName does not fall back to serviceAccount", spec: { serviceAccountName: "", serviceAccount: "legacy" }, want: [] },
 
     {
       name: "optional references are still dependencies",
@@ -155,6 +166,11 @@ describe("dependenciesOf: where each workload kind keeps its pod spec", () => {
       }),
       want: [],
     },
+    {
+      name: "networking.k8s.io/v1 Ingress: its TLS Secrets (a native interpreter's answer, beyond pod templates)",
+      template: workload("networking.k8s.io/v1", "Ingress", { tls: [{ hosts: ["a"], secretName: "a-tls" }, { hosts: ["b"] }] }),
+      want: [secret("a-tls")],
+    },
     { name: "unknown kind gives nothing", template: workload("apps/v1", "Widget", templated), want: [] },
     { name: "a dependency kind itself gives nothing", template: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "c", namespace: NS }, data: {} }, want: [] },
     { name: "wrong apiVersion: extensions/v1beta1 Deployment", template: workload("extensions/v1beta1", "Deployment", templated), want: [] },
@@ -219,51 +235,122 @@ describe("dependenciesOf: malformed shapes are ignored, never thrown on", () => 
   });
 });
 
-describe("isDependencyKind", () => {
-  const cases: { apiVersion: string; kind: string; want: boolean }[] = [
-    { apiVersion: "v1", kind: "ConfigMap", want: true },
-    { apiVersion: "v1", kind: "Secret", want: true },
-    { apiVersion: "v1", kind: "ServiceAccount", want: true },
-    { apiVersion: "v1", kind: "PersistentVolumeClaim", want: true },
-    { apiVersion: "v1", kind: "Pod", want: false },
-    { apiVersion: "v1", kind: "Service", want: false },
-    { apiVersion: "v1", kind: "configmap", want: false },
-    { apiVersion: "apps/v1", kind: "ConfigMap", want: false },
-    { apiVersion: "v2", kind: "Secret", want: false },
-    { apiVersion: "", kind: "Secret", want: false },
-  ];
-  for (const c of cases) {
-    it(`${c.apiVersion || "(empty)"} ${c.kind} → ${c.want}`, () => {
-      assert.equal(isDependencyKind({ apiVersion: c.apiVersion, kind: c.kind }), c.want);
-    });
-  }
-});
-
-describe("hasPodTemplate", () => {
-  const cases: { apiVersion: string; kind: string; want: boolean }[] = [
-    { apiVersion: "v1", kind: "Pod", want: true },
-    { apiVersion: "apps/v1", kind: "Deployment", want: true },
-    { apiVersion: "apps/v1", kind: "ReplicaSet", want: true },
-    { apiVersion: "apps/v1", kind: "StatefulSet", want: true },
-    { apiVersion: "apps/v1", kind: "DaemonSet", want: true },
-    { apiVersion: "batch/v1", kind: "Job", want: true },
-    { apiVersion: "batch/v1", kind: "CronJob", want: true },
-    { apiVersion: "extensions/v1beta1", kind: "Deployment", want: false },
-    { apiVersion: "apps/v1beta2", kind: "StatefulSet", want: false },
-    { apiVersion: "batch/v1beta1", kind: "CronJob", want: false },
-    { apiVersion: "apps/v1", kind: "Job", want: false },
-    { apiVersion: "v1", kind: "ReplicationController", want: false },
-    { apiVersion: "v1", kind: "ConfigMap", want: false },
-    { apiVersion: "v1", kind: "Service", want: false },
-    { apiVersion: "apps/v1", kind: "deployment", want: false },
-  ];
-  for (const c of cases) {
-    it(`${c.apiVersion} ${c.kind} → ${c.want}`, () => {
-      assert.equal(hasPodTemplate({ apiVersion: c.apiVersion, kind: c.kind }), c.want);
-    });
-  }
-});
-
 function workload(apiVersion: string, kind: string, spec: unknown): KubeObject {
   return { apiVersion, kind, metadata: { name: "w", namespace: NS }, spec };
 }
+
+// A kind's customization, as the registry gives it: its GetDependencies answers, or its script fails.
+const widget = (spec: unknown, namespace = NS): KubeObject => ({ apiVersion: "example.dev/v1", kind: "Widget", metadata: { name: "w", namespace }, spec });
+const scripted = (answer: (obj: KubeObject) => DependencyRef[]): KindInterpreter => ({ getDependencies: answer });
+const byLabels = (kind: string, matchLabels: Record<string, string>, namespace = NS): DependencyRef => ({ apiVersion: "v1", kind, namespace, labelSelector: { matchLabels } });
+
+describe("interpretDependencies: a customization's answer", () => {
+  const gadget: DependencyRef = { apiVersion: "example.dev/v1", kind: "Gadget", namespace: NS, name: "g" };
+  const cases: { name: string; template: KubeObject; interpreter: KindInterpreter | undefined; want: ReturnType<typeof interpretDependencies> }[] = [
+    { name: "a kind without InterpretDependency has none", template: widget({}), interpreter: undefined, want: { refs: [] } },
+    { name: "an interpreter without getDependencies has none", template: widget({}), interpreter: {}, want: { refs: [] } },
+    { name: "any kind a script names, by name", template: widget({}), interpreter: scripted(() => [cm("settings"), gadget]), want: { refs: [cm("settings"), gadget] } },
+    { name: "a reference by label selector", template: widget({}), interpreter: scripted(() => [byLabels("Secret", { tier: "web" })]), want: { refs: [byLabels("Secret", { tier: "web" })] } },
+    {
+      name: "references in another namespace are left out (a dependency follows its parent within its namespace)",
+      template: widget({}),
+      interpreter: scripted(() => [cm("settings"), { ...cm("far"), namespace: "elsewhere" }, { ...cm("none"), namespace: "" }]),
+      want: { refs: [cm("settings")] },
+    },
+    {
+      name: "a reference with neither a name nor a selector names nothing",
+      template: widget({}),
+      interpreter: scripted(() => [{ apiVersion: "v1", kind: "ConfigMap", namespace: NS }, { apiVersion: "v1", kind: "Secret", namespace: NS, name: "" }]),
+      want: { refs: [] },
+    },
+    { name: "a cluster-scoped parent has none (its script is not run)", template: widget({}, ""), interpreter: scripted(() => assert.fail("ran")), want: { refs: [] } },
+    {
+      name: "a failing script is an answer: the operation and its message",
+      template: widget({}),
+      interpreter: scripted(() => {
+        throw new InterpreterError("InterpretDependency", "luaScript:2: attempt to index a nil value (field 'missing')");
+      }),
+      want: { interpreterFailed: "InterpretDependency: luaScript:2: attempt to index a nil value (field 'missing')" },
+    },
+  ];
+  for (const c of cases) it(c.name, () => assert.deepEqual(interpretDependencies(c.template, c.interpreter), c.want));
+
+  it("anything else thrown is a programming error and propagates", () => {
+    const broken = scripted(() => {
+      throw new TypeError("boom");
+    });
+    assert.throws(() => interpretDependencies(widget({}), broken), TypeError);
+  });
+});
+
+const object = (kind: string, name: string, labels?: Record<string, string>, namespace = NS, apiVersion = "v1"): KubeObject => ({ apiVersion, kind, metadata: { name, namespace, ...(labels ? { labels } : {}) } });
+
+describe("refersTo", () => {
+  const cases: { name: string; ref: DependencyRef; obj: KubeObject; want: boolean }[] = [
+    { name: "by name", ref: cm("settings"), obj: object("ConfigMap", "settings"), want: true },
+    { name: "another name", ref: cm("settings"), obj: object("ConfigMap", "other"), want: false },
+    { name: "another kind of the same name", ref: cm("settings"), obj: object("Secret", "settings"), want: false },
+    { name: "another apiVersion", ref: cm("settings"), obj: object("ConfigMap", "settings", undefined, NS, "example.dev/v1"), want: false },
+    { name: "another namespace", ref: cm("settings"), obj: object("ConfigMap", "settings", undefined, "elsewhere"), want: false },
+    { name: "a selector its labels match", ref: byLabels("Secret", { tier: "web" }), obj: object("Secret", "a", { tier: "web", extra: "x" }), want: true },
+    { name: "a selector its labels do not match", ref: byLabels("Secret", { tier: "web" }), obj: object("Secret", "a", { tier: "db" }), want: false },
+    { name: "a selector and no labels", ref: byLabels("Secret", { tier: "web" }), obj: object("Secret", "a"), want: false },
+    {
+      name: "matchExpressions",
+      ref: { apiVersion: "v1", kind: "Secret", namespace: NS, labelSelector: { matchExpressions: [{ key: "tier", operator: "In", values: ["web", "api"] }] } },
+      obj: object("Secret", "a", { tier: "api" }),
+      want: true,
+    },
+    { name: "an empty selector matches every object of the kind (as Kubernetes reads it)", ref: byLabels("Secret", {}), obj: object("Secret", "a"), want: true },
+    {
+      name: "a malformed selector matches nothing",
+      ref: { apiVersion: "v1", kind: "Secret", namespace: NS, labelSelector: { matchExpressions: [{ key: "tier", operator: "Near", values: ["web"] }] } },
+      obj: object("Secret", "a", { tier: "web" }),
+      want: false,
+    },
+    { name: "a name wins over a selector", ref: { ...cm("settings"), labelSelector: { matchLabels: { tier: "web" } } }, obj: object("ConfigMap", "other", { tier: "web" }), want: false },
+  ];
+  for (const c of cases) it(c.name, () => assert.equal(refersTo(c.ref, c.obj), c.want));
+});
+
+describe("parentRequires", () => {
+  const settings = object("ConfigMap", "settings");
+  const cases: { name: string; refs: DependencyRef[]; settled: boolean; requiredBefore: boolean; want: boolean }[] = [
+    { name: "a settled parent that refers to it", refs: [cm("settings")], settled: true, requiredBefore: false, want: true },
+    { name: "a settled parent that no longer refers to it lets it go", refs: [cm("other")], settled: true, requiredBefore: true, want: false },
+    { name: "a parent whose script failed keeps what it required (DESIGN §11)", refs: [], settled: false, requiredBefore: true, want: true },
+    { name: "a parent whose script failed adds nothing new", refs: [], settled: false, requiredBefore: false, want: false },
+    { name: "a parent whose script failed still requires what its last answer named", refs: [cm("settings")], settled: false, requiredBefore: false, want: true },
+  ];
+  for (const c of cases) it(c.name, () => assert.equal(parentRequires({ refs: c.refs, settled: c.settled }, settings, c.requiredBefore), c.want));
+});
+
+describe("resolveDependencies", () => {
+  const secrets = [object("Secret", "web-a", { tier: "web" }), object("Secret", "db", { tier: "db" }), object("Secret", "web-b", { tier: "web" })];
+  const list = (k: { apiVersion: string; kind: string }, namespace: string): KubeObject[] =>
+    k.apiVersion === "v1" && k.kind === "Secret" && namespace === NS ? secrets : [];
+  const cases: { name: string; refs: DependencyRef[]; want: string[] }[] = [
+    { name: "nothing", refs: [], want: [] },
+    { name: "a name, whether it exists or not", refs: [cm("not-yet")], want: ["core/v1/ConfigMap/shop/not-yet"] },
+    { name: "a selector: every object of the kind in the namespace that matches", refs: [byLabels("Secret", { tier: "web" })], want: ["core/v1/Secret/shop/web-a", "core/v1/Secret/shop/web-b"] },
+    { name: "a selector that matches nothing", refs: [byLabels("Secret", { tier: "cache" })], want: [] },
+    { name: "a selector of a kind not in the cache", refs: [byLabels("ConfigMap", { tier: "web" })], want: [] },
+    {
+      name: "a CRD kind by name, and overlaps once, sorted",
+      refs: [{ apiVersion: "example.dev/v1", kind: "Gadget", namespace: NS, name: "g" }, byLabels("Secret", { tier: "web" }), secret("web-a")],
+      want: ["core/v1/Secret/shop/web-a", "core/v1/Secret/shop/web-b", "example.dev/v1/Gadget/shop/g"],
+    },
+  ];
+  for (const c of cases) it(c.name, () => assert.deepEqual(resolveDependencies(c.refs, list), c.want));
+});
+
+describe("referencedKinds", () => {
+  it("each kind once, by apiVersion and kind", () => {
+    const refs = [cm("a"), cm("b"), byLabels("Secret", { tier: "web" }), { apiVersion: "example.dev/v1", kind: "Secret", namespace: NS, name: "s" }];
+    assert.deepEqual(referencedKinds(refs), [
+      { apiVersion: "v1", kind: "ConfigMap" },
+      { apiVersion: "v1", kind: "Secret" },
+      { apiVersion: "example.dev/v1", kind: "Secret" },
+    ]);
+  });
+});

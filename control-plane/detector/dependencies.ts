@@ -1,121 +1,82 @@
-// Which ConfigMaps, Secrets, ServiceAccounts and PersistentVolumeClaims a workload's pod template
-// refers to, so they can follow it to the member clusters (as Karmada's dependencies distributor
-// does). Only the pod spec is read; a StatefulSet's volumeClaimTemplates are not dependencies, as
-// the member creates those claims itself. Malformed pieces of a template are ignored, never thrown on.
-import type { KubeObject } from "../../shared/api/types.ts";
+// What a parent template (under a propagateDeps policy) needs in its members, so it can follow the
+// parent there, as Karmada's dependencies distributor does. One source: the kind's interpreter's
+// InterpretDependency (a ResourceInterpreterCustomization's GetDependencies first, then the native
+// one, which reads pod templates: shared/interpreter/native/pod-template.ts). A reference names one
+// object, or every object of its kind in its namespace whose labels match its selector. Pure.
+import type { KubeObject, LabelSelector } from "../../shared/api/types.ts";
+import { type DependentObjectReference, InterpreterError, type KindInterpreter } from "../../shared/interpreter/interpreter.ts";
+import { matchesLabelSelector } from "../../shared/label-selector.ts";
+import { templateKey } from "../../shared/work-key.ts";
 
-export type DependencyKind = "ConfigMap" | "Secret" | "ServiceAccount" | "PersistentVolumeClaim";
-
-export interface DependencyRef {
-  apiVersion: "v1";
-  kind: DependencyKind;
-  namespace: string;
-  name: string;
+/** A kind by apiVersion and kind. */
+interface KindRef {
+  apiVersion: string;
+  kind: string;
 }
 
-type Json = Record<string, unknown>;
+/** A parent's references, or why its interpreter could not give them (the operation and the script's message). */
+export type InterpretedDependencies = { refs: DependentObjectReference[] } | { interpreterFailed: string };
 
-/** The kinds that follow a workload under propagateDeps. */
-export const DEPENDENCY_KINDS: readonly DependencyKind[] = ["ConfigMap", "Secret", "ServiceAccount", "PersistentVolumeClaim"];
-
-/** Where each workload kind keeps its pod spec, keyed by `apiVersion/kind`. */
-const POD_SPEC_PATHS: ReadonlyMap<string, readonly string[]> = new Map([
-  ["v1/Pod", ["spec"]],
-  ["apps/v1/Deployment", ["spec", "template", "spec"]],
-  ["apps/v1/ReplicaSet", ["spec", "template", "spec"]],
-  ["apps/v1/StatefulSet", ["spec", "template", "spec"]],
-  ["apps/v1/DaemonSet", ["spec", "template", "spec"]],
-  ["batch/v1/Job", ["spec", "template", "spec"]],
-  ["batch/v1/CronJob", ["spec", "jobTemplate", "spec", "template", "spec"]],
-]);
-
-/** Volume plugins whose secret reference is `<plugin>.secretRef.name`. */
-const SECRET_REF_PLUGINS = ["cephfs", "rbd", "flexVolume", "iscsi", "scaleIO", "storageos"] as const;
-
-const CONTAINER_LISTS = ["containers", "initContainers", "ephemeralContainers"] as const;
-
-/** Whether an object of this apiVersion/kind can be a dependency (core v1 of the four kinds). */
-export function isDependencyKind(ref: { apiVersion: string; kind: string }): boolean {
-  return ref.apiVersion === "v1" && (DEPENDENCY_KINDS as readonly string[]).includes(ref.kind);
-}
-
-/** Whether a template's kind has a pod template we read dependencies from. */
-export function hasPodTemplate(ref: { apiVersion: string; kind: string }): boolean {
-  return POD_SPEC_PATHS.has(`${ref.apiVersion}/${ref.kind}`);
-}
-
-/** The objects a workload's pod template refers to, deduplicated, sorted by kind then name. */
-export function dependenciesOf(template: KubeObject): DependencyRef[] {
-  const path = POD_SPEC_PATHS.get(`${template.apiVersion}/${template.kind}`);
-  if (path === undefined) return [];
-  const meta: unknown = template.metadata;
+/**
+ * The parent's dependency references. Only references in the parent's own namespace count (a
+ * dependency's binding is found from the bindings of its namespace, as Karmada lists attached
+ * bindings in the parent's); a cluster-scoped parent has none. A reference with neither a name
+ * nor a selector names nothing. A failing script is an answer (InterpreterError); anything else
+ * thrown is a programming error and propagates.
+ */
+export function interpretDependencies(parent: KubeObject, interpreter: KindInterpreter | undefined): InterpretedDependencies {
+  const meta: unknown = parent.metadata;
   const namespace = isRecord(meta) ? meta.namespace : undefined;
-  if (typeof namespace !== "string" || namespace === "") return [];
-  const podSpec = dig(template, path);
-  if (podSpec === undefined) return [];
-
-  const found = new Map<string, DependencyRef>();
-  const add = (kind: DependencyKind, name: unknown): void => {
-    if (typeof name !== "string" || name === "") return;
-    found.set(`${kind}/${name}`, { apiVersion: "v1", kind, namespace, name });
-  };
-
-  for (const volume of records(podSpec.volumes)) addVolume(volume, add);
-  for (const list of CONTAINER_LISTS) {
-    for (const container of records(podSpec[list])) addContainer(container, add);
+  const getDependencies = interpreter?.getDependencies;
+  if (typeof namespace !== "string" || namespace === "" || getDependencies === undefined) return { refs: [] };
+  let refs: DependentObjectReference[];
+  try {
+    refs = getDependencies(parent);
+  } catch (err) {
+    if (err instanceof InterpreterError) return { interpreterFailed: err.message };
+    throw err;
   }
-  for (const secret of records(podSpec.imagePullSecrets)) add("Secret", secret.name);
-  const serviceAccount = podSpec.serviceAccountName || podSpec.serviceAccount;
-  if (serviceAccount !== "default") add("ServiceAccount", serviceAccount);
-
-  return [...found.values()].sort((a, b) => compareStrings(a.kind, b.kind) || compareStrings(a.name, b.name));
+  return { refs: refs.filter((r) => r.namespace === namespace && ((r.name ?? "") !== "" || r.labelSelector !== undefined)) };
 }
 
-type Add = (kind: DependencyKind, name: unknown) => void;
-
-function addVolume(volume: Json, add: Add): void {
-  add("ConfigMap", dig(volume, ["configMap"])?.name);
-  add("Secret", dig(volume, ["secret"])?.secretName);
-  add("PersistentVolumeClaim", dig(volume, ["persistentVolumeClaim"])?.claimName);
-  for (const source of records(dig(volume, ["projected"])?.sources)) {
-    add("ConfigMap", dig(source, ["configMap"])?.name);
-    add("Secret", dig(source, ["secret"])?.name);
-  }
-  add("Secret", dig(volume, ["csi", "nodePublishSecretRef"])?.name);
-  for (const plugin of SECRET_REF_PLUGINS) add("Secret", dig(volume, [plugin, "secretRef"])?.name);
-  add("Secret", dig(volume, ["azureFile"])?.secretName);
+/** Whether a reference names the object: by name, or (without one) by a selector its labels match. */
+export function refersTo(ref: DependentObjectReference, obj: KubeObject): boolean {
+  if (ref.apiVersion !== obj.apiVersion || ref.kind !== obj.kind || ref.namespace !== (obj.metadata.namespace ?? "")) return false;
+  if ((ref.name ?? "") !== "") return ref.name === obj.metadata.name;
+  return ref.labelSelector !== undefined && matchesLabelSelector(ref.labelSelector as LabelSelector, obj.metadata.labels);
 }
 
-function addContainer(container: Json, add: Add): void {
-  for (const source of records(container.envFrom)) {
-    add("ConfigMap", dig(source, ["configMapRef"])?.name);
-    add("Secret", dig(source, ["secretRef"])?.name);
-  }
-  for (const env of records(container.env)) {
-    add("ConfigMap", dig(env, ["valueFrom", "configMapKeyRef"])?.name);
-    add("Secret", dig(env, ["valueFrom", "secretKeyRef"])?.name);
-  }
+/**
+ * Whether a parent requires an object. `settled`: its references are its interpreter's answer for
+ * the parent as it is now. When they are not (its script failed, or its kind has not listed), it
+ * keeps requiring what its binding was already required by (`requiredBefore`): a fault never
+ * releases a dependency (DESIGN §11), and adds none either.
+ */
+export function parentRequires(parent: { refs: readonly DependentObjectReference[]; settled: boolean }, obj: KubeObject, requiredBefore: boolean): boolean {
+  if (parent.refs.some((r) => refersTo(r, obj))) return true;
+  return !parent.settled && requiredBefore;
 }
 
-/** The object at `path` under `root`, or undefined when any step is missing or not an object. */
-function dig(root: Json, path: readonly string[]): Json | undefined {
-  let at: unknown = root;
-  for (const key of path) {
-    if (!isRecord(at)) return undefined;
-    at = at[key];
+/**
+ * The template keys of the objects the references name, sorted: a name as it is (it need not
+ * exist yet), a selector as the objects of its kind in its namespace that match (`list`, a cache).
+ */
+export function resolveDependencies(refs: readonly DependentObjectReference[], list: (kind: KindRef, namespace: string) => readonly KubeObject[]): string[] {
+  const keys = new Set<string>();
+  for (const r of refs) {
+    if ((r.name ?? "") !== "") keys.add(templateKey({ apiVersion: r.apiVersion, kind: r.kind, metadata: { name: r.name, namespace: r.namespace } }));
+    else for (const o of list(r, r.namespace)) if (refersTo(r, o)) keys.add(templateKey(o));
   }
-  return isRecord(at) ? at : undefined;
+  return [...keys].sort();
 }
 
-/** The object entries of a list; anything that is not an array gives none. */
-function records(list: unknown): Json[] {
-  return Array.isArray(list) ? list.filter(isRecord) : [];
+/** The kinds the references name, once each. */
+export function referencedKinds(refs: readonly DependentObjectReference[]): KindRef[] {
+  const kinds = new Map<string, KindRef>();
+  for (const r of refs) kinds.set(`${r.apiVersion}|${r.kind}`, { apiVersion: r.apiVersion, kind: r.kind });
+  return [...kinds.values()];
 }
 
-function isRecord(value: unknown): value is Json {
+function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function compareStrings(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -12,7 +12,7 @@ export function startDetector(ctx: ControlPlaneContext): Part {
   ctx.events.on("templateChanged", (k) => bindingCtl.templateChanged(k));
 
   // Which kinds to watch follows the policies and bindings; one key, so bursts coalesce.
-  const wanted = (): KindRef[] => wantedKinds(caches.allPolicies(), caches.bindingIndex.kinds());
+  const wanted = (): KindRef[] => wantedKinds(caches.allPolicies(), caches.bindingIndex.kinds(), bindingCtl.dependencyKinds());
   /** The kinds watched after the last reconcile. */
   let watched: KindRef[] = [];
   const kindsCtl = new Controller({
@@ -43,6 +43,8 @@ export function startDetector(ctx: ControlPlaneContext): Part {
     kindsCtl.enqueue("kinds");
   };
   for (const inf of [caches.policies, caches.clusterPolicies]) inf.on({ add: kindsMayHaveChanged, update: kindsMayHaveChanged, delete: kindsMayHaveChanged });
+  // A kind a parent's dependencies name (a customization's GetDependencies may name any) is watched too.
+  bindingCtl.onDependencyKindsChange(kindsMayHaveChanged);
   let bindingKindsVersion = -1;
   const bindingChanged = () => {
     if (caches.bindingIndex.kindsVersion === bindingKindsVersion) return;

@@ -95,9 +95,9 @@ export class TemplateInformers {
     return this.informers.get(kindId(k))?.synced ?? false;
   }
 
-  /** Every template of a kind (empty when it is not watched). */
-  list(k: KindRef): KubeObject[] {
-    return this.informers.get(kindId(k))?.list() ?? [];
+  /** Every template of a kind, or of a kind in one namespace (empty when it is not watched). */
+  list(k: KindRef, namespace?: string): KubeObject[] {
+    return this.informers.get(kindId(k))?.list(namespace) ?? [];
   }
 
   /** The ResourceInfo of a watched kind. */

@@ -13,7 +13,7 @@ const deployment = { apiVersion: "apps/v1", kind: "Deployment" };
 const statefulSet = { apiVersion: "apps/v1", kind: "StatefulSet" };
 
 describe("wantedKinds", () => {
-  const cases: { name: string; policies: PropagationPolicy[]; bindings: { apiVersion: string; kind: string }[]; want: string }[] = [
+  const cases: { name: string; policies: PropagationPolicy[]; bindings: { apiVersion: string; kind: string }[]; dependencies?: { apiVersion: string; kind: string }[]; want: string }[] = [
     { name: "nothing", policies: [], bindings: [], want: "" },
     { name: "what policies select, once each, sorted", policies: [policy(["StatefulSet", "Deployment"]), policy(["Deployment"])], bindings: [], want: "apps/v1|Deployment,apps/v1|StatefulSet" },
     { name: "a kind only a binding still names (its policy gone)", policies: [], bindings: [statefulSet], want: "apps/v1|StatefulSet" },
@@ -24,8 +24,16 @@ describe("wantedKinds", () => {
       bindings: [],
       want: "apps/v1|Deployment,v1|ConfigMap,v1|PersistentVolumeClaim,v1|Secret,v1|ServiceAccount",
     },
+    {
+      name: "the kinds parents' dependencies name (a customization's: any kind)",
+      policies: [policy(["Deployment"], true)],
+      bindings: [],
+      dependencies: [{ apiVersion: "example.dev/v1", kind: "Gadget" }, { apiVersion: "v1", kind: "ConfigMap" }],
+      want: "apps/v1|Deployment,example.dev/v1|Gadget,v1|ConfigMap,v1|PersistentVolumeClaim,v1|Secret,v1|ServiceAccount",
+    },
+    { name: "dependencies' kinds with no propagateDeps policy left (their parents' bindings still propagate them)", policies: [], bindings: [], dependencies: [{ apiVersion: "example.dev/v1", kind: "Gadget" }], want: "example.dev/v1|Gadget" },
   ];
-  for (const c of cases) it(c.name, () => assert.equal(kindsSignature(wantedKinds(c.policies, c.bindings)), c.want));
+  for (const c of cases) it(c.name, () => assert.equal(kindsSignature(wantedKinds(c.policies, c.bindings, c.dependencies)), c.want));
 });
 
 describe("addedKinds", () => {
