@@ -11,8 +11,8 @@ import type {
   TargetCluster,
   Toleration,
 } from "../../shared/api/types.ts";
-import { parseQuantity } from "../../shared/quantity.ts";
-import { templateReplicas } from "./binding-spec.ts";
+import { replicasOf } from "../../shared/interpreter/native/adapter.ts";
+import { availableReplicas, replicaRequest, type ResourceAmounts } from "./capacity.ts";
 import { clusterReady, selectClusters } from "./placement.ts";
 import { DivisionError, divideReplicas } from "./replica-division.ts";
 import { applySpreadConstraints } from "./spread-constraints.ts";
@@ -60,11 +60,14 @@ export function scheduleTemplate(template: KubeObject, policy: PropagationPolicy
   const byName = new Map(clusters.map((c) => [c.metadata.name ?? "", c]));
   const tolerations = placement.clusterTolerations ?? [];
   // Asked once: a customization's GetReplicas is a Lua call, and it may throw (InterpreterError).
-  const replicas = templateReplicas(template, interpreter);
+  const asked = replicasOf(template, interpreter);
+  const replicas = asked?.replicas;
+  // Lazily: only a Divided placement estimates capacity.
+  const perReplica = () => replicaRequest(template, asked?.requires);
   let best: Schedule | undefined;
   for (const term of terms) {
     const affinity = term === undefined ? placement.clusterAffinity : term;
-    const s = scheduleWithin(template, replicas, placement, affinity, clusters, byName, previous);
+    const s = scheduleWithin(replicas, perReplica, placement, affinity, clusters, byName, previous);
     if (term !== undefined) s.affinityName = term.affinityName;
     const fits = s.error === undefined && s.unplaced === 0 && s.targets.some((t) => schedulable(byName.get(t.name) as Cluster, tolerations));
     if (fits) return s;
@@ -99,8 +102,8 @@ function closer(a: Schedule, b: Schedule): boolean {
  * groups used.
  */
 function scheduleWithin(
-  template: KubeObject,
   replicas: number | undefined,
+  perReplica: () => ResourceAmounts,
   placement: Placement,
   affinity: ClusterAffinity | undefined,
   clusters: Cluster[],
@@ -118,8 +121,8 @@ function scheduleWithin(
   const strategy = placement.replicaScheduling;
   const divided = strategy !== undefined && strategy.replicaSchedulingType === "Divided" && replicas !== undefined;
   const candidates = names.map((n) => byName.get(n) as Cluster).filter((c) => !divided || schedulable(c, tolerations));
-  const podRequests = podRequestsOf(template);
-  const available = divided ? Object.fromEntries(candidates.map((c) => [c.metadata.name ?? "", availableReplicas(c, podRequests, previous)])) : undefined;
+  const request = divided ? perReplica() : undefined;
+  const available = request ? Object.fromEntries(candidates.map((c) => [c.metadata.name ?? "", availableReplicas(c, request, previous)])) : undefined;
   const spread = applySpreadConstraints({
     candidates,
     constraints: placement.spreadConstraints ?? [],
@@ -162,48 +165,4 @@ function noFitMessage(selected: number, untainted: number, candidates: number, d
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
-}
-
-/** The resource requests of one replica (sum over the pod template's containers). */
-export function podRequestsOf(template: KubeObject): Record<string, number> {
-  const containers = ((template.spec as { template?: { spec?: { containers?: { resources?: { requests?: Record<string, string> } }[] } } })?.template?.spec?.containers ?? []);
-  const sums: Record<string, number> = { pods: 1 };
-  for (const c of containers) {
-    for (const [k, q] of Object.entries(c.resources?.requests ?? {})) {
-      try {
-        sums[k] = (sums[k] ?? 0) + parseQuantity(q);
-      } catch {
-        // a malformed request: the apiserver would have refused the template
-      }
-    }
-  }
-  return sums;
-}
-
-/**
- * How many more replicas a cluster can hold, from the resource summary its agent reports
- * (allocatable − allocated, per requested resource), plus what this workload already runs there.
- */
-export function availableReplicas(c: Cluster, perReplica: Record<string, number>, previous: TargetCluster[]): number {
-  const summary = c.status?.resourceSummary;
-  const held = previous.find((t) => t.name === c.metadata.name)?.replicas ?? 0;
-  if (summary?.allocatable === undefined) return held;
-  let fit = Number.POSITIVE_INFINITY;
-  for (const [resource, need] of Object.entries(perReplica)) {
-    if (need <= 0) continue;
-    const total = quantity(summary.allocatable[resource]);
-    if (total === undefined) continue;
-    const free = Math.max(0, total - (quantity(summary.allocated?.[resource]) ?? 0));
-    fit = Math.min(fit, Math.floor(free / need));
-  }
-  return (Number.isFinite(fit) ? fit : 0) + held;
-}
-
-function quantity(q: string | undefined): number | undefined {
-  if (q === undefined) return undefined;
-  try {
-    return parseQuantity(q);
-  } catch {
-    return undefined;
-  }
 }
