@@ -1,8 +1,8 @@
 // Capacity estimates from a Cluster's resourceSummary (allocatable − allocated, cluster totals, as
-// Karmada's general estimator reads it): what one replica requests, and how many a cluster can
-// still hold. Pure.
+// Karmada's general estimator reads it): what one replica, or one complete set of a
+// multi-component workload, requests, and how many of them a cluster can still hold. Pure.
 import type { Cluster, KubeObject, TargetCluster } from "../../shared/api/types.ts";
-import type { ReplicaRequirements } from "../../shared/interpreter/interpreter.ts";
+import type { Component, ReplicaRequirements } from "../../shared/interpreter/interpreter.ts";
 import { parseQuantity } from "../../shared/quantity.ts";
 
 /** Resource name → amount in base units (cores, bytes, a count); `pods` counts pods. */
@@ -29,6 +29,19 @@ export function podRequestsOf(template: KubeObject): ResourceAmounts {
 }
 
 /**
+ * What one complete set of a multi-component workload requests: over its components, replicas ×
+ * each replica's resourceRequest, and replicas pods. A component without a request counts its pods.
+ */
+export function componentSetRequest(components: readonly Component[]): ResourceAmounts {
+  let sums: ResourceAmounts = {};
+  for (const c of components) {
+    const replicas = Math.max(0, c.replicas);
+    sums = addAmounts(sums, { pods: 1, ...amountsOf(c.replicaRequirements?.resourceRequest ?? {}) }, replicas);
+  }
+  return sums;
+}
+
+/**
  * How many more replicas a cluster can hold, from the resource summary its agent reports
  * (allocatable − allocated, per requested resource), plus what this workload already runs there.
  * No summary: nothing is known to be free.
@@ -36,6 +49,31 @@ export function podRequestsOf(template: KubeObject): ResourceAmounts {
 export function availableReplicas(c: Cluster, perReplica: ResourceAmounts, previous: readonly TargetCluster[]): number {
   const held = previous.find((t) => t.name === c.metadata.name)?.replicas ?? 0;
   return (unitsFree(c, perReplica) ?? 0) + held;
+}
+
+/**
+ * How many complete sets of a multi-component workload a cluster can still hold (Karmada's
+ * MaxAvailableComponentSets, over cluster totals: no per-node packing), plus the one it runs when
+ * it holds the workload already (its pods are in `allocated`, so a full cluster would otherwise
+ * push out its own). Undefined when the cluster reports no allocatable resources.
+ */
+export function availableComponentSets(c: Cluster, perSet: ResourceAmounts, holds: boolean): number | undefined {
+  const free = unitsFree(c, perSet);
+  if (free === undefined) return undefined;
+  return free + (holds ? 1 : 0);
+}
+
+/** Whether the cluster reports allocatable resources at all (its agent's summary). */
+export function reportsCapacity(c: Cluster): boolean {
+  return c.status?.resourceSummary?.allocatable !== undefined;
+}
+
+/** A set's or replica's request as a user reads it: `cpu 10, memory 20Gi, pods 3` (names sorted). */
+export function showAmounts(amounts: ResourceAmounts): string {
+  return Object.keys(amounts)
+    .sort()
+    .map((k) => `${k} ${showAmount(amounts[k] as number)}`)
+    .join(", ");
 }
 
 // How many units of `need` fit in what the cluster has free; undefined without a summary. A
@@ -79,4 +117,17 @@ function quantity(q: string | undefined): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+// From Mi up only, so cores and pod counts stay plain numbers.
+const BINARY = [
+  ["Ti", 2 ** 40],
+  ["Gi", 2 ** 30],
+  ["Mi", 2 ** 20],
+] as const;
+
+function showAmount(v: number): string {
+  if (v >= 2 ** 20 && Number.isInteger(v)) for (const [suffix, size] of BINARY) if (v % size === 0) return `${v / size}${suffix}`;
+  if (Number.isInteger(v)) return String(v);
+  return `${Math.round(v * 1000)}m`;
 }

@@ -12,14 +12,15 @@ import type {
   Toleration,
 } from "../../shared/api/types.ts";
 import { replicasOf } from "../../shared/interpreter/native/adapter.ts";
-import { availableReplicas, replicaRequest, type ResourceAmounts } from "./capacity.ts";
+import { placedAsSets, templateComponents } from "./binding-spec.ts";
+import { availableComponentSets, availableReplicas, componentSetRequest, replicaRequest, type ResourceAmounts, reportsCapacity, showAmounts } from "./capacity.ts";
 import { clusterReady, selectClusters } from "./placement.ts";
 import { DivisionError, divideReplicas } from "./replica-division.ts";
 import { applySpreadConstraints } from "./spread-constraints.ts";
 
 export interface Schedule {
   targets: TargetCluster[];
-  /** Replicas no cluster could take. */
+  /** Replicas no cluster could take (a multi-component workload: 1 when no cluster takes its set). */
   unplaced: number;
   /** Why replicas are unplaced, or why no cluster fits. */
   message?: string;
@@ -59,21 +60,34 @@ export function scheduleTemplate(template: KubeObject, policy: PropagationPolicy
     placement.clusterAffinities !== undefined && placement.clusterAffinities.length > 0 ? placement.clusterAffinities : [undefined];
   const byName = new Map(clusters.map((c) => [c.metadata.name ?? "", c]));
   const tolerations = placement.clusterTolerations ?? [];
-  // Asked once: a customization's GetReplicas is a Lua call, and it may throw (InterpreterError).
-  const asked = replicasOf(template, interpreter);
-  const replicas = asked?.replicas;
-  // Lazily: only a Divided placement estimates capacity.
-  const perReplica = () => replicaRequest(template, asked?.requires);
+  const demand = demandOf(template, interpreter);
   let best: Schedule | undefined;
   for (const term of terms) {
     const affinity = term === undefined ? placement.clusterAffinity : term;
-    const s = scheduleWithin(replicas, perReplica, placement, affinity, clusters, byName, previous);
+    const s = scheduleWithin(demand, placement, affinity, clusters, byName, previous);
     if (term !== undefined) s.affinityName = term.affinityName;
     const fits = s.error === undefined && s.unplaced === 0 && s.targets.some((t) => schedulable(byName.get(t.name) as Cluster, tolerations));
     if (fits) return s;
     if (best === undefined || closer(s, best)) best = s;
   }
   return best as Schedule;
+}
+
+/**
+ * What a template asks of clusters. Per replica: its replicas and what each requests. As whole
+ * sets (two or more components): what one complete set requests (its replicas, if GetReplicas
+ * gives any, are only recorded on the binding).
+ */
+type Demand = { kind: "replicas"; replicas: number | undefined; perReplica: () => ResourceAmounts } | { kind: "sets"; perSet: ResourceAmounts };
+
+// Asked once per schedule: a customization's GetReplicas and GetComponents are Lua calls, and
+// either may throw (InterpreterError), which the caller turns into InterpreterFailed.
+function demandOf(template: KubeObject, interpreter: KindInterpreter | undefined): Demand {
+  const asked = replicasOf(template, interpreter);
+  const components = templateComponents(template, interpreter);
+  if (placedAsSets(components)) return { kind: "sets", perSet: componentSetRequest(components) };
+  // Lazily: only a Divided placement estimates capacity.
+  return { kind: "replicas", replicas: asked?.replicas, perReplica: () => replicaRequest(template, asked?.requires) };
 }
 
 /**
@@ -102,8 +116,7 @@ function closer(a: Schedule, b: Schedule): boolean {
  * groups used.
  */
 function scheduleWithin(
-  replicas: number | undefined,
-  perReplica: () => ResourceAmounts,
+  demand: Demand,
   placement: Placement,
   affinity: ClusterAffinity | undefined,
   clusters: Cluster[],
@@ -118,11 +131,13 @@ function scheduleWithin(
     const c = byName.get(n) as Cluster;
     return !untoleratedTaint(c, "NoExecute", tolerations) && (held.has(n) || !untoleratedTaint(c, "NoSchedule", tolerations));
   });
+  if (demand.kind === "sets") return scheduleSets(demand.perSet, placement, selected.length, names, byName, previous);
+  const replicas = demand.replicas;
   const strategy = placement.replicaScheduling;
   const divided = strategy !== undefined && strategy.replicaSchedulingType === "Divided" && replicas !== undefined;
   const candidates = names.map((n) => byName.get(n) as Cluster).filter((c) => !divided || schedulable(c, tolerations));
-  const request = divided ? perReplica() : undefined;
-  const available = request ? Object.fromEntries(candidates.map((c) => [c.metadata.name ?? "", availableReplicas(c, request, previous)])) : undefined;
+  const perReplica = divided ? demand.perReplica() : undefined;
+  const available = perReplica ? Object.fromEntries(candidates.map((c) => [c.metadata.name ?? "", availableReplicas(c, perReplica, previous)])) : undefined;
   const spread = applySpreadConstraints({
     candidates,
     constraints: placement.spreadConstraints ?? [],
@@ -152,6 +167,55 @@ function scheduleWithin(
     };
   } catch (err) {
     if (err instanceof DivisionError) return { targets: [], unplaced: replicas, error: err.message };
+    throw err;
+  }
+}
+
+/**
+ * A multi-component workload's schedule: it goes to clusters as whole sets, never divided per
+ * replica. A cluster is a candidate only when it can hold one complete set (its free resources ≥
+ * Σ components' replicas × request; the one it runs counts), unless no candidate reports capacity
+ * at all (then none is judged, as dynamic division does). The sets each can hold are the capacity
+ * the spread constraints rank by. Duplicated: every cluster left gets the whole workload.
+ * Divided: one set cannot be split, so exactly one cluster gets it, chosen by the policy's
+ * division preference with the set as its single unit (static weights: the heaviest; dynamic
+ * weights and Aggregated: the most sets). Why one cluster, beyond Karmada: README.md here.
+ */
+function scheduleSets(perSet: ResourceAmounts, placement: Placement, selected: number, names: string[], byName: ReadonlyMap<string, Cluster>, previous: TargetCluster[]): Schedule {
+  const tolerations = placement.clusterTolerations ?? [];
+  const held = new Set(previous.map((t) => t.name));
+  const strategy = placement.replicaScheduling;
+  const divided = strategy?.replicaSchedulingType === "Divided";
+  // Selected and tolerated (names), and for Divided also Ready.
+  const placeable = names.map((n) => byName.get(n) as Cluster).filter((c) => !divided || schedulable(c, tolerations));
+  const judged = placeable.some(reportsCapacity);
+  const sets = new Map(placeable.map((c) => [c.metadata.name ?? "", judged ? (availableComponentSets(c, perSet, held.has(c.metadata.name ?? "")) ?? 0) : 0]));
+  const candidates = judged ? placeable.filter((c) => (sets.get(c.metadata.name ?? "") ?? 0) >= 1) : placeable;
+  if (candidates.length === 0) {
+    const why = placeable.length === 0 ? noFitMessage(selected, names.length, 0, divided) : `${plural(placeable.length, "cluster")} selected, none can hold one complete set of the components (${showAmounts(perSet)})`;
+    return { targets: [], unplaced: 1, message: why };
+  }
+  const capacity = judged ? Object.fromEntries(candidates.map((c) => [c.metadata.name ?? "", sets.get(c.metadata.name ?? "") ?? 0])) : undefined;
+  const spread = applySpreadConstraints({ candidates, constraints: placement.spreadConstraints ?? [], previous: [...held], ...(capacity ? { capacity } : {}) });
+  if ("error" in spread) return { targets: [], unplaced: 1, error: spread.error };
+  if (spread.clusters.length === 0) return { targets: [], unplaced: 1, message: noFitMessage(selected, names.length, candidates.length, divided) };
+  if (!divided) return { targets: spread.clusters.map((name) => ({ name })), unplaced: 0 };
+  const chosen = new Set(spread.clusters);
+  try {
+    const division = divideReplicas({
+      replicas: 1,
+      clusters: candidates.filter((c) => chosen.has(c.metadata.name ?? "")),
+      strategy,
+      ...(capacity ? { available: capacity } : {}),
+      previous: Object.fromEntries([...held].map((name) => [name, 1])),
+    });
+    const one = division.assignments.find((a) => a.replicas > 0);
+    // Only static weights can leave it out (no chosen cluster weighs above 0, or all at maxReplicas 0).
+    const reason = division.message?.slice(division.message.indexOf(": ") + 2) ?? "no cluster takes it";
+    if (one === undefined) return { targets: [], unplaced: 1, message: `the complete set of the components is unplaced: ${reason}` };
+    return { targets: [{ name: one.name }], unplaced: 0 };
+  } catch (err) {
+    if (err instanceof DivisionError) return { targets: [], unplaced: 1, error: err.message };
     throw err;
   }
 }
