@@ -8,10 +8,10 @@
 export const CRD_REVISION_ANNOTATION = "flotilla.dev/crd-revision";
 
 /** The revision the files in control-plane/crds/ have. */
-export const CRD_REVISION = 3;
+export const CRD_REVISION = 4;
 
 /** SHA-256 over the CRD files (name, NUL, contents, NUL, in name order) at CRD_REVISION. */
-export const CRD_FILES_SHA256 = "4c89bc0ac360a34bb0597e7c7f052e2a9b4880ae0279132789763d5524654240";
+export const CRD_FILES_SHA256 = "6910972612786236ded29312dc08a948769e7b2bf43a6fbc3116b8a6b6abc77f";
 
 /**
  * Whether to apply our CRD over the served one: not when the served one says a higher revision.

@@ -59,4 +59,27 @@ describe("placeTemplate", () => {
       TypeError,
     );
   });
+
+  it("records a multi-component workload's components on the binding and places the whole set on one cluster (Divided)", () => {
+    const components = [
+      { name: "jobmanager", replicas: 1, replicaRequirements: { resourceRequest: { cpu: "1" } } },
+      { name: "taskmanager", replicas: 2, replicaRequirements: { resourceRequest: { cpu: "2" } } },
+    ];
+    const placed = place({ getComponents: () => components });
+    assert.ok("desired" in placed);
+    assert.deepEqual(placed.desired.spec.components, components);
+    assert.deepEqual(placed.desired.spec.clusters, [{ name: "member1" }], "one cluster, no replica count to revise");
+  });
+
+  it("a GetComponents script that fails: InterpreterFailed naming InterpretComponent, and no binding (the current one stays)", () => {
+    const failing: KindInterpreter = {
+      getReplicas: (o) => ({ replicas: (o.spec as { size: number }).size }),
+      getComponents: () => {
+        throw new InterpreterError("InterpretComponent", "luaScript:3: attempt to index a nil value (field 'taskManager')");
+      },
+    };
+    assert.deepEqual(place(failing), { interpreterFailed: "InterpretComponent: luaScript:3: attempt to index a nil value (field 'taskManager')" });
+    const dependency = placeTemplate({ template: widget, policy: undefined, existing: undefined, live: [member1], requireAcceptance: false, now: 0, evictionPeriodMs: 0, requiredBy: [{ name: "parent", clusters: ["member1"] }], interpreter: failing });
+    assert.ok("interpreterFailed" in dependency, "a dependency placed with its parents too");
+  });
 });

@@ -1,8 +1,9 @@
 // The desired ResourceBinding of a template: pure, so every replica computes the same object.
-import type { KindInterpreter } from "../../shared/interpreter/interpreter.ts";
+import type { Component, KindInterpreter } from "../../shared/interpreter/interpreter.ts";
 import { replicasOf } from "../../shared/interpreter/native/adapter.ts";
 import {
   API_VERSION,
+  type BindingComponent,
   type BindingSnapshot,
   type Cluster,
   type ConflictResolution,
@@ -98,6 +99,24 @@ export function templateReplicas(template: KubeObject, interpreter?: KindInterpr
 }
 
 /**
+ * The components of a multi-template workload as its kind's interpreter reads them (Karmada's
+ * GetComponents: a customization's componentResource script); none when the interpreter has no
+ * such operation. Throws InterpreterError when the script fails.
+ */
+export function templateComponents(template: KubeObject, interpreter?: KindInterpreter): Component[] {
+  return interpreter?.getComponents?.(template) ?? [];
+}
+
+/**
+ * Whether a workload is placed as whole sets (Karmada's multi-template workload): two or more
+ * components, which run together in one cluster and are never divided per replica. A single
+ * component is recorded on the binding and the workload is scheduled per replica as before.
+ */
+export function placedAsSets(components: readonly Component[]): boolean {
+  return components.length > 1;
+}
+
+/**
  * The binding a template should have under a policy, given its scheduled targets. A dependency
  * (propagateDeps) has `requiredBy`, the bindings that need it: it also goes to all their clusters,
  * and without a policy of its own it is placed whole with their conflict resolution.
@@ -112,8 +131,11 @@ export function desiredBinding(
 ): ResourceBinding {
   const namespaced = template.metadata.namespace !== undefined && template.metadata.namespace !== "";
   const replicas = templateReplicas(template, interpreter);
+  const components = templateComponents(template, interpreter);
+  // A multi-component workload goes whole to each cluster: no replica count to revise.
+  const perCluster = placedAsSets(components) ? undefined : replicas;
   const byName = new Map(scheduled.map((t) => [t.name, t]));
-  for (const r of requiredBy) for (const c of r.clusters ?? []) if (!byName.has(c)) byName.set(c, replicas === undefined ? { name: c } : { name: c, replicas });
+  for (const r of requiredBy) for (const c of r.clusters ?? []) if (!byName.has(c)) byName.set(c, perCluster === undefined ? { name: c } : { name: c, replicas: perCluster });
   const targets: TargetCluster[] = [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const labels: Record<string, string> = {};
   if (policy !== undefined) labels[LABELS.policyName] = policy.metadata.name ?? "";
@@ -141,6 +163,7 @@ export function desiredBinding(
         uid: template.metadata.uid ?? "",
       },
       ...(replicas === undefined ? {} : { replicas }),
+      ...(components.length > 0 ? { components: components.map(bindingComponent) } : {}),
       clusters: targets,
       ...(spec.placement && Object.keys(withoutEmptyMaps(spec.placement)).length > 0 ? { placement: withoutEmptyMaps(spec.placement) } : {}),
       conflictResolution: spec.conflictResolution ?? "Abort",
@@ -151,6 +174,12 @@ export function desiredBinding(
       ...(evictions.length > 0 ? { gracefulEvictionTasks: evictions } : {}),
     },
   };
+}
+
+// A component as the binding records it: Karmada's ComponentRequirements, empty fields left out.
+function bindingComponent(c: Component): BindingComponent {
+  const requirements = c.replicaRequirements === undefined ? undefined : withoutEmptyMaps(c.replicaRequirements);
+  return { name: c.name, replicas: c.replicas, ...(requirements !== undefined && Object.keys(requirements).length > 0 ? { replicaRequirements: requirements } : {}) };
 }
 
 /**

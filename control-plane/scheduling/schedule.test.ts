@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { Cluster, KubeObject, PropagationPolicy, ReplicaSchedulingStrategy } from "../../shared/api/types.ts";
-import { availableReplicas, podRequestsOf, schedulable, scheduleTemplate } from "./schedule.ts";
+import type { KindInterpreter } from "../../shared/interpreter/interpreter.ts";
+import { schedulable, scheduleTemplate } from "./schedule.ts";
 
 const cluster = (name: string, opts: { ready?: boolean; noExecute?: boolean; cpu?: string; usedCpu?: string; labels?: Record<string, string> } = {}): Cluster => ({
   apiVersion: "flotilla.dev/v1alpha1",
@@ -90,15 +91,7 @@ describe("taints and tolerations", () => {
   }
 });
 
-describe("capacity", () => {
-  it("counts one replica's requests, pods included", () => {
-    assert.deepEqual(podRequestsOf(deployment(1, "500m")), { pods: 1, cpu: 0.5 });
-  });
-  it("estimates free replicas from the cluster's summary, plus what the workload already holds there", () => {
-    assert.equal(availableReplicas(cluster("m", { cpu: "4", usedCpu: "1" }), { pods: 1, cpu: 0.5 }, []), 6);
-    assert.equal(availableReplicas(cluster("m", { cpu: "4", usedCpu: "4" }), { pods: 1, cpu: 1 }, [{ name: "m", replicas: 3 }]), 3);
-    assert.equal(availableReplicas(cluster("m"), { pods: 1 }, []), 0, "no summary yet: nothing known to be free");
-  });
+describe("schedulable", () => {
   it("treats a not-ready or NoExecute-tainted cluster as unschedulable", () => {
     assert.deepEqual([cluster("a"), cluster("b", { ready: false }), cluster("c", { noExecute: true })].map((c) => schedulable(c)), [true, false, false]);
   });
@@ -176,5 +169,25 @@ describe("spread constraints and errors in the schedule", () => {
     assert.equal(s.targets.length, 0);
     assert.equal(s.unplaced, 4);
     assert.equal(s.message, "1 cluster selected, none Ready");
+  });
+});
+
+describe("scheduleTemplate: per-replica capacity from the interpreter's requirements", () => {
+  const dynamic = policy({ replicaSchedulingType: "Divided", replicaDivisionPreference: "Weighted", weightPreference: { dynamicWeight: "AvailableReplicas" } });
+  const small = [cluster("member1", { cpu: "8" }), cluster("member2", { cpu: "16" })];
+  const crd: KubeObject = { apiVersion: "example.com/v1", kind: "Widget", metadata: { name: "w", namespace: "default" }, spec: {} };
+  it("a CRD whose GetReplicas gives a resourceRequest: 6 replicas of 4 CPU over 8 and 16 free are 2 + 4", () => {
+    const ric: KindInterpreter = { getReplicas: () => ({ replicas: 6, requires: { resourceRequest: { cpu: "4" } } }) };
+    assert.equal(show(scheduleTemplate(crd, dynamic, small, [], ric).targets), "member1=2 member2=4");
+  });
+  it("without a resourceRequest only pods count (110 each): 3 + 3", () => {
+    const ric: KindInterpreter = { getReplicas: () => ({ replicas: 6 }) };
+    assert.equal(show(scheduleTemplate(crd, dynamic, small, [], ric).targets), "member1=3 member2=3");
+  });
+  it("a request no cluster can hold places what fits and says the rest", () => {
+    const ric: KindInterpreter = { getReplicas: () => ({ replicas: 6, requires: { resourceRequest: { cpu: "6" } } }) };
+    const s = scheduleTemplate(crd, dynamic, small, [], ric);
+    assert.equal(show(s.targets), "member1=1 member2=2");
+    assert.equal(s.unplaced, 3);
   });
 });

@@ -11,15 +11,16 @@ import type {
   TargetCluster,
   Toleration,
 } from "../../shared/api/types.ts";
-import { parseQuantity } from "../../shared/quantity.ts";
-import { templateReplicas } from "./binding-spec.ts";
+import { replicasOf } from "../../shared/interpreter/native/adapter.ts";
+import { placedAsSets, templateComponents } from "./binding-spec.ts";
+import { availableComponentSets, availableReplicas, componentSetRequest, replicaRequest, type ResourceAmounts, reportsCapacity, showAmounts } from "./capacity.ts";
 import { clusterReady, selectClusters } from "./placement.ts";
 import { DivisionError, divideReplicas } from "./replica-division.ts";
 import { applySpreadConstraints } from "./spread-constraints.ts";
 
 export interface Schedule {
   targets: TargetCluster[];
-  /** Replicas no cluster could take. */
+  /** Replicas no cluster could take (a multi-component workload: 1 when no cluster takes its set). */
   unplaced: number;
   /** Why replicas are unplaced, or why no cluster fits. */
   message?: string;
@@ -59,18 +60,34 @@ export function scheduleTemplate(template: KubeObject, policy: PropagationPolicy
     placement.clusterAffinities !== undefined && placement.clusterAffinities.length > 0 ? placement.clusterAffinities : [undefined];
   const byName = new Map(clusters.map((c) => [c.metadata.name ?? "", c]));
   const tolerations = placement.clusterTolerations ?? [];
-  // Asked once: a customization's GetReplicas is a Lua call, and it may throw (InterpreterError).
-  const replicas = templateReplicas(template, interpreter);
+  const demand = demandOf(template, interpreter);
   let best: Schedule | undefined;
   for (const term of terms) {
     const affinity = term === undefined ? placement.clusterAffinity : term;
-    const s = scheduleWithin(template, replicas, placement, affinity, clusters, byName, previous);
+    const s = scheduleWithin(demand, placement, affinity, clusters, byName, previous);
     if (term !== undefined) s.affinityName = term.affinityName;
     const fits = s.error === undefined && s.unplaced === 0 && s.targets.some((t) => schedulable(byName.get(t.name) as Cluster, tolerations));
     if (fits) return s;
     if (best === undefined || closer(s, best)) best = s;
   }
   return best as Schedule;
+}
+
+/**
+ * What a template asks of clusters. Per replica: its replicas and what each requests. As whole
+ * sets (two or more components): what one complete set requests (its replicas, if GetReplicas
+ * gives any, are only recorded on the binding).
+ */
+type Demand = { kind: "replicas"; replicas: number | undefined; perReplica: () => ResourceAmounts } | { kind: "sets"; perSet: ResourceAmounts };
+
+// Asked once per schedule: a customization's GetReplicas and GetComponents are Lua calls, and
+// either may throw (InterpreterError), which the caller turns into InterpreterFailed.
+function demandOf(template: KubeObject, interpreter: KindInterpreter | undefined): Demand {
+  const asked = replicasOf(template, interpreter);
+  const components = templateComponents(template, interpreter);
+  if (placedAsSets(components)) return { kind: "sets", perSet: componentSetRequest(components) };
+  // Lazily: only a Divided placement estimates capacity.
+  return { kind: "replicas", replicas: asked?.replicas, perReplica: () => replicaRequest(template, asked?.requires) };
 }
 
 /**
@@ -99,8 +116,7 @@ function closer(a: Schedule, b: Schedule): boolean {
  * groups used.
  */
 function scheduleWithin(
-  template: KubeObject,
-  replicas: number | undefined,
+  demand: Demand,
   placement: Placement,
   affinity: ClusterAffinity | undefined,
   clusters: Cluster[],
@@ -115,11 +131,13 @@ function scheduleWithin(
     const c = byName.get(n) as Cluster;
     return !untoleratedTaint(c, "NoExecute", tolerations) && (held.has(n) || !untoleratedTaint(c, "NoSchedule", tolerations));
   });
+  if (demand.kind === "sets") return scheduleSets(demand.perSet, placement, selected.length, names, byName, previous);
+  const replicas = demand.replicas;
   const strategy = placement.replicaScheduling;
   const divided = strategy !== undefined && strategy.replicaSchedulingType === "Divided" && replicas !== undefined;
   const candidates = names.map((n) => byName.get(n) as Cluster).filter((c) => !divided || schedulable(c, tolerations));
-  const podRequests = podRequestsOf(template);
-  const available = divided ? Object.fromEntries(candidates.map((c) => [c.metadata.name ?? "", availableReplicas(c, podRequests, previous)])) : undefined;
+  const perReplica = divided ? demand.perReplica() : undefined;
+  const available = perReplica ? Object.fromEntries(candidates.map((c) => [c.metadata.name ?? "", availableReplicas(c, perReplica, previous)])) : undefined;
   const spread = applySpreadConstraints({
     candidates,
     constraints: placement.spreadConstraints ?? [],
@@ -153,6 +171,55 @@ function scheduleWithin(
   }
 }
 
+/**
+ * A multi-component workload's schedule: it goes to clusters as whole sets, never divided per
+ * replica. A cluster is a candidate only when it can hold one complete set (its free resources ≥
+ * Σ components' replicas × request; the one it runs counts), unless no candidate reports capacity
+ * at all (then none is judged, as dynamic division does). The sets each can hold are the capacity
+ * the spread constraints rank by. Duplicated: every cluster left gets the whole workload.
+ * Divided: one set cannot be split, so exactly one cluster gets it, chosen by the policy's
+ * division preference with the set as its single unit (static weights: the heaviest; dynamic
+ * weights and Aggregated: the most sets). Why one cluster, beyond Karmada: README.md here.
+ */
+function scheduleSets(perSet: ResourceAmounts, placement: Placement, selected: number, names: string[], byName: ReadonlyMap<string, Cluster>, previous: TargetCluster[]): Schedule {
+  const tolerations = placement.clusterTolerations ?? [];
+  const held = new Set(previous.map((t) => t.name));
+  const strategy = placement.replicaScheduling;
+  const divided = strategy?.replicaSchedulingType === "Divided";
+  // Selected and tolerated (names), and for Divided also Ready.
+  const placeable = names.map((n) => byName.get(n) as Cluster).filter((c) => !divided || schedulable(c, tolerations));
+  const judged = placeable.some(reportsCapacity);
+  const sets = new Map(placeable.map((c) => [c.metadata.name ?? "", judged ? (availableComponentSets(c, perSet, held.has(c.metadata.name ?? "")) ?? 0) : 0]));
+  const candidates = judged ? placeable.filter((c) => (sets.get(c.metadata.name ?? "") ?? 0) >= 1) : placeable;
+  if (candidates.length === 0) {
+    const why = placeable.length === 0 ? noFitMessage(selected, names.length, 0, divided) : `${plural(placeable.length, "cluster")} selected, none can hold one complete set of the components (${showAmounts(perSet)})`;
+    return { targets: [], unplaced: 1, message: why };
+  }
+  const capacity = judged ? Object.fromEntries(candidates.map((c) => [c.metadata.name ?? "", sets.get(c.metadata.name ?? "") ?? 0])) : undefined;
+  const spread = applySpreadConstraints({ candidates, constraints: placement.spreadConstraints ?? [], previous: [...held], ...(capacity ? { capacity } : {}) });
+  if ("error" in spread) return { targets: [], unplaced: 1, error: spread.error };
+  if (spread.clusters.length === 0) return { targets: [], unplaced: 1, message: noFitMessage(selected, names.length, candidates.length, divided) };
+  if (!divided) return { targets: spread.clusters.map((name) => ({ name })), unplaced: 0 };
+  const chosen = new Set(spread.clusters);
+  try {
+    const division = divideReplicas({
+      replicas: 1,
+      clusters: candidates.filter((c) => chosen.has(c.metadata.name ?? "")),
+      strategy,
+      ...(capacity ? { available: capacity } : {}),
+      previous: Object.fromEntries([...held].map((name) => [name, 1])),
+    });
+    const one = division.assignments.find((a) => a.replicas > 0);
+    // Only static weights can leave it out (no chosen cluster weighs above 0, or all at maxReplicas 0).
+    const reason = division.message?.slice(division.message.indexOf(": ") + 2) ?? "no cluster takes it";
+    if (one === undefined) return { targets: [], unplaced: 1, message: `the complete set of the components is unplaced: ${reason}` };
+    return { targets: [{ name: one.name }], unplaced: 0 };
+  } catch (err) {
+    if (err instanceof DivisionError) return { targets: [], unplaced: 1, error: err.message };
+    throw err;
+  }
+}
+
 function noFitMessage(selected: number, untainted: number, candidates: number, divided: boolean): string {
   if (selected === 0) return "no cluster matches the placement's cluster affinity";
   if (untainted === 0) return `${plural(selected, "cluster")} selected, all with a taint the policy does not tolerate`;
@@ -162,48 +229,4 @@ function noFitMessage(selected: number, untainted: number, candidates: number, d
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
-}
-
-/** The resource requests of one replica (sum over the pod template's containers). */
-export function podRequestsOf(template: KubeObject): Record<string, number> {
-  const containers = ((template.spec as { template?: { spec?: { containers?: { resources?: { requests?: Record<string, string> } }[] } } })?.template?.spec?.containers ?? []);
-  const sums: Record<string, number> = { pods: 1 };
-  for (const c of containers) {
-    for (const [k, q] of Object.entries(c.resources?.requests ?? {})) {
-      try {
-        sums[k] = (sums[k] ?? 0) + parseQuantity(q);
-      } catch {
-        // a malformed request: the apiserver would have refused the template
-      }
-    }
-  }
-  return sums;
-}
-
-/**
- * How many more replicas a cluster can hold, from the resource summary its agent reports
- * (allocatable − allocated, per requested resource), plus what this workload already runs there.
- */
-export function availableReplicas(c: Cluster, perReplica: Record<string, number>, previous: TargetCluster[]): number {
-  const summary = c.status?.resourceSummary;
-  const held = previous.find((t) => t.name === c.metadata.name)?.replicas ?? 0;
-  if (summary?.allocatable === undefined) return held;
-  let fit = Number.POSITIVE_INFINITY;
-  for (const [resource, need] of Object.entries(perReplica)) {
-    if (need <= 0) continue;
-    const total = quantity(summary.allocatable[resource]);
-    if (total === undefined) continue;
-    const free = Math.max(0, total - (quantity(summary.allocated?.[resource]) ?? 0));
-    fit = Math.min(fit, Math.floor(free / need));
-  }
-  return (Number.isFinite(fit) ? fit : 0) + held;
-}
-
-function quantity(q: string | undefined): number | undefined {
-  if (q === undefined) return undefined;
-  try {
-    return parseQuantity(q);
-  } catch {
-    return undefined;
-  }
 }

@@ -220,6 +220,11 @@ export interface TargetCluster {
 export interface ResourceBindingSpec {
   resource: ObjectReference;
   replicas?: number;
+  /**
+   * A multi-template workload's components, as its interpreter's GetComponents gives them
+   * (Karmada's spec.components). Two or more: the workload goes to clusters as whole sets.
+   */
+  components?: BindingComponent[];
   clusters: TargetCluster[];
   placement?: Placement;
   conflictResolution?: ConflictResolution;
@@ -230,6 +235,21 @@ export interface ResourceBindingSpec {
   requiredBy?: BindingSnapshot[];
   /** Clusters that keep their copy while it is replaced elsewhere (graceful eviction). */
   gracefulEvictionTasks?: GracefulEvictionTask[];
+}
+
+/** One component of a multi-template workload (Karmada's ComponentRequirements). */
+export interface BindingComponent {
+  name: string;
+  /** Its replicas in one complete set. */
+  replicas: number;
+  /** What each of its replicas needs. */
+  replicaRequirements?: {
+    nodeClaim?: { nodeSelector?: Record<string, string>; tolerations?: Toleration[]; hardNodeAffinity?: unknown };
+    /** Resource name → canonical quantity ("2", "4Gi"). */
+    resourceRequest?: Record<string, string>;
+    namespace?: string;
+    priorityClassName?: string;
+  };
 }
 
 /** A not-Ready cluster whose copy stays until its replacement is Available (Karmada's field). */
