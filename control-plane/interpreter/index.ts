@@ -2,7 +2,8 @@
 // Lua runtime, become the registry's customizations (ctx.interpreters) that scheduling, rendering
 // and the template status ask. Every replica keeps its own, from the informer; the registry is
 // filled before any controller starts, so no template is scheduled without its customization. A
-// change requeues the templates of the kinds it touches.
+// change requeues the templates of the kinds it touches. The operations that run in agents
+// (Retain, ReflectStatus, InterpretHealth) are kept as the set the hub sends them.
 import type { ResourceInterpreterCustomization } from "../../shared/api/customization.ts";
 import { Controller } from "../../shared/controller.ts";
 import { LuaInterpreterRuntime } from "../../shared/interpreter/lua/runtime.ts";
@@ -10,6 +11,7 @@ import type { ScriptChecker } from "../../shared/interpreter/customization-check
 import { templateKey } from "../../shared/work-key.ts";
 import type { ControlPlaneContext, Part } from "../context.ts";
 import { changedKinds, customizationDigests, interpretersByKind } from "../../shared/interpreter/customization-set.ts";
+import { agentCustomizationSet, encodeAgentSet } from "../../shared/interpreter/agent-customizations.ts";
 
 export function startInterpreter(ctx: ControlPlaneContext): Part & { checkScript: ScriptChecker } {
   const log = ctx.log.child({ component: "interpreter" });
@@ -19,6 +21,13 @@ export function startInterpreter(ctx: ControlPlaneContext): Part & { checkScript
 
   const refresh = (): string[] => {
     const stored = informer.list() as ResourceInterpreterCustomization[];
+    // What agents run travels to them by hash (the hub sends a set only to agents holding another).
+    const agentSet = agentCustomizationSet(stored);
+    if (agentSet.hash !== ctx.agentCustomizations.set.hash) {
+      ctx.agentCustomizations.set = agentSet;
+      ctx.agentCustomizations.message = encodeAgentSet(agentSet);
+      ctx.events.emit("agentCustomizationsChanged");
+    }
     const next = customizationDigests(stored);
     const changed = changedKinds(digests, next);
     if (changed.length === 0) return [];
