@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { KubeObject } from "../shared/api/types.ts";
+import { LuaInterpreterRuntime } from "../shared/interpreter/lua/runtime.ts";
 import { InterpreterError, type InterpreterOperation, type KindInterpreter } from "../shared/interpreter/interpreter.ts";
 import { type ManifestOutcome, readMember, workStatus } from "./work-status.ts";
 
@@ -82,4 +83,24 @@ describe("readMember and workStatus with a kind's customization", () => {
     assert.equal(s.reason, "UpdateFailed");
     assert.match(s.message, /^Gizmo\/g: refused; Gizmo\/h: InterpretHealth: /);
   });
+});
+
+describe("readMember with runaway scripts in the agent's Lua runtime", () => {
+  const runtime = new LuaInterpreterRuntime({ timeoutMs: 200, memoryBytes: 8 * 2 ** 20 });
+  const live = { apiVersion: "example.com/v1", kind: "Gizmo", metadata: { name: "g", namespace: "shop", generation: 1 }, status: { phase: "Running" } } as KubeObject;
+  const health = (script: string) => runtime.interpreter({ healthInterpretation: { luaScript: script } });
+  const cases: [string, string, RegExp][] = [
+    ["an infinite loop", "function InterpretHealth(o)\n  while true do end\nend", /^InterpretHealth: .*time limit/],
+    ["a huge allocation", "function InterpretHealth(o)\n  local t = {}\n  for i = 1, 1e8 do t[i] = {i} end\n  return true\nend", /^InterpretHealth: .*memory/],
+    ["os.exit", "function InterpretHealth(o) os.exit(1) return true end", /^InterpretHealth: .*exit/],
+    ["io.open", `function InterpretHealth(o) local f = io.open("/etc/passwd") return true end`, /^InterpretHealth: .*'io'/],
+  ];
+  for (const [name, script, want] of cases) {
+    it(`${name}: Unknown, said, and the next object is judged as usual`, () => {
+      const r = readMember(live, health(script));
+      assert.equal(r.health.health, "Unknown");
+      assert.match(r.failures[0] ?? "", want);
+      assert.equal(readMember(live, health("function InterpretHealth(o) return o.status.phase == 'Running' end")).health.health, "Healthy");
+    });
+  }
 });
