@@ -12,12 +12,20 @@ import { templateKey } from "../../shared/work-key.ts";
 import type { ControlPlaneContext, Part } from "../context.ts";
 import { changedKinds, customizationDigests, interpretersByKind } from "../../shared/interpreter/customization-set.ts";
 import { agentCustomizationSet, encodeAgentSet } from "../../shared/interpreter/agent-customizations.ts";
+import { SettleTimer } from "../../shared/settle-timer.ts";
+
+/** How long the customizations must stay unchanged before agents are sent them, and the longest a change waits. */
+export const AGENT_SET_QUIET_MS = 1000;
+export const AGENT_SET_MAX_WAIT_MS = 5000;
 
 export function startInterpreter(ctx: ControlPlaneContext): Part & { checkScript: ScriptChecker } {
   const log = ctx.log.child({ component: "interpreter" });
   const runtime = new LuaInterpreterRuntime({ logger: log });
   const informer = ctx.caches.customizations;
   let digests = new Map<string, string>();
+  // A burst of customization changes (`kubectl apply -f dir/`) reaches agents as one set: every set
+  // is the whole set, and each costs every agent a rebuild. A stream opened meanwhile gets the latest.
+  const announce = new SettleTimer({ quietMs: AGENT_SET_QUIET_MS, maxWaitMs: AGENT_SET_MAX_WAIT_MS, fire: () => ctx.events.emit("agentCustomizationsChanged") });
 
   const refresh = (): string[] => {
     const stored = informer.list() as ResourceInterpreterCustomization[];
@@ -26,7 +34,7 @@ export function startInterpreter(ctx: ControlPlaneContext): Part & { checkScript
     if (agentSet.hash !== ctx.agentCustomizations.set.hash) {
       ctx.agentCustomizations.set = agentSet;
       ctx.agentCustomizations.message = encodeAgentSet(agentSet);
-      ctx.events.emit("agentCustomizationsChanged");
+      announce.poke();
     }
     const next = customizationDigests(stored);
     const changed = changedKinds(digests, next);
@@ -59,5 +67,6 @@ export function startInterpreter(ctx: ControlPlaneContext): Part & { checkScript
     synced: () => void refresh(),
     controllers: [controller],
     checkScript,
+    stop: () => announce.stop(),
   };
 }
