@@ -1,13 +1,7 @@
 import { type ServerDuplexStream, status as GrpcStatus } from "@grpc/grpc-js";
 import type { Logger } from "pino";
-import type {
-  AgentMessage,
-  ControlMessage,
-  Hello,
-  InterpreterCustomizations,
-  ResourceIdentifier,
-} from "../../shared/gen/flotilla/v1alpha1/agent.ts";
-import { FEATURES } from "../../shared/protocol.ts";
+import type { AgentMessage, ControlMessage, Hello, InterpreterCustomizations, ResourceIdentifier } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
+import { CustomizationDelivery } from "./customization-delivery.ts";
 import { CoalescingOutbox } from "../../shared/coalescing-outbox.ts";
 import { counter } from "../../shared/metrics.ts";
 import type { RateLimiter } from "../../shared/rate-limiter.ts";
@@ -23,8 +17,7 @@ import type { WorkStore } from "../works/work-store.ts";
 export type { SessionEvents, SessionStats };
 
 const SYNC_DONE = "\u0000sync-done";
-/** The outbox key of the interpreter customizations (the set is read when there is room to send). */
-const CUSTOMIZATIONS = "\u0000customizations";
+const CUSTOMIZATIONS = "\u0000customizations"; // the set is read when there is room to send
 const bytesSent = counter("flotilla_stream_bytes_sent_total", "Manifest bytes of the WorkUpserts sent to a cluster.", ["cluster"]);
 const bytesReceived = counter("flotilla_stream_bytes_received_total", "Manifest status bytes of the WorkStatuses a cluster sent.", ["cluster"]);
 
@@ -56,9 +49,7 @@ export class AgentSession {
   private readonly gate: InboundGate;
   private resumeTimer: NodeJS.Timeout | undefined;
   private readonly helloTimer: NodeJS.Timeout;
-  private readonly customizations: () => InterpreterCustomizations;
-  /** The customizations' hash the agent holds (its Hello's, then what was sent); undefined: it takes none. */
-  private agentCustomizationsHash: string | undefined;
+  private readonly customizations: CustomizationDelivery;
 
   constructor(opts: {
     cluster: string;
@@ -78,7 +69,7 @@ export class AgentSession {
     /** The interpreter customizations agents run, as sent (default: none). */
     customizations?: () => InterpreterCustomizations;
   }) {
-    this.customizations = opts.customizations ?? (() => ({ contentHash: "", customizations: [] }));
+    this.customizations = new CustomizationDelivery(opts.customizations ?? (() => ({ contentHash: "", customizations: [] })));
     this.cluster = opts.cluster;
     this.call = opts.call;
     this.works = opts.works;
@@ -231,10 +222,7 @@ export class AgentSession {
     // An agent from before versioned Hellos (protocol 0) declares nothing.
     this.deletions.agentDeclared(hello.protocolVersion >= 2 ? hello.features : []);
     // The customizations go first: the Works that follow are judged with them.
-    if (hello.protocolVersion >= 2 && hello.features.includes(FEATURES.interpreterCustomizations)) {
-      this.agentCustomizationsHash = hello.customizationsHash ?? "";
-      this.outbox.mark(CUSTOMIZATIONS);
-    }
+    if (this.customizations.hello(hello)) this.outbox.mark(CUSTOMIZATIONS);
     const hub = this.works.hashes(this.cluster);
     const plan = planResync(hello.needsContents ? {} : hello.workHashes, hub);
     // An agent that lost its manifests still tells what it applied, so that Works gone meanwhile are
@@ -263,8 +251,7 @@ export class AgentSession {
 
   /** The customizations changed: sent to the agent if it takes them and holds another set. */
   customizationsChanged(): void {
-    if (this.closed || this.hello === undefined || this.agentCustomizationsHash === undefined) return;
-    this.outbox.mark(CUSTOMIZATIONS);
+    if (!this.closed && this.hello !== undefined && this.customizations.takes) this.outbox.mark(CUSTOMIZATIONS);
   }
 
   /** A person decided on the deletions held for this cluster: they are judged again, with that answer. */
@@ -284,12 +271,9 @@ export class AgentSession {
       return { kind: { $case: "syncDone", value: { workCount: this.works.keys(this.cluster).length } } };
     }
     if (key === CUSTOMIZATIONS) {
-      const current = this.customizations();
-      // Never sent when the agent holds this set already (its Hello said so, or it was sent).
-      if (this.agentCustomizationsHash === undefined || current.contentHash === this.agentCustomizationsHash) return undefined;
-      this.agentCustomizationsHash = current.contentHash;
-      this.stats.customizations++;
-      return { kind: { $case: "interpreterCustomizations", value: current } };
+      const set = this.customizations.next();
+      if (set !== undefined) this.stats.customizations++;
+      return set === undefined ? undefined : { kind: { $case: "interpreterCustomizations", value: set } };
     }
     const work = this.works.get(this.cluster, key);
     if (work === undefined) {
