@@ -3,7 +3,7 @@
 // ReflectStatus when the fleet has one for the kind, else the native reading.
 import type { HealthWord, KubeObject } from "../shared/api/types.ts";
 import { Health, type ManifestStatus, type WorkStatus } from "../shared/gen/flotilla/v1alpha1/agent.ts";
-import type { HealthAssessment } from "../shared/health.ts";
+import type { HealthAssessment } from "../shared/interpreter/native/health-words.ts";
 import { InterpreterError, type KindInterpreter } from "../shared/interpreter/interpreter.ts";
 import { healthWord } from "../shared/interpreter/native/index.ts";
 
