@@ -19,6 +19,7 @@ import { ObjectWatch } from "./object-watch.ts";
 import { WorkRunner } from "./work-runner.ts";
 import { HpaIndex } from "./hpa-index.ts";
 import { EndpointSliceIndex } from "./endpoint-slices.ts";
+import { AgentCustomizations } from "./customizations.ts";
 
 export const AGENT_VERSION = "0.1.0";
 
@@ -44,6 +45,7 @@ export interface AgentOptions {
 
 export interface RunningAgent {
   connection: HubConnection;
+  customizations: AgentCustomizations;
   runner: WorkRunner;
   applied: AppliedStore;
   healthPort: number | undefined;
@@ -58,6 +60,9 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
   const applied = new AppliedStore({ rest, namespace: opts.stateNamespace, log });
   await applied.load();
   log.info({ works: applied.keys().length }, "applied records loaded");
+  // The fleet's customizations as last received, before any Work is judged with them.
+  const customizations = new AgentCustomizations({ rest, namespace: opts.stateNamespace, log });
+  await customizations.load();
 
   const objects = new ObjectWatch({ kc, rest, log, onChange: (key) => runner.controller.enqueue(key) });
   const hpas = new HpaIndex({ kc, rest, log });
@@ -85,6 +90,7 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
     log,
     workers: opts.workers,
     owner: ownerOf(ca, opts.clusterName),
+    customized: (obj) => customizations.for(obj),
     report: (key) => connection.reportStatus(key),
     requestContents: (key) => connection.requestContents(key),
   });
@@ -104,7 +110,16 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
       // What it applied, by hash, across restarts too: the hub sends only what differs (never
       // needsContents). Works only a record names (adopted objects, a removal still failing) are
       // told too, so the hub judges them on every resync.
-      hello: () => ({ clusterName: opts.clusterName, agentVersion: AGENT_VERSION, workHashes: runner.helloHashes(), needsContents: false, protocolVersion: PROTOCOL_VERSION, features: [...AGENT_FEATURES] }),
+      hello: () => ({
+        clusterName: opts.clusterName,
+        agentVersion: AGENT_VERSION,
+        workHashes: runner.helloHashes(),
+        needsContents: false,
+        protocolVersion: PROTOCOL_VERSION,
+        features: [...AGENT_FEATURES],
+        customizationsHash: customizations.hash,
+      }),
+      customizations: (c) => void customizations.receive(c).then((kinds) => runner.reinterpret(kinds)),
       upsert: (u) => {
         try {
           const manifests = u.manifests.map((b) => JSON.parse(Buffer.from(b).toString("utf8")) as KubeObject);
@@ -177,12 +192,15 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
   counterOf("flotilla_agent_deletes_total", "Member objects deleted, by the reason the agent was given.", () => [...runner.stats.deletesByReason].map(([reason, n]) => [{ reason }, n] as const), ["reason"]);
   counterOf("flotilla_agent_state_writes_total", "Writes of the applied-work record ConfigMaps.", () => applied.writes);
   gaugeOf("flotilla_agent_works", "Works held, with their manifests or by hash.", () => Object.keys(runner.heldHashes()).length + runner.byHashKeys().length);
+  counterOf("flotilla_agent_customization_sets_received_total", "Interpreter customization sets received from the hub and taken.", () => customizations.received);
+  gaugeOf("flotilla_agent_customizations", "Interpreter customizations held (those with Retain, ReflectStatus or InterpretHealth).", () => customizations.size);
   gaugeOf("flotilla_agent_works_by_hash", "Works held by hash only (applied before a restart; no manifests in memory).", () => runner.byHashKeys().length);
   gaugeOf("flotilla_agent_work_queue_depth", "Works waiting or being applied.", () => runner.controller.queue.length + runner.controller.queue.inFlight);
   const health = opts.healthListen === "" ? undefined : await startHealthServer(opts.healthListen, () => connection.connected);
 
   return {
     connection,
+    customizations,
     runner,
     applied,
     healthPort: health?.port,

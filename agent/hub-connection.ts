@@ -8,6 +8,7 @@ import {
   type ControlMessage,
   type Heartbeat,
   type Hello,
+  type InterpreterCustomizations,
   type LiveRequest,
   type LiveResponse,
   type WorkStatus,
@@ -28,6 +29,8 @@ export interface HubHandlers {
   status(key: string): WorkStatus | undefined;
   /** The member's live objects, for the hub (flotillactl diff). */
   live(req: LiveRequest): Promise<LiveResponse>;
+  /** The fleet's interpreter customizations that run in the agent (sent before the Works they judge). */
+  customizations?(c: InterpreterCustomizations): void;
 }
 
 export interface HubConnectionOptions {
@@ -173,6 +176,9 @@ export class HubConnection {
           break;
         case "workDelete":
           handlers.delete(kind.value.workKey, kind.value.preserve, kind.value.reason || "Unspecified");
+          break;
+        case "interpreterCustomizations":
+          handlers.customizations?.(kind.value);
           break;
         case "liveRequest":
           void handlers.live(kind.value).then((res) => stream.write({ kind: { $case: "liveResponse", value: res } }));

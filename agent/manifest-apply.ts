@@ -10,11 +10,19 @@ import { containsFields, decideApply } from "./apply-decision.ts";
 import type { HpaIndex } from "./hpa-index.ts";
 import { namespaceFailureOf, Namespaces } from "./namespaces.ts";
 import type { ObjectWatch } from "./object-watch.ts";
-import { isScalable, retainMemberOwned } from "./retain.ts";
+import { isScalable, retainByCustomization, retainMemberOwned } from "./retain.ts";
 import { errorMessage, withOwnership } from "./work-manifests.ts";
-import type { ManifestOutcome } from "./work-status.ts";
+import { type CustomizedInterpreter, INTERPRETER_FAILED, type ManifestOutcome } from "./work-status.ts";
 
 const FIELD_MANAGER = "flotilla-agent";
+
+/** What reads and writes the member: the work runner's and the applier's. */
+export interface MemberAccess {
+  rest: KubeRest;
+  discovery: Discovery;
+  applied: AppliedStore;
+  objects: ObjectWatch;
+}
 
 /** Applies manifests for the work runner. */
 export class ManifestApplier {
@@ -28,9 +36,18 @@ export class ManifestApplier {
   private readonly log: Logger;
 
   private readonly owner: string | undefined;
+  private readonly customized: CustomizedInterpreter;
 
-  constructor(opts: { rest: KubeRest; discovery: Discovery; applied: AppliedStore; objects: ObjectWatch; hpas: HpaIndex | undefined; counts: { applies: number }; log: Logger; owner?: string }) {
+  constructor(opts: MemberAccess & {
+    hpas: HpaIndex | undefined;
+    counts: { applies: number };
+    log: Logger;
+    owner?: string;
+    /** The kinds' customized operations: a customization's Retain keeps what the member owns. */
+    customized?: CustomizedInterpreter;
+  }) {
     this.owner = opts.owner;
+    this.customized = opts.customized ?? (() => undefined);
     this.rest = opts.rest;
     this.discovery = opts.discovery;
     this.applied = opts.applied;
@@ -64,7 +81,9 @@ export class ManifestApplier {
     }
     const decision = decideApply(live, label, conflictResolution, this.owner);
     if (decision.action === "skip") return { manifest, applied: false, reason: decision.reason, message: decision.message };
-    const desired = retainMemberOwned(withOwnership(manifest, key, label, namespace, this.owner), live, this.scaledByHpa(manifest, namespace, name));
+    const retained = retainByCustomization(manifest, live, this.customized(manifest));
+    if ("failure" in retained) return { manifest, applied: false, reason: INTERPRETER_FAILED, message: retained.failure, ...(live === undefined ? {} : { live }) };
+    const desired = retainMemberOwned(withOwnership(retained.desired, key, label, namespace, this.owner), live, this.scaledByHpa(manifest, namespace, name));
     this.objects.ensure(res);
     if (!full && live !== undefined && containsFields(live, desired)) return { manifest, applied: true, reason: "", message: "", live };
     try {

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { KubeObject } from "../shared/api/types.ts";
-import { isScalable, retainMemberOwned, scaleTargetId } from "./retain.ts";
+import { InterpreterError, type KindInterpreter } from "../shared/interpreter/interpreter.ts";
+import { isScalable, retainByCustomization, retainMemberOwned, scaleTargetId } from "./retain.ts";
 
 const deploy = (replicas: number): KubeObject => ({ apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "web", namespace: "default" }, spec: { replicas, template: {} } });
 
@@ -26,4 +27,38 @@ describe("scale targets", () => {
     assert.equal(isScalable("apps/v1", "StatefulSet"), true);
     assert.equal(isScalable("v1", "Pod"), false);
   });
+});
+
+describe("retainByCustomization", () => {
+  const gizmo = (paused: boolean, extra: Record<string, unknown> = {}): KubeObject => ({ apiVersion: "example.com/v1", kind: "Gizmo", metadata: { name: "g", namespace: "shop" }, spec: { size: 2, paused, ...extra } });
+  const keepPaused: Pick<KindInterpreter, "retain"> = { retain: (d, o) => ({ ...d, spec: { ...(d.spec as object), paused: (o.spec as { paused: boolean }).paused } }) };
+  const cases: { name: string; live: KubeObject | undefined; customized: Pick<KindInterpreter, "retain"> | undefined; want: { paused: boolean } | RegExp }[] = [
+    { name: "the member's field kept", live: gizmo(true), customized: keepPaused, want: { paused: true } },
+    { name: "not created yet: as rendered", live: undefined, customized: keepPaused, want: { paused: false } },
+    { name: "no customized Retain: as rendered", live: gizmo(true), customized: undefined, want: { paused: false } },
+    {
+      name: "a failing script: refused with the Lua message",
+      live: gizmo(true),
+      customized: {
+        retain: () => {
+          throw new InterpreterError("Retain", "<string>:3: attempt to index a nil value");
+        },
+      },
+      want: /^Retain: <string>:3: attempt to index a nil value$/,
+    },
+    { name: "another object returned: refused", live: gizmo(true), customized: { retain: (d) => ({ ...d, metadata: { ...d.metadata, name: "other" } }) }, want: /returned Gizmo\/other/ },
+    { name: "another kind returned: refused", live: gizmo(true), customized: { retain: (d) => ({ ...d, kind: "Widget" }) }, want: /returned Widget\/g/ },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const out = retainByCustomization(gizmo(false), c.live, c.customized);
+      if (c.want instanceof RegExp) {
+        assert.ok("failure" in out, JSON.stringify(out));
+        assert.match(out.failure, c.want);
+      } else {
+        assert.ok("desired" in out, JSON.stringify(out));
+        assert.deepEqual(out.desired, gizmo(c.want.paused));
+      }
+    });
+  }
 });

@@ -2,6 +2,7 @@
 // scales a workload owns its spec.replicas; the agent applies the member's current value there,
 // so it neither fights the autoscaler nor counts its changes as drift.
 import type { KubeObject } from "../shared/api/types.ts";
+import { InterpreterError, type KindInterpreter } from "../shared/interpreter/interpreter.ts";
 
 /** Kinds an HPA scales through spec.replicas. */
 const SCALABLE: Readonly<Record<string, ReadonlySet<string>>> = {
@@ -32,4 +33,24 @@ export function retainMemberOwned(desired: KubeObject, live: KubeObject | undefi
 
 function groupOf(apiVersion: string): string {
   return apiVersion.includes("/") ? (apiVersion.split("/")[0] ?? "") : "";
+}
+
+/**
+ * A ResourceInterpreterCustomization's Retain (issue 21): the manifest with what the member owns
+ * kept from the live object, as the fleet's script says. Without a live object, or without a
+ * customized Retain, the manifest as rendered. A script that fails, or that returns another object
+ * (another apiVersion, kind, name or namespace), is a failure: nothing is applied, and the member's
+ * object stays as it is.
+ */
+export function retainByCustomization(manifest: KubeObject, live: KubeObject | undefined, customized: Pick<KindInterpreter, "retain"> | undefined): { desired: KubeObject } | { failure: string } {
+  if (live === undefined || customized?.retain === undefined) return { desired: manifest };
+  let out: KubeObject;
+  try {
+    out = customized.retain(manifest, live);
+  } catch (err) {
+    return { failure: err instanceof InterpreterError ? err.message : `Retain: ${err instanceof Error ? err.message : String(err)}` };
+  }
+  const same = (o: KubeObject) => JSON.stringify([o.apiVersion, o.kind, o.metadata?.name ?? "", o.metadata?.namespace ?? ""]);
+  if (same(out) !== same(manifest)) return { failure: `Retain: the script returned ${out.kind}/${out.metadata?.name ?? ""} (${out.apiVersion}), not the object it was given` };
+  return { desired: out };
 }

@@ -15,11 +15,11 @@ import { helloHashes, liveFingerprint } from "./by-hash.ts";
 import { decidePrune, recordAgain } from "./prune-decision.ts";
 import type { AppliedRecord, AppliedResource, AppliedStore } from "./applied-store.ts";
 import { isOurs, MemberDeletion } from "./member-deletion.ts";
-import { ManifestApplier } from "./manifest-apply.ts";
+import { ManifestApplier, type MemberAccess } from "./manifest-apply.ts";
 import type { ObjectWatch } from "./object-watch.ts";
 import { preserveOnRemoval } from "./preserve-decision.ts";
 import { asObject, isLeftAlone, resourceOf } from "./work-manifests.ts";
-import { type ManifestOutcome, workStatus } from "./work-status.ts";
+import { type CustomizedInterpreter, type ManifestOutcome, workStatus } from "./work-status.ts";
 
 /** How often a Work with a skipped manifest (a conflict) is looked at again. */
 const RECHECK_SKIPPED_MS = 15_000;
@@ -79,11 +79,8 @@ export class WorkRunner {
   private readonly log: Logger;
 
   private readonly owner: string | undefined;
-  constructor(opts: {
-    rest: KubeRest;
-    discovery: Discovery;
-    applied: AppliedStore;
-    objects: ObjectWatch;
+  private readonly customized: CustomizedInterpreter;
+  constructor(opts: MemberAccess & {
     /** The member's HPAs: a workload one scales keeps the member's replicas. */
     hpas?: HpaIndex;
     /** The member's EndpointSlices: a Service's status carries its ready endpoints. */
@@ -95,7 +92,10 @@ export class WorkRunner {
     workers?: number;
     /** This agent's owner value (agent/owner.ts): what another fleet or cluster applied is never ours. */
     owner?: string;
+    /** The kinds' customized operations (Retain, ReflectStatus, InterpretHealth) from the fleet's customizations. */
+    customized?: CustomizedInterpreter;
   }) {
+    this.customized = opts.customized ?? (() => undefined);
     this.owner = opts.owner;
     this.requestContents = opts.requestContents ?? (() => undefined);
     this.endpoints = opts.endpoints;
@@ -105,7 +105,7 @@ export class WorkRunner {
     this.objects = opts.objects;
     this.report = opts.report;
     this.log = opts.log;
-    this.applier = new ManifestApplier({ rest: opts.rest, discovery: opts.discovery, applied: opts.applied, objects: opts.objects, hpas: opts.hpas, counts: this.stats, log: opts.log, ...(opts.owner !== undefined ? { owner: opts.owner } : {}) });
+    this.applier = new ManifestApplier({ rest: opts.rest, discovery: opts.discovery, applied: opts.applied, objects: opts.objects, hpas: opts.hpas, counts: this.stats, log: opts.log, customized: this.customized, ...(opts.owner !== undefined ? { owner: opts.owner } : {}) });
     this.deletion = new MemberDeletion({ rest: opts.rest, discovery: opts.discovery, objects: opts.objects, stats: this.stats, log: opts.log, ...(opts.owner !== undefined ? { owner: opts.owner } : {}) });
     this.controller = new Controller({ name: "work", reconcile: (k) => this.reconcile(k), log: opts.log, workers: opts.workers ?? 4 });
   }
@@ -166,6 +166,17 @@ export class WorkRunner {
     );
   }
 
+  /**
+   * Looks again at the Works holding objects of these kinds (kindKey: `<apiVersion>/<kind>`): their
+   * customizations changed, so their retained fields, health and status may differ.
+   */
+  reinterpret(kinds: readonly string[]): void {
+    const wanted = new Set(kinds);
+    const has = (objects: Iterable<{ apiVersion: string; kind: string }>) => [...objects].some((o) => wanted.has(`${o.apiVersion}/${o.kind}`));
+    for (const w of this.desired.values()) if (has(w.manifests)) this.controller.enqueue(w.key);
+    for (const r of this.applied.all().values()) if (!this.desired.has(r.key) && has(r.resources)) this.controller.enqueue(r.key);
+  }
+
   /** The latest status of a Work, for the stream. */
   status(key: string): WorkStatus | undefined {
     return this.statuses.get(key);
@@ -219,7 +230,7 @@ export class WorkRunner {
       const next = recordAgain(record, outcomes.map((o) => resourceOf(o.manifest)), skipped, want.preserve === true);
       if (next !== undefined) this.applied.set(next);
     }
-    this.publish(workStatus(key, want.hash, await withReadyEndpoints(this.endpoints, outcomes)));
+    this.publish(workStatus(key, want.hash, await withReadyEndpoints(this.endpoints, outcomes), this.customized));
     const failed = outcomes.filter((o) => !o.applied && !isLeftAlone(o));
     if (failed.length > 0) applyErrors.inc();
     // Its namespace being deleted (by hand): tried again on the namespace's own clock, so it comes back soon after the namespace is gone.
@@ -253,7 +264,7 @@ export class WorkRunner {
     if (baseline === undefined) this.baselines.set(record.key, fingerprint);
     else if (baseline !== fingerprint) drifted = true;
     if (!drifted) {
-      this.publish(workStatus(record.key, record.hash, await withReadyEndpoints(this.endpoints, outcomes)));
+      this.publish(workStatus(record.key, record.hash, await withReadyEndpoints(this.endpoints, outcomes), this.customized));
     } else if (!this.contentWanted.has(record.key)) {
       this.contentWanted.add(record.key);
       this.log.info({ work: record.key }, "a member object of a Work held by hash changed; asking the hub for its contents");

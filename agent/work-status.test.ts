@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { KubeObject } from "../shared/api/types.ts";
-import { type ManifestOutcome, workStatus } from "./work-status.ts";
+import { LuaInterpreterRuntime } from "../shared/interpreter/lua/runtime.ts";
+import { InterpreterError, type InterpreterOperation, type KindInterpreter } from "../shared/interpreter/interpreter.ts";
+import { type ManifestOutcome, readMember, workStatus } from "./work-status.ts";
 
 const service: KubeObject = { apiVersion: "v1", kind: "Service", metadata: { name: "web", namespace: "shop" } };
 const live = { ...service, metadata: { ...service.metadata, generation: 1 }, status: { loadBalancer: { ingress: [{ ip: "192.0.2.1" }] } } } as KubeObject;
@@ -18,6 +20,87 @@ describe("workStatus", () => {
       assert.equal(m?.readyEndpoints, c.want);
       assert.equal(m !== undefined && "readyEndpoints" in m, c.want !== undefined, "unset, not 0, when not known");
       assert.deepEqual(JSON.parse(Buffer.from(m?.status ?? []).toString("utf8")), { loadBalancer: { ingress: [{ ip: "192.0.2.1" }] }, generation: 1 });
+    });
+  }
+});
+
+describe("readMember and workStatus with a kind's customization", () => {
+  const gizmo = { apiVersion: "example.com/v1", kind: "Gizmo", metadata: { name: "g", namespace: "shop", generation: 3 }, status: { phase: "Running", ready: 2, noise: "x" } } as KubeObject;
+  const fails = (op: InterpreterOperation) => () => {
+    throw new InterpreterError(op, "<string>:2: attempt to index a nil value");
+  };
+  const cases: { name: string; customized: KindInterpreter | undefined; health: string; status: unknown; failures: string[] }[] = [
+    { name: "no customization: the native reading, the whole status", customized: undefined, health: "Unknown", status: { phase: "Running", ready: 2, noise: "x", generation: 3 }, failures: [] },
+    { name: "InterpretHealth true", customized: { interpretHealth: () => true }, health: "Healthy", status: { phase: "Running", ready: 2, noise: "x", generation: 3 }, failures: [] },
+    { name: "InterpretHealth false is Unhealthy (Karmada's boolean)", customized: { interpretHealth: () => false }, health: "Unhealthy", status: { phase: "Running", ready: 2, noise: "x", generation: 3 }, failures: [] },
+    {
+      name: "InterpretHealth failing is Unknown, and said",
+      customized: { interpretHealth: fails("InterpretHealth") },
+      health: "Unknown",
+      status: { phase: "Running", ready: 2, noise: "x", generation: 3 },
+      failures: ["InterpretHealth: <string>:2: attempt to index a nil value"],
+    },
+    { name: "ReflectStatus picks fields", customized: { reflectStatus: (o) => ({ ready: (o.status as { ready: number }).ready }) }, health: "Unknown", status: { ready: 2, generation: 3 }, failures: [] },
+    { name: "ReflectStatus failing reports no status, and says so", customized: { reflectStatus: fails("InterpretStatus") }, health: "Unknown", status: undefined, failures: ["InterpretStatus: <string>:2: attempt to index a nil value"] },
+    {
+      name: "a thrown non-interpreter error is named by its operation",
+      customized: {
+        interpretHealth: () => {
+          throw new Error("boom");
+        },
+      },
+      health: "Unknown",
+      status: { phase: "Running", ready: 2, noise: "x", generation: 3 },
+      failures: ["InterpretHealth: boom"],
+    },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const r = readMember(gizmo, c.customized);
+      assert.equal(r.health.health, c.health);
+      assert.deepEqual(r.status, c.status);
+      assert.deepEqual(r.failures, c.failures);
+      const s = workStatus("example.com/v1/Gizmo/shop/g", "h", [{ manifest: gizmo, applied: true, reason: "", message: "", live: gizmo }], () => c.customized);
+      const failed = c.failures.length > 0;
+      assert.equal(s.applied, true, "a failed interpretation never counts as a failed apply");
+      assert.equal(s.reason, failed ? "InterpreterFailed" : "");
+      assert.equal(s.manifests[0]?.reason, failed ? "InterpreterFailed" : "");
+      if (failed) assert.match(s.message, new RegExp(`^Gizmo/g: ${c.failures[0]?.split(":")[0]}`));
+      assert.equal(s.available, c.health === "Healthy");
+    });
+  }
+
+  it("a failed apply keeps its own reason first", () => {
+    const s = workStatus(
+      "k",
+      "h",
+      [
+        { manifest: gizmo, applied: false, reason: "UpdateFailed", message: "refused" },
+        { manifest: { ...gizmo, metadata: { ...gizmo.metadata, name: "h" } }, applied: true, reason: "", message: "", live: gizmo },
+      ],
+      () => ({ interpretHealth: fails("InterpretHealth") }),
+    );
+    assert.equal(s.reason, "UpdateFailed");
+    assert.match(s.message, /^Gizmo\/g: refused; Gizmo\/h: InterpretHealth: /);
+  });
+});
+
+describe("readMember with runaway scripts in the agent's Lua runtime", () => {
+  const runtime = new LuaInterpreterRuntime({ timeoutMs: 200, memoryBytes: 8 * 2 ** 20 });
+  const live = { apiVersion: "example.com/v1", kind: "Gizmo", metadata: { name: "g", namespace: "shop", generation: 1 }, status: { phase: "Running" } } as KubeObject;
+  const health = (script: string) => runtime.interpreter({ healthInterpretation: { luaScript: script } });
+  const cases: [string, string, RegExp][] = [
+    ["an infinite loop", "function InterpretHealth(o)\n  while true do end\nend", /^InterpretHealth: .*time limit/],
+    ["a huge allocation", "function InterpretHealth(o)\n  local t = {}\n  for i = 1, 1e8 do t[i] = {i} end\n  return true\nend", /^InterpretHealth: .*memory/],
+    ["os.exit", "function InterpretHealth(o) os.exit(1) return true end", /^InterpretHealth: .*exit/],
+    ["io.open", `function InterpretHealth(o) local f = io.open("/etc/passwd") return true end`, /^InterpretHealth: .*'io'/],
+  ];
+  for (const [name, script, want] of cases) {
+    it(`${name}: Unknown, said, and the next object is judged as usual`, () => {
+      const r = readMember(live, health(script));
+      assert.equal(r.health.health, "Unknown");
+      assert.match(r.failures[0] ?? "", want);
+      assert.equal(readMember(live, health("function InterpretHealth(o) return o.status.phase == 'Running' end")).health.health, "Healthy");
     });
   }
 });

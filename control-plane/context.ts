@@ -2,12 +2,13 @@
 // and the shape of a part as the assembly (control-plane.ts) starts and stops it.
 import type { DeletionBudget } from "./hub/deletion-brake.ts";
 import { EventEmitter } from "node:events";
+import { type AgentCustomizationSet, EMPTY_AGENT_SET, encodeAgentSet } from "../shared/interpreter/agent-customizations.ts";
 import type { ServiceDefinition, UntypedServiceImplementation } from "@grpc/grpc-js";
 import type { KubeConfig } from "@kubernetes/client-node";
 import type { Logger } from "pino";
 import type { Controller } from "../shared/controller.ts";
 import { Discovery } from "../shared/discovery.ts";
-import type { Heartbeat, WorkStatus } from "../shared/gen/flotilla/v1alpha1/agent.ts";
+import type { Heartbeat, InterpreterCustomizations, WorkStatus } from "../shared/gen/flotilla/v1alpha1/agent.ts";
 import { KubeRest } from "../shared/kube-rest.ts";
 import { Caches } from "./caches.ts";
 import { InterpreterRegistry } from "../shared/interpreter/registry.ts";
@@ -83,6 +84,8 @@ export interface ControlPlaneEvents {
   clusterReadyChanged: [cluster: string];
   /** The blast-radius brake held a deletion of a Work for a cluster (this replica holds its stream). */
   deletionHeld: [cluster: string, key: string];
+  /** The customizations agents run (ctx.agentCustomizations) changed: agents are sent the new set. */
+  agentCustomizationsChanged: [];
 }
 
 /** Everything the parts share. Built once by createContext; the parts never replace its members. */
@@ -107,6 +110,8 @@ export interface ControlPlaneContext {
   events: EventEmitter<ControlPlaneEvents>;
   /** Each kind's interpreter: ResourceInterpreterCustomizations over the native ones (issue 21). */
   interpreters: InterpreterRegistry;
+  /** What of the customizations runs in agents, as sent to them (written by interpreter/, served by hub/). */
+  agentCustomizations: { set: AgentCustomizationSet; message: InterpreterCustomizations };
 }
 
 /** One concern's running part. Every member is optional; the assembly calls them in its order. */
@@ -164,5 +169,6 @@ export function createContext(opts: ControlPlaneOptions, isLeader: () => boolean
     isLeader,
     events,
     interpreters: new InterpreterRegistry(),
+    agentCustomizations: { set: EMPTY_AGENT_SET, message: encodeAgentSet(EMPTY_AGENT_SET) },
   };
 }

@@ -12,6 +12,8 @@ export const FEATURES = {
   keepUnmanagedContents: "keep-unmanaged-contents",
   /** Its deletes carry the uid of the object it decided to delete. */
   deletePreconditions: "delete-preconditions",
+  /** It takes InterpreterCustomizations (Retain, ReflectStatus, InterpretHealth run in the agent) and states their hash in its Hello. */
+  interpreterCustomizations: "interpreter-customizations",
 } as const;
 
 /** What this agent declares. */

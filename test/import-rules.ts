@@ -14,7 +14,6 @@ export const PURE_SHARED = [
   "shared/work-key.ts",
   "shared/duration.ts",
   "shared/cluster-ready.ts",
-  "shared/health.ts",
   "shared/interpreter/interpreter.ts",
 ];
 

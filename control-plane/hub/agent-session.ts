@@ -1,11 +1,7 @@
 import { type ServerDuplexStream, status as GrpcStatus } from "@grpc/grpc-js";
 import type { Logger } from "pino";
-import type {
-  AgentMessage,
-  ControlMessage,
-  Hello,
-  ResourceIdentifier,
-} from "../../shared/gen/flotilla/v1alpha1/agent.ts";
+import type { AgentMessage, ControlMessage, Hello, InterpreterCustomizations, ResourceIdentifier } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
+import { CustomizationDelivery } from "./customization-delivery.ts";
 import { CoalescingOutbox } from "../../shared/coalescing-outbox.ts";
 import { counter } from "../../shared/metrics.ts";
 import type { RateLimiter } from "../../shared/rate-limiter.ts";
@@ -21,6 +17,7 @@ import type { WorkStore } from "../works/work-store.ts";
 export type { SessionEvents, SessionStats };
 
 const SYNC_DONE = "\u0000sync-done";
+const CUSTOMIZATIONS = "\u0000customizations"; // the set is read when there is room to send
 const bytesSent = counter("flotilla_stream_bytes_sent_total", "Manifest bytes of the WorkUpserts sent to a cluster.", ["cluster"]);
 const bytesReceived = counter("flotilla_stream_bytes_received_total", "Manifest status bytes of the WorkStatuses a cluster sent.", ["cluster"]);
 
@@ -32,7 +29,7 @@ const bytesReceived = counter("flotilla_stream_bytes_received_total", "Manifest 
  */
 export class AgentSession {
   readonly cluster: string;
-  readonly stats: SessionStats = { upserts: 0, deletes: 0, manifestBytes: 0, statuses: 0 };
+  readonly stats: SessionStats = { upserts: 0, deletes: 0, manifestBytes: 0, statuses: 0, customizations: 0 };
   private readonly call: ServerDuplexStream<AgentMessage, ControlMessage>;
   private readonly works: WorkStore;
   private readonly events: SessionEvents;
@@ -52,6 +49,7 @@ export class AgentSession {
   private readonly gate: InboundGate;
   private resumeTimer: NodeJS.Timeout | undefined;
   private readonly helloTimer: NodeJS.Timeout;
+  private readonly customizations: CustomizationDelivery;
 
   constructor(opts: {
     cluster: string;
@@ -68,7 +66,10 @@ export class AgentSession {
     helloTimeoutMs?: number;
     /** The blast-radius brake's budget for this cluster (default DEFAULT_DELETION_BUDGET). */
     deletionBudget?: DeletionBudget;
+    /** The interpreter customizations agents run, as sent (default: none). */
+    customizations?: () => InterpreterCustomizations;
   }) {
+    this.customizations = new CustomizationDelivery(opts.customizations ?? (() => ({ contentHash: "", customizations: [] })));
     this.cluster = opts.cluster;
     this.call = opts.call;
     this.works = opts.works;
@@ -220,6 +221,8 @@ export class AgentSession {
     for (const key of Object.keys(hello.workHashes)) this.deletions.holding(key);
     // An agent from before versioned Hellos (protocol 0) declares nothing.
     this.deletions.agentDeclared(hello.protocolVersion >= 2 ? hello.features : []);
+    // The customizations go first: the Works that follow are judged with them.
+    if (this.customizations.hello(hello)) this.outbox.mark(CUSTOMIZATIONS);
     const hub = this.works.hashes(this.cluster);
     const plan = planResync(hello.needsContents ? {} : hello.workHashes, hub);
     // An agent that lost its manifests still tells what it applied, so that Works gone meanwhile are
@@ -246,6 +249,11 @@ export class AgentSession {
     for (const key of this.deletions.holds) if (this.works.get(this.cluster, key) === undefined) this.outbox.mark(key);
   }
 
+  /** The customizations changed: sent to the agent if it takes them and holds another set. */
+  customizationsChanged(): void {
+    if (!this.closed && this.hello !== undefined && this.customizations.takes) this.outbox.mark(CUSTOMIZATIONS);
+  }
+
   /** A person decided on the deletions held for this cluster: they are judged again, with that answer. */
   decide(decision: Decision): void {
     if (this.closed || this.hello === undefined) return;
@@ -261,6 +269,11 @@ export class AgentSession {
   private message(key: string): ControlMessage | undefined {
     if (key === SYNC_DONE) {
       return { kind: { $case: "syncDone", value: { workCount: this.works.keys(this.cluster).length } } };
+    }
+    if (key === CUSTOMIZATIONS) {
+      const set = this.customizations.next();
+      if (set !== undefined) this.stats.customizations++;
+      return set === undefined ? undefined : { kind: { $case: "interpreterCustomizations", value: set } };
     }
     const work = this.works.get(this.cluster, key);
     if (work === undefined) {

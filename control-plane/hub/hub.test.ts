@@ -2,10 +2,11 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { type ClientDuplexStream, credentials, Server, ServerCredentials, status as GrpcStatus } from "@grpc/grpc-js";
-import { type AgentMessage, AgentHubClient, AgentHubService, type ControlMessage } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
+import { type AgentMessage, AgentHubClient, AgentHubService, type ControlMessage, type InterpreterCustomizations } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
+import { agentCustomizationSet, encodeAgentSet } from "../../shared/interpreter/agent-customizations.ts";
 import { silentLogger } from "../../shared/logger.ts";
 import { createCa, issueAgentCertificate, issueCertificate, type KeyPair } from "../../shared/pki.ts";
-import { AGENT_FEATURES, PROTOCOL_VERSION } from "../../shared/protocol.ts";
+import { AGENT_FEATURES, FEATURES, PROTOCOL_VERSION } from "../../shared/protocol.ts";
 import { Hub } from "./hub.ts";
 import { WorkStore } from "../works/work-store.ts";
 
@@ -25,6 +26,8 @@ describe("agent hub", () => {
   const noIntent = new Set<string>();
   let hub: Hub;
   const clients: AgentHubClient[] = [];
+  /** The interpreter customizations agents run, as the interpreter part would set them. */
+  let agentSet: InterpreterCustomizations = { contentHash: "", customizations: [] };
 
   before(async () => {
     ca = await createCa("test-ca");
@@ -40,6 +43,7 @@ describe("agent hub", () => {
       helloTimeoutMs: 1_000,
       // Most certificates here carry no Cluster uid; certificate-refusal.test.ts covers refusing them.
       allowCertsWithoutUid: true,
+      customizations: () => agentSet,
       clusterNamed: (c) => (registered.has(c) ? { apiVersion: "flotilla.dev/v1alpha1", kind: "Cluster", metadata: { name: c, uid: c === "member2" ? "uid-2" : "uid-1" }, spec: {} } : undefined),
       events: {
         status: (c, s) => {
@@ -75,8 +79,8 @@ describe("agent hub", () => {
     return { stream, received, ended };
   }
 
-  const hello = (cluster: string, workHashes: Record<string, string> = {}, needsContents = false, features: string[] = [...AGENT_FEATURES]): AgentMessage => ({
-    kind: { $case: "hello", value: { clusterName: cluster, agentVersion: "t", workHashes, needsContents, protocolVersion: PROTOCOL_VERSION, features } },
+  const hello = (cluster: string, workHashes: Record<string, string> = {}, needsContents = false, features: string[] = [...AGENT_FEATURES], customizationsHash?: string): AgentMessage => ({
+    kind: { $case: "hello", value: { clusterName: cluster, agentVersion: "t", workHashes, needsContents, protocolVersion: PROTOCOL_VERSION, features, ...(customizationsHash === undefined ? {} : { customizationsHash }) } },
   });
 
   async function until(check: () => boolean, what: string): Promise<void> {
@@ -277,5 +281,59 @@ describe("agent hub", () => {
     next.stream.write(hello("member2"));
     await until(() => next.received.some((m) => m.kind?.$case === "syncDone"), "member2's next stream synced");
     next.stream.cancel();
+  });
+
+  it("sends the interpreter customizations before any Work, only to an agent that takes them and holds another set, and again when they change", async () => {
+    const ric = (name: string, script: string) => ({
+      apiVersion: "flotilla.dev/v1alpha1",
+      kind: "ResourceInterpreterCustomization",
+      metadata: { name },
+      spec: { target: { apiVersion: "example.com/v1", kind: "Gizmo" }, customizations: { healthInterpretation: { luaScript: script } } },
+    });
+    const first = encodeAgentSet(agentCustomizationSet([ric("gizmo", "function InterpretHealth(o) return true end")]));
+    agentSet = first;
+    works.set("member1", work("core/v1/ConfigMap/default/judged", "j1"));
+    const kinds = (received: ControlMessage[]) => received.map((m) => m.kind?.$case);
+    try {
+      // An agent holding no set: the set comes first, then the Works, then SyncDone.
+      const a = connect("member1");
+      a.stream.write(hello("member1", {}, false, [...AGENT_FEATURES], ""));
+      await until(() => kinds(a.received).includes("syncDone"), "member1 synced");
+      assert.equal(kinds(a.received)[0], "interpreterCustomizations", JSON.stringify(kinds(a.received)));
+      assert.equal(kinds(a.received).filter((k) => k === "interpreterCustomizations").length, 1);
+      const sent = a.received[0]?.kind?.$case === "interpreterCustomizations" ? a.received[0].kind.value : undefined;
+      assert.equal(sent?.contentHash, first.contentHash);
+      assert.equal(sent?.customizations.length, 1);
+      a.stream.cancel();
+      // An agent holding this set (its Hello says so) is not sent it again; nor is one that does not take sets.
+      for (const features of [[...AGENT_FEATURES], AGENT_FEATURES.filter((f) => f !== FEATURES.interpreterCustomizations)]) {
+        const b = connect("member1");
+        b.stream.write(hello("member1", { "core/v1/ConfigMap/default/judged": "j1" }, false, features, first.contentHash));
+        await until(() => kinds(b.received).includes("syncDone"), "member1 synced again");
+        assert.equal(kinds(b.received).includes("interpreterCustomizations"), false, `features ${features.join(",")}`);
+        // A change reaches the agent that takes sets, once, however often it is announced.
+        const second = encodeAgentSet(agentCustomizationSet([ric("gizmo", "function InterpretHealth(o) return false end")]));
+        agentSet = second;
+        hub.customizationsChanged();
+        hub.customizationsChanged();
+        if (features.includes(FEATURES.interpreterCustomizations)) {
+          await until(() => kinds(b.received).includes("interpreterCustomizations"), "the new set");
+          await new Promise((r) => setTimeout(r, 100));
+          assert.equal(kinds(b.received).filter((k) => k === "interpreterCustomizations").length, 1);
+          assert.equal(kinds(b.received).at(-1), "interpreterCustomizations");
+          const last = b.received.at(-1);
+          const got = last?.kind?.$case === "interpreterCustomizations" ? last.kind.value : undefined;
+          assert.equal(got?.contentHash, second.contentHash);
+        } else {
+          await new Promise((r) => setTimeout(r, 200));
+          assert.equal(kinds(b.received).includes("interpreterCustomizations"), false, "an agent that does not take sets is never sent one");
+        }
+        agentSet = first;
+        b.stream.cancel();
+      }
+    } finally {
+      agentSet = { contentHash: "", customizations: [] };
+      works.delete("member1", "core/v1/ConfigMap/default/judged");
+    }
   });
 });

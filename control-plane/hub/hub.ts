@@ -1,7 +1,7 @@
 import { type ServerDuplexStream, type ServerUnaryCall, status as GrpcStatus, type UntypedServiceImplementation } from "@grpc/grpc-js";
 import type { Logger } from "pino";
 import type { Cluster } from "../../shared/api/types.ts";
-import type { AgentMessage, ControlMessage, RenewRequest, RenewResponse } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
+import type { AgentMessage, ControlMessage, InterpreterCustomizations, RenewRequest, RenewResponse } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
 import { clusterOfSubject, clusterUidOfSubject } from "../../shared/pki.ts";
 import { AgentSession, type SessionEvents } from "./agent-session.ts";
 import type { DeletionBudget } from "./deletion-brake.ts";
@@ -38,6 +38,7 @@ export class Hub {
   private readonly awaitingHello = new Map<string, number>();
   private readonly allowCertsWithoutUid: boolean;
   private readonly deletionBudget: DeletionBudget | undefined;
+  private readonly customizations: (() => InterpreterCustomizations) | undefined;
 
   constructor(opts: {
     works: WorkStore;
@@ -53,8 +54,11 @@ export class Hub {
     allowCertsWithoutUid?: boolean;
     /** The blast-radius brake's budget per cluster (default DEFAULT_DELETION_BUDGET). */
     deletionBudget?: DeletionBudget;
+    /** The interpreter customizations agents run, as sent (default: none). */
+    customizations?: () => InterpreterCustomizations;
     log: Logger;
   }) {
+    this.customizations = opts.customizations;
     this.deletionBudget = opts.deletionBudget;
     this.allowCertsWithoutUid = opts.allowCertsWithoutUid ?? false;
     this.works = opts.works;
@@ -87,6 +91,11 @@ export class Hub {
   disconnect(cluster: string, why: string): void {
     this.sessions.get(cluster)?.fail(GrpcStatus.PERMISSION_DENIED, why);
     this.buckets.delete(cluster);
+  }
+
+  /** The interpreter customizations changed: every agent that takes them and holds another set is sent the new one. */
+  customizationsChanged(): void {
+    for (const s of this.sessions.values()) s.customizationsChanged();
   }
 
   /** Closes every stream (shutdown): agents reconnect to another replica or later. */
@@ -133,6 +142,7 @@ export class Hub {
       bucket: this.bucketOf(cluster),
       helloTimeoutMs: this.helloTimeoutMs,
       ...(this.deletionBudget ? { deletionBudget: this.deletionBudget } : {}),
+      ...(this.customizations ? { customizations: this.customizations } : {}),
       // Only a stream that passed its Hello replaces the cluster's current one.
       onHello: () => {
         helloOrClose();

@@ -96,13 +96,16 @@ export function startHub(ctx: ControlPlaneContext): HubPart {
       },
     },
     ...(ctx.opts.deletionBudget ? { deletionBudget: ctx.opts.deletionBudget } : {}),
+    customizations: () => ctx.agentCustomizations.message,
   });
+  events.on("agentCustomizationsChanged", () => hub.customizationsChanged());
   gaugeOf("flotilla_deletions_held", "Deletions the blast-radius brake holds for the cluster, waiting for flotillactl deletions approve|reject.", () => hub.connectedClusters().map((c) => [{ cluster: c }, hub.session(c)?.deletions.heldCount ?? 0] as const), ["cluster"]);
   gaugeOf("flotilla_connected_agents", "Agents streaming to this replica.", () => hub.connectedClusters().length);
-  const sessionStat = (stat: "upserts" | "manifestBytes" | "statuses") => () => hub.connectedClusters().map((c) => [{ cluster: c }, hub.session(c)?.stats[stat] ?? 0] as const);
+  const sessionStat = (stat: "upserts" | "manifestBytes" | "statuses" | "customizations") => () => hub.connectedClusters().map((c) => [{ cluster: c }, hub.session(c)?.stats[stat] ?? 0] as const);
   counterOf("flotilla_stream_upserts_total", "WorkUpserts sent on the cluster's current stream.", sessionStat("upserts"), ["cluster"]);
   counterOf("flotilla_stream_manifest_bytes_total", "Manifest bytes sent on the cluster's current stream.", sessionStat("manifestBytes"), ["cluster"]);
   counterOf("flotilla_stream_statuses_total", "WorkStatuses taken on the cluster's current stream.", sessionStat("statuses"), ["cluster"]);
+  counterOf("flotilla_stream_customizations_total", "Interpreter customization sets sent on the cluster's current stream.", sessionStat("customizations"), ["cluster"]);
   return {
     hub,
     services: [{ definition: AgentHubService, implementation: hub.service() }],

@@ -89,7 +89,7 @@ export function checkWorkStatus(s: WorkStatus): Checked<WorkStatus> {
 
 /** A Hello within bounds, or why it is refused (the stream then ends). */
 export function checkHello(h: Hello): Checked<Hello> {
-  const bad = tooLong("clusterName", h.clusterName, BOUNDS.name) ?? tooLong("agentVersion", h.agentVersion, BOUNDS.word);
+  const bad = tooLong("clusterName", h.clusterName, BOUNDS.name) ?? tooLong("agentVersion", h.agentVersion, BOUNDS.word) ?? tooLong("customizationsHash", h.customizationsHash ?? "", BOUNDS.hash);
   if (bad !== undefined) return { ok: false, reason: bad };
   const entries = Object.entries(h.workHashes);
   if (entries.length > BOUNDS.helloWorks) return { ok: false, reason: `the Hello names ${entries.length} Works (at most ${BOUNDS.helloWorks})` };

@@ -38,4 +38,6 @@ export interface SessionStats {
   manifestBytes: number;
   /** WorkStatuses taken (within bounds, about the cluster's Works). */
   statuses: number;
+  /** Interpreter customization sets sent. */
+  customizations: number;
 }

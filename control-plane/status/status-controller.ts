@@ -265,7 +265,6 @@ export class StatusController {
       items: items ?? [],
       workOf: (cluster) => this.works.get(cluster, key),
       interpreter: this.interpreters.for(template),
-      customized: this.interpreters.customizes(template),
     });
     if (out === undefined) return;
     if ("failed" in out) {

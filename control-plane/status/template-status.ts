@@ -1,12 +1,13 @@
-// What the hub writes to a template's .status (DESIGN §6): the members' statuses summed, with the
-// rollout fields over them. Kinds summed before the interpreter keep that sum (their rollout fields
-// build on it) unless a customization aggregates them; the others are aggregated by their
-// interpreter (Job, CronJob, Pod, PVC, PDB, HPA, a customized CRD, …). Pure.
+// What the hub writes to a template's .status (DESIGN §6): the members' statuses aggregated by the
+// kind's interpreter (a customization's AggregateStatus, else the native one: Deployment,
+// StatefulSet, ReplicaSet, DaemonSet, Job, CronJob, Service, Ingress, Pod, PV, PVC, PDB, HPA),
+// with the fleet's rollout fields over them for the kinds kubectl rolls out. A kind without an
+// aggregation gets no status written. Pure.
 import type { AggregatedStatusItem, KubeObject } from "../../shared/api/types.ts";
 import { InterpreterError, type KindInterpreter } from "../../shared/interpreter/interpreter.ts";
 import { aggregatedStatusOf, statusItemsOf } from "../../shared/interpreter/native/adapter.ts";
 import { type MemberRollout, rolloutStatus } from "./rollout-status.ts";
-import { statusHolds, summableKinds, sumWorkloadStatus } from "./status-sum.ts";
+import { statusHolds } from "./status-holds.ts";
 
 export interface TemplateStatusInput {
   template: KubeObject;
@@ -16,8 +17,6 @@ export interface TemplateStatusInput {
   /** The Work the hub holds for a cluster: its hash and the template generation it rendered. */
   workOf(cluster: string): { hash: string; templateGeneration?: number } | undefined;
   interpreter: KindInterpreter | undefined;
-  /** A customization names the kind: its aggregation is used even for a kind summed before. */
-  customized: boolean;
 }
 
 /**
@@ -28,16 +27,14 @@ export function templateStatusPatch(input: TemplateStatusInput): { patch: Record
   const { template, targets, items } = input;
   const current = new Set(targets);
   const counted = items.filter((i) => current.has(i.clusterName) && i.status !== undefined && i.reason !== "ClusterNotReady");
-  const interpreted = !summableKinds.has(template.kind) || template.kind === "Job" || input.customized;
   let aggregated: Record<string, unknown> | undefined;
   try {
-    aggregated = interpreted ? aggregatedStatusOf(template, statusItemsOf(counted), input.interpreter) : undefined;
+    aggregated = aggregatedStatusOf(template, statusItemsOf(counted), input.interpreter);
   } catch (err) {
     if (!(err instanceof InterpreterError)) throw err;
     return { failed: err.message };
   }
-  const summed = aggregated ?? sumWorkloadStatus(template.kind, counted.map((i) => i.status as Record<string, unknown>));
-  if (summed === undefined) return undefined;
+  if (aggregated === undefined) return undefined;
   const byCluster = new Map(items.map((i) => [i.clusterName, i]));
   const members = targets.map((cluster): MemberRollout => {
     const item = byCluster.get(cluster);
@@ -45,11 +42,13 @@ export function templateStatusPatch(input: TemplateStatusInput): { patch: Record
     const latest = work !== undefined && work.templateGeneration === template.metadata.generation && item?.observedHash === work.hash && item.applied === true && item.reason !== "ClusterNotReady";
     return { cluster, latest, status: item?.status };
   });
-  const sum = { ...summed, ...rolloutStatus(template.kind, template.metadata.generation, members) };
+  // The rollout's observedGeneration and updated count are the fleet's (only members on the
+  // current Work count), over the interpreter's, which cannot tell which Work a member runs.
+  const sum = { ...aggregated, ...rolloutStatus(template.kind, template.metadata.generation, members) };
   const had = (template as KubeObject & { status?: unknown }).status;
   // An interpreter's aggregate is the whole status: a field it no longer gives (a CronJob's
   // `active` once its jobs end) is removed, which a merge patch does only when told null.
-  const removed = aggregated === undefined ? {} : removedFields(had, sum);
+  const removed = removedFields(had, sum);
   if (statusHolds(sum, had) && Object.keys(removed).length === 0) return undefined;
   return { patch: { ...removed, ...sum } };
 }

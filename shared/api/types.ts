@@ -279,6 +279,8 @@ export type PropagationStatusWord =
   | "RetrievalFailed"
   | "ManagedLabelFalse"
   | "WaitingForRemoval"
+  /** Applied, but a ResourceInterpreterCustomization's script that runs in the agent (Retain, InterpretHealth, InterpretStatus) failed. */
+  | "InterpreterFailed"
   /** The blast-radius brake holds its removal until a person approves (DESIGN §11). */
   | "DeletionHeld";
 

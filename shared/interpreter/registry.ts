@@ -48,10 +48,6 @@ export class InterpreterRegistry {
     return out;
   }
 
-  /** Whether a customization defines anything for the kind. */
-  customizes(obj: Pick<KubeObject, "apiVersion" | "kind">): boolean {
-    return this.customized.has(kindKey(obj.apiVersion, obj.kind));
-  }
 }
 
 /** A registry of the native interpreters alone: for callers and tests without customizations. */

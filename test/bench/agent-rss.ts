@@ -2,8 +2,12 @@
 // idle (no Works) and holding N Works (1-replica Deployments, or ConfigMaps, propagated to that
 // one member), against the goal of 60 MiB; and where its heap goes, from a heap snapshot taken
 // with --heapsnapshot-signal (self sizes summed by constructor, the biggest first, and what grew
-// between idle and N Works). Never fails on a figure.
+// between idle and N Works). Never fails on a figure. With --customizations N (issue 21): the
+// agent holding one object of each of N CRD kinds, without and then with N
+// ResourceInterpreterCustomizations whose Retain, ReflectStatus and InterpretHealth it runs on
+// them, against the goal of +10 MiB.
 //   node test/bench/agent-rss.ts [--works N] [--kind deployment|configmap] [--settle S] [--no-snapshot] [--snapshot-idle] [--node-options FLAGS]
+//   node test/bench/agent-rss.ts --customizations N [--settle S]
 //   node test/bench/agent-rss.ts --analyze FILE.heapsnapshot
 import { mkdtemp, readdir, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -32,6 +36,8 @@ const { values } = parseArgs({
     "node-options": { type: "string", default: "" },
     /** Only print the breakdown of a heap snapshot file already taken. */
     analyze: { type: "string" },
+    /** Measure N interpreter customizations instead of N Works. */
+    customizations: { type: "string" },
   },
 });
 const N = Number(values.works);
@@ -188,6 +194,123 @@ function printHeapSpaces(label: string, m: Record<string, number>): void {
   console.log(
     `  ${label}: V8 heap committed ${mib(m.nodejs_heap_size_total_bytes ?? 0)} (${spaces.map((s) => `${s} ${mib(space(s))}`).join(", ")}), used ${mib(m.nodejs_heap_size_used_bytes ?? 0)}; external ${mib(m.nodejs_external_memory_bytes ?? 0)}`,
   );
+}
+
+const CUSTOMIZATIONS_GOAL_MIB = 10;
+const GROUP = "rss.flotilla.dev";
+
+/** A CRD of kind K<i>, an object of it, and a customization of it with the three scripts agents run. */
+function customizationKind(i: number): { crd: unknown; object: unknown; customization: unknown; kind: string } {
+  const kind = `K${i}`;
+  const plural = `k${i}s`;
+  const openSchema = { type: "object", "x-kubernetes-preserve-unknown-fields": true };
+  return {
+    kind,
+    crd: {
+      apiVersion: "apiextensions.k8s.io/v1",
+      kind: "CustomResourceDefinition",
+      metadata: { name: `${plural}.${GROUP}`, labels: { bench: "rss" } },
+      spec: {
+        group: GROUP,
+        scope: "Namespaced",
+        names: { plural, singular: `k${i}`, kind },
+        versions: [{ name: "v1", served: true, storage: true, subresources: { status: {} }, schema: { openAPIV3Schema: { type: "object", properties: { spec: openSchema, status: openSchema } } } }],
+      },
+    },
+    object: { apiVersion: `${GROUP}/v1`, kind, metadata: { name: "one", namespace: NS }, spec: { size: i, paused: false } },
+    customization: {
+      apiVersion: "flotilla.dev/v1alpha1",
+      kind: "ResourceInterpreterCustomization",
+      metadata: { name: plural },
+      spec: {
+        target: { apiVersion: `${GROUP}/v1`, kind },
+        customizations: {
+          retention: { luaScript: `function Retain(desiredObj, observedObj)\n  if observedObj.spec.paused ~= nil then\n    desiredObj.spec.paused = observedObj.spec.paused\n  end\n  return desiredObj\nend` },
+          statusReflection: { luaScript: `function ReflectStatus(observedObj)\n  local status = {}\n  if observedObj.status == nil then\n    return status\n  end\n  status.phase = observedObj.status.phase\n  status.ready = observedObj.status.ready\n  return status\nend` },
+          healthInterpretation: { luaScript: `function InterpretHealth(observedObj)\n  if observedObj.status == nil then\n    return false\n  end\n  return observedObj.status.phase == "Running" and observedObj.status.ready == ${i}\nend` },
+        },
+      },
+    },
+  };
+}
+
+/** The agent's RSS holding one object of each of N kinds, without and then with N customizations of them. */
+async function measureCustomizations(n: number): Promise<void> {
+  const fleet = await startFleet({ members: 1, nodesPerMember: 2 });
+  let flotilla: Flotilla | undefined;
+  let rest: KubeRest | undefined;
+  try {
+    flotilla = await startFlotilla(fleet, { logLevel: "warn", heartbeatInterval: "10s" });
+    const f = flotilla;
+    const member = fleet.members[0]?.name ?? "member1";
+    const pid = f.agents.get(member)?.process.pid ?? 0;
+    console.log(`fleet: control + 1 member; agent pid ${pid}; ${n} CRD kinds, one object of each${values["node-options"] ? `; node ${values["node-options"]}` : ""}`);
+    rest = new KubeRest(fleet.control.kubeConfig(), { maxSockets: 20 });
+    const control = rest;
+    const kinds = Array.from({ length: n }, (_, i) => customizationKind(i));
+    const crds: ResourceInfo = { apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition", plural: "customresourcedefinitions", namespaced: false };
+    await control.request("POST", "/api/v1/namespaces", { body: { apiVersion: "v1", kind: "Namespace", metadata: { name: NS } } });
+    for (const k of kinds) await control.apply(objectPath(crds, undefined, (k.crd as { metadata: { name: string } }).metadata.name), k.crd, FIELD_MANAGER);
+    await control.apply(
+      objectPath(RESOURCES.clusterPropagationPolicy, undefined, "rss-crds"),
+      { apiVersion: "flotilla.dev/v1alpha1", kind: "ClusterPropagationPolicy", metadata: { name: "rss-crds" }, spec: { resourceSelectors: [{ apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition", labelSelector: { matchLabels: { bench: "rss" } } }] } },
+      FIELD_MANAGER,
+    );
+    await control.apply(
+      objectPath(RESOURCES.propagationPolicy, NS, "rss"),
+      { apiVersion: "flotilla.dev/v1alpha1", kind: "PropagationPolicy", metadata: { name: "rss", namespace: NS }, spec: { resourceSelectors: kinds.map((k) => ({ apiVersion: `${GROUP}/v1`, kind: k.kind })) } },
+      FIELD_MANAGER,
+    );
+    // The objects, once the control cluster serves their kinds.
+    for (const k of kinds) {
+      const path = objectPath({ apiVersion: `${GROUP}/v1`, kind: k.kind, plural: `k${k.kind.slice(1)}s`, namespaced: true }, NS, "one");
+      await waitFor(async () => control.apply(path, k.object, FIELD_MANAGER).then(() => true, () => false), { what: `${k.kind} served`, timeoutMs: 60_000, intervalMs: 250 });
+    }
+    const settled = async (what: string, check: (m: Record<string, number>) => boolean) =>
+      waitFor(
+        async () => {
+          if (!f.controlPlane.running) await f.startControlPlane();
+          return check(await f.agentMetrics(member));
+        },
+        { what, timeoutMs: 900_000, intervalMs: 1000 },
+      );
+    await settled(`the agent to hold ${2 * n} Works`, (m) => m.flotilla_agent_works === 2 * n && m.flotilla_agent_work_queue_depth === 0);
+    const without = await settledRss(pid);
+    console.log(`agent RSS with ${n} kinds' objects, no customizations: ${mib(without)}`);
+    printHeapSpaces("without", await f.agentMetrics(member));
+    // One customization first: what loading the Lua runtime costs; then the rest: what each adds.
+    const applyCustomizations = async (from: number, to: number) => {
+      for (const k of kinds.slice(from, to)) {
+        const c = k.customization as { metadata: { name: string } };
+        await control.apply(objectPath(RESOURCES.resourceInterpreterCustomization, undefined, c.metadata.name), c, FIELD_MANAGER);
+      }
+      await settled(`the agent to hold ${to} customizations`, (m) => m.flotilla_agent_customizations === to && m.flotilla_agent_work_queue_depth === 0);
+    };
+    await applyCustomizations(0, 1);
+    const one = await settledRss(pid);
+    console.log(`agent RSS with 1 customization run on its kind's object (the Lua runtime loaded): ${mib(one)}; +${mib(one - without)}`);
+    await applyCustomizations(1, n);
+    const m = await f.agentMetrics(member);
+    const withThem = await settledRss(pid);
+    console.log(
+      `agent RSS with ${n} customizations run on them: ${mib(withThem)}; +${mib(withThem - without)} over none (goal +${CUSTOMIZATIONS_GOAL_MIB} MiB), ratio ${(withThem / without).toFixed(2)}; ` +
+        `+${mib(withThem - one)} over one (${((withThem - one) / Math.max(1, n - 1) / 1024).toFixed(0)} KiB each); sets received ${m.flotilla_agent_customization_sets_received_total ?? 0}`,
+    );
+    printHeapSpaces("with", await f.agentMetrics(member));
+  } finally {
+    rest?.close();
+    await flotilla?.stop();
+    await fleet.stop();
+  }
+}
+
+if (values.customizations !== undefined) {
+  // The fleet's processes (the agent's among them) take --node-options, as the chart's nodeOptions.
+  process.env.NODE_OPTIONS = [process.env.NODE_OPTIONS ?? "", values["node-options"]].join(" ").trim();
+  const n = Number(values.customizations);
+  if (!Number.isInteger(n) || n < 1) throw new Error("--customizations wants a positive integer");
+  await measureCustomizations(n);
+  process.exit(0);
 }
 
 let fleet: Fleet | undefined;

@@ -7,7 +7,10 @@
 // replicas at a path of their own divided, each member's copy revised to its share, and the
 // members' statuses (written by the test, as the members' operator would) summed by the script into
 // the template's; a customization edited live changes the next status with nothing restarted, and a
-// script that fails says InterpreterFailed on the binding and removes nothing.
+// script that fails says InterpreterFailed on the binding and removes nothing. A second CRD's
+// customization runs in the agents (Retain, ReflectStatus, InterpretHealth): it reaches them by
+// hash, judges the members' copies, picks what they report, keeps a field the member owns, is not
+// sent again to a restarted agent, and a failing script is said on the binding with nothing removed.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { Cluster } from "../env/cluster.ts";
@@ -189,5 +192,90 @@ describe("the resource interpreter on real members", () => {
       assert.equal(g?.metadata.uid, copies.get(m.name)?.metadata.uid, `${m.name} keeps its Gizmo`);
       assert.equal(g?.spec.fleet.count, 3);
     }
+  });
+
+  it("runs Retain, ReflectStatus and InterpretHealth in the agents: judged, reflected, retained, kept across an agent restart without a resend, and a failure said", async () => {
+    const [m1, m2] = fleet.members as [Cluster, Cluster];
+    const SPROCKETS = "sprockets";
+    await kubectl(fleet.control, ["create", "namespace", SPROCKETS]);
+    const sprocketCrd = { ...crd, metadata: { name: `sprockets.${GROUP}` }, spec: { ...crd.spec, names: { plural: "sprockets", singular: "sprocket", kind: "Sprocket" } } };
+    await apply(fleet.control, JSON.stringify(sprocketCrd));
+    await kubectl(fleet.control, ["wait", "--for=condition=Established", `crd/sprockets.${GROUP}`, "--timeout=60s"]);
+    await apply(
+      fleet.control,
+      JSON.stringify({
+        apiVersion: "flotilla.dev/v1alpha1",
+        kind: "ClusterPropagationPolicy",
+        metadata: { name: "sprocket-crd" },
+        spec: { resourceSelectors: [{ apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition", name: `sprockets.${GROUP}` }] },
+      }),
+    );
+    const health = (script: string) => ({
+      apiVersion: "flotilla.dev/v1alpha1",
+      kind: "ResourceInterpreterCustomization",
+      metadata: { name: "sprocket" },
+      spec: {
+        target: { apiVersion: `${GROUP}/v1`, kind: "Sprocket" },
+        customizations: {
+          healthInterpretation: { luaScript: script },
+          statusReflection: { luaScript: "function ReflectStatus(observedObj)\n  if observedObj.status == nil then\n    return {}\n  end\n  return { phase = observedObj.status.phase }\nend" },
+          retention: { luaScript: "function Retain(desiredObj, observedObj)\n  if observedObj.spec.paused ~= nil then\n    desiredObj.spec.paused = observedObj.spec.paused\n  end\n  return desiredObj\nend" },
+        },
+      },
+    });
+    const running = "function InterpretHealth(observedObj)\n  return observedObj.status ~= nil and observedObj.status.phase == 'Running'\nend";
+    await apply(fleet.control, JSON.stringify(health(running)));
+    const sprocket = (size: number) => ({ apiVersion: `${GROUP}/v1`, kind: "Sprocket", metadata: { name: "s", namespace: SPROCKETS }, spec: { size, paused: false } });
+    await apply(fleet.control, JSON.stringify(sprocket(1)));
+    await apply(
+      fleet.control,
+      JSON.stringify({
+        apiVersion: "flotilla.dev/v1alpha1",
+        kind: "PropagationPolicy",
+        metadata: { name: "s", namespace: SPROCKETS },
+        spec: { resourceSelectors: [{ apiVersion: `${GROUP}/v1`, kind: "Sprocket", name: "s" }], placement: { clusterAffinity: { clusterNames: ["member1", "member2"] } } },
+      }),
+    );
+    type Item = NonNullable<NonNullable<BindingJson["status"]>["aggregatedStatus"]>[number] & { status?: Record<string, unknown> };
+    const binding = async () => (await getJson<{ items: BindingJson[] }>(fleet.control, ["rb", "-n", SPROCKETS]))?.items[0];
+    const items = (b: BindingJson) => (b.status?.aggregatedStatus ?? []) as Item[];
+    // No status yet: the script says not healthy, in both members.
+    await eventually("both copies judged Unhealthy by the script", binding, (b) => items(b).length === 2 && items(b).every((i) => i.health === "Unhealthy" && i.applied === true));
+
+    // The members' operator reports; only the phase is reflected (with the generation), and the script judges it Healthy.
+    for (const m of [m1, m2]) {
+      await kubectl(m, ["patch", `sprockets.${GROUP}`, "s", "-n", SPROCKETS, "--subresource=status", "--type=merge", "-p", JSON.stringify({ status: { phase: "Running", noise: "left out" } })]);
+    }
+    const judged = await eventually("both copies Healthy with only the phase reflected", binding, (b) => items(b).length === 2 && items(b).every((i) => i.health === "Healthy" && i.status?.phase === "Running"));
+    for (const i of items(judged)) assert.deepEqual(Object.keys(i.status ?? {}).sort(), ["generation", "phase"], `${i.clusterName} reports what ReflectStatus picked`);
+
+    // member1's owner pauses its copy: Retain keeps that through the next template change, member2 follows the template.
+    await kubectl(m1, ["patch", `sprockets.${GROUP}`, "s", "-n", SPROCKETS, "--type=merge", "-p", JSON.stringify({ spec: { paused: true } })]);
+    await apply(fleet.control, JSON.stringify(sprocket(2)));
+    type SprocketJson = { metadata: { uid: string }; spec: { size: number; paused: boolean } };
+    const copy = (m: Cluster) => getJson<SprocketJson>(m, [`sprockets.${GROUP}`, "-n", SPROCKETS, "s"]);
+    await eventually("member2 at size 2, not paused", () => copy(m2), (x) => x.spec.size === 2 && x.spec.paused === false);
+    const kept = await eventually("member1 at size 2, still paused", () => copy(m1), (x) => x.spec.size === 2);
+    assert.equal(kept.spec.paused, true, "Retain kept the member's paused");
+
+    // A restarted agent states the set's hash in its Hello: it is not sent again, and it judges as before.
+    const agent = flotilla.agents.get("member1");
+    assert.ok(agent !== undefined);
+    await agent.process.restart();
+    const metrics = await eventually("member1's restarted agent synced", () => flotilla.agentMetrics("member1"), (m) => m.flotilla_agent_connected === 1);
+    assert.equal(metrics.flotilla_agent_customizations, 1, "the set kept across the restart");
+    assert.equal(metrics.flotilla_agent_customization_sets_received_total ?? 0, 0, "the unchanged set was not sent again");
+    await kubectl(m1, ["patch", `sprockets.${GROUP}`, "s", "-n", SPROCKETS, "--subresource=status", "--type=merge", "-p", JSON.stringify({ status: { phase: "Stopped" } })]);
+    await eventually("member1 judged Unhealthy after the restart", binding, (b) => items(b).find((i) => i.clusterName === "member1")?.health === "Unhealthy");
+
+    // A failing InterpretHealth: said on the binding, as the agent's report; nothing removed.
+    await apply(fleet.control, JSON.stringify(health("function InterpretHealth(observedObj)\n  return observedObj.status.missing.phase == 'Running'\nend")));
+    const failed = await eventually("InterpreterFailed from the agents", binding, (b) => items(b).length === 2 && items(b).every((i) => i.reason === "InterpreterFailed"));
+    assert.match(condition(failed, "Propagation")?.message ?? "", /member1: InterpreterFailed .*InterpretHealth: .*luaScript:2: /);
+    assert.equal((await flotilla.agentMetrics("member1")).flotilla_agent_customization_sets_received_total, 1, "the edited set was sent once");
+    for (const m of [m1, m2]) assert.ok((await copy(m)) !== undefined, `${m.name} keeps its Sprocket`);
+    assert.equal((await copy(m1))?.metadata.uid, kept.metadata.uid);
+    await apply(fleet.control, JSON.stringify(health(running)));
+    await eventually("the fixed script clears it", binding, (b) => items(b).length === 2 && items(b).every((i) => (i.reason ?? "") === "") && condition(b, "Propagation")?.status === "True");
   });
 });

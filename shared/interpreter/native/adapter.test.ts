@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { KubeObject } from "../../api/types.ts";
-import { aggregatedStatusOf, dependenciesOf, jobCompletionsFor, replicasOf, reviseForMember, statusItemsOf } from "./adapter.ts";
+import { aggregatedStatusOf, jobCompletionsFor, replicasOf, reviseForMember, statusItemsOf } from "./adapter.ts";
 import { obj } from "./native.fixtures.ts";
 
 const job = obj("batch/v1", "Job", { name: "crunch", namespace: "batch", uid: "" }, {
@@ -49,9 +49,8 @@ describe("native adapter", () => {
   it("a Progressing member is not healthy to AggregateStatus, as Karmada's boolean", () => {
     assert.deepEqual(statusItemsOf([{ clusterName: "m1", health: "Progressing", message: "" }]), [{ clusterName: "m1", health: "Unhealthy" }]);
   });
-  it("kinds without a native sum or dependencies give none", () => {
+  it("kinds without a native sum give none", () => {
     const cm = obj("v1", "ConfigMap", { name: "c", namespace: "x" }, { data: {} });
     assert.equal(aggregatedStatusOf(cm, []), undefined);
-    assert.deepEqual(dependenciesOf(cm), []);
   });
 });

@@ -3,7 +3,7 @@
 // rendering, the template's summed status, dependencies, and the member's health word. Kinds
 // without a native interpreter keep today's behaviour (spec.replicas read and set as is). Pure.
 import type { AggregatedStatusItem, KubeObject } from "../../api/types.ts";
-import type { DependentObjectReference, KindInterpreter, ReplicaRequirements, StatusItem } from "../interpreter.ts";
+import type { KindInterpreter, ReplicaRequirements, StatusItem } from "../interpreter.ts";
 import { divideJobCompletions, type JobTarget, reviseJobCompletions } from "./batch.ts";
 import { nativeInterpreterFor } from "./index.ts";
 import { at, copy, isRecord } from "./object.ts";
@@ -71,7 +71,3 @@ export function aggregatedStatusOf(template: KubeObject, items: readonly StatusI
   return isRecord(status) ? status : {};
 }
 
-/** What else the template needs in the same members (sorted, no duplicates); none for kinds without a native answer. */
-export function dependenciesOf(template: KubeObject): DependentObjectReference[] {
-  return nativeInterpreterFor(template)?.getDependencies?.(template) ?? [];
-}

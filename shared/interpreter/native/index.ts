@@ -3,7 +3,7 @@
 // kind's interpreter lacks is not interpreted natively (Karmada's HookEnabled is false for it);
 // InterpretStatus alone has a default for every kind, reflectWholeStatus.
 import type { HealthWord, KubeObject } from "../../api/types.ts";
-import { assessHealth, type HealthAssessment } from "../../health.ts";
+import { assessHealth, type HealthAssessment } from "./health-words.ts";
 import { type KindInterpreter, kindKey } from "../interpreter.ts";
 import { daemonSet, deployment, replicaSet, statefulSet } from "./apps.ts";
 import { cronJob, job } from "./batch.ts";

@@ -133,6 +133,7 @@ export interface ControlMessage {
     | { $case: "workDelete"; value: WorkDelete }
     | { $case: "syncDone"; value: SyncDone }
     | { $case: "liveRequest"; value: LiveRequest }
+    | { $case: "interpreterCustomizations"; value: InterpreterCustomizations }
     | undefined;
 }
 
@@ -162,6 +163,11 @@ export interface Hello {
    * a Namespace or CRD that holds objects Flotilla does not manage). At most 32, each at most 64 bytes.
    */
   features: string[];
+  /**
+   * The content hash of the interpreter customizations the agent holds (InterpreterCustomizations),
+   * empty or absent when it holds none: the hub sends the set only when its own hash differs.
+   */
+  customizationsHash?: string | undefined;
 }
 
 export interface Hello_WorkHashesEntry {
@@ -213,6 +219,22 @@ export interface WorkDelete {
    * The agent logs it with every object it deletes and counts deletions by it.
    */
   reason: string;
+}
+
+/**
+ * The parts of the ResourceInterpreterCustomizations that run in the agent (retention,
+ * statusReflection, healthInterpretation), the whole set at once. Sent only to agents that declare
+ * the "interpreter-customizations" feature: in a resync before any Work when the agent's
+ * customizations_hash differs, and again whenever the set changes. Not sent when unchanged.
+ */
+export interface InterpreterCustomizations {
+  /** The hash of the set; the agent states it in its next Hello. */
+  contentHash: string;
+  /**
+   * Each a ResourceInterpreterCustomization as JSON (metadata.name, spec.target, and only the
+   * agent's customizations), in name order. Empty: the fleet has none.
+   */
+  customizations: Buffer[];
 }
 
 /** SyncDone ends a resync: the agent now holds exactly the hub's set of Works. */
@@ -880,6 +902,9 @@ export const ControlMessage: MessageFns<ControlMessage> = {
       case "liveRequest":
         LiveRequest.encode(message.kind.value, writer.uint32(34).fork()).join();
         break;
+      case "interpreterCustomizations":
+        InterpreterCustomizations.encode(message.kind.value, writer.uint32(42).fork()).join();
+        break;
     }
     return writer;
   },
@@ -929,6 +954,17 @@ export const ControlMessage: MessageFns<ControlMessage> = {
             message.kind = { $case: "liveRequest", value: LiveRequest.decode(reader, reader.uint32()) };
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.kind = {
+              $case: "interpreterCustomizations",
+              value: InterpreterCustomizations.decode(reader, reader.uint32()),
+            };
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -959,6 +995,16 @@ export const ControlMessage: MessageFns<ControlMessage> = {
         ? { $case: "liveRequest", value: LiveRequest.fromJSON(object.liveRequest) }
         : isSet(object.live_request)
         ? { $case: "liveRequest", value: LiveRequest.fromJSON(object.live_request) }
+        : isSet(object.interpreterCustomizations)
+        ? {
+          $case: "interpreterCustomizations",
+          value: InterpreterCustomizations.fromJSON(object.interpreterCustomizations),
+        }
+        : isSet(object.interpreter_customizations)
+        ? {
+          $case: "interpreterCustomizations",
+          value: InterpreterCustomizations.fromJSON(object.interpreter_customizations),
+        }
         : undefined,
     };
   },
@@ -973,6 +1019,8 @@ export const ControlMessage: MessageFns<ControlMessage> = {
       obj.syncDone = SyncDone.toJSON(message.kind.value);
     } else if (message.kind?.$case === "liveRequest") {
       obj.liveRequest = LiveRequest.toJSON(message.kind.value);
+    } else if (message.kind?.$case === "interpreterCustomizations") {
+      obj.interpreterCustomizations = InterpreterCustomizations.toJSON(message.kind.value);
     }
     return obj;
   },
@@ -1007,13 +1055,30 @@ export const ControlMessage: MessageFns<ControlMessage> = {
         }
         break;
       }
+      case "interpreterCustomizations": {
+        if (object.kind?.value !== undefined && object.kind?.value !== null) {
+          message.kind = {
+            $case: "interpreterCustomizations",
+            value: InterpreterCustomizations.fromPartial(object.kind.value),
+          };
+        }
+        break;
+      }
     }
     return message;
   },
 };
 
 function createBaseHello(): Hello {
-  return { clusterName: "", agentVersion: "", workHashes: {}, needsContents: false, protocolVersion: 0, features: [] };
+  return {
+    clusterName: "",
+    agentVersion: "",
+    workHashes: {},
+    needsContents: false,
+    protocolVersion: 0,
+    features: [],
+    customizationsHash: undefined,
+  };
 }
 
 export const Hello: MessageFns<Hello> = {
@@ -1035,6 +1100,9 @@ export const Hello: MessageFns<Hello> = {
     }
     for (const v of message.features) {
       writer.uint32(50).string(v!);
+    }
+    if (message.customizationsHash !== undefined) {
+      writer.uint32(58).string(message.customizationsHash);
     }
     return writer;
   },
@@ -1103,6 +1171,14 @@ export const Hello: MessageFns<Hello> = {
             message.features.push(reader.string());
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.customizationsHash = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1167,6 +1243,11 @@ export const Hello: MessageFns<Hello> = {
       features: globalThis.Array.isArray(object?.features)
         ? object.features.map((e: any) => globalThis.String(e))
         : [],
+      customizationsHash: isSet(object.customizationsHash)
+        ? globalThis.String(object.customizationsHash)
+        : isSet(object.customizations_hash)
+        ? globalThis.String(object.customizations_hash)
+        : undefined,
     };
   },
 
@@ -1196,6 +1277,9 @@ export const Hello: MessageFns<Hello> = {
     if (message.features?.length) {
       obj.features = message.features;
     }
+    if (message.customizationsHash !== undefined) {
+      obj.customizationsHash = message.customizationsHash;
+    }
     return obj;
   },
 
@@ -1218,6 +1302,7 @@ export const Hello: MessageFns<Hello> = {
     message.needsContents = object.needsContents ?? false;
     message.protocolVersion = object.protocolVersion ?? 0;
     message.features = object.features?.map((e) => e) || [];
+    message.customizationsHash = object.customizationsHash ?? undefined;
     return message;
   },
 };
@@ -1632,6 +1717,97 @@ export const WorkDelete: MessageFns<WorkDelete> = {
     message.workKey = object.workKey ?? "";
     message.preserve = object.preserve ?? false;
     message.reason = object.reason ?? "";
+    return message;
+  },
+};
+
+function createBaseInterpreterCustomizations(): InterpreterCustomizations {
+  return { contentHash: "", customizations: [] };
+}
+
+export const InterpreterCustomizations: MessageFns<InterpreterCustomizations> = {
+  encode(message: InterpreterCustomizations, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.contentHash !== "") {
+      writer.uint32(10).string(message.contentHash);
+    }
+    for (const v of message.customizations) {
+      writer.uint32(18).bytes(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): InterpreterCustomizations {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseInterpreterCustomizations();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.contentHash = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.customizations.push(Buffer.from(reader.bytes()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): InterpreterCustomizations {
+    return {
+      contentHash: isSet(object.contentHash)
+        ? globalThis.String(object.contentHash)
+        : isSet(object.content_hash)
+        ? globalThis.String(object.content_hash)
+        : "",
+      customizations: globalThis.Array.isArray(object?.customizations)
+        ? object.customizations.map((e: any) => Buffer.from(bytesFromBase64(e)))
+        : [],
+    };
+  },
+
+  toJSON(message: InterpreterCustomizations): unknown {
+    const obj: any = {};
+    if (message.contentHash !== "") {
+      obj.contentHash = message.contentHash;
+    }
+    if (message.customizations?.length) {
+      obj.customizations = message.customizations.map((e) => base64FromBytes(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<InterpreterCustomizations>, I>>(base?: I): InterpreterCustomizations {
+    return InterpreterCustomizations.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<InterpreterCustomizations>, I>>(object: I): InterpreterCustomizations {
+    const message = createBaseInterpreterCustomizations();
+    message.contentHash = object.contentHash ?? "";
+    message.customizations = object.customizations?.map((e) => e) || [];
     return message;
   },
 };

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { KubeObject } from "./api/types.ts";
-import { assessHealth } from "./health.ts";
+import type { KubeObject } from "../../api/types.ts";
+import { assessHealth } from "./health-words.ts";
 
 function obj(apiVersion: string, kind: string, rest: Record<string, unknown> = {}, generation?: number): KubeObject {
   return { apiVersion, kind, metadata: { name: "x", namespace: "default", generation }, ...rest };

@@ -1,6 +1,7 @@
-// Health of one member object, read per kind (DESIGN §6). Pure: the agent calls it on what it
-// applied and reports the word; the hub only aggregates.
-import type { Condition, HealthWord, KubeObject } from "./api/types.ts";
+// Flotilla's health word for one member object, read per kind (DESIGN §6): Healthy, Progressing,
+// Unhealthy or Unknown with why, where Karmada's InterpretHealth gives a boolean (the native cases check
+// that the two agree). Pure: the agent reports the word (index.ts healthWord); the hub only aggregates.
+import type { Condition, HealthWord, KubeObject } from "../../api/types.ts";
 
 /** A health word and, when not Healthy, why. */
 export interface HealthAssessment {
