@@ -3,7 +3,7 @@ import { describe, it } from "node:test";
 import type { MetricSpec, Tolerances } from "./federated-hpa-api.ts";
 import { replicasForMetric } from "./replica-calculator.ts";
 import type { MemberMetrics } from "./workload-metrics.ts";
-import { calculatorInput, member, resourceMember, resourceSums, silentMember } from "./workload-metrics.fixtures.ts";
+import { assertFailure, calculatorInput, member, resourceMember, resourceSums, silentMember } from "./workload-metrics.fixtures.ts";
 
 const cpuUtilization = (percent: number): MetricSpec => ({ type: "Resource", resource: { name: "cpu", target: { type: "Utilization", averageUtilization: percent } } });
 const cpuAverage = (value: string): MetricSpec => ({ type: "Resource", resource: { name: "cpu", target: { type: "AverageValue", averageValue: value } } });
@@ -74,10 +74,7 @@ describe("replicasForMetric: Resource failures", () => {
   ];
   for (const c of cases) {
     it(`${c.name}: ScalingActive reason ${c.reason}`, () => {
-      const got = replicasForMetric(c.metric, calculatorInput(c.members, 3));
-      assert.ok(!got.ok);
-      assert.equal(got.reason, c.reason);
-      assert.match(got.message, c.message);
+      assertFailure(replicasForMetric(c.metric, calculatorInput(c.members, 3)), c.reason, c.message);
     });
   }
 });

@@ -1,7 +1,8 @@
 // Builders for members' summaries in the tests: pods described one by one, summed as an agent
 // would sum them.
+import assert from "node:assert/strict";
 import type { Tolerances } from "./federated-hpa-api.ts";
-import type { ReplicaCalculatorInput } from "./replica-calculator.ts";
+import type { MetricProposal, ReplicaCalculatorInput } from "./replica-calculator.ts";
 import type { MemberMetrics, ResourceGroupSums, WorkloadMetricsSummary } from "./workload-metrics.ts";
 
 /** A member's pods for one resource: each ready pod's usage (milli), and one request for every pod. */
@@ -51,4 +52,11 @@ export const TOLERANCE_10: Tolerances = { scaleUp: 0.1, scaleDown: 0.1 };
 /** The calculator's input for members, with the target at `replicas` (spec and status alike). */
 export function calculatorInput(members: MemberMetrics[], replicas: number, extra: Partial<ReplicaCalculatorInput> = {}): ReplicaCalculatorInput {
   return { members, specReplicas: replicas, statusReplicas: replicas, tolerances: TOLERANCE_10, ...extra };
+}
+
+/** Asserts a proposal is a failure with Kubernetes' ScalingActive reason and a message like `message`. */
+export function assertFailure(got: MetricProposal, reason: string, message: RegExp): void {
+  assert.ok(!got.ok, JSON.stringify(got));
+  assert.equal(got.reason, reason);
+  assert.match(got.message, message);
 }
