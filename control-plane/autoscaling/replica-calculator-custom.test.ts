@@ -64,6 +64,7 @@ describe("replicasForMetric: Object and External", () => {
     { name: "Object value twice the target on 3 ready pods asks for 6", metric: objectMetric({ type: "Value", value: "100" }), members: [objectMember("a", 200, 3)], spec: 3, want: 6 },
     { name: "Object value counts ready pods only: 2 of 3 ready ask for 4", metric: objectMetric({ type: "Value", value: "100" }), members: [objectMember("a", 200, 3, 2)], spec: 3, want: 4 },
     { name: "Object value within tolerance: no change", metric: objectMetric({ type: "Value", value: "100" }), members: [objectMember("a", 105, 3)], spec: 3, want: 3 },
+    { name: "Object value within tolerance needs no pods: no change", metric: objectMetric({ type: "Value", value: "100" }), members: [objectMember("a", 100, 0)], spec: 3, want: 3 },
     { name: "Object value from zero replicas scales to ceil(ratio)", metric: objectMetric({ type: "Value", value: "100" }), members: [objectMember("a", 250, 0)], spec: 0, want: 3 },
     { name: "Object average value: 1000 against 100 per pod asks for 10", metric: objectMetric({ type: "AverageValue", averageValue: "100" }), members: [objectMember("a", 1000, 5)], spec: 5, want: 10 },
     { name: "Object average value divides by the pods that exist (status), not the spec", metric: objectMetric({ type: "AverageValue", averageValue: "100" }), members: [objectMember("a", 1050, 10)], spec: 5, status: 10, want: 10 },
@@ -94,7 +95,7 @@ describe("replicasForMetric: Object and External", () => {
   const failures: { name: string; metric: MetricSpec; members: MemberMetrics[]; reason: string; message: RegExp }[] = [
     { name: "no member reports the object", metric: objectMetric({ type: "Value", value: "100" }), members: [silentMember("a", 2)], reason: "FailedGetObjectMetric", message: /no member cluster reported it/ },
     { name: "no member reports the external metric", metric: externalMetric("20"), members: [externalMember("a", undefined, 2)], reason: "FailedGetExternalMetric", message: /unable to get external metric queue_depth/ },
-    { name: "an Object value target with no pods", metric: objectMetric({ type: "Value", value: "100" }), members: [objectMember("a", 100, 0)], reason: "FailedGetObjectMetric", message: /no pods returned by selector/ },
+    { name: "an Object value target with no pods", metric: objectMetric({ type: "Value", value: "100" }), members: [objectMember("a", 300, 0)], reason: "FailedGetObjectMetric", message: /no pods returned by selector/ },
     { name: "an External target with neither value", metric: { type: "External", external: { metric: queue, target: { type: "Value" } } }, members: [externalMember("a", 1, 1)], reason: "FailedGetExternalMetric", message: /neither a value target nor an average value target/ },
     { name: "an unknown metric type", metric: { type: "Custom" } as unknown as MetricSpec, members: [], reason: "InvalidMetricSourceType", message: /unknown metric source type "Custom"/ },
     { name: "a type without its source", metric: { type: "Pods" }, members: [], reason: "InvalidMetricSourceType", message: /has no pods source/ },

@@ -5,7 +5,7 @@
 import { canonicalQuantity, scaledQuantity } from "../../shared/quantity.ts";
 import type { MetricSpec, MetricStatus, MetricTarget, MetricValueStatus, Tolerances } from "./federated-hpa-api.ts";
 import {
-  averageRatioOf, replicasForAverageValue, replicasForValue, replicasFromGroups, utilizationPercent, utilizationRatioOf,
+  averageRatioOf, replicasForAverageValue, replicasForValue, replicasFromGroups, utilizationPercent, utilizationRatioOf, withinTolerance,
 } from "./usage-ratio.ts";
 import type { MemberMetrics, WorkloadMetricsSummary } from "./workload-metrics.ts";
 import {
@@ -146,8 +146,10 @@ function valueReplicas(metric: MetricSpec, input: ReplicaCalculatorInput): Metri
   let replicas: number;
   let current: MetricValueStatus;
   if (target.value !== undefined) {
-    if (input.specReplicas !== 0 && fleet.pods === 0) return failed(reason, `unable to calculate ready pods: ${NO_PODS}`);
-    replicas = replicasForValue(Number(fleet.value) / Number(milli(target.value)), fleet.readyPods, input.specReplicas, input.tolerances);
+    const ratio = Number(fleet.value) / Number(milli(target.value));
+    // Kubernetes counts the pods only when it scales from a non-zero count.
+    if (input.specReplicas !== 0 && !withinTolerance(ratio, input.tolerances) && fleet.pods === 0) return failed(reason, `unable to calculate ready pods: ${NO_PODS}`);
+    replicas = replicasForValue(ratio, fleet.readyPods, input.specReplicas, input.tolerances);
     current = { value: quantity(fleet.value) };
   } else if (target.averageValue !== undefined) {
     replicas = replicasForAverageValue(fleet.value, milli(target.averageValue), input.statusReplicas, input.tolerances);
