@@ -15,6 +15,7 @@ export const PURE_SHARED = [
   "shared/duration.ts",
   "shared/cluster-ready.ts",
   "shared/interpreter/interpreter.ts",
+  "shared/autoscaling/workload-metrics.ts",
 ];
 
 /** shared/ folders whose every (non-test) file has no I/O: the native interpreters. */

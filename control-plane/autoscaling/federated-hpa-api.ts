@@ -2,7 +2,7 @@
 // autoscaling.karmada.io/v1alpha1 FederatedHPA fields under flotilla.dev/v1alpha1, whose
 // metrics, behavior and status are autoscaling/v2's. The shapes move to shared/api/types.ts with
 // the CRD; they live here while this folder is their only reader.
-import type { LabelSelector } from "../../shared/api/types.ts";
+import type { CrossVersionObjectReference, MetricIdentifier } from "../../shared/autoscaling/workload-metrics.ts";
 import { parseQuantity } from "../../shared/quantity.ts";
 
 export type MetricSourceType = "Resource" | "ContainerResource" | "Pods" | "Object" | "External";
@@ -15,16 +15,7 @@ export interface MetricTarget {
   averageUtilization?: number;
 }
 
-export interface MetricIdentifier {
-  name: string;
-  selector?: LabelSelector;
-}
-
-export interface CrossVersionObjectReference {
-  apiVersion?: string;
-  kind: string;
-  name: string;
-}
+export type { CrossVersionObjectReference, MetricIdentifier } from "../../shared/autoscaling/workload-metrics.ts";
 
 export interface MetricSpec {
   type: MetricSourceType;
