@@ -33,6 +33,8 @@ describe("importViolation", () => {
     { name: "a pure folder's test imports the test runner", from: "control-plane/scheduling/schedule.test.ts", specifier: "node:test", refused: false },
     { name: "a test in control-plane imports agent", from: "control-plane/hub/hub.test.ts", specifier: "../../agent/apply.ts", refused: true },
     { name: "a pure folder's test fixtures import the test runner", from: "control-plane/rendering/overrides.fixtures.ts", specifier: "node:test", refused: false },
+    { name: "the autoscaling folder is pure: no REST client", from: "control-plane/autoscaling/desired-replicas.ts", specifier: "../../shared/kube-rest.ts", refused: true },
+    { name: "the autoscaling folder imports pure shared code", from: "control-plane/autoscaling/replica-calculator.ts", specifier: "../../shared/quantity.ts", refused: false },
     { name: "a test outside imports anything", from: "test/bench/schedule-render.ts", specifier: "../../control-plane/works/work-store.ts", refused: false },
   ];
   for (const c of cases) {

@@ -3,7 +3,7 @@
 import { dirname, join, normalize } from "node:path";
 
 /** Folders of control-plane/ whose files decide and never do I/O. */
-export const PURE_FOLDERS = ["scheduling", "rendering"] as const;
+export const PURE_FOLDERS = ["scheduling", "rendering", "autoscaling"] as const;
 
 /** shared/ modules with no I/O, which pure folders may use. */
 export const PURE_SHARED = [
@@ -53,6 +53,8 @@ export const FOLDER_IMPORTS: Readonly<Record<string, readonly string[]>> = {
   webhook: [],
   // The interpreter registry's customizations: shared/interpreter's runtime and rules.
   interpreter: [],
+  // The FederatedHPA's decisions: the HPA algorithm over members' metric summaries.
+  autoscaling: [],
 };
 
 /** The assembly: only bin/ and tests start the control plane. */

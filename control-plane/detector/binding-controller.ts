@@ -5,12 +5,11 @@ import { Controller, type ReconcileResult } from "../../shared/controller.ts";
 import { isKubeStatus, type KubeRest, objectPath } from "../../shared/kube-rest.ts";
 import { type InterpreterRegistry, NATIVE_INTERPRETERS } from "../../shared/interpreter/registry.ts";
 import { parseWorkKey, templateKey, templateKeyOfBinding } from "../../shared/work-key.ts";
-import { BINDING_FINALIZER, bindingName, bindingUpToDate, isCurrentBinding, movedBinding, type RequiredBy } from "../scheduling/binding-spec.ts";
+import { BINDING_FINALIZER, bindingName, bindingUpToDate, isCurrentBinding, movedBinding } from "../scheduling/binding-spec.ts";
 import type { Caches } from "../caches.ts";
 import { keysAffected } from "./cluster-change.ts";
-import { parentRequires, resolveDependencies } from "./dependencies.ts";
 import type { ReplacementSeen } from "../scheduling/graceful-eviction.ts";
-import { DependencyIndex, type ParentRefs } from "./dependency-index.ts";
+import { DependencyTracker } from "./dependency-tracker.ts";
 import { placeTemplate } from "./template-placement.ts";
 import { schedulable } from "../scheduling/schedule.ts";
 import type { ScheduleOutcomes } from "../scheduling/schedule-outcomes.ts";
@@ -37,8 +36,7 @@ export class BindingController {
   private readonly rest: KubeRest;
   private readonly log: Logger;
   private readonly outcomes: ScheduleOutcomes;
-  private readonly deps: DependencyIndex;
-  private dependencyKindsChanged: () => void = () => {};
+  private readonly deps: DependencyTracker;
   /** Parent binding key → what its dependencies' bindings are made of, last seen. */
   private readonly parentShapes = new Map<string, string>();
   /** Dependency key → since when no parent has required it (released after the grace period). */
@@ -79,7 +77,7 @@ export class BindingController {
     this.rest = opts.rest;
     this.log = opts.log;
     this.outcomes = opts.outcomes;
-    this.deps = new DependencyIndex(() => this.dependencyKindsChanged());
+    this.deps = new DependencyTracker({ caches: opts.caches, templates: opts.templates, interpreters: this.interpreters });
     this.controller = new Controller({ name: "binding", reconcile: (k) => this.reconcile(k), log: opts.log, workers: opts.workers ?? 8 });
     const policyChanged = (p: PropagationPolicy) => this.enqueueForPolicy(p);
     this.caches.policies.on({ add: policyChanged, update: policyChanged, delete: policyChanged });
@@ -102,7 +100,7 @@ export class BindingController {
     // Only what a dependency's binding is made of counts: a parent's status writes change nothing.
     const parentChanged = (b: ResourceBinding, gone: boolean) => {
       const parentKey = templateKeyOfBinding(b);
-      const needs = this.resolve(this.deps.known(parentKey));
+      const needs = this.deps.known(parentKey);
       const shape = gone ? "" : JSON.stringify([b.spec.clusters.map((c) => c.name), b.spec.propagateDeps, b.spec.conflictResolution, b.metadata.deletionTimestamp]);
       if (needs.length === 0 || this.parentShapes.get(parentKey) === shape) return;
       if (gone) this.parentShapes.delete(parentKey);
@@ -112,14 +110,13 @@ export class BindingController {
     this.caches.bindings.on({ add: (b) => parentChanged(b, false), update: (b) => parentChanged(b, false), delete: (b) => parentChanged(b, true) });
   }
 
-  /** The kinds that parents' dependencies name, to be watched (wantedKinds). */
+  /** The kinds that parents' dependencies name, to be watched (wantedKinds); the listener hears when they may change. */
   dependencyKinds(): KindRef[] {
     return this.deps.kinds();
   }
 
-  /** Called when dependencyKinds() may have changed. */
   onDependencyKindsChange(listener: () => void): void {
-    this.dependencyKindsChanged = listener;
+    this.deps.onKindsChange(listener);
   }
 
   /** A template changed (called by the template informers). */
@@ -177,7 +174,7 @@ export class BindingController {
     const match = claimPolicy(template, this.caches.allPolicies(), existing === undefined ? undefined : bindingPolicyId(existing));
     const dependenciesFailed = this.noteDependencies(key, match?.policy.spec.propagateDeps === true ? template : undefined);
     // Any kind can be a dependency; only a kind some parent refers to, or an object something required, needs the look.
-    const requiredBy = (existing?.spec.requiredBy ?? []).length > 0 || this.deps.refersToKind(ref) ? this.requiredBy(template, existing) : [];
+    const requiredBy = (existing?.spec.requiredBy ?? []).length > 0 || this.deps.refersToKind(ref) ? this.deps.requiredBy(template, existing) : [];
     if (match === undefined && requiredBy.length === 0) return this.unclaimed(key, path, existing, current, legacy);
     this.dependencyRelease.delete(key);
     const placed = placeTemplate({
@@ -265,55 +262,11 @@ export class BindingController {
     await this.deleteBinding(path);
   }
 
-  /**
-   * Remembers what a parent (a template under a propagateDeps policy) needs, and requeues the
-   * dependencies it needed before and needs now, so they follow its binding. Returns why its
-   * kind's InterpretDependency failed, if it did (it then keeps what it needed before).
-   */
+  /** Remembers what a parent needs and requeues what it needed before and needs now; returns why its InterpretDependency failed, if it did. */
   private noteDependencies(parentKey: string, template: KubeObject | undefined): string | undefined {
-    const before = this.resolve(this.deps.known(parentKey));
-    let now: string[] = [];
-    let failed: string | undefined;
-    if (template === undefined) this.deps.forget(parentKey);
-    else {
-      const got = this.deps.refsOf(parentKey, template, this.interpreters.for(template));
-      now = this.resolve(got.refs);
-      failed = got.interpreterFailed;
-    }
-    for (const d of new Set([...before, ...now])) if (d !== parentKey) this.controller.enqueue(d);
+    const { touched, failed } = this.deps.note(parentKey, template);
+    for (const d of touched) if (d !== parentKey) this.controller.enqueue(d);
     return failed;
-  }
-
-  /** The template keys references name, from the template caches. */
-  private resolve(refs: ParentRefs["refs"]): string[] {
-    return resolveDependencies(refs, (k, namespace) => this.templates.list(k, namespace));
-  }
-
-  /** The live bindings (propagateDeps) whose templates refer to this object, with their clusters. */
-  private requiredBy(dep: KubeObject, existing: ResourceBinding | undefined): RequiredBy[] {
-    const requiredBefore = new Set((existing?.spec.requiredBy ?? []).map((r) => r.name));
-    const depKey = templateKey(dep);
-    const needs: RequiredBy[] = [];
-    for (const b of this.caches.bindings.list(dep.metadata.namespace)) {
-      if (b.spec.propagateDeps !== true || b.metadata.deletionTimestamp !== undefined) continue;
-      const parentKey = templateKeyOfBinding(b);
-      if (parentKey === depKey) continue; // a script that names its own object adds nothing
-      if (!isCurrentBinding(b) && this.caches.currentBindingOf(parseWorkKey(parentKey)) !== undefined) continue; // counted under its current name
-      const parentRef = parseWorkKey(parentKey);
-      const parent = this.templates.get(parentRef);
-      // A parent of a kind that has not listed (its informer starting, or its list refused) still requires what it did.
-      const unknown = parent === undefined && !this.templates.watching(parentRef);
-      if (!unknown && (parent === undefined || parent.metadata.deletionTimestamp !== undefined)) continue;
-      let refs: { refs: ParentRefs["refs"]; settled: boolean };
-      if (parent === undefined) refs = { refs: this.deps.known(parentKey), settled: false };
-      else {
-        const got = this.deps.refsOf(parentKey, parent, this.interpreters.for(parent));
-        refs = { refs: got.refs, settled: got.interpreterFailed === undefined };
-      }
-      if (!parentRequires(refs, dep, requiredBefore.has(b.metadata.name ?? ""))) continue;
-      needs.push({ name: b.metadata.name ?? "", clusters: b.spec.clusters.map((c) => c.name), ...(b.spec.conflictResolution ? { conflictResolution: b.spec.conflictResolution } : {}) });
-    }
-    return needs;
   }
 
   private async deleteBinding(path: string): Promise<void> {

@@ -1,0 +1,94 @@
+// What propagateDeps parents need (issue 21: their kind's InterpretDependency), and which parents
+// need a given object: the binding controller's dependency side, over the dependency index, the
+// template caches and the bindings. No writes: the controller requeues and binds.
+import type { KubeObject, ResourceBinding } from "../../shared/api/types.ts";
+import type { InterpreterRegistry } from "../../shared/interpreter/registry.ts";
+import { parseWorkKey, templateKey, templateKeyOfBinding } from "../../shared/work-key.ts";
+import type { Caches } from "../caches.ts";
+import { isCurrentBinding, type RequiredBy } from "../scheduling/binding-spec.ts";
+import { parentRequires, resolveDependencies } from "./dependencies.ts";
+import { DependencyIndex, type ParentRefs } from "./dependency-index.ts";
+import type { KindRef, TemplateInformers } from "./template-informers.ts";
+
+export class DependencyTracker {
+  private readonly deps: DependencyIndex;
+  private readonly caches: Caches;
+  private readonly templates: TemplateInformers;
+  private readonly interpreters: InterpreterRegistry;
+  private kindsChanged: () => void = () => {};
+
+  constructor(opts: { caches: Caches; templates: TemplateInformers; interpreters: InterpreterRegistry }) {
+    this.caches = opts.caches;
+    this.templates = opts.templates;
+    this.interpreters = opts.interpreters;
+    this.deps = new DependencyIndex(() => this.kindsChanged());
+  }
+
+  /** The kinds that parents' dependencies name, to be watched (wantedKinds). */
+  kinds(): KindRef[] {
+    return this.deps.kinds();
+  }
+
+  /** Called when kinds() may have changed. */
+  onKindsChange(listener: () => void): void {
+    this.kindsChanged = listener;
+  }
+
+  /** Whether some parent's dependencies name this kind. */
+  refersToKind(ref: KindRef): boolean {
+    return this.deps.refersToKind(ref);
+  }
+
+  /** The template keys a parent needed when last seen. */
+  known(parentKey: string): string[] {
+    return this.resolve(this.deps.known(parentKey));
+  }
+
+  /**
+   * Remembers what a parent (a template under a propagateDeps policy; undefined: no longer one)
+   * needs. Returns the template keys it needed before and needs now, and why its kind's
+   * InterpretDependency failed, if it did (it then keeps what it needed before).
+   */
+  note(parentKey: string, template: KubeObject | undefined): { touched: string[]; failed?: string } {
+    const before = this.known(parentKey);
+    if (template === undefined) {
+      this.deps.forget(parentKey);
+      return { touched: before };
+    }
+    const got = this.deps.refsOf(parentKey, template, this.interpreters.for(template));
+    const touched = [...new Set([...before, ...this.resolve(got.refs)])];
+    return got.interpreterFailed === undefined ? { touched } : { touched, failed: got.interpreterFailed };
+  }
+
+  /** The live bindings (propagateDeps) whose templates refer to this object, with their clusters. */
+  requiredBy(dep: KubeObject, existing: ResourceBinding | undefined): RequiredBy[] {
+    const requiredBefore = new Set((existing?.spec.requiredBy ?? []).map((r) => r.name));
+    const depKey = templateKey(dep);
+    const needs: RequiredBy[] = [];
+    for (const b of this.caches.bindings.list(dep.metadata.namespace)) {
+      if (b.spec.propagateDeps !== true || b.metadata.deletionTimestamp !== undefined) continue;
+      const parentKey = templateKeyOfBinding(b);
+      if (parentKey === depKey) continue; // a script that names its own object adds nothing
+      if (!isCurrentBinding(b) && this.caches.currentBindingOf(parseWorkKey(parentKey)) !== undefined) continue; // counted under its current name
+      const parentRef = parseWorkKey(parentKey);
+      const parent = this.templates.get(parentRef);
+      // A parent of a kind that has not listed (its informer starting, or its list refused) still requires what it did.
+      const unknown = parent === undefined && !this.templates.watching(parentRef);
+      if (!unknown && (parent === undefined || parent.metadata.deletionTimestamp !== undefined)) continue;
+      let refs: { refs: ParentRefs["refs"]; settled: boolean };
+      if (parent === undefined) refs = { refs: this.deps.known(parentKey), settled: false };
+      else {
+        const got = this.deps.refsOf(parentKey, parent, this.interpreters.for(parent));
+        refs = { refs: got.refs, settled: got.interpreterFailed === undefined };
+      }
+      if (!parentRequires(refs, dep, requiredBefore.has(b.metadata.name ?? ""))) continue;
+      needs.push({ name: b.metadata.name ?? "", clusters: b.spec.clusters.map((c) => c.name), ...(b.spec.conflictResolution ? { conflictResolution: b.spec.conflictResolution } : {}) });
+    }
+    return needs;
+  }
+
+  /** The template keys references name, from the template caches. */
+  private resolve(refs: ParentRefs["refs"]): string[] {
+    return resolveDependencies(refs, (k, namespace) => this.templates.list(k, namespace));
+  }
+}
