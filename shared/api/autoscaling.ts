@@ -116,9 +116,12 @@ export interface MetricStatus {
   external?: { metric: MetricIdentifier; current: MetricValueStatus };
 }
 
+/** The condition types an autoscaler writes. */
+export type AutoscalerConditionType = "AbleToScale" | "ScalingActive" | "ScalingLimited";
+
 /** autoscaling/v2 HorizontalPodAutoscalerCondition (AbleToScale, ScalingActive, ScalingLimited). */
 export interface HorizontalPodAutoscalerCondition {
-  type: string;
+  type: AutoscalerConditionType | string;
   status: "True" | "False" | "Unknown";
   lastTransitionTime?: string;
   reason?: string;
