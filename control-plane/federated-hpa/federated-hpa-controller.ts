@@ -20,8 +20,8 @@ import type { Caches } from "../caches.ts";
 import type { TemplateInformers } from "../detector/template-informers.ts";
 import { statusHolds } from "../status/status-holds.ts";
 import type { MetricsStore } from "./metrics-store.ts";
+import { AUTOSCALER_FIELD_MANAGER, scaleTemplate } from "./scale-target.ts";
 
-const FIELD_MANAGER = "flotilla-federated-hpa";
 /** kube-controller-manager's --horizontal-pod-autoscaler-sync-period. */
 export const SYNC_PERIOD_MS = 15_000;
 /** A member's summary older than this counts as missing (four sync periods). */
@@ -78,7 +78,8 @@ export class FederatedHpaController {
     let history = run.history;
     if (run.scaleTo !== undefined && template !== undefined) {
       try {
-        await this.scale(template, ref, run.scaleTo);
+        this.writes.scale++;
+        await scaleTemplate(this.rest, this.templates, template, ref, run.scaleTo);
         this.log.info({ federatedHpa: key, from: run.status.currentReplicas, to: run.scaleTo }, "scaled the target");
       } catch (err) {
         // Not written: the recommendations stay, the scale event does not happen.
@@ -90,7 +91,7 @@ export class FederatedHpaController {
     }
     this.histories.set(key, history);
     if (!statusHolds(status, fhpa.status)) {
-      await this.rest.mergePatch(objectPath(RESOURCES.federatedHPA, fhpa.metadata.namespace, fhpa.metadata.name ?? "", "status"), { status }, FIELD_MANAGER).catch(ignoreNotFound);
+      await this.rest.mergePatch(objectPath(RESOURCES.federatedHPA, fhpa.metadata.namespace, fhpa.metadata.name ?? "", "status"), { status }, AUTOSCALER_FIELD_MANAGER).catch(ignoreNotFound);
       this.writes.status++;
     }
     if (run.warning !== undefined) this.log.warn({ federatedHpa: key, reason: run.warning.reason }, run.warning.message);
@@ -106,21 +107,6 @@ export class FederatedHpaController {
       statusReplicas: typeof statusReplicas === "number" ? statusReplicas : (specReplicas ?? 0),
       placement: (binding?.spec.clusters ?? []).map((c) => (c.replicas === undefined ? { cluster: c.name } : { cluster: c.name, replicas: c.replicas })),
     };
-  }
-
-  /** Writes the template's replicas: its scale subresource, else spec.replicas (a kind without one). */
-  private async scale(template: KubeObject, ref: WorkRef, replicas: number): Promise<void> {
-    const resource = this.templates.resource(ref);
-    if (resource === undefined) throw new Error(`${ref.kind} is not watched`);
-    const path = objectPath(resource, ref.namespace, ref.name);
-    this.writes.scale++;
-    try {
-      await this.rest.mergePatch(`${path}/scale`, { spec: { replicas } }, FIELD_MANAGER);
-    } catch (err) {
-      if (!isKubeStatus(err, 404)) throw err;
-      if (template.spec === undefined || typeof (template.spec as { replicas?: unknown }).replicas !== "number") throw err;
-      await this.rest.mergePatch(path, { spec: { replicas } }, FIELD_MANAGER);
-    }
   }
 }
 
