@@ -1,7 +1,7 @@
 // The poll loop against a fake metrics source and pod cache, with an injected clock.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { metricsWanted, reportOf } from "../shared/autoscaling/metrics-wire.ts";
+import { metricsWanted, reportOf } from "../shared/workload-metrics-wire.ts";
 import { FakeClock } from "../shared/clock.ts";
 import type { WantedMetric } from "../shared/gen/flotilla/v1alpha1/agent.ts";
 import { silentLogger } from "../shared/logger.ts";

@@ -5,7 +5,7 @@
 // is kept in memory only: after a restart the Hello states no hash and the hub sends it again.
 import type { Logger } from "pino";
 import { canonicalJson } from "../shared/content-hash.ts";
-import { kubeSelector, summaryToWire, workloadKey } from "../shared/autoscaling/metrics-wire.ts";
+import { kubeSelector, summaryToWire, workloadKey } from "../shared/workload-metrics-wire.ts";
 import type { MetricsWanted, WantedWorkload, WorkloadMetrics } from "../shared/gen/flotilla/v1alpha1/agent.ts";
 import { matchesLabelSelector } from "../shared/label-selector.ts";
 import { type Clock, realClock } from "../shared/clock.ts";

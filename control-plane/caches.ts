@@ -1,4 +1,5 @@
 import type { ResourceInterpreterCustomization } from "../shared/api/customization.ts";
+import type { CronFederatedHPA, FederatedHPA } from "../shared/api/autoscaling.ts";
 import type { KubeConfig } from "@kubernetes/client-node";
 import type { Logger } from "pino";
 import { DNS_RESOURCES, type DNSEndpoint, type Domain, type IngressDNSRecord, type ServiceDNSRecord } from "../shared/api/dns.ts";
@@ -26,6 +27,9 @@ export class Caches {
   readonly dnsEndpoints: Informer<DNSEndpoint>;
   /** ResourceInterpreterCustomizations: how the kinds they name are divided, revised and summed. */
   readonly customizations: Informer<ResourceInterpreterCustomization>;
+  /** FederatedHPAs (issue 22): the autoscaler's inputs. */
+  readonly federatedHpas: Informer<FederatedHPA>;
+  readonly cronFederatedHpas: Informer<CronFederatedHPA>;
   /** Bindings of both scopes by cluster and by policy; up to date before any other handler of theirs runs. */
   readonly bindingIndex = new BindingIndex();
 
@@ -44,6 +48,8 @@ export class Caches {
     this.ingressDNSRecords = make<IngressDNSRecord>(DNS_RESOURCES.ingressDNSRecord);
     this.dnsEndpoints = make<DNSEndpoint>(DNS_RESOURCES.dnsEndpoint);
     this.customizations = make<ResourceInterpreterCustomization>(RESOURCES.resourceInterpreterCustomization);
+    this.federatedHpas = make<FederatedHPA>(RESOURCES.federatedHPA);
+    this.cronFederatedHpas = make<CronFederatedHPA>(RESOURCES.cronFederatedHPA);
     // Registered first, so every controller's handler reads the index with the event in it.
     // Only a template's current binding is indexed: one left under a legacy name (being moved)
     // must not unfile the current one when it goes.
@@ -53,7 +59,7 @@ export class Caches {
   }
 
   all(): Informer<unknown>[] {
-    return [...this.propagation(), this.domains, this.serviceDNSRecords, this.ingressDNSRecords, this.dnsEndpoints] as Informer<unknown>[];
+    return [...this.propagation(), this.domains, this.serviceDNSRecords, this.ingressDNSRecords, this.dnsEndpoints, this.federatedHpas, this.cronFederatedHpas] as Informer<unknown>[];
   }
 
   /** The caches propagation decides from: clusters, policies, bindings, overrides, interpreter customizations. */

@@ -9,7 +9,7 @@ import type { Logger } from "pino";
 import type { Controller } from "../shared/controller.ts";
 import { Discovery } from "../shared/discovery.ts";
 import type { Heartbeat, InterpreterCustomizations, MetricsWanted, WorkStatus } from "../shared/gen/flotilla/v1alpha1/agent.ts";
-import type { WorkloadMetricsReport } from "../shared/autoscaling/metrics-wire.ts";
+import type { WorkloadMetricsReport } from "../shared/workload-metrics-wire.ts";
 import { KubeRest } from "../shared/kube-rest.ts";
 import { Caches } from "./caches.ts";
 import { InterpreterRegistry } from "../shared/interpreter/registry.ts";
@@ -119,7 +119,7 @@ export interface ControlPlaneContext {
   agentCustomizations: { set: AgentCustomizationSet; message: InterpreterCustomizations };
   /**
    * Per cluster, the workloads its agent summarises for autoscaling, as sent (build each with
-   * shared/autoscaling/metrics-wire.ts's metricsWanted, then emit metricsWantedChanged); served by hub/.
+   * shared/workload-metrics-wire.ts's metricsWanted, then emit metricsWantedChanged); served by hub/.
    */
   metricsWanted: Map<string, MetricsWanted>;
 }

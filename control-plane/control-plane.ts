@@ -12,6 +12,7 @@ import { installCrds } from "./crds.ts";
 import { startDetector } from "./detector/index.ts";
 import { startDns } from "./dns/index.ts";
 import { startHub } from "./hub/index.ts";
+import { startFederatedHpa } from "./federated-hpa/index.ts";
 import { LeaderElector } from "./leader-election.ts";
 import { shutdownServer } from "./rpc.ts";
 import { startStatus } from "./status/index.ts";
@@ -58,6 +59,7 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Runn
     startWorks(ctx),
     startStatus(ctx, { hub: hub.hub, heardHere: clusters.heardHere }),
     startDns(ctx),
+    startFederatedHpa(ctx),
     startAdmin(ctx, { hub: hub.hub, waitingOn: clusters.waitingOn }),
     webhook,
   ];

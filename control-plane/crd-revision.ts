@@ -8,10 +8,10 @@
 export const CRD_REVISION_ANNOTATION = "flotilla.dev/crd-revision";
 
 /** The revision the files in control-plane/crds/ have. */
-export const CRD_REVISION = 4;
+export const CRD_REVISION = 5;
 
 /** SHA-256 over the CRD files (name, NUL, contents, NUL, in name order) at CRD_REVISION. */
-export const CRD_FILES_SHA256 = "6910972612786236ded29312dc08a948769e7b2bf43a6fbc3116b8a6b6abc77f";
+export const CRD_FILES_SHA256 = "c167506683d20d0f1c2a3d1b76b210afe619abf897b0f91d7605c490b78e28ca";
 
 /**
  * Whether to apply our CRD over the served one: not when the served one says a higher revision.

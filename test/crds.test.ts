@@ -21,6 +21,7 @@ import { DNS_GROUP } from "../shared/api/dns.ts";
 import { CRD_REVISION } from "../control-plane/crd-revision.ts";
 import { badDns, DNS_NS, kubefedIngressManifest, kubefedServiceManifest, serviceRecordStatus, validDns } from "./dns-crds.fixtures.ts";
 import { badRic, everyOperation, karmadaExampleManifest } from "./ric-crds.fixtures.ts";
+import { badAutoscaling, cronFhpa, cronStatus, everyField, fhpa, fhpaStatus, karmadaCronManifest, karmadaFhpaManifest } from "./autoscaling-crds.fixtures.ts";
 import { binaryPath, ensureBinaries } from "./env/binaries.ts";
 import { type Cluster, startCluster } from "./env/cluster.ts";
 
@@ -731,6 +732,8 @@ describe("flotilla.dev CRD files", () => {
         "ClusterOverridePolicy",
         "ClusterPropagationPolicy",
         "ClusterResourceBinding",
+        "CronFederatedHPA",
+        "FederatedHPA",
         "OverridePolicy",
         "PropagationPolicy",
         "ResourceBinding",
@@ -808,6 +811,12 @@ describe("flotilla.dev CRDs in a real control cluster", () => {
   let custom: CustomObjectsApi;
   let kubectlPath: string;
   const kubectl = (...args: string[]) => exec(kubectlPath, ["--kubeconfig", control.kubeconfigPath, ...args]);
+  /** kubectl with a manifest on stdin (`-f -`): its stdout. */
+  const pipe = async (args: string[], manifest: string) => {
+    const run = exec(kubectlPath, ["--kubeconfig", control.kubeconfigPath, ...args, "-f", "-"]);
+    run.child.stdin?.end(manifest);
+    return (await run).stdout;
+  };
 
   before(async () => {
     kubectlPath = binaryPath(await ensureBinaries(), "kubectl");
@@ -890,11 +899,6 @@ describe("flotilla.dev CRDs in a real control cluster", () => {
 
   it("applies KubeFed's Domain and ServiceDNSRecord manifests with only apiVersion changed (the Domain's namespace dropped)", async () => {
     await kubectl("create", "namespace", "test-namespace");
-    const pipe = async (args: string[], manifest: string) => {
-      const run = exec(kubectlPath, ["--kubeconfig", control.kubeconfigPath, ...args, "-f", "-"]);
-      run.child.stdin?.end(manifest);
-      return (await run).stdout;
-    };
     // As KubeFed's guide does it (kubectl create), then apply client- and server-side again.
     await pipe(["create"], kubefedServiceManifest + "---\n" + kubefedIngressManifest);
     await pipe(["apply"], kubefedServiceManifest + "---\n" + kubefedIngressManifest);
@@ -915,11 +919,6 @@ describe("flotilla.dev CRDs in a real control cluster", () => {
   });
 
   it("applies Karmada's example ResourceInterpreterCustomization with only apiVersion changed, and kubectl shows it by its short name", async () => {
-    const pipe = async (args: string[], manifest: string) => {
-      const run = exec(kubectlPath, ["--kubeconfig", control.kubeconfigPath, ...args, "-f", "-"]);
-      run.child.stdin?.end(manifest);
-      return (await run).stdout;
-    };
     await pipe(["apply"], karmadaExampleManifest);
     await pipe(["apply", "--server-side"], karmadaExampleManifest);
     const stored = (await custom.getClusterCustomObject({ ...gv, plural: "resourceinterpretercustomizations", name: "declarative-configuration-example" })) as { spec: { target: Obj; customizations: Record<string, { luaScript: string }> } };
@@ -938,6 +937,50 @@ describe("flotilla.dev CRDs in a real control cluster", () => {
 
   for (const c of badRic) {
     it(`refuses a ResourceInterpreterCustomization: ${c.what}, with 422 naming the field`, async () => {
+      const { code, message } = await refusal(objects.create(c.obj));
+      assert.equal(code, 422, message);
+      for (const re of c.message) assert.match(message, re);
+    });
+  }
+
+  it("applies Karmada-shaped FederatedHPA and CronFederatedHPAs with only apiVersion changed, fills Karmada's defaults, and kubectl shows Karmada's columns", async () => {
+    await pipe(["apply"], karmadaFhpaManifest);
+    await pipe(["apply"], karmadaCronManifest);
+    await pipe(["apply", "--server-side"], karmadaCronManifest);
+    const rows = (await kubectl("get", "fhpa", "-n", NS)).stdout.trim().split("\n").map((l) => l.trim().split(/\s+/));
+    assert.deepEqual(rows[0], ["NAME", "REFERENCE-KIND", "REFERENCE-NAME", "MINPODS", "MAXPODS", "REPLICAS", "AGE"]);
+    assert.deepEqual(rows[1]?.slice(0, 5), ["nginx", "Deployment", "nginx", "1", "10"]);
+    const cronRows = (await kubectl("get", "cronfhpa", "-n", NS)).stdout.trim().split("\n").map((l) => l.trim().split(/\s+/));
+    assert.deepEqual(cronRows[0], ["NAME", "REFERENCE-KIND", "REFERENCE-NAME", "AGE"]);
+    assert.deepEqual(cronRows.slice(1).map((r) => r.slice(0, 3)), [["nginx-cronfhpa", "Deployment", "nginx"], ["nginx-fhpa-cronfhpa", "FederatedHPA", "nginx"]]);
+    const cron = (await custom.getNamespacedCustomObject({ ...gv, plural: "cronfederatedhpas", namespace: NS, name: "nginx-fhpa-cronfhpa" })) as { spec: { rules: Obj[] } };
+    assert.deepEqual(cron.spec.rules, [{ name: "scale-up", schedule: "0 8 * * MON-FRI", targetMinReplicas: 5, targetMaxReplicas: 10, timeZone: "Europe/Berlin", suspend: false, successfulHistoryLimit: 3, failedHistoryLimit: 3 }]);
+    // Karmada's defaults: minReplicas 1 and, without metrics, cpu at 80%.
+    const minimal = await objects.create(fhpa("minimal", { scaleTargetRef: { apiVersion: "apps/v1", kind: "Deployment", name: "web" }, maxReplicas: 4 }));
+    assert.deepEqual(minimal.spec, {
+      scaleTargetRef: { apiVersion: "apps/v1", kind: "Deployment", name: "web" },
+      minReplicas: 1,
+      maxReplicas: 4,
+      metrics: [{ type: "Resource", resource: { name: "cpu", target: { type: "Utilization", averageUtilization: 80 } } }],
+    });
+  });
+
+  it("keeps every field of a FederatedHPA and CronFederatedHPA, and their full status through the status subresource", async () => {
+    const created = await objects.create(everyField);
+    assert.deepEqual(created.spec, everyField.spec);
+    const ref = { ...gv, plural: "federatedhpas", namespace: NS, name: "every-field" };
+    const withStatus = await custom.replaceNamespacedCustomObjectStatus({ ...ref, body: { ...created, status: fhpaStatus } });
+    assert.deepEqual((withStatus as Obj).status, fhpaStatus);
+    const columns = (await kubectl("get", "fhpa", "every-field", "-n", NS)).stdout.trim().split("\n")[1]?.trim().split(/\s+/);
+    assert.deepEqual(columns?.slice(0, 6), ["every-field", "Deployment", "web", "2", "20", "3"]);
+    const cron = await objects.create(cronFhpa("every-field", { scaleTargetRef: { apiVersion: API_VERSION, kind: "FederatedHPA", name: "every-field" }, rules: [{ name: "scale-up", schedule: "@daily", targetMinReplicas: 5, targetMaxReplicas: 10, suspend: true, timeZone: "UTC", successfulHistoryLimit: 32, failedHistoryLimit: 0 }] }));
+    const cronRef = { ...gv, plural: "cronfederatedhpas", namespace: NS, name: "every-field" };
+    const cronWithStatus = await custom.replaceNamespacedCustomObjectStatus({ ...cronRef, body: { ...cron, status: cronStatus } });
+    assert.deepEqual((cronWithStatus as Obj).status, cronStatus);
+  });
+
+  for (const c of badAutoscaling) {
+    it(`refuses ${c.what} with 422 naming the field`, async () => {
       const { code, message } = await refusal(objects.create(c.obj));
       assert.equal(code, 422, message);
       for (const re of c.message) assert.match(message, re);

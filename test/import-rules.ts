@@ -15,11 +15,11 @@ export const PURE_SHARED = [
   "shared/duration.ts",
   "shared/cluster-ready.ts",
   "shared/interpreter/interpreter.ts",
-  "shared/autoscaling/workload-metrics.ts",
+  "shared/api/autoscaling.ts",
 ];
 
-/** shared/ folders whose every (non-test) file has no I/O: the native interpreters. */
-export const PURE_SHARED_FOLDERS = ["shared/interpreter/native/"];
+/** shared/ folders whose every (non-test) file has no I/O: the native interpreters, the autoscaling rules. */
+export const PURE_SHARED_FOLDERS = ["shared/interpreter/native/", "shared/autoscaling/"];
 
 /** Whether a shared/ file is one pure folders may import. */
 export function isPureShared(file: string): boolean {
@@ -55,6 +55,8 @@ export const FOLDER_IMPORTS: Readonly<Record<string, readonly string[]>> = {
   interpreter: [],
   // The FederatedHPA's decisions: the HPA algorithm over members' metric summaries.
   autoscaling: [],
+  // The FederatedHPA controller: the algorithm's runs, the templates the detector watches, the status' write check.
+  "federated-hpa": ["autoscaling", "detector/template-informers.ts", "status/status-holds.ts"],
 };
 
 /** The assembly: only bin/ and tests start the control plane. */

@@ -1,91 +1,31 @@
-// FederatedHPA's spec and status as the autoscaler reads and writes them: Karmada's
-// autoscaling.karmada.io/v1alpha1 FederatedHPA fields under flotilla.dev/v1alpha1, whose
-// metrics, behavior and status are autoscaling/v2's. The shapes move to shared/api/types.ts with
-// the CRD; they live here while this folder is their only reader.
-import type { CrossVersionObjectReference, MetricIdentifier } from "../../shared/autoscaling/workload-metrics.ts";
+// FederatedHPA's spec and status as the autoscaler reads and writes them: the API shapes are
+// shared/api/autoscaling.ts's (Karmada's FederatedHPA under flotilla.dev/v1alpha1, whose metrics,
+// behavior and status are autoscaling/v2's); here are the defaults the autoscaler fills in.
+import type { AutoscalerConditionType, HorizontalPodAutoscalerBehavior, HPAScalingPolicy, HPAScalingRules, MetricSpec } from "../../shared/api/autoscaling.ts";
 import { parseQuantity } from "../../shared/quantity.ts";
 
-export type MetricSourceType = "Resource" | "ContainerResource" | "Pods" | "Object" | "External";
+export type {
+  CrossVersionObjectReference,
+  FederatedHPASpec,
+  HorizontalPodAutoscalerBehavior,
+  HPAScalingPolicy,
+  HPAScalingRules,
+  MetricIdentifier,
+  MetricSourceType,
+  MetricSpec,
+  MetricStatus,
+  MetricTarget,
+  MetricValueStatus,
+} from "../../shared/api/autoscaling.ts";
 
-/** What a metric is compared with: one of value, averageValue (quantities), averageUtilization (%). */
-export interface MetricTarget {
-  type: "Utilization" | "Value" | "AverageValue";
-  value?: string;
-  averageValue?: string;
-  averageUtilization?: number;
-}
-
-export type { CrossVersionObjectReference, MetricIdentifier } from "../../shared/autoscaling/workload-metrics.ts";
-
-export interface MetricSpec {
-  type: MetricSourceType;
-  resource?: { name: string; target: MetricTarget };
-  containerResource?: { name: string; container: string; target: MetricTarget };
-  pods?: { metric: MetricIdentifier; target: MetricTarget };
-  object?: { describedObject: CrossVersionObjectReference; metric: MetricIdentifier; target: MetricTarget };
-  external?: { metric: MetricIdentifier; target: MetricTarget };
-}
-
-export interface HPAScalingPolicy {
-  type: "Pods" | "Percent";
-  value: number;
-  periodSeconds: number;
-}
-
-export type ScalingPolicySelect = "Max" | "Min" | "Disabled";
-
-export interface HPAScalingRules {
-  stabilizationWindowSeconds?: number;
-  selectPolicy?: ScalingPolicySelect;
-  policies?: HPAScalingPolicy[];
-  /** autoscaling/v2's per-direction tolerance (a quantity, "0.05"); the controller's default when absent. */
-  tolerance?: string;
-}
-
-export interface HorizontalPodAutoscalerBehavior {
-  scaleUp?: HPAScalingRules;
-  scaleDown?: HPAScalingRules;
-}
-
-export interface FederatedHPASpec {
-  scaleTargetRef: CrossVersionObjectReference;
-  minReplicas?: number;
-  maxReplicas: number;
-  metrics?: MetricSpec[];
-  behavior?: HorizontalPodAutoscalerBehavior;
-}
-
-/** A metric's current value as status.currentMetrics[].…current holds it. */
-export interface MetricValueStatus {
-  value?: string;
-  averageValue?: string;
-  averageUtilization?: number;
-}
-
-export interface MetricStatus {
-  type: MetricSourceType;
-  resource?: { name: string; current: MetricValueStatus };
-  containerResource?: { name: string; container: string; current: MetricValueStatus };
-  pods?: { metric: MetricIdentifier; current: MetricValueStatus };
-  object?: { describedObject: CrossVersionObjectReference; metric: MetricIdentifier; current: MetricValueStatus };
-  external?: { metric: MetricIdentifier; current: MetricValueStatus };
-}
+export type ScalingPolicySelect = NonNullable<HPAScalingRules["selectPolicy"]>;
 
 /** A status condition as the autoscaler decides it; the shell stamps lastTransitionTime. */
 export interface AutoscalerCondition {
-  type: "AbleToScale" | "ScalingActive" | "ScalingLimited";
+  type: AutoscalerConditionType;
   status: "True" | "False";
   reason: string;
   message: string;
-}
-
-export interface FederatedHPAStatus {
-  observedGeneration?: number;
-  lastScaleTime?: string;
-  currentReplicas: number;
-  desiredReplicas: number;
-  currentMetrics?: MetricStatus[];
-  conditions?: (AutoscalerCondition & { lastTransitionTime: string })[];
 }
 
 /** Scaling rules with every default filled in. */
@@ -138,6 +78,6 @@ export interface Tolerances {
 
 /** The tolerances a behavior asks for, the controller's default where it asks for none. */
 export function tolerancesOf(behavior: HorizontalPodAutoscalerBehavior | undefined, fallback = DEFAULT_TOLERANCE): Tolerances {
-  const of = (q: string | undefined) => (q === undefined ? fallback : parseQuantity(q));
+  const of = (q: string | number | undefined) => (q === undefined ? fallback : parseQuantity(String(q)));
   return { scaleUp: of(behavior?.scaleUp?.tolerance), scaleDown: of(behavior?.scaleDown?.tolerance) };
 }

@@ -32,7 +32,7 @@ export type MetricProposal =
 const NO_PODS = "no pods returned by selector while calculating replica count";
 const NO_READY = "did not receive metrics for targeted pods (pods might be unready)";
 
-const milli = (q: string) => scaledQuantity(q, 3);
+const milli = (q: string | number) => scaledQuantity(String(q), 3);
 const quantity = (m: bigint) => canonicalQuantity(m, -3, "DecimalSI");
 
 /** The ScalingActive=False reason and message Kubernetes gives a metric it could not compute. */

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { type ClientDuplexStream, credentials, Server, ServerCredentials, status as GrpcStatus } from "@grpc/grpc-js";
 import { type AgentMessage, AgentHubClient, AgentHubService, type ControlMessage, type InterpreterCustomizations, type MetricsWanted, type WantedWorkload, type WorkloadMetrics } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
-import { metricsWanted, type WorkloadMetricsReport } from "../../shared/autoscaling/metrics-wire.ts";
+import { metricsWanted, type WorkloadMetricsReport } from "../../shared/workload-metrics-wire.ts";
 import { agentCustomizationSet, encodeAgentSet } from "../../shared/interpreter/agent-customizations.ts";
 import { silentLogger } from "../../shared/logger.ts";
 import { createCa, issueAgentCertificate, issueCertificate, type KeyPair } from "../../shared/pki.ts";

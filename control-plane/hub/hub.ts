@@ -60,7 +60,7 @@ export class Hub {
     customizations?: () => InterpreterCustomizations;
     /**
      * The workloads each cluster's agent summarises for autoscaling (issue 22), as sent
-     * (shared/autoscaling/metrics-wire.ts's metricsWanted); default: none. Call
+     * (shared/workload-metrics-wire.ts's metricsWanted); default: none. Call
      * metricsWantedChanged(cluster) when a cluster's list changes.
      */
     metricsWanted?: (cluster: string) => MetricsWanted;

@@ -4,7 +4,7 @@
 // Works the hub sent to that cluster. Dropped reports are counted and logged at most every 10 s.
 import type { Logger } from "pino";
 import type { ContentRequest, Heartbeat, MetricsWanted, WorkloadMetrics, WorkStatus } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
-import { reportOf, type WorkloadMetricsReport } from "../../shared/autoscaling/metrics-wire.ts";
+import { reportOf, type WorkloadMetricsReport } from "../../shared/workload-metrics-wire.ts";
 import { type Clock, realClock } from "../../shared/clock.ts";
 import { counter } from "../../shared/metrics.ts";
 import { type RateLimiter, TokenBucketLimiter } from "../../shared/rate-limiter.ts";

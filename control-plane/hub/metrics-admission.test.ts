@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { it } from "node:test";
 import type { WorkloadMetrics } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
-import { metricsWanted } from "../../shared/autoscaling/metrics-wire.ts";
+import { metricsWanted } from "../../shared/workload-metrics-wire.ts";
 import { admitWorkloadMetrics, wantedIndex } from "./metrics-admission.ts";
 
 const ref = (name: string) => ({ apiVersion: "apps/v1", kind: "Deployment", namespace: "shop", name });

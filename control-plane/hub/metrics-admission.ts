@@ -2,7 +2,7 @@
 // only for the workloads the hub's MetricsWanted lists for its cluster, and only for the metric
 // keys listed for each: a summary of any other workload is dropped, an unlisted key left out.
 import type { MetricsWanted, WorkloadMetrics } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
-import { workloadKey } from "../../shared/autoscaling/metrics-wire.ts";
+import { workloadKey } from "../../shared/workload-metrics-wire.ts";
 
 /** workload key → the metric keys wanted for it. */
 export type WantedIndex = ReadonlyMap<string, ReadonlySet<string>>;

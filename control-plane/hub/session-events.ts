@@ -1,5 +1,5 @@
 // What an agent session tells the rest of the control plane, and counts of what it did.
-import type { WorkloadMetricsReport } from "../../shared/autoscaling/metrics-wire.ts";
+import type { WorkloadMetricsReport } from "../../shared/workload-metrics-wire.ts";
 import type { Heartbeat, WorkStatus } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
 import { DELETION_HELD } from "./outbound-deletions.ts";
 

@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { ResourceInterpreterCustomization } from "../../shared/api/customization.ts";
 import type { ScriptChecker } from "../../shared/interpreter/customization-check.ts";
-import { type AdmissionRequest, type AdmissionResponse, requestOf, reviewCustomization, reviewResponse } from "./admission.ts";
+import type { CronFederatedHPA, FederatedHPA } from "../../shared/api/autoscaling.ts";
+import { type AdmissionRequest, type AdmissionResponse, requestOf, reviewCronFederatedHPA, reviewCustomization, reviewFederatedHPA, reviewResponse } from "./admission.ts";
 
 const ric = (name: string, health: string, kind = "Deployment"): ResourceInterpreterCustomization => ({
   apiVersion: "flotilla.dev/v1alpha1",
@@ -53,6 +54,41 @@ describe("reviewCustomization", () => {
     { name: "CREATE without an object is a bad request", req: { uid, operation: "CREATE" }, want: { uid, allowed: false, status: { code: 400, reason: "BadRequest", message: "CREATE of a ResourceInterpreterCustomization without an object" } } },
   ];
   for (const c of cases) it(c.name, () => assert.deepEqual(reviewCustomization(c.req, c.stored ?? [], fake), c.want));
+});
+
+const fhpa = (maxReplicas: number): FederatedHPA => ({
+  apiVersion: "flotilla.dev/v1alpha1",
+  kind: "FederatedHPA",
+  metadata: { name: "web", namespace: "default" },
+  spec: { scaleTargetRef: { apiVersion: "apps/v1", kind: "Deployment", name: "web" }, minReplicas: 2, maxReplicas },
+});
+const cronFhpa = (schedule: string, timeZone?: string): CronFederatedHPA => ({
+  apiVersion: "flotilla.dev/v1alpha1",
+  kind: "CronFederatedHPA",
+  metadata: { name: "web", namespace: "default" },
+  spec: { scaleTargetRef: { apiVersion: "apps/v1", kind: "Deployment", name: "web" }, rules: [{ name: "up", schedule, targetReplicas: 5, ...(timeZone === undefined ? {} : { timeZone }) }] },
+});
+
+describe("reviewFederatedHPA and reviewCronFederatedHPA", () => {
+  it("allow a valid FederatedHPA", () => assert.deepEqual(reviewFederatedHPA({ uid, operation: "CREATE", object: fhpa(5) }), { uid, allowed: true }));
+  it("refuse maxReplicas below minReplicas, naming the field", () => {
+    assert.deepEqual(reviewFederatedHPA({ uid, operation: "CREATE", object: fhpa(1) }), denied("spec.maxReplicas: Invalid value: 1: must be greater than or equal to `minReplicas`"));
+  });
+  it("allow a valid CronFederatedHPA", () => assert.deepEqual(reviewCronFederatedHPA({ uid, operation: "CREATE", object: cronFhpa("0 8 * * 1-5", "Europe/Berlin") }), { uid, allowed: true }));
+  it("refuse a schedule that does not parse and an unknown zone in one message", () => {
+    assert.deepEqual(
+      reviewCronFederatedHPA({ uid, operation: "UPDATE", object: cronFhpa("0 8 * *", "Moon/Base"), oldObject: cronFhpa("0 8 * * *") }),
+      denied('spec.rules[0].schedule: Invalid value: "0 8 * *": invalid cron format: want 5 fields (minute hour day-of-month month day-of-week), got 4; spec.rules[0].timeZone: Invalid value: "Moon/Base": unknown time zone Moon/Base'),
+    );
+  });
+  it("allow an UPDATE that keeps the spec, even of an object stored unchecked", () => {
+    const bad = cronFhpa("never");
+    assert.deepEqual(reviewCronFederatedHPA({ uid, operation: "UPDATE", object: { ...bad, metadata: { ...bad.metadata, labels: { a: "b" } } }, oldObject: bad }), { uid, allowed: true });
+  });
+  it("answer a CREATE without an object as a bad request", () => {
+    assert.deepEqual(reviewFederatedHPA({ uid, operation: "CREATE" }), { uid, allowed: false, status: { code: 400, reason: "BadRequest", message: "CREATE of a FederatedHPA without an object" } });
+  });
+  it("allow DELETE", () => assert.deepEqual(reviewCronFederatedHPA({ uid, operation: "DELETE", oldObject: cronFhpa("never") }), { uid, allowed: true }));
 });
 
 describe("requestOf and reviewResponse: the AdmissionReview envelope", () => {

@@ -1,7 +1,9 @@
-// The admission decision for ResourceInterpreterCustomizations (pure): an AdmissionReview
-// request, the stored customizations and the script checker in, the AdmissionReview response out.
+// The admission decisions (pure): an AdmissionReview request (and, for ResourceInterpreter-
+// Customizations, the stored customizations and the script checker) in, the response out.
 import { isDeepStrictEqual } from "node:util";
+import type { CronFederatedHPA, FederatedHPA } from "../../shared/api/autoscaling.ts";
 import type { ResourceInterpreterCustomization } from "../../shared/api/customization.ts";
+import { validateCronFederatedHPA, validateFederatedHPA } from "../../shared/autoscaling/validation.ts";
 import { type ScriptChecker, validateCustomization } from "../../shared/interpreter/customization-check.ts";
 
 /** The parts of admission.k8s.io/v1 AdmissionReview the webhook reads and writes. */
@@ -51,18 +53,32 @@ export function denied(uid: string, message: string, code = 403): AdmissionRespo
 }
 
 /**
- * Allows or refuses a CREATE or UPDATE of a customization. An UPDATE that leaves the spec as it
- * was (a label, an annotation, a finalizer) is allowed unchecked: nothing the check reads
- * changed, and a customization stored before the check (or under an older runtime) must stay
- * editable and deletable. Any other operation is allowed (the configuration asks for none).
+ * Allows or refuses a CREATE or UPDATE of a `kind` with `validate`'s problems (joined in one
+ * message). An UPDATE that leaves the spec as it was (a label, an annotation, a finalizer) is
+ * allowed unchecked: nothing the check reads changed, and an object stored before the check (or
+ * under an older one) must stay editable and deletable. Any other operation is allowed (the
+ * configuration asks for none).
  */
-export function reviewCustomization(req: AdmissionRequest, stored: readonly ResourceInterpreterCustomization[], checkScript: ScriptChecker): AdmissionResponse {
+export function reviewSpec<T extends { spec?: unknown }>(req: AdmissionRequest, kind: string, validate: (obj: T) => string[]): AdmissionResponse {
   if (req.operation !== "CREATE" && req.operation !== "UPDATE") return { uid: req.uid, allowed: true };
-  const obj = req.object as ResourceInterpreterCustomization | undefined;
-  if (typeof obj !== "object" || obj === null) return denied(req.uid, `${req.operation} of a ResourceInterpreterCustomization without an object`, 400);
-  if (req.operation === "UPDATE" && isDeepStrictEqual((req.oldObject as Partial<ResourceInterpreterCustomization> | undefined)?.spec, obj.spec)) {
+  const obj = req.object as T | undefined;
+  if (typeof obj !== "object" || obj === null) return denied(req.uid, `${req.operation} of a ${kind} without an object`, 400);
+  if (req.operation === "UPDATE" && isDeepStrictEqual((req.oldObject as Partial<T> | undefined)?.spec, obj.spec)) {
     return { uid: req.uid, allowed: true };
   }
-  const problems = validateCustomization({ ...obj, metadata: { ...obj.metadata, name: obj.metadata?.name ?? req.name } }, checkScript, stored);
+  const problems = validate(obj);
   return problems.length === 0 ? { uid: req.uid, allowed: true } : denied(req.uid, problems.join("; "));
 }
+
+/** A customization's review: its scripts, and no conflict with the stored customizations. */
+export function reviewCustomization(req: AdmissionRequest, stored: readonly ResourceInterpreterCustomization[], checkScript: ScriptChecker): AdmissionResponse {
+  return reviewSpec<ResourceInterpreterCustomization>(req, "ResourceInterpreterCustomization", (obj) =>
+    validateCustomization({ ...obj, metadata: { ...obj.metadata, name: obj.metadata?.name ?? req.name } }, checkScript, stored),
+  );
+}
+
+/** A FederatedHPA's review (shared/autoscaling/validation.ts). */
+export const reviewFederatedHPA = (req: AdmissionRequest): AdmissionResponse => reviewSpec<FederatedHPA>(req, "FederatedHPA", validateFederatedHPA);
+
+/** A CronFederatedHPA's review: schedules, time zones, rule names, the replicas each rule sets. */
+export const reviewCronFederatedHPA = (req: AdmissionRequest): AdmissionResponse => reviewSpec<CronFederatedHPA>(req, "CronFederatedHPA", validateCronFederatedHPA);

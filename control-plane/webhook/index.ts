@@ -1,13 +1,21 @@
-// The validating admission webhook (entry point startWebhook): serves the customization check
-// over HTTPS with the hub's serving certificate, then applies the ValidatingWebhookConfiguration
-// that sends the apiserver's CREATE and UPDATE of customizations here.
+// The validating admission webhook (entry point startWebhook): serves the customization,
+// FederatedHPA and CronFederatedHPA checks over HTTPS with the hub's serving certificate, then
+// applies the ValidatingWebhookConfiguration that sends the apiserver's CREATE and UPDATE of
+// those kinds here.
 import type { ResourceInterpreterCustomization } from "../../shared/api/customization.ts";
 import { RESOURCES } from "../../shared/api/resources.ts";
 import type { ScriptChecker } from "../../shared/interpreter/customization-check.ts";
 import { collectionPath } from "../../shared/kube-rest.ts";
 import type { ControlPlaneContext, Part } from "../context.ts";
-import { requestOf, reviewCustomization, reviewResponse } from "./admission.ts";
-import { CUSTOMIZATION_WEBHOOK_PATH, validatingWebhookConfiguration, WEBHOOK_CONFIGURATION_NAME, webhookEndpoint } from "./webhook-configuration.ts";
+import { type AdmissionRequest, type AdmissionResponse, requestOf, reviewCronFederatedHPA, reviewCustomization, reviewFederatedHPA, reviewResponse } from "./admission.ts";
+import {
+  CRON_FEDERATED_HPA_WEBHOOK_PATH,
+  CUSTOMIZATION_WEBHOOK_PATH,
+  FEDERATED_HPA_WEBHOOK_PATH,
+  validatingWebhookConfiguration,
+  WEBHOOK_CONFIGURATION_NAME,
+  webhookEndpoint,
+} from "./webhook-configuration.ts";
 import { BadRequestError, startWebhookServer, type WebhookServer } from "./webhook-server.ts";
 
 /** The field manager of the configuration: the control plane's (crds.ts's FIELD_MANAGER). */
@@ -38,6 +46,14 @@ export function startWebhook(ctx: ControlPlaneContext, deps: { checkScript: Scri
     if (!response.allowed) log.info({ customization: req.name, operation: req.operation, message: response.status?.message }, "customization refused");
     return reviewResponse(response);
   };
+  // The autoscaling kinds' checks read nothing stored.
+  const reviewWith = (kind: string, decide: (req: AdmissionRequest) => AdmissionResponse) => async (body: unknown): Promise<unknown> => {
+    const req = requestOf(body);
+    if (req instanceof Error) throw new BadRequestError(req.message);
+    const response = decide(req);
+    if (!response.allowed) log.info({ kind, name: req.name, operation: req.operation, message: response.status?.message }, "object refused");
+    return reviewResponse(response);
+  };
 
   return {
     port: () => server?.port,
@@ -48,7 +64,11 @@ export function startWebhook(ctx: ControlPlaneContext, deps: { checkScript: Scri
         listen: flags.listen,
         certPem: opts.tls.certPem,
         keyPem: opts.tls.keyPem,
-        routes: { [CUSTOMIZATION_WEBHOOK_PATH]: review },
+        routes: {
+          [CUSTOMIZATION_WEBHOOK_PATH]: review,
+          [FEDERATED_HPA_WEBHOOK_PATH]: reviewWith("FederatedHPA", reviewFederatedHPA),
+          [CRON_FEDERATED_HPA_WEBHOOK_PATH]: reviewWith("CronFederatedHPA", reviewCronFederatedHPA),
+        },
         onError: (err, path) => log.error({ err, path }, "admission review failed"),
       });
       const endpoint = webhookEndpoint(flags, server.port);

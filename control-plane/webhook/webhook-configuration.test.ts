@@ -36,6 +36,18 @@ describe("validatingWebhookConfiguration", () => {
     assert.equal(hook?.failurePolicy, "Fail");
     assert.equal(hook?.sideEffects, "None");
   });
+  it("sends CREATE and UPDATE of federatedhpas and cronfederatedhpas to their own paths, as Karmada's webhook names them", () => {
+    const cfg = validatingWebhookConfiguration({ url: "https://127.0.0.1:9445" }, ca);
+    const hooks = cfg.webhooks as { name: string; rules: { resources: string[]; scope: string }[]; clientConfig: { url: string }; failurePolicy: string }[];
+    assert.deepEqual(
+      hooks.map((h) => [h.name, h.rules[0]?.resources, h.rules[0]?.scope, h.clientConfig.url, h.failurePolicy]),
+      [
+        ["resourceinterpretercustomization.flotilla.dev", ["resourceinterpretercustomizations"], "Cluster", "https://127.0.0.1:9445/validate-resourceinterpretercustomization", "Fail"],
+        ["federatedhpa.flotilla.dev", ["federatedhpas"], "Namespaced", "https://127.0.0.1:9445/validate-federatedhpa", "Fail"],
+        ["cronfederatedhpa.flotilla.dev", ["cronfederatedhpas"], "Namespaced", "https://127.0.0.1:9445/validate-cronfederatedhpa", "Fail"],
+      ],
+    );
+  });
   it("names a Service with its port and the path", () => {
     const cfg = validatingWebhookConfiguration({ service: { namespace: "flotilla-system", name: "flotilla-control-plane", port: 443 } }, ca);
     const [hook] = cfg.webhooks as { clientConfig: unknown }[];

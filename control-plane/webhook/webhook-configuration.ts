@@ -6,6 +6,9 @@ import type { KubeObject } from "../../shared/api/types.ts";
 export const WEBHOOK_CONFIGURATION_NAME = "flotilla-control-plane";
 /** The path of the customization check, as Karmada's webhook serves it. */
 export const CUSTOMIZATION_WEBHOOK_PATH = "/validate-resourceinterpretercustomization";
+/** The paths of the autoscaling kinds' checks, as Karmada's webhook serves them. */
+export const FEDERATED_HPA_WEBHOOK_PATH = "/validate-federatedhpa";
+export const CRON_FEDERATED_HPA_WEBHOOK_PATH = "/validate-cronfederatedhpa";
 /** The apiserver gives up on a call after this long and, with failurePolicy Fail, refuses the write (Karmada's value). */
 export const WEBHOOK_TIMEOUT_SECONDS = 10;
 
@@ -33,7 +36,7 @@ export function webhookEndpoint(flags: { listen: string; url?: string; service?:
       return new Error(`--webhook-url ${JSON.stringify(flags.url)} is not a URL`);
     }
     if (u.protocol !== "https:" || (u.pathname !== "/" && u.pathname !== "") || u.search || u.hash || u.username) {
-      return new Error(`--webhook-url ${JSON.stringify(flags.url)}: want https://host[:port], without a path (the webhook adds ${CUSTOMIZATION_WEBHOOK_PATH})`);
+      return new Error(`--webhook-url ${JSON.stringify(flags.url)}: want https://host[:port], without a path (the webhook adds its own, ${CUSTOMIZATION_WEBHOOK_PATH} and others)`);
     }
     return { url: u.origin };
   }
@@ -46,29 +49,37 @@ export function webhookEndpoint(flags: { listen: string; url?: string; service?:
   return { url: `https://${host.includes(":") ? `[${host}]` : host}:${port}` };
 }
 
+/** One validating webhook: CREATE and UPDATE of a flotilla.dev resource go to `path`. */
+function webhook(name: string, resource: string, scope: "Cluster" | "Namespaced", path: string, endpoint: WebhookEndpoint, caBundle: string): Record<string, unknown> {
+  const clientConfig = "url" in endpoint ? { url: `${endpoint.url}${path}`, caBundle } : { service: { ...endpoint.service, path }, caBundle };
+  return {
+    name,
+    rules: [{ operations: ["CREATE", "UPDATE"], apiGroups: ["flotilla.dev"], apiVersions: ["*"], resources: [resource], scope }],
+    clientConfig,
+    failurePolicy: "Fail",
+    sideEffects: "None",
+    admissionReviewVersions: ["v1"],
+    timeoutSeconds: WEBHOOK_TIMEOUT_SECONDS,
+  };
+}
+
 /**
- * The configuration: CREATE and UPDATE of resourceinterpretercustomizations go to the webhook,
- * which the apiserver trusts through caBundle (the CA that signed the hub's serving certificate).
- * failurePolicy Fail, as Karmada's: while no control plane answers, customizations cannot be
- * created or changed (deleting one still works), rather than let in scripts nobody checked.
+ * The configuration: CREATE and UPDATE of resourceinterpretercustomizations, federatedhpas and
+ * cronfederatedhpas go to the webhook (their status subresource does not), which the apiserver
+ * trusts through caBundle (the CA that signed the hub's serving certificate). failurePolicy Fail,
+ * as Karmada's: while no control plane answers, these objects cannot be created or changed
+ * (deleting one still works), rather than let in what nobody checked.
  */
 export function validatingWebhookConfiguration(endpoint: WebhookEndpoint, caPem: string): KubeObject {
   const caBundle = Buffer.from(caPem).toString("base64");
-  const clientConfig = "url" in endpoint ? { url: `${endpoint.url}${CUSTOMIZATION_WEBHOOK_PATH}`, caBundle } : { service: { ...endpoint.service, path: CUSTOMIZATION_WEBHOOK_PATH }, caBundle };
   return {
     apiVersion: "admissionregistration.k8s.io/v1",
     kind: "ValidatingWebhookConfiguration",
     metadata: { name: WEBHOOK_CONFIGURATION_NAME, labels: { "app.kubernetes.io/part-of": "flotilla" } },
     webhooks: [
-      {
-        name: "resourceinterpretercustomization.flotilla.dev",
-        rules: [{ operations: ["CREATE", "UPDATE"], apiGroups: ["flotilla.dev"], apiVersions: ["*"], resources: ["resourceinterpretercustomizations"], scope: "Cluster" }],
-        clientConfig,
-        failurePolicy: "Fail",
-        sideEffects: "None",
-        admissionReviewVersions: ["v1"],
-        timeoutSeconds: WEBHOOK_TIMEOUT_SECONDS,
-      },
+      webhook("resourceinterpretercustomization.flotilla.dev", "resourceinterpretercustomizations", "Cluster", CUSTOMIZATION_WEBHOOK_PATH, endpoint, caBundle),
+      webhook("federatedhpa.flotilla.dev", "federatedhpas", "Namespaced", FEDERATED_HPA_WEBHOOK_PATH, endpoint, caBundle),
+      webhook("cronfederatedhpa.flotilla.dev", "cronfederatedhpas", "Namespaced", CRON_FEDERATED_HPA_WEBHOOK_PATH, endpoint, caBundle),
     ],
   };
 }

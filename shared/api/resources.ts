@@ -13,6 +13,8 @@ export const RESOURCES = {
   overridePolicy: r("OverridePolicy", "overridepolicies", true),
   clusterOverridePolicy: r("ClusterOverridePolicy", "clusteroverridepolicies", false),
   resourceInterpreterCustomization: r("ResourceInterpreterCustomization", "resourceinterpretercustomizations", false),
+  federatedHPA: r("FederatedHPA", "federatedhpas", true),
+  cronFederatedHPA: r("CronFederatedHPA", "cronfederatedhpas", true),
 } as const;
 
 /** The core Secret resource (bootstrap tokens, agent credentials). */

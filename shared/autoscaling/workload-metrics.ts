@@ -22,21 +22,10 @@
 // - per Object metric (`objectMetricKey`) and External metric (`externalMetricKey`): the value the
 //   member's metrics APIs return (External: summed over the series the selector matches).
 //   Leave a key out when the member has no such object or series: it then counts 0.
-import type { LabelSelector } from "../api/types.ts";
+import type { CrossVersionObjectReference, MetricIdentifier } from "../api/autoscaling.ts";
 import { canonicalJson } from "../content-hash.ts";
 
-/** A metric's name and label selector (autoscaling/v2's MetricIdentifier). */
-export interface MetricIdentifier {
-  name: string;
-  selector?: LabelSelector;
-}
-
-/** The object an Object metric describes (autoscaling/v2's CrossVersionObjectReference). */
-export interface CrossVersionObjectReference {
-  apiVersion?: string;
-  kind: string;
-  name: string;
-}
+export type { CrossVersionObjectReference, MetricIdentifier };
 
 /** One resource's figures over one member's pods of the workload; quantities in milli-units. */
 export interface ResourceGroupSums {

@@ -94,6 +94,21 @@ describe("ResourceInterpreterCustomizations checked at apply time by the control
     await kubectl(fleet.control, ["label", "ric", "more-deps", "team=platform"]);
   });
 
+  it("refuses a CronFederatedHPA whose schedule does not parse or whose time zone is unknown, and stores a good one", async () => {
+    const cron = (name: string, schedule: string, timeZone: string) =>
+      JSON.stringify({
+        apiVersion: "flotilla.dev/v1alpha1",
+        kind: "CronFederatedHPA",
+        metadata: { name, namespace: "default" },
+        spec: { scaleTargetRef: { apiVersion: "apps/v1", kind: "Deployment", name: "web" }, rules: [{ name: "up", schedule, targetReplicas: 3, timeZone }] },
+      });
+    const stderr = await refused(fleet, cron("bad", "0 8 * * * *", "Mars/Base"));
+    assert.match(stderr, /admission webhook "cronfederatedhpa\.flotilla\.dev" denied the request: /);
+    assert.match(stderr, /spec\.rules\[0\]\.schedule: Invalid value: "0 8 \* \* \* \*": invalid cron format: want 5 fields/);
+    assert.match(stderr, /spec\.rules\[0\]\.timeZone: Invalid value: "Mars\/Base": unknown time zone Mars\/Base/);
+    assert.match(await apply(fleet.control, cron("good", "0 8 * * MON-FRI", "Europe/Berlin")), /good created/);
+  });
+
   it("while no control plane answers, creating one is refused (failurePolicy Fail) and deleting one works; once it is back, the create goes through", async () => {
     await flotilla.stopControlPlane();
     const good = ric("while-down", { componentResource: { luaScript: "function GetComponents(o) return {} end" } });

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { it } from "node:test";
-import { kubeSelector, metricsWanted, reportOf, summaryToWire, wireSelector } from "./metrics-wire.ts";
-import type { WorkloadMetricsSummary } from "./workload-metrics.ts";
+import { kubeSelector, metricsWanted, reportOf, summaryToWire, wireSelector } from "./workload-metrics-wire.ts";
+import type { WorkloadMetricsSummary } from "./autoscaling/workload-metrics.ts";
 
 const ref = (name: string) => ({ apiVersion: "apps/v1", kind: "Deployment", namespace: "shop", name });
 

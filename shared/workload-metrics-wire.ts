@@ -1,10 +1,10 @@
 // The workload summaries on the agent stream (issue 22): the summary to and from the proto's
 // WorkloadMetrics (milli-units as decimal strings, exact), the MetricsWanted list with its hash,
 // and the key of a workload. Both sides use it; the hub checks bounds before summaryFromWire.
-import type { LabelSelector as KubeLabelSelector, LabelSelectorOperator } from "../api/types.ts";
-import { contentHash } from "../content-hash.ts";
-import type { LabelSelector, MetricsWanted, WantedWorkload, WorkloadMetrics, WorkloadRef } from "../gen/flotilla/v1alpha1/agent.ts";
-import type { WorkloadMetricsSummary } from "./workload-metrics.ts";
+import type { LabelSelector as KubeLabelSelector, LabelSelectorOperator } from "./api/types.ts";
+import { contentHash } from "./content-hash.ts";
+import type { LabelSelector, MetricsWanted, WantedWorkload, WorkloadMetrics, WorkloadRef } from "./gen/flotilla/v1alpha1/agent.ts";
+import type { WorkloadMetricsSummary } from "./autoscaling/workload-metrics.ts";
 
 /** "apps/v1/Deployment/shop/web": one workload of a cluster. */
 export function workloadKey(ref: WorkloadRef | undefined): string {

@@ -1,0 +1,31 @@
+// The latest workload summary each member's agent sent (issue 22), in memory: what a FederatedHPA
+// run reads. A summary older than maxAgeMs is as good as none (the member is then counted as
+// Kubernetes counts missing pods: no scale-down on missing data).
+import type { WorkloadMetricsSummary } from "../autoscaling/workload-metrics.ts";
+
+export class MetricsStore {
+  private readonly byWorkload = new Map<string, Map<string, { summary: WorkloadMetricsSummary; at: number }>>();
+
+  /** A member's summary of a workload (by template key), received at `at`. */
+  set(cluster: string, workload: string, summary: WorkloadMetricsSummary, at: number): void {
+    let m = this.byWorkload.get(workload);
+    if (m === undefined) this.byWorkload.set(workload, (m = new Map()));
+    m.set(cluster, { summary, at });
+  }
+
+  /** The summaries of a workload no older than maxAgeMs at `now`, by cluster. */
+  summaries(workload: string, now: number, maxAgeMs: number): Map<string, WorkloadMetricsSummary> {
+    const out = new Map<string, WorkloadMetricsSummary>();
+    for (const [cluster, s] of this.byWorkload.get(workload) ?? []) if (now - s.at <= maxAgeMs) out.set(cluster, s.summary);
+    return out;
+  }
+
+  /** Forgets a member (its Cluster is gone) or a workload (no FederatedHPA targets it). */
+  forgetCluster(cluster: string): void {
+    for (const m of this.byWorkload.values()) m.delete(cluster);
+  }
+
+  forgetWorkload(workload: string): void {
+    this.byWorkload.delete(workload);
+  }
+}
