@@ -20,6 +20,8 @@ import { WorkRunner } from "./work-runner.ts";
 import { HpaIndex } from "./hpa-index.ts";
 import { EndpointSliceIndex } from "./endpoint-slices.ts";
 import { AgentCustomizations } from "./customizations.ts";
+import { KubeMetricsSource } from "./metrics-source.ts";
+import { WorkloadMetricsPoller } from "./workload-metrics.ts";
 
 export const AGENT_VERSION = "0.1.0";
 
@@ -39,6 +41,8 @@ export interface AgentOptions {
   renewBeforeMs: number;
   stateNamespace: string;
   heartbeatMs: number;
+  /** How often the wanted workloads' pods are summarised (metrics.k8s.io has no watch). */
+  metricsIntervalMs?: number;
   healthListen: string;
   workers: number;
 }
@@ -96,6 +100,14 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
   });
   const heartbeats = new HeartbeatSource({ kc, rest, log, agentVersion: AGENT_VERSION });
   await heartbeats.start();
+  // The workloads the hub wants summarised, polled over the heartbeat's pod cache.
+  const metrics = new WorkloadMetricsPoller({
+    source: new KubeMetricsSource(rest, discovery),
+    pods: (namespace) => heartbeats.podsIn(namespace),
+    intervalMs: opts.metricsIntervalMs ?? 15_000,
+    log: log.child({ component: "workload-metrics" }),
+    changed: (key) => connection.reportMetrics(key),
+  });
 
   const credentials = new CredentialStore({ rest, namespace: opts.stateNamespace, secretName: opts.credentialsSecret, caPem: ca, clusterName: opts.clusterName, log });
   const creds = await credentials.load({ certFile: opts.tls.certFile, keyFile: opts.tls.keyFile }, opts.registration);
@@ -118,7 +130,10 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
         protocolVersion: PROTOCOL_VERSION,
         features: [...AGENT_FEATURES],
         customizationsHash: customizations.hash,
+        metricsWantedHash: metrics.hash,
       }),
+      metricsWanted: (m) => metrics.want(m),
+      workloadMetrics: (key) => metrics.latest(key),
       customizations: (c) => void customizations.receive(c).then((kinds) => runner.reinterpret(kinds)),
       upsert: (u) => {
         try {
@@ -149,6 +164,7 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
         runner.forgetReported();
         for (const k of runner.allStatusKeys()) connection.reportStatus(k);
         for (const k of runner.byHashKeys()) runner.controller.enqueue(k);
+        for (const k of metrics.keys()) connection.reportMetrics(k);
         void sendHeartbeat();
       },
       status: (k) => runner.status(k),
@@ -171,6 +187,7 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
     if (!stopped) runner.controller.start();
   });
   connection.start();
+  metrics.start();
   const renewer = creds.renewable
     ? new CertificateRenewer({
         clusterName: opts.clusterName,
@@ -194,6 +211,7 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
   gaugeOf("flotilla_agent_works", "Works held, with their manifests or by hash.", () => Object.keys(runner.heldHashes()).length + runner.byHashKeys().length);
   counterOf("flotilla_agent_customization_sets_received_total", "Interpreter customization sets received from the hub and taken.", () => customizations.received);
   gaugeOf("flotilla_agent_customizations", "Interpreter customizations held (those with Retain, ReflectStatus or InterpretHealth).", () => customizations.size);
+  counterOf("flotilla_agent_metrics_polls_total", "Passes over the workloads the hub wants summarised.", () => metrics.polls);
   gaugeOf("flotilla_agent_works_by_hash", "Works held by hash only (applied before a restart; no manifests in memory).", () => runner.byHashKeys().length);
   gaugeOf("flotilla_agent_work_queue_depth", "Works waiting or being applied.", () => runner.controller.queue.length + runner.controller.queue.inFlight);
   const health = opts.healthListen === "" ? undefined : await startHealthServer(opts.healthListen, () => connection.connected);
@@ -207,6 +225,7 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
     stop: async () => {
       stopped = true;
       clearInterval(beat);
+      metrics.stop();
       renewer?.stop();
       connection.stop();
       await runner.controller.stop();

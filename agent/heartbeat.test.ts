@@ -5,20 +5,31 @@ import { nodeSummary, podSummary } from "./heartbeat.ts";
 
 const meta = { name: "p", namespace: "d", uid: "u", resourceVersion: "7", labels: { a: "b" }, managedFields: [{ manager: "kubelet" }] };
 
-it("keeps of a Pod only what a heartbeat sums: identity, node, phase, container requests", () => {
+it("keeps of a Pod only what a heartbeat sums and a workload summary reads", () => {
   const pod = {
     apiVersion: "v1",
     kind: "Pod",
-    metadata: meta,
-    spec: { nodeName: "n1", volumes: [{ name: "v" }], containers: [{ name: "c", image: "i", resources: { requests: { cpu: "1" }, limits: { cpu: "2" } } }, { name: "s", image: "i" }] },
-    status: { phase: "Running", conditions: [{ type: "Ready", status: "True" }], podIP: "10.0.0.1" },
+    metadata: { ...meta, annotations: { big: "x".repeat(1000) } },
+    spec: {
+      nodeName: "n1",
+      volumes: [{ name: "v" }],
+      containers: [{ name: "c", image: "i", resources: { requests: { cpu: "1" }, limits: { cpu: "2" } } }, { name: "s", image: "i" }],
+      initContainers: [{ name: "init", image: "i", resources: { requests: { cpu: "4" } } }, { name: "proxy", image: "i", restartPolicy: "Always", resources: { requests: { cpu: "100m" } } }],
+    },
+    status: {
+      phase: "Running",
+      startTime: "2026-01-01T00:00:00Z",
+      conditions: [{ type: "PodScheduled", status: "True" }, { type: "Ready", status: "True", lastTransitionTime: "2026-01-01T00:00:10Z", reason: "r" }],
+      podIP: "10.0.0.1",
+      containerStatuses: [{ name: "c", image: "i" }],
+    },
   };
   assert.deepEqual(podSummary(pod), {
     apiVersion: "v1",
     kind: "Pod",
-    metadata: { name: "p", namespace: "d", uid: "u", resourceVersion: "7" },
-    spec: { nodeName: "n1", containers: [{ resources: { requests: { cpu: "1" } } }, {}] },
-    status: { phase: "Running" },
+    metadata: { name: "p", namespace: "d", uid: "u", resourceVersion: "7", labels: { a: "b" } },
+    spec: { nodeName: "n1", containers: [{ name: "c", resources: { requests: { cpu: "1" } } }, { name: "s" }], initContainers: [{ name: "proxy", restartPolicy: "Always", resources: { requests: { cpu: "100m" } } }] },
+    status: { phase: "Running", startTime: "2026-01-01T00:00:00Z", conditions: [{ type: "Ready", status: "True", lastTransitionTime: "2026-01-01T00:00:10Z" }] },
   });
 });
 

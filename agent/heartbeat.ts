@@ -5,14 +5,13 @@ import type { Heartbeat } from "../shared/gen/flotilla/v1alpha1/agent.ts";
 import { Informer } from "../shared/informer.ts";
 import type { KubeRest } from "../shared/kube-rest.ts";
 import { sumQuantities } from "../shared/quantity.ts";
+import type { SummaryPod } from "./metrics-summary.ts";
 
 interface Node extends KubeObject {
   status?: { allocatable?: Record<string, string>; conditions?: { type: string; status: string }[] };
 }
-interface Pod extends KubeObject {
-  spec?: { nodeName?: string; containers?: { resources?: { requests?: Record<string, string> } }[] };
-  status?: { phase?: string };
-}
+/** A Pod as cached: what heartbeats sum and what workload summaries read (SummaryPod). */
+type Pod = KubeObject & SummaryPod & { spec?: { nodeName?: string } };
 
 /** Builds heartbeats from informers on Nodes and Pods, /version and the served API groups. */
 export class HeartbeatSource {
@@ -27,10 +26,15 @@ export class HeartbeatSource {
   constructor(opts: { kc: KubeConfig; rest: KubeRest; log: Logger; agentVersion: string }) {
     this.rest = opts.rest;
     this.agentVersion = opts.agentVersion;
-    // Every Pod of the member is cached: only what a heartbeat sums is kept of each (a whole Pod
-    // is kilobytes; this is about a hundred bytes).
+    // Every Pod of the member is cached: only what a heartbeat sums and a workload summary reads
+    // is kept of each (a whole Pod is kilobytes; this is a few hundred bytes).
     this.nodes = new Informer<Node>({ kc: opts.kc, rest: opts.rest, resource: { apiVersion: "v1", kind: "Node", plural: "nodes", namespaced: false }, transform: nodeSummary, log: opts.log });
     this.pods = new Informer<Pod>({ kc: opts.kc, rest: opts.rest, resource: { apiVersion: "v1", kind: "Pod", plural: "pods", namespaced: true }, transform: podSummary, log: opts.log });
+  }
+
+  /** The cached Pods of a namespace (for the workload summaries). */
+  podsIn(namespace: string): SummaryPod[] {
+    return this.pods.list(namespace);
   }
 
   async start(): Promise<void> {
@@ -75,10 +79,34 @@ function identity(o: KubeObject): KubeObject {
   return { apiVersion: o.apiVersion, kind: o.kind, metadata: { name, namespace, uid, resourceVersion } };
 }
 
-/** A Pod as the heartbeat reads it: node, phase and each container's requests. */
+/** A container's name and requests. */
+const requestsOf = (c: { name: string; resources?: { requests?: Record<string, string> } }) => (c.resources?.requests === undefined ? { name: c.name } : { name: c.name, resources: { requests: c.resources.requests } });
+
+/**
+ * A Pod as the heartbeat and the workload summaries read it: labels, deletion, node, phase, start
+ * time, the Ready condition, each container's (and each restartable init container's) requests,
+ * and pod-level requests.
+ */
 export function podSummary(p: Pod): Pod {
-  const containers = (p.spec?.containers ?? []).map((c) => (c.resources?.requests === undefined ? {} : { resources: { requests: c.resources.requests } }));
-  return { ...identity(p), spec: { nodeName: p.spec?.nodeName, containers }, status: { phase: p.status?.phase } };
+  const { labels, deletionTimestamp } = p.metadata;
+  const ready = p.status?.conditions?.find((c) => c.type === "Ready");
+  const sidecars = (p.spec?.initContainers ?? []).filter((c) => c.restartPolicy === "Always").map((c) => ({ ...requestsOf(c), restartPolicy: "Always" }));
+  const podRequests = p.spec?.resources?.requests;
+  return {
+    ...identity(p),
+    metadata: { ...identity(p).metadata, ...(labels === undefined ? {} : { labels }), ...(deletionTimestamp === undefined ? {} : { deletionTimestamp }) },
+    spec: {
+      nodeName: p.spec?.nodeName,
+      containers: (p.spec?.containers ?? []).map(requestsOf),
+      ...(sidecars.length > 0 ? { initContainers: sidecars } : {}),
+      ...(podRequests === undefined ? {} : { resources: { requests: podRequests } }),
+    },
+    status: {
+      phase: p.status?.phase,
+      ...(p.status?.startTime === undefined ? {} : { startTime: p.status.startTime }),
+      ...(ready === undefined ? {} : { conditions: [{ type: "Ready", status: ready.status, lastTransitionTime: ready.lastTransitionTime }] }),
+    },
+  };
 }
 
 /** A Node as the heartbeat reads it: allocatable and conditions' type and status. */

@@ -11,12 +11,16 @@ import {
   type InterpreterCustomizations,
   type LiveRequest,
   type LiveResponse,
+  type MetricsWanted,
+  type WorkloadMetrics,
   type WorkStatus,
   type WorkUpsert,
 } from "../shared/gen/flotilla/v1alpha1/agent.ts";
 
 /** Keys per ContentRequest (the hub's bound). */
 const MAX_CONTENT_KEYS = 1000;
+/** Outbox keys of workload summaries (no work key starts with NUL). */
+const METRICS = "\u0000metrics/";
 
 export interface HubHandlers {
   hello(): Hello;
@@ -31,6 +35,10 @@ export interface HubHandlers {
   live(req: LiveRequest): Promise<LiveResponse>;
   /** The fleet's interpreter customizations that run in the agent (sent before the Works they judge). */
   customizations?(c: InterpreterCustomizations): void;
+  /** The workloads to summarise for autoscaling (the whole list). */
+  metricsWanted?(m: MetricsWanted): void;
+  /** The newest summary of a workload, or undefined when there is nothing to say. */
+  workloadMetrics?(key: string): WorkloadMetrics | undefined;
 }
 
 export interface HubConnectionOptions {
@@ -129,6 +137,11 @@ export class HubConnection {
     this.outbox?.mark(key);
   }
 
+  /** Queues a workload's summary (the newest one is sent when the stream has room). */
+  reportMetrics(workloadKey: string): void {
+    this.outbox?.mark(METRICS + workloadKey);
+  }
+
   /**
    * Asks the hub for a Work's contents on the open stream. Without one the request is dropped: the
    * next Hello asks for it (the runner gives the Work no hash until its contents arrive).
@@ -161,6 +174,10 @@ export class HubConnection {
     this.stream = stream;
     this.connects++;
     const outbox = new CoalescingOutbox((key) => {
+      if (key.startsWith(METRICS)) {
+        const m = handlers.workloadMetrics?.(key.slice(METRICS.length));
+        return m === undefined || stream.write({ kind: { $case: "workloadMetrics", value: m } });
+      }
       const s = handlers.status(key);
       return s === undefined ? true : stream.write({ kind: { $case: "workStatus", value: s } });
     });
@@ -179,6 +196,9 @@ export class HubConnection {
           break;
         case "interpreterCustomizations":
           handlers.customizations?.(kind.value);
+          break;
+        case "metricsWanted":
+          handlers.metricsWanted?.(kind.value);
           break;
         case "liveRequest":
           void handlers.live(kind.value).then((res) => stream.write({ kind: { $case: "liveResponse", value: res } }));

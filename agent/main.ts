@@ -23,6 +23,7 @@ export const agentFlags: FlagSpec[] = [
   { name: "kubeconfig", type: "string", env: "KUBECONFIG", help: "kubeconfig of the member cluster (default: in-cluster service account, else ~/.kube/config)" },
   { name: "state-namespace", type: "string", default: "flotilla-system", help: "namespace in the member where the agent keeps its applied-work records" },
   { name: "heartbeat-interval", type: "duration", default: "10s", help: "how often the agent reports cluster health and capacity" },
+  { name: "metrics-interval", type: "duration", default: "15s", help: "how often the agent summarises the pods of the workloads the hub autoscales (metrics.k8s.io has no watch)" },
   { name: "health-listen", type: "string", default: "0.0.0.0:8081", help: 'host:port for /healthz, /readyz, /metrics ("" disables)' },
   { name: "workers", type: "int", default: "8", help: "Works applied in parallel" },
 ];
@@ -60,6 +61,7 @@ export async function runAgent(flags: FlagValues): Promise<void> {
     renewBeforeMs: flags["renew-before"] as number,
     stateNamespace: flags["state-namespace"] as string,
     heartbeatMs: flags["heartbeat-interval"] as number,
+    metricsIntervalMs: flags["metrics-interval"] as number,
     healthListen: flags["health-listen"] as string,
     workers: flags.workers as number,
   });

@@ -8,7 +8,8 @@ import type { KubeConfig } from "@kubernetes/client-node";
 import type { Logger } from "pino";
 import type { Controller } from "../shared/controller.ts";
 import { Discovery } from "../shared/discovery.ts";
-import type { Heartbeat, InterpreterCustomizations, WorkStatus } from "../shared/gen/flotilla/v1alpha1/agent.ts";
+import type { Heartbeat, InterpreterCustomizations, MetricsWanted, WorkStatus } from "../shared/gen/flotilla/v1alpha1/agent.ts";
+import type { WorkloadMetricsReport } from "../shared/workload-metrics-wire.ts";
 import { KubeRest } from "../shared/kube-rest.ts";
 import { Caches } from "./caches.ts";
 import { InterpreterRegistry } from "../shared/interpreter/registry.ts";
@@ -86,6 +87,10 @@ export interface ControlPlaneEvents {
   deletionHeld: [cluster: string, key: string];
   /** The customizations agents run (ctx.agentCustomizations) changed: agents are sent the new set. */
   agentCustomizationsChanged: [];
+  /** An agent's summary of a workload's pods for autoscaling arrived on this replica (issue 22). */
+  workloadMetrics: [cluster: string, report: WorkloadMetricsReport];
+  /** A cluster's list in ctx.metricsWanted changed: its agent is sent the new one. */
+  metricsWantedChanged: [cluster: string];
 }
 
 /** Everything the parts share. Built once by createContext; the parts never replace its members. */
@@ -112,6 +117,11 @@ export interface ControlPlaneContext {
   interpreters: InterpreterRegistry;
   /** What of the customizations runs in agents, as sent to them (written by interpreter/, served by hub/). */
   agentCustomizations: { set: AgentCustomizationSet; message: InterpreterCustomizations };
+  /**
+   * Per cluster, the workloads its agent summarises for autoscaling, as sent (build each with
+   * shared/workload-metrics-wire.ts's metricsWanted, then emit metricsWantedChanged); served by hub/.
+   */
+  metricsWanted: Map<string, MetricsWanted>;
 }
 
 /** One concern's running part. Every member is optional; the assembly calls them in its order. */
@@ -170,5 +180,6 @@ export function createContext(opts: ControlPlaneOptions, isLeader: () => boolean
     events,
     interpreters: new InterpreterRegistry(),
     agentCustomizations: { set: EMPTY_AGENT_SET, message: encodeAgentSet(EMPTY_AGENT_SET) },
+    metricsWanted: new Map(),
   };
 }

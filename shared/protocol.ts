@@ -14,6 +14,8 @@ export const FEATURES = {
   deletePreconditions: "delete-preconditions",
   /** It takes InterpreterCustomizations (Retain, ReflectStatus, InterpretHealth run in the agent) and states their hash in its Hello. */
   interpreterCustomizations: "interpreter-customizations",
+  /** It takes MetricsWanted, states its hash in its Hello, and sends WorkloadMetrics for the workloads listed (issue 22). */
+  workloadMetrics: "workload-metrics",
 } as const;
 
 /** What this agent declares. */

@@ -166,6 +166,8 @@ const AGENT_OWN_CLUSTER_RULES: V1PolicyRule[] = [
   { apiGroups: [""], resources: ["nodes", "pods"], verbs: ["get", "list", "watch"] },
   { apiGroups: ["autoscaling"], resources: ["horizontalpodautoscalers"], verbs: ["get", "list", "watch"] },
   { apiGroups: ["discovery.k8s.io"], resources: ["endpointslices"], verbs: ["list", "watch"] },
+  { apiGroups: ["metrics.k8s.io"], resources: ["pods"], verbs: ["get", "list"] },
+  { apiGroups: ["custom.metrics.k8s.io", "external.metrics.k8s.io"], resources: ["*"], verbs: ["get", "list"] },
   { apiGroups: [""], resources: ["namespaces"], verbs: ["get", "create"] },
 ];
 const AGENT_ROLE_RULES: V1PolicyRule[] = [

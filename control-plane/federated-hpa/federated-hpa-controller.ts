@@ -12,7 +12,8 @@ import { Controller, type ReconcileResult } from "../../shared/controller.ts";
 import { type InterpreterRegistry, NATIVE_INTERPRETERS } from "../../shared/interpreter/registry.ts";
 import { replicasOf } from "../../shared/interpreter/native/adapter.ts";
 import { isKubeStatus, type KubeRest, objectPath } from "../../shared/kube-rest.ts";
-import { templateKey, type WorkRef } from "../../shared/work-key.ts";
+import type { WorkRef } from "../../shared/work-key.ts";
+import { workloadKey } from "../../shared/workload-metrics-wire.ts";
 import { failedRescaleCondition } from "../autoscaling/desired-replicas.ts";
 import { mergeConditions, runFederatedHpa, type ScaleTarget } from "../autoscaling/federated-hpa-run.ts";
 import { EMPTY_HISTORY, type ScaleHistory } from "../autoscaling/scale-behavior.ts";
@@ -70,7 +71,7 @@ export class FederatedHpaController {
     const run = runFederatedHpa({
       fhpa,
       target: template === undefined ? undefined : this.targetOf(template, ref),
-      summaries: this.metrics.summaries(templateKey({ apiVersion: ref.apiVersion, kind: ref.kind, metadata: { name: ref.name, namespace: ref.namespace } }), now, METRICS_MAX_AGE_MS),
+      summaries: this.metrics.summaries(workloadKey({ apiVersion: ref.apiVersion, kind: ref.kind, namespace: ref.namespace ?? "", name: ref.name }), now, METRICS_MAX_AGE_MS),
       history: this.histories.get(key) ?? EMPTY_HISTORY,
       now,
     });

@@ -1,7 +1,7 @@
 import { type ServerDuplexStream, status as GrpcStatus } from "@grpc/grpc-js";
 import type { Logger } from "pino";
-import type { AgentMessage, ControlMessage, Hello, InterpreterCustomizations, ResourceIdentifier } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
-import { CustomizationDelivery } from "./customization-delivery.ts";
+import type { AgentMessage, ControlMessage, Hello, InterpreterCustomizations, MetricsWanted, ResourceIdentifier } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
+import { ListDeliveries, type ListName } from "./hashed-delivery.ts";
 import { CoalescingOutbox } from "../../shared/coalescing-outbox.ts";
 import { counter } from "../../shared/metrics.ts";
 import type { RateLimiter } from "../../shared/rate-limiter.ts";
@@ -14,10 +14,7 @@ import { heldReport, type SessionEvents, type SessionStats } from "./session-eve
 import { planResync } from "./resync.ts";
 import type { WorkStore } from "../works/work-store.ts";
 
-export type { SessionEvents, SessionStats };
-
 const SYNC_DONE = "\u0000sync-done";
-const CUSTOMIZATIONS = "\u0000customizations"; // the set is read when there is room to send
 const bytesSent = counter("flotilla_stream_bytes_sent_total", "Manifest bytes of the WorkUpserts sent to a cluster.", ["cluster"]);
 const bytesReceived = counter("flotilla_stream_bytes_received_total", "Manifest status bytes of the WorkStatuses a cluster sent.", ["cluster"]);
 
@@ -29,7 +26,7 @@ const bytesReceived = counter("flotilla_stream_bytes_received_total", "Manifest 
  */
 export class AgentSession {
   readonly cluster: string;
-  readonly stats: SessionStats = { upserts: 0, deletes: 0, manifestBytes: 0, statuses: 0, customizations: 0 };
+  readonly stats: SessionStats = { upserts: 0, deletes: 0, manifestBytes: 0, statuses: 0, customizations: 0, metricsWanted: 0, workloadMetrics: 0 };
   private readonly call: ServerDuplexStream<AgentMessage, ControlMessage>;
   private readonly works: WorkStore;
   private readonly events: SessionEvents;
@@ -49,7 +46,8 @@ export class AgentSession {
   private readonly gate: InboundGate;
   private resumeTimer: NodeJS.Timeout | undefined;
   private readonly helloTimer: NodeJS.Timeout;
-  private readonly customizations: CustomizationDelivery;
+  /** The whole lists (customizations, MetricsWanted), read when there is room to send. */
+  private readonly lists: ListDeliveries;
 
   constructor(opts: {
     cluster: string;
@@ -68,8 +66,11 @@ export class AgentSession {
     deletionBudget?: DeletionBudget;
     /** The interpreter customizations agents run, as sent (default: none). */
     customizations?: () => InterpreterCustomizations;
+    /** The workloads this cluster's agent summarises (default: none). */
+    metricsWanted?: () => MetricsWanted;
   }) {
-    this.customizations = new CustomizationDelivery(opts.customizations ?? (() => ({ contentHash: "", customizations: [] })));
+    const wanted = opts.metricsWanted ?? (() => ({ contentHash: "", workloads: [] }));
+    this.lists = new ListDeliveries({ customizations: opts.customizations ?? (() => ({ contentHash: "", customizations: [] })), metricsWanted: wanted }, this.stats);
     this.cluster = opts.cluster;
     this.call = opts.call;
     this.works = opts.works;
@@ -94,6 +95,7 @@ export class AgentSession {
       bucket: opts.bucket ?? inboundBucket(DEFAULT_INBOUND_RATE),
       inStore: (key) => this.works.get(this.cluster, key) !== undefined,
       recorded: (key) => this.events.recorded?.(this.cluster, key) ?? false,
+      wanted,
     });
     const helloTimeoutMs = opts.helloTimeoutMs ?? 30_000;
     this.helloTimer = setTimeout(() => this.fail(GrpcStatus.DEADLINE_EXCEEDED, `no Hello within ${helloTimeoutMs} ms`), helloTimeoutMs);
@@ -187,9 +189,13 @@ export class AgentSession {
         // Marked keys are sent as WorkUpserts with the newest contents when the stream has room.
         for (const key of this.gate.contentRequest(kind.value)) this.outbox.mark(key);
         break;
-      case "liveResponse": {
+      case "liveResponse":
         // An answer nobody waits for (timed out, or made up) is dropped.
         this.live.answered(kind.value);
+        break;
+      case "workloadMetrics": {
+        const report = this.gate.workloadMetrics(kind.value);
+        if (report !== undefined && ++this.stats.workloadMetrics) this.events.workloadMetrics?.(this.cluster, report);
         break;
       }
       case "hello":
@@ -221,8 +227,7 @@ export class AgentSession {
     for (const key of Object.keys(hello.workHashes)) this.deletions.holding(key);
     // An agent from before versioned Hellos (protocol 0) declares nothing.
     this.deletions.agentDeclared(hello.protocolVersion >= 2 ? hello.features : []);
-    // The customizations go first: the Works that follow are judged with them.
-    if (this.customizations.hello(hello)) this.outbox.mark(CUSTOMIZATIONS);
+    for (const key of this.lists.hello(hello)) this.outbox.mark(key);
     const hub = this.works.hashes(this.cluster);
     const plan = planResync(hello.needsContents ? {} : hello.workHashes, hub);
     // An agent that lost its manifests still tells what it applied, so that Works gone meanwhile are
@@ -249,9 +254,10 @@ export class AgentSession {
     for (const key of this.deletions.holds) if (this.works.get(this.cluster, key) === undefined) this.outbox.mark(key);
   }
 
-  /** The customizations changed: sent to the agent if it takes them and holds another set. */
-  customizationsChanged(): void {
-    if (!this.closed && this.hello !== undefined && this.customizations.takes) this.outbox.mark(CUSTOMIZATIONS);
+  /** A list changed (the customizations, or this cluster's MetricsWanted): sent if the agent takes it and holds another. */
+  listChanged(name: ListName): void {
+    const key = this.closed || this.hello === undefined ? undefined : this.lists.changed(name);
+    if (key !== undefined) this.outbox.mark(key);
   }
 
   /** A person decided on the deletions held for this cluster: they are judged again, with that answer. */
@@ -259,7 +265,6 @@ export class AgentSession {
     if (this.closed || this.hello === undefined) return;
     for (const key of this.deletions.decide(decision)) this.outbox.mark(key);
   }
-
 
   private intent(key: string): Intent | undefined {
     return this.events.deletionIntent === undefined ? { reason: "NotInHubSet", preserve: false } : this.events.deletionIntent(this.cluster, key);
@@ -270,11 +275,7 @@ export class AgentSession {
     if (key === SYNC_DONE) {
       return { kind: { $case: "syncDone", value: { workCount: this.works.keys(this.cluster).length } } };
     }
-    if (key === CUSTOMIZATIONS) {
-      const set = this.customizations.next();
-      if (set !== undefined) this.stats.customizations++;
-      return set === undefined ? undefined : { kind: { $case: "interpreterCustomizations", value: set } };
-    }
+    if (this.lists.owns(key)) return this.lists.message(key);
     const work = this.works.get(this.cluster, key);
     if (work === undefined) {
       const intent = this.deletions.deleteFor(key);

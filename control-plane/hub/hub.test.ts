@@ -2,7 +2,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { type ClientDuplexStream, credentials, Server, ServerCredentials, status as GrpcStatus } from "@grpc/grpc-js";
-import { type AgentMessage, AgentHubClient, AgentHubService, type ControlMessage, type InterpreterCustomizations } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
+import { type AgentMessage, AgentHubClient, AgentHubService, type ControlMessage, type InterpreterCustomizations, type MetricsWanted, type WantedWorkload, type WorkloadMetrics } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
+import { metricsWanted, type WorkloadMetricsReport } from "../../shared/workload-metrics-wire.ts";
 import { agentCustomizationSet, encodeAgentSet } from "../../shared/interpreter/agent-customizations.ts";
 import { silentLogger } from "../../shared/logger.ts";
 import { createCa, issueAgentCertificate, issueCertificate, type KeyPair } from "../../shared/pki.ts";
@@ -28,6 +29,9 @@ describe("agent hub", () => {
   const clients: AgentHubClient[] = [];
   /** The interpreter customizations agents run, as the interpreter part would set them. */
   let agentSet: InterpreterCustomizations = { contentHash: "", customizations: [] };
+  /** The workloads each cluster's agent summarises, as the autoscaling controller would set them. */
+  const wanted = new Map<string, MetricsWanted>();
+  const summaries: [string, WorkloadMetricsReport][] = [];
 
   before(async () => {
     ca = await createCa("test-ca");
@@ -44,6 +48,7 @@ describe("agent hub", () => {
       // Most certificates here carry no Cluster uid; certificate-refusal.test.ts covers refusing them.
       allowCertsWithoutUid: true,
       customizations: () => agentSet,
+      metricsWanted: (c) => wanted.get(c) ?? { contentHash: "", workloads: [] },
       clusterNamed: (c) => (registered.has(c) ? { apiVersion: "flotilla.dev/v1alpha1", kind: "Cluster", metadata: { name: c, uid: c === "member2" ? "uid-2" : "uid-1" }, spec: {} } : undefined),
       events: {
         status: (c, s) => {
@@ -52,6 +57,7 @@ describe("agent hub", () => {
         },
         heartbeat: () => undefined,
         connected: () => undefined,
+        workloadMetrics: (c, r) => summaries.push([c, r]),
         deletionIntent: (_c, k) => (noIntent.has(k) ? undefined : { reason: "PlacementChanged", preserve: false }),
       },
     });
@@ -79,8 +85,20 @@ describe("agent hub", () => {
     return { stream, received, ended };
   }
 
-  const hello = (cluster: string, workHashes: Record<string, string> = {}, needsContents = false, features: string[] = [...AGENT_FEATURES], customizationsHash?: string): AgentMessage => ({
-    kind: { $case: "hello", value: { clusterName: cluster, agentVersion: "t", workHashes, needsContents, protocolVersion: PROTOCOL_VERSION, features, ...(customizationsHash === undefined ? {} : { customizationsHash }) } },
+  const hello = (cluster: string, workHashes: Record<string, string> = {}, needsContents = false, features: string[] = [...AGENT_FEATURES], customizationsHash?: string, metricsWantedHash?: string): AgentMessage => ({
+    kind: {
+      $case: "hello",
+      value: {
+        clusterName: cluster,
+        agentVersion: "t",
+        workHashes,
+        needsContents,
+        protocolVersion: PROTOCOL_VERSION,
+        features,
+        ...(customizationsHash === undefined ? {} : { customizationsHash }),
+        ...(metricsWantedHash === undefined ? {} : { metricsWantedHash }),
+      },
+    },
   });
 
   async function until(check: () => boolean, what: string): Promise<void> {
@@ -334,6 +352,94 @@ describe("agent hub", () => {
     } finally {
       agentSet = { contentHash: "", customizations: [] };
       works.delete("member1", "core/v1/ConfigMap/default/judged");
+    }
+  });
+
+  it("sends the MetricsWanted list first, once, only to an agent that takes it and holds another, and again on a change; takes summaries only of wanted workloads and keys, within bounds", async () => {
+    const web = (metrics: string[]): WantedWorkload => ({
+      workload: { apiVersion: "apps/v1", kind: "Deployment", namespace: "shop", name: "web" },
+      podSelector: { matchLabels: { app: "web" }, matchExpressions: [] },
+      metrics: metrics.map((key) => ({ key, type: "Resource", resource: key, container: "", metricName: "", metricSelector: undefined, describedObject: undefined })),
+    });
+    const first = metricsWanted([web(["cpu"])]);
+    wanted.set("member1", first);
+    const kinds = (received: ControlMessage[]) => received.map((m) => m.kind?.$case);
+    const report = (name: string, o: Partial<WorkloadMetrics> = {}): AgentMessage => ({
+      kind: {
+        $case: "workloadMetrics",
+        value: {
+          workload: { apiVersion: "apps/v1", kind: "Deployment", namespace: "shop", name },
+          wantedHash: first.contentHash,
+          pods: 3,
+          readyPods: 2,
+          resources: [{ key: "cpu", readyPods: 2, readyUsage: "9007199254740993", readyRequests: "1000", unreadyPods: 1, unreadyRequests: "500", missingPods: 0, missingRequests: "0", podsWithoutRequest: 0 }],
+          podsMetrics: [],
+          objectMetrics: [],
+          externalMetrics: [],
+          windowStartMs: 1000,
+          windowEndMs: 16000,
+          problems: [],
+          ...o,
+        },
+      },
+    });
+    try {
+      // An agent holding no list is sent it before SyncDone, once.
+      const a = connect("member1");
+      a.stream.write(hello("member1", {}, false, [...AGENT_FEATURES], undefined, ""));
+      await until(() => kinds(a.received).includes("syncDone"), "member1 synced");
+      assert.deepEqual(kinds(a.received).filter((k) => k === "metricsWanted"), ["metricsWanted"]);
+      assert.ok(kinds(a.received).indexOf("metricsWanted") < kinds(a.received).indexOf("syncDone"));
+      const sent = a.received.find((m) => m.kind?.$case === "metricsWanted");
+      assert.deepEqual(sent?.kind?.$case === "metricsWanted" ? sent.kind.value : undefined, first);
+
+      // Summaries: a wanted workload's is taken (exact beyond 2^53); another workload's, and one out of bounds, are dropped; an unwanted key is left out.
+      a.stream.write(report("other"));
+      a.stream.write(report("web", { pods: 4 })); // its groups hold 3 pods: inconsistent
+      a.stream.write(report("web", { readyPods: 1, podsMetrics: [{ key: "requests", readyPods: 1, readyValue: "5", unreadyPods: 2, missingPods: 0 }] }));
+      await until(() => summaries.length > 0, "the wanted workload's summary");
+      await new Promise((r) => setTimeout(r, 100));
+      assert.equal(summaries.length, 1, "only the wanted, consistent summary was taken");
+      const [cluster, got] = summaries[0] ?? [];
+      assert.equal(cluster, "member1");
+      assert.equal(got?.key, "apps/v1/Deployment/shop/web");
+      assert.deepEqual(got?.summary, {
+        pods: 3,
+        readyPods: 1,
+        resources: { cpu: { readyPods: 2, readyUsage: 9007199254740993n, readyRequests: 1000n, unreadyPods: 1, unreadyRequests: 500n, missingPods: 0, missingRequests: 0n, podsWithoutRequest: 0 } },
+      });
+      assert.deepEqual([got?.windowStartMs, got?.windowEndMs], [1000, 16000]);
+      assert.equal(hub.session("member1")?.stats.workloadMetrics, 1);
+      assert.equal(kinds(a.received).includes("syncDone") && hub.connectedClusters().includes("member1"), true, "a dropped summary does not end the stream");
+
+      // A change reaches the agent once, however often it is announced; another cluster's change does not.
+      const second = metricsWanted([web(["cpu", "memory"])]);
+      wanted.set("member1", second);
+      hub.metricsWantedChanged("member1");
+      hub.metricsWantedChanged("member1");
+      hub.metricsWantedChanged("member2");
+      await until(() => kinds(a.received).filter((k) => k === "metricsWanted").length === 2, "the new list");
+      await new Promise((r) => setTimeout(r, 100));
+      assert.equal(kinds(a.received).filter((k) => k === "metricsWanted").length, 2);
+      const last = a.received.at(-1);
+      assert.equal(last?.kind?.$case === "metricsWanted" ? last.kind.value.contentHash : undefined, second.contentHash);
+      a.stream.cancel();
+
+      // An agent holding this list is not sent it again; nor is one that does not declare the feature.
+      for (const features of [[...AGENT_FEATURES], AGENT_FEATURES.filter((f) => f !== FEATURES.workloadMetrics)]) {
+        const b = connect("member1");
+        b.stream.write(hello("member1", {}, false, features, undefined, second.contentHash));
+        await until(() => kinds(b.received).includes("syncDone"), "member1 synced again");
+        wanted.set("member1", metricsWanted([]));
+        hub.metricsWantedChanged("member1");
+        await new Promise((r) => setTimeout(r, 200));
+        const lists = b.received.flatMap((m) => (m.kind?.$case === "metricsWanted" ? [m.kind.value.contentHash] : []));
+        assert.deepEqual(lists, features.includes(FEATURES.workloadMetrics) ? [""] : [], `features ${features.join(",")}: only the emptied list`);
+        wanted.set("member1", second);
+        b.stream.cancel();
+      }
+    } finally {
+      wanted.clear();
     }
   });
 });

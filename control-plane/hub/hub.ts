@@ -1,9 +1,10 @@
 import { type ServerDuplexStream, type ServerUnaryCall, status as GrpcStatus, type UntypedServiceImplementation } from "@grpc/grpc-js";
 import type { Logger } from "pino";
 import type { Cluster } from "../../shared/api/types.ts";
-import type { AgentMessage, ControlMessage, InterpreterCustomizations, RenewRequest, RenewResponse } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
+import type { AgentMessage, ControlMessage, InterpreterCustomizations, MetricsWanted, RenewRequest, RenewResponse } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
 import { clusterOfSubject, clusterUidOfSubject } from "../../shared/pki.ts";
-import { AgentSession, type SessionEvents } from "./agent-session.ts";
+import { AgentSession } from "./agent-session.ts";
+import type { SessionEvents } from "./session-events.ts";
 import type { DeletionBudget } from "./deletion-brake.ts";
 import type { RateLimiter } from "../../shared/rate-limiter.ts";
 import { DEFAULT_INBOUND_RATE, type InboundRate, inboundBucket } from "./inbound-gate.ts";
@@ -39,6 +40,7 @@ export class Hub {
   private readonly allowCertsWithoutUid: boolean;
   private readonly deletionBudget: DeletionBudget | undefined;
   private readonly customizations: (() => InterpreterCustomizations) | undefined;
+  private readonly metricsWanted: ((cluster: string) => MetricsWanted) | undefined;
 
   constructor(opts: {
     works: WorkStore;
@@ -56,8 +58,15 @@ export class Hub {
     deletionBudget?: DeletionBudget;
     /** The interpreter customizations agents run, as sent (default: none). */
     customizations?: () => InterpreterCustomizations;
+    /**
+     * The workloads each cluster's agent summarises for autoscaling (issue 22), as sent
+     * (shared/workload-metrics-wire.ts's metricsWanted); default: none. Call
+     * metricsWantedChanged(cluster) when a cluster's list changes.
+     */
+    metricsWanted?: (cluster: string) => MetricsWanted;
     log: Logger;
   }) {
+    this.metricsWanted = opts.metricsWanted;
     this.customizations = opts.customizations;
     this.deletionBudget = opts.deletionBudget;
     this.allowCertsWithoutUid = opts.allowCertsWithoutUid ?? false;
@@ -95,7 +104,12 @@ export class Hub {
 
   /** The interpreter customizations changed: every agent that takes them and holds another set is sent the new one. */
   customizationsChanged(): void {
-    for (const s of this.sessions.values()) s.customizationsChanged();
+    for (const s of this.sessions.values()) s.listChanged("customizations");
+  }
+
+  /** The cluster's MetricsWanted changed: its agent, if it takes lists and holds another, is sent the new one. */
+  metricsWantedChanged(cluster: string): void {
+    this.sessions.get(cluster)?.listChanged("metricsWanted");
   }
 
   /** Closes every stream (shutdown): agents reconnect to another replica or later. */
@@ -143,6 +157,7 @@ export class Hub {
       helloTimeoutMs: this.helloTimeoutMs,
       ...(this.deletionBudget ? { deletionBudget: this.deletionBudget } : {}),
       ...(this.customizations ? { customizations: this.customizations } : {}),
+      ...(this.metricsWanted ? { metricsWanted: () => this.metricsWanted?.(cluster) ?? { contentHash: "", workloads: [] } } : {}),
       // Only a stream that passed its Hello replaces the cluster's current one.
       onHello: () => {
         helloOrClose();

@@ -3,12 +3,14 @@
 // in debt, so HTTP/2 flow control pushes back on the agent and its queue on the hub stays bounded), the bounds on every field, and the rule that a report counts only for
 // Works the hub sent to that cluster. Dropped reports are counted and logged at most every 10 s.
 import type { Logger } from "pino";
-import type { ContentRequest, Heartbeat, WorkStatus } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
+import type { ContentRequest, Heartbeat, MetricsWanted, WorkloadMetrics, WorkStatus } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
+import { reportOf, type WorkloadMetricsReport } from "../../shared/workload-metrics-wire.ts";
 import { type Clock, realClock } from "../../shared/clock.ts";
 import { counter } from "../../shared/metrics.ts";
 import { type RateLimiter, TokenBucketLimiter } from "../../shared/rate-limiter.ts";
 import { type CheckedHeartbeat, checkHeartbeat } from "./heartbeat-claims.ts";
-import { checkContentRequest, checkWorkStatus } from "./message-bounds.ts";
+import { checkContentRequest, checkWorkloadMetrics, checkWorkStatus } from "./message-bounds.ts";
+import { admitWorkloadMetrics, type WantedIndex, wantedIndex } from "./metrics-admission.ts";
 import { admitReport } from "./report-admission.ts";
 
 /** Messages a second an agent may send, and how many it may send at once after a quiet spell. */
@@ -25,9 +27,10 @@ export function inboundBucket(rate: InboundRate, clock: Clock = realClock): Rate
   return new TokenBucketLimiter(rate.qps, rate.burst, clock);
 }
 
-const rejected = counter("flotilla_hub_rejected_reports_total", "Agent reports dropped by the hub: about a Work not sent to the agent's cluster, or out of bounds.", ["reason"]);
+const rejected = counter("flotilla_hub_rejected_reports_total", "Agent reports dropped by the hub: about a Work not sent to the agent's cluster (NotSentToCluster), a workload it was not asked to summarise (NotWanted), or out of bounds (OutOfBounds).", ["reason"]);
 const throttled = counter("flotilla_hub_throttled_messages_total", "Agent messages that found the stream's token bucket empty (reading paused).", ["cluster"]);
 const ignoredContentKeys = counter("flotilla_hub_content_requests_ignored_total", "Keys of agents' ContentRequests the hub ignored: not a Work of the agent's cluster, or out of bounds.", ["cluster"]);
+const unwantedMetricKeys = counter("flotilla_hub_unwanted_metric_keys_total", "Metric keys of agents' workload summaries the hub left out: not wanted for that workload.", ["cluster"]);
 const badClaims = counter("flotilla_hub_heartbeat_claims_dropped_total", "Heartbeat claims left out as not sane (negative, unparseable, absurd).", ["cluster"]);
 
 export class InboundGate {
@@ -41,8 +44,20 @@ export class InboundGate {
   private readonly sentKeys = new Set<string>();
   private lastWarn = Number.NEGATIVE_INFINITY;
   private unwarned = 0;
+  private readonly wanted: () => MetricsWanted;
+  private index: { hash: string; index: WantedIndex } | undefined;
 
-  constructor(opts: { cluster: string; log: Logger; bucket: RateLimiter; inStore: (key: string) => boolean; recorded: (key: string) => boolean; clock?: Clock }) {
+  constructor(opts: {
+    cluster: string;
+    log: Logger;
+    bucket: RateLimiter;
+    inStore: (key: string) => boolean;
+    recorded: (key: string) => boolean;
+    /** The workloads the agent was asked to summarise (default: none). */
+    wanted?: () => MetricsWanted;
+    clock?: Clock;
+  }) {
+    this.wanted = opts.wanted ?? (() => ({ contentHash: "", workloads: [] }));
     this.cluster = opts.cluster;
     this.log = opts.log;
     this.clock = opts.clock ?? realClock;
@@ -94,6 +109,21 @@ export class InboundGate {
       this.warn({ unknown }, "ignored content requests for Works not in the cluster's set");
     }
     return known;
+  }
+
+  /** The summary to pass on (unwanted keys left out, problems cut), or undefined when it is dropped. */
+  workloadMetrics(m: WorkloadMetrics): WorkloadMetricsReport | undefined {
+    const checked = checkWorkloadMetrics(m);
+    if (!checked.ok) return this.drop("OutOfBounds", { why: checked.reason });
+    const wanted = this.wanted();
+    if (this.index?.hash !== wanted.contentHash) this.index = { hash: wanted.contentHash, index: wantedIndex(wanted) };
+    const v = admitWorkloadMetrics(checked.value, this.index.index);
+    if (!v.accept) return this.drop(v.reason, { workload: checked.value.workload });
+    if (v.unwantedKeys > 0) {
+      unwantedMetricKeys.inc({ cluster: this.cluster }, v.unwantedKeys);
+      this.warn({ unwantedKeys: v.unwantedKeys }, "left unwanted metric keys out of an agent's workload summary");
+    }
+    return reportOf(v.value);
   }
 
   /** The heartbeat with insane claims left out, and what was left out. */

@@ -94,18 +94,23 @@ export function startHub(ctx: ControlPlaneContext): HubPart {
         heldTotal.inc({ cluster });
         events.emit("deletionHeld", cluster, key);
       },
+      workloadMetrics: (cluster, report) => events.emit("workloadMetrics", cluster, report),
     },
     ...(ctx.opts.deletionBudget ? { deletionBudget: ctx.opts.deletionBudget } : {}),
     customizations: () => ctx.agentCustomizations.message,
+    metricsWanted: (cluster) => ctx.metricsWanted.get(cluster) ?? { contentHash: "", workloads: [] },
   });
   events.on("agentCustomizationsChanged", () => hub.customizationsChanged());
+  events.on("metricsWantedChanged", (cluster) => hub.metricsWantedChanged(cluster));
   gaugeOf("flotilla_deletions_held", "Deletions the blast-radius brake holds for the cluster, waiting for flotillactl deletions approve|reject.", () => hub.connectedClusters().map((c) => [{ cluster: c }, hub.session(c)?.deletions.heldCount ?? 0] as const), ["cluster"]);
   gaugeOf("flotilla_connected_agents", "Agents streaming to this replica.", () => hub.connectedClusters().length);
-  const sessionStat = (stat: "upserts" | "manifestBytes" | "statuses" | "customizations") => () => hub.connectedClusters().map((c) => [{ cluster: c }, hub.session(c)?.stats[stat] ?? 0] as const);
+  const sessionStat = (stat: "upserts" | "manifestBytes" | "statuses" | "customizations" | "metricsWanted" | "workloadMetrics") => () => hub.connectedClusters().map((c) => [{ cluster: c }, hub.session(c)?.stats[stat] ?? 0] as const);
   counterOf("flotilla_stream_upserts_total", "WorkUpserts sent on the cluster's current stream.", sessionStat("upserts"), ["cluster"]);
   counterOf("flotilla_stream_manifest_bytes_total", "Manifest bytes sent on the cluster's current stream.", sessionStat("manifestBytes"), ["cluster"]);
   counterOf("flotilla_stream_statuses_total", "WorkStatuses taken on the cluster's current stream.", sessionStat("statuses"), ["cluster"]);
   counterOf("flotilla_stream_customizations_total", "Interpreter customization sets sent on the cluster's current stream.", sessionStat("customizations"), ["cluster"]);
+  counterOf("flotilla_stream_metrics_wanted_total", "MetricsWanted lists sent on the cluster's current stream.", sessionStat("metricsWanted"), ["cluster"]);
+  counterOf("flotilla_stream_workload_metrics_total", "Workload summaries taken on the cluster's current stream.", sessionStat("workloadMetrics"), ["cluster"]);
   return {
     hub,
     services: [{ definition: AgentHubService, implementation: hub.service() }],

@@ -1,9 +1,25 @@
 import assert from "node:assert/strict";
 import { it } from "node:test";
 import fc from "fast-check";
-import { Health, type Hello, type WorkStatus } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
+import { Health, type Hello, type WorkloadMetrics, type WorkStatus } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
 import { hello, workStatus } from "./agent-message.fixtures.ts";
-import { BOUNDS, boundMessage, checkContentRequest, checkHello, checkWorkStatus, TRUNCATION_MARKER } from "./message-bounds.ts";
+import { BOUNDS, boundMessage, type Checked, checkContentRequest, checkHello, checkWorkloadMetrics, checkWorkStatus, TRUNCATION_MARKER } from "./message-bounds.ts";
+
+/** Runs a bounds table: refused with a reason, passed on as it is, or with some text cut to the bound with the marker. */
+function checkTable<T>(table: [string, T, "ok" | "truncated" | RegExp][], check: (v: T) => Checked<T>, texts: (v: T) => string[]): void {
+  for (const [name, given, want] of table) {
+    const c = check(given);
+    if (want instanceof RegExp) {
+      assert.equal(c.ok, false, name);
+      if (!c.ok) assert.match(c.reason, want, name);
+      continue;
+    }
+    assert.ok(c.ok, name);
+    assert.equal(c.truncated, want === "truncated", name);
+    if (want === "ok") assert.equal(c.value, given, `${name}: passed on as it is`);
+    else assert.ok(texts(c.value).some((m) => m.endsWith(TRUNCATION_MARKER) && m.length === BOUNDS.message), name);
+  }
+}
 
 const status = (s: Partial<WorkStatus>): WorkStatus => ({ workKey: "apps/v1/Deployment/default/web", observedHash: "h", applied: true, available: true, reason: "", message: "", manifests: [], deleted: false, ...s });
 const manifest = { resource: { group: "apps", version: "v1", kind: "Deployment", namespace: "default", name: "web" }, applied: true, health: Health.HEALTH_HEALTHY, reason: "", message: "", status: Buffer.alloc(0) };
@@ -23,18 +39,7 @@ it("bounds each field of a WorkStatus: long messages are cut with a marker, absu
     ["an overlong resource name", status({ manifests: [{ ...manifest, resource: { ...manifest.resource, name: "n".repeat(254) } }] }), /manifests\[0\]\.resource\.name/],
     ["an oversized object status", status({ manifests: [{ ...manifest, status: Buffer.alloc(BOUNDS.objectStatus + 1) }] }), /manifests\[0\]\.status/],
   ];
-  for (const [name, s, want] of table) {
-    const c = checkWorkStatus(s);
-    if (want instanceof RegExp) {
-      assert.equal(c.ok, false, name);
-      if (!c.ok) assert.match(c.reason, want, name);
-      continue;
-    }
-    assert.ok(c.ok, name);
-    assert.equal(c.truncated, want === "truncated", name);
-    if (want === "ok") assert.equal(c.value, s, `${name}: passed on as it is`);
-    else assert.ok([c.value.message, ...c.value.manifests.map((m) => m.message)].some((m) => m.endsWith(TRUNCATION_MARKER) && m.length === BOUNDS.message), name);
-  }
+  checkTable(table, checkWorkStatus, (v) => [v.message, ...v.manifests.map((m) => m.message)]);
 });
 
 it("refuses a Hello that names absurd Works", () => {
@@ -78,4 +83,33 @@ it("never throws, and what it passes on is within every bound", () => {
     }),
     { numRuns: 300 },
   );
+});
+
+it("bounds a WorkloadMetrics: names, counts, consistent groups, exact int64 quantities, the window, problems cut", () => {
+  const cpu = { key: "cpu", readyPods: 2, readyUsage: "700", readyRequests: "1000", unreadyPods: 1, unreadyRequests: "500", missingPods: 0, missingRequests: "0", podsWithoutRequest: 0 };
+  const m = (o: Partial<WorkloadMetrics>): WorkloadMetrics => ({
+    workload: { apiVersion: "apps/v1", kind: "Deployment", namespace: "shop", name: "web" },
+    wantedHash: "h", pods: 3, readyPods: 2, resources: [cpu], podsMetrics: [], objectMetrics: [], externalMetrics: [], windowStartMs: 0, windowEndMs: 0, problems: [], ...o,
+  });
+  const table: [string, WorkloadMetrics, "ok" | "truncated" | RegExp][] = [
+    ["a plain summary", m({}), "ok"],
+    ["a negative External value", m({ externalMetrics: [{ key: "queue", value: "-5" }] }), "ok"],
+    ["the largest int64", m({ objectMetrics: [{ key: "o", value: "9223372036854775807" }] }), "ok"],
+    ["a long problem", m({ problems: ["p".repeat(BOUNDS.message + 1)] }), "truncated"],
+    ["no workload", m({ workload: undefined }), /no workload/],
+    ["an overlong name", m({ workload: { apiVersion: "apps/v1", kind: "Deployment", namespace: "shop", name: "n".repeat(254) } }), /workload\.name/],
+    ["absurd pods", m({ pods: BOUNDS.workloadPods + 1 }), /pods \(at most/],
+    ["more ready pods than pods", m({ readyPods: 4 }), /4 ready pods of 3/],
+    ["groups that do not add up to the pods", m({ pods: 4 }), /3 pods in its groups/],
+    ["a negative usage", m({ resources: [{ ...cpu, readyUsage: "-1" }] }), /readyUsage is not a non-negative/],
+    ["a fractional request", m({ resources: [{ ...cpu, readyRequests: "1.5" }] }), /readyRequests/],
+    ["a value past int64", m({ externalMetrics: [{ key: "q", value: "9223372036854775808" }] }), /int64/],
+    ["a key twice", m({ resources: [cpu, cpu] }), /twice/],
+    ["an overlong key", m({ objectMetrics: [{ key: "k".repeat(BOUNDS.metricKey + 1), value: "1" }] }), /key is/],
+    ["too many metrics", m({ externalMetrics: Array.from({ length: BOUNDS.workloadMetrics + 1 }, (_, i) => ({ key: `e${i}`, value: "1" })) }), /externalMetrics \(at most/],
+    ["a window ending before it starts", m({ windowStartMs: 10, windowEndMs: 5 }), /window/],
+    ["too many problems", m({ problems: Array.from({ length: BOUNDS.metricProblems + 1 }, () => "p") }), /problems \(at most/],
+    ["Pods metric groups that do not add up", m({ podsMetrics: [{ key: "rps", readyPods: 1, readyValue: "1", unreadyPods: 0, missingPods: 0 }] }), /1 pods in its groups/],
+  ];
+  checkTable(table, checkWorkloadMetrics, (v) => v.problems);
 });

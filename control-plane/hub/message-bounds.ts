@@ -1,7 +1,7 @@
 // Bounds on what an agent sends (DESIGN §7): pure. Every string, list and byte field of a
 // WorkStatus or a Hello is bounded. A long free-text message is cut with a marker; anything
 // absurd (a name no Kubernetes object can have, a list no member holds) refuses the message.
-import type { ContentRequest, Hello, ManifestStatus, ResourceIdentifier, WorkStatus } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
+import type { ContentRequest, Hello, ManifestStatus, ResourceIdentifier, WorkloadMetrics, WorkStatus } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
 import { parseWorkKey } from "../../shared/work-key.ts";
 
 export const BOUNDS = {
@@ -28,6 +28,13 @@ export const BOUNDS = {
   helloWorks: 100_000,
   /** Works one ContentRequest may ask for. */
   contentKeys: 1_000,
+  /** Entries of each kind (resources, Pods, Object, External metrics) in one WorkloadMetrics, and a metric key's length. */
+  workloadMetrics: 32,
+  metricKey: 1024,
+  /** Pods one workload may have in one member. */
+  workloadPods: 1_000_000,
+  /** Problems one WorkloadMetrics may name (each cut as a message). */
+  metricProblems: 8,
 } as const;
 
 export type Checked<T> = { ok: true; value: T; truncated: boolean } | { ok: false; reason: string };
@@ -91,6 +98,8 @@ export function checkWorkStatus(s: WorkStatus): Checked<WorkStatus> {
 export function checkHello(h: Hello): Checked<Hello> {
   const bad = tooLong("clusterName", h.clusterName, BOUNDS.name) ?? tooLong("agentVersion", h.agentVersion, BOUNDS.word) ?? tooLong("customizationsHash", h.customizationsHash ?? "", BOUNDS.hash);
   if (bad !== undefined) return { ok: false, reason: bad };
+  const badHash = tooLong("metricsWantedHash", h.metricsWantedHash ?? "", BOUNDS.hash);
+  if (badHash !== undefined) return { ok: false, reason: badHash };
   const entries = Object.entries(h.workHashes);
   if (entries.length > BOUNDS.helloWorks) return { ok: false, reason: `the Hello names ${entries.length} Works (at most ${BOUNDS.helloWorks})` };
   for (const [key, hash] of entries) {
@@ -113,4 +122,78 @@ export function checkContentRequest(r: ContentRequest): Checked<ContentRequest> 
     if (bad !== undefined) return { ok: false, reason: bad };
   }
   return { ok: true, value: r, truncated: false };
+}
+
+const INT64_MAX = 2n ** 63n - 1n;
+
+/** A milli-unit sum: a decimal integer within int64 (negative only where allowed). */
+function badQuantity(field: string, q: string, negative: boolean): string | undefined {
+  if (!(negative ? /^-?\d{1,19}$/ : /^\d{1,19}$/).test(q) || BigInt(q) > INT64_MAX || BigInt(q) < -INT64_MAX) return `${field} is not a ${negative ? "" : "non-negative "}int64 decimal`;
+  return undefined;
+}
+
+/** The three groups of a metric must hold every pod of the workload. */
+function badSplit(at: string, pods: number, groups: number[]): string | undefined {
+  const sum = groups.reduce((a, b) => a + b, 0);
+  return sum === pods ? undefined : `${at}: ${sum} pods in its groups, the workload has ${pods}`;
+}
+
+function badEntries(m: WorkloadMetrics): string | undefined {
+  for (const list of ["resources", "podsMetrics", "objectMetrics", "externalMetrics"] as const) {
+    if (m[list].length > BOUNDS.workloadMetrics) return `${m[list].length} ${list} (at most ${BOUNDS.workloadMetrics})`;
+    const keys = new Set<string>();
+    for (const e of m[list]) {
+      const bad = tooLong(`a ${list} key`, e.key, BOUNDS.metricKey) ?? (keys.has(e.key) ? `${list} names ${JSON.stringify(e.key.slice(0, 64))} twice` : undefined);
+      if (bad !== undefined) return bad;
+      keys.add(e.key);
+    }
+  }
+  for (const r of m.resources) {
+    const at = `resources[${JSON.stringify(r.key.slice(0, 64))}]`;
+    const bad =
+      badSplit(at, m.pods, [r.readyPods, r.unreadyPods, r.missingPods]) ??
+      (r.podsWithoutRequest > m.pods ? `${at}.podsWithoutRequest exceeds the pods` : undefined) ??
+      badQuantity(`${at}.readyUsage`, r.readyUsage, false) ??
+      badQuantity(`${at}.readyRequests`, r.readyRequests, false) ??
+      badQuantity(`${at}.unreadyRequests`, r.unreadyRequests, false) ??
+      badQuantity(`${at}.missingRequests`, r.missingRequests, false);
+    if (bad !== undefined) return bad;
+  }
+  for (const p of m.podsMetrics) {
+    const at = `podsMetrics[${JSON.stringify(p.key.slice(0, 64))}]`;
+    const bad = badSplit(at, m.pods, [p.readyPods, p.unreadyPods, p.missingPods]) ?? badQuantity(`${at}.readyValue`, p.readyValue, true);
+    if (bad !== undefined) return bad;
+  }
+  for (const v of [...m.objectMetrics, ...m.externalMetrics]) {
+    const bad = badQuantity(`the value of ${JSON.stringify(v.key.slice(0, 64))}`, v.value, true);
+    if (bad !== undefined) return bad;
+  }
+  return undefined;
+}
+
+/** A WorkloadMetrics within bounds and consistent (problems cut), or why it is refused (it is then dropped). */
+export function checkWorkloadMetrics(m: WorkloadMetrics): Checked<WorkloadMetrics> {
+  if (m.workload === undefined) return { ok: false, reason: "no workload" };
+  const w = m.workload;
+  const bad =
+    tooLong("workload.apiVersion", w.apiVersion, BOUNDS.name) ??
+    tooLong("workload.kind", w.kind, BOUNDS.name) ??
+    tooLong("workload.namespace", w.namespace, BOUNDS.name) ??
+    tooLong("workload.name", w.name, BOUNDS.name) ??
+    tooLong("wantedHash", m.wantedHash, BOUNDS.hash) ??
+    (m.pods > BOUNDS.workloadPods ? `${m.pods} pods (at most ${BOUNDS.workloadPods})` : undefined) ??
+    (m.readyPods > m.pods ? `${m.readyPods} ready pods of ${m.pods}` : undefined) ??
+    (m.windowStartMs < 0 || m.windowEndMs < m.windowStartMs ? "the samples' window ends before it starts" : undefined) ??
+    (m.problems.length > BOUNDS.metricProblems ? `${m.problems.length} problems (at most ${BOUNDS.metricProblems})` : undefined) ??
+    badEntries(m);
+  if (bad !== undefined) return { ok: false, reason: bad };
+  const problems: string[] = [];
+  let truncated = false;
+  for (const p of m.problems) {
+    const cut = boundMessage(p);
+    if (cut === undefined) return { ok: false, reason: `a problem is ${p.length} characters` };
+    truncated ||= cut.truncated;
+    problems.push(cut.text);
+  }
+  return { ok: true, value: truncated ? { ...m, problems } : m, truncated };
 }

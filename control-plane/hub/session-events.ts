@@ -1,4 +1,5 @@
 // What an agent session tells the rest of the control plane, and counts of what it did.
+import type { WorkloadMetricsReport } from "../../shared/workload-metrics-wire.ts";
 import type { Heartbeat, WorkStatus } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
 import { DELETION_HELD } from "./outbound-deletions.ts";
 
@@ -24,6 +25,8 @@ export interface SessionEvents {
   holds?(cluster: string, keys: ReadonlySet<string>): void;
   /** The brake held a deletion for the cluster. */
   deletionHeld?(cluster: string, key: string): void;
+  /** An agent's summary of a workload it was asked for (issue 22), within bounds. */
+  workloadMetrics?(cluster: string, report: WorkloadMetricsReport): void;
 }
 
 /** The report that shows a held deletion on the binding, as the agent's own would show a state. */
@@ -40,4 +43,7 @@ export interface SessionStats {
   statuses: number;
   /** Interpreter customization sets sent. */
   customizations: number;
+  /** MetricsWanted lists sent, and workload summaries taken. */
+  metricsWanted: number;
+  workloadMetrics: number;
 }

@@ -123,6 +123,7 @@ export interface AgentMessage {
     | { $case: "heartbeat"; value: Heartbeat }
     | { $case: "liveResponse"; value: LiveResponse }
     | { $case: "contentRequest"; value: ContentRequest }
+    | { $case: "workloadMetrics"; value: WorkloadMetrics }
     | undefined;
 }
 
@@ -134,6 +135,7 @@ export interface ControlMessage {
     | { $case: "syncDone"; value: SyncDone }
     | { $case: "liveRequest"; value: LiveRequest }
     | { $case: "interpreterCustomizations"; value: InterpreterCustomizations }
+    | { $case: "metricsWanted"; value: MetricsWanted }
     | undefined;
 }
 
@@ -167,7 +169,14 @@ export interface Hello {
    * The content hash of the interpreter customizations the agent holds (InterpreterCustomizations),
    * empty or absent when it holds none: the hub sends the set only when its own hash differs.
    */
-  customizationsHash?: string | undefined;
+  customizationsHash?:
+    | string
+    | undefined;
+  /**
+   * The content hash of the MetricsWanted the agent holds, empty or absent when it holds none
+   * (it keeps the list in memory only): the hub sends its list only when the hash differs.
+   */
+  metricsWantedHash?: string | undefined;
 }
 
 export interface Hello_WorkHashesEntry {
@@ -235,6 +244,136 @@ export interface InterpreterCustomizations {
    * agent's customizations), in name order. Empty: the fleet has none.
    */
   customizations: Buffer[];
+}
+
+/**
+ * The workloads whose pods the agent summarises for autoscaling (issue 22), the whole list for
+ * this cluster at once. Sent only to agents that declare the "workload-metrics" feature: in a
+ * resync when the agent's metrics_wanted_hash differs, and again whenever the list changes. Not
+ * sent when unchanged. An empty list (hash "") stops all summaries.
+ */
+export interface MetricsWanted {
+  /** The hash of the list; the agent states it in its next Hello and in each WorkloadMetrics. */
+  contentHash: string;
+  /** At most 10,000 workloads. */
+  workloads: WantedWorkload[];
+}
+
+/** One workload in the member (its namespace) and the metrics to summarise over its pods. */
+export interface WantedWorkload {
+  workload:
+    | WorkloadRef
+    | undefined;
+  /** The pods of the workload (its scale subresource's selector). */
+  podSelector:
+    | LabelSelector
+    | undefined;
+  /** At most 32. */
+  metrics: WantedMetric[];
+}
+
+export interface WorkloadRef {
+  apiVersion: string;
+  kind: string;
+  namespace: string;
+  name: string;
+}
+
+export interface LabelSelector {
+  matchLabels: { [key: string]: string };
+  matchExpressions: LabelSelectorRequirement[];
+}
+
+export interface LabelSelector_MatchLabelsEntry {
+  key: string;
+  value: string;
+}
+
+export interface LabelSelectorRequirement {
+  key: string;
+  /** In, NotIn, Exists, DoesNotExist. */
+  operator: string;
+  values: string[];
+}
+
+/** One metric of an autoscaling/v2 spec, as the agent reads it from the member's metrics APIs. */
+export interface WantedMetric {
+  /**
+   * The key the agent reports it under (the control plane's resourceKey, podsMetricKey,
+   * objectMetricKey or externalMetricKey): echoed, never computed by the agent.
+   */
+  key: string;
+  /** Resource, ContainerResource, Pods, Object or External. */
+  type: string;
+  /** Resource / ContainerResource: the resource ("cpu", "memory"); ContainerResource: the container. */
+  resource: string;
+  container: string;
+  /** Pods / Object / External: the metric's name and label selector (absent: none). */
+  metricName: string;
+  metricSelector:
+    | LabelSelector
+    | undefined;
+  /** Object: the object the metric describes, in the workload's namespace. */
+  describedObject: WorkloadRef | undefined;
+}
+
+/**
+ * The agent's summary of one wanted workload's pods (shared/autoscaling/workload-metrics.ts says
+ * what each figure counts), sent when it changed and again after each resync. Quantities are
+ * milli-units as decimal integer strings (exact beyond 2^53). The hub takes it only for a
+ * workload of the MetricsWanted it sent this cluster, and only the metric keys wanted for it.
+ */
+export interface WorkloadMetrics {
+  workload:
+    | WorkloadRef
+    | undefined;
+  /** The MetricsWanted this summary answers. */
+  wantedHash: string;
+  /** Pods of the workload (not being deleted, not Failed), and those Running and Ready. */
+  pods: number;
+  readyPods: number;
+  resources: ResourceMetricSums[];
+  podsMetrics: PodsMetricSums[];
+  /**
+   * Object and External metrics: the value the member's metrics API returned, in milli-units.
+   * A key is left out when the member has no such object or series, or does not serve the API.
+   */
+  objectMetrics: MetricValue[];
+  externalMetrics: MetricValue[];
+  /**
+   * The samples' time window (unix ms): the earliest sample's start, the latest sample's end;
+   * 0 when no sample was used.
+   */
+  windowStartMs: number;
+  windowEndMs: number;
+  /** Why figures are missing, e.g. "metrics.k8s.io is not served: every pod is missing". At most 8. */
+  problems: string[];
+}
+
+export interface ResourceMetricSums {
+  key: string;
+  readyPods: number;
+  readyUsage: string;
+  readyRequests: string;
+  unreadyPods: number;
+  unreadyRequests: string;
+  missingPods: number;
+  missingRequests: string;
+  /** Pods (any group) with a container that requests none of the resource. */
+  podsWithoutRequest: number;
+}
+
+export interface PodsMetricSums {
+  key: string;
+  readyPods: number;
+  readyValue: string;
+  unreadyPods: number;
+  missingPods: number;
+}
+
+export interface MetricValue {
+  key: string;
+  value: string;
 }
 
 /** SyncDone ends a resync: the agent now holds exactly the hub's set of Works. */
@@ -735,6 +874,9 @@ export const AgentMessage: MessageFns<AgentMessage> = {
       case "contentRequest":
         ContentRequest.encode(message.kind.value, writer.uint32(42).fork()).join();
         break;
+      case "workloadMetrics":
+        WorkloadMetrics.encode(message.kind.value, writer.uint32(50).fork()).join();
+        break;
     }
     return writer;
   },
@@ -792,6 +934,14 @@ export const AgentMessage: MessageFns<AgentMessage> = {
             message.kind = { $case: "contentRequest", value: ContentRequest.decode(reader, reader.uint32()) };
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.kind = { $case: "workloadMetrics", value: WorkloadMetrics.decode(reader, reader.uint32()) };
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -822,6 +972,10 @@ export const AgentMessage: MessageFns<AgentMessage> = {
         ? { $case: "contentRequest", value: ContentRequest.fromJSON(object.contentRequest) }
         : isSet(object.content_request)
         ? { $case: "contentRequest", value: ContentRequest.fromJSON(object.content_request) }
+        : isSet(object.workloadMetrics)
+        ? { $case: "workloadMetrics", value: WorkloadMetrics.fromJSON(object.workloadMetrics) }
+        : isSet(object.workload_metrics)
+        ? { $case: "workloadMetrics", value: WorkloadMetrics.fromJSON(object.workload_metrics) }
         : undefined,
     };
   },
@@ -838,6 +992,8 @@ export const AgentMessage: MessageFns<AgentMessage> = {
       obj.liveResponse = LiveResponse.toJSON(message.kind.value);
     } else if (message.kind?.$case === "contentRequest") {
       obj.contentRequest = ContentRequest.toJSON(message.kind.value);
+    } else if (message.kind?.$case === "workloadMetrics") {
+      obj.workloadMetrics = WorkloadMetrics.toJSON(message.kind.value);
     }
     return obj;
   },
@@ -878,6 +1034,12 @@ export const AgentMessage: MessageFns<AgentMessage> = {
         }
         break;
       }
+      case "workloadMetrics": {
+        if (object.kind?.value !== undefined && object.kind?.value !== null) {
+          message.kind = { $case: "workloadMetrics", value: WorkloadMetrics.fromPartial(object.kind.value) };
+        }
+        break;
+      }
     }
     return message;
   },
@@ -904,6 +1066,9 @@ export const ControlMessage: MessageFns<ControlMessage> = {
         break;
       case "interpreterCustomizations":
         InterpreterCustomizations.encode(message.kind.value, writer.uint32(42).fork()).join();
+        break;
+      case "metricsWanted":
+        MetricsWanted.encode(message.kind.value, writer.uint32(50).fork()).join();
         break;
     }
     return writer;
@@ -965,6 +1130,14 @@ export const ControlMessage: MessageFns<ControlMessage> = {
             };
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.kind = { $case: "metricsWanted", value: MetricsWanted.decode(reader, reader.uint32()) };
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1005,6 +1178,10 @@ export const ControlMessage: MessageFns<ControlMessage> = {
           $case: "interpreterCustomizations",
           value: InterpreterCustomizations.fromJSON(object.interpreter_customizations),
         }
+        : isSet(object.metricsWanted)
+        ? { $case: "metricsWanted", value: MetricsWanted.fromJSON(object.metricsWanted) }
+        : isSet(object.metrics_wanted)
+        ? { $case: "metricsWanted", value: MetricsWanted.fromJSON(object.metrics_wanted) }
         : undefined,
     };
   },
@@ -1021,6 +1198,8 @@ export const ControlMessage: MessageFns<ControlMessage> = {
       obj.liveRequest = LiveRequest.toJSON(message.kind.value);
     } else if (message.kind?.$case === "interpreterCustomizations") {
       obj.interpreterCustomizations = InterpreterCustomizations.toJSON(message.kind.value);
+    } else if (message.kind?.$case === "metricsWanted") {
+      obj.metricsWanted = MetricsWanted.toJSON(message.kind.value);
     }
     return obj;
   },
@@ -1064,6 +1243,12 @@ export const ControlMessage: MessageFns<ControlMessage> = {
         }
         break;
       }
+      case "metricsWanted": {
+        if (object.kind?.value !== undefined && object.kind?.value !== null) {
+          message.kind = { $case: "metricsWanted", value: MetricsWanted.fromPartial(object.kind.value) };
+        }
+        break;
+      }
     }
     return message;
   },
@@ -1078,6 +1263,7 @@ function createBaseHello(): Hello {
     protocolVersion: 0,
     features: [],
     customizationsHash: undefined,
+    metricsWantedHash: undefined,
   };
 }
 
@@ -1103,6 +1289,9 @@ export const Hello: MessageFns<Hello> = {
     }
     if (message.customizationsHash !== undefined) {
       writer.uint32(58).string(message.customizationsHash);
+    }
+    if (message.metricsWantedHash !== undefined) {
+      writer.uint32(66).string(message.metricsWantedHash);
     }
     return writer;
   },
@@ -1179,6 +1368,14 @@ export const Hello: MessageFns<Hello> = {
             message.customizationsHash = reader.string();
             continue;
           }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.metricsWantedHash = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1248,6 +1445,11 @@ export const Hello: MessageFns<Hello> = {
         : isSet(object.customizations_hash)
         ? globalThis.String(object.customizations_hash)
         : undefined,
+      metricsWantedHash: isSet(object.metricsWantedHash)
+        ? globalThis.String(object.metricsWantedHash)
+        : isSet(object.metrics_wanted_hash)
+        ? globalThis.String(object.metrics_wanted_hash)
+        : undefined,
     };
   },
 
@@ -1280,6 +1482,9 @@ export const Hello: MessageFns<Hello> = {
     if (message.customizationsHash !== undefined) {
       obj.customizationsHash = message.customizationsHash;
     }
+    if (message.metricsWantedHash !== undefined) {
+      obj.metricsWantedHash = message.metricsWantedHash;
+    }
     return obj;
   },
 
@@ -1303,6 +1508,7 @@ export const Hello: MessageFns<Hello> = {
     message.protocolVersion = object.protocolVersion ?? 0;
     message.features = object.features?.map((e) => e) || [];
     message.customizationsHash = object.customizationsHash ?? undefined;
+    message.metricsWantedHash = object.metricsWantedHash ?? undefined;
     return message;
   },
 };
@@ -1808,6 +2014,1586 @@ export const InterpreterCustomizations: MessageFns<InterpreterCustomizations> = 
     const message = createBaseInterpreterCustomizations();
     message.contentHash = object.contentHash ?? "";
     message.customizations = object.customizations?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseMetricsWanted(): MetricsWanted {
+  return { contentHash: "", workloads: [] };
+}
+
+export const MetricsWanted: MessageFns<MetricsWanted> = {
+  encode(message: MetricsWanted, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.contentHash !== "") {
+      writer.uint32(10).string(message.contentHash);
+    }
+    for (const v of message.workloads) {
+      WantedWorkload.encode(v!, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MetricsWanted {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMetricsWanted();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.contentHash = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.workloads.push(WantedWorkload.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MetricsWanted {
+    return {
+      contentHash: isSet(object.contentHash)
+        ? globalThis.String(object.contentHash)
+        : isSet(object.content_hash)
+        ? globalThis.String(object.content_hash)
+        : "",
+      workloads: globalThis.Array.isArray(object?.workloads)
+        ? object.workloads.map((e: any) => WantedWorkload.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: MetricsWanted): unknown {
+    const obj: any = {};
+    if (message.contentHash !== "") {
+      obj.contentHash = message.contentHash;
+    }
+    if (message.workloads?.length) {
+      obj.workloads = message.workloads.map((e) => WantedWorkload.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<MetricsWanted>, I>>(base?: I): MetricsWanted {
+    return MetricsWanted.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<MetricsWanted>, I>>(object: I): MetricsWanted {
+    const message = createBaseMetricsWanted();
+    message.contentHash = object.contentHash ?? "";
+    message.workloads = object.workloads?.map((e) => WantedWorkload.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseWantedWorkload(): WantedWorkload {
+  return { workload: undefined, podSelector: undefined, metrics: [] };
+}
+
+export const WantedWorkload: MessageFns<WantedWorkload> = {
+  encode(message: WantedWorkload, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.workload !== undefined) {
+      WorkloadRef.encode(message.workload, writer.uint32(10).fork()).join();
+    }
+    if (message.podSelector !== undefined) {
+      LabelSelector.encode(message.podSelector, writer.uint32(18).fork()).join();
+    }
+    for (const v of message.metrics) {
+      WantedMetric.encode(v!, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): WantedWorkload {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseWantedWorkload();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.workload = WorkloadRef.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.podSelector = LabelSelector.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.metrics.push(WantedMetric.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): WantedWorkload {
+    return {
+      workload: isSet(object.workload) ? WorkloadRef.fromJSON(object.workload) : undefined,
+      podSelector: isSet(object.podSelector)
+        ? LabelSelector.fromJSON(object.podSelector)
+        : isSet(object.pod_selector)
+        ? LabelSelector.fromJSON(object.pod_selector)
+        : undefined,
+      metrics: globalThis.Array.isArray(object?.metrics)
+        ? object.metrics.map((e: any) => WantedMetric.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: WantedWorkload): unknown {
+    const obj: any = {};
+    if (message.workload !== undefined) {
+      obj.workload = WorkloadRef.toJSON(message.workload);
+    }
+    if (message.podSelector !== undefined) {
+      obj.podSelector = LabelSelector.toJSON(message.podSelector);
+    }
+    if (message.metrics?.length) {
+      obj.metrics = message.metrics.map((e) => WantedMetric.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<WantedWorkload>, I>>(base?: I): WantedWorkload {
+    return WantedWorkload.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<WantedWorkload>, I>>(object: I): WantedWorkload {
+    const message = createBaseWantedWorkload();
+    message.workload = (object.workload !== undefined && object.workload !== null)
+      ? WorkloadRef.fromPartial(object.workload)
+      : undefined;
+    message.podSelector = (object.podSelector !== undefined && object.podSelector !== null)
+      ? LabelSelector.fromPartial(object.podSelector)
+      : undefined;
+    message.metrics = object.metrics?.map((e) => WantedMetric.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseWorkloadRef(): WorkloadRef {
+  return { apiVersion: "", kind: "", namespace: "", name: "" };
+}
+
+export const WorkloadRef: MessageFns<WorkloadRef> = {
+  encode(message: WorkloadRef, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.apiVersion !== "") {
+      writer.uint32(10).string(message.apiVersion);
+    }
+    if (message.kind !== "") {
+      writer.uint32(18).string(message.kind);
+    }
+    if (message.namespace !== "") {
+      writer.uint32(26).string(message.namespace);
+    }
+    if (message.name !== "") {
+      writer.uint32(34).string(message.name);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): WorkloadRef {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseWorkloadRef();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.apiVersion = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.kind = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.namespace = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): WorkloadRef {
+    return {
+      apiVersion: isSet(object.apiVersion)
+        ? globalThis.String(object.apiVersion)
+        : isSet(object.api_version)
+        ? globalThis.String(object.api_version)
+        : "",
+      kind: isSet(object.kind) ? globalThis.String(object.kind) : "",
+      namespace: isSet(object.namespace) ? globalThis.String(object.namespace) : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+    };
+  },
+
+  toJSON(message: WorkloadRef): unknown {
+    const obj: any = {};
+    if (message.apiVersion !== "") {
+      obj.apiVersion = message.apiVersion;
+    }
+    if (message.kind !== "") {
+      obj.kind = message.kind;
+    }
+    if (message.namespace !== "") {
+      obj.namespace = message.namespace;
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<WorkloadRef>, I>>(base?: I): WorkloadRef {
+    return WorkloadRef.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<WorkloadRef>, I>>(object: I): WorkloadRef {
+    const message = createBaseWorkloadRef();
+    message.apiVersion = object.apiVersion ?? "";
+    message.kind = object.kind ?? "";
+    message.namespace = object.namespace ?? "";
+    message.name = object.name ?? "";
+    return message;
+  },
+};
+
+function createBaseLabelSelector(): LabelSelector {
+  return { matchLabels: {}, matchExpressions: [] };
+}
+
+export const LabelSelector: MessageFns<LabelSelector> = {
+  encode(message: LabelSelector, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    globalThis.Object.entries(message.matchLabels).forEach(([key, value]: [string, string]) => {
+      LabelSelector_MatchLabelsEntry.encode({ key: key as any, value }, writer.uint32(10).fork()).join();
+    });
+    for (const v of message.matchExpressions) {
+      LabelSelectorRequirement.encode(v!, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LabelSelector {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLabelSelector();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            const entry1 = LabelSelector_MatchLabelsEntry.decode(reader, reader.uint32());
+            if (entry1.value !== undefined) {
+              message.matchLabels[entry1.key] = entry1.value;
+            }
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.matchExpressions.push(LabelSelectorRequirement.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): LabelSelector {
+    return {
+      matchLabels: isObject(object.matchLabels)
+        ? (globalThis.Object.entries(object.matchLabels) as [string, any][]).reduce(
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : isObject(object.match_labels)
+        ? (globalThis.Object.entries(object.match_labels) as [string, any][]).reduce(
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
+      matchExpressions: globalThis.Array.isArray(object?.matchExpressions)
+        ? object.matchExpressions.map((e: any) => LabelSelectorRequirement.fromJSON(e))
+        : globalThis.Array.isArray(object?.match_expressions)
+        ? object.match_expressions.map((e: any) => LabelSelectorRequirement.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: LabelSelector): unknown {
+    const obj: any = {};
+    if (message.matchLabels) {
+      const entries = globalThis.Object.entries(message.matchLabels) as [string, string][];
+      if (entries.length > 0) {
+        obj.matchLabels = {};
+        entries.forEach(([k, v]) => {
+          obj.matchLabels[k] = v;
+        });
+      }
+    }
+    if (message.matchExpressions?.length) {
+      obj.matchExpressions = message.matchExpressions.map((e) => LabelSelectorRequirement.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<LabelSelector>, I>>(base?: I): LabelSelector {
+    return LabelSelector.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<LabelSelector>, I>>(object: I): LabelSelector {
+    const message = createBaseLabelSelector();
+    message.matchLabels = (globalThis.Object.entries(object.matchLabels ?? {}) as [string, string][]).reduce(
+      (acc: { [key: string]: string }, [key, value]: [string, string]) => {
+        if (value !== undefined) {
+          acc[key] = globalThis.String(value);
+        }
+        return acc;
+      },
+      {},
+    );
+    message.matchExpressions = object.matchExpressions?.map((e) => LabelSelectorRequirement.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseLabelSelector_MatchLabelsEntry(): LabelSelector_MatchLabelsEntry {
+  return { key: "", value: "" };
+}
+
+export const LabelSelector_MatchLabelsEntry: MessageFns<LabelSelector_MatchLabelsEntry> = {
+  encode(message: LabelSelector_MatchLabelsEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== "") {
+      writer.uint32(18).string(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LabelSelector_MatchLabelsEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLabelSelector_MatchLabelsEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): LabelSelector_MatchLabelsEntry {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
+    };
+  },
+
+  toJSON(message: LabelSelector_MatchLabelsEntry): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.value !== "") {
+      obj.value = message.value;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<LabelSelector_MatchLabelsEntry>, I>>(base?: I): LabelSelector_MatchLabelsEntry {
+    return LabelSelector_MatchLabelsEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<LabelSelector_MatchLabelsEntry>, I>>(
+    object: I,
+  ): LabelSelector_MatchLabelsEntry {
+    const message = createBaseLabelSelector_MatchLabelsEntry();
+    message.key = object.key ?? "";
+    message.value = object.value ?? "";
+    return message;
+  },
+};
+
+function createBaseLabelSelectorRequirement(): LabelSelectorRequirement {
+  return { key: "", operator: "", values: [] };
+}
+
+export const LabelSelectorRequirement: MessageFns<LabelSelectorRequirement> = {
+  encode(message: LabelSelectorRequirement, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.operator !== "") {
+      writer.uint32(18).string(message.operator);
+    }
+    for (const v of message.values) {
+      writer.uint32(26).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LabelSelectorRequirement {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLabelSelectorRequirement();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.operator = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.values.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): LabelSelectorRequirement {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      operator: isSet(object.operator) ? globalThis.String(object.operator) : "",
+      values: globalThis.Array.isArray(object?.values) ? object.values.map((e: any) => globalThis.String(e)) : [],
+    };
+  },
+
+  toJSON(message: LabelSelectorRequirement): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.operator !== "") {
+      obj.operator = message.operator;
+    }
+    if (message.values?.length) {
+      obj.values = message.values;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<LabelSelectorRequirement>, I>>(base?: I): LabelSelectorRequirement {
+    return LabelSelectorRequirement.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<LabelSelectorRequirement>, I>>(object: I): LabelSelectorRequirement {
+    const message = createBaseLabelSelectorRequirement();
+    message.key = object.key ?? "";
+    message.operator = object.operator ?? "";
+    message.values = object.values?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseWantedMetric(): WantedMetric {
+  return {
+    key: "",
+    type: "",
+    resource: "",
+    container: "",
+    metricName: "",
+    metricSelector: undefined,
+    describedObject: undefined,
+  };
+}
+
+export const WantedMetric: MessageFns<WantedMetric> = {
+  encode(message: WantedMetric, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.type !== "") {
+      writer.uint32(18).string(message.type);
+    }
+    if (message.resource !== "") {
+      writer.uint32(26).string(message.resource);
+    }
+    if (message.container !== "") {
+      writer.uint32(34).string(message.container);
+    }
+    if (message.metricName !== "") {
+      writer.uint32(42).string(message.metricName);
+    }
+    if (message.metricSelector !== undefined) {
+      LabelSelector.encode(message.metricSelector, writer.uint32(50).fork()).join();
+    }
+    if (message.describedObject !== undefined) {
+      WorkloadRef.encode(message.describedObject, writer.uint32(58).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): WantedMetric {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseWantedMetric();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.type = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.resource = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.container = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.metricName = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.metricSelector = LabelSelector.decode(reader, reader.uint32());
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.describedObject = WorkloadRef.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): WantedMetric {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      type: isSet(object.type) ? globalThis.String(object.type) : "",
+      resource: isSet(object.resource) ? globalThis.String(object.resource) : "",
+      container: isSet(object.container) ? globalThis.String(object.container) : "",
+      metricName: isSet(object.metricName)
+        ? globalThis.String(object.metricName)
+        : isSet(object.metric_name)
+        ? globalThis.String(object.metric_name)
+        : "",
+      metricSelector: isSet(object.metricSelector)
+        ? LabelSelector.fromJSON(object.metricSelector)
+        : isSet(object.metric_selector)
+        ? LabelSelector.fromJSON(object.metric_selector)
+        : undefined,
+      describedObject: isSet(object.describedObject)
+        ? WorkloadRef.fromJSON(object.describedObject)
+        : isSet(object.described_object)
+        ? WorkloadRef.fromJSON(object.described_object)
+        : undefined,
+    };
+  },
+
+  toJSON(message: WantedMetric): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.type !== "") {
+      obj.type = message.type;
+    }
+    if (message.resource !== "") {
+      obj.resource = message.resource;
+    }
+    if (message.container !== "") {
+      obj.container = message.container;
+    }
+    if (message.metricName !== "") {
+      obj.metricName = message.metricName;
+    }
+    if (message.metricSelector !== undefined) {
+      obj.metricSelector = LabelSelector.toJSON(message.metricSelector);
+    }
+    if (message.describedObject !== undefined) {
+      obj.describedObject = WorkloadRef.toJSON(message.describedObject);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<WantedMetric>, I>>(base?: I): WantedMetric {
+    return WantedMetric.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<WantedMetric>, I>>(object: I): WantedMetric {
+    const message = createBaseWantedMetric();
+    message.key = object.key ?? "";
+    message.type = object.type ?? "";
+    message.resource = object.resource ?? "";
+    message.container = object.container ?? "";
+    message.metricName = object.metricName ?? "";
+    message.metricSelector = (object.metricSelector !== undefined && object.metricSelector !== null)
+      ? LabelSelector.fromPartial(object.metricSelector)
+      : undefined;
+    message.describedObject = (object.describedObject !== undefined && object.describedObject !== null)
+      ? WorkloadRef.fromPartial(object.describedObject)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseWorkloadMetrics(): WorkloadMetrics {
+  return {
+    workload: undefined,
+    wantedHash: "",
+    pods: 0,
+    readyPods: 0,
+    resources: [],
+    podsMetrics: [],
+    objectMetrics: [],
+    externalMetrics: [],
+    windowStartMs: 0,
+    windowEndMs: 0,
+    problems: [],
+  };
+}
+
+export const WorkloadMetrics: MessageFns<WorkloadMetrics> = {
+  encode(message: WorkloadMetrics, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.workload !== undefined) {
+      WorkloadRef.encode(message.workload, writer.uint32(10).fork()).join();
+    }
+    if (message.wantedHash !== "") {
+      writer.uint32(18).string(message.wantedHash);
+    }
+    if (message.pods !== 0) {
+      writer.uint32(24).uint32(message.pods);
+    }
+    if (message.readyPods !== 0) {
+      writer.uint32(32).uint32(message.readyPods);
+    }
+    for (const v of message.resources) {
+      ResourceMetricSums.encode(v!, writer.uint32(42).fork()).join();
+    }
+    for (const v of message.podsMetrics) {
+      PodsMetricSums.encode(v!, writer.uint32(50).fork()).join();
+    }
+    for (const v of message.objectMetrics) {
+      MetricValue.encode(v!, writer.uint32(58).fork()).join();
+    }
+    for (const v of message.externalMetrics) {
+      MetricValue.encode(v!, writer.uint32(66).fork()).join();
+    }
+    if (message.windowStartMs !== 0) {
+      writer.uint32(72).int64(message.windowStartMs);
+    }
+    if (message.windowEndMs !== 0) {
+      writer.uint32(80).int64(message.windowEndMs);
+    }
+    for (const v of message.problems) {
+      writer.uint32(90).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): WorkloadMetrics {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseWorkloadMetrics();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.workload = WorkloadRef.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.wantedHash = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.pods = reader.uint32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.readyPods = reader.uint32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.resources.push(ResourceMetricSums.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.podsMetrics.push(PodsMetricSums.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.objectMetrics.push(MetricValue.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.externalMetrics.push(MetricValue.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.windowStartMs = longToNumber(reader.int64());
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.windowEndMs = longToNumber(reader.int64());
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.problems.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): WorkloadMetrics {
+    return {
+      workload: isSet(object.workload) ? WorkloadRef.fromJSON(object.workload) : undefined,
+      wantedHash: isSet(object.wantedHash)
+        ? globalThis.String(object.wantedHash)
+        : isSet(object.wanted_hash)
+        ? globalThis.String(object.wanted_hash)
+        : "",
+      pods: isSet(object.pods) ? globalThis.Number(object.pods) : 0,
+      readyPods: isSet(object.readyPods)
+        ? globalThis.Number(object.readyPods)
+        : isSet(object.ready_pods)
+        ? globalThis.Number(object.ready_pods)
+        : 0,
+      resources: globalThis.Array.isArray(object?.resources)
+        ? object.resources.map((e: any) => ResourceMetricSums.fromJSON(e))
+        : [],
+      podsMetrics: globalThis.Array.isArray(object?.podsMetrics)
+        ? object.podsMetrics.map((e: any) => PodsMetricSums.fromJSON(e))
+        : globalThis.Array.isArray(object?.pods_metrics)
+        ? object.pods_metrics.map((e: any) => PodsMetricSums.fromJSON(e))
+        : [],
+      objectMetrics: globalThis.Array.isArray(object?.objectMetrics)
+        ? object.objectMetrics.map((e: any) => MetricValue.fromJSON(e))
+        : globalThis.Array.isArray(object?.object_metrics)
+        ? object.object_metrics.map((e: any) => MetricValue.fromJSON(e))
+        : [],
+      externalMetrics: globalThis.Array.isArray(object?.externalMetrics)
+        ? object.externalMetrics.map((e: any) => MetricValue.fromJSON(e))
+        : globalThis.Array.isArray(object?.external_metrics)
+        ? object.external_metrics.map((e: any) => MetricValue.fromJSON(e))
+        : [],
+      windowStartMs: isSet(object.windowStartMs)
+        ? globalThis.Number(object.windowStartMs)
+        : isSet(object.window_start_ms)
+        ? globalThis.Number(object.window_start_ms)
+        : 0,
+      windowEndMs: isSet(object.windowEndMs)
+        ? globalThis.Number(object.windowEndMs)
+        : isSet(object.window_end_ms)
+        ? globalThis.Number(object.window_end_ms)
+        : 0,
+      problems: globalThis.Array.isArray(object?.problems)
+        ? object.problems.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: WorkloadMetrics): unknown {
+    const obj: any = {};
+    if (message.workload !== undefined) {
+      obj.workload = WorkloadRef.toJSON(message.workload);
+    }
+    if (message.wantedHash !== "") {
+      obj.wantedHash = message.wantedHash;
+    }
+    if (message.pods !== 0) {
+      obj.pods = Math.round(message.pods);
+    }
+    if (message.readyPods !== 0) {
+      obj.readyPods = Math.round(message.readyPods);
+    }
+    if (message.resources?.length) {
+      obj.resources = message.resources.map((e) => ResourceMetricSums.toJSON(e));
+    }
+    if (message.podsMetrics?.length) {
+      obj.podsMetrics = message.podsMetrics.map((e) => PodsMetricSums.toJSON(e));
+    }
+    if (message.objectMetrics?.length) {
+      obj.objectMetrics = message.objectMetrics.map((e) => MetricValue.toJSON(e));
+    }
+    if (message.externalMetrics?.length) {
+      obj.externalMetrics = message.externalMetrics.map((e) => MetricValue.toJSON(e));
+    }
+    if (message.windowStartMs !== 0) {
+      obj.windowStartMs = Math.round(message.windowStartMs);
+    }
+    if (message.windowEndMs !== 0) {
+      obj.windowEndMs = Math.round(message.windowEndMs);
+    }
+    if (message.problems?.length) {
+      obj.problems = message.problems;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<WorkloadMetrics>, I>>(base?: I): WorkloadMetrics {
+    return WorkloadMetrics.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<WorkloadMetrics>, I>>(object: I): WorkloadMetrics {
+    const message = createBaseWorkloadMetrics();
+    message.workload = (object.workload !== undefined && object.workload !== null)
+      ? WorkloadRef.fromPartial(object.workload)
+      : undefined;
+    message.wantedHash = object.wantedHash ?? "";
+    message.pods = object.pods ?? 0;
+    message.readyPods = object.readyPods ?? 0;
+    message.resources = object.resources?.map((e) => ResourceMetricSums.fromPartial(e)) || [];
+    message.podsMetrics = object.podsMetrics?.map((e) => PodsMetricSums.fromPartial(e)) || [];
+    message.objectMetrics = object.objectMetrics?.map((e) => MetricValue.fromPartial(e)) || [];
+    message.externalMetrics = object.externalMetrics?.map((e) => MetricValue.fromPartial(e)) || [];
+    message.windowStartMs = object.windowStartMs ?? 0;
+    message.windowEndMs = object.windowEndMs ?? 0;
+    message.problems = object.problems?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseResourceMetricSums(): ResourceMetricSums {
+  return {
+    key: "",
+    readyPods: 0,
+    readyUsage: "",
+    readyRequests: "",
+    unreadyPods: 0,
+    unreadyRequests: "",
+    missingPods: 0,
+    missingRequests: "",
+    podsWithoutRequest: 0,
+  };
+}
+
+export const ResourceMetricSums: MessageFns<ResourceMetricSums> = {
+  encode(message: ResourceMetricSums, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.readyPods !== 0) {
+      writer.uint32(16).uint32(message.readyPods);
+    }
+    if (message.readyUsage !== "") {
+      writer.uint32(26).string(message.readyUsage);
+    }
+    if (message.readyRequests !== "") {
+      writer.uint32(34).string(message.readyRequests);
+    }
+    if (message.unreadyPods !== 0) {
+      writer.uint32(40).uint32(message.unreadyPods);
+    }
+    if (message.unreadyRequests !== "") {
+      writer.uint32(50).string(message.unreadyRequests);
+    }
+    if (message.missingPods !== 0) {
+      writer.uint32(56).uint32(message.missingPods);
+    }
+    if (message.missingRequests !== "") {
+      writer.uint32(66).string(message.missingRequests);
+    }
+    if (message.podsWithoutRequest !== 0) {
+      writer.uint32(72).uint32(message.podsWithoutRequest);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResourceMetricSums {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResourceMetricSums();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.readyPods = reader.uint32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.readyUsage = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.readyRequests = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.unreadyPods = reader.uint32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.unreadyRequests = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.missingPods = reader.uint32();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.missingRequests = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.podsWithoutRequest = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ResourceMetricSums {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      readyPods: isSet(object.readyPods)
+        ? globalThis.Number(object.readyPods)
+        : isSet(object.ready_pods)
+        ? globalThis.Number(object.ready_pods)
+        : 0,
+      readyUsage: isSet(object.readyUsage)
+        ? globalThis.String(object.readyUsage)
+        : isSet(object.ready_usage)
+        ? globalThis.String(object.ready_usage)
+        : "",
+      readyRequests: isSet(object.readyRequests)
+        ? globalThis.String(object.readyRequests)
+        : isSet(object.ready_requests)
+        ? globalThis.String(object.ready_requests)
+        : "",
+      unreadyPods: isSet(object.unreadyPods)
+        ? globalThis.Number(object.unreadyPods)
+        : isSet(object.unready_pods)
+        ? globalThis.Number(object.unready_pods)
+        : 0,
+      unreadyRequests: isSet(object.unreadyRequests)
+        ? globalThis.String(object.unreadyRequests)
+        : isSet(object.unready_requests)
+        ? globalThis.String(object.unready_requests)
+        : "",
+      missingPods: isSet(object.missingPods)
+        ? globalThis.Number(object.missingPods)
+        : isSet(object.missing_pods)
+        ? globalThis.Number(object.missing_pods)
+        : 0,
+      missingRequests: isSet(object.missingRequests)
+        ? globalThis.String(object.missingRequests)
+        : isSet(object.missing_requests)
+        ? globalThis.String(object.missing_requests)
+        : "",
+      podsWithoutRequest: isSet(object.podsWithoutRequest)
+        ? globalThis.Number(object.podsWithoutRequest)
+        : isSet(object.pods_without_request)
+        ? globalThis.Number(object.pods_without_request)
+        : 0,
+    };
+  },
+
+  toJSON(message: ResourceMetricSums): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.readyPods !== 0) {
+      obj.readyPods = Math.round(message.readyPods);
+    }
+    if (message.readyUsage !== "") {
+      obj.readyUsage = message.readyUsage;
+    }
+    if (message.readyRequests !== "") {
+      obj.readyRequests = message.readyRequests;
+    }
+    if (message.unreadyPods !== 0) {
+      obj.unreadyPods = Math.round(message.unreadyPods);
+    }
+    if (message.unreadyRequests !== "") {
+      obj.unreadyRequests = message.unreadyRequests;
+    }
+    if (message.missingPods !== 0) {
+      obj.missingPods = Math.round(message.missingPods);
+    }
+    if (message.missingRequests !== "") {
+      obj.missingRequests = message.missingRequests;
+    }
+    if (message.podsWithoutRequest !== 0) {
+      obj.podsWithoutRequest = Math.round(message.podsWithoutRequest);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ResourceMetricSums>, I>>(base?: I): ResourceMetricSums {
+    return ResourceMetricSums.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ResourceMetricSums>, I>>(object: I): ResourceMetricSums {
+    const message = createBaseResourceMetricSums();
+    message.key = object.key ?? "";
+    message.readyPods = object.readyPods ?? 0;
+    message.readyUsage = object.readyUsage ?? "";
+    message.readyRequests = object.readyRequests ?? "";
+    message.unreadyPods = object.unreadyPods ?? 0;
+    message.unreadyRequests = object.unreadyRequests ?? "";
+    message.missingPods = object.missingPods ?? 0;
+    message.missingRequests = object.missingRequests ?? "";
+    message.podsWithoutRequest = object.podsWithoutRequest ?? 0;
+    return message;
+  },
+};
+
+function createBasePodsMetricSums(): PodsMetricSums {
+  return { key: "", readyPods: 0, readyValue: "", unreadyPods: 0, missingPods: 0 };
+}
+
+export const PodsMetricSums: MessageFns<PodsMetricSums> = {
+  encode(message: PodsMetricSums, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.readyPods !== 0) {
+      writer.uint32(16).uint32(message.readyPods);
+    }
+    if (message.readyValue !== "") {
+      writer.uint32(26).string(message.readyValue);
+    }
+    if (message.unreadyPods !== 0) {
+      writer.uint32(32).uint32(message.unreadyPods);
+    }
+    if (message.missingPods !== 0) {
+      writer.uint32(40).uint32(message.missingPods);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PodsMetricSums {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePodsMetricSums();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.readyPods = reader.uint32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.readyValue = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.unreadyPods = reader.uint32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.missingPods = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PodsMetricSums {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      readyPods: isSet(object.readyPods)
+        ? globalThis.Number(object.readyPods)
+        : isSet(object.ready_pods)
+        ? globalThis.Number(object.ready_pods)
+        : 0,
+      readyValue: isSet(object.readyValue)
+        ? globalThis.String(object.readyValue)
+        : isSet(object.ready_value)
+        ? globalThis.String(object.ready_value)
+        : "",
+      unreadyPods: isSet(object.unreadyPods)
+        ? globalThis.Number(object.unreadyPods)
+        : isSet(object.unready_pods)
+        ? globalThis.Number(object.unready_pods)
+        : 0,
+      missingPods: isSet(object.missingPods)
+        ? globalThis.Number(object.missingPods)
+        : isSet(object.missing_pods)
+        ? globalThis.Number(object.missing_pods)
+        : 0,
+    };
+  },
+
+  toJSON(message: PodsMetricSums): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.readyPods !== 0) {
+      obj.readyPods = Math.round(message.readyPods);
+    }
+    if (message.readyValue !== "") {
+      obj.readyValue = message.readyValue;
+    }
+    if (message.unreadyPods !== 0) {
+      obj.unreadyPods = Math.round(message.unreadyPods);
+    }
+    if (message.missingPods !== 0) {
+      obj.missingPods = Math.round(message.missingPods);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PodsMetricSums>, I>>(base?: I): PodsMetricSums {
+    return PodsMetricSums.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PodsMetricSums>, I>>(object: I): PodsMetricSums {
+    const message = createBasePodsMetricSums();
+    message.key = object.key ?? "";
+    message.readyPods = object.readyPods ?? 0;
+    message.readyValue = object.readyValue ?? "";
+    message.unreadyPods = object.unreadyPods ?? 0;
+    message.missingPods = object.missingPods ?? 0;
+    return message;
+  },
+};
+
+function createBaseMetricValue(): MetricValue {
+  return { key: "", value: "" };
+}
+
+export const MetricValue: MessageFns<MetricValue> = {
+  encode(message: MetricValue, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== "") {
+      writer.uint32(18).string(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MetricValue {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMetricValue();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MetricValue {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
+    };
+  },
+
+  toJSON(message: MetricValue): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.value !== "") {
+      obj.value = message.value;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<MetricValue>, I>>(base?: I): MetricValue {
+    return MetricValue.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<MetricValue>, I>>(object: I): MetricValue {
+    const message = createBaseMetricValue();
+    message.key = object.key ?? "";
+    message.value = object.value ?? "";
     return message;
   },
 };
@@ -3306,6 +5092,17 @@ export type DeepPartial<T> = T extends Builtin ? T
 type KeysOfUnion<T> = T extends T ? keyof T : never;
 export type Exact<P, I extends P> = P extends Builtin ? P
   : P & { [K in keyof P]: Exact<P[K], I[K]> } & { [K in Exclude<keyof I, KeysOfUnion<P>>]: never };
+
+function longToNumber(int64: { toString(): string }): number {
+  const num = globalThis.Number(int64.toString());
+  if (num > globalThis.Number.MAX_SAFE_INTEGER) {
+    throw new globalThis.Error("Value is larger than Number.MAX_SAFE_INTEGER");
+  }
+  if (num < globalThis.Number.MIN_SAFE_INTEGER) {
+    throw new globalThis.Error("Value is smaller than Number.MIN_SAFE_INTEGER");
+  }
+  return num;
+}
 
 function isObject(value: any): boolean {
   return typeof value === "object" && value !== null;
