@@ -11,7 +11,7 @@ export const CRD_REVISION_ANNOTATION = "flotilla.dev/crd-revision";
 export const CRD_REVISION = 5;
 
 /** SHA-256 over the CRD files (name, NUL, contents, NUL, in name order) at CRD_REVISION. */
-export const CRD_FILES_SHA256 = "c167506683d20d0f1c2a3d1b76b210afe619abf897b0f91d7605c490b78e28ca";
+export const CRD_FILES_SHA256 = "03c613a69f97182dba4d2ded07802e7d31a2da47141c7af0a0541874b8502ddb";
 
 /**
  * Whether to apply our CRD over the served one: not when the served one says a higher revision.
