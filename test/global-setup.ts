@@ -1,9 +1,11 @@
-// Runs once before any test file: builds (or finds) the cluster binaries and the DNS binaries
-// (ExternalDNS, CoreDNS), so parallel test files never race to build and the long first builds
-// show their progress once.
-import { ensureBinaries, ensureDnsBinaries } from "./env/binaries.ts";
+// Runs once before any test file: builds (or finds) the cluster binaries, the DNS binaries
+// (ExternalDNS, CoreDNS) and the metrics binaries (metrics-server), so parallel test files never
+// race to build, the long first builds show their progress once, and no test's time limit
+// includes a build.
+import { ensureBinaries, ensureDnsBinaries, ensureMetricsBinaries } from "./env/binaries.ts";
 
 export async function globalSetup(): Promise<void> {
   await ensureBinaries();
   await ensureDnsBinaries();
+  await ensureMetricsBinaries();
 }

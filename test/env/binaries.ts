@@ -14,11 +14,20 @@ export const BINARY_NAMES = [
 ] as const;
 /** The DNS binaries (`build-binaries.sh dns`, or FLOTILLA_DNS_BIN_DIR): only DNS tests need them. */
 export const DNS_BINARY_NAMES = ["external-dns", "coredns"] as const;
-export type BinaryName = (typeof BINARY_NAMES)[number] | (typeof DNS_BINARY_NAMES)[number];
+/**
+ * The metrics binaries (`build-binaries.sh metrics`, or FLOTILLA_METRICS_BIN_DIR), beside
+ * `kwok-metrics/` (kwok's resource-usage CRDs and its /metrics/resource Metric): only fleets
+ * started with `metrics` need them.
+ */
+export const METRICS_BINARY_NAMES = ["metrics-server"] as const;
+export type BinaryName =
+  | (typeof BINARY_NAMES)[number]
+  | (typeof DNS_BINARY_NAMES)[number]
+  | (typeof METRICS_BINARY_NAMES)[number];
 
 const buildScript = fileURLToPath(new URL("./build-binaries.sh", import.meta.url));
 
-type BinaryGroup = "cluster" | "dns";
+type BinaryGroup = "cluster" | "dns" | "metrics";
 const pending = new Map<BinaryGroup, Promise<string>>();
 
 /**
@@ -33,6 +42,11 @@ export function ensureBinaries(): Promise<string> {
 /** The same for external-dns and coredns, which have their own cache entry and lock. */
 export function ensureDnsBinaries(): Promise<string> {
   return ensureGroup("dns");
+}
+
+/** The same for metrics-server and kwok's metrics files, in their own cache entry and lock. */
+export function ensureMetricsBinaries(): Promise<string> {
+  return ensureGroup("metrics");
 }
 
 function ensureGroup(group: BinaryGroup): Promise<string> {

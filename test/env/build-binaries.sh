@@ -3,12 +3,15 @@
 #   build-binaries.sh [cluster]  kube-apiserver, kube-controller-manager, kube-scheduler, kubectl,
 #                                kwok, helm, etcd
 #   build-binaries.sh dns        external-dns, coredns (only tests that run DNS need them)
+#   build-binaries.sh metrics    metrics-server, and kwok's resource-usage CRDs and its Metric
+#                                for /metrics/resource (only fleets started with metrics need them)
 # Each group has its own cache key, directory and lock, so building one never rebuilds the other.
 # Prints the group's binary directory on stdout as its last line; progress goes to stderr.
 #
 # Environment:
 #   FLOTILLA_BIN_DIR      use pre-built cluster binaries from this directory instead of building
 #   FLOTILLA_DNS_BIN_DIR  the same for the dns group
+#   FLOTILLA_METRICS_BIN_DIR  the same for the metrics group
 #   FLOTILLA_CACHE_DIR    cache root (default: $XDG_CACHE_HOME/flotilla or ~/.cache/flotilla)
 set -euo pipefail
 
@@ -22,7 +25,10 @@ case "$group" in
   dns)
     binaries=(external-dns coredns)
     prebuilt_var=FLOTILLA_DNS_BIN_DIR ;;
-  *) printf 'test/env: unknown binary group %q (cluster or dns)\n' "$group" >&2; exit 2 ;;
+  metrics)
+    binaries=(metrics-server)
+    prebuilt_var=FLOTILLA_METRICS_BIN_DIR ;;
+  *) printf 'test/env: unknown binary group %q (cluster, dns or metrics)\n' "$group" >&2; exit 2 ;;
 esac
 
 # ExternalDNS v0.21.0 and later ignore --crd-source-apiversion/--crd-source-kind (they watch only
@@ -33,6 +39,7 @@ K8S_VERSION=v1.36.3
 K8S_MINOR=36
 HELM_VERSION=v3.21.4
 KWOK_VERSION=v0.8.0
+METRICS_SERVER_VERSION=v0.9.0
 
 log() { printf 'test/env: %s\n' "$*" >&2; }
 
@@ -40,10 +47,18 @@ check_dir() {
   local dir=$1 missing=()
   for b in "${binaries[@]}"; do [[ -x "$dir/$b" ]] || missing+=("$b"); done
   [[ $group != cluster || -d "$dir/kwok-stages" ]] || missing+=("kwok-stages/")
+  [[ $group != metrics || -d "$dir/kwok-metrics" ]] || missing+=("kwok-metrics/")
   if ((${#missing[@]})); then
     log "$dir lacks: ${missing[*]}"
     return 1
   fi
+}
+
+extra_dir() {
+  case "$group" in
+    cluster) echo " and kwok-stages/" ;;
+    metrics) echo " and kwok-metrics/" ;;
+  esac
 }
 
 if [[ -n "${!prebuilt_var:-}" ]]; then
@@ -55,7 +70,7 @@ fi
 if ! command -v go >/dev/null 2>&1; then
   log "Go is not installed. Building the test binaries needs Go >= 1.26 (see https://go.dev/doc/install;"
   log "Debian 12's golang package is too old), or set $prebuilt_var to a directory holding"
-  log "pre-built ${binaries[*]}$([[ $group == cluster ]] && echo " and kwok-stages/")."
+  log "pre-built ${binaries[*]}$(extra_dir)."
   exit 1
 fi
 goversion=$(go env GOVERSION)
@@ -76,6 +91,17 @@ progress() {
     esac
   done
   log "$what: done, $n packages ($(($(date +%s) - start)) s)"
+}
+
+# Copies files of the pinned kwok module's kustomize/ (the module the cluster group builds kwok
+# from) into DIR, flat: copy_from_kwok DIR PATH...
+copy_from_kwok() {
+  local dir=$1 kwok_src file
+  shift
+  kwok_src=$(cd "$tools/k8s" && go list -m -f '{{.Dir}}' sigs.k8s.io/kwok)
+  mkdir -p "$dir"
+  for file in "$@"; do cp "$kwok_src/kustomize/$file" "$dir/$(basename "$file")"; done
+  chmod -R u+w "$dir"
 }
 
 # Each group defines: stamp (the cache key: everything that shapes the output), lock, what (for
@@ -122,13 +148,33 @@ if [[ $group == cluster ]]; then
     ) | progress "etcd"
 
     # kwok needs Stage objects; use the same ones kwokctl ships, from the pinned kwok module.
-    local kwok_src stage
-    kwok_src=$(cd "$tools/k8s" && go list -m -f '{{.Dir}}' sigs.k8s.io/kwok)
-    mkdir -p "$out/kwok-stages"
-    for stage in "${kwok_stages[@]}"; do
-      cp "$kwok_src/kustomize/stage/$stage.yaml" "$out/kwok-stages/$(basename "$stage").yaml"
-    done
-    chmod -R u+w "$out/kwok-stages"
+    local stage files=()
+    for stage in "${kwok_stages[@]}"; do files+=("stage/$stage.yaml"); done
+    copy_from_kwok "$out/kwok-stages" "${files[@]}"
+  }
+elif [[ $group == metrics ]]; then
+  # metrics-server has its own module: its k8s.io/* v0.36.2 and Prometheus requirements would
+  # otherwise move the cluster module's versions, and with them the cluster binaries' cache key.
+  # kwok's files come from the kwok module the cluster group builds, so they match its binary.
+  metrics_flags="-X k8s.io/client-go/pkg/version.gitVersion=$METRICS_SERVER_VERSION"
+  metrics_flags+=" -X k8s.io/client-go/pkg/version.gitTreeState=clean"
+  kwok_metrics=(metrics/resource/metrics-resource.yaml crd/bases/kwok.x-k8s.io_resourceusages.yaml
+    crd/bases/kwok.x-k8s.io_clusterresourceusages.yaml)
+  RECIPE_METRICS=1
+  stamp=$(cat <(echo "metrics $RECIPE_METRICS $goversion $metrics_flags ${binaries[*]} ${kwok_metrics[*]}") \
+    "$tools/metrics-server/go.mod" "$tools/metrics-server/go.sum" \
+    <(grep -F 'sigs.k8s.io/kwok ' "$tools/k8s/go.mod") | sha256sum | cut -c1-16)
+  lock="$cache/build-metrics.lock"
+  what="metrics binaries"
+
+  build_into() {
+    local out=$1
+    (
+      cd "$tools/metrics-server"
+      go build -v -trimpath -ldflags "-s -w $metrics_flags" -o "$out/metrics-server" \
+        sigs.k8s.io/metrics-server/cmd/metrics-server 2>&1
+    ) | progress "metrics-server"
+    copy_from_kwok "$out/kwok-metrics" "${kwok_metrics[@]}"
   }
 else
   dns_flags="-X sigs.k8s.io/external-dns/pkg/apis/externaldns.Version=$EXTERNAL_DNS_VERSION"

@@ -7,7 +7,14 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { after, describe, it } from "node:test";
-import { BINARY_NAMES, DNS_BINARY_NAMES, ensureBinaries, ensureDnsBinaries } from "./binaries.ts";
+import {
+  BINARY_NAMES,
+  DNS_BINARY_NAMES,
+  ensureBinaries,
+  ensureDnsBinaries,
+  ensureMetricsBinaries,
+  METRICS_BINARY_NAMES,
+} from "./binaries.ts";
 
 const script = fileURLToPath(new URL("./build-binaries.sh", import.meta.url));
 const exec = promisify(execFile);
@@ -86,6 +93,30 @@ describe("build-binaries.sh", () => {
     assert.match(r.stderr, /FLOTILLA_DNS_BIN_DIR is set but incomplete/);
     const bad = await runScript({}, ["dnss"]);
     assert.equal(bad.code, 2);
-    assert.match(bad.stderr, /unknown binary group "?dnss"? \(cluster or dns\)/);
+    assert.match(bad.stderr, /unknown binary group "?dnss"? \(cluster, dns or metrics\)/);
+  });
+
+  it("keeps metrics-server and kwok's metrics files in their own cache entry: a warm run is silent", async () => {
+    const [clusterDir, dnsDir, metricsDir] = await Promise.all([ensureBinaries(), ensureDnsBinaries(), ensureMetricsBinaries()]);
+    assert.equal(new Set([clusterDir, dnsDir, metricsDir]).size, 3);
+    const r = await runScript({}, ["metrics"]);
+    assert.equal(r.code, 0);
+    assert.equal(r.stdout.trim(), metricsDir);
+    assert.equal(r.stderr, "", "a warm run says nothing and builds nothing");
+    for (const name of METRICS_BINARY_NAMES) assert.ok((await stat(join(metricsDir, name))).mode & 0o100, `${name} is executable`);
+    for (const file of ["metrics-resource.yaml", "kwok.x-k8s.io_resourceusages.yaml", "kwok.x-k8s.io_clusterresourceusages.yaml"]) {
+      assert.ok((await stat(join(metricsDir, "kwok-metrics", file))).isFile(), `kwok-metrics/${file}`);
+    }
+    const version = await exec(join(metricsDir, "metrics-server"), ["--version"]);
+    assert.match(version.stdout, /v0\.9\.0/);
+  });
+
+  it("refuses an incomplete FLOTILLA_METRICS_BIN_DIR and names what is missing", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "flotilla-metrics-bin-"));
+    temp.push(dir);
+    const r = await runScript({ FLOTILLA_METRICS_BIN_DIR: dir }, ["metrics"]);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /lacks: metrics-server kwok-metrics\//);
+    assert.match(r.stderr, /FLOTILLA_METRICS_BIN_DIR is set but incomplete/);
   });
 });

@@ -3,17 +3,20 @@ import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { CoreV1Api, KubeConfig } from "@kubernetes/client-node";
 import { pino } from "pino";
-import { ensureBinaries } from "./binaries.ts";
+import { ensureBinaries, ensureMetricsBinaries } from "./binaries.ts";
 import { onExit } from "./cleanup.ts";
 import { CONTROL_CLUSTER_CONTROLLERS, startKubeControllerManager, startKubeScheduler } from "./controllers.ts";
 import { startEtcd } from "./etcd.ts";
 import { startKubeApiserver } from "./kube-apiserver.ts";
 import { writeKubeconfig } from "./kubeconfig.ts";
-import { createFakeNodes, startKwok } from "./kwok.ts";
+import { createFakeNodes, installUsageCrds, type KwokMetrics, startKwok } from "./kwok.ts";
 import type { ManagedProcess } from "./managed-process.ts";
 import { loadBalancerBlock } from "./address-pool.ts";
 import { type LoadBalancers, startLoadBalancers } from "./load-balancers.ts";
-import { adminCredentials, makeClusterPki } from "./pki.ts";
+import { freePort } from "./free-port.ts";
+import { startMetricsServer } from "./metrics-server.ts";
+import { installFallbackUsage } from "./usage.ts";
+import { type AggregationPki, adminCredentials, makeAggregationPki, makeClusterPki } from "./pki.ts";
 import { waitFor } from "./wait.ts";
 
 /** control: apiserver + etcd + GC/namespace controllers, no workloads. member: runs workloads on kwok. */
@@ -34,6 +37,13 @@ export interface ClusterOptions {
    * 100 + N for a cluster named memberN, else 100.
    */
   loadBalancerBlock?: number;
+  /**
+   * A member runs metrics-server (registered as v1beta1.metrics.k8s.io) and kwok reports pod usage
+   * from ResourceUsage objects (usage.ts); off by default, so other clusters pay nothing.
+   */
+  metrics?: boolean;
+  /** Where metrics-server and kwok's metrics files are (default: ensureMetricsBinaries()). */
+  metricsBinDir?: string;
 }
 
 /** A running test cluster on loopback ports. */
@@ -91,21 +101,38 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     const etcd = await startEtcd({ binDir, dir, name });
     processes.push(etcd.process);
     const auditLogPath = opts.audit ? join(dir, "audit.log") : undefined;
-    const apiserver = await startKubeApiserver({ binDir, dir, name, etcdUrl: etcd.clientUrl, pki, auditLogPath });
+    const metrics = opts.metrics === true && opts.role === "member";
+    const metricsBinDir = metrics ? (opts.metricsBinDir ?? (await ensureMetricsBinaries())) : undefined;
+    const aggregation: AggregationPki | undefined = metrics ? await makeAggregationPki(dir, pki) : undefined;
+    const apiserver = await startKubeApiserver({ binDir, dir, name, etcdUrl: etcd.clientUrl, pki, auditLogPath, aggregation });
     processes.push(apiserver.process);
     const kubeconfigPath = join(dir, "admin.kubeconfig");
     await writeKubeconfig(kubeconfigPath, name, apiserver.server, await adminCredentials(pki));
     const kc = new KubeConfig();
     kc.loadFromFile(kubeconfigPath);
     const common = { binDir, dir, name, kubeconfig: kubeconfigPath };
+    const ports = [...etcd.ports, apiserver.port];
     if (opts.role === "control") {
       processes.push(startKubeControllerManager({ ...common, pki, controllers: CONTROL_CLUSTER_CONTROLLERS }));
     } else {
       processes.push(startKubeControllerManager({ ...common, pki }));
       processes.push(startKubeScheduler(common));
-      processes.push(await startKwok(common));
-      await createFakeNodes(kc, name, opts.nodes ?? 2);
+      let kwokMetrics: KwokMetrics | undefined;
+      if (metricsBinDir !== undefined) {
+        const filesDir = join(metricsBinDir, "kwok-metrics");
+        await installUsageCrds(kc, filesDir);
+        await installFallbackUsage(kc);
+        kwokMetrics = { filesDir, port: await freePort(), servingCert: pki.servingCert, servingKey: pki.servingKey };
+        ports.push(kwokMetrics.port);
+      }
+      processes.push(await startKwok({ ...common, metrics: kwokMetrics }));
+      await createFakeNodes(kc, name, opts.nodes ?? 2, { metrics });
       await waitUntilMemberReady(kc, name, processes);
+      if (metricsBinDir !== undefined && aggregation !== undefined) {
+        const ms = await startMetricsServer({ metricsBinDir, dir, name, kubeconfig: kubeconfigPath, kc, pki, aggregation });
+        processes.push(ms.process);
+        ports.push(ms.port);
+      }
       // Its log goes beside the cluster's other logs: a test that stops the member's apiserver on
       // purpose (chaos, never-destroy) would otherwise fill the test output with watch retries.
       loadBalancersLog = pino.destination({ dest: join(dir, "load-balancers.log"), sync: true });
@@ -121,7 +148,7 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
       auditLogPath,
       processes,
       loadBalancers,
-      ports: [...etcd.ports, apiserver.port],
+      ports,
       etcdUrl: etcd.clientUrl,
       kubeConfig: () => {
         const k = new KubeConfig();

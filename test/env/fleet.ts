@@ -2,7 +2,7 @@ import { rmSync } from "node:fs";
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ensureBinaries } from "./binaries.ts";
+import { ensureBinaries, ensureMetricsBinaries } from "./binaries.ts";
 import { onExit } from "./cleanup.ts";
 import { type Cluster, startCluster } from "./cluster.ts";
 import { isProcessAlive } from "./managed-process.ts";
@@ -27,6 +27,11 @@ export interface FleetOptions {
   /** The control cluster's apiserver keeps an audit log of writes (Cluster.auditLogPath). */
   auditControl?: boolean;
   /**
+   * Every member runs metrics-server, and kwok reports pod usage that tests set (usage.ts):
+   * `kubectl get --raw /apis/metrics.k8s.io/v1beta1/...` and member HPAs see it. Default off.
+   */
+  metrics?: boolean;
+  /**
    * Directory for the clusters' files; a fresh temp dir when absent. startFleet removes what it
    * creates there on stop, and a temp dir entirely.
    */
@@ -47,6 +52,7 @@ export function memberNames(count: number): string[] {
  */
 export async function startFleet(opts: FleetOptions = {}): Promise<Fleet> {
   const binDir = await ensureBinaries();
+  const metricsBinDir = opts.metrics ? await ensureMetricsBinaries() : undefined;
   const ownRoot = opts.root === undefined;
   let root: string;
   if (opts.root === undefined) {
@@ -64,7 +70,15 @@ export async function startFleet(opts: FleetOptions = {}): Promise<Fleet> {
   const starts = [
     startCluster({ name: "control", role: "control", dir: join(clustersDir, "control"), binDir, audit: opts.auditControl }),
     ...memberNames(opts.members ?? 2).map((name) =>
-      startCluster({ name, role: "member", dir: join(clustersDir, name), binDir, nodes: opts.nodesPerMember }),
+      startCluster({
+        name,
+        role: "member",
+        dir: join(clustersDir, name),
+        binDir,
+        nodes: opts.nodesPerMember,
+        metrics: opts.metrics,
+        metricsBinDir,
+      }),
     ),
   ];
   const results = await Promise.allSettled(starts);

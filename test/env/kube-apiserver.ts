@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { binaryPath } from "./binaries.ts";
 import { freePort } from "./free-port.ts";
 import { ManagedProcess } from "./managed-process.ts";
-import type { ClusterPki } from "./pki.ts";
+import type { AggregationPki, ClusterPki } from "./pki.ts";
 import { retryOnPortClash } from "./port-retry.ts";
 import { waitFor } from "./wait.ts";
 
@@ -24,6 +24,8 @@ export function startKubeApiserver(opts: {
   pki: ClusterPki;
   /** Write an audit log (JSON lines, Metadata level, writes only) to this file. */
   auditLogPath?: string;
+  /** Turn on the aggregation layer's proxy (front-proxy client certificate and request headers), for APIServices. */
+  aggregation?: AggregationPki;
 }): Promise<KubeApiserver> {
   return retryOnPortClash(async () => {
     const audit = opts.auditLogPath === undefined ? [] : await auditFlags(opts.dir, opts.auditLogPath);
@@ -54,6 +56,7 @@ export function startKubeApiserver(opts: {
         "--enable-priority-and-fairness=false",
         "--v=0",
         ...audit,
+        ...(opts.aggregation === undefined ? [] : aggregationFlags(opts.aggregation)),
       ],
       logFile: join(opts.dir, "kube-apiserver.log"),
       ready: () => ready().catch(() => false),
@@ -104,4 +107,22 @@ async function auditFlags(dir: string, logPath: string): Promise<string[]> {
   const policyFile = join(dir, "audit-policy.yaml");
   await writeFile(policyFile, auditPolicy);
   return [`--audit-policy-file=${policyFile}`, `--audit-log-path=${logPath}`, "--audit-log-format=json", "--audit-log-maxbackup=0"];
+}
+
+/**
+ * The aggregator proxies a request to an APIService's server with its proxy client certificate and
+ * the caller's identity in X-Remote-* headers; the server trusts those headers only from a client
+ * certificate of the requestheader CA with an allowed name (it reads both from the
+ * kube-system/extension-apiserver-authentication ConfigMap the apiserver publishes).
+ */
+function aggregationFlags(agg: AggregationPki): string[] {
+  return [
+    `--requestheader-client-ca-file=${agg.frontProxyCaCert}`,
+    `--requestheader-allowed-names=${agg.proxyClientName}`,
+    "--requestheader-username-headers=X-Remote-User",
+    "--requestheader-group-headers=X-Remote-Group",
+    "--requestheader-extra-headers-prefix=X-Remote-Extra-",
+    `--proxy-client-cert-file=${agg.proxyClientCert}`,
+    `--proxy-client-key-file=${agg.proxyClientKey}`,
+  ];
 }

@@ -1,49 +1,107 @@
-import { mkdir, readdir } from "node:fs/promises";
+import { mkdir, readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { KubeConfig } from "@kubernetes/client-node";
-import { CoreV1Api } from "@kubernetes/client-node";
+import type { KubeConfig, V1CustomResourceDefinition } from "@kubernetes/client-node";
+import { ApiextensionsV1Api, CoreV1Api, loadYaml } from "@kubernetes/client-node";
 import { binaryPath } from "./binaries.ts";
 import { ManagedProcess } from "./managed-process.ts";
+import { waitFor } from "./wait.ts";
 
 /** The annotation that marks the fake Nodes this kwok manages. */
 export const KWOK_NODE_ANNOTATION = "kwok.x-k8s.io/node";
 
+/** Where metrics-server (v0.7.0 and later) scrapes a Node's resource metrics instead of /metrics/resource. */
+export const RESOURCE_METRICS_PATH_ANNOTATION = "metrics.k8s.io/resource-metrics-path";
+
 /** Capacity of each fake Node. */
 export const FAKE_NODE_CAPACITY = { cpu: "16", memory: "64Gi", pods: "110" };
 
+/** kwok's part in member metrics: it serves every fake Node's /metrics/resource, as a kubelet would. */
+export interface KwokMetrics {
+  /** `kwok-metrics/` of the metrics binaries: the Metric for /metrics/resource and the usage CRDs. */
+  filesDir: string;
+  /** Loopback port of kwok's server, written into each Node as its kubelet port. */
+  port: number;
+  /** Its serving certificate (for 127.0.0.1) and key. */
+  servingCert: string;
+  servingKey: string;
+}
+
+/** The usage kinds kwok watches as CRDs when it serves metrics (usage.ts writes them). */
+const USAGE_CRDS = ["ResourceUsage", "ClusterResourceUsage"];
+const USAGE_CRD_FILES = ["kwok.x-k8s.io_resourceusages.yaml", "kwok.x-k8s.io_clusterresourceusages.yaml"];
+
 /**
  * Starts kwok with the stages kwokctl uses (nodes become Ready and keep a lease, pods become
- * Running). It serves nothing: no server address, no node port.
+ * Running). Without metrics it serves nothing: no server address, no node port. With metrics it
+ * serves HTTPS on 127.0.0.1:port, where `/metrics/nodes/<node>/metrics/resource` reports each pod's
+ * usage from the ResourceUsage/ClusterResourceUsage objects (installUsageCrds first).
  */
 export async function startKwok(opts: {
   binDir: string;
   dir: string;
   name: string;
   kubeconfig: string;
+  metrics?: KwokMetrics;
 }): Promise<ManagedProcess> {
   const stagesDir = join(opts.binDir, "kwok-stages");
   const stages = (await readdir(stagesDir)).filter((f) => f.endsWith(".yaml")).sort();
+  const configs = stages.map((s) => join(stagesDir, s));
   const home = join(opts.dir, "kwok-home");
   await mkdir(home, { recursive: true });
+  const m = opts.metrics;
+  if (m !== undefined) configs.push(join(m.filesDir, "metrics-resource.yaml"));
   return ManagedProcess.start({
     name: `${opts.name}-kwok`,
     command: binaryPath(opts.binDir, "kwok"),
     args: [
       `--kubeconfig=${opts.kubeconfig}`,
-      `--config=${stages.map((s) => join(stagesDir, s)).join(",")}`,
+      `--config=${configs.join(",")}`,
       "--manage-all-nodes=false",
       `--manage-nodes-with-annotation-selector=${KWOK_NODE_ANNOTATION}=fake`,
       "--node-ip=127.0.0.1",
       "--cidr=10.244.0.0/16",
       "--node-lease-duration-seconds=40",
+      ...(m === undefined
+        ? []
+        : [
+            `--node-port=${m.port}`,
+            `--server-address=127.0.0.1:${m.port}`,
+            `--tls-cert-file=${m.servingCert}`,
+            `--tls-private-key-file=${m.servingKey}`,
+            `--enable-crds=${USAGE_CRDS.join(",")}`,
+          ]),
     ],
     env: { ...process.env, HOME: home },
     logFile: join(opts.dir, "kwok.log"),
   });
 }
 
-/** Creates `count` fake Nodes named `<cluster>-node-<i>` for kwok to run. */
-export async function createFakeNodes(kc: KubeConfig, cluster: string, count: number): Promise<string[]> {
+/** Installs kwok's ResourceUsage and ClusterResourceUsage CRDs and waits until they are served. */
+export async function installUsageCrds(kc: KubeConfig, filesDir: string): Promise<void> {
+  const ext = kc.makeApiClient(ApiextensionsV1Api);
+  const names: string[] = [];
+  for (const file of USAGE_CRD_FILES) {
+    const crd = loadYaml<V1CustomResourceDefinition>(await readFile(join(filesDir, file), "utf8"));
+    names.push(crd.metadata?.name as string);
+    await ext.createCustomResourceDefinition({ body: crd });
+  }
+  await waitFor(
+    async () => {
+      for (const name of names) {
+        const crd = await ext.readCustomResourceDefinition({ name });
+        if (!crd.status?.conditions?.some((c) => c.type === "Established" && c.status === "True")) return false;
+      }
+      return true;
+    },
+    { what: `kwok's usage CRDs Established (${names.join(", ")})`, timeoutMs: 60_000, intervalMs: 100 },
+  );
+}
+
+/**
+ * Creates `count` fake Nodes named `<cluster>-node-<i>` for kwok to run. With metrics, each Node
+ * tells metrics-server where kwok serves its /metrics/resource (all Nodes share kwok's one port).
+ */
+export async function createFakeNodes(kc: KubeConfig, cluster: string, count: number, opts: { metrics?: boolean } = {}): Promise<string[]> {
   const core = kc.makeApiClient(CoreV1Api);
   const names = Array.from({ length: count }, (_, i) => `${cluster}-node-${i}`);
   await Promise.all(
@@ -54,7 +112,11 @@ export async function createFakeNodes(kc: KubeConfig, cluster: string, count: nu
           kind: "Node",
           metadata: {
             name,
-            annotations: { [KWOK_NODE_ANNOTATION]: "fake", "node.alpha.kubernetes.io/ttl": "0" },
+            annotations: {
+              [KWOK_NODE_ANNOTATION]: "fake",
+              "node.alpha.kubernetes.io/ttl": "0",
+              ...(opts.metrics ? { [RESOURCE_METRICS_PATH_ANNOTATION]: `/metrics/nodes/${name}/metrics/resource` } : {}),
+            },
             labels: {
               type: "kwok",
               "kubernetes.io/hostname": name,

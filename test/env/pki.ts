@@ -39,6 +39,25 @@ function ecKey(path: string): Promise<void> {
   return openssl(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", path]);
 }
 
+function selfSignedCa(key: string, subject: string, out: string): Promise<void> {
+  return openssl([
+    "req", "-x509", "-new", "-key", key, "-subj", subject, "-days", days,
+    "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign",
+    "-out", out,
+  ]);
+}
+
+function signCert(ca: { caCert: string; caKey: string }, key: string, subject: string, out: string, ext: string[]): Promise<void> {
+  return openssl([
+    "req", "-x509", "-new", "-key", key, "-subj", subject, "-days", days,
+    "-CA", ca.caCert, "-CAkey", ca.caKey,
+    "-addext", "basicConstraints=critical,CA:FALSE",
+    "-addext", "keyUsage=critical,digitalSignature,keyEncipherment",
+    ...ext.flatMap((e) => ["-addext", e]),
+    "-out", out,
+  ]);
+}
+
 /**
  * Makes a cluster's PKI in dir with openssl: its own CA, a serving certificate for
  * localhost/127.0.0.1, an admin client certificate (O=system:masters) and a service-account key.
@@ -57,20 +76,9 @@ export async function makeClusterPki(dir: string): Promise<ClusterPki> {
   };
   await mkdir(dir, { recursive: true, mode: 0o700 });
   await Promise.all([ecKey(pki.caKey), ecKey(pki.servingKey), ecKey(pki.adminKey), ecKey(pki.serviceAccountKey)]);
-  await openssl([
-    "req", "-x509", "-new", "-key", pki.caKey, "-subj", "/CN=flotilla-test-ca", "-days", days,
-    "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign",
-    "-out", pki.caCert,
-  ]);
+  await selfSignedCa(pki.caKey, "/CN=flotilla-test-ca", pki.caCert);
   const signed = (key: string, subject: string, out: string, ext: string[]) =>
-    openssl([
-      "req", "-x509", "-new", "-key", key, "-subj", subject, "-days", days,
-      "-CA", pki.caCert, "-CAkey", pki.caKey,
-      "-addext", "basicConstraints=critical,CA:FALSE",
-      "-addext", "keyUsage=critical,digitalSignature,keyEncipherment",
-      ...ext.flatMap((e) => ["-addext", e]),
-      "-out", out,
-    ]);
+    signCert({ caCert: pki.caCert, caKey: pki.caKey }, key, subject, out, ext);
   await Promise.all([
     signed(pki.servingKey, "/CN=kube-apiserver", pki.servingCert, [
       "extendedKeyUsage=serverAuth",
@@ -88,4 +96,51 @@ export async function adminCredentials(pki: ClusterPki): Promise<KubeconfigCrede
     [pki.caCert, pki.adminCert, pki.adminKey].map((p) => readFile(p, "utf8")),
   );
   return { caCert: caCert as string, clientCert: clientCert as string, clientKey: clientKey as string };
+}
+
+/** What the apiserver's aggregation layer needs to proxy to metrics-server, and what metrics-server serves with. */
+export interface AggregationPki {
+  /** CA of the apiserver's proxy client certificate (--requestheader-client-ca-file). */
+  frontProxyCaCert: string;
+  proxyClientCert: string;
+  proxyClientKey: string;
+  /** The CN --requestheader-allowed-names admits. */
+  proxyClientName: string;
+  /** metrics-server's serving certificate, signed by the cluster CA. */
+  metricsServingCert: string;
+  metricsServingKey: string;
+}
+
+/** The Service the metrics APIService names; the aggregator checks metrics-server's certificate for `<name>.<namespace>.svc`. */
+export const METRICS_SERVER_SERVICE = { namespace: "kube-system", name: "metrics-server" };
+
+/**
+ * Makes the aggregation layer's certificates in dir: a front-proxy CA of its own (so no client
+ * certificate of the cluster CA can pass for the proxy), the apiserver's proxy client certificate
+ * and metrics-server's serving certificate.
+ */
+export async function makeAggregationPki(dir: string, cluster: ClusterPki): Promise<AggregationPki> {
+  const f = (name: string) => join(dir, name);
+  const frontProxyCaKey = f("front-proxy-ca.key");
+  const agg: AggregationPki = {
+    frontProxyCaCert: f("front-proxy-ca.crt"),
+    proxyClientCert: f("front-proxy-client.crt"),
+    proxyClientKey: f("front-proxy-client.key"),
+    proxyClientName: "front-proxy-client",
+    metricsServingCert: f("metrics-server.crt"),
+    metricsServingKey: f("metrics-server.key"),
+  };
+  await Promise.all([ecKey(frontProxyCaKey), ecKey(agg.proxyClientKey), ecKey(agg.metricsServingKey)]);
+  await selfSignedCa(frontProxyCaKey, "/CN=flotilla-front-proxy-ca", agg.frontProxyCaCert);
+  const svc = `${METRICS_SERVER_SERVICE.name}.${METRICS_SERVER_SERVICE.namespace}.svc`;
+  await Promise.all([
+    signCert({ caCert: agg.frontProxyCaCert, caKey: frontProxyCaKey }, agg.proxyClientKey, `/CN=${agg.proxyClientName}`, agg.proxyClientCert, [
+      "extendedKeyUsage=clientAuth",
+    ]),
+    signCert(cluster, agg.metricsServingKey, "/CN=metrics-server", agg.metricsServingCert, [
+      "extendedKeyUsage=serverAuth",
+      `subjectAltName=DNS:${svc},DNS:localhost,IP:127.0.0.1`,
+    ]),
+  ]);
+  return agg;
 }
