@@ -1,6 +1,8 @@
 // The latest workload summary each member's agent sent (issue 22), in memory: what a FederatedHPA
 // run reads. A summary older than maxAgeMs is as good as none (the member is then counted as
-// Kubernetes counts missing pods: no scale-down on missing data).
+// Kubernetes counts missing pods: no scale-down on missing data). Entries are never dropped: a
+// workload no longer autoscaled, or a cluster gone, keeps its last entry (bounded by what was ever
+// autoscaled; ages out of every read).
 import type { WorkloadMetricsSummary } from "../autoscaling/workload-metrics.ts";
 
 export class MetricsStore {
@@ -18,14 +20,5 @@ export class MetricsStore {
     const out = new Map<string, WorkloadMetricsSummary>();
     for (const [cluster, s] of this.byWorkload.get(workload) ?? []) if (now - s.at <= maxAgeMs) out.set(cluster, s.summary);
     return out;
-  }
-
-  /** Forgets a member (its Cluster is gone) or a workload (no FederatedHPA targets it). */
-  forgetCluster(cluster: string): void {
-    for (const m of this.byWorkload.values()) m.delete(cluster);
-  }
-
-  forgetWorkload(workload: string): void {
-    this.byWorkload.delete(workload);
   }
 }
