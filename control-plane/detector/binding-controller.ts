@@ -12,6 +12,7 @@ import type { ReplacementSeen } from "../scheduling/graceful-eviction.ts";
 import { DependencyTracker } from "./dependency-tracker.ts";
 import { placeTemplate } from "./template-placement.ts";
 import { schedulable } from "../scheduling/schedule.ts";
+import { freshRescheduleDue, laterOf, servedTrigger } from "../scheduling/fresh-reschedule.ts";
 import type { ScheduleOutcomes } from "../scheduling/schedule-outcomes.ts";
 import { bindingPolicyId, claimPolicy } from "../scheduling/policy-match.ts";
 import { isPropagatable, type KindRef, type TemplateInformers } from "./template-informers.ts";
@@ -47,6 +48,8 @@ export class BindingController {
    * forgets it and starts the clock again at its first look, which only delays a release.
    */
   private readonly replacementSeen = new Map<string, ReplacementSeen>();
+  /** Template key → the fresh reschedule this process last served (the cache may not show it yet). */
+  private readonly served = new Map<string, string>();
 
   private readonly evictionPeriodMs: number;
   private readonly requireAcceptance: boolean;
@@ -93,8 +96,8 @@ export class BindingController {
       },
     );
     const bindingChanged = (b: ResourceBinding) => this.controller.enqueue(templateKeyOfBinding(b));
-    // A binding under a legacy name (an earlier version's) is moved as soon as it is seen.
-    const legacyChanged = (b: ResourceBinding) => !isCurrentBinding(b) && bindingChanged(b);
+    // A binding under a legacy name (an earlier version's) is moved as soon as it is seen; one that asks for a fresh reschedule gets it.
+    const legacyChanged = (b: ResourceBinding) => (!isCurrentBinding(b) || freshRescheduleDue(b, this.served.get(templateKeyOfBinding(b))) !== undefined) && bindingChanged(b);
     for (const inf of [this.caches.bindings, this.caches.clusterBindings]) inf.on({ add: legacyChanged, update: legacyChanged, delete: bindingChanged });
     // A parent's dependencies follow its binding: where it goes, and whether it still exists.
     // Only what a dependency's binding is made of counts: a parent's status writes change nothing.
@@ -164,6 +167,7 @@ export class BindingController {
     if (template === undefined || template.metadata.deletionTimestamp !== undefined) {
       this.outcomes.delete(key);
       this.dependencyRelease.delete(key);
+      this.served.delete(key);
       this.noteDependencies(key, undefined);
       // The owner reference lets the garbage collector remove the binding too, but it may take
       // a discovery period to notice a new CRD; deleting it ourselves starts cleanup at once.
@@ -188,6 +192,7 @@ export class BindingController {
       ...(availableSince ? { availableSince } : {}),
       requiredBy,
       interpreter: this.interpreters.for(template),
+      ...freshInput(current, this.served.get(key)),
     });
     // A customization's script failed: the binding keeps what it has and says why (its next change requeues the template).
     if ("interpreterFailed" in placed) {
@@ -206,6 +211,7 @@ export class BindingController {
       return undefined;
     }
     if (current === undefined || !bindingUpToDate(current, desired)) await this.rest.apply(path, desired, FIELD_MANAGER);
+    if (placed.served !== undefined) this.served.set(key, placed.served);
     await this.moved(legacy);
     return recheck;
   }
@@ -276,6 +282,13 @@ export class BindingController {
 
 function ignoreNotFound(err: unknown): void {
   if (!isKubeStatus(err, 404)) throw err;
+}
+
+/** A fresh reschedule to serve (only the current binding's: a legacy one is moved first), and what was served before. */
+function freshInput(current: ResourceBinding | undefined, servedHere: string | undefined): { freshTrigger?: string; served?: string } {
+  const due = freshRescheduleDue(current, servedHere);
+  const served = laterOf(servedTrigger(current), servedHere);
+  return { ...(due === undefined ? {} : { freshTrigger: due }), ...(served === undefined ? {} : { served }) };
 }
 
 function bindingPath(b: ResourceBinding): string {

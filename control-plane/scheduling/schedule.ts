@@ -53,8 +53,11 @@ export function schedulable(c: Cluster, tolerations: Toleration[] = []): boolean
  * at least one is schedulable, within the spread constraints. When none fits, the group that
  * comes closest is used (fewest unplaced replicas, then the earliest). A recovered earlier group
  * is used again, as the policy orders them. `previous` (the binding's current targets) keeps ties stable.
+ * `fresh` (a fresh reschedule, Karmada's Fresh assignment mode): the division and the spread
+ * constraints' choice disregard where the replicas are now; what a cluster runs still counts as
+ * room it has (Karmada's too), and a cluster that holds the workload still passes a NoSchedule taint.
  */
-export function scheduleTemplate(template: KubeObject, policy: PropagationPolicy, clusters: Cluster[], previous: TargetCluster[] = [], interpreter?: KindInterpreter): Schedule {
+export function scheduleTemplate(template: KubeObject, policy: PropagationPolicy, clusters: Cluster[], previous: TargetCluster[] = [], interpreter?: KindInterpreter, fresh = false): Schedule {
   const placement = policy.spec.placement ?? {};
   const terms: (ClusterAffinityTerm | undefined)[] =
     placement.clusterAffinities !== undefined && placement.clusterAffinities.length > 0 ? placement.clusterAffinities : [undefined];
@@ -64,7 +67,7 @@ export function scheduleTemplate(template: KubeObject, policy: PropagationPolicy
   let best: Schedule | undefined;
   for (const term of terms) {
     const affinity = term === undefined ? placement.clusterAffinity : term;
-    const s = scheduleWithin(demand, placement, affinity, clusters, byName, previous);
+    const s = scheduleWithin(demand, placement, affinity, clusters, byName, previous, fresh ? [] : previous);
     if (term !== undefined) s.affinityName = term.affinityName;
     const fits = s.error === undefined && s.unplaced === 0 && s.targets.some((t) => schedulable(byName.get(t.name) as Cluster, tolerations));
     if (fits) return s;
@@ -122,6 +125,8 @@ function scheduleWithin(
   clusters: Cluster[],
   byName: ReadonlyMap<string, Cluster>,
   previous: TargetCluster[],
+  /** What the division and the spread constraints keep stable: previous, or none for a fresh reschedule. */
+  sticky: TargetCluster[],
 ): Schedule {
   const tolerations = placement.clusterTolerations ?? [];
   const held = new Set(previous.map((t) => t.name));
@@ -131,7 +136,7 @@ function scheduleWithin(
     const c = byName.get(n) as Cluster;
     return !untoleratedTaint(c, "NoExecute", tolerations) && (held.has(n) || !untoleratedTaint(c, "NoSchedule", tolerations));
   });
-  if (demand.kind === "sets") return scheduleSets(demand.perSet, placement, selected.length, names, byName, previous);
+  if (demand.kind === "sets") return scheduleSets(demand.perSet, placement, selected.length, names, byName, previous, sticky);
   const replicas = demand.replicas;
   const strategy = placement.replicaScheduling;
   const divided = strategy !== undefined && strategy.replicaSchedulingType === "Divided" && replicas !== undefined;
@@ -141,7 +146,7 @@ function scheduleWithin(
   const spread = applySpreadConstraints({
     candidates,
     constraints: placement.spreadConstraints ?? [],
-    previous: [...held],
+    previous: sticky.map((t) => t.name),
     ...(available ? { capacity: available } : {}),
   });
   if ("error" in spread) return { targets: [], unplaced: replicas ?? 0, error: spread.error };
@@ -158,7 +163,7 @@ function scheduleWithin(
       clusters: candidates.filter((c) => chosen.has(c.metadata.name ?? "")),
       strategy,
       available,
-      previous: Object.fromEntries(previous.map((t) => [t.name, t.replicas ?? 0])),
+      previous: Object.fromEntries(sticky.map((t) => [t.name, t.replicas ?? 0])),
     });
     return {
       targets: division.assignments.filter((a) => a.replicas > 0).map((a) => ({ name: a.name, replicas: a.replicas })),
@@ -181,7 +186,7 @@ function scheduleWithin(
  * division preference with the set as its single unit (static weights: the heaviest; dynamic
  * weights and Aggregated: the most sets). Why one cluster, beyond Karmada: README.md here.
  */
-function scheduleSets(perSet: ResourceAmounts, placement: Placement, selected: number, names: string[], byName: ReadonlyMap<string, Cluster>, previous: TargetCluster[]): Schedule {
+function scheduleSets(perSet: ResourceAmounts, placement: Placement, selected: number, names: string[], byName: ReadonlyMap<string, Cluster>, previous: TargetCluster[], sticky: TargetCluster[]): Schedule {
   const tolerations = placement.clusterTolerations ?? [];
   const held = new Set(previous.map((t) => t.name));
   const strategy = placement.replicaScheduling;
@@ -196,7 +201,8 @@ function scheduleSets(perSet: ResourceAmounts, placement: Placement, selected: n
     return { targets: [], unplaced: 1, message: why };
   }
   const capacity = judged ? Object.fromEntries(candidates.map((c) => [c.metadata.name ?? "", sets.get(c.metadata.name ?? "") ?? 0])) : undefined;
-  const spread = applySpreadConstraints({ candidates, constraints: placement.spreadConstraints ?? [], previous: [...held], ...(capacity ? { capacity } : {}) });
+  const kept = sticky.map((t) => t.name);
+  const spread = applySpreadConstraints({ candidates, constraints: placement.spreadConstraints ?? [], previous: kept, ...(capacity ? { capacity } : {}) });
   if ("error" in spread) return { targets: [], unplaced: 1, error: spread.error };
   if (spread.clusters.length === 0) return { targets: [], unplaced: 1, message: noFitMessage(selected, names.length, candidates.length, divided) };
   if (!divided) return { targets: spread.clusters.map((name) => ({ name })), unplaced: 0 };
@@ -207,7 +213,7 @@ function scheduleSets(perSet: ResourceAmounts, placement: Placement, selected: n
       clusters: candidates.filter((c) => chosen.has(c.metadata.name ?? "")),
       strategy,
       ...(capacity ? { available: capacity } : {}),
-      previous: Object.fromEntries([...held].map((name) => [name, 1])),
+      previous: Object.fromEntries(kept.map((name) => [name, 1])),
     });
     const one = division.assignments.find((a) => a.replicas > 0);
     // Only static weights can leave it out (no chosen cluster weighs above 0, or all at maxReplicas 0).
