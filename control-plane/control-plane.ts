@@ -13,6 +13,7 @@ import { startDetector } from "./detector/index.ts";
 import { startDns } from "./dns/index.ts";
 import { startHub } from "./hub/index.ts";
 import { startFederatedHpa } from "./federated-hpa/index.ts";
+import { startRebalancer } from "./rebalancer/index.ts";
 import { LeaderElector } from "./leader-election.ts";
 import { shutdownServer } from "./rpc.ts";
 import { startStatus } from "./status/index.ts";
@@ -60,6 +61,7 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Runn
     startStatus(ctx, { hub: hub.hub, heardHere: clusters.heardHere }),
     startDns(ctx),
     startFederatedHpa(ctx),
+    startRebalancer(ctx),
     startAdmin(ctx, { hub: hub.hub, waitingOn: clusters.waitingOn }),
     webhook,
   ];

@@ -57,6 +57,8 @@ export const FOLDER_IMPORTS: Readonly<Record<string, readonly string[]>> = {
   autoscaling: [],
   // The FederatedHPA controller: the algorithm's runs, the templates the detector watches, the status' write check.
   "federated-hpa": ["autoscaling", "detector/template-informers.ts", "status/status-holds.ts"],
+  // The WorkloadRebalancer controller: binding names and the fresh-reschedule trigger rule.
+  rebalancer: ["scheduling/binding-spec.ts", "scheduling/fresh-reschedule.ts"],
 };
 
 /** The assembly: only bin/ and tests start the control plane. */
