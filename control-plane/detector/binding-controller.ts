@@ -12,7 +12,7 @@ import type { ReplacementSeen } from "../scheduling/graceful-eviction.ts";
 import { DependencyTracker } from "./dependency-tracker.ts";
 import { placeTemplate } from "./template-placement.ts";
 import { schedulable } from "../scheduling/schedule.ts";
-import { freshRescheduleDue, laterOf, servedTrigger } from "../scheduling/fresh-reschedule.ts";
+import { CACHE_RECHECK_MS, FreshServed } from "./fresh-served.ts";
 import type { ScheduleOutcomes } from "../scheduling/schedule-outcomes.ts";
 import { bindingPolicyId, claimPolicy } from "../scheduling/policy-match.ts";
 import { isPropagatable, type KindRef, type TemplateInformers } from "./template-informers.ts";
@@ -48,8 +48,7 @@ export class BindingController {
    * forgets it and starts the clock again at its first look, which only delays a release.
    */
   private readonly replacementSeen = new Map<string, ReplacementSeen>();
-  /** Template key → the fresh reschedule this process last served (the cache may not show it yet). */
-  private readonly served = new Map<string, string>();
+  private readonly fresh: FreshServed;
 
   private readonly evictionPeriodMs: number;
   private readonly requireAcceptance: boolean;
@@ -75,6 +74,7 @@ export class BindingController {
     this.requireAcceptance = opts.requireAcceptance ?? false;
     this.interpreters = opts.interpreters ?? NATIVE_INTERPRETERS;
     this.now = opts.now ?? Date.now;
+    this.fresh = new FreshServed(this.now);
     this.caches = opts.caches;
     this.templates = opts.templates;
     this.rest = opts.rest;
@@ -97,7 +97,7 @@ export class BindingController {
     );
     const bindingChanged = (b: ResourceBinding) => this.controller.enqueue(templateKeyOfBinding(b));
     // A binding under a legacy name (an earlier version's) is moved as soon as it is seen; one that asks for a fresh reschedule gets it.
-    const legacyChanged = (b: ResourceBinding) => (!isCurrentBinding(b) || freshRescheduleDue(b, this.served.get(templateKeyOfBinding(b))) !== undefined) && bindingChanged(b);
+    const legacyChanged = (b: ResourceBinding) => (!isCurrentBinding(b) || this.fresh.due(templateKeyOfBinding(b), b)) && bindingChanged(b);
     for (const inf of [this.caches.bindings, this.caches.clusterBindings]) inf.on({ add: legacyChanged, update: legacyChanged, delete: bindingChanged });
     // A parent's dependencies follow its binding: where it goes, and whether it still exists.
     // Only what a dependency's binding is made of counts: a parent's status writes change nothing.
@@ -167,7 +167,7 @@ export class BindingController {
     if (template === undefined || template.metadata.deletionTimestamp !== undefined) {
       this.outcomes.delete(key);
       this.dependencyRelease.delete(key);
-      this.served.delete(key);
+      this.fresh.forget(key);
       this.noteDependencies(key, undefined);
       // The owner reference lets the garbage collector remove the binding too, but it may take
       // a discovery period to notice a new CRD; deleting it ourselves starts cleanup at once.
@@ -181,6 +181,12 @@ export class BindingController {
     const requiredBy = (existing?.spec.requiredBy ?? []).length > 0 || this.deps.refersToKind(ref) ? this.deps.requiredBy(template, existing) : [];
     if (match === undefined && requiredBy.length === 0) return this.unclaimed(key, path, existing, current, legacy);
     this.dependencyRelease.delete(key);
+    // Only the current binding's trigger is served (a legacy one is moved first).
+    const fresh = this.fresh.input(key, current);
+    if (fresh === "behind") {
+      if (availableSince !== undefined) this.replacementSeen.set(key, availableSince);
+      return { requeueAfterMs: CACHE_RECHECK_MS };
+    }
     const placed = placeTemplate({
       template,
       policy: match?.policy,
@@ -192,7 +198,7 @@ export class BindingController {
       ...(availableSince ? { availableSince } : {}),
       requiredBy,
       interpreter: this.interpreters.for(template),
-      ...freshInput(current, this.served.get(key)),
+      ...fresh,
     });
     // A customization's script failed: the binding keeps what it has and says why (its next change requeues the template).
     if ("interpreterFailed" in placed) {
@@ -211,7 +217,7 @@ export class BindingController {
       return undefined;
     }
     if (current === undefined || !bindingUpToDate(current, desired)) await this.rest.apply(path, desired, FIELD_MANAGER);
-    if (placed.served !== undefined) this.served.set(key, placed.served);
+    if (fresh.freshTrigger !== undefined) this.fresh.written(key, fresh.freshTrigger);
     await this.moved(legacy);
     return recheck;
   }
@@ -282,13 +288,6 @@ export class BindingController {
 
 function ignoreNotFound(err: unknown): void {
   if (!isKubeStatus(err, 404)) throw err;
-}
-
-/** A fresh reschedule to serve (only the current binding's: a legacy one is moved first), and what was served before. */
-function freshInput(current: ResourceBinding | undefined, servedHere: string | undefined): { freshTrigger?: string; served?: string } {
-  const due = freshRescheduleDue(current, servedHere);
-  const served = laterOf(servedTrigger(current), servedHere);
-  return { ...(due === undefined ? {} : { freshTrigger: due }), ...(served === undefined ? {} : { served }) };
 }
 
 function bindingPath(b: ResourceBinding): string {

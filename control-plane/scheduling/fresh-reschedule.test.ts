@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { AggregatedStatusItem, Cluster, GracefulEvictionTask, KubeObject, PropagationPolicy, ResourceBinding, TargetCluster } from "../../shared/api/types.ts";
-import { FRESH_RESCHEDULE_REASON, freshRescheduleDue, holdDroppedClusters, laterOf, previousTargets, triggerNeeded } from "./fresh-reschedule.ts";
+import { CACHE_LAG_MS, cacheBehind, FRESH_RESCHEDULE_REASON, freshRescheduleDue, holdDroppedClusters, laterOf, previousTargets, triggerNeeded } from "./fresh-reschedule.ts";
 import { scheduleTemplate } from "./schedule.ts";
 
 const T1 = "2026-11-24T10:00:00Z";
@@ -44,6 +44,19 @@ describe("freshRescheduleDue: a trigger is served once", () => {
     { name: "a later trigger than this process served", b: binding({ trigger: T2 }), servedHere: T1, want: T2 },
   ];
   for (const c of cases) it(c.name, () => assert.equal(freshRescheduleDue(c.b, c.servedHere), c.want));
+});
+
+describe("cacheBehind: a schedule is never built on a cached binding from before this process' fresh one", () => {
+  const here = { trigger: T2, at: NOW };
+  const cases: { name: string; b: ResourceBinding | undefined; now?: number; servedHere?: typeof here; want: boolean }[] = [
+    { name: "nothing served here", b: binding({ trigger: T2 }), want: false },
+    { name: "no binding in the cache", b: undefined, servedHere: here, want: false },
+    { name: "the cache shows the write (the annotation)", b: binding({ trigger: T2, served: T2 }), servedHere: here, want: false },
+    { name: "the cache shows the binding from before the write", b: binding({ trigger: T2 }), servedHere: here, want: true },
+    { name: "the cache shows an earlier serve only", b: binding({ trigger: T2, served: T1 }), servedHere: here, want: true },
+    { name: "long after the write the cache is the truth (the annotation removed by hand)", b: binding({ trigger: T2 }), servedHere: here, now: NOW + CACHE_LAG_MS, want: false },
+  ];
+  for (const c of cases) it(c.name, () => assert.equal(cacheBehind(c.b, c.servedHere, c.now ?? NOW + 100), c.want));
 });
 
 describe("triggerNeeded: a rebalancer never sets a later request back (Karmada's rule)", () => {

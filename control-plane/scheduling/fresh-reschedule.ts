@@ -46,6 +46,27 @@ export function freshRescheduleDue(b: ResourceBinding | undefined, servedHere?: 
   return served === undefined || isLater(trigger, served) ? trigger : undefined;
 }
 
+/** A fresh reschedule this process served: the trigger, and when its schedule was written. */
+export interface ServedHere {
+  trigger: string;
+  at: number;
+}
+
+/**
+ * How long after writing a fresh schedule the binding cache may still show the binding from
+ * before it. Within it a cache without the served trigger is behind: a schedule computed from it
+ * would build on the old clusters and undo the fresh one. After it, the cache is the truth (the
+ * annotation was removed by hand: this process' memory still keeps the trigger from being served again).
+ */
+export const CACHE_LAG_MS = 10_000;
+
+/** Whether the cached binding is older than this process' last fresh schedule of it (then wait for the cache). */
+export function cacheBehind(current: ResourceBinding | undefined, servedHere: ServedHere | undefined, now: number): boolean {
+  if (current === undefined || servedHere === undefined || now - servedHere.at >= CACHE_LAG_MS) return false;
+  const onBinding = servedTrigger(current);
+  return onBinding === undefined || isLater(servedHere.trigger, onBinding);
+}
+
 /**
  * Whether a rebalancer requested at requestedAt must write it on a binding whose trigger is
  * current: none yet, or an earlier one (Karmada's rule: a later request is never set back).
