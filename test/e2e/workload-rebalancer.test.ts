@@ -59,8 +59,8 @@ describe("WorkloadRebalancer on real members", () => {
   const available = async (m: Cluster, name: string) => (await member(m, name))?.status?.availableReplicas ?? 0;
   const allocatedCpu = async (name: string) =>
     parseQuantity((await getJson<{ status?: { resourceSummary?: { allocated?: Record<string, string> } } }>(fleet.control, ["cluster", name]))?.status?.resourceSummary?.allocated?.cpu ?? "0");
-  /** A Deployment of pods that request 14 CPUs each, not managed by Flotilla: room taken in one member. */
-  const ballast = (m: Cluster, replicas: number) => apply(m, deployment("ballast", "default", replicas, "14"));
+  /** A Deployment of pods that request 14 CPUs each (or cpu), not managed by Flotilla: room taken in one member. */
+  const ballast = (m: Cluster, replicas: number, cpu = "14") => apply(m, deployment("ballast", "default", replicas, cpu));
 
   before(async () => {
     fleet = await startFleet({ members: 2 });
@@ -150,5 +150,34 @@ describe("WorkloadRebalancer on real members", () => {
     await eventually("member2 lets go once member1 runs it", () => member(m2, "solo").then((d) => (d === undefined ? "gone" : undefined)), () => true);
     const r = await getJson<RebalancerJson>(fleet.control, ["workloadrebalancer", "move-solo"]);
     assert.deepEqual(r?.status?.observedWorkloads?.map((w) => [w.workload.name, w.result]), [["solo", "Successful"]]);
+  });
+
+  it("a control-plane restart serves no request again; a new rebalancer does", async () => {
+    // Now member2 has more room: a fresh schedule would move solo back, an ordinary one keeps it.
+    await ballast(m1, 1, "10");
+    await kubectl(m2, ["delete", "deploy", "-n", "default", "ballast", "--wait=true"]);
+    await eventually("member1 reports the ballast", () => allocatedCpu("member1"), (cpu) => cpu >= 15, 90_000);
+    await eventually("member2 reports its room back", () => allocatedCpu("member2"), (cpu) => cpu < 14, 90_000);
+    const before = (await binding("solo")) as Binding;
+    const uid = (await member(m1, "solo"))?.metadata.uid;
+    const rebalancerBefore = await getJson<RebalancerJson>(fleet.control, ["workloadrebalancer", "move-solo"]);
+
+    await flotilla.stopControlPlane();
+    await flotilla.startControlPlane();
+    await eventually("the control plane leads again", () => flotilla.metricsAt(flotilla.controlPlaneHealthPort), (m) => m.flotilla_leader === 1, 60_000);
+    await sleep(8_000);
+    const after = (await binding("solo")) as Binding;
+    assert.equal(split(after), "member1=2", "the served trigger is not served again");
+    assert.equal(after.metadata.annotations?.["flotilla.dev/reschedule-served"], before.metadata.annotations?.["flotilla.dev/reschedule-served"]);
+    assert.equal((await member(m1, "solo"))?.metadata.uid, uid);
+    assert.equal(await member(m2, "solo"), undefined);
+    assert.deepEqual((await getJson<RebalancerJson>(fleet.control, ["workloadrebalancer", "move-solo"]))?.status, rebalancerBefore?.status, "the rebalancer is done, and stays so");
+
+    // A rebalancer made later is a new request: solo goes to the roomier member2, adding first.
+    await sleep(1_000); // creationTimestamp has seconds: a later second than the last request
+    await apply(fleet.control, rebalancer("move-solo-back", ["solo"], 0));
+    await eventually("solo on member2", () => binding("solo"), (b) => split(b) === "member2=2", 90_000);
+    await eventually("member2 runs solo", () => available(m2, "solo"), (n) => n === 2);
+    await eventually("the TTL 0 deletes the rebalancer as soon as it finished", () => getJson(fleet.control, ["workloadrebalancer", "move-solo-back"]).then((x) => (x === undefined ? "gone" : undefined)), () => true);
   });
 });
