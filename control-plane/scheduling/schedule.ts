@@ -13,7 +13,8 @@ import type {
 } from "../../shared/api/types.ts";
 import { replicasOf } from "../../shared/interpreter/native/adapter.ts";
 import { placedAsSets, templateComponents } from "./binding-spec.ts";
-import { availableComponentSets, availableReplicas, componentSetRequest, replicaRequest, type ResourceAmounts, reportsCapacity, showAmounts } from "./capacity.ts";
+import { stableDivision } from "./stable-division.ts";
+import { availableComponentSets, availableReplicas, freeReplicas, componentSetRequest, replicaRequest, type ResourceAmounts, reportsCapacity, showAmounts } from "./capacity.ts";
 import { clusterReady, selectClusters } from "./placement.ts";
 import { DivisionError, divideReplicas } from "./replica-division.ts";
 import { applySpreadConstraints } from "./spread-constraints.ts";
@@ -168,10 +169,14 @@ function scheduleWithin(
     return { targets: spread.clusters.map((name) => (replicas === undefined ? { name } : { name, replicas })), unplaced: 0 };
   }
   const chosen = new Set(spread.clusters);
+  const chosenClusters = candidates.filter((c) => chosen.has(c.metadata.name ?? ""));
+  const free = perReplica ? new Map(chosenClusters.map((c) => [c.metadata.name ?? "", freeReplicas(c, perReplica) ?? 0])) : undefined;
+  const stable = stableDivision({ strategy, previous, chosen: chosenClusters, replicas, caps, ...(free ? { free } : {}) });
+  if (stable !== undefined) return stable;
   try {
     const division = divideReplicas({
       replicas,
-      clusters: candidates.filter((c) => chosen.has(c.metadata.name ?? "")),
+      clusters: chosenClusters,
       strategy,
       available,
       previous: Object.fromEntries(previous.map((t) => [t.name, capped(t.name, t.replicas ?? 0)])),
