@@ -40,6 +40,8 @@ export interface ControlPlaneOptions {
   clusterStartupGraceMs: number;
   /** A not-Ready cluster keeps its Divided copy at least this long, and until the replacement is Available. */
   gracefulEvictionPeriodMs: number;
+  /** --unschedulable-threshold (ms; 0: replicas never move off Unschedulable pods). */
+  unschedulableThresholdMs?: number;
   /** The blast-radius brake (--deletion-budget-percent, --deletion-budget-min; a 60 s window). */
   deletionBudget?: DeletionBudget;
   /** Lease-based leader election; without it this replica always leads. */

@@ -8,10 +8,10 @@
 export const CRD_REVISION_ANNOTATION = "flotilla.dev/crd-revision";
 
 /** The revision the files in control-plane/crds/ have. */
-export const CRD_REVISION = 5;
+export const CRD_REVISION = 6;
 
 /** SHA-256 over the CRD files (name, NUL, contents, NUL, in name order) at CRD_REVISION. */
-export const CRD_FILES_SHA256 = "03c613a69f97182dba4d2ded07802e7d31a2da47141c7af0a0541874b8502ddb";
+export const CRD_FILES_SHA256 = "9d71d1866894124c212c4b92ba4c6b7cc33cc002202db7d8eb70a223122bd2a4";
 
 /**
  * Whether to apply our CRD over the served one: not when the served one says a higher revision.

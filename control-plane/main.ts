@@ -25,6 +25,7 @@ export const controlPlaneFlags: FlagSpec[] = [
   { name: "cluster-lease-renew-interval", type: "duration", default: "60s", help: "the replica that holds a cluster's agent stream renews the cluster's Lease at the first heartbeat this long after the last renewal (at once when the agent moved to it); a lease lasts this plus the failure threshold, and the leader judges a cluster whose lease expired Ready=False. Heartbeat writes per cluster at the defaults: 1/60s (lease) + 1/5m (status) = 1 per 50 s, within the goal of 1 per 40 s" },
   { name: "cluster-lease-namespace", type: "string", default: "flotilla-cluster-lease", help: "namespace of the clusters' Leases, one per Cluster named as it (created if missing)" },
   { name: "graceful-eviction-period", type: "duration", default: "10m", help: "a not-Ready cluster keeps its Divided copy until its replacement elsewhere has been seen Available for at least this long without a break, and this long has passed since the eviction began (graceful eviction)" },
+  { name: "unschedulable-threshold", type: "duration", default: "5m", help: "a Divided workload under dynamicWeight: AvailableReplicas or Aggregated whose pods in a cluster stay Unschedulable this long has those replicas moved to clusters with room (Karmada's descheduler threshold); the cluster keeps what it had until they run Available elsewhere, and takes no more of the workload for as long again. 0 turns moves off" },
   { name: "deletion-budget-percent", type: "int", default: "50", help: "the blast-radius brake: deletions sent to one cluster within 60 s may remove at most this percent of what it held (or --deletion-budget-min, whichever is more); past it they are held, with a DeletionHeld condition, an Event and a metric, until `flotillactl deletions approve|reject`. 100 turns the brake off" },
   { name: "deletion-budget-min", type: "int", default: "20", help: "deletions per cluster within 60 s that the brake always allows, however few objects the cluster holds" },
   { name: "leader-elect", type: "bool", default: "true", help: "elect one leader among replicas (Lease) to run the controllers; every replica serves agents" },
@@ -75,6 +76,7 @@ export async function runControlPlane(flags: FlagValues): Promise<void> {
     clusterLeaseNamespace: flags["cluster-lease-namespace"] as string,
     clusterStartupGraceMs: startupGraceMs,
     gracefulEvictionPeriodMs: flags["graceful-eviction-period"] as number,
+    unschedulableThresholdMs: flags["unschedulable-threshold"] as number,
     deletionBudget: deletionBudget(flags),
     leaderElection: flags["leader-elect"]
       ? {

@@ -10,6 +10,7 @@ import type { Caches } from "../caches.ts";
 import { keysAffected } from "./cluster-change.ts";
 import type { ReplacementSeen } from "../scheduling/graceful-eviction.ts";
 import { DependencyTracker } from "./dependency-tracker.ts";
+import { MoveSignals } from "./move-signals.ts";
 import { placeTemplate } from "./template-placement.ts";
 import { schedulable } from "../scheduling/schedule.ts";
 import type { ScheduleOutcomes } from "../scheduling/schedule-outcomes.ts";
@@ -49,6 +50,8 @@ export class BindingController {
   private readonly replacementSeen = new Map<string, ReplacementSeen>();
 
   private readonly evictionPeriodMs: number;
+  private readonly unschedulableThresholdMs: number;
+  private readonly moveSignals = new MoveSignals();
   private readonly requireAcceptance: boolean;
   private readonly interpreters: InterpreterRegistry;
   private readonly now: () => number;
@@ -61,6 +64,8 @@ export class BindingController {
     log: Logger;
     /** The least time a not-Ready cluster keeps its copy once its replacement is Available (graceful eviction). */
     evictionPeriodMs: number;
+    /** --unschedulable-threshold: replicas whose pods stay Unschedulable this long move (0: never). */
+    unschedulableThresholdMs?: number;
     /** --require-acceptance: clusters not accepted get no new templates. */
     requireAcceptance?: boolean;
     /** Each kind's interpreter (customizations over the native ones). */
@@ -69,6 +74,7 @@ export class BindingController {
     workers?: number;
   }) {
     this.evictionPeriodMs = opts.evictionPeriodMs;
+    this.unschedulableThresholdMs = opts.unschedulableThresholdMs ?? 0;
     this.requireAcceptance = opts.requireAcceptance ?? false;
     this.interpreters = opts.interpreters ?? NATIVE_INTERPRETERS;
     this.now = opts.now ?? Date.now;
@@ -108,6 +114,9 @@ export class BindingController {
       for (const d of needs) this.controller.enqueue(d);
     };
     this.caches.bindings.on({ add: (b) => parentChanged(b, false), update: (b) => parentChanged(b, false), delete: (b) => parentChanged(b, true) });
+    // Unschedulable pods reported, or a move's replicas running elsewhere: move-signals.ts.
+    const statusChanged = (b: ResourceBinding, gone: boolean) => this.moveSignals.changed(b, gone) && this.controller.enqueue(templateKeyOfBinding(b));
+    for (const inf of [this.caches.bindings, this.caches.clusterBindings]) inf.on({ add: (b) => statusChanged(b, false), update: (b) => statusChanged(b, false), delete: (b) => statusChanged(b, true) });
   }
 
   /** The kinds that parents' dependencies name, to be watched (wantedKinds); the listener hears when they may change. */
@@ -185,6 +194,7 @@ export class BindingController {
       requireAcceptance: this.requireAcceptance,
       now: this.now(),
       evictionPeriodMs: this.evictionPeriodMs,
+      unschedulableThresholdMs: this.unschedulableThresholdMs,
       ...(availableSince ? { availableSince } : {}),
       requiredBy,
       interpreter: this.interpreters.for(template),

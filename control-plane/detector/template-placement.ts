@@ -2,14 +2,17 @@
 // admitted clusters, not-Ready clusters' copies held by graceful eviction, and what the binding's
 // status should say about it. Pure; the binding controller writes the result. A customization's
 // script that fails (InterpreterError) is an answer too: the binding keeps what it has.
-import type { Cluster, GracefulEvictionTask, PropagationPolicy, ResourceBinding, TargetCluster } from "../../shared/api/types.ts";
+import type { Cluster, GracefulEvictionTask, PropagationPolicy, ReplicaMove, ResourceBinding, TargetCluster } from "../../shared/api/types.ts";
 import { InterpreterError, type KindInterpreter } from "../../shared/interpreter/interpreter.ts";
 import type { KubeObject } from "../../shared/api/types.ts";
 import { admittedClusters } from "../scheduling/acceptance.ts";
 import { desiredBinding, type RequiredBy } from "../scheduling/binding-spec.ts";
 import { placementAfter, type ReplacementSeen } from "../scheduling/graceful-eviction.ts";
 import type { ScheduleOutcome } from "../scheduling/schedule-outcomes.ts";
-import { type Schedule, scheduleTemplate } from "../scheduling/schedule.ts";
+import { perReplicaRequest, type Schedule, scheduleTemplate } from "../scheduling/schedule.ts";
+import { freeReplicas, type ResourceAmounts } from "../scheduling/capacity.ts";
+import { clusterReady } from "../scheduling/placement.ts";
+import { holdMoved, planMoves } from "../scheduling/unschedulable-moves.ts";
 
 export interface PlacementInput {
   template: KubeObject;
@@ -21,6 +24,8 @@ export interface PlacementInput {
   requireAcceptance: boolean;
   now: number;
   evictionPeriodMs: number;
+  /** Pods Unschedulable this long move their replicas, for as long (unschedulable-moves.ts); 0: never. */
+  unschedulableThresholdMs?: number;
   availableSince?: ReplacementSeen;
   requiredBy: RequiredBy[];
   interpreter: KindInterpreter | undefined;
@@ -35,18 +40,34 @@ export function placeTemplate(input: PlacementInput): Placed {
   try {
     let targets: TargetCluster[] = [];
     let evictions: GracefulEvictionTask[] = [];
+    let moves: ReplicaMove[] = [];
     let out: Omit<Extract<Placed, { desired: ResourceBinding }>, "desired"> = {};
     if (policy !== undefined) {
-      const schedule = scheduleTemplate(template, policy, admittedClusters(input.live, existing?.spec.clusters, input.requireAcceptance), existing?.spec.clusters, interpreter);
+      const status = existing?.status?.aggregatedStatus ?? [];
+      // Moves only out of Ready clusters still placeable: a not-Ready one is graceful eviction's, a leaving one goes at once.
+      const ready = new Set(input.live.filter((c) => clusterReady(c)).map((c) => c.metadata.name ?? ""));
+      const plan = planMoves({
+        strategy: policy.spec.placement?.replicaScheduling,
+        current: existing?.spec.clusters ?? [],
+        moves: (existing?.spec.replicaMoves ?? []).filter((m) => ready.has(m.fromCluster)),
+        status,
+        now: input.now,
+        thresholdMs: input.unschedulableThresholdMs ?? 0,
+        freeNow: freeNowOf(template, interpreter, input.live),
+      });
+      const schedule = scheduleTemplate(template, policy, admittedClusters(input.live, existing?.spec.clusters, input.requireAcceptance), existing?.spec.clusters, interpreter, plan.caps);
       const placed = placementAfter({ schedule, existing, policy, live: input.live, now: input.now, evictionPeriodMs: input.evictionPeriodMs, ...(input.availableSince ? { availableSince: input.availableSince } : {}) });
-      ({ targets, evictions } = placed);
+      const held = holdMoved(placed.targets, schedule.unplaced, plan.moves.filter((m) => ready.has(m.fromCluster)), status);
+      ({ targets, moves } = held);
+      evictions = placed.evictions;
+      const recheck = Math.min(placed.recheckAfterMs ?? Infinity, plan.recheckAfterMs ?? Infinity);
       out = {
         outcome: outcomeOf(schedule, policy.metadata.name ?? "", targets.length > 0),
         ...(placed.availableSince === undefined ? {} : { availableSince: placed.availableSince }),
-        ...(placed.recheckAfterMs === undefined ? {} : { recheckAfterMs: placed.recheckAfterMs }),
+        ...(recheck === Infinity ? {} : { recheckAfterMs: recheck }),
       };
     }
-    return { desired: desiredBinding(template, policy, targets, input.requiredBy, evictions, interpreter), ...out };
+    return { desired: desiredBinding(template, policy, targets, input.requiredBy, evictions, interpreter, moves), ...out };
   } catch (err) {
     if (!(err instanceof InterpreterError)) throw err;
     return { interpreterFailed: err.message };
@@ -63,5 +84,16 @@ export function outcomeOf(schedule: Schedule, policyName: string, kept = false):
     ...(schedule.error !== undefined ? { error: `policy ${policyName}: ${schedule.error}` } : {}),
     ...(schedule.error === undefined && unschedulable !== undefined ? { unschedulable } : {}),
     ...(schedule.affinityName !== undefined ? { affinityName: schedule.affinityName } : {}),
+  };
+}
+
+// How many more replicas each cluster's summary says it holds, asked only when a move is judged
+// (the per-replica request may be a customization's Lua call).
+function freeNowOf(template: KubeObject, interpreter: KindInterpreter | undefined, live: readonly Cluster[]): (cluster: string) => number | undefined {
+  let perReplica: ResourceAmounts | undefined | null = null;
+  return (name) => {
+    if (perReplica === null) perReplica = perReplicaRequest(template, interpreter);
+    const c = live.find((x) => x.metadata.name === name);
+    return c === undefined || perReplica === undefined ? undefined : freeReplicas(c, perReplica);
   };
 }

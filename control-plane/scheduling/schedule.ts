@@ -13,7 +13,8 @@ import type {
 } from "../../shared/api/types.ts";
 import { replicasOf } from "../../shared/interpreter/native/adapter.ts";
 import { placedAsSets, templateComponents } from "./binding-spec.ts";
-import { availableComponentSets, availableReplicas, componentSetRequest, replicaRequest, type ResourceAmounts, reportsCapacity, showAmounts } from "./capacity.ts";
+import { stableDivision } from "./stable-division.ts";
+import { availableComponentSets, availableReplicas, freeReplicas, componentSetRequest, replicaRequest, type ResourceAmounts, reportsCapacity, showAmounts } from "./capacity.ts";
 import { clusterReady, selectClusters } from "./placement.ts";
 import { DivisionError, divideReplicas } from "./replica-division.ts";
 import { applySpreadConstraints } from "./spread-constraints.ts";
@@ -54,7 +55,15 @@ export function schedulable(c: Cluster, tolerations: Toleration[] = []): boolean
  * comes closest is used (fewest unplaced replicas, then the earliest). A recovered earlier group
  * is used again, as the policy orders them. `previous` (the binding's current targets) keeps ties stable.
  */
-export function scheduleTemplate(template: KubeObject, policy: PropagationPolicy, clusters: Cluster[], previous: TargetCluster[] = [], interpreter?: KindInterpreter): Schedule {
+export function scheduleTemplate(
+  template: KubeObject,
+  policy: PropagationPolicy,
+  clusters: Cluster[],
+  previous: TargetCluster[] = [],
+  interpreter?: KindInterpreter,
+  /** Cluster → the most Divided replicas it takes (a cluster replicas moved away from: unschedulable-moves.ts). */
+  caps: ReadonlyMap<string, number> = new Map(),
+): Schedule {
   const placement = policy.spec.placement ?? {};
   const terms: (ClusterAffinityTerm | undefined)[] =
     placement.clusterAffinities !== undefined && placement.clusterAffinities.length > 0 ? placement.clusterAffinities : [undefined];
@@ -64,7 +73,7 @@ export function scheduleTemplate(template: KubeObject, policy: PropagationPolicy
   let best: Schedule | undefined;
   for (const term of terms) {
     const affinity = term === undefined ? placement.clusterAffinity : term;
-    const s = scheduleWithin(demand, placement, affinity, clusters, byName, previous);
+    const s = scheduleWithin(demand, placement, affinity, clusters, byName, previous, caps);
     if (term !== undefined) s.affinityName = term.affinityName;
     const fits = s.error === undefined && s.unplaced === 0 && s.targets.some((t) => schedulable(byName.get(t.name) as Cluster, tolerations));
     if (fits) return s;
@@ -88,6 +97,12 @@ function demandOf(template: KubeObject, interpreter: KindInterpreter | undefined
   if (placedAsSets(components)) return { kind: "sets", perSet: componentSetRequest(components) };
   // Lazily: only a Divided placement estimates capacity.
   return { kind: "replicas", replicas: asked?.replicas, perReplica: () => replicaRequest(template, asked?.requires) };
+}
+
+/** What one replica requests, for a template divided per replica (undefined for one placed as whole sets). */
+export function perReplicaRequest(template: KubeObject, interpreter: KindInterpreter | undefined): ResourceAmounts | undefined {
+  const demand = demandOf(template, interpreter);
+  return demand.kind === "replicas" ? demand.perReplica() : undefined;
 }
 
 /**
@@ -122,6 +137,7 @@ function scheduleWithin(
   clusters: Cluster[],
   byName: ReadonlyMap<string, Cluster>,
   previous: TargetCluster[],
+  caps: ReadonlyMap<string, number>,
 ): Schedule {
   const tolerations = placement.clusterTolerations ?? [];
   const held = new Set(previous.map((t) => t.name));
@@ -137,7 +153,8 @@ function scheduleWithin(
   const divided = strategy !== undefined && strategy.replicaSchedulingType === "Divided" && replicas !== undefined;
   const candidates = names.map((n) => byName.get(n) as Cluster).filter((c) => !divided || schedulable(c, tolerations));
   const perReplica = divided ? demand.perReplica() : undefined;
-  const available = perReplica ? Object.fromEntries(candidates.map((c) => [c.metadata.name ?? "", availableReplicas(c, perReplica, previous)])) : undefined;
+  const capped = (name: string, n: number): number => Math.min(n, caps.get(name) ?? Infinity);
+  const available = perReplica ? Object.fromEntries(candidates.map((c) => [c.metadata.name ?? "", capped(c.metadata.name ?? "", availableReplicas(c, perReplica, previous))])) : undefined;
   const spread = applySpreadConstraints({
     candidates,
     constraints: placement.spreadConstraints ?? [],
@@ -152,13 +169,18 @@ function scheduleWithin(
     return { targets: spread.clusters.map((name) => (replicas === undefined ? { name } : { name, replicas })), unplaced: 0 };
   }
   const chosen = new Set(spread.clusters);
+  const chosenClusters = candidates.filter((c) => chosen.has(c.metadata.name ?? ""));
+  const free = perReplica ? new Map(chosenClusters.map((c) => [c.metadata.name ?? "", freeReplicas(c, perReplica) ?? 0])) : undefined;
+  const stable = stableDivision({ strategy, previous, chosen: chosenClusters, replicas, caps, ...(free ? { free } : {}) });
+  if (stable !== undefined) return stable;
   try {
     const division = divideReplicas({
       replicas,
-      clusters: candidates.filter((c) => chosen.has(c.metadata.name ?? "")),
+      clusters: chosenClusters,
       strategy,
       available,
-      previous: Object.fromEntries(previous.map((t) => [t.name, t.replicas ?? 0])),
+      previous: Object.fromEntries(previous.map((t) => [t.name, capped(t.name, t.replicas ?? 0)])),
+      ...(caps.size > 0 ? { caps: Object.fromEntries(caps) } : {}),
     });
     return {
       targets: division.assignments.filter((a) => a.replicas > 0).map((a) => ({ name: a.name, replicas: a.replicas })),
