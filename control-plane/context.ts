@@ -16,6 +16,7 @@ import { InterpreterRegistry } from "../shared/interpreter/registry.ts";
 import { Registrar } from "./clusters/registration.ts";
 import { TemplateInformers } from "./detector/template-informers.ts";
 import { ScheduleOutcomes } from "./scheduling/schedule-outcomes.ts";
+import { EventRecorder } from "./status/event-recorder.ts";
 import { StatusStore } from "./status/status-store.ts";
 import { WorkStore } from "./works/work-store.ts";
 
@@ -105,6 +106,8 @@ export interface ControlPlaneContext {
   works: WorkStore;
   /** Agents' reports per Work (written by status/). */
   statuses: StatusStore;
+  /** Writes Kubernetes Events, coalesced and rate-limited for the whole process (status/ and federated-hpa/ record through it). */
+  recorder: EventRecorder;
   /** Why a template's schedule fell short (written by the detector, read by status/). */
   outcomes: ScheduleOutcomes;
   /** Signs agent certificates: registration and renewal; undefined without the CA's key. */
@@ -173,6 +176,7 @@ export function createContext(opts: ControlPlaneOptions, isLeader: () => boolean
     templates,
     works: new WorkStore(),
     statuses: new StatusStore(),
+    recorder: new EventRecorder({ rest, log: log.child({ component: "events" }) }),
     outcomes: new ScheduleOutcomes(),
     registrar,
     identity,

@@ -55,8 +55,8 @@ export const FOLDER_IMPORTS: Readonly<Record<string, readonly string[]>> = {
   interpreter: [],
   // The FederatedHPA's decisions: the HPA algorithm over members' metric summaries.
   autoscaling: [],
-  // The FederatedHPA controller: the algorithm's runs, the templates the detector watches, the status' write check.
-  "federated-hpa": ["autoscaling", "detector/template-informers.ts", "status/status-holds.ts"],
+  // The FederatedHPA controller: the algorithm's runs, the templates the detector watches, the status' write check, the Event recorder.
+  "federated-hpa": ["autoscaling", "detector/template-informers.ts", "status/status-holds.ts", "status/event-recorder.ts"],
 };
 
 /** The assembly: only bin/ and tests start the control plane. */
