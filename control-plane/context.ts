@@ -60,6 +60,12 @@ export interface ControlPlaneOptions {
   /** --admin-revocation-list: the file of revoked admin and viewer certificates (shared/revocation-list.ts); undefined: none. */
   adminRevocationList?: string;
   /**
+   * --peer-address: host:port where the other replicas reach this one's gRPC listener (written
+   * into the cluster Leases it holds; the leader collects workload summaries there, peers/).
+   * Undefined: none, and the leader sees only the summaries of agents streaming to itself.
+   */
+  peerAddress?: string;
+  /**
    * The validating admission webhook (webhook/): --webhook-listen, and how the apiserver reaches
    * it (--webhook-url or --webhook-service; neither: the listen address). Undefined or an empty
    * listen: off, and a configuration applied earlier is left as it is.
@@ -92,6 +98,8 @@ export interface ControlPlaneEvents {
   workloadMetrics: [cluster: string, report: WorkloadMetricsReport];
   /** A cluster's list in ctx.metricsWanted changed: its agent is sent the new one. */
   metricsWantedChanged: [cluster: string];
+  /** The leader collected a summary another replica took from its agent, taken there at `at` (this replica's clock). */
+  peerWorkloadMetrics: [cluster: string, report: WorkloadMetricsReport, at: number];
 }
 
 /** Everything the parts share. Built once by createContext; the parts never replace its members. */

@@ -14,10 +14,11 @@ const WANTED_MAX_WAIT_MS = 5000;
 
 export function startFederatedHpa(ctx: ControlPlaneContext): Part & { metrics: MetricsStore } {
   const metrics = new MetricsStore();
-  // Every replica: agents stream to any of them. A summary is kept where it arrives; the leader
-  // reads its own store, so in an HA control plane a member streaming to another replica counts
-  // as missing (no scale-down on it) until summaries travel between replicas.
+  // Every replica: agents stream to any of them. A summary is kept where it arrives, and the leader
+  // collects the other replicas' (peers/) into its own store; a member whose summaries reach it
+  // neither way counts as missing (no scale-down on it).
   ctx.events.on("workloadMetrics", (cluster, report) => metrics.set(cluster, report.key, report.summary, Date.now()));
+  ctx.events.on("peerWorkloadMetrics", (cluster, report, at) => metrics.set(cluster, report.key, report.summary, at));
   const refreshWanted = () => {
     const targets: AutoscaledTarget[] = [];
     for (const f of ctx.caches.federatedHpas.list()) {
