@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { WorkloadMetricsReport } from "../../shared/workload-metrics-wire.ts";
-import { type LoggedSummary, MAX_PAGE, pageAfter, SummaryLog } from "./summary-log.ts";
+import { fitting, type LoggedSummary, MAX_PAGE, pageAfter, SummaryLog } from "./summary-log.ts";
 
 const T0 = 1_000_000;
 const report = (name: string, pods = 2): WorkloadMetricsReport => ({
@@ -55,4 +55,15 @@ describe("SummaryLog", () => {
     log.page(0, 10, T0 + 121_000, 60_000);
     assert.equal(log.size, 0);
   });
+});
+
+describe("fitting", () => {
+  const cases: { name: string; sizes: number[]; max: number; want: number }[] = [
+    { name: "all fit", sizes: [10, 10, 10], max: 100, want: 3 },
+    { name: "exactly at the budget", sizes: [50, 50], max: 100, want: 2 },
+    { name: "the first that goes over stays for the next page", sizes: [60, 30, 20], max: 100, want: 2 },
+    { name: "one larger than the budget still goes alone, so the cursor moves", sizes: [500, 10], max: 100, want: 1 },
+    { name: "nothing", sizes: [], max: 100, want: 0 },
+  ];
+  for (const c of cases) it(c.name, () => assert.equal(fitting(c.sizes, c.max), c.want));
 });

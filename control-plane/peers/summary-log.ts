@@ -35,6 +35,19 @@ export function pageAfter(entries: Iterable<LoggedSummary>, after: number, limit
   return { summaries, next: last === undefined ? after : last.seq, more: fresh.length > cap };
 }
 
+/**
+ * How many of a page's items (their encoded sizes, in order) fit in maxBytes: at least one (a
+ * summary is bounded far below any budget), so a cursor always moves.
+ */
+export function fitting(sizes: readonly number[], maxBytes: number): number {
+  let total = 0;
+  for (const [i, size] of sizes.entries()) {
+    total += size;
+    if (total > maxBytes && i > 0) return i;
+  }
+  return sizes.length;
+}
+
 export class SummaryLog {
   /** Tells a restarted replica's cursors from this one's. */
   readonly epoch: string;
