@@ -14,6 +14,7 @@ import { startDns } from "./dns/index.ts";
 import { startHub } from "./hub/index.ts";
 import { startFederatedHpa } from "./federated-hpa/index.ts";
 import { LeaderElector } from "./leader-election.ts";
+import { startPeers } from "./peers/index.ts";
 import { shutdownServer } from "./rpc.ts";
 import { startStatus } from "./status/index.ts";
 import { startWebhook } from "./webhook/index.ts";
@@ -60,6 +61,7 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Runn
     startStatus(ctx, { hub: hub.hub, heardHere: clusters.heardHere }),
     startDns(ctx),
     startFederatedHpa(ctx),
+    startPeers(ctx, { leases: clusters.leases, lease: clusters.lease }),
     startAdmin(ctx, { hub: hub.hub, waitingOn: clusters.waitingOn }),
     webhook,
   ];

@@ -8,6 +8,7 @@ import { createLogger } from "../shared/logger.ts";
 import { AGENT_RECONNECT_WORST_CASE_MS } from "../shared/reconnect.ts";
 import { waitForSignal } from "../shared/signals.ts";
 import { startControlPlane } from "./control-plane.ts";
+import { peerAddress } from "./peers/peer-address.ts";
 import { webhookEndpoint } from "./webhook/webhook-configuration.ts";
 
 export const controlPlaneFlags: FlagSpec[] = [
@@ -46,6 +47,7 @@ export const controlPlaneFlags: FlagSpec[] = [
   { name: "webhook-listen", type: "string", default: "", help: 'host:port of the validating admission webhook (HTTPS with --tls-cert): the apiserver sends it every create and update of a ResourceInterpreterCustomization, refused when a script lacks its function or conflicts with another customization of the same kind; the control plane applies the ValidatingWebhookConfiguration (failurePolicy Fail, caBundle the --ca-cert) at start. "" (the default) turns it off and leaves an existing configuration as it is' },
   { name: "webhook-url", type: "string", default: "", help: "https://host:port where the apiserver calls the webhook (default: the --webhook-listen address, which must then not be 0.0.0.0); the hub's certificate must name the host" },
   { name: "webhook-service", type: "string", default: "", help: "namespace/name[:port] of the Service the apiserver calls the webhook through (port default 443), instead of --webhook-url; the hub's certificate must name <name>.<namespace>.svc" },
+  { name: "peer-address", type: "string", default: "", help: "host:port where the other control-plane replicas reach this one's gRPC listener (default: --grpc-listen's host, or $POD_IP with its port when it listens on every interface). The leader collects there, every 5 s, the workload metrics this replica's agents send, so its FederatedHPAs see every cluster (written into the cluster Leases this replica holds; needs --ca-key on the leader, which signs itself a control-plane client certificate). Without an address, the leader counts the clusters streaming here as missing" },
   { name: "agent-cert-validity", type: "duration", default: "8760h", help: "how long the agent certificates it signs are valid (agents renew before they expire)" },
 ];
 
@@ -60,6 +62,8 @@ export async function runControlPlane(flags: FlagValues): Promise<void> {
   }
   const leaseRenewMs = positive(flags, "cluster-lease-renew-interval");
   const [caPem, certPem, keyPem] = await Promise.all(["ca-cert", "tls-cert", "tls-key"].map((f) => readFile(flags[f] as string, "utf8")));
+  const peer = peerAddress(flags["peer-address"] as string, flags["grpc-listen"] as string, process.env.POD_IP);
+  if (peer instanceof Error) throw new FlagError(peer.message);
   const caKeyFile = flags["ca-key"] as string | undefined;
   const caKeyPem = caKeyFile ? await readFile(caKeyFile, "utf8") : undefined;
   const cp = await startControlPlane({
@@ -100,6 +104,7 @@ export async function runControlPlane(flags: FlagValues): Promise<void> {
     requireAcceptance: flags["require-acceptance"] as boolean,
     adminRevocationList: (flags["admin-revocation-list"] as string | undefined) || undefined,
     webhook: webhookFlags(flags),
+    ...(peer === undefined ? {} : { peerAddress: peer }),
     maxReceiveMessageBytes: positive(flags, "max-receive-message-size"),
     agentMessageRate: { qps: positive(flags, "agent-message-rate"), burst: positive(flags, "agent-message-burst") },
     onLostLeadership: () => {
