@@ -15,7 +15,9 @@ import { CertificateRenewer, CredentialStore, type RegistrationOptions } from ".
 import { HeartbeatSource } from "./heartbeat.ts";
 import { HubConnection } from "./hub-connection.ts";
 import { readLive } from "./live-objects.ts";
-import { ObjectWatch } from "./object-watch.ts";
+import { ObjectWatch, WORK_KEY_ANNOTATION } from "./object-watch.ts";
+import { selectsPod } from "./unschedulable-pods.ts";
+import { UnschedulablePodWatch } from "./unschedulable-watch.ts";
 import { WorkRunner } from "./work-runner.ts";
 import { HpaIndex } from "./hpa-index.ts";
 import { EndpointSliceIndex } from "./endpoint-slices.ts";
@@ -80,6 +82,17 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
       if (key !== undefined) runner.controller.enqueue(key);
     },
   });
+  const heartbeats = new HeartbeatSource({ kc, rest, log, agentVersion: AGENT_VERSION });
+  // A pod that becomes Unschedulable, or stops being so, changes its workload's report.
+  const unschedulable = new UnschedulablePodWatch((namespace, labels) => {
+    for (const kind of ["Deployment", "StatefulSet", "ReplicaSet"]) {
+      for (const o of objects.cachedIn("apps/v1", kind, namespace)) {
+        const key = o.metadata.annotations?.[WORK_KEY_ANNOTATION];
+        if (key !== undefined && selectsPod(o, labels)) runner.controller.enqueue(key);
+      }
+    }
+  });
+  heartbeats.onPod((pod, deleted) => unschedulable.seen(pod, deleted));
   /** Whether this run has looked for member objects no record names (once, after the first sync). */
   let orphansChecked = false;
   // The fleet's CA names the fleet in every object this agent applies (agent/owner.ts).
@@ -91,6 +104,7 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
     objects,
     hpas,
     endpoints,
+    pods: heartbeats,
     log,
     workers: opts.workers,
     owner: ownerOf(ca, opts.clusterName),
@@ -98,7 +112,6 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
     report: (key) => connection.reportStatus(key),
     requestContents: (key) => connection.requestContents(key),
   });
-  const heartbeats = new HeartbeatSource({ kc, rest, log, agentVersion: AGENT_VERSION });
   await heartbeats.start();
   // The workloads the hub wants summarised, polled over the heartbeat's pod cache.
   const metrics = new WorkloadMetricsPoller({

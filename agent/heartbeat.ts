@@ -32,6 +32,16 @@ export class HeartbeatSource {
     this.pods = new Informer<Pod>({ kc: opts.kc, rest: opts.rest, resource: { apiVersion: "v1", kind: "Pod", plural: "pods", namespaced: true }, transform: podSummary, log: opts.log });
   }
 
+  /** Whether the pod cache holds a successful list. */
+  get podsSynced(): boolean {
+    return this.pods.synced;
+  }
+
+  /** Calls back on every pod event (after the cache holds it); register before start(). */
+  onPod(seen: (pod: Pod, deleted: boolean) => void): void {
+    this.pods.on({ add: (p) => seen(p, false), update: (p) => seen(p, false), delete: (p) => seen(p, true) });
+  }
+
   /** The cached Pods of a namespace (for the workload summaries). */
   podsIn(namespace: string): SummaryPod[] {
     return this.pods.list(namespace);
@@ -90,6 +100,12 @@ const requestsOf = (c: { name: string; resources?: { requests?: Record<string, s
 export function podSummary(p: Pod): Pod {
   const { labels, deletionTimestamp } = p.metadata;
   const ready = p.status?.conditions?.find((c) => c.type === "Ready");
+  // Kept only while it says the pod could not be placed (the unschedulable replicas' report).
+  const scheduled = p.status?.conditions?.find((c) => c.type === "PodScheduled" && c.status === "False");
+  const conditions = [
+    ...(ready === undefined ? [] : [{ type: "Ready", status: ready.status, lastTransitionTime: ready.lastTransitionTime }]),
+    ...(scheduled === undefined ? [] : [{ type: "PodScheduled", status: scheduled.status, reason: scheduled.reason, lastTransitionTime: scheduled.lastTransitionTime }]),
+  ];
   const sidecars = (p.spec?.initContainers ?? []).filter((c) => c.restartPolicy === "Always").map((c) => ({ ...requestsOf(c), restartPolicy: "Always" }));
   const podRequests = p.spec?.resources?.requests;
   return {
@@ -104,7 +120,7 @@ export function podSummary(p: Pod): Pod {
     status: {
       phase: p.status?.phase,
       ...(p.status?.startTime === undefined ? {} : { startTime: p.status.startTime }),
-      ...(ready === undefined ? {} : { conditions: [{ type: "Ready", status: ready.status, lastTransitionTime: ready.lastTransitionTime }] }),
+      ...(conditions.length === 0 ? {} : { conditions }),
     },
   };
 }

@@ -23,7 +23,7 @@ interface Container {
 export interface SummaryPod {
   metadata: { name?: string; deletionTimestamp?: string; labels?: Record<string, string> };
   spec?: { containers?: Container[]; initContainers?: Container[]; resources?: { requests?: Record<string, string> } };
-  status?: { phase?: string; startTime?: string; conditions?: { type: string; status: string; lastTransitionTime?: string }[] };
+  status?: { phase?: string; startTime?: string; conditions?: { type: string; status: string; reason?: string; lastTransitionTime?: string }[] };
 }
 
 /** One PodMetrics of metrics.k8s.io: when its window ended, how long it was, each container's usage. */

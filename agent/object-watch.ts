@@ -71,6 +71,11 @@ export class ObjectWatch {
     return this.informers.get(`${apiVersion}|${kind}`)?.get(name, namespace)?.metadata.annotations?.[WORK_KEY_ANNOTATION];
   }
 
+  /** The cached member objects of a kind in a namespace (none before its informer started). */
+  cachedIn(apiVersion: string, kind: string, namespace: string): KubeObject[] {
+    return this.informers.get(`${apiVersion}|${kind}`)?.list(namespace) ?? [];
+  }
+
   stop(): void {
     for (const inf of this.informers.values()) inf.stop();
     this.informers.clear();

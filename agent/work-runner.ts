@@ -8,6 +8,7 @@ import { counter } from "../shared/metrics.ts";
 import { workKeyLabelValue } from "../shared/work-key.ts";
 import { applyOrder, deleteOrder } from "./apply-order.ts";
 import { type ReadyEndpointsSource, withReadyEndpoints } from "./endpoint-slices.ts";
+import { type PodSource, withUnschedulable } from "./unschedulable-pods.ts";
 import type { HpaIndex } from "./hpa-index.ts";
 import { labelledObjects } from "./member-lists.ts";
 import { adoptOrphans } from "./orphans.ts";
@@ -75,6 +76,7 @@ export class WorkRunner {
   private readonly applied: AppliedStore;
   private readonly objects: ObjectWatch;
   private readonly endpoints: ReadyEndpointsSource | undefined;
+  private readonly pods: PodSource | undefined;
   private readonly report: (key: string) => void;
   private readonly log: Logger;
 
@@ -85,6 +87,8 @@ export class WorkRunner {
     hpas?: HpaIndex;
     /** The member's EndpointSlices: a Service's status carries its ready endpoints. */
     endpoints?: ReadyEndpointsSource;
+    /** The member's pods: a workload's status carries its Unschedulable pods. */
+    pods?: PodSource;
     report: (key: string) => void;
     /** Asks the hub for a Work's contents (one the agent holds by hash only has drifted). */
     requestContents?: (key: string) => void;
@@ -99,6 +103,7 @@ export class WorkRunner {
     this.owner = opts.owner;
     this.requestContents = opts.requestContents ?? (() => undefined);
     this.endpoints = opts.endpoints;
+    this.pods = opts.pods;
     this.rest = opts.rest;
     this.discovery = opts.discovery;
     this.applied = opts.applied;
@@ -108,6 +113,11 @@ export class WorkRunner {
     this.applier = new ManifestApplier({ rest: opts.rest, discovery: opts.discovery, applied: opts.applied, objects: opts.objects, hpas: opts.hpas, counts: this.stats, log: opts.log, customized: this.customized, ...(opts.owner !== undefined ? { owner: opts.owner } : {}) });
     this.deletion = new MemberDeletion({ rest: opts.rest, discovery: opts.discovery, objects: opts.objects, stats: this.stats, log: opts.log, ...(opts.owner !== undefined ? { owner: opts.owner } : {}) });
     this.controller = new Controller({ name: "work", reconcile: (k) => this.reconcile(k), log: opts.log, workers: opts.workers ?? 4 });
+  }
+
+  /** The outcomes with what the member's caches add to them: a Service's ready endpoints, a workload's Unschedulable pods. */
+  private async observed(outcomes: ManifestOutcome[]): Promise<ManifestOutcome[]> {
+    return withUnschedulable(this.pods, await withReadyEndpoints(this.endpoints, outcomes));
   }
 
   upsert(work: DesiredWork): void {
@@ -230,7 +240,7 @@ export class WorkRunner {
       const next = recordAgain(record, outcomes.map((o) => resourceOf(o.manifest)), skipped, want.preserve === true);
       if (next !== undefined) this.applied.set(next);
     }
-    this.publish(workStatus(key, want.hash, await withReadyEndpoints(this.endpoints, outcomes), this.customized));
+    this.publish(workStatus(key, want.hash, await this.observed(outcomes), this.customized));
     const failed = outcomes.filter((o) => !o.applied && !isLeftAlone(o));
     if (failed.length > 0) applyErrors.inc();
     // Its namespace being deleted (by hand): tried again on the namespace's own clock, so it comes back soon after the namespace is gone.
@@ -264,7 +274,7 @@ export class WorkRunner {
     if (baseline === undefined) this.baselines.set(record.key, fingerprint);
     else if (baseline !== fingerprint) drifted = true;
     if (!drifted) {
-      this.publish(workStatus(record.key, record.hash, await withReadyEndpoints(this.endpoints, outcomes), this.customized));
+      this.publish(workStatus(record.key, record.hash, await this.observed(outcomes), this.customized));
     } else if (!this.contentWanted.has(record.key)) {
       this.contentWanted.add(record.key);
       this.log.info({ work: record.key }, "a member object of a Work held by hash changed; asking the hub for its contents");

@@ -20,6 +20,8 @@ export interface ManifestOutcome {
   waitingForNamespaceMs?: number;
   /** For a Service: its ready endpoints in the member, when known. */
   readyEndpoints?: number;
+  /** For a workload with pods: its pods the member's scheduler leaves Unschedulable, when any. */
+  unschedulable?: { replicas: number; since: string };
 }
 
 const healthCodes: Record<HealthWord, Health> = {
@@ -109,6 +111,7 @@ export function workStatus(key: string, hash: string, outcomes: ManifestOutcome[
       message: o.message || (reading?.failures.join("; ") ?? "") || health.message,
       status: status === undefined ? Buffer.alloc(0) : Buffer.from(JSON.stringify(status)),
       ...(o.readyEndpoints === undefined ? {} : { readyEndpoints: o.readyEndpoints }),
+      ...(o.unschedulable === undefined ? {} : { unschedulableReplicas: o.unschedulable.replicas, unschedulableSince: o.unschedulable.since }),
     };
   });
   const failed = outcomes.filter((o) => !o.applied);

@@ -83,6 +83,14 @@ describe("WorkloadMetricsPoller", () => {
     clock.advance(15_000);
     await poller.poll();
     assert.deepEqual(changed, [WEB, WEB], "new figures: offered");
+
+    // A steady load: the same figures are offered again every 30 s, so the control plane (60 s) never counts it missing.
+    clock.advance(15_000);
+    await poller.poll();
+    assert.deepEqual(changed, [WEB, WEB], "15 s after the last offer: nothing");
+    clock.advance(15_000);
+    await poller.poll();
+    assert.deepEqual(changed, [WEB, WEB, WEB], "30 s after the last offer: offered again, unchanged");
     poller.stop();
     const polls = poller.polls;
     clock.advance(60_000);

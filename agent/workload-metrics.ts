@@ -1,7 +1,8 @@
 // The workload summaries' poll loop (issue 22): every interval (default 15 s, the HPA
 // controller's own period; metrics.k8s.io has no watch), for each workload of the hub's
 // MetricsWanted, read its pods' samples and its custom metrics, summarise them with the pods of
-// the pod cache (metrics-summary.ts), and offer the summary to the hub when it changed. The list
+// the pod cache (metrics-summary.ts), and offer the summary to the hub when it changed, or every
+// 30 s when it did not (the control plane's summaries age out after 60 s). The list
 // is kept in memory only: after a restart the Hello states no hash and the hub sends it again.
 import type { Logger } from "pino";
 import { canonicalJson } from "../shared/content-hash.ts";
@@ -15,6 +16,13 @@ import { type PodSample, type SummaryPod, summarize } from "./metrics-summary.ts
 /** Problems one summary names at most (the hub's bound). */
 const MAX_PROBLEMS = 8;
 
+/**
+ * An unchanged summary is offered again once this long has passed since it was last offered: the
+ * control plane counts a summary older than 60 s as missing (no scale-down on it), so a member
+ * under a steady load must still say so.
+ */
+export const METRICS_REFRESH_MS = 30_000;
+
 export class WorkloadMetricsPoller {
   private readonly source: MetricsSource;
   private readonly pods: (namespace: string) => SummaryPod[];
@@ -24,7 +32,7 @@ export class WorkloadMetricsPoller {
   private readonly changed: (key: string) => void;
   private list: MetricsWanted = { contentHash: "", workloads: [] };
   /** The newest summary per workload key, and what it said (to tell a change). */
-  private readonly latestByKey = new Map<string, { message: WorkloadMetrics; said: string }>();
+  private readonly latestByKey = new Map<string, { message: WorkloadMetrics; said: string; offeredAt: number }>();
   private cancel: (() => void) | undefined;
   private polling: Promise<void> | undefined;
   private stopped = true;
@@ -114,8 +122,10 @@ export class WorkloadMetricsPoller {
     // What changes every poll (the samples' window) is no change by itself.
     const said = canonicalJson({ ...m, windowStartMs: 0, windowEndMs: 0 });
     const before = this.latestByKey.get(key);
-    this.latestByKey.set(key, { message: m, said });
-    if (before?.said !== said) this.changed(key);
+    const now = this.clock.now();
+    const due = before === undefined || before.said !== said || now - before.offeredAt >= METRICS_REFRESH_MS;
+    this.latestByKey.set(key, { message: m, said, offeredAt: due ? now : before.offeredAt });
+    if (due) this.changed(key);
   }
 
   private async summaryOf(w: WantedWorkload, wantedHash: string): Promise<WorkloadMetrics> {

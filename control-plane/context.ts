@@ -16,6 +16,7 @@ import { InterpreterRegistry } from "../shared/interpreter/registry.ts";
 import { Registrar } from "./clusters/registration.ts";
 import { TemplateInformers } from "./detector/template-informers.ts";
 import { ScheduleOutcomes } from "./scheduling/schedule-outcomes.ts";
+import { EventRecorder } from "./status/event-recorder.ts";
 import { StatusStore } from "./status/status-store.ts";
 import { WorkStore } from "./works/work-store.ts";
 
@@ -40,6 +41,8 @@ export interface ControlPlaneOptions {
   clusterStartupGraceMs: number;
   /** A not-Ready cluster keeps its Divided copy at least this long, and until the replacement is Available. */
   gracefulEvictionPeriodMs: number;
+  /** --unschedulable-threshold (ms; 0: replicas never move off Unschedulable pods). */
+  unschedulableThresholdMs?: number;
   /** The blast-radius brake (--deletion-budget-percent, --deletion-budget-min; a 60 s window). */
   deletionBudget?: DeletionBudget;
   /** Lease-based leader election; without it this replica always leads. */
@@ -58,6 +61,12 @@ export interface ControlPlaneOptions {
   requireAcceptance?: boolean;
   /** --admin-revocation-list: the file of revoked admin and viewer certificates (shared/revocation-list.ts); undefined: none. */
   adminRevocationList?: string;
+  /**
+   * --peer-address: host:port where the other replicas reach this one's gRPC listener (written
+   * into the cluster Leases it holds; the leader collects workload summaries there, peers/).
+   * Undefined: none, and the leader sees only the summaries of agents streaming to itself.
+   */
+  peerAddress?: string;
   /**
    * The validating admission webhook (webhook/): --webhook-listen, and how the apiserver reaches
    * it (--webhook-url or --webhook-service; neither: the listen address). Undefined or an empty
@@ -91,6 +100,8 @@ export interface ControlPlaneEvents {
   workloadMetrics: [cluster: string, report: WorkloadMetricsReport];
   /** A cluster's list in ctx.metricsWanted changed: its agent is sent the new one. */
   metricsWantedChanged: [cluster: string];
+  /** The leader collected a summary another replica took from its agent, taken there at `at` (this replica's clock). */
+  peerWorkloadMetrics: [cluster: string, report: WorkloadMetricsReport, at: number];
 }
 
 /** Everything the parts share. Built once by createContext; the parts never replace its members. */
@@ -105,6 +116,8 @@ export interface ControlPlaneContext {
   works: WorkStore;
   /** Agents' reports per Work (written by status/). */
   statuses: StatusStore;
+  /** Writes Kubernetes Events, coalesced and rate-limited for the whole process (status/ and federated-hpa/ record through it). */
+  recorder: EventRecorder;
   /** Why a template's schedule fell short (written by the detector, read by status/). */
   outcomes: ScheduleOutcomes;
   /** Signs agent certificates: registration and renewal; undefined without the CA's key. */
@@ -173,6 +186,7 @@ export function createContext(opts: ControlPlaneOptions, isLeader: () => boolean
     templates,
     works: new WorkStore(),
     statuses: new StatusStore(),
+    recorder: new EventRecorder({ rest, log: log.child({ component: "events" }) }),
     outcomes: new ScheduleOutcomes(),
     registrar,
     identity,

@@ -15,6 +15,7 @@ import { startHub } from "./hub/index.ts";
 import { startFederatedHpa } from "./federated-hpa/index.ts";
 import { startRebalancer } from "./rebalancer/index.ts";
 import { LeaderElector } from "./leader-election.ts";
+import { startPeers } from "./peers/index.ts";
 import { shutdownServer } from "./rpc.ts";
 import { startStatus } from "./status/index.ts";
 import { startWebhook } from "./webhook/index.ts";
@@ -61,6 +62,7 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Runn
     startStatus(ctx, { hub: hub.hub, heardHere: clusters.heardHere }),
     startDns(ctx),
     startFederatedHpa(ctx),
+    startPeers(ctx, { leases: clusters.leases, lease: clusters.lease }),
     startRebalancer(ctx),
     startAdmin(ctx, { hub: hub.hub, waitingOn: clusters.waitingOn }),
     webhook,

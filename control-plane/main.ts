@@ -8,6 +8,7 @@ import { createLogger } from "../shared/logger.ts";
 import { AGENT_RECONNECT_WORST_CASE_MS } from "../shared/reconnect.ts";
 import { waitForSignal } from "../shared/signals.ts";
 import { startControlPlane } from "./control-plane.ts";
+import { peerAddress } from "./peers/peer-address.ts";
 import { webhookEndpoint } from "./webhook/webhook-configuration.ts";
 
 export const controlPlaneFlags: FlagSpec[] = [
@@ -25,6 +26,7 @@ export const controlPlaneFlags: FlagSpec[] = [
   { name: "cluster-lease-renew-interval", type: "duration", default: "60s", help: "the replica that holds a cluster's agent stream renews the cluster's Lease at the first heartbeat this long after the last renewal (at once when the agent moved to it); a lease lasts this plus the failure threshold, and the leader judges a cluster whose lease expired Ready=False. Heartbeat writes per cluster at the defaults: 1/60s (lease) + 1/5m (status) = 1 per 50 s, within the goal of 1 per 40 s" },
   { name: "cluster-lease-namespace", type: "string", default: "flotilla-cluster-lease", help: "namespace of the clusters' Leases, one per Cluster named as it (created if missing)" },
   { name: "graceful-eviction-period", type: "duration", default: "10m", help: "a not-Ready cluster keeps its Divided copy until its replacement elsewhere has been seen Available for at least this long without a break, and this long has passed since the eviction began (graceful eviction)" },
+  { name: "unschedulable-threshold", type: "duration", default: "5m", help: "a Divided workload under dynamicWeight: AvailableReplicas or Aggregated whose pods in a cluster stay Unschedulable this long has those replicas moved to clusters with room (Karmada's descheduler threshold); the cluster keeps what it had until they run Available elsewhere, and takes no more of the workload for as long again. 0 turns moves off" },
   { name: "deletion-budget-percent", type: "int", default: "50", help: "the blast-radius brake: deletions sent to one cluster within 60 s may remove at most this percent of what it held (or --deletion-budget-min, whichever is more); past it they are held, with a DeletionHeld condition, an Event and a metric, until `flotillactl deletions approve|reject`. 100 turns the brake off" },
   { name: "deletion-budget-min", type: "int", default: "20", help: "deletions per cluster within 60 s that the brake always allows, however few objects the cluster holds" },
   { name: "leader-elect", type: "bool", default: "true", help: "elect one leader among replicas (Lease) to run the controllers; every replica serves agents" },
@@ -45,6 +47,7 @@ export const controlPlaneFlags: FlagSpec[] = [
   { name: "webhook-listen", type: "string", default: "", help: 'host:port of the validating admission webhook (HTTPS with --tls-cert): the apiserver sends it every create and update of a ResourceInterpreterCustomization, refused when a script lacks its function or conflicts with another customization of the same kind; the control plane applies the ValidatingWebhookConfiguration (failurePolicy Fail, caBundle the --ca-cert) at start. "" (the default) turns it off and leaves an existing configuration as it is' },
   { name: "webhook-url", type: "string", default: "", help: "https://host:port where the apiserver calls the webhook (default: the --webhook-listen address, which must then not be 0.0.0.0); the hub's certificate must name the host" },
   { name: "webhook-service", type: "string", default: "", help: "namespace/name[:port] of the Service the apiserver calls the webhook through (port default 443), instead of --webhook-url; the hub's certificate must name <name>.<namespace>.svc" },
+  { name: "peer-address", type: "string", default: "", help: "host:port where the other control-plane replicas reach this one's gRPC listener (default: --grpc-listen's host, or $POD_IP with its port when it listens on every interface). The leader collects there, every 5 s, the workload metrics this replica's agents send, so its FederatedHPAs see every cluster (written into the cluster Leases this replica holds; needs --ca-key on the leader, which signs itself a control-plane client certificate). Without an address, the leader counts the clusters streaming here as missing" },
   { name: "agent-cert-validity", type: "duration", default: "8760h", help: "how long the agent certificates it signs are valid (agents renew before they expire)" },
 ];
 
@@ -59,6 +62,8 @@ export async function runControlPlane(flags: FlagValues): Promise<void> {
   }
   const leaseRenewMs = positive(flags, "cluster-lease-renew-interval");
   const [caPem, certPem, keyPem] = await Promise.all(["ca-cert", "tls-cert", "tls-key"].map((f) => readFile(flags[f] as string, "utf8")));
+  const peer = peerAddress(flags["peer-address"] as string, flags["grpc-listen"] as string, process.env.POD_IP);
+  if (peer instanceof Error) throw new FlagError(peer.message);
   const caKeyFile = flags["ca-key"] as string | undefined;
   const caKeyPem = caKeyFile ? await readFile(caKeyFile, "utf8") : undefined;
   const cp = await startControlPlane({
@@ -75,6 +80,7 @@ export async function runControlPlane(flags: FlagValues): Promise<void> {
     clusterLeaseNamespace: flags["cluster-lease-namespace"] as string,
     clusterStartupGraceMs: startupGraceMs,
     gracefulEvictionPeriodMs: flags["graceful-eviction-period"] as number,
+    unschedulableThresholdMs: flags["unschedulable-threshold"] as number,
     deletionBudget: deletionBudget(flags),
     leaderElection: flags["leader-elect"]
       ? {
@@ -98,6 +104,7 @@ export async function runControlPlane(flags: FlagValues): Promise<void> {
     requireAcceptance: flags["require-acceptance"] as boolean,
     adminRevocationList: (flags["admin-revocation-list"] as string | undefined) || undefined,
     webhook: webhookFlags(flags),
+    ...(peer === undefined ? {} : { peerAddress: peer }),
     maxReceiveMessageBytes: positive(flags, "max-receive-message-size"),
     agentMessageRate: { qps: positive(flags, "agent-message-rate"), burst: positive(flags, "agent-message-burst") },
     onLostLeadership: () => {

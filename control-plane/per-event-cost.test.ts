@@ -17,6 +17,7 @@ import { startDetector } from "./detector/index.ts";
 import { fakeInformers, fakeTemplates } from "./fake-informer.fixtures.ts";
 import type { Hub } from "./hub/hub.ts";
 import { ScheduleOutcomes } from "./scheduling/schedule-outcomes.ts";
+import { EventRecorder } from "./status/event-recorder.ts";
 import { startStatus } from "./status/index.ts";
 import { StatusStore } from "./status/status-store.ts";
 import { startWorks } from "./works/index.ts";
@@ -81,6 +82,7 @@ for (const [T, K] of [
     templates: fakeTemplates(templates),
     works: new WorkStore(),
     statuses: new StatusStore(),
+    recorder: new EventRecorder({ rest, log }),
     outcomes: new ScheduleOutcomes(),
     identity: "test",
     isLeader: () => false,

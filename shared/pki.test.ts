@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { X509Certificate } from "node:crypto";
 import { describe, it } from "node:test";
-import { ADMIN_ORGANIZATION, adminOfSubject, AGENT_ORGANIZATION, certificateNotAfter, clusterOfSubject, clusterUidOfSubject, createCa, createCsr, issueAdminCertificate, issueAgentCertificate, issueCertificate, signAgentCsr, VIEWER_ORGANIZATION } from "./pki.ts";
+import { ADMIN_ORGANIZATION, adminOfSubject, AGENT_ORGANIZATION, certificateNotAfter, clusterOfSubject, clusterUidOfSubject, CONTROL_PLANE_ORGANIZATION, createCa, createCsr, issueAdminCertificate, issueAgentCertificate, issueCertificate, issueReplicaCertificate, replicaOfSubject, signAgentCsr, VIEWER_ORGANIZATION } from "./pki.ts";
 
 describe("pki", () => {
   it("issues server and agent certificates that verify against the CA", async () => {
@@ -82,5 +82,23 @@ describe("registration certificates", () => {
     for (const [subject, want] of cases) assert.deepEqual(adminOfSubject(subject as never), want, JSON.stringify(subject));
     assert.equal(clusterUidOfSubject({ OU: "uid-1" }), "uid-1");
     assert.equal(clusterUidOfSubject({}), undefined);
+  });
+
+  it("a replica's certificate names its identity; only a control-plane certificate is a replica's", async () => {
+    const ca = await createCa("test-ca");
+    const cert = new X509Certificate((await issueReplicaCertificate(ca, "replica-1", 3_600_000)).certPem);
+    assert.match(cert.subject, new RegExp(`O=${CONTROL_PLANE_ORGANIZATION}`));
+    const cases: [object | undefined, string | undefined][] = [
+      [{ CN: "replica-1", O: CONTROL_PLANE_ORGANIZATION }, "replica-1"],
+      [{ CN: "member1", O: AGENT_ORGANIZATION }, undefined],
+      [{ CN: "alice", O: ADMIN_ORGANIZATION }, undefined],
+      [{ CN: "member1", O: [AGENT_ORGANIZATION, CONTROL_PLANE_ORGANIZATION] }, undefined],
+      [{ CN: "", O: CONTROL_PLANE_ORGANIZATION }, undefined],
+      [{ CN: ["a", "b"], O: CONTROL_PLANE_ORGANIZATION }, undefined],
+      [undefined, undefined],
+    ];
+    for (const [subject, want] of cases) assert.equal(replicaOfSubject(subject as never), want, JSON.stringify(subject));
+    assert.equal(clusterOfSubject({ CN: "replica-1", O: CONTROL_PLANE_ORGANIZATION }), undefined, "no agent stream with it");
+    assert.equal(adminOfSubject({ CN: "replica-1", O: CONTROL_PLANE_ORGANIZATION }), undefined, "no Admin API with it");
   });
 });

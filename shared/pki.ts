@@ -19,6 +19,9 @@ export const ADMIN_ORGANIZATION = "flotilla:admins";
 /** The organization (O) of a viewer's client certificate: may call the Admin API's reads, Secrets aside. */
 export const VIEWER_ORGANIZATION = "flotilla:viewers";
 
+/** The organization (O) of a control-plane replica's own client certificate: replicas call each other (PeerMetrics) with it. */
+export const CONTROL_PLANE_ORGANIZATION = "flotilla:control-plane";
+
 /** What an admin client certificate allows: everything (admin), or the reads of non-Secrets (viewer). */
 export type AdminRole = "admin" | "viewer";
 
@@ -207,4 +210,23 @@ export function adminOfSubject(subject: { CN?: string | string[]; O?: string | s
 export function clusterUidOfSubject(subject: { OU?: string | string[] } | undefined): string | undefined {
   const ou = subject?.OU;
   return typeof ou === "string" && ou !== "" ? ou : undefined;
+}
+
+/**
+ * A control-plane replica's client certificate for calls to the other replicas (CN = its identity,
+ * O = flotilla:control-plane), signed with the CA's key the replica holds; short-lived, the replica
+ * signs itself a new one before it expires. Agents cannot get one: their CSRs are signed with O =
+ * flotilla:agents whatever they ask for.
+ */
+export function issueReplicaCertificate(ca: KeyPair, identity: string, validityMs: number): Promise<KeyPair> {
+  return issueCertificate(ca, { commonName: identity, organization: CONTROL_PLANE_ORGANIZATION, usage: "client", validityMs });
+}
+
+/** The replica identity a peer certificate names, or undefined if it is no control-plane replica's (an agent's, an admin's). */
+export function replicaOfSubject(subject: { CN?: string | string[]; O?: string | string[] } | undefined): string | undefined {
+  if (subject === undefined) return undefined;
+  const orgs = Array.isArray(subject.O) ? subject.O : subject.O === undefined ? [] : [subject.O];
+  if (orgs.length !== 1 || orgs[0] !== CONTROL_PLANE_ORGANIZATION) return undefined;
+  const cn = Array.isArray(subject.CN) ? undefined : subject.CN;
+  return cn === undefined || cn === "" ? undefined : cn;
 }

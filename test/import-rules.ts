@@ -55,8 +55,10 @@ export const FOLDER_IMPORTS: Readonly<Record<string, readonly string[]>> = {
   interpreter: [],
   // The FederatedHPA's decisions: the HPA algorithm over members' metric summaries.
   autoscaling: [],
-  // The FederatedHPA controller: the algorithm's runs, the templates the detector watches, the status' write check.
-  "federated-hpa": ["autoscaling", "detector/template-informers.ts", "status/status-holds.ts"],
+  // The FederatedHPA controller: the algorithm's runs, the templates the detector watches, the status' write check, the Event recorder.
+  "federated-hpa": ["autoscaling", "detector/template-informers.ts", "status/status-holds.ts", "status/event-recorder.ts"],
+  // Summaries between replicas: who holds which cluster (its Lease), and the hub's checks on a summary.
+  peers: ["clusters/cluster-leases.ts", "clusters/cluster-lease.ts", "hub/message-bounds.ts", "hub/metrics-admission.ts"],
   // The WorkloadRebalancer controller: binding names and the fresh-reschedule trigger rule.
   rebalancer: ["scheduling/binding-spec.ts", "scheduling/fresh-reschedule.ts"],
 };

@@ -65,7 +65,9 @@ export function planTemplate(input: PlanInput): Plan {
   let scheduleMessage: string | undefined;
   let unplaced = 0;
   if (match !== undefined) {
-    const schedule = scheduleTemplate(template, match.policy, admittedClusters(input.liveClusters, existing?.spec.clusters, input.requireAcceptance ?? false), existing?.spec.clusters, input.interpreter);
+    // Moves of replicas off Unschedulable pods in force cap their clusters, as in the binding controller (none starts in a plan).
+    const caps = new Map((existing?.spec.replicaMoves ?? []).map((m) => [m.fromCluster, m.keep]));
+    const schedule = scheduleTemplate(template, match.policy, admittedClusters(input.liveClusters, existing?.spec.clusters, input.requireAcceptance ?? false), existing?.spec.clusters, input.interpreter, caps);
     // Graceful evictions in flight stay as they are: a plan shows what ships now, and no eviction
     // ends because of an apply (now and the period only matter for when one does). So it needs no
     // availableSince: with an endless period no clock it could pass would release a copy.

@@ -4,7 +4,7 @@
 // control plane led are not caught up one by one); a new rule, or one whose schedule or zone was
 // edited, is given its next time and does not run at once; a suspended rule has no next time.
 import type { CronFederatedHPA, CronFederatedHPARule, ExecutionHistory } from "../../shared/api/autoscaling.ts";
-import { nextRun } from "../../shared/autoscaling/cron.ts";
+import { nextRun, parseSchedule, timeZoneError } from "../../shared/autoscaling/cron.ts";
 
 /** What one due rule asks: a workload's replicas, or a FederatedHPA's bounds. */
 export type CronAction = { rule: string; scheduleTime: string } & ({ kind: "replicas"; replicas: number } | { kind: "bounds"; minReplicas?: number; maxReplicas?: number });
@@ -74,6 +74,17 @@ function nextExecution(rule: CronFederatedHPARule, now: Date): string | undefine
   } catch {
     return undefined;
   }
+}
+
+/** The rules that can never run: not suspended, with a schedule or time zone that cannot be read (the webhook refuses them, when it runs). */
+export function unstartableRules(cron: CronFederatedHPA): { rule: string; error: string }[] {
+  return cron.spec.rules.flatMap((rule) => {
+    if (rule.suspend === true) return [];
+    const schedule = parseSchedule(rule.schedule);
+    const zone = rule.timeZone === undefined ? undefined : timeZoneError(rule.timeZone);
+    const errors = [...(schedule instanceof Error ? [`invalid schedule ${JSON.stringify(rule.schedule)}: ${schedule.message}`] : []), ...(zone === undefined ? [] : [zone])];
+    return errors.length === 0 ? [] : [{ rule: rule.name, error: errors.join("; ") }];
+  });
 }
 
 /** The earliest next execution time of the rules, for the shell's requeue. */

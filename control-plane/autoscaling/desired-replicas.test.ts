@@ -76,6 +76,19 @@ describe("desiredReplicas", () => {
     });
   }
 
+  describe("the rescale reason (kube-controller-manager's words, for its rescale Events)", () => {
+    const cases: { name: string; current: number; proposals: MetricProposal[]; over?: Partial<DesiredReplicasInput>; want: string | undefined }[] = [
+      { name: "above maxReplicas", current: 15, proposals: [failure()], want: "Current number of replicas above Spec.MaxReplicas" },
+      { name: "below minReplicas", current: 1, proposals: [failure()], over: { spec: spec({ minReplicas: 2 }) }, want: "Current number of replicas below Spec.MinReplicas" },
+      { name: "the largest metric asks for more: it is named", current: 4, proposals: [proposal(3), proposal(7, "pods metric qps")], want: "pods metric qps above target" },
+      { name: "held by the rate limit: still the metric that asked", current: 2, proposals: [proposal(9)], want: "cpu resource utilization (percentage of request) above target" },
+      { name: "the metrics ask for fewer", current: 5, proposals: [proposal(1)], over: { spec: spec({ minReplicas: 3 }), defaultScaleDownWindowSeconds: 0 }, want: "All metrics below target" },
+      { name: "no change: none", current: 5, proposals: [proposal(5)], want: undefined },
+      { name: "stabilized to no change: none", current: 8, proposals: [proposal(4)], over: { history: { ...EMPTY_HISTORY, recommendations: [{ at: ago(60), replicas: 8 }] } }, want: undefined },
+    ];
+    for (const c of cases) it(c.name, () => assert.equal(run(c.current, c.proposals, c.over).rescaleReason, c.want));
+  });
+
   it("says which metric it scaled on, and the new count", () => {
     const got = run(4, [proposal(3), proposal(7, "pods metric qps")]);
     const byType = Object.fromEntries(got.conditions.map((c) => [c.type, c.message]));

@@ -36,7 +36,15 @@ export interface DesiredReplicas {
   history: ScaleHistory;
   /** Kubernetes' Warning Event (reason FailedComputeMetricsReplicas) when no count could be computed. */
   warning?: string;
+  /** Why the count changes, in kube-controller-manager's words (its rescale Events say it); set when rescale is. */
+  rescaleReason?: string;
 }
+
+/** kube-controller-manager's rescale reasons for a count brought inside the bounds. */
+export const ABOVE_MAX_REASON = "Current number of replicas above Spec.MaxReplicas";
+export const BELOW_MIN_REASON = "Current number of replicas below Spec.MinReplicas";
+/** Its reason for a count the metrics lower (for one they raise: `<metric name> above target`). */
+export const ALL_BELOW_TARGET_REASON = "All metrics below target";
 
 const condition = (type: AutoscalerCondition["type"], status: boolean, reason: string, message: string): AutoscalerCondition => ({
   type, status: status ? "True" : "False", reason, message,
@@ -54,11 +62,11 @@ export function desiredReplicas(input: DesiredReplicasInput): DesiredReplicas {
   const currentMetrics = input.proposals.flatMap((p) => (p.ok ? [p.status] : []));
   const up = scaleUpRules(spec.behavior?.scaleUp);
   const down = scaleDownRules(spec.behavior?.scaleDown, input.defaultScaleDownWindowSeconds ?? DEFAULT_SCALE_DOWN_STABILIZATION_SECONDS);
-  const rescaled = (replicas: number, conditions: AutoscalerCondition[], kept: ScaleHistory): DesiredReplicas => {
+  const rescaled = (replicas: number, conditions: AutoscalerCondition[], kept: ScaleHistory, reason: string): DesiredReplicas => {
     if (replicas === current) return { replicas, rescale: false, conditions, currentMetrics, history: kept };
     const done = condition("AbleToScale", true, "SucceededRescale", `the HPA controller was able to update the target scale to ${replicas}`);
     return {
-      replicas, rescale: true, currentMetrics,
+      replicas, rescale: true, currentMetrics, rescaleReason: reason,
       conditions: [done, ...conditions.filter((c) => c.type !== "AbleToScale")],
       history: recordScale(kept, current, replicas, up, down, now),
     };
@@ -71,8 +79,8 @@ export function desiredReplicas(input: DesiredReplicasInput): DesiredReplicas {
     };
   }
   // Outside the bounds the count is corrected before any metric is read, as Kubernetes does.
-  if (current > spec.maxReplicas) return rescaled(spec.maxReplicas, [], history);
-  if (current < minReplicas) return rescaled(minReplicas, [], history);
+  if (current > spec.maxReplicas) return rescaled(spec.maxReplicas, [], history, ABOVE_MAX_REASON);
+  if (current < minReplicas) return rescaled(minReplicas, [], history, BELOW_MIN_REASON);
 
   const fromMetrics = largestProposal(input.proposals, current);
   if (!fromMetrics.ok) {
@@ -88,7 +96,9 @@ export function desiredReplicas(input: DesiredReplicasInput): DesiredReplicas {
     condition("ScalingActive", true, "ValidMetricFound", `the HPA was able to successfully calculate a replica count from ${fromMetrics.metricName}`),
     condition("ScalingLimited", limited.replicas !== stabilized.replicas, limited.reason, limited.message),
   ];
-  return rescaled(limited.replicas, conditions, { ...history, recommendations: stabilized.recommendations });
+  // Kubernetes names the direction the metrics asked for, before stabilization and the policies.
+  const reason = fromMetrics.replicas > current ? `${fromMetrics.metricName} above target` : fromMetrics.replicas < current ? ALL_BELOW_TARGET_REASON : "";
+  return rescaled(limited.replicas, conditions, { ...history, recommendations: stabilized.recommendations }, reason);
 }
 
 type Largest =

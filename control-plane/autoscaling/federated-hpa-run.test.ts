@@ -34,6 +34,14 @@ describe("runFederatedHpa", () => {
     assert.equal(run.status.observedGeneration, 3);
     assert.deepEqual(run.status.currentMetrics, [{ type: "Resource", resource: { name: "cpu", current: { averageUtilization: 90, averageValue: "900m" } } }]);
     assert.deepEqual(run.status.conditions?.map((c) => `${c.type}=${c.status} ${c.reason}`), ["AbleToScale=True SucceededRescale", "ScalingActive=True ValidMetricFound", "ScalingLimited=False DesiredWithinRange"]);
+    assert.equal(run.rescaleReason, "cpu resource utilization (percentage of request) above target");
+    assert.deepEqual(run.metricFailures, []);
+  });
+
+  it("hands each failing metric to the shell (for its Warning Events)", () => {
+    const run = runFederatedHpa({ fhpa: fhpa(), target: divided, summaries: new Map(), history: EMPTY_HISTORY, now: NOW });
+    assert.deepEqual(run.metricFailures.map((f) => f.reason), ["FailedGetResourceMetric"]);
+    assert.equal(run.warning?.reason, "FailedComputeMetricsReplicas");
   });
 
   it("within tolerance nothing is written but the status; a member that sent nothing never lets it scale down", () => {

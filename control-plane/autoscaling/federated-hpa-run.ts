@@ -39,6 +39,10 @@ export interface FederatedHpaRun {
   history: ScaleHistory;
   /** A Warning Event's message (FailedComputeMetricsReplicas, FailedGetScale). */
   warning?: { reason: string; message: string };
+  /** Each metric that could not be computed (Kubernetes records a Warning Event per failure). */
+  metricFailures: { reason: string; error: string }[];
+  /** Why scaleTo is written, in kube-controller-manager's words; with scaleTo. */
+  rescaleReason?: string;
 }
 
 /** The members the target runs on, each with the pods it should have and its summary if it sent one. */
@@ -62,6 +66,7 @@ export function runFederatedHpa(input: FederatedHpaRunInput): FederatedHpaRun {
       status: { ...base, currentReplicas: previous?.currentReplicas ?? 0, desiredReplicas: previous?.desiredReplicas ?? 0, conditions: mergeConditions(previous?.conditions, [failed], now) },
       history: input.history,
       warning: { reason: "FailedGetScale", message },
+      metricFailures: [],
     };
   }
   const current = target.specReplicas;
@@ -81,9 +86,10 @@ export function runFederatedHpa(input: FederatedHpaRunInput): FederatedHpaRun {
     conditions: mergeConditions(previous?.conditions, d.conditions, now),
   };
   return {
-    ...(d.rescale ? { scaleTo: d.replicas } : {}),
+    ...(d.rescale ? { scaleTo: d.replicas, ...(d.rescaleReason === undefined ? {} : { rescaleReason: d.rescaleReason }) } : {}),
     status,
     history: d.history,
+    metricFailures: proposals.flatMap((p) => (p.ok ? [] : [{ reason: p.reason, error: p.error }])),
     ...(d.warning === undefined ? {} : { warning: { reason: "FailedComputeMetricsReplicas", message: d.warning } }),
   };
 }

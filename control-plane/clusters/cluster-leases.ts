@@ -14,9 +14,16 @@ const FIELD_MANAGER = "flotilla-cluster-lease";
 
 const leaseWrites = counter("flotilla_cluster_lease_writes_total", "Cluster Lease writes by this replica: acquire (none, or another replica held it) or renew.", ["reason"]);
 
+/**
+ * Where the lease's holder serves the other replicas (host:port of its gRPC listener), so the
+ * leader can collect what the holder's agents send it (peers/). Absent: an older replica, or one
+ * started without a peer address.
+ */
+export const HOLDER_ADDRESS_ANNOTATION = "flotilla.dev/holder-address";
+
 export interface ClusterLease {
   spec?: ClusterLeaseSpec;
-  metadata: { name?: string; resourceVersion?: string };
+  metadata: { name?: string; resourceVersion?: string; annotations?: Record<string, string> };
 }
 
 export class ClusterLeases {
@@ -24,8 +31,11 @@ export class ClusterLeases {
   private readonly rest: KubeRest;
   private readonly namespace: string;
   private readonly log: Logger;
+  private readonly holderAddress: string | undefined;
 
-  constructor(opts: { kc: KubeConfig; rest: KubeRest; namespace: string; log: Logger }) {
+  /** holderAddress: this replica's peer address, written into every lease it writes. */
+  constructor(opts: { kc: KubeConfig; rest: KubeRest; namespace: string; log: Logger; holderAddress?: string }) {
+    this.holderAddress = opts.holderAddress;
     this.rest = opts.rest;
     this.namespace = opts.namespace;
     this.log = opts.log;
@@ -56,6 +66,11 @@ export class ClusterLeases {
     return this.informer.get(cluster, this.namespace);
   }
 
+  /** Every cluster's lease, as cached. */
+  list(): ClusterLease[] {
+    return this.informer.list();
+  }
+
   /**
    * Writes the cluster's lease (server-side apply). With the resourceVersion this replica last
    * saw, so a replica whose cache is behind cannot overwrite a newer holder: a 409 says to look
@@ -68,7 +83,13 @@ export class ClusterLeases {
     const body = {
       apiVersion: LEASES.apiVersion,
       kind: LEASES.kind,
-      metadata: { name, namespace: this.namespace, ownerReferences: owner, ...(seenVersion === undefined ? {} : { resourceVersion: seenVersion }) },
+      metadata: {
+        name,
+        namespace: this.namespace,
+        ownerReferences: owner,
+        ...(this.holderAddress === undefined ? {} : { annotations: { [HOLDER_ADDRESS_ANNOTATION]: this.holderAddress } }),
+        ...(seenVersion === undefined ? {} : { resourceVersion: seenVersion }),
+      },
       spec,
     };
     try {

@@ -8,7 +8,7 @@ import type { Hub } from "../hub/hub.ts";
 import { shutdownServer, unaryHandler } from "../rpc.ts";
 import { ClusterController } from "./cluster-controller.ts";
 import { clusterLeaseDurationSeconds } from "./cluster-lease.ts";
-import { ClusterLeases } from "./cluster-leases.ts";
+import { type ClusterLease, ClusterLeases } from "./cluster-leases.ts";
 import { UnjoinController } from "./unjoin-controller.ts";
 
 export interface ClustersPart extends Part {
@@ -16,13 +16,16 @@ export interface ClustersPart extends Part {
   heardHere(cluster: string): boolean;
   /** Bindings still waiting for a leaving cluster's agent to remove its objects. */
   waitingOn(cluster: string): number;
+  /** The clusters' Leases as cached (who holds each agent's stream, and where it serves the other replicas). */
+  leases(): ClusterLease[];
+  lease(cluster: string): ClusterLease | undefined;
   /** The registration listener's port, once serving; undefined when registration is off. */
   registrationPort(): number | undefined;
 }
 
 export function startClusters(ctx: ControlPlaneContext, hub: Hub): ClustersPart {
   const { opts, caches, rest, log, events } = ctx;
-  const leases = new ClusterLeases({ kc: opts.kc, rest, namespace: opts.clusterLeaseNamespace, log });
+  const leases = new ClusterLeases({ kc: opts.kc, rest, namespace: opts.clusterLeaseNamespace, log, ...(opts.peerAddress === undefined ? {} : { holderAddress: opts.peerAddress }) });
   const clusterCtl = new ClusterController({
     getCluster: (n) => caches.clusters.get(n),
     rest,
@@ -63,6 +66,8 @@ export function startClusters(ctx: ControlPlaneContext, hub: Hub): ClustersPart 
   return {
     heardHere: (c) => clusterCtl.heardHere(c),
     waitingOn: (c) => unjoinCtl.waitingOn(c),
+    leases: () => leases.list(),
+    lease: (c) => leases.get(c),
     registrationPort: () => registration?.port,
     // The leases are synced before the cluster controller judges anything by them.
     synced: () => leases.start(),

@@ -10,6 +10,7 @@ import type { Caches } from "../caches.ts";
 import { keysAffected } from "./cluster-change.ts";
 import type { ReplacementSeen } from "../scheduling/graceful-eviction.ts";
 import { DependencyTracker } from "./dependency-tracker.ts";
+import { MoveSignals } from "./move-signals.ts";
 import { placeTemplate } from "./template-placement.ts";
 import { schedulable } from "../scheduling/schedule.ts";
 import { CACHE_RECHECK_MS, FreshServed } from "./fresh-served.ts";
@@ -48,9 +49,11 @@ export class BindingController {
    * forgets it and starts the clock again at its first look, which only delays a release.
    */
   private readonly replacementSeen = new Map<string, ReplacementSeen>();
-  private readonly fresh: FreshServed;
+  private readonly fresh = new FreshServed(() => this.now());
 
   private readonly evictionPeriodMs: number;
+  private readonly unschedulableThresholdMs: number;
+  private readonly moveSignals = new MoveSignals();
   private readonly requireAcceptance: boolean;
   private readonly interpreters: InterpreterRegistry;
   private readonly now: () => number;
@@ -63,6 +66,8 @@ export class BindingController {
     log: Logger;
     /** The least time a not-Ready cluster keeps its copy once its replacement is Available (graceful eviction). */
     evictionPeriodMs: number;
+    /** --unschedulable-threshold: replicas whose pods stay Unschedulable this long move (0: never). */
+    unschedulableThresholdMs?: number;
     /** --require-acceptance: clusters not accepted get no new templates. */
     requireAcceptance?: boolean;
     /** Each kind's interpreter (customizations over the native ones). */
@@ -71,10 +76,10 @@ export class BindingController {
     workers?: number;
   }) {
     this.evictionPeriodMs = opts.evictionPeriodMs;
+    this.unschedulableThresholdMs = opts.unschedulableThresholdMs ?? 0;
     this.requireAcceptance = opts.requireAcceptance ?? false;
     this.interpreters = opts.interpreters ?? NATIVE_INTERPRETERS;
     this.now = opts.now ?? Date.now;
-    this.fresh = new FreshServed(this.now);
     this.caches = opts.caches;
     this.templates = opts.templates;
     this.rest = opts.rest;
@@ -111,6 +116,9 @@ export class BindingController {
       for (const d of needs) this.controller.enqueue(d);
     };
     this.caches.bindings.on({ add: (b) => parentChanged(b, false), update: (b) => parentChanged(b, false), delete: (b) => parentChanged(b, true) });
+    // Unschedulable pods reported, or a move's replicas running elsewhere: move-signals.ts.
+    const statusChanged = (b: ResourceBinding, gone: boolean) => this.moveSignals.changed(b, gone) && this.controller.enqueue(templateKeyOfBinding(b));
+    for (const inf of [this.caches.bindings, this.caches.clusterBindings]) inf.on({ add: (b) => statusChanged(b, false), update: (b) => statusChanged(b, false), delete: (b) => statusChanged(b, true) });
   }
 
   /** The kinds that parents' dependencies name, to be watched (wantedKinds); the listener hears when they may change. */
@@ -152,6 +160,8 @@ export class BindingController {
   private async reconcile(key: string): Promise<ReconcileResult> {
     const ref = parseWorkKey(key);
     if (!isPropagatable(ref)) return undefined;
+    const fresh = this.fresh.input(key, this.caches.currentBindingOf(ref));
+    if (fresh === "behind") return { requeueAfterMs: CACHE_RECHECK_MS };
     // Taken out here and put back only by a placement that still has an eviction pending, so every
     // other way out (template or binding gone, unclaimed, no task left) forgets it.
     const availableSince = this.replacementSeen.get(key);
@@ -167,7 +177,6 @@ export class BindingController {
     if (template === undefined || template.metadata.deletionTimestamp !== undefined) {
       this.outcomes.delete(key);
       this.dependencyRelease.delete(key);
-      this.fresh.forget(key);
       this.noteDependencies(key, undefined);
       // The owner reference lets the garbage collector remove the binding too, but it may take
       // a discovery period to notice a new CRD; deleting it ourselves starts cleanup at once.
@@ -181,12 +190,6 @@ export class BindingController {
     const requiredBy = (existing?.spec.requiredBy ?? []).length > 0 || this.deps.refersToKind(ref) ? this.deps.requiredBy(template, existing) : [];
     if (match === undefined && requiredBy.length === 0) return this.unclaimed(key, path, existing, current, legacy);
     this.dependencyRelease.delete(key);
-    // Only the current binding's trigger is served (a legacy one is moved first).
-    const fresh = this.fresh.input(key, current);
-    if (fresh === "behind") {
-      if (availableSince !== undefined) this.replacementSeen.set(key, availableSince);
-      return { requeueAfterMs: CACHE_RECHECK_MS };
-    }
     const placed = placeTemplate({
       template,
       policy: match?.policy,
@@ -195,6 +198,7 @@ export class BindingController {
       requireAcceptance: this.requireAcceptance,
       now: this.now(),
       evictionPeriodMs: this.evictionPeriodMs,
+      unschedulableThresholdMs: this.unschedulableThresholdMs,
       ...(availableSince ? { availableSince } : {}),
       requiredBy,
       interpreter: this.interpreters.for(template),

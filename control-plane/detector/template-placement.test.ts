@@ -129,3 +129,42 @@ describe("placeTemplate, a fresh reschedule", () => {
     assert.equal(released.desired.spec.gracefulEvictionTasks, undefined);
   });
 });
+
+describe("placeTemplate: replicas whose pods stay Unschedulable move (unschedulable-moves.ts)", () => {
+  const roomy = (c: Cluster, cpu: string, used: string): Cluster => ({ ...c, status: { ...c.status, resourceSummary: { allocatable: { cpu, pods: "110" }, allocated: { cpu: used, pods: "0" } } } });
+  const clusters = [roomy(member1, "4", "3"), roomy(member2, "3", "2")];
+  const web: KubeObject = {
+    apiVersion: "apps/v1",
+    kind: "Deployment",
+    metadata: { name: "web", namespace: "ns", uid: "u2" },
+    spec: { replicas: 6, template: { spec: { containers: [{ name: "c", resources: { requests: { cpu: "1" } } }] } } },
+  };
+  const dynamic: PropagationPolicy = { ...policy, spec: { ...policy.spec, resourceSelectors: [{ apiVersion: "apps/v1", kind: "Deployment" }], placement: { clusterAffinity: { clusterNames: ["member1", "member2"] }, replicaScheduling: { replicaSchedulingType: "Divided", replicaDivisionPreference: "Weighted", weightPreference: { dynamicWeight: "AvailableReplicas" } } } } };
+  const first = placeTemplate({ template: web, policy: dynamic, existing: undefined, live: clusters, requireAcceptance: false, now: 0, evictionPeriodMs: 0, requiredBy: [], interpreter: undefined });
+  assert.ok("desired" in first);
+  const T = Date.parse("2026-11-24T10:00:00Z");
+  const withStatus = (items: object[]) => ({ ...first.desired, spec: { ...first.desired.spec, clusters: [{ name: "member1", replicas: 3 }, { name: "member2", replicas: 3 }] }, status: { aggregatedStatus: items } }) as typeof first.desired;
+  const again = (existing: typeof first.desired, now: number) =>
+    placeTemplate({ template: web, policy: dynamic, existing, live: clusters, requireAcceptance: false, now, evictionPeriodMs: 0, requiredBy: [], interpreter: undefined, unschedulableThresholdMs: 300_000 });
+
+  it("past the threshold: the move is recorded, member1 gets the replica and member2 keeps 3 until it runs", () => {
+    const existing = withStatus([
+      { clusterName: "member1", applied: true, health: "Healthy", status: { availableReplicas: 3 } },
+      { clusterName: "member2", applied: true, health: "Progressing", unschedulableReplicas: 1, unschedulableSince: new Date(T - 300_000).toISOString() },
+    ]);
+    const placed = again(existing, T);
+    assert.ok("desired" in placed);
+    assert.deepEqual(placed.desired.spec.clusters, [{ name: "member1", replicas: 4 }, { name: "member2", replicas: 3 }]);
+    assert.deepEqual(placed.desired.spec.replicaMoves, [{ fromCluster: "member2", replicas: 1, had: 3, keep: 2, reason: "Unschedulable", creationTimestamp: new Date(T).toISOString(), freeAtMove: 1 }]);
+    assert.equal(placed.recheckAfterMs, 300_000);
+  });
+
+  it("before the threshold nothing moves, and it looks again when the threshold is reached", () => {
+    const existing = withStatus([{ clusterName: "member2", applied: true, unschedulableReplicas: 1, unschedulableSince: new Date(T - 100_000).toISOString() }]);
+    const placed = again(existing, T);
+    assert.ok("desired" in placed);
+    assert.deepEqual(placed.desired.spec.clusters, [{ name: "member1", replicas: 3 }, { name: "member2", replicas: 3 }]);
+    assert.equal(placed.desired.spec.replicaMoves, undefined);
+    assert.equal(placed.recheckAfterMs, 200_000);
+  });
+});

@@ -4,7 +4,7 @@
 // script that fails (InterpreterError) is an answer too: the binding keeps what it has. A fresh
 // reschedule (scheduling/fresh-reschedule.ts) schedules once without the previous assignment, holds
 // the Ready clusters it drops until the new placement is Available, and records what it served.
-import { type Cluster, type GracefulEvictionTask, LABELS, type PropagationPolicy, type ResourceBinding, type TargetCluster } from "../../shared/api/types.ts";
+import { type Cluster, type GracefulEvictionTask, LABELS, type PropagationPolicy, type ReplicaMove, type ResourceBinding, type TargetCluster } from "../../shared/api/types.ts";
 import { InterpreterError, type KindInterpreter } from "../../shared/interpreter/interpreter.ts";
 import type { KubeObject } from "../../shared/api/types.ts";
 import { admittedClusters } from "../scheduling/acceptance.ts";
@@ -12,7 +12,10 @@ import { desiredBinding, type RequiredBy } from "../scheduling/binding-spec.ts";
 import { holdDroppedClusters, previousTargets } from "../scheduling/fresh-reschedule.ts";
 import { placementAfter, placementSelects, type ReplacementSeen } from "../scheduling/graceful-eviction.ts";
 import type { ScheduleOutcome } from "../scheduling/schedule-outcomes.ts";
-import { type Schedule, scheduleTemplate } from "../scheduling/schedule.ts";
+import { perReplicaRequest, type Schedule, scheduleTemplate } from "../scheduling/schedule.ts";
+import { freeReplicas, type ResourceAmounts } from "../scheduling/capacity.ts";
+import { clusterReady } from "../scheduling/placement.ts";
+import { holdMoved, planMoves } from "../scheduling/unschedulable-moves.ts";
 
 export interface PlacementInput {
   template: KubeObject;
@@ -24,6 +27,8 @@ export interface PlacementInput {
   requireAcceptance: boolean;
   now: number;
   evictionPeriodMs: number;
+  /** Pods Unschedulable this long move their replicas, for as long (unschedulable-moves.ts); 0: never. */
+  unschedulableThresholdMs?: number;
   availableSince?: ReplacementSeen;
   requiredBy: RequiredBy[];
   interpreter: KindInterpreter | undefined;
@@ -42,22 +47,37 @@ export function placeTemplate(input: PlacementInput): Placed {
   try {
     let targets: TargetCluster[] = [];
     let evictions: GracefulEvictionTask[] = [];
+    let moves: ReplicaMove[] = [];
     let out: Omit<Extract<Placed, { desired: ResourceBinding }>, "desired"> = {};
     const fresh = input.freshTrigger !== undefined;
     if (policy !== undefined) {
-      const schedule = scheduleTemplate(template, policy, admittedClusters(input.live, existing?.spec.clusters, input.requireAcceptance), previousTargets(existing), interpreter, fresh);
+      const status = existing?.status?.aggregatedStatus ?? [];
+      // Moves only out of Ready clusters still placeable: a not-Ready one is graceful eviction's, a leaving one goes at once.
+      const ready = new Set(input.live.filter((c) => clusterReady(c)).map((c) => c.metadata.name ?? ""));
+      const plan = planMoves({
+        strategy: policy.spec.placement?.replicaScheduling,
+        current: existing?.spec.clusters ?? [],
+        moves: (existing?.spec.replicaMoves ?? []).filter((m) => ready.has(m.fromCluster)),
+        status,
+        now: input.now,
+        thresholdMs: input.unschedulableThresholdMs ?? 0,
+        freeNow: freeNowOf(template, interpreter, input.live),
+      });
+      const schedule = scheduleTemplate(template, policy, admittedClusters(input.live, existing?.spec.clusters, input.requireAcceptance), previousTargets(existing), interpreter, plan.caps, fresh);
       const placed = placementAfter({ schedule, existing, policy, live: input.live, now: input.now, evictionPeriodMs: input.evictionPeriodMs, ...(input.availableSince ? { availableSince: input.availableSince } : {}) });
+      const moved = holdMoved(placed.targets, schedule.unplaced, plan.moves.filter((m) => ready.has(m.fromCluster)), status);
+      moves = moved.moves;
       const selected = (name: string) => input.live.some((c) => c.metadata.name === name && placementSelects(policy.spec.placement, c));
-      const held = holdDroppedClusters({ fresh, existing, targets: placed.targets, evictions: placed.evictions, live: input.live, selected, now: input.now });
+      const held = holdDroppedClusters({ fresh, existing, targets: moved.targets, evictions: placed.evictions, live: input.live, selected, now: input.now });
       ({ targets, evictions } = held);
-      const recheck = Math.min(placed.recheckAfterMs ?? Infinity, held.recheckAfterMs ?? Infinity);
+      const recheck = Math.min(placed.recheckAfterMs ?? Infinity, plan.recheckAfterMs ?? Infinity, held.recheckAfterMs ?? Infinity);
       out = {
         outcome: outcomeOf(schedule, policy.metadata.name ?? "", targets.length > 0),
         ...(placed.availableSince === undefined ? {} : { availableSince: placed.availableSince }),
         ...(recheck === Infinity ? {} : { recheckAfterMs: recheck }),
       };
     }
-    const desired = desiredBinding(template, policy, targets, input.requiredBy, evictions, interpreter);
+    const desired = desiredBinding(template, policy, targets, input.requiredBy, evictions, interpreter, moves);
     // Served in the same write as the schedule it asked for (a failed script above serves nothing).
     const served = input.freshTrigger ?? input.served;
     if (served !== undefined) desired.metadata.annotations = { [LABELS.rescheduleServed]: served };
@@ -78,5 +98,16 @@ export function outcomeOf(schedule: Schedule, policyName: string, kept = false):
     ...(schedule.error !== undefined ? { error: `policy ${policyName}: ${schedule.error}` } : {}),
     ...(schedule.error === undefined && unschedulable !== undefined ? { unschedulable } : {}),
     ...(schedule.affinityName !== undefined ? { affinityName: schedule.affinityName } : {}),
+  };
+}
+
+// How many more replicas each cluster's summary says it holds, asked only when a move is judged
+// (the per-replica request may be a customization's Lua call).
+function freeNowOf(template: KubeObject, interpreter: KindInterpreter | undefined, live: readonly Cluster[]): (cluster: string) => number | undefined {
+  let perReplica: ResourceAmounts | undefined | null = null;
+  return (name) => {
+    if (perReplica === null) perReplica = perReplicaRequest(template, interpreter);
+    const c = live.find((x) => x.metadata.name === name);
+    return c === undefined || perReplica === undefined ? undefined : freeReplicas(c, perReplica);
   };
 }

@@ -9,6 +9,7 @@ import { silentLogger } from "../../shared/logger.ts";
 import type { Caches } from "../caches.ts";
 import type { TemplateInformers } from "../detector/template-informers.ts";
 import { FakeInformer } from "../fake-informer.fixtures.ts";
+import type { Failure } from "../status/event-recorder.ts";
 import { CronFederatedHpaController } from "./cron-controller.ts";
 
 const NOW = Date.parse("2026-11-24T13:00:05Z");
@@ -26,7 +27,9 @@ function setup(target: CronFederatedHPA["spec"]["scaleTargetRef"], rule: CronFed
   } as unknown as KubeRest;
   const template: KubeObject = { apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "web", namespace: "shop" }, spec: { replicas: 2 } };
   const templates = { get: () => template, resource: () => deployments } as unknown as TemplateInformers;
-  const ctl = new CronFederatedHpaController({ caches: { cronFederatedHpas: crons } as unknown as Caches, templates, rest, log: silentLogger(), now: () => NOW });
+  const events: string[] = [];
+  const recorder = { record: async (o: { kind: string; name: string }, e: Failure) => void events.push(`${o.kind}/${o.name} ${e.type ?? "Warning"} ${e.reason}: ${e.message}`) };
+  const ctl = new CronFederatedHpaController({ caches: { cronFederatedHpas: crons } as unknown as Caches, templates, rest, log: silentLogger(), events: recorder, now: () => NOW });
   crons.put({
     apiVersion: "flotilla.dev/v1alpha1",
     kind: "CronFederatedHPA",
@@ -34,7 +37,7 @@ function setup(target: CronFederatedHPA["spec"]["scaleTargetRef"], rule: CronFed
     spec: { scaleTargetRef: target, rules: [rule] },
     status: { executionHistories: [{ ruleName: rule.name, nextExecutionTime: "2026-11-24T13:00:00.000Z" }] },
   });
-  return { ctl, writes };
+  return { ctl, writes, events };
 }
 const history = (writes: { path: string; body: unknown }[]) => (writes.at(-1)?.body as { status: { executionHistories: ExecutionHistory[] } }).status.executionHistories[0];
 
@@ -58,5 +61,7 @@ describe("CronFederatedHpaController", () => {
     await bad.ctl.controller.process("shop/c");
     assert.equal(bad.writes.length, 1, "only the status");
     assert.deepEqual(history(bad.writes)?.failedExecutions?.[0]?.message, "denied");
+    assert.deepEqual(ok.events, [], "a rule that ran leaves no Event (as Karmada)");
+    assert.deepEqual(bad.events, ["CronFederatedHPA/c Warning ScaleFailed: rule night: denied"]);
   });
 });

@@ -1,16 +1,19 @@
 // The CronFederatedHPA controller (issue 22; leader only): at each rule's time it sets the target
 // workload's replicas (through its scale subresource) or the target FederatedHPA's minReplicas
 // and maxReplicas, and records the outcome in status.executionHistories (autoscaling/cron-rules.ts
-// decides, pure). It wakes at the earliest next execution time.
+// decides, pure). It wakes at the earliest next execution time. Failed runs, rules that cannot
+// start and failed status writes leave Karmada's Warning Events on the CronFederatedHPA.
 import type { Logger } from "pino";
 import { CRON_FEDERATED_HPA_KIND, type CronFederatedHPA, FEDERATED_HPA_KIND } from "../../shared/api/autoscaling.ts";
 import { RESOURCES } from "../../shared/api/resources.ts";
 import { Controller, type ReconcileResult } from "../../shared/controller.ts";
 import { isKubeStatus, type KubeRest, objectPath } from "../../shared/kube-rest.ts";
 import type { WorkRef } from "../../shared/work-key.ts";
-import { type CronAction, type CronOutcome, dueActions, executionHistories, nextWake } from "../autoscaling/cron-rules.ts";
+import { cronFederatedHpaEvents, dueEvents } from "../autoscaling/autoscaler-events.ts";
+import { type CronAction, type CronOutcome, dueActions, executionHistories, nextWake, unstartableRules } from "../autoscaling/cron-rules.ts";
 import type { Caches } from "../caches.ts";
 import type { TemplateInformers } from "../detector/template-informers.ts";
+import { type EventRecorder, involvedObjectOf } from "../status/event-recorder.ts";
 import { statusHolds } from "../status/status-holds.ts";
 import { AUTOSCALER_FIELD_MANAGER, scaleTemplate } from "./scale-target.ts";
 
@@ -25,8 +28,12 @@ export class CronFederatedHpaController {
   private readonly rest: KubeRest;
   private readonly log: Logger;
   private readonly now: () => number;
+  private readonly events: Pick<EventRecorder, "record"> | undefined;
+  /** Per CronFederatedHPA, when each standing Warning was last recorded (dueEvents' memory). */
+  private readonly recorded = new Map<string, Map<string, number>>();
 
-  constructor(opts: { caches: Caches; templates: TemplateInformers; rest: KubeRest; log: Logger; now?: () => number }) {
+  constructor(opts: { caches: Caches; templates: TemplateInformers; rest: KubeRest; log: Logger; events?: Pick<EventRecorder, "record">; now?: () => number }) {
+    this.events = opts.events;
     this.caches = opts.caches;
     this.templates = opts.templates;
     this.rest = opts.rest;
@@ -44,19 +51,33 @@ export class CronFederatedHpaController {
   private async reconcile(key: string): Promise<ReconcileResult> {
     const slash = key.indexOf("/");
     const cron = this.caches.cronFederatedHpas.get(key.slice(slash + 1), key.slice(0, slash));
-    if (cron === undefined || cron.metadata.deletionTimestamp !== undefined) return undefined;
+    if (cron === undefined || cron.metadata.deletionTimestamp !== undefined) {
+      this.recorded.delete(key);
+      return undefined;
+    }
     const now = new Date(this.now());
     const ref = cron.spec.scaleTargetRef;
     const toFederatedHpa = ref.kind === FEDERATED_HPA_KIND && (ref.apiVersion ?? "").startsWith("flotilla.dev/");
     const outcomes: CronOutcome[] = [];
     for (const action of dueActions(cron, now, toFederatedHpa)) outcomes.push(await this.run(cron, action));
     const status = { executionHistories: executionHistories(cron, now, outcomes) };
+    let statusError: unknown;
     if (!statusHolds(status, cron.status)) {
       await this.rest.mergePatch(objectPath(RESOURCES.cronFederatedHPA, cron.metadata.namespace, cron.metadata.name ?? "", "status"), { status }, AUTOSCALER_FIELD_MANAGER).catch((err: unknown) => {
-        if (!isKubeStatus(err, 404)) throw err;
+        if (!isKubeStatus(err, 404)) statusError = err;
       });
     }
+    this.record(key, cron, outcomes, statusError);
+    if (statusError !== undefined) throw statusError;
     return { requeueAfterMs: Math.min(MAX_SLEEP_MS, nextWake(status.executionHistories, now) ?? MAX_SLEEP_MS) };
+  }
+
+  private record(key: string, cron: CronFederatedHPA, outcomes: readonly CronOutcome[], statusError: unknown): void {
+    if (this.events === undefined) return;
+    const events = cronFederatedHpaEvents(outcomes, unstartableRules(cron), statusError === undefined ? undefined : statusError instanceof Error ? statusError.message : String(statusError));
+    const { due, recorded } = dueEvents(events, this.recorded.get(key) ?? new Map(), this.now());
+    this.recorded.set(key, recorded);
+    for (const e of due) void this.events.record(involvedObjectOf(cron), e);
   }
 
   private async run(cron: CronFederatedHPA, action: CronAction): Promise<CronOutcome> {

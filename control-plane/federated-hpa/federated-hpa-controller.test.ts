@@ -11,6 +11,7 @@ import type { Caches } from "../caches.ts";
 import type { TemplateInformers } from "../detector/template-informers.ts";
 import { FakeInformer } from "../fake-informer.fixtures.ts";
 import { FederatedHpaController } from "./federated-hpa-controller.ts";
+import type { Failure } from "../status/event-recorder.ts";
 import { MetricsStore } from "./metrics-store.ts";
 
 const NOW = Date.parse("2026-11-24T12:00:00Z");
@@ -32,14 +33,17 @@ function setup(o: { scaleFails?: boolean } = {}) {
   const caches = { federatedHpas: fhpas, bindingOf: () => binding } as unknown as Caches;
   const templates = { get: () => template, resource: () => deployments } as unknown as TemplateInformers;
   const metrics = new MetricsStore();
-  const ctl = new FederatedHpaController({ caches, templates, rest, metrics, log: silentLogger(), now: () => NOW });
+  const clock = { now: NOW };
+  const events: string[] = [];
+  const recorder = { record: async (o: { kind: string; name: string }, e: Failure) => void events.push(`${o.kind}/${o.name} ${e.type ?? "Warning"} ${e.reason}: ${e.message}`) };
+  const ctl = new FederatedHpaController({ caches, templates, rest, metrics, log: silentLogger(), events: recorder, now: () => clock.now });
   fhpas.put({
     apiVersion: "flotilla.dev/v1alpha1",
     kind: "FederatedHPA",
     metadata: { name: "web", namespace: "shop", generation: 1 },
     spec: { scaleTargetRef: { apiVersion: "apps/v1", kind: "Deployment", name: "web" }, minReplicas: 1, maxReplicas: 10, metrics: [{ type: "Resource", resource: { name: "cpu", target: { type: "Utilization", averageUtilization: 50 } } }] },
   });
-  return { ctl, metrics, writes, fhpas };
+  return { ctl, metrics, writes, fhpas, events, clock };
 }
 
 const hot = { pods: 2, readyPods: 2, resources: { cpu: resourceSums({ usage: [900, 900], request: 1000 }) } };
@@ -57,6 +61,27 @@ describe("FederatedHpaController", () => {
     assert.equal(ctl.writes.scale, 1);
   });
 
+  it("records SuccessfulRescale on the FederatedHPA with kube-controller-manager's words", async () => {
+    const { ctl, metrics, events } = setup();
+    metrics.set("m1", WORKLOAD, hot, NOW);
+    metrics.set("m2", WORKLOAD, hot, NOW);
+    await ctl.controller.process("shop/web");
+    assert.deepEqual(events, ["FederatedHPA/web Normal SuccessfulRescale: New size: 8; reason: cpu resource utilization (percentage of request) above target"]);
+  });
+
+  it("a standing failure is recorded once, not on every run, and again after five minutes", async () => {
+    const { ctl, events, clock } = setup();
+    await ctl.controller.process("shop/web");
+    const first = [...events];
+    assert.deepEqual(first.map((e) => e.split(":")[0]), ["FederatedHPA/web Warning FailedGetResourceMetric", "FederatedHPA/web Warning FailedComputeMetricsReplicas"]);
+    clock.now += 15_000;
+    await ctl.controller.process("shop/web");
+    assert.equal(events.length, 2, "the next run records nothing new");
+    clock.now += 5 * 60_000;
+    await ctl.controller.process("shop/web");
+    assert.deepEqual(events.slice(2), first);
+  });
+
   it("metrics older than the window are missing: with none, nothing is scaled", async () => {
     const { ctl, metrics, writes } = setup();
     metrics.set("m1", WORKLOAD, hot, NOW - 120_000);
@@ -67,7 +92,7 @@ describe("FederatedHpaController", () => {
   });
 
   it("a failed scale write says FailedUpdateScale and keeps the last scale time", async () => {
-    const { ctl, metrics, writes } = setup({ scaleFails: true });
+    const { ctl, metrics, writes, events } = setup({ scaleFails: true });
     metrics.set("m1", WORKLOAD, hot, NOW);
     metrics.set("m2", WORKLOAD, hot, NOW);
     await ctl.controller.process("shop/web");
@@ -76,5 +101,6 @@ describe("FederatedHpaController", () => {
     assert.equal(able?.reason, "FailedUpdateScale");
     assert.match(able?.message ?? "", /unable to handle/);
     assert.equal(status?.lastScaleTime, undefined);
+    assert.deepEqual(events, ["FederatedHPA/web Warning FailedRescale: New size: 8; reason: cpu resource utilization (percentage of request) above target; error: the server is currently unable to handle the request"]);
   });
 });

@@ -3,7 +3,9 @@
 // the members' summaries; it writes the template's replicas through its scale subresource (or
 // spec.replicas for a kind without one) and the FederatedHPA's status, each only when it changes.
 // The history (recommendations, scale events) is in memory: a new leader starts with none, which
-// at worst scales down one stabilization window later than it would have.
+// at worst scales down one stabilization window later than it would have. Each run leaves
+// kube-controller-manager's Events on the FederatedHPA (autoscaling/autoscaler-events.ts decides;
+// a standing failure is recorded again every 5 minutes, not every run).
 import type { Logger } from "pino";
 import type { FederatedHPA } from "../../shared/api/autoscaling.ts";
 import { RESOURCES } from "../../shared/api/resources.ts";
@@ -14,11 +16,13 @@ import { replicasOf } from "../../shared/interpreter/native/adapter.ts";
 import { isKubeStatus, type KubeRest, objectPath } from "../../shared/kube-rest.ts";
 import type { WorkRef } from "../../shared/work-key.ts";
 import { workloadKey } from "../../shared/workload-metrics-wire.ts";
+import { dueEvents, federatedHpaEvents } from "../autoscaling/autoscaler-events.ts";
 import { failedRescaleCondition } from "../autoscaling/desired-replicas.ts";
 import { mergeConditions, runFederatedHpa, type ScaleTarget } from "../autoscaling/federated-hpa-run.ts";
 import { EMPTY_HISTORY, type ScaleHistory } from "../autoscaling/scale-behavior.ts";
 import type { Caches } from "../caches.ts";
 import type { TemplateInformers } from "../detector/template-informers.ts";
+import { type EventRecorder, involvedObjectOf } from "../status/event-recorder.ts";
 import { statusHolds } from "../status/status-holds.ts";
 import type { MetricsStore } from "./metrics-store.ts";
 import { AUTOSCALER_FIELD_MANAGER, scaleTemplate } from "./scale-target.ts";
@@ -32,6 +36,9 @@ export class FederatedHpaController {
   readonly controller: Controller;
   readonly writes = { scale: 0, status: 0 };
   private readonly histories = new Map<string, ScaleHistory>();
+  /** Per FederatedHPA, when each standing Warning was last recorded (dueEvents' memory). */
+  private readonly recorded = new Map<string, Map<string, number>>();
+  private readonly events: Pick<EventRecorder, "record"> | undefined;
   private readonly caches: Caches;
   private readonly templates: TemplateInformers;
   private readonly rest: KubeRest;
@@ -40,7 +47,8 @@ export class FederatedHpaController {
   private readonly log: Logger;
   private readonly now: () => number;
 
-  constructor(opts: { caches: Caches; templates: TemplateInformers; rest: KubeRest; metrics: MetricsStore; log: Logger; interpreters?: InterpreterRegistry; now?: () => number }) {
+  constructor(opts: { caches: Caches; templates: TemplateInformers; rest: KubeRest; metrics: MetricsStore; log: Logger; events?: Pick<EventRecorder, "record">; interpreters?: InterpreterRegistry; now?: () => number }) {
+    this.events = opts.events;
     this.caches = opts.caches;
     this.templates = opts.templates;
     this.rest = opts.rest;
@@ -63,6 +71,7 @@ export class FederatedHpaController {
     const fhpa = this.caches.federatedHpas.get(key.slice(slash + 1), key.slice(0, slash));
     if (fhpa === undefined || fhpa.metadata.deletionTimestamp !== undefined) {
       this.histories.delete(key);
+      this.recorded.delete(key);
       return undefined;
     }
     const ref = targetRef(fhpa);
@@ -77,6 +86,7 @@ export class FederatedHpaController {
     });
     let status = run.status;
     let history = run.history;
+    let scaleError: string | undefined;
     if (run.scaleTo !== undefined && template !== undefined) {
       try {
         this.writes.scale++;
@@ -85,18 +95,38 @@ export class FederatedHpaController {
       } catch (err) {
         // Not written: the recommendations stay, the scale event does not happen.
         const message = err instanceof Error ? err.message : String(err);
+        scaleError = message;
         history = { ...run.history, scaleUpEvents: (this.histories.get(key) ?? EMPTY_HISTORY).scaleUpEvents, scaleDownEvents: (this.histories.get(key) ?? EMPTY_HISTORY).scaleDownEvents };
         const { lastScaleTime: _dropped, ...rest } = status;
         status = { ...rest, ...(fhpa.status?.lastScaleTime ? { lastScaleTime: fhpa.status.lastScaleTime } : {}), conditions: mergeConditions(status.conditions, [failedRescaleCondition(message)], now) };
       }
     }
     this.histories.set(key, history);
+    let statusError: unknown;
     if (!statusHolds(status, fhpa.status)) {
-      await this.rest.mergePatch(objectPath(RESOURCES.federatedHPA, fhpa.metadata.namespace, fhpa.metadata.name ?? "", "status"), { status }, AUTOSCALER_FIELD_MANAGER).catch(ignoreNotFound);
+      await this.rest.mergePatch(objectPath(RESOURCES.federatedHPA, fhpa.metadata.namespace, fhpa.metadata.name ?? "", "status"), { status }, AUTOSCALER_FIELD_MANAGER).catch(ignoreNotFound).catch((err: unknown) => {
+        statusError = err;
+      });
       this.writes.status++;
     }
     if (run.warning !== undefined) this.log.warn({ federatedHpa: key, reason: run.warning.reason }, run.warning.message);
+    this.record(key, fhpa, {
+      metricFailures: run.metricFailures,
+      ...(run.warning === undefined ? {} : { warning: run.warning }),
+      ...(run.scaleTo === undefined || template === undefined ? {} : { scaleTo: run.scaleTo, rescaleReason: run.rescaleReason ?? "" }),
+      ...(scaleError === undefined ? {} : { scaleError }),
+      ...(statusError === undefined ? {} : { statusError: statusError instanceof Error ? statusError.message : String(statusError) }),
+    });
+    // A failed status write is retried by the controller's backoff (the run's decisions stand).
+    if (statusError !== undefined) throw statusError;
     return { requeueAfterMs: SYNC_PERIOD_MS };
+  }
+
+  private record(key: string, fhpa: FederatedHPA, outcome: Parameters<typeof federatedHpaEvents>[0]): void {
+    if (this.events === undefined) return;
+    const { due, recorded } = dueEvents(federatedHpaEvents(outcome), this.recorded.get(key) ?? new Map(), this.now());
+    this.recorded.set(key, recorded);
+    for (const e of due) void this.events.record(involvedObjectOf(fhpa), e);
   }
 
   private targetOf(template: KubeObject, ref: WorkRef): ScaleTarget {

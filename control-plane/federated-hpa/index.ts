@@ -14,10 +14,11 @@ const WANTED_MAX_WAIT_MS = 5000;
 
 export function startFederatedHpa(ctx: ControlPlaneContext): Part & { metrics: MetricsStore } {
   const metrics = new MetricsStore();
-  // Every replica: agents stream to any of them. A summary is kept where it arrives; the leader
-  // reads its own store, so in an HA control plane a member streaming to another replica counts
-  // as missing (no scale-down on it) until summaries travel between replicas.
+  // Every replica: agents stream to any of them. A summary is kept where it arrives, and the leader
+  // collects the other replicas' (peers/) into its own store; a member whose summaries reach it
+  // neither way counts as missing (no scale-down on it).
   ctx.events.on("workloadMetrics", (cluster, report) => metrics.set(cluster, report.key, report.summary, Date.now()));
+  ctx.events.on("peerWorkloadMetrics", (cluster, report, at) => metrics.set(cluster, report.key, report.summary, at));
   const refreshWanted = () => {
     const targets: AutoscaledTarget[] = [];
     for (const f of ctx.caches.federatedHpas.list()) {
@@ -40,10 +41,10 @@ export function startFederatedHpa(ctx: ControlPlaneContext): Part & { metrics: M
   ctx.caches.federatedHpas.on({ add: poke, update: poke, delete: poke });
   ctx.caches.bindings.on({ add: poke, update: poke, delete: poke });
   ctx.events.on("templateChanged", poke);
-  const fhpa = new FederatedHpaController({ caches: ctx.caches, templates: ctx.templates, rest: ctx.rest, metrics, log: ctx.log, interpreters: ctx.interpreters });
+  const fhpa = new FederatedHpaController({ caches: ctx.caches, templates: ctx.templates, rest: ctx.rest, metrics, log: ctx.log, events: ctx.recorder, interpreters: ctx.interpreters });
   counterOf("flotilla_federated_hpa_scale_writes_total", "Target replica writes by the FederatedHPA controller.", () => fhpa.writes.scale);
   counterOf("flotilla_federated_hpa_status_writes_total", "FederatedHPA status writes.", () => fhpa.writes.status);
-  const cron = new CronFederatedHpaController({ caches: ctx.caches, templates: ctx.templates, rest: ctx.rest, log: ctx.log });
+  const cron = new CronFederatedHpaController({ caches: ctx.caches, templates: ctx.templates, rest: ctx.rest, log: ctx.log, events: ctx.recorder });
   counterOf("flotilla_cron_federated_hpa_runs_total", "CronFederatedHPA rule runs, by outcome.", () => [[{ outcome: "ok" }, cron.runs.ok] as const, [{ outcome: "failed" }, cron.runs.failed] as const], ["outcome"]);
   return {
     metrics,

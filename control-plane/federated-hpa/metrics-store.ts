@@ -8,10 +8,14 @@ import type { WorkloadMetricsSummary } from "../autoscaling/workload-metrics.ts"
 export class MetricsStore {
   private readonly byWorkload = new Map<string, Map<string, { summary: WorkloadMetricsSummary; at: number }>>();
 
-  /** A member's summary of a workload (by template key), received at `at`. */
+  /**
+   * A member's summary of a workload (by template key), received at `at`. The newer of two wins:
+   * a summary collected from another replica may arrive after a fresher one the agent sent here.
+   */
   set(cluster: string, workload: string, summary: WorkloadMetricsSummary, at: number): void {
     let m = this.byWorkload.get(workload);
     if (m === undefined) this.byWorkload.set(workload, (m = new Map()));
+    if ((m.get(cluster)?.at ?? -Infinity) > at) return;
     m.set(cluster, { summary, at });
   }
 

@@ -38,6 +38,10 @@ it("bounds each field of a WorkStatus: long messages are cut with a marker, absu
     ["too many manifests", status({ manifests: Array.from({ length: BOUNDS.manifests + 1 }, () => manifest) }), /manifests \(at most/],
     ["an overlong resource name", status({ manifests: [{ ...manifest, resource: { ...manifest.resource, name: "n".repeat(254) } }] }), /manifests\[0\]\.resource\.name/],
     ["an oversized object status", status({ manifests: [{ ...manifest, status: Buffer.alloc(BOUNDS.objectStatus + 1) }] }), /manifests\[0\]\.status/],
+    ["unschedulable pods with their time", status({ manifests: [{ ...manifest, unschedulableReplicas: 2, unschedulableSince: "2026-11-24T10:00:00Z" }] }), "ok"],
+    ["an unschedulable time with an offset", status({ manifests: [{ ...manifest, unschedulableReplicas: 2, unschedulableSince: "2026-11-24T10:00:00.5+01:00" }] }), "ok"],
+    ["an unschedulable time that is no time", status({ manifests: [{ ...manifest, unschedulableReplicas: 2, unschedulableSince: "yesterday" }] }), /unschedulableSince is not an RFC 3339 time/],
+    ["an unschedulable time that does not exist", status({ manifests: [{ ...manifest, unschedulableReplicas: 2, unschedulableSince: "2026-13-45T10:00:00Z" }] }), /unschedulableSince/],
   ];
   checkTable(table, checkWorkStatus, (v) => [v.message, ...v.manifests.map((m) => m.message)]);
 });

@@ -61,11 +61,22 @@ function checkResource(r: ResourceIdentifier | undefined, at: string): string | 
   return undefined;
 }
 
+// An Unschedulable time is an RFC 3339 time (the control plane compares it with its clock).
+function unschedulableSinceProblem(since: string | undefined, at: string): string | undefined {
+  if (since === undefined) return undefined;
+  if (since.length > 40 || !/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/.test(since) || Number.isNaN(Date.parse(since))) {
+    return `${at}.unschedulableSince is not an RFC 3339 time`;
+  }
+  return undefined;
+}
+
 function checkManifest(m: ManifestStatus, i: number): Checked<ManifestStatus> {
   const at = `manifests[${i}]`;
   const bad = checkResource(m.resource, at) ?? tooLong(`${at}.reason`, m.reason, BOUNDS.word);
   if (bad !== undefined) return { ok: false, reason: bad };
   if (m.status.byteLength > BOUNDS.objectStatus) return { ok: false, reason: `${at}.status is ${m.status.byteLength} bytes (at most ${BOUNDS.objectStatus})` };
+  const since = unschedulableSinceProblem(m.unschedulableSince, at);
+  if (since !== undefined) return { ok: false, reason: since };
   const message = boundMessage(m.message);
   if (message === undefined) return { ok: false, reason: `${at}.message is ${m.message.length} characters` };
   return { ok: true, value: message.truncated ? { ...m, message: message.text } : m, truncated: message.truncated };

@@ -8,6 +8,7 @@ import {
   type Cluster,
   type ConflictResolution,
   type GracefulEvictionTask,
+  type ReplicaMove,
   type KubeObject,
   LABELS,
   type OwnerReference,
@@ -131,6 +132,7 @@ export function desiredBinding(
   requiredBy: RequiredBy[] = [],
   evictions: GracefulEvictionTask[] = [],
   interpreter?: KindInterpreter,
+  moves: ReplicaMove[] = [],
 ): ResourceBinding {
   const namespaced = template.metadata.namespace !== undefined && template.metadata.namespace !== "";
   const replicas = templateReplicas(template, interpreter);
@@ -175,6 +177,7 @@ export function desiredBinding(
       ...(spec.preserveResourcesOnDeletion === true ? { preserveResourcesOnDeletion: true } : {}),
       ...(needs.length > 0 ? { requiredBy: needs } : {}),
       ...(evictions.length > 0 ? { gracefulEvictionTasks: evictions } : {}),
+      ...(moves.length > 0 ? { replicaMoves: moves } : {}),
     },
   };
 }

@@ -63,6 +63,11 @@ export function availableComponentSets(c: Cluster, perSet: ResourceAmounts, hold
   return free + (holds ? 1 : 0);
 }
 
+/** How many more replicas the cluster's summary says fit (nothing held counted); undefined without a summary. */
+export function freeReplicas(c: Cluster, perReplica: ResourceAmounts): number | undefined {
+  return unitsFree(c, perReplica);
+}
+
 /** Whether the cluster reports allocatable resources at all (its agent's summary). */
 export function reportsCapacity(c: Cluster): boolean {
   return c.status?.resourceSummary?.allocatable !== undefined;

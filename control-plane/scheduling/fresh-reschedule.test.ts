@@ -116,7 +116,7 @@ describe("scheduleTemplate, fresh: the previous assignment is disregarded, what 
     it(c.name, () => {
       const p = policy(c.placement);
       assert.equal(show(scheduleTemplate(deployment(c.replicas), p, c.clusters, c.previous).targets), c.steady, "steady");
-      assert.equal(show(scheduleTemplate(deployment(c.replicas), p, c.clusters, c.previous, undefined, true).targets), c.fresh, "fresh");
+      assert.equal(show(scheduleTemplate(deployment(c.replicas), p, c.clusters, c.previous, undefined, new Map(), true).targets), c.fresh, "fresh");
     });
   }
 });

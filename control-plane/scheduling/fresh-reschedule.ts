@@ -55,8 +55,7 @@ export interface ServedHere {
 /**
  * How long after writing a fresh schedule the binding cache may still show the binding from
  * before it. Within it a cache without the served trigger is behind: a schedule computed from it
- * would build on the old clusters and undo the fresh one. After it, the cache is the truth (the
- * annotation was removed by hand: this process' memory still keeps the trigger from being served again).
+ * would build on the old clusters and undo the fresh one. After it, the cache is the truth.
  */
 export const CACHE_LAG_MS = 10_000;
 

@@ -26,6 +26,12 @@ export interface DivisionInput {
   available?: Record<string, number>;
   /** Cluster name → the last assignment; equal remainders go where they were, so less moves. */
   previous?: Record<string, number>;
+  /**
+   * Cluster name → the most it takes under static weights (a cluster replicas moved away from:
+   * unschedulable-moves.ts); it wins over a minReplicas. Dynamic weights and Aggregated read it
+   * through `available`.
+   */
+  caps?: Record<string, number>;
 }
 
 /** One cluster's share. */
@@ -79,11 +85,12 @@ export function divideReplicas(input: DivisionInput): Division {
   if (list.length === 0) {
     // Karmada's default: Divided without a preference, or Weighted without weights, weighs every
     // cluster the same.
-    const shares = names.map((name) => ({ name, weight: 1n, min: 0, max: Infinity }));
+    const caps = checkCounts("caps", input.caps);
+    const shares = names.map((name) => ({ name, weight: 1n, min: 0, max: caps.get(name) ?? Infinity }));
     const { given, unplaced } = divideByWeight(replicas, shares, previous);
     return answer(names, given, unplaced, replicas, "");
   }
-  return staticWeights(input.clusters, names, replicas, list, previous);
+  return staticWeights(input.clusters, names, replicas, list, previous, checkCounts("caps", input.caps));
 }
 
 // A cluster takes the first entry that matches it; one no entry matches gets weight 0 and no
@@ -95,12 +102,14 @@ function staticWeights(
   replicas: number,
   list: StaticClusterWeight[],
   previous: Map<string, number>,
+  caps: Map<string, number>,
 ): Division {
   const shares: Share[] = clusters.map((cluster) => {
     const name = cluster.metadata.name ?? "";
     const entry = list.find((e) => clusterMatches(e.targetCluster, cluster));
     if (entry === undefined) return { name, weight: 0n, min: 0, max: 0 };
-    return { name, weight: BigInt(entry.weight), min: entry.minReplicas ?? 0, max: entry.maxReplicas ?? Infinity };
+    const max = Math.min(entry.maxReplicas ?? Infinity, caps.get(name) ?? Infinity);
+    return { name, weight: BigInt(entry.weight), min: Math.min(entry.minReplicas ?? 0, max), max };
   });
   const { given, unplaced } = divideByWeight(replicas, shares, previous);
   const reason = shares.some((s) => s.weight > 0n)

@@ -191,3 +191,85 @@ describe("scheduleTemplate: per-replica capacity from the interpreter's requirem
     assert.equal(s.unplaced, 3);
   });
 });
+
+describe("scheduleTemplate: caps of clusters replicas moved away from (unschedulable-moves.ts)", () => {
+  const dynamic = policy({ replicaSchedulingType: "Divided", replicaDivisionPreference: "Weighted", weightPreference: { dynamicWeight: "AvailableReplicas" } });
+  const aggregated = policy({ replicaSchedulingType: "Divided", replicaDivisionPreference: "Aggregated" });
+  // member2's summary says it holds 3 of 1 CPU (its pods fit no node): 4 + 3 + 3 held would be its share.
+  const clusters = [cluster("member1", { cpu: "4", usedCpu: "3" }), cluster("member2", { cpu: "3", usedCpu: "2" })];
+  const previous = [
+    { name: "member1", replicas: 3 },
+    { name: "member2", replicas: 3 },
+  ];
+  it("without a cap the held replicas stay where they are", () => {
+    assert.equal(show(scheduleTemplate(deployment(6, "1"), dynamic, clusters, previous).targets), "member1=3 member2=3");
+  });
+  it("a cap moves the rest to the cluster with room", () => {
+    assert.equal(show(scheduleTemplate(deployment(6, "1"), dynamic, clusters, previous, undefined, new Map([["member2", 2]])).targets), "member1=4 member2=2");
+  });
+  it("a cap of 0 takes the cluster out of the division", () => {
+    const s = scheduleTemplate(deployment(4, "1"), dynamic, clusters, previous, undefined, new Map([["member2", 0]]));
+    assert.equal(show(s.targets), "member1=4");
+  });
+  it("Aggregated honours the cap too", () => {
+    assert.equal(show(scheduleTemplate(deployment(6, "1"), aggregated, clusters, previous, undefined, new Map([["member2", 2]])).targets), "member1=4 member2=2");
+  });
+  it("no room for what the cap leaves: replicas unplaced (the move is then dropped)", () => {
+    const s = scheduleTemplate(deployment(6, "1"), dynamic, [cluster("member1", { cpu: "3", usedCpu: "3" }), clusters[1] as Cluster], previous, undefined, new Map([["member2", 2]]));
+    assert.equal(show(s.targets), "member1=3 member2=2");
+    assert.equal(s.unplaced, 1);
+  });
+});
+
+describe("scheduleTemplate: static weights with rebalance: true honour caps (KubeFed's RSP)", () => {
+  const previous = [
+    { name: "member1", replicas: 3 },
+    { name: "member2", replicas: 3 },
+  ];
+  const two = [cluster("member1"), cluster("member2")];
+  it("equal weights: the capped cluster's share goes to the other", () => {
+    const p = policy({ replicaSchedulingType: "Divided", rebalance: true });
+    assert.equal(show(scheduleTemplate(deployment(6), p, two, previous, undefined, new Map([["member2", 2]])).targets), "member1=4 member2=2");
+  });
+  it("a cap wins over a minReplicas", () => {
+    const p = policy({ ...weighted([{ name: "member1", weight: 1 }, { name: "member2", weight: 1, min: 3 }]), rebalance: true });
+    assert.equal(show(scheduleTemplate(deployment(6), p, two, previous, undefined, new Map([["member2", 1]])).targets), "member1=5 member2=1");
+  });
+});
+
+describe("scheduleTemplate: a division by room keeps a whole last assignment (room figures lag and flap)", () => {
+  const dynamic = policy({ replicaSchedulingType: "Divided", replicaDivisionPreference: "Weighted", weightPreference: { dynamicWeight: "AvailableReplicas" } });
+  const aggregated = policy({ replicaSchedulingType: "Divided", replicaDivisionPreference: "Aggregated" });
+  // member2's summary has not counted its pods yet: it claims 10 more.
+  const lagging = [cluster("member1", { cpu: "8", usedCpu: "3" }), cluster("member2", { cpu: "10", usedCpu: "0" })];
+  const previous = [
+    { name: "member1", replicas: 3 },
+    { name: "member2", replicas: 3 },
+  ];
+  it("the same clusters and replicas: kept, whatever the figures say now", () => {
+    assert.equal(show(scheduleTemplate(deployment(6, "1"), dynamic, lagging, previous).targets), "member1=3 member2=3");
+  });
+  it("without a last assignment the figures divide (member2 claims more room)", () => {
+    assert.equal(show(scheduleTemplate(deployment(6, "1"), dynamic, lagging).targets), "member1=2 member2=4");
+  });
+  it("other replicas: divided again", () => {
+    assert.equal(show(scheduleTemplate(deployment(8, "1"), dynamic, lagging, previous).targets), "member1=3 member2=5");
+  });
+  it("a newly chosen cluster: divided again, so it gets its share", () => {
+    const s = scheduleTemplate(deployment(6, "1"), dynamic, [...lagging, cluster("member3", { cpu: "8" })], previous);
+    assert.ok(s.targets.some((t) => t.name === "member3"), show(s.targets));
+  });
+  it("a cluster capped below what it has: only the replicas over the cap move, into the others' free room", () => {
+    assert.equal(show(scheduleTemplate(deployment(6, "1"), dynamic, lagging, previous, undefined, new Map([["member1", 2]])).targets), "member1=2 member2=4");
+  });
+  it("capped, and no other cluster has free room: the moving replicas are unplaced, the rest stay", () => {
+    const full = [cluster("member1", { cpu: "8", usedCpu: "3" }), cluster("member2", { cpu: "3", usedCpu: "3" })];
+    const s = scheduleTemplate(deployment(6, "1"), dynamic, full, previous, undefined, new Map([["member1", 2]]));
+    assert.equal(show(s.targets), "member1=2 member2=3");
+    assert.equal(s.unplaced, 1);
+    assert.match(s.message ?? "", /no other cluster has room/);
+  });
+  it("Aggregated keeps its cluster while it holds them all, though another now claims more room", () => {
+    assert.equal(show(scheduleTemplate(deployment(3, "1"), aggregated, lagging, [{ name: "member1", replicas: 3 }]).targets), "member1=3");
+  });
+});

@@ -13,7 +13,8 @@ import type {
 } from "../../shared/api/types.ts";
 import { replicasOf } from "../../shared/interpreter/native/adapter.ts";
 import { placedAsSets, templateComponents } from "./binding-spec.ts";
-import { availableComponentSets, availableReplicas, componentSetRequest, replicaRequest, type ResourceAmounts, reportsCapacity, showAmounts } from "./capacity.ts";
+import { stableDivision } from "./stable-division.ts";
+import { availableComponentSets, availableReplicas, freeReplicas, componentSetRequest, replicaRequest, type ResourceAmounts, reportsCapacity, showAmounts } from "./capacity.ts";
 import { clusterReady, selectClusters } from "./placement.ts";
 import { DivisionError, divideReplicas } from "./replica-division.ts";
 import { applySpreadConstraints } from "./spread-constraints.ts";
@@ -57,7 +58,16 @@ export function schedulable(c: Cluster, tolerations: Toleration[] = []): boolean
  * constraints' choice disregard where the replicas are now; what a cluster runs still counts as
  * room it has (Karmada's too), and a cluster that holds the workload still passes a NoSchedule taint.
  */
-export function scheduleTemplate(template: KubeObject, policy: PropagationPolicy, clusters: Cluster[], previous: TargetCluster[] = [], interpreter?: KindInterpreter, fresh = false): Schedule {
+export function scheduleTemplate(
+  template: KubeObject,
+  policy: PropagationPolicy,
+  clusters: Cluster[],
+  previous: TargetCluster[] = [],
+  interpreter?: KindInterpreter,
+  /** Cluster → the most Divided replicas it takes (a cluster replicas moved away from: unschedulable-moves.ts). */
+  caps: ReadonlyMap<string, number> = new Map(),
+  fresh = false,
+): Schedule {
   const placement = policy.spec.placement ?? {};
   const terms: (ClusterAffinityTerm | undefined)[] =
     placement.clusterAffinities !== undefined && placement.clusterAffinities.length > 0 ? placement.clusterAffinities : [undefined];
@@ -67,7 +77,7 @@ export function scheduleTemplate(template: KubeObject, policy: PropagationPolicy
   let best: Schedule | undefined;
   for (const term of terms) {
     const affinity = term === undefined ? placement.clusterAffinity : term;
-    const s = scheduleWithin(demand, placement, affinity, clusters, byName, previous, fresh ? [] : previous);
+    const s = scheduleWithin(demand, placement, affinity, clusters, byName, previous, caps, fresh ? [] : previous);
     if (term !== undefined) s.affinityName = term.affinityName;
     const fits = s.error === undefined && s.unplaced === 0 && s.targets.some((t) => schedulable(byName.get(t.name) as Cluster, tolerations));
     if (fits) return s;
@@ -91,6 +101,12 @@ function demandOf(template: KubeObject, interpreter: KindInterpreter | undefined
   if (placedAsSets(components)) return { kind: "sets", perSet: componentSetRequest(components) };
   // Lazily: only a Divided placement estimates capacity.
   return { kind: "replicas", replicas: asked?.replicas, perReplica: () => replicaRequest(template, asked?.requires) };
+}
+
+/** What one replica requests, for a template divided per replica (undefined for one placed as whole sets). */
+export function perReplicaRequest(template: KubeObject, interpreter: KindInterpreter | undefined): ResourceAmounts | undefined {
+  const demand = demandOf(template, interpreter);
+  return demand.kind === "replicas" ? demand.perReplica() : undefined;
 }
 
 /**
@@ -125,6 +141,7 @@ function scheduleWithin(
   clusters: Cluster[],
   byName: ReadonlyMap<string, Cluster>,
   previous: TargetCluster[],
+  caps: ReadonlyMap<string, number>,
   /** What the division and the spread constraints keep stable: previous, or none for a fresh reschedule. */
   sticky: TargetCluster[],
 ): Schedule {
@@ -142,7 +159,8 @@ function scheduleWithin(
   const divided = strategy !== undefined && strategy.replicaSchedulingType === "Divided" && replicas !== undefined;
   const candidates = names.map((n) => byName.get(n) as Cluster).filter((c) => !divided || schedulable(c, tolerations));
   const perReplica = divided ? demand.perReplica() : undefined;
-  const available = perReplica ? Object.fromEntries(candidates.map((c) => [c.metadata.name ?? "", availableReplicas(c, perReplica, previous)])) : undefined;
+  const capped = (name: string, n: number): number => Math.min(n, caps.get(name) ?? Infinity);
+  const available = perReplica ? Object.fromEntries(candidates.map((c) => [c.metadata.name ?? "", capped(c.metadata.name ?? "", availableReplicas(c, perReplica, previous))])) : undefined;
   const spread = applySpreadConstraints({
     candidates,
     constraints: placement.spreadConstraints ?? [],
@@ -157,13 +175,18 @@ function scheduleWithin(
     return { targets: spread.clusters.map((name) => (replicas === undefined ? { name } : { name, replicas })), unplaced: 0 };
   }
   const chosen = new Set(spread.clusters);
+  const chosenClusters = candidates.filter((c) => chosen.has(c.metadata.name ?? ""));
+  const free = perReplica ? new Map(chosenClusters.map((c) => [c.metadata.name ?? "", freeReplicas(c, perReplica) ?? 0])) : undefined;
+  const stable = stableDivision({ strategy, previous: sticky, chosen: chosenClusters, replicas, caps, ...(free ? { free } : {}) });
+  if (stable !== undefined) return stable;
   try {
     const division = divideReplicas({
       replicas,
-      clusters: candidates.filter((c) => chosen.has(c.metadata.name ?? "")),
+      clusters: chosenClusters,
       strategy,
       available,
-      previous: Object.fromEntries(sticky.map((t) => [t.name, t.replicas ?? 0])),
+      previous: Object.fromEntries(sticky.map((t) => [t.name, capped(t.name, t.replicas ?? 0)])),
+      ...(caps.size > 0 ? { caps: Object.fromEntries(caps) } : {}),
     });
     return {
       targets: division.assignments.filter((a) => a.replicas > 0).map((a) => ({ name: a.name, replicas: a.replicas })),

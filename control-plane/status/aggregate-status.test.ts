@@ -90,6 +90,21 @@ describe("aggregateStatus", () => {
     }
   });
 
+  it("copies a workload's Unschedulable pods into its entry only when there are some", () => {
+    const manifest = report().manifests[0] as ManifestStatus;
+    const cases: { name: string; manifest: ManifestStatus; want: [number, string] | undefined }[] = [
+      { name: "two Unschedulable", manifest: { ...manifest, unschedulableReplicas: 2, unschedulableSince: "2026-11-24T10:00:00Z" }, want: [2, "2026-11-24T10:00:00Z"] },
+      { name: "none", manifest, want: undefined },
+      { name: "0 said explicitly", manifest: { ...manifest, unschedulableReplicas: 0, unschedulableSince: "2026-11-24T10:00:00Z" }, want: undefined },
+      { name: "a count without a time", manifest: { ...manifest, unschedulableReplicas: 2 }, want: undefined },
+    ];
+    for (const c of cases) {
+      const [item] = aggregateStatus({ ...base, reports: new Map([["m1", report({ manifests: [c.manifest] })]]) });
+      assert.deepEqual(item?.unschedulableReplicas === undefined ? undefined : [item.unschedulableReplicas, item.unschedulableSince], c.want, c.name);
+      assert.equal("unschedulableSince" in (item ?? {}), c.want !== undefined, `${c.name}: the key is absent when not reported`);
+    }
+  });
+
   it("keeps the last readyEndpoints of a cluster that is not ready", () => {
     const service = { group: "", version: "v1", kind: "Service", namespace: "default", name: "web" };
     const manifests = [{ ...(report().manifests[0] as ManifestStatus), resource: service, readyEndpoints: 3 }];

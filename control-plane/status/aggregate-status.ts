@@ -94,6 +94,11 @@ function fromReport(cluster: string, r: WorkStatus): AggregatedStatusItem {
   if (status !== undefined) item.status = status;
   // The entry describes the template's object: only a core Service's count is its own (DNS reads it).
   if (first?.readyEndpoints !== undefined && isCoreService(first.resource)) item.readyEndpoints = first.readyEndpoints;
+  // A workload's pods the member cannot place (the control plane moves them after --unschedulable-threshold).
+  if ((first?.unschedulableReplicas ?? 0) > 0 && first?.unschedulableSince !== undefined) {
+    item.unschedulableReplicas = first.unschedulableReplicas;
+    item.unschedulableSince = first.unschedulableSince;
+  }
   return item;
 }
 

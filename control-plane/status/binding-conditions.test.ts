@@ -220,6 +220,13 @@ describe("bindingConditions", () => {
     });
   }
 
+  it("says ReplicasMoved while a move of replicas off Unschedulable pods is in force, and nothing otherwise", () => {
+    const moved = "1 of 3 replicas moved from member2 …";
+    const got = bindingConditions({ clusters: ["member1"], aggregated: [ok("member1")], expectedHash: hashes("member1"), moved, now: T0 });
+    assert.deepEqual(got.at(-1), { type: "ReplicasMoved", status: "True", reason: "Unschedulable", message: moved, lastTransitionTime: T0 });
+    assert.equal(bindingConditions({ clusters: ["member1"], aggregated: [ok("member1")], expectedHash: hashes("member1"), now: T0 }).length, 3);
+  });
+
   it("lists at most 20 clusters in a message and counts the rest", () => {
     const clusters = Array.from({ length: 25 }, (_, i) => `m${String(i).padStart(2, "0")}`);
     const [, fully, prop] = bindingConditions({ clusters, aggregated: [], expectedHash: {}, now: T0 });

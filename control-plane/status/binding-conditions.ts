@@ -17,6 +17,8 @@ export interface BindingConditionsInput {
   unclaimed?: string;
   /** The kind's interpreter failed while scheduling (InterpretReplica): the operation and the message. */
   interpreterFailed?: string;
+  /** Replicas moved off Unschedulable pods (the binding's replicaMoves, as movesMessage says them). */
+  moved?: string;
   previous?: Condition[];
   /** RFC 3339 time used for a condition whose status changed. */
   now: string;
@@ -108,6 +110,8 @@ export function bindingConditions(input: BindingConditionsInput): Condition[] {
   if (held.length > 0) {
     conditions.push({ type: "DeletionHeld", status: "True", reason: "DeletionBudgetExceeded", message: `removal held on ${capList(held, ", ")} until approved: flotillactl deletions list` });
   }
+  // Present only while a move of replicas off Unschedulable pods is in force.
+  if (input.moved !== undefined) conditions.push({ type: "ReplicasMoved", status: "True", reason: "Unschedulable", message: input.moved });
   return conditions.map((c) => withTransitionTime(c, input.previous, input.now));
 }
 

@@ -4,7 +4,7 @@ import type { ResourceBindingStatus } from "../../shared/api/types.ts";
 import { silentLogger } from "../../shared/logger.ts";
 import type { KubeRest } from "../../shared/kube-rest.ts";
 import { KubeError } from "../../shared/kube-rest.ts";
-import { COALESCE_WINDOW_MS, EventRecorder, eventName, type Failure, type InvolvedObject, MAX_REMEMBERED, newFailures, planEvent, type SeenEvent } from "./event-recorder.ts";
+import { COALESCE_WINDOW_MS, EventRecorder, eventKey, eventName, type Failure, type InvolvedObject, MAX_REMEMBERED, newFailures, planEvent, type SeenEvent } from "./event-recorder.ts";
 
 const T0 = Date.UTC(2026, 0, 2, 3, 4, 5);
 const web: InvolvedObject = { apiVersion: "apps/v1", kind: "Deployment", namespace: "shop", name: "web", uid: "u-1" };
@@ -41,6 +41,12 @@ describe("planEvent", () => {
   it("caps a long message at the apiserver's 1024 characters", () => {
     const { write } = planEvent(web, { reason: "CreationFailed", message: "x".repeat(5000) }, undefined, T0, "web.new");
     assert.equal(write.event.message.length, 1024);
+  });
+
+  it("writes a Normal Event when asked, and a Normal and a Warning with the same words are two Events", () => {
+    const normal = { reason: "SuccessfulRescale", message: "New size: 4; reason: cpu above target", type: "Normal" as const };
+    assert.equal(planEvent(web, normal, undefined, T0, "web.new").write.event.type, "Normal");
+    assert.notEqual(eventKey(web, normal), eventKey(web, { reason: normal.reason, message: normal.message }));
   });
 });
 

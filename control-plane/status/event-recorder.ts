@@ -1,5 +1,5 @@
-// Kubernetes Events on templates for propagation failures, so `kubectl describe` and event
-// watchers see them. Bounded and coalescing like client-go's recorder: the same (object, reason,
+// Kubernetes Events on templates for propagation failures (and on other Flotilla objects, e.g. a
+// FederatedHPA's rescales), so `kubectl describe` and event watchers see them. Bounded and coalescing like client-go's recorder: the same (object, reason,
 // message) again within the window bumps the existing Event's count instead of creating another.
 // Messages come from status words and status messages, never from object content (no Secret data).
 import type { Logger } from "pino";
@@ -27,11 +27,15 @@ export interface InvolvedObject {
   uid?: string;
 }
 
-/** One failure to tell the user: a status word and what it says. */
+/** One failure to tell the user: a status word and what it says; `type` Normal for what is not a failure (default Warning). */
 export interface Failure {
   reason: string;
   message: string;
+  type?: EventType;
 }
+
+/** core/v1 Event types. */
+export type EventType = "Warning" | "Normal";
 
 /** What the recorder remembers of an Event it wrote. */
 export interface SeenEvent {
@@ -49,7 +53,7 @@ export interface CoreEvent {
   kind: "Event";
   metadata: { name: string; namespace: string };
   involvedObject: InvolvedObject;
-  type: "Warning";
+  type: EventType;
   reason: string;
   message: string;
   count: number;
@@ -68,9 +72,9 @@ export function involvedObjectOf(obj: KubeObject): InvolvedObject {
   return { apiVersion: obj.apiVersion, kind: obj.kind, ...(namespace ? { namespace } : {}), name, ...(uid ? { uid } : {}) };
 }
 
-/** The coalescing key: the same object, reason and message is the same Event. */
+/** The coalescing key: the same object, type, reason and message is the same Event. */
 export function eventKey(object: InvolvedObject, failure: Failure): string {
-  return JSON.stringify([object.apiVersion, object.kind, object.namespace ?? "", object.name, object.uid ?? "", failure.reason, message(failure)]);
+  return JSON.stringify([object.apiVersion, object.kind, object.namespace ?? "", object.name, object.uid ?? "", failure.type ?? "Warning", failure.reason, message(failure)]);
 }
 
 /**
@@ -88,7 +92,7 @@ export function planEvent(object: InvolvedObject, failure: Failure, seen: SeenEv
     kind: "Event",
     metadata: { name: next.name, namespace: next.namespace },
     involvedObject: object,
-    type: "Warning",
+    type: failure.type ?? "Warning",
     reason: failure.reason,
     message: message(failure),
     count: next.count,
@@ -136,7 +140,7 @@ export function newFailures(previous: ResourceBindingStatus | undefined, current
 }
 
 /**
- * Writes Warning Events on templates. Never fails its caller: a write error is logged at debug.
+ * Writes Events (Warning, or Normal when asked). Never fails its caller: a write error is logged at debug.
  * Writes for one coalescing key run in order, so a repeat patches the Event its first occurrence
  * created.
  */
@@ -163,7 +167,7 @@ export class EventRecorder {
     this.refilledAt = this.now();
   }
 
-  /** Records a Warning Event about object (asynchronously; returns when it was written or dropped). */
+  /** Records an Event (Warning unless failure.type says Normal) about object (asynchronously; returns when it was written or dropped). */
   record(object: InvolvedObject, failure: Failure): Promise<void> {
     const key = eventKey(object, failure);
     const nowMs = this.now();

@@ -4,13 +4,12 @@ import { counterOf } from "../../shared/metrics.ts";
 import { parseWorkKey, templateKeyOfBinding } from "../../shared/work-key.ts";
 import type { ControlPlaneContext, Part } from "../context.ts";
 import type { Hub } from "../hub/hub.ts";
-import { EventRecorder } from "./event-recorder.ts";
 import { type BindingRecord, removalReport, removalsConfirmed } from "./removal-confirmation.ts";
 import { StatusController } from "./status-controller.ts";
 
 export function startStatus(ctx: ControlPlaneContext, links: { hub: Hub; heardHere: (cluster: string) => boolean }): Part {
   const { caches, works, statuses, log, events } = ctx;
-  const recorder = new EventRecorder({ rest: ctx.rest, log: log.child({ component: "events" }) });
+  const recorder = ctx.recorder;
   const statusCtl = new StatusController({
     caches,
     templates: ctx.templates,

@@ -1,7 +1,7 @@
 import { type InterpreterRegistry, NATIVE_INTERPRETERS } from "../../shared/interpreter/registry.ts";
 import type { Logger } from "pino";
 import { RESOURCES } from "../../shared/api/resources.ts";
-import { type AggregatedStatusItem, LABELS, type ResourceBinding, type ResourceBindingStatus } from "../../shared/api/types.ts";
+import { type AggregatedStatusItem, LABELS, type ReplicaMove, type ResourceBinding, type ResourceBindingStatus } from "../../shared/api/types.ts";
 import { canonicalJson } from "../../shared/content-hash.ts";
 import { Controller } from "../../shared/controller.ts";
 import { isKubeStatus, type KubeRest, objectPath } from "../../shared/kube-rest.ts";
@@ -12,6 +12,7 @@ import { bindingConditions } from "./binding-conditions.ts";
 import { type EventRecorder, involvedObjectOf, newFailures } from "./event-recorder.ts";
 import type { ScheduleOutcomes } from "../scheduling/schedule-outcomes.ts";
 import { BINDING_FINALIZER } from "../scheduling/binding-spec.ts";
+import { movesMessage } from "../scheduling/unschedulable-moves.ts";
 import type { Caches } from "../caches.ts";
 import type { StatusStore } from "./status-store.ts";
 import { templateStatusPatch } from "./template-status.ts";
@@ -188,6 +189,7 @@ export class StatusController {
         ...(outcome?.unschedulable !== undefined ? { unschedulable: outcome.unschedulable } : {}),
         ...(outcome?.unclaimed !== undefined ? { unclaimed: outcome.unclaimed } : {}),
         ...(outcome?.interpreterFailed !== undefined ? { interpreterFailed: outcome.interpreterFailed } : {}),
+        ...(deleting ? {} : withMoved(binding.spec.replicaMoves)),
         previous: binding.status?.conditions,
         now: new Date().toISOString().replace(/\.\d{3}Z$/, "Z"),
       });
@@ -280,3 +282,9 @@ function ignoreNotFound(err: unknown): void {
   if (!isKubeStatus(err, 404)) throw err;
 }
 
+
+// The binding's replicaMoves as its ReplicasMoved condition says them.
+function withMoved(moves: ReplicaMove[] | undefined): { moved?: string } {
+  const moved = movesMessage(moves ?? []);
+  return moved === undefined ? {} : { moved };
+}

@@ -246,6 +246,34 @@ export interface ResourceBindingSpec {
    * creationTimestamp). Written by the rebalancer's field manager, never by the binding controller.
    */
   rescheduleTriggeredAt?: string;
+  /**
+   * Replicas moved away from a cluster where their pods stayed Unschedulable (issue 22, Karmada's
+   * descheduler): while one is recorded the cluster takes no more than it kept. Written by the
+   * control plane.
+   */
+  replicaMoves?: ReplicaMove[];
+}
+
+/** Replicas moved out of a cluster whose pods for them stayed Unschedulable past --unschedulable-threshold. */
+export interface ReplicaMove {
+  fromCluster: string;
+  /** The replicas moved out: its pods that were Unschedulable. */
+  replicas: number;
+  /** What the cluster had before the move: kept until the replicas run Available elsewhere (add first). */
+  had: number;
+  /** The most the cluster takes until the move expires (had − replicas). */
+  keep: number;
+  /** The reason (Unschedulable). */
+  reason: string;
+  /** When the move was decided; it lasts at least one --unschedulable-threshold. */
+  creationTimestamp: string;
+  /** Set once the replicas ran Available elsewhere and the cluster was brought down to `keep`. */
+  released?: boolean;
+  /**
+   * How many more replicas the cluster's resource summary said it held when the move was decided:
+   * past its window the move lasts until the summary says more (that figure proved wrong).
+   */
+  freeAtMove?: number;
 }
 
 /** One component of a multi-template workload (Karmada's ComponentRequirements). */
@@ -310,6 +338,10 @@ export interface AggregatedStatusItem {
   observedHash?: string;
   /** For a Service: its ready endpoints in the member (EndpointSlices); absent when the agent did not report them. */
   readyEndpoints?: number;
+  /** For a workload with pods: how many of its pods the member's scheduler leaves Unschedulable; absent when none. */
+  unschedulableReplicas?: number;
+  /** When the last of those became Unschedulable (RFC 3339): every one of them has been so at least since then. */
+  unschedulableSince?: string;
 }
 
 export interface ResourceBindingStatus {
@@ -335,6 +367,12 @@ export interface ReplicaSchedulingStrategy {
   replicaDivisionPreference?: "Aggregated" | "Weighted";
   /** Only for Weighted; dynamicWeight, when set, wins over staticWeightList (as in Karmada). */
   weightPreference?: { staticWeightList?: StaticClusterWeight[]; dynamicWeight?: "AvailableReplicas" };
+  /**
+   * Flotilla's addition, KubeFed ReplicaSchedulingPreference's `rebalance`: under static weights,
+   * replicas whose pods stay Unschedulable move to the other clusters (as under dynamicWeight and
+   * Aggregated, always).
+   */
+  rebalance?: boolean;
 }
 
 /** One weight entry; a cluster takes the first entry whose targetCluster matches it (`{}` matches all). */

@@ -30,6 +30,12 @@ interface FhpaJson {
   status?: { currentReplicas?: number; desiredReplicas?: number; conditions?: { type: string; status: string; reason: string; message: string }[] };
 }
 
+interface EventJson {
+  type: string;
+  reason: string;
+  message: string;
+}
+
 const divided = (name: string) =>
   JSON.stringify({
     apiVersion: "flotilla.dev/v1alpha1",
@@ -101,6 +107,12 @@ describe("fleet autoscaling without metrics", () => {
     assert.equal(idle.status?.currentReplicas, 3);
     assert.match(idle.status?.conditions?.find((c) => c.type === "ScalingActive")?.message ?? "", /unable to (get|compute)/);
     assert.equal((await getJson<DeploymentJson>(fleet.control, ["deploy", "-n", NS, "api"]))?.spec.replicas, 3, "no scale on missing data");
+    // kube-controller-manager's Events, on the FederatedHPA: the rescale into its bounds, and the metric it cannot read.
+    const events = async () => (await getJson<{ items: EventJson[] }>(fleet.control, ["events", "-n", NS, "--field-selector", "involvedObject.kind=FederatedHPA,involvedObject.name=api"]))?.items ?? [];
+    const seen = await eventually("SuccessfulRescale and FailedGetResourceMetric Events on the FederatedHPA", events, (l) => l.some((e) => e.reason === "SuccessfulRescale") && l.some((e) => e.reason === "FailedGetResourceMetric"));
+    assert.deepEqual(seen.filter((e) => e.reason === "SuccessfulRescale").map((e) => `${e.type} ${e.message}`), ["Normal New size: 3; reason: Current number of replicas below Spec.MinReplicas"]);
+    assert.equal(seen.find((e) => e.reason === "FailedGetResourceMetric")?.type, "Warning");
+    assert.ok(seen.filter((e) => e.reason === "FailedGetResourceMetric").length === 1, "a standing failure is one Event");
 
     await apply(
       fleet.control,

@@ -9,6 +9,7 @@ import type { Cluster } from "../env/cluster.ts";
 import { type Fleet, startFleet } from "../env/fleet.ts";
 import { type Flotilla, startFlotilla } from "../env/flotilla.ts";
 import { setWorkloadUsage } from "../env/usage.ts";
+import { cpuDeployment, cpuFederatedHpa, dividedPolicy } from "./fleet-autoscaling.fixtures.ts";
 import { apply, type BindingJson, eventually, getJson, kubectl } from "./helpers.ts";
 
 const NS = "fleet-hpa";
@@ -49,47 +50,10 @@ describe("a FederatedHPA on real metrics", () => {
 
   it("scales up on 90% CPU against a 50% target, and down when the load goes", async () => {
     await usage("450m");
-    await apply(
-      fleet.control,
-      JSON.stringify({
-        apiVersion: "apps/v1",
-        kind: "Deployment",
-        metadata: { name: "cpu", namespace: NS, labels: LABELS },
-        spec: {
-          replicas: 2,
-          selector: { matchLabels: LABELS },
-          template: { metadata: { labels: LABELS }, spec: { containers: [{ name: "c", image: "busybox", resources: { requests: { cpu: "500m", memory: "32Mi" } } }] } },
-        },
-      }),
-    );
-    await apply(
-      fleet.control,
-      JSON.stringify({
-        apiVersion: "flotilla.dev/v1alpha1",
-        kind: "PropagationPolicy",
-        metadata: { name: "cpu", namespace: NS },
-        spec: {
-          resourceSelectors: [{ apiVersion: "apps/v1", kind: "Deployment", name: "cpu" }],
-          placement: { clusterAffinity: { clusterNames: ["member1", "member2"] }, replicaScheduling: { replicaSchedulingType: "Divided", replicaDivisionPreference: "Weighted" } },
-        },
-      }),
-    );
+    await apply(fleet.control, cpuDeployment(NS, "cpu", LABELS, 2));
+    await apply(fleet.control, dividedPolicy(NS, "cpu"));
     await eventually("cpu divided 1 + 1", split, (s) => s === "member1=1 member2=1");
-    await apply(
-      fleet.control,
-      JSON.stringify({
-        apiVersion: "flotilla.dev/v1alpha1",
-        kind: "FederatedHPA",
-        metadata: { name: "cpu", namespace: NS },
-        spec: {
-          scaleTargetRef: { apiVersion: "apps/v1", kind: "Deployment", name: "cpu" },
-          minReplicas: 2,
-          maxReplicas: 4,
-          metrics: [{ type: "Resource", resource: { name: "cpu", target: { type: "Utilization", averageUtilization: 50 } } }],
-          behavior: { scaleDown: { stabilizationWindowSeconds: 0 } },
-        },
-      }),
-    );
+    await apply(fleet.control, cpuFederatedHpa(NS, "cpu", 2, 4));
 
     const up = await eventually("the template scaled to maxReplicas 4", replicas, (r) => r === 4, 240_000);
     assert.equal(up, 4);

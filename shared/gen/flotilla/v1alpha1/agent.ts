@@ -405,7 +405,19 @@ export interface ManifestStatus {
    * (conditions.ready not false), counted once per address family. Unset when the agent does not
    * know (it cannot read EndpointSlices, or has not listed them yet): "not reported" is not 0.
    */
-  readyEndpoints?: number | undefined;
+  readyEndpoints?:
+    | number
+    | undefined;
+  /**
+   * For a workload with pods (apps/v1 Deployment, StatefulSet, ReplicaSet): how many of its pods
+   * the member's scheduler leaves Unschedulable (PodScheduled=False, reason Unschedulable). Unset
+   * when none is, or the agent does not know (its pod cache has not listed yet).
+   */
+  unschedulableReplicas?:
+    | number
+    | undefined;
+  /** When the last of those became Unschedulable (RFC 3339): each has been so at least since then. */
+  unschedulableSince?: string | undefined;
 }
 
 /** WorkStatus reports one Work's state in the member; sent when it changes. */
@@ -3813,6 +3825,8 @@ function createBaseManifestStatus(): ManifestStatus {
     message: "",
     status: Buffer.alloc(0),
     readyEndpoints: undefined,
+    unschedulableReplicas: undefined,
+    unschedulableSince: undefined,
   };
 }
 
@@ -3838,6 +3852,12 @@ export const ManifestStatus: MessageFns<ManifestStatus> = {
     }
     if (message.readyEndpoints !== undefined) {
       writer.uint32(56).uint32(message.readyEndpoints);
+    }
+    if (message.unschedulableReplicas !== undefined) {
+      writer.uint32(64).uint32(message.unschedulableReplicas);
+    }
+    if (message.unschedulableSince !== undefined) {
+      writer.uint32(74).string(message.unschedulableSince);
     }
     return writer;
   },
@@ -3911,6 +3931,22 @@ export const ManifestStatus: MessageFns<ManifestStatus> = {
             message.readyEndpoints = reader.uint32();
             continue;
           }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.unschedulableReplicas = reader.uint32();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.unschedulableSince = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3935,6 +3971,16 @@ export const ManifestStatus: MessageFns<ManifestStatus> = {
         ? globalThis.Number(object.readyEndpoints)
         : isSet(object.ready_endpoints)
         ? globalThis.Number(object.ready_endpoints)
+        : undefined,
+      unschedulableReplicas: isSet(object.unschedulableReplicas)
+        ? globalThis.Number(object.unschedulableReplicas)
+        : isSet(object.unschedulable_replicas)
+        ? globalThis.Number(object.unschedulable_replicas)
+        : undefined,
+      unschedulableSince: isSet(object.unschedulableSince)
+        ? globalThis.String(object.unschedulableSince)
+        : isSet(object.unschedulable_since)
+        ? globalThis.String(object.unschedulable_since)
         : undefined,
     };
   },
@@ -3962,6 +4008,12 @@ export const ManifestStatus: MessageFns<ManifestStatus> = {
     if (message.readyEndpoints !== undefined) {
       obj.readyEndpoints = Math.round(message.readyEndpoints);
     }
+    if (message.unschedulableReplicas !== undefined) {
+      obj.unschedulableReplicas = Math.round(message.unschedulableReplicas);
+    }
+    if (message.unschedulableSince !== undefined) {
+      obj.unschedulableSince = message.unschedulableSince;
+    }
     return obj;
   },
 
@@ -3979,6 +4031,8 @@ export const ManifestStatus: MessageFns<ManifestStatus> = {
     message.message = object.message ?? "";
     message.status = object.status ?? Buffer.alloc(0);
     message.readyEndpoints = object.readyEndpoints ?? undefined;
+    message.unschedulableReplicas = object.unschedulableReplicas ?? undefined;
+    message.unschedulableSince = object.unschedulableSince ?? undefined;
     return message;
   },
 };
