@@ -94,6 +94,16 @@ describe("scheduleTemplate, fresh: the previous assignment is disregarded, what 
       fresh: "member1=6",
     },
     {
+      // The e2e's case: placed 5 + 1 while member2 was full; its room came back since.
+      name: "dynamic weights: steady keeps the whole last assignment, fresh divides by room again",
+      replicas: 6,
+      placement: { replicaScheduling: dynamic },
+      clusters: [cluster("member1", { cpu: "8", usedCpu: "5" }), cluster("member2", { cpu: "8", usedCpu: "1" })],
+      previous: [{ name: "member1", replicas: 5 }, { name: "member2", replicas: 1 }],
+      steady: "member1=5 member2=1",
+      fresh: "member1=3 member2=3",
+    },
+    {
       name: "dynamic weights, equal room, an odd replica: steady leaves it where it was, fresh by name",
       replicas: 3,
       placement: { replicaScheduling: dynamic },
