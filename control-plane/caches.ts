@@ -1,5 +1,6 @@
 import type { ResourceInterpreterCustomization } from "../shared/api/customization.ts";
 import type { CronFederatedHPA, FederatedHPA } from "../shared/api/autoscaling.ts";
+import type { WorkloadRebalancer } from "../shared/api/rebalancer.ts";
 import type { KubeConfig } from "@kubernetes/client-node";
 import type { Logger } from "pino";
 import { DNS_RESOURCES, type DNSEndpoint, type Domain, type IngressDNSRecord, type ServiceDNSRecord } from "../shared/api/dns.ts";
@@ -30,6 +31,8 @@ export class Caches {
   /** FederatedHPAs (issue 22): the autoscaler's inputs. */
   readonly federatedHpas: Informer<FederatedHPA>;
   readonly cronFederatedHpas: Informer<CronFederatedHPA>;
+  /** WorkloadRebalancers (issue 22): one-off fresh reschedules that users request. */
+  readonly workloadRebalancers: Informer<WorkloadRebalancer>;
   /** Bindings of both scopes by cluster and by policy; up to date before any other handler of theirs runs. */
   readonly bindingIndex = new BindingIndex();
 
@@ -50,6 +53,7 @@ export class Caches {
     this.customizations = make<ResourceInterpreterCustomization>(RESOURCES.resourceInterpreterCustomization);
     this.federatedHpas = make<FederatedHPA>(RESOURCES.federatedHPA);
     this.cronFederatedHpas = make<CronFederatedHPA>(RESOURCES.cronFederatedHPA);
+    this.workloadRebalancers = make<WorkloadRebalancer>(RESOURCES.workloadRebalancer);
     // Registered first, so every controller's handler reads the index with the event in it.
     // Only a template's current binding is indexed: one left under a legacy name (being moved)
     // must not unfile the current one when it goes.
@@ -59,7 +63,7 @@ export class Caches {
   }
 
   all(): Informer<unknown>[] {
-    return [...this.propagation(), this.domains, this.serviceDNSRecords, this.ingressDNSRecords, this.dnsEndpoints, this.federatedHpas, this.cronFederatedHpas] as Informer<unknown>[];
+    return [...this.propagation(), this.domains, this.serviceDNSRecords, this.ingressDNSRecords, this.dnsEndpoints, this.federatedHpas, this.cronFederatedHpas, this.workloadRebalancers] as Informer<unknown>[];
   }
 
   /** The caches propagation decides from: clusters, policies, bindings, overrides, interpreter customizations. */

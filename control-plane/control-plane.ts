@@ -13,6 +13,7 @@ import { startDetector } from "./detector/index.ts";
 import { startDns } from "./dns/index.ts";
 import { startHub } from "./hub/index.ts";
 import { startFederatedHpa } from "./federated-hpa/index.ts";
+import { startRebalancer } from "./rebalancer/index.ts";
 import { LeaderElector } from "./leader-election.ts";
 import { startPeers } from "./peers/index.ts";
 import { shutdownServer } from "./rpc.ts";
@@ -62,6 +63,7 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Runn
     startDns(ctx),
     startFederatedHpa(ctx),
     startPeers(ctx, { leases: clusters.leases, lease: clusters.lease }),
+    startRebalancer(ctx),
     startAdmin(ctx, { hub: hub.hub, waitingOn: clusters.waitingOn }),
     webhook,
   ];

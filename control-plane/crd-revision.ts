@@ -8,10 +8,10 @@
 export const CRD_REVISION_ANNOTATION = "flotilla.dev/crd-revision";
 
 /** The revision the files in control-plane/crds/ have. */
-export const CRD_REVISION = 6;
+export const CRD_REVISION = 7;
 
 /** SHA-256 over the CRD files (name, NUL, contents, NUL, in name order) at CRD_REVISION. */
-export const CRD_FILES_SHA256 = "9d71d1866894124c212c4b92ba4c6b7cc33cc002202db7d8eb70a223122bd2a4";
+export const CRD_FILES_SHA256 = "b246f7af508986bb5191192ef4e3ac61f4eda2e3a0a154b64b387622a4ffbdb1";
 
 /**
  * Whether to apply our CRD over the served one: not when the served one says a higher revision.

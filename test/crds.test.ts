@@ -22,6 +22,7 @@ import { CRD_REVISION } from "../control-plane/crd-revision.ts";
 import { badDns, DNS_NS, kubefedIngressManifest, kubefedServiceManifest, serviceRecordStatus, validDns } from "./dns-crds.fixtures.ts";
 import { badRic, everyOperation, karmadaExampleManifest } from "./ric-crds.fixtures.ts";
 import { badAutoscaling, cronFhpa, cronStatus, everyField, fhpa, fhpaStatus, karmadaCronManifest, karmadaFhpaManifest } from "./autoscaling-crds.fixtures.ts";
+import { badRebalancers, everyRebalancerField, karmadaRebalancerManifest, rebalancerStatus } from "./rebalancer-crds.fixtures.ts";
 import { binaryPath, ensureBinaries } from "./env/binaries.ts";
 import { type Cluster, startCluster } from "./env/cluster.ts";
 
@@ -209,6 +210,8 @@ const valid: Fixture[] = [
     clusters: [{ name: "member1", replicas: 2 }, { name: "member2", replicas: 1 }],
     placement: fullPlacement,
     conflictResolution: "Abort",
+    rescheduleTriggeredAt: "2026-11-24T12:00:00Z",
+    gracefulEvictionTasks: [{ fromCluster: "member3", replicas: 2, reason: "FreshReschedule", creationTimestamp: "2026-11-24T12:00:01Z" }],
   }),
   rb("conf-configmap", {
     resource: { apiVersion: "v1", kind: "ConfigMap", namespace: NS, name: "conf" },
@@ -738,6 +741,7 @@ describe("flotilla.dev CRD files", () => {
         "PropagationPolicy",
         "ResourceBinding",
         "ResourceInterpreterCustomization",
+        "WorkloadRebalancer",
       ],
     );
     const spec = (kind: string) => prop(schemaOf(crds.get(kind) as KubeObject), "spec");
@@ -980,6 +984,34 @@ describe("flotilla.dev CRDs in a real control cluster", () => {
   });
 
   for (const c of badAutoscaling) {
+    it(`refuses ${c.what} with 422 naming the field`, async () => {
+      const { code, message } = await refusal(objects.create(c.obj));
+      assert.equal(code, 422, message);
+      for (const re of c.message) assert.match(message, re);
+    });
+  }
+
+  it("applies Karmada's WorkloadRebalancer with only apiVersion changed, and keeps every field and its full status", async () => {
+    await pipe(["apply"], karmadaRebalancerManifest);
+    await pipe(["apply", "--server-side"], karmadaRebalancerManifest);
+    const demo = (await custom.getClusterCustomObject({ ...gv, plural: "workloadrebalancers", name: "demo" })) as { spec: Obj };
+    assert.deepEqual(demo.spec, {
+      workloads: [
+        { apiVersion: "apps/v1", kind: "Deployment", name: "demo-deploy-1", namespace: "default" },
+        { apiVersion: "v1", kind: "ConfigMap", name: "demo-configmap", namespace: "default" },
+      ],
+      ttlSecondsAfterFinished: 60,
+    });
+    const created = await objects.create(everyRebalancerField);
+    assert.deepEqual(created.spec, everyRebalancerField.spec);
+    const ref = { ...gv, plural: "workloadrebalancers", name: "every-field" };
+    const withStatus = await custom.replaceClusterCustomObjectStatus({ ...ref, body: { ...created, status: rebalancerStatus } });
+    assert.deepEqual((withStatus as Obj).status, rebalancerStatus);
+    const header = (await kubectl("get", "workloadrebalancers")).stdout.trim().split("\n")[0]?.trim().split(/\s+/);
+    assert.deepEqual(header, ["NAME", "FINISHED", "AGE"]);
+  });
+
+  for (const c of badRebalancers) {
     it(`refuses ${c.what} with 422 naming the field`, async () => {
       const { code, message } = await refusal(objects.create(c.obj));
       assert.equal(code, 422, message);

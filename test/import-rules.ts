@@ -59,6 +59,8 @@ export const FOLDER_IMPORTS: Readonly<Record<string, readonly string[]>> = {
   "federated-hpa": ["autoscaling", "detector/template-informers.ts", "status/status-holds.ts", "status/event-recorder.ts"],
   // Summaries between replicas: who holds which cluster (its Lease), and the hub's checks on a summary.
   peers: ["clusters/cluster-leases.ts", "clusters/cluster-lease.ts", "hub/message-bounds.ts", "hub/metrics-admission.ts"],
+  // The WorkloadRebalancer controller: binding names and the fresh-reschedule trigger rule.
+  rebalancer: ["scheduling/binding-spec.ts", "scheduling/fresh-reschedule.ts"],
 };
 
 /** The assembly: only bin/ and tests start the control plane. */

@@ -13,6 +13,7 @@ import { DependencyTracker } from "./dependency-tracker.ts";
 import { MoveSignals } from "./move-signals.ts";
 import { placeTemplate } from "./template-placement.ts";
 import { schedulable } from "../scheduling/schedule.ts";
+import { CACHE_RECHECK_MS, FreshServed } from "./fresh-served.ts";
 import type { ScheduleOutcomes } from "../scheduling/schedule-outcomes.ts";
 import { bindingPolicyId, claimPolicy } from "../scheduling/policy-match.ts";
 import { isPropagatable, type KindRef, type TemplateInformers } from "./template-informers.ts";
@@ -48,6 +49,7 @@ export class BindingController {
    * forgets it and starts the clock again at its first look, which only delays a release.
    */
   private readonly replacementSeen = new Map<string, ReplacementSeen>();
+  private readonly fresh = new FreshServed(() => this.now());
 
   private readonly evictionPeriodMs: number;
   private readonly unschedulableThresholdMs: number;
@@ -99,8 +101,8 @@ export class BindingController {
       },
     );
     const bindingChanged = (b: ResourceBinding) => this.controller.enqueue(templateKeyOfBinding(b));
-    // A binding under a legacy name (an earlier version's) is moved as soon as it is seen.
-    const legacyChanged = (b: ResourceBinding) => !isCurrentBinding(b) && bindingChanged(b);
+    // A binding under a legacy name (an earlier version's) is moved as soon as it is seen; one that asks for a fresh reschedule gets it.
+    const legacyChanged = (b: ResourceBinding) => (!isCurrentBinding(b) || this.fresh.due(templateKeyOfBinding(b), b)) && bindingChanged(b);
     for (const inf of [this.caches.bindings, this.caches.clusterBindings]) inf.on({ add: legacyChanged, update: legacyChanged, delete: bindingChanged });
     // A parent's dependencies follow its binding: where it goes, and whether it still exists.
     // Only what a dependency's binding is made of counts: a parent's status writes change nothing.
@@ -158,6 +160,8 @@ export class BindingController {
   private async reconcile(key: string): Promise<ReconcileResult> {
     const ref = parseWorkKey(key);
     if (!isPropagatable(ref)) return undefined;
+    const fresh = this.fresh.input(key, this.caches.currentBindingOf(ref));
+    if (fresh === "behind") return { requeueAfterMs: CACHE_RECHECK_MS };
     // Taken out here and put back only by a placement that still has an eviction pending, so every
     // other way out (template or binding gone, unclaimed, no task left) forgets it.
     const availableSince = this.replacementSeen.get(key);
@@ -198,6 +202,7 @@ export class BindingController {
       ...(availableSince ? { availableSince } : {}),
       requiredBy,
       interpreter: this.interpreters.for(template),
+      ...fresh,
     });
     // A customization's script failed: the binding keeps what it has and says why (its next change requeues the template).
     if ("interpreterFailed" in placed) {
@@ -216,6 +221,7 @@ export class BindingController {
       return undefined;
     }
     if (current === undefined || !bindingUpToDate(current, desired)) await this.rest.apply(path, desired, FIELD_MANAGER);
+    if (fresh.freshTrigger !== undefined) this.fresh.written(key, fresh.freshTrigger);
     await this.moved(legacy);
     return recheck;
   }

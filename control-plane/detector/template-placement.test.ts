@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { Cluster, KubeObject, PropagationPolicy } from "../../shared/api/types.ts";
+import type { Cluster, KubeObject, PropagationPolicy, ResourceBinding } from "../../shared/api/types.ts";
 import { InterpreterError, type KindInterpreter } from "../../shared/interpreter/interpreter.ts";
 import { placeTemplate } from "./template-placement.ts";
 
@@ -81,6 +81,52 @@ describe("placeTemplate", () => {
     assert.deepEqual(place(failing), { interpreterFailed: "InterpretComponent: luaScript:3: attempt to index a nil value (field 'taskManager')" });
     const dependency = placeTemplate({ template: widget, policy: undefined, existing: undefined, live: [member1], requireAcceptance: false, now: 0, evictionPeriodMs: 0, requiredBy: [{ name: "parent", clusters: ["member1"] }], interpreter: failing });
     assert.ok("interpreterFailed" in dependency, "a dependency placed with its parents too");
+  });
+});
+
+describe("placeTemplate, a fresh reschedule", () => {
+  const T = "2026-11-24T10:00:00Z";
+  const sized = (name: string, usedCpu: string): Cluster => ({ ...ready(name), status: { ...ready(name).status, resourceSummary: { allocatable: { cpu: "8", pods: "110" }, allocated: { cpu: usedCpu, pods: "0" } } } });
+  const web: KubeObject = { apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "web", namespace: "ns", uid: "u2" }, spec: { replicas: 6, template: { spec: { containers: [{ name: "c", resources: { requests: { cpu: "1" } } }] } } } };
+  // At most one cluster: it stays where it runs, unless a fresh reschedule picks again (by room, then name).
+  const oneCluster: PropagationPolicy = {
+    ...policy,
+    spec: { resourceSelectors: [{ apiVersion: "apps/v1", kind: "Deployment" }], placement: { replicaScheduling: { replicaSchedulingType: "Divided", replicaDivisionPreference: "Weighted", weightPreference: { dynamicWeight: "AvailableReplicas" } }, spreadConstraints: [{ spreadByField: "cluster", maxGroups: 1, minGroups: 1 }] } },
+  };
+  const live = [sized("member1", "0"), sized("member2", "6")];
+  const first = placeTemplate({ template: web, policy: oneCluster, existing: undefined, live, requireAcceptance: false, now: 0, evictionPeriodMs: 0, requiredBy: [], interpreter: undefined });
+  assert.ok("desired" in first);
+  const onMember2 = { ...first.desired, spec: { ...first.desired.spec, clusters: [{ name: "member2", replicas: 6 }] } };
+  const at = (existing: ResourceBinding, fresh: { freshTrigger?: string; served?: string }, now = 1000) =>
+    placeTemplate({ template: web, policy: oneCluster, existing, live, requireAcceptance: false, now, evictionPeriodMs: 0, requiredBy: [], interpreter: undefined, ...fresh });
+
+  it("without a trigger it stays where it runs", () => {
+    const placed = at(onMember2, {});
+    assert.ok("desired" in placed);
+    assert.deepEqual(placed.desired.spec.clusters, [{ name: "member2", replicas: 6 }]);
+    assert.equal(placed.desired.metadata.annotations, undefined);
+  });
+
+  it("with one it schedules afresh, holds the Ready cluster it leaves (add first), and records the trigger served in the same binding", () => {
+    const placed = at(onMember2, { freshTrigger: T });
+    assert.ok("desired" in placed);
+    assert.deepEqual(placed.desired.spec.clusters, [{ name: "member1", replicas: 6 }, { name: "member2", replicas: 6 }]);
+    assert.deepEqual(placed.desired.spec.gracefulEvictionTasks?.map((t) => [t.fromCluster, t.replicas, t.reason]), [["member2", 6, "FreshReschedule"]]);
+    assert.deepEqual(placed.desired.metadata.annotations, { "flotilla.dev/reschedule-served": T });
+    assert.equal(placed.served, T);
+    assert.ok(placed.recheckAfterMs !== undefined, "looked at again while the copy is held");
+
+    // The next (ordinary) schedule builds on the fresh one, not on the held copy, and carries what was served.
+    const next = at(placed.desired, { served: T }, 2000);
+    assert.ok("desired" in next);
+    assert.deepEqual(next.desired.spec.clusters, placed.desired.spec.clusters);
+    assert.deepEqual(next.desired.metadata.annotations, { "flotilla.dev/reschedule-served": T });
+    // member1 runs its 6 Available: member2 lets go.
+    const available = { ...placed.desired, status: { aggregatedStatus: [{ clusterName: "member1", applied: true, health: "Healthy" as const, status: { availableReplicas: 6 } }] } };
+    const released = at(available, { served: T }, 3000);
+    assert.ok("desired" in released);
+    assert.deepEqual(released.desired.spec.clusters, [{ name: "member1", replicas: 6 }]);
+    assert.equal(released.desired.spec.gracefulEvictionTasks, undefined);
   });
 });
 

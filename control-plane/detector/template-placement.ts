@@ -1,13 +1,16 @@
 // Where a claimed template goes, as its binding should say: the policy's schedule over the
 // admitted clusters, not-Ready clusters' copies held by graceful eviction, and what the binding's
 // status should say about it. Pure; the binding controller writes the result. A customization's
-// script that fails (InterpreterError) is an answer too: the binding keeps what it has.
-import type { Cluster, GracefulEvictionTask, PropagationPolicy, ReplicaMove, ResourceBinding, TargetCluster } from "../../shared/api/types.ts";
+// script that fails (InterpreterError) is an answer too: the binding keeps what it has. A fresh
+// reschedule (scheduling/fresh-reschedule.ts) schedules once without the previous assignment, holds
+// the Ready clusters it drops until the new placement is Available, and records what it served.
+import { type Cluster, type GracefulEvictionTask, LABELS, type PropagationPolicy, type ReplicaMove, type ResourceBinding, type TargetCluster } from "../../shared/api/types.ts";
 import { InterpreterError, type KindInterpreter } from "../../shared/interpreter/interpreter.ts";
 import type { KubeObject } from "../../shared/api/types.ts";
 import { admittedClusters } from "../scheduling/acceptance.ts";
 import { desiredBinding, type RequiredBy } from "../scheduling/binding-spec.ts";
-import { placementAfter, type ReplacementSeen } from "../scheduling/graceful-eviction.ts";
+import { holdDroppedClusters, previousTargets } from "../scheduling/fresh-reschedule.ts";
+import { placementAfter, placementSelects, type ReplacementSeen } from "../scheduling/graceful-eviction.ts";
 import type { ScheduleOutcome } from "../scheduling/schedule-outcomes.ts";
 import { perReplicaRequest, type Schedule, scheduleTemplate } from "../scheduling/schedule.ts";
 import { freeReplicas, type ResourceAmounts } from "../scheduling/capacity.ts";
@@ -29,10 +32,14 @@ export interface PlacementInput {
   availableSince?: ReplacementSeen;
   requiredBy: RequiredBy[];
   interpreter: KindInterpreter | undefined;
+  /** A fresh reschedule to serve now (freshRescheduleDue): its spec.rescheduleTriggeredAt. */
+  freshTrigger?: string;
+  /** The trigger served last (the binding's annotation, or later in this process): carried on. */
+  served?: string;
 }
 
 export type Placed =
-  | { desired: ResourceBinding; outcome?: ScheduleOutcome; availableSince?: ReplacementSeen; recheckAfterMs?: number }
+  | { desired: ResourceBinding; outcome?: ScheduleOutcome; availableSince?: ReplacementSeen; recheckAfterMs?: number; served?: string }
   | { interpreterFailed: string };
 
 export function placeTemplate(input: PlacementInput): Placed {
@@ -42,6 +49,7 @@ export function placeTemplate(input: PlacementInput): Placed {
     let evictions: GracefulEvictionTask[] = [];
     let moves: ReplicaMove[] = [];
     let out: Omit<Extract<Placed, { desired: ResourceBinding }>, "desired"> = {};
+    const fresh = input.freshTrigger !== undefined;
     if (policy !== undefined) {
       const status = existing?.status?.aggregatedStatus ?? [];
       // Moves only out of Ready clusters still placeable: a not-Ready one is graceful eviction's, a leaving one goes at once.
@@ -55,19 +63,25 @@ export function placeTemplate(input: PlacementInput): Placed {
         thresholdMs: input.unschedulableThresholdMs ?? 0,
         freeNow: freeNowOf(template, interpreter, input.live),
       });
-      const schedule = scheduleTemplate(template, policy, admittedClusters(input.live, existing?.spec.clusters, input.requireAcceptance), existing?.spec.clusters, interpreter, plan.caps);
+      const schedule = scheduleTemplate(template, policy, admittedClusters(input.live, existing?.spec.clusters, input.requireAcceptance), previousTargets(existing), interpreter, plan.caps, fresh);
       const placed = placementAfter({ schedule, existing, policy, live: input.live, now: input.now, evictionPeriodMs: input.evictionPeriodMs, ...(input.availableSince ? { availableSince: input.availableSince } : {}) });
-      const held = holdMoved(placed.targets, schedule.unplaced, plan.moves.filter((m) => ready.has(m.fromCluster)), status);
-      ({ targets, moves } = held);
-      evictions = placed.evictions;
-      const recheck = Math.min(placed.recheckAfterMs ?? Infinity, plan.recheckAfterMs ?? Infinity);
+      const moved = holdMoved(placed.targets, schedule.unplaced, plan.moves.filter((m) => ready.has(m.fromCluster)), status);
+      moves = moved.moves;
+      const selected = (name: string) => input.live.some((c) => c.metadata.name === name && placementSelects(policy.spec.placement, c));
+      const held = holdDroppedClusters({ fresh, existing, targets: moved.targets, evictions: placed.evictions, live: input.live, selected, now: input.now });
+      ({ targets, evictions } = held);
+      const recheck = Math.min(placed.recheckAfterMs ?? Infinity, plan.recheckAfterMs ?? Infinity, held.recheckAfterMs ?? Infinity);
       out = {
         outcome: outcomeOf(schedule, policy.metadata.name ?? "", targets.length > 0),
         ...(placed.availableSince === undefined ? {} : { availableSince: placed.availableSince }),
         ...(recheck === Infinity ? {} : { recheckAfterMs: recheck }),
       };
     }
-    return { desired: desiredBinding(template, policy, targets, input.requiredBy, evictions, interpreter, moves), ...out };
+    const desired = desiredBinding(template, policy, targets, input.requiredBy, evictions, interpreter, moves);
+    // Served in the same write as the schedule it asked for (a failed script above serves nothing).
+    const served = input.freshTrigger ?? input.served;
+    if (served !== undefined) desired.metadata.annotations = { [LABELS.rescheduleServed]: served };
+    return { desired, ...out, ...(served === undefined ? {} : { served }) };
   } catch (err) {
     if (!(err instanceof InterpreterError)) throw err;
     return { interpreterFailed: err.message };

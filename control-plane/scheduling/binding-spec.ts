@@ -67,6 +67,7 @@ export function isCurrentBinding(b: ResourceBinding): boolean {
 /** A binding as it is, under another name: what moving a legacy binding writes (its status follows from the agents). */
 export function movedBinding(b: ResourceBinding, name: string): ResourceBinding {
   const m = b.metadata;
+  const served = m.annotations?.[LABELS.rescheduleServed];
   return {
     apiVersion: b.apiVersion,
     kind: b.kind,
@@ -74,6 +75,8 @@ export function movedBinding(b: ResourceBinding, name: string): ResourceBinding 
       name,
       ...(m.namespace ? { namespace: m.namespace } : {}),
       labels: Object.fromEntries(Object.entries(m.labels ?? {}).filter(([k]) => k.startsWith("flotilla.dev/"))),
+      // What its fresh reschedules served goes with it, or its trigger (copied in spec) would be served again.
+      ...(served === undefined ? {} : { annotations: { [LABELS.rescheduleServed]: served } }),
       finalizers: [BINDING_FINALIZER],
       ownerReferences: m.ownerReferences ?? [],
     },
@@ -224,13 +227,17 @@ export function suspensionHolds(spec: ResourceBindingSpec, cluster: Cluster | un
   return cluster !== undefined && cluster.metadata.deletionTimestamp === undefined && dispatchSuspended(spec, cluster.metadata.name ?? "");
 }
 
-/** Whether an existing binding already says what desired says (then no write is needed). */
+/**
+ * Whether an existing binding already says what desired says (then no write is needed). Its
+ * spec.rescheduleTriggeredAt is another field manager's (the rebalancer's) and never desired.
+ */
 export function bindingUpToDate(existing: ResourceBinding, desired: ResourceBinding): boolean {
   const pick = (b: ResourceBinding) => ({
     labels: Object.fromEntries(Object.entries(b.metadata.labels ?? {}).filter(([k]) => k.startsWith("flotilla.dev/"))),
     finalizer: (b.metadata.finalizers ?? []).includes(BINDING_FINALIZER),
     owner: (b.metadata.ownerReferences ?? []).map((o) => o.uid),
-    spec: b.spec,
+    served: b.metadata.annotations?.[LABELS.rescheduleServed] ?? "",
+    spec: { ...b.spec, rescheduleTriggeredAt: undefined },
   });
   return canonicalJson(pick(existing)) === canonicalJson(pick(desired));
 }

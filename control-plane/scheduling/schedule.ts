@@ -54,6 +54,9 @@ export function schedulable(c: Cluster, tolerations: Toleration[] = []): boolean
  * at least one is schedulable, within the spread constraints. When none fits, the group that
  * comes closest is used (fewest unplaced replicas, then the earliest). A recovered earlier group
  * is used again, as the policy orders them. `previous` (the binding's current targets) keeps ties stable.
+ * `fresh` (a fresh reschedule, Karmada's Fresh assignment mode): the division and the spread
+ * constraints' choice disregard where the replicas are now; what a cluster runs still counts as
+ * room it has (Karmada's too), and a cluster that holds the workload still passes a NoSchedule taint.
  */
 export function scheduleTemplate(
   template: KubeObject,
@@ -63,6 +66,7 @@ export function scheduleTemplate(
   interpreter?: KindInterpreter,
   /** Cluster → the most Divided replicas it takes (a cluster replicas moved away from: unschedulable-moves.ts). */
   caps: ReadonlyMap<string, number> = new Map(),
+  fresh = false,
 ): Schedule {
   const placement = policy.spec.placement ?? {};
   const terms: (ClusterAffinityTerm | undefined)[] =
@@ -73,7 +77,7 @@ export function scheduleTemplate(
   let best: Schedule | undefined;
   for (const term of terms) {
     const affinity = term === undefined ? placement.clusterAffinity : term;
-    const s = scheduleWithin(demand, placement, affinity, clusters, byName, previous, caps);
+    const s = scheduleWithin(demand, placement, affinity, clusters, byName, previous, caps, fresh ? [] : previous);
     if (term !== undefined) s.affinityName = term.affinityName;
     const fits = s.error === undefined && s.unplaced === 0 && s.targets.some((t) => schedulable(byName.get(t.name) as Cluster, tolerations));
     if (fits) return s;
@@ -138,6 +142,8 @@ function scheduleWithin(
   byName: ReadonlyMap<string, Cluster>,
   previous: TargetCluster[],
   caps: ReadonlyMap<string, number>,
+  /** What the division and the spread constraints keep stable: previous, or none for a fresh reschedule. */
+  sticky: TargetCluster[],
 ): Schedule {
   const tolerations = placement.clusterTolerations ?? [];
   const held = new Set(previous.map((t) => t.name));
@@ -147,7 +153,7 @@ function scheduleWithin(
     const c = byName.get(n) as Cluster;
     return !untoleratedTaint(c, "NoExecute", tolerations) && (held.has(n) || !untoleratedTaint(c, "NoSchedule", tolerations));
   });
-  if (demand.kind === "sets") return scheduleSets(demand.perSet, placement, selected.length, names, byName, previous);
+  if (demand.kind === "sets") return scheduleSets(demand.perSet, placement, selected.length, names, byName, previous, sticky);
   const replicas = demand.replicas;
   const strategy = placement.replicaScheduling;
   const divided = strategy !== undefined && strategy.replicaSchedulingType === "Divided" && replicas !== undefined;
@@ -158,7 +164,7 @@ function scheduleWithin(
   const spread = applySpreadConstraints({
     candidates,
     constraints: placement.spreadConstraints ?? [],
-    previous: [...held],
+    previous: sticky.map((t) => t.name),
     ...(available ? { capacity: available } : {}),
   });
   if ("error" in spread) return { targets: [], unplaced: replicas ?? 0, error: spread.error };
@@ -171,7 +177,7 @@ function scheduleWithin(
   const chosen = new Set(spread.clusters);
   const chosenClusters = candidates.filter((c) => chosen.has(c.metadata.name ?? ""));
   const free = perReplica ? new Map(chosenClusters.map((c) => [c.metadata.name ?? "", freeReplicas(c, perReplica) ?? 0])) : undefined;
-  const stable = stableDivision({ strategy, previous, chosen: chosenClusters, replicas, caps, ...(free ? { free } : {}) });
+  const stable = stableDivision({ strategy, previous: sticky, chosen: chosenClusters, replicas, caps, ...(free ? { free } : {}) });
   if (stable !== undefined) return stable;
   try {
     const division = divideReplicas({
@@ -179,7 +185,7 @@ function scheduleWithin(
       clusters: chosenClusters,
       strategy,
       available,
-      previous: Object.fromEntries(previous.map((t) => [t.name, capped(t.name, t.replicas ?? 0)])),
+      previous: Object.fromEntries(sticky.map((t) => [t.name, capped(t.name, t.replicas ?? 0)])),
       ...(caps.size > 0 ? { caps: Object.fromEntries(caps) } : {}),
     });
     return {
@@ -203,7 +209,7 @@ function scheduleWithin(
  * division preference with the set as its single unit (static weights: the heaviest; dynamic
  * weights and Aggregated: the most sets). Why one cluster, beyond Karmada: README.md here.
  */
-function scheduleSets(perSet: ResourceAmounts, placement: Placement, selected: number, names: string[], byName: ReadonlyMap<string, Cluster>, previous: TargetCluster[]): Schedule {
+function scheduleSets(perSet: ResourceAmounts, placement: Placement, selected: number, names: string[], byName: ReadonlyMap<string, Cluster>, previous: TargetCluster[], sticky: TargetCluster[]): Schedule {
   const tolerations = placement.clusterTolerations ?? [];
   const held = new Set(previous.map((t) => t.name));
   const strategy = placement.replicaScheduling;
@@ -218,7 +224,8 @@ function scheduleSets(perSet: ResourceAmounts, placement: Placement, selected: n
     return { targets: [], unplaced: 1, message: why };
   }
   const capacity = judged ? Object.fromEntries(candidates.map((c) => [c.metadata.name ?? "", sets.get(c.metadata.name ?? "") ?? 0])) : undefined;
-  const spread = applySpreadConstraints({ candidates, constraints: placement.spreadConstraints ?? [], previous: [...held], ...(capacity ? { capacity } : {}) });
+  const kept = sticky.map((t) => t.name);
+  const spread = applySpreadConstraints({ candidates, constraints: placement.spreadConstraints ?? [], previous: kept, ...(capacity ? { capacity } : {}) });
   if ("error" in spread) return { targets: [], unplaced: 1, error: spread.error };
   if (spread.clusters.length === 0) return { targets: [], unplaced: 1, message: noFitMessage(selected, names.length, candidates.length, divided) };
   if (!divided) return { targets: spread.clusters.map((name) => ({ name })), unplaced: 0 };
@@ -229,7 +236,7 @@ function scheduleSets(perSet: ResourceAmounts, placement: Placement, selected: n
       clusters: candidates.filter((c) => chosen.has(c.metadata.name ?? "")),
       strategy,
       ...(capacity ? { available: capacity } : {}),
-      previous: Object.fromEntries([...held].map((name) => [name, 1])),
+      previous: Object.fromEntries(kept.map((name) => [name, 1])),
     });
     const one = division.assignments.find((a) => a.replicas > 0);
     // Only static weights can leave it out (no chosen cluster weighs above 0, or all at maxReplicas 0).

@@ -15,6 +15,7 @@ export const RESOURCES = {
   resourceInterpreterCustomization: r("ResourceInterpreterCustomization", "resourceinterpretercustomizations", false),
   federatedHPA: r("FederatedHPA", "federatedhpas", true),
   cronFederatedHPA: r("CronFederatedHPA", "cronfederatedhpas", true),
+  workloadRebalancer: r("WorkloadRebalancer", "workloadrebalancers", false),
 } as const;
 
 /** The core Secret resource (bootstrap tokens, agent credentials). */

@@ -26,6 +26,12 @@ export const LABELS = {
    */
   deletionsApproved: "flotilla.dev/deletions-approved",
   deletionsRejected: "flotilla.dev/deletions-rejected",
+  /**
+   * On a ResourceBinding: the spec.rescheduleTriggeredAt its last fresh reschedule served, written
+   * by the binding controller in the same write as that schedule's clusters (so a restart or a new
+   * leader never serves it twice, and never loses it).
+   */
+  rescheduleServed: "flotilla.dev/reschedule-served",
 } as const;
 
 export interface ObjectMeta {
@@ -235,6 +241,11 @@ export interface ResourceBindingSpec {
   requiredBy?: BindingSnapshot[];
   /** Clusters that keep their copy while it is replaced elsewhere (graceful eviction). */
   gracefulEvictionTasks?: GracefulEvictionTask[];
+  /**
+   * Karmada's field: when a fresh reschedule was asked for (a WorkloadRebalancer's
+   * creationTimestamp). Written by the rebalancer's field manager, never by the binding controller.
+   */
+  rescheduleTriggeredAt?: string;
   /**
    * Replicas moved away from a cluster where their pods stayed Unschedulable (issue 22, Karmada's
    * descheduler): while one is recorded the cluster takes no more than it kept. Written by the

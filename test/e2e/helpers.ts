@@ -53,13 +53,16 @@ export function deploymentJson(name: string, namespace: string, replicas: number
   });
 }
 
-/** A PropagationPolicy, named like the Deployment it selects, that places it on the named clusters. */
-export function placementPolicyJson(name: string, namespace: string, clusters: string[]): string {
+/**
+ * A PropagationPolicy, named like the Deployment it selects, that places it on the named clusters;
+ * placement: more of its placement (replicaScheduling, spreadConstraints, …).
+ */
+export function placementPolicyJson(name: string, namespace: string, clusters: string[], placement: Record<string, unknown> = {}): string {
   return JSON.stringify({
     apiVersion: "flotilla.dev/v1alpha1",
     kind: "PropagationPolicy",
     metadata: { name, namespace },
-    spec: { resourceSelectors: [{ apiVersion: "apps/v1", kind: "Deployment", name }], placement: { clusterAffinity: { clusterNames: clusters } } },
+    spec: { resourceSelectors: [{ apiVersion: "apps/v1", kind: "Deployment", name }], placement: { clusterAffinity: { clusterNames: clusters }, ...placement } },
   });
 }
 
