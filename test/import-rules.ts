@@ -55,6 +55,8 @@ export const FOLDER_IMPORTS: Readonly<Record<string, readonly string[]>> = {
   interpreter: [],
   // The FederatedHPA's decisions: the HPA algorithm over members' metric summaries.
   autoscaling: [],
+  // Progressive rollout's decisions (issue 23): waves, health gates, approvals, rollback.
+  rollout: [],
   // The FederatedHPA controller: the algorithm's runs, the templates the detector watches, the status' write check, the Event recorder.
   "federated-hpa": ["autoscaling", "detector/template-informers.ts", "status/status-holds.ts", "status/event-recorder.ts"],
   // Summaries between replicas: who holds which cluster (its Lease), and the hub's checks on a summary.

@@ -200,6 +200,81 @@ export interface PropagationSpec {
   propagateDeps?: boolean;
   /** Member copies stay, no longer managed, when the template is deleted. */
   preserveResourcesOnDeletion?: boolean;
+  /** Progressive rollout (issue 23): a template change reaches the clusters in gated waves. */
+  rollout?: RolloutStrategy;
+}
+
+// ---- progressive rollout (issue 23) ----------------------------------------------------------------
+
+/** A count, or a percentage ("25%") of what it counts from. */
+export type IntOrPercent = number | string;
+
+/** One wave of a rollout, like OCM's decision groups. */
+export interface RolloutGroup {
+  name: string;
+  /** The clusters it names (a cluster in several groups belongs to the first). */
+  clusterNames?: string[];
+  /** Or the clusters whose labels match. */
+  clusterSelector?: LabelSelector;
+  /** How many of its clusters update at once (default: all of them). */
+  maxConcurrency?: IntOrPercent;
+  /** None (default); BeforeGroup: it starts only once approved; AfterGroup: the next starts only once this one is approved. */
+  approval?: "None" | "BeforeGroup" | "AfterGroup";
+}
+
+export interface RolloutStrategy {
+  /** Ordered waves; clusters no group names form a last group. */
+  groups?: RolloutGroup[];
+  /** Instead of groups: waves of this many clusters (or this percentage of them), by name. */
+  clustersPerGroup?: IntOrPercent;
+  /** How long a cluster must stay healthy at the new revision to count as a success (a duration, default 0s). */
+  minSuccessTime?: string;
+  /** How long a cluster may take to become healthy at the new revision before it counts as failed (default 10m). */
+  progressDeadline?: string;
+  /** Failed clusters tolerated before onFailure acts (count or % of the clusters; default 0). */
+  maxFailures?: IntOrPercent;
+  /** Clusters that may be unhealthy at once while the rollout starts more (count or %; default: no limit). */
+  maxUnavailable?: IntOrPercent;
+  /** Pause (default): stop starting clusters; Rollback: take every reached cluster back to the last revision that succeeded everywhere. */
+  onFailure?: "Pause" | "Rollback";
+}
+
+/** Where one cluster is in a rollout. */
+export type ClusterRolloutPhase = "Waiting" | "Updating" | "Soaking" | "Succeeded" | "Failed";
+
+/** One cluster's place in a rollout (persisted: a restarted control plane resumes from it). */
+export interface ClusterRollout {
+  name: string;
+  /** The revision the cluster is told to run. */
+  revision: string;
+  phase: ClusterRolloutPhase;
+  /** When the phase began (RFC 3339). */
+  since: string;
+  /** When it was told the revision it is rolling to (RFC 3339): the progress deadline counts from here. */
+  updatedAt?: string;
+  /** Why it failed. */
+  message?: string;
+}
+
+export type RolloutPhase = "Progressing" | "WaitingForApproval" | "Paused" | "Succeeded" | "RollingBack" | "RolledBack" | "Aborted";
+
+/** A rollout's state (persisted). */
+export interface RolloutState {
+  /** The template's revision this rollout is for (during and after a rollback: the one that failed). */
+  revision: string;
+  /** The last revision that succeeded on every cluster: where a rollback goes. */
+  stableRevision: string;
+  phase: RolloutPhase;
+  /** Failures a resume accepted: only failures beyond them count against maxFailures. */
+  acceptedFailures?: number;
+  message?: string;
+  /** Approvals given: "BeforeGroup/<group>" or "AfterGroup/<group>". */
+  approvals?: string[];
+  /** The approval the rollout waits for (with phase WaitingForApproval). */
+  waitingFor?: string;
+  /** A user's pause (flotillactl rollout pause). */
+  paused?: boolean;
+  clusters: ClusterRollout[];
 }
 
 export interface PropagationPolicy extends KubeObject {
