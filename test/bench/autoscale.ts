@@ -15,9 +15,17 @@
 // all. Then it steps the usage back to --low and times the way down to the minimum (scale-down
 // stabilization windows set to 0 s on both sides, equally; scale-up keeps the defaults on both:
 // window 0 s, max(+100 %, +4 pods) per 15 s), and waits until the metrics API shows the low load
-// again. The pause (default 30 s) is there because a trial ends on some loop's beat, and the 10 s
-// scrapes and the 15 s loops line up every 30 s: without it every step lands at the same phase of
-// each loop (a first try with 2 s gave the same figures to 0.5 s in every trial).
+// again. A random pause of 0..--jitter ms (default 30 s) comes before each step, up and down: a
+// step otherwise follows the end of the last wait, which falls on some loop's beat, and the 10 s
+// scrapes and 15 s loops line up every 30 s, so every step would land at the same phase of each
+// (a first try with 2 s gave the same figures to 0.5 s in every trial).
+// The loops' phases against each other are fixed when their processes start, so one fleet would
+// measure one draw of them: the FederatedHPA path waits for an agent's 15 s poll and then for the
+// controller's 15 s run, and how far apart those two fall stays the same all run (a first run
+// found Flotilla 1.0-1.1 s ahead of the member HPAs in all 8 trials up and 6 of 8 down). So before each
+// trial each agent is restarted at a random moment (its poll keeps the phase of its start), unless
+// --fixed-phases; the fleet's cluster failure threshold is 60 s so a restart never makes a Cluster
+// NotReady. The control plane, metrics-server and kube-controller-manager keep theirs.
 // kwok counts the whole interval since its last reading at the current rate, so a step shows in
 // full at the first scrape after it (0-10 s); a real kubelet's first sample would be a blend.
 // Why --max defaults to 4: the usage is set per pod and stays put as pods are added, unlike a real
@@ -29,7 +37,7 @@
 // load); they share nothing else. Prints each trial, p50/p99/max per side, the ratio flotilla /
 // member-hpa, and the median of each stage. Never fails on a time: exits non-zero only when
 // something never happens within --timeout seconds, saying what.
-//   node test/bench/autoscale.ts [--trials N] [--max N] [--low P] [--high P] [--jitter MS] [--poll MS] [--timeout S] [--keep-logs]
+//   node test/bench/autoscale.ts [--trials N] [--max N] [--low P] [--high P] [--jitter MS] [--fixed-phases] [--poll MS] [--timeout S] [--keep-logs]
 import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs } from "node:util";
 import { SYNC_PERIOD_MS } from "../../control-plane/federated-hpa/federated-hpa-controller.ts";
@@ -52,6 +60,7 @@ const { values } = parseArgs({
     jitter: { type: "string", default: "30000" },
     poll: { type: "string", default: "500" },
     timeout: { type: "string", default: "300" },
+    "fixed-phases": { type: "boolean", default: false },
     "keep-logs": { type: "boolean", default: false },
   },
 });
@@ -67,6 +76,8 @@ for (const [flag, v] of [["trials", TRIALS], ["max", MAX], ["low", LOW], ["high"
 }
 if (!Number.isInteger(JITTER_MS) || JITTER_MS < 0) throw new Error("--jitter wants a whole number of ms");
 
+/** The agents' --metrics-interval (test/env passes none: the default). */
+const AGENT_POLL_MS = 15_000;
 const MEMBERS = 2;
 const MIN = MEMBERS;
 if (MAX <= MIN || MAX % MEMBERS !== 0) throw new Error(`--max wants a multiple of ${MEMBERS} above ${MIN} (each member's HPA gets max/${MEMBERS})`);
@@ -125,8 +136,9 @@ let failed = false;
 try {
   const tStart = performance.now();
   fleet = await startFleet({ members: MEMBERS, metrics: true });
-  flotilla = await startFlotilla(fleet, { logLevel: "warn" });
+  flotilla = await startFlotilla(fleet, { logLevel: "warn", clusterFailureThreshold: "60s" });
   const f = fleet;
+  const fl = flotilla;
   console.log(`fleet: control + ${MEMBERS} members with metrics-server, Flotilla on it, up in ${((performance.now() - tStart) / 1000).toFixed(1)} s; logs in ${f.root}`);
   const control = new KubeRest(f.control.kubeConfig(), { maxSockets: 4 });
   const members = f.members.map((m) => new KubeRest(m.kubeConfig(), { maxSockets: 4 }));
@@ -229,14 +241,29 @@ try {
   }
   console.log(
     `each trial: per-pod CPU ${LOW}% → ${HIGH}% of a ${REQUEST_CORES * 1000}m request against a ${TARGET}% target, ${MIN} → ${MAX} replicas; ` +
-      `flotilla: one Divided Deployment + FederatedHPA ${MIN}..${MAX}; member-hpa: in each member a Deployment + HPA ${MIN / MEMBERS}..${MAX / MEMBERS}; both at once, polled every ${POLL_MS} ms`,
+      `flotilla: one Divided Deployment + FederatedHPA ${MIN}..${MAX}; member-hpa: in each member a Deployment + HPA ${MIN / MEMBERS}..${MAX / MEMBERS}; both at once, polled every ${POLL_MS} ms; ${values["fixed-phases"] ? "agents never restarted (--fixed-phases)" : "each agent restarted at a random moment before each trial"}`,
   );
 
+  // Each agent's metrics poll keeps the phase of its start: restarted at a random moment, it takes
+  // a new one against the controller's loop, the scrapes and the member HPAs.
+  const restartAgents = async (trial: number) => {
+    await Promise.all(
+      f.members.map(async (m) => {
+        await sleep(Math.random() * AGENT_POLL_MS);
+        await fl.stopAgent(m.name);
+        await fl.startAgent(m.name);
+      }),
+    );
+    await settle(`trial ${trial}: every agent streaming again`, async () => (await fl.controlPlaneMetrics()).flotilla_connected_agents === MEMBERS);
+  };
+
   for (let trial = 1; trial <= TRIALS; trial++) {
+    if (!values["fixed-phases"]) await restartAgents(trial);
     await sleep(Math.random() * JITTER_MS);
     const t0 = performance.now();
     await setLoad(HIGH, trial);
     const up = await Promise.all(sides.map((s) => track(`trial ${trial} ${s.name} scale-up`, t0, s.probes)));
+    await sleep(Math.random() * JITTER_MS);
     const t1 = performance.now();
     await setLoad(LOW, trial);
     const down = await Promise.all(sides.map((s) => track(`trial ${trial} ${s.name} scale-down`, t1, { min: s.atMin })));
