@@ -1,13 +1,21 @@
 // A failed benchmark keeps the control plane's and agents' logs (fleet.stop() removes the fleet's
-// root with them) and says where, for the post-mortem.
-import { cp, mkdtemp } from "node:fs/promises";
+// root with them) and says where, for the post-mortem. With `clusters`, the clusters' own process
+// logs too (`<cluster>/*.log`: kube-controller-manager, metrics-server, kwok, …), for benchmarks
+// whose baseline runs in the members.
+import { cp, mkdtemp, readdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Fleet } from "../env/fleet.ts";
 
-export async function keepFlotillaLogs(fleet: Fleet | undefined): Promise<void> {
+export async function keepFlotillaLogs(fleet: Fleet | undefined, opts: { clusters?: boolean } = {}): Promise<void> {
   if (fleet === undefined) return;
   const keep = await mkdtemp(join(tmpdir(), "flotilla-bench-logs-"));
   await cp(join(fleet.root, "flotilla-logs"), keep, { recursive: true }).catch(() => undefined);
-  console.error(`Flotilla logs kept in ${keep}`);
+  if (opts.clusters) {
+    for (const c of fleet.all()) {
+      const logs = (await readdir(c.dir).catch(() => [])).filter((f) => f.endsWith(".log"));
+      for (const f of logs) await cp(join(c.dir, f), join(keep, c.name, f)).catch(() => undefined);
+    }
+  }
+  console.error(`${opts.clusters ? "Flotilla's and the clusters' logs" : "Flotilla logs"} kept in ${keep}`);
 }
