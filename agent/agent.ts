@@ -16,7 +16,7 @@ import { HeartbeatSource } from "./heartbeat.ts";
 import { HubConnection } from "./hub-connection.ts";
 import { readLive } from "./live-objects.ts";
 import { ObjectWatch, WORK_KEY_ANNOTATION } from "./object-watch.ts";
-import { selectsPod } from "./unschedulable-pods.ts";
+import { POD_WORKLOAD_KINDS, selectsPod } from "./unschedulable-pods.ts";
 import { UnschedulablePodWatch } from "./unschedulable-watch.ts";
 import { WorkRunner } from "./work-runner.ts";
 import { HpaIndex } from "./hpa-index.ts";
@@ -85,8 +85,8 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
   const heartbeats = new HeartbeatSource({ kc, rest, log, agentVersion: AGENT_VERSION });
   // A pod that becomes Unschedulable, or stops being so, changes its workload's report.
   const unschedulable = new UnschedulablePodWatch((namespace, labels) => {
-    for (const kind of ["Deployment", "StatefulSet", "ReplicaSet"]) {
-      for (const o of objects.cachedIn("apps/v1", kind, namespace)) {
+    for (const { apiVersion, kind } of POD_WORKLOAD_KINDS) {
+      for (const o of objects.cachedIn(apiVersion, kind, namespace)) {
         const key = o.metadata.annotations?.[WORK_KEY_ANNOTATION];
         if (key !== undefined && selectsPod(o, labels)) runner.controller.enqueue(key);
       }

@@ -8,7 +8,12 @@ import type { SummaryPod } from "./metrics-summary.ts";
 import type { ManifestOutcome } from "./work-status.ts";
 
 /** The kinds whose pods are read: their pods are theirs by `spec.selector` (Karmada's descheduler reads Deployments). */
-const WORKLOAD_KINDS = new Set(["apps/v1|Deployment", "apps/v1|StatefulSet", "apps/v1|ReplicaSet"]);
+export const POD_WORKLOAD_KINDS: readonly { apiVersion: string; kind: string }[] = [
+  { apiVersion: "apps/v1", kind: "Deployment" },
+  { apiVersion: "apps/v1", kind: "StatefulSet" },
+  { apiVersion: "apps/v1", kind: "ReplicaSet" },
+];
+const WORKLOAD_KINDS = new Set(POD_WORKLOAD_KINDS.map((k) => `${k.apiVersion}|${k.kind}`));
 
 export interface Unschedulable {
   replicas: number;
