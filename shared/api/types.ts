@@ -327,6 +327,8 @@ export interface ResourceBindingSpec {
    * control plane.
    */
   replicaMoves?: ReplicaMove[];
+  /** The policy's spec.rollout (issue 23): a template change reaches the clusters in waves. */
+  rollout?: RolloutStrategy;
 }
 
 /** Replicas moved out of a cluster whose pods for them stayed Unschedulable past --unschedulable-threshold. */
@@ -425,6 +427,12 @@ export interface ResourceBindingStatus {
   schedulerObservedGeneration?: number;
   /** The placement.clusterAffinities group in use. */
   schedulerObservedAffinityName?: string;
+  /**
+   * The progressive rollout's state (issue 23), under a policy with spec.rollout: the revision
+   * each cluster is told to run. Written by the leader's rollout controller and by the Admin API's
+   * rollout commands, each replacing it whole under the binding's resourceVersion.
+   */
+  rollout?: RolloutState;
 }
 
 export interface ResourceBinding extends KubeObject {
