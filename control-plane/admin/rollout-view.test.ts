@@ -4,6 +4,7 @@ import type { RolloutState } from "../../shared/api/types.ts";
 import { applyCommand, type RolloutCommand } from "../rollout/rollout-commands.ts";
 import type { PlannedGroup } from "../rollout/rollout-groups.ts";
 import { commandChange, rolloutAction, rolloutView } from "./rollout-view.ts";
+import { progressingPastCanary, T0, waitingForCanary } from "./rollout.fixtures.ts";
 
 describe("rolloutAction: the request's verb", () => {
   const cases: [string, string, ReturnType<typeof rolloutAction>][] = [
@@ -23,23 +24,11 @@ describe("rolloutAction: the request's verb", () => {
   for (const [verb, group, want] of cases) it(`${JSON.stringify(verb)} ${JSON.stringify(group)}`, () => assert.deepEqual(rolloutAction(verb, group), want));
 });
 
-const T0 = "2026-11-24T10:00:00.000Z";
 const groups: PlannedGroup[] = [
   { name: "canary", clusters: ["member1"], maxConcurrency: 1, approval: "AfterGroup" },
   { name: "rest", clusters: ["member2", "member3"], maxConcurrency: 2, approval: "None" },
 ];
-const waiting: RolloutState = {
-  revision: "r2",
-  stableRevision: "r1",
-  phase: "WaitingForApproval",
-  message: "waiting for approval AfterGroup/canary",
-  waitingFor: "AfterGroup/canary",
-  clusters: [
-    { name: "member1", revision: "r2", phase: "Succeeded", since: T0 },
-    { name: "member2", revision: "r1", phase: "Waiting", since: T0 },
-    { name: "member3", revision: "r1", phase: "Waiting", since: T0 },
-  ],
-};
+const waiting = waitingForCanary;
 
 describe("rolloutView: the state by the plan's groups", () => {
   it("lays the clusters out in rollout order, with the rollout's header", () => {
@@ -69,9 +58,7 @@ describe("rolloutView: the state by the plan's groups", () => {
 });
 
 describe("commandChange: one line saying what a command did", () => {
-  const progressing: RolloutState = { ...waiting, phase: "Progressing", clusters: waiting.clusters.slice(0, 1) };
-  delete progressing.waitingFor;
-  delete progressing.message;
+  const progressing = progressingPastCanary();
   const cases: [string, RolloutState, RolloutCommand, string][] = [
     ["pause", progressing, { verb: "pause" }, "paused the rollout of revision r2 (Progressing → Paused)"],
     ["resume", { ...progressing, phase: "Paused", paused: true }, { verb: "resume" }, "resumed the rollout of revision r2 (Paused → Progressing)"],
