@@ -35,7 +35,7 @@ function setup(template: KubeObject) {
   const rest = {} as KubeRest;
   const log = silentLogger();
   const caches = new Caches(new KubeConfig(), rest, log, fakes.make);
-  for (const c of ["m1", "m2"]) fakes.of<Cluster>("clusters").put(cluster(c));
+  for (const c of ["m1", "m2", "m3"]) fakes.of<Cluster>("clusters").put(cluster(c));
   const revisions = new RevisionStore({ rest, namespace: "flotilla-system", informer: caches.controllerRevisions });
   const works = new WorkStore();
   const templates = [structuredClone(template)];
@@ -58,12 +58,12 @@ function setup(template: KubeObject) {
     fakes.of<ControllerRevision>("controllerrevisions").put(cr);
     return cr;
   };
-  const bind = (state: RolloutState | undefined, withRollout = true) =>
+  const bind = (state: RolloutState | undefined, withRollout = true, clusters = ["m1", "m2"]) =>
     fakes.of<ResourceBinding>("resourcebindings").put({
       apiVersion: "flotilla.dev/v1alpha1",
       kind: "ResourceBinding",
       metadata: { name: "web-deployment", namespace: "default", resourceVersion: String(Math.random()) },
-      spec: { resource: { apiVersion: "apps/v1", kind: "Deployment", namespace: "default", name: "web", uid: "u1" }, clusters: [{ name: "m1" }, { name: "m2" }], ...(withRollout ? { rollout: {} } : {}) },
+      spec: { resource: { apiVersion: "apps/v1", kind: "Deployment", namespace: "default", name: "web", uid: "u1" }, clusters: clusters.map((name) => ({ name })), ...(withRollout ? { rollout: {} } : {}) },
       ...(state === undefined ? {} : { status: { rollout: state } }),
     });
   // The fake's template object is changed in place (it keeps the object it was given).
@@ -128,6 +128,18 @@ describe("work cache under a progressive rollout", () => {
     s.store(v1, 1);
     s.cache.reconcile(s.key);
     assert.deepEqual(s.image("m2"), { image: "nginx:1", replicas: 2, revision: r1, generation: 1 });
+  });
+
+  it("a cluster that joins mid-rollout, not in the state yet, runs the stable revision, never the one rolling out", () => {
+    const s = setup(v2);
+    s.store(v1, 1);
+    s.bind(state(r2, r1), true, ["m1", "m2", "m3"]);
+    s.cache.reconcile(s.key);
+    assert.equal(s.image("m3")?.image, "nginx:1");
+    // Once the rollout succeeded, a cluster that joins runs its revision.
+    s.bind({ ...state(r2, r2), phase: "Succeeded" }, true, ["m1", "m2", "m3"]);
+    s.cache.reconcile(s.key);
+    assert.equal(s.image("m3")?.image, "nginx:2");
   });
 
   it("a policy without spec.rollout: every cluster runs the template, whatever a state says", () => {
