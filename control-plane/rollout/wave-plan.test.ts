@@ -78,6 +78,36 @@ describe("planWaves", () => {
     assert.equal(f.state?.stableRevision, "B");
   });
 
+  it("the template changed back after a rollback: every cluster runs that revision already, so it succeeds at once and nothing moves", () => {
+    const f = new Fleet({ ...WAVES, onFailure: "Rollback" });
+    f.revision = "B";
+    f.sick.add("m1@B");
+    f.look();
+    f.after(5 * 60 * S);
+    f.after(30 * S);
+    assert.equal(f.state?.phase, "RolledBack");
+    assert.equal(f.shown, "m1=A:Succeeded m2=A:Waiting m3=A:Waiting");
+    f.revision = "A";
+    f.look();
+    assert.equal(f.state?.phase, "Succeeded");
+    assert.equal(f.state?.stableRevision, "A");
+    assert.equal(f.shown, "m1=A:Succeeded m2=A:Succeeded m3=A:Succeeded");
+  });
+
+  it("a new revision that some clusters were already told keeps them where they are", () => {
+    const f = new Fleet({ ...WAVES, minSuccessTime: "0s", groups: [{ name: "canary", clusterNames: ["m1"] }, { name: "main", clusterNames: ["m2", "m3"], approval: "BeforeGroup" }] });
+    f.revision = "B";
+    f.look();
+    assert.equal(f.shown, "m1=B:Succeeded m2=A:Waiting m3=A:Waiting");
+    f.revision = "C";
+    f.look();
+    assert.equal(f.shown, "m1=C:Succeeded m2=A:Waiting m3=A:Waiting");
+    f.revision = "B"; // back to the one m1 runs: m1 judged at it from now, the rest wait for their turn
+    f.look();
+    assert.equal(f.shown, "m1=B:Succeeded m2=A:Waiting m3=A:Waiting");
+    assert.equal(f.state?.phase, "WaitingForApproval");
+  });
+
   it("maxConcurrency bounds a group's clusters in flight", () => {
     const f = new Fleet({ ...WAVES, minSuccessTime: "0s", groups: [{ name: "all", clusterNames: ["m1", "m2", "m3"], maxConcurrency: 1 }] });
     f.revision = "B";

@@ -53,10 +53,22 @@ export function planWaves(input: WaveInput): WaveResult {
   }
   let state: RolloutState;
   if (prev.revision !== revision) {
-    // A new revision: a new rollout from the first group; every cluster keeps what it runs until its turn.
+    // A new revision: a new rollout from the first group; every cluster keeps what it runs until its
+    // turn. A cluster already told this revision has nothing to wait for: at the stable revision
+    // (the template went back to the one a rollback restored) it has succeeded, one that failed
+    // there is judged again, and at another (one still rolling out) it keeps its place, or is
+    // judged from now on.
     const stable = prev.phase === "Succeeded" ? prev.revision : prev.stableRevision;
-    const told = new Map(prev.clusters.map((c) => [c.name, c.revision]));
-    state = { revision, stableRevision: stable, phase: "Progressing", clusters: order.map((name) => ({ name, revision: told.get(name) ?? stable, phase: "Waiting", since: iso(now) })) };
+    const byName = new Map(prev.clusters.map((c) => [c.name, c]));
+    const entry = (name: string): ClusterRollout => {
+      const was = byName.get(name);
+      const told = was?.revision ?? stable;
+      if (told !== revision) return { name, revision: told, phase: "Waiting", since: iso(now) };
+      if (was?.phase === "Failed" || (revision !== stable && (was === undefined || was.phase === "Waiting"))) return { name, revision, phase: "Updating", since: iso(now), updatedAt: iso(now) };
+      if (was !== undefined && was.phase !== "Waiting") return was;
+      return { name, revision, phase: "Succeeded", since: iso(now) };
+    };
+    state = { revision, stableRevision: stable, phase: "Progressing", clusters: order.map(entry) };
   } else {
     const byName = new Map(prev.clusters.map((c) => [c.name, c]));
     const rollingBack = prev.phase === "RollingBack" || prev.phase === "RolledBack";
