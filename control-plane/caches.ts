@@ -4,8 +4,8 @@ import type { WorkloadRebalancer } from "../shared/api/rebalancer.ts";
 import type { KubeConfig } from "@kubernetes/client-node";
 import type { Logger } from "pino";
 import { DNS_RESOURCES, type DNSEndpoint, type Domain, type IngressDNSRecord, type ServiceDNSRecord } from "../shared/api/dns.ts";
-import { RESOURCES } from "../shared/api/resources.ts";
-import type { Cluster, OverridePolicy, PropagationPolicy, ResourceBinding } from "../shared/api/types.ts";
+import { CONTROLLER_REVISIONS, RESOURCES, ROLLOUT_OF_LABEL } from "../shared/api/resources.ts";
+import type { Cluster, ControllerRevision, OverridePolicy, PropagationPolicy, ResourceBinding } from "../shared/api/types.ts";
 import { Informer } from "../shared/informer.ts";
 import { BindingIndex, policyId } from "./binding-index.ts";
 import type { KubeRest, ResourceInfo } from "../shared/kube-rest.ts";
@@ -33,6 +33,8 @@ export class Caches {
   readonly cronFederatedHpas: Informer<CronFederatedHPA>;
   /** WorkloadRebalancers (issue 22): one-off fresh reschedules that users request. */
   readonly workloadRebalancers: Informer<WorkloadRebalancer>;
+  /** Templates' rollout revisions (issue 23): only the ControllerRevisions Flotilla labels. */
+  readonly controllerRevisions: Informer<ControllerRevision>;
   /** Bindings of both scopes by cluster and by policy; up to date before any other handler of theirs runs. */
   readonly bindingIndex = new BindingIndex();
 
@@ -54,6 +56,9 @@ export class Caches {
     this.federatedHpas = make<FederatedHPA>(RESOURCES.federatedHPA);
     this.cronFederatedHpas = make<CronFederatedHPA>(RESOURCES.cronFederatedHPA);
     this.workloadRebalancers = make<WorkloadRebalancer>(RESOURCES.workloadRebalancer);
+    this.controllerRevisions = informer
+      ? (informer(CONTROLLER_REVISIONS) as Informer<ControllerRevision>)
+      : new Informer<ControllerRevision>({ kc, rest, resource: CONTROLLER_REVISIONS, labelSelector: ROLLOUT_OF_LABEL, log });
     // Registered first, so every controller's handler reads the index with the event in it.
     // Only a template's current binding is indexed: one left under a legacy name (being moved)
     // must not unfile the current one when it goes.
@@ -68,7 +73,7 @@ export class Caches {
 
   /** The caches propagation decides from: clusters, policies, bindings, overrides, interpreter customizations. */
   private propagation(): Informer<unknown>[] {
-    return [this.clusters, this.policies, this.clusterPolicies, this.bindings, this.clusterBindings, this.overrides, this.clusterOverrides, this.customizations] as Informer<unknown>[];
+    return [this.clusters, this.policies, this.clusterPolicies, this.bindings, this.clusterBindings, this.overrides, this.clusterOverrides, this.customizations, this.controllerRevisions] as Informer<unknown>[];
   }
 
   /**

@@ -19,6 +19,7 @@ import { ScheduleOutcomes } from "./scheduling/schedule-outcomes.ts";
 import { EventRecorder } from "./status/event-recorder.ts";
 import { StatusStore } from "./status/status-store.ts";
 import { WorkStore } from "./works/work-store.ts";
+import { RevisionStore } from "./works/revision-store.ts";
 
 export interface ControlPlaneOptions {
   kc: KubeConfig;
@@ -128,6 +129,8 @@ export interface ControlPlaneContext {
   events: EventEmitter<ControlPlaneEvents>;
   /** Each kind's interpreter: ResourceInterpreterCustomizations over the native ones (issue 21). */
   interpreters: InterpreterRegistry;
+  /** Templates' rollout revisions (issue 23), from an informer; the leader's rollout controller writes them. */
+  revisions: RevisionStore;
   /** What of the customizations runs in agents, as sent to them (written by interpreter/, served by hub/). */
   agentCustomizations: { set: AgentCustomizationSet; message: InterpreterCustomizations };
   /**
@@ -185,6 +188,7 @@ export function createContext(opts: ControlPlaneOptions, isLeader: () => boolean
     caches,
     templates,
     works: new WorkStore(),
+    revisions: new RevisionStore({ rest, namespace: opts.clusterLeaseNamespace, informer: caches.controllerRevisions }),
     statuses: new StatusStore(),
     recorder: new EventRecorder({ rest, log: log.child({ component: "events" }) }),
     outcomes: new ScheduleOutcomes(),

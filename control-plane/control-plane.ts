@@ -14,6 +14,7 @@ import { startDns } from "./dns/index.ts";
 import { startHub } from "./hub/index.ts";
 import { startFederatedHpa } from "./federated-hpa/index.ts";
 import { startRebalancer } from "./rebalancer/index.ts";
+import { startRollout } from "./rollout-controller/index.ts";
 import { LeaderElector } from "./leader-election.ts";
 import { startPeers } from "./peers/index.ts";
 import { shutdownServer } from "./rpc.ts";
@@ -64,6 +65,7 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Runn
     startFederatedHpa(ctx),
     startPeers(ctx, { leases: clusters.leases, lease: clusters.lease }),
     startRebalancer(ctx),
+    startRollout(ctx),
     startAdmin(ctx, { hub: hub.hub, waitingOn: clusters.waitingOn }),
     webhook,
   ];

@@ -8,10 +8,10 @@
 export const CRD_REVISION_ANNOTATION = "flotilla.dev/crd-revision";
 
 /** The revision the files in control-plane/crds/ have. */
-export const CRD_REVISION = 7;
+export const CRD_REVISION = 8;
 
 /** SHA-256 over the CRD files (name, NUL, contents, NUL, in name order) at CRD_REVISION. */
-export const CRD_FILES_SHA256 = "b246f7af508986bb5191192ef4e3ac61f4eda2e3a0a154b64b387622a4ffbdb1";
+export const CRD_FILES_SHA256 = "8f9a8c5e953d6c5584770e938eab7158a3454c2d71796c536504915f24ef1bed";
 
 /**
  * Whether to apply our CRD over the served one: not when the served one says a higher revision.

@@ -113,7 +113,24 @@ const fullPolicySpec = {
   propagateDeps: true,
   suspension: { dispatching: false, dispatchingOnClusters: { clusterNames: ["member2"] } },
   preserveResourcesOnDeletion: true,
+  rollout: fullRollout(),
 };
+
+/** A progressive rollout with every field (issue 23). */
+function fullRollout() {
+  return {
+    groups: [
+      { name: "canary", clusterNames: ["member1"], approval: "AfterGroup" },
+      { name: "eu", clusterSelector: { matchLabels: { region: "eu" }, matchExpressions: [{ key: "tier", operator: "In", values: ["prod"] }] }, maxConcurrency: "50%", approval: "BeforeGroup" },
+      { name: "us", clusterNames: ["member2", "member3"], maxConcurrency: 1, approval: "None" },
+    ],
+    minSuccessTime: "1m30s",
+    progressDeadline: "10m",
+    maxFailures: "10%",
+    maxUnavailable: 2,
+    onFailure: "Rollback",
+  };
+}
 
 /** Every overrider, each with every field (and plaintext values of every JSON type). */
 const fullOverriders = {
@@ -212,6 +229,7 @@ const valid: Fixture[] = [
     conflictResolution: "Abort",
     rescheduleTriggeredAt: "2026-11-24T12:00:00Z",
     gracefulEvictionTasks: [{ fromCluster: "member3", replicas: 2, reason: "FreshReschedule", creationTimestamp: "2026-11-24T12:00:01Z" }],
+    rollout: fullRollout(),
   }),
   rb("conf-configmap", {
     resource: { apiVersion: "v1", kind: "ConfigMap", namespace: NS, name: "conf" },
@@ -588,6 +606,31 @@ const bad: BadCase[] = [
     what: "a target cluster listed twice",
     obj: rb("duplicate-cluster", { resource: deployRef, clusters: [{ name: "member1" }, { name: "member1" }] }),
     message: [/spec\.clusters\[1\]: Duplicate value/],
+  },  // progressive rollout (issue 23)
+  {
+    what: "a rollout with both groups and clustersPerGroup",
+    obj: pp("rollout-both", { resourceSelectors: [deploymentSelector], rollout: { groups: [{ name: "a", clusterNames: ["member1"] }], clustersPerGroup: 2 } }),
+    message: [/spec\.rollout/, /groups or clustersPerGroup, not both/],
+  },
+  {
+    what: "a rollout percentage over 100%",
+    obj: cpp("rollout-percent", { resourceSelectors: [deploymentSelector], rollout: { maxFailures: "150%" } }),
+    message: [/spec\.rollout\.maxFailures/],
+  },
+  {
+    what: "a rollout duration that is not one",
+    obj: pp("rollout-duration", { resourceSelectors: [deploymentSelector], rollout: { minSuccessTime: "ten minutes" } }),
+    message: [/spec\.rollout\.minSuccessTime/],
+  },
+  {
+    what: "a rollout group listed twice",
+    obj: pp("rollout-twice", { resourceSelectors: [deploymentSelector], rollout: { groups: [{ name: "a" }, { name: "a" }] } }),
+    message: [/spec\.rollout\.groups\[1\]: Duplicate value/],
+  },
+  {
+    what: "an unknown onFailure",
+    obj: pp("rollout-onfailure", { resourceSelectors: [deploymentSelector], rollout: { onFailure: "Explode" } }),
+    message: [/spec\.rollout\.onFailure/, /Unsupported value/],
   },
 ];
 
@@ -629,6 +672,20 @@ const bindingStatus = {
     },
   ],
   schedulerObservedGeneration: 1,
+  rollout: {
+    revision: "b2c3",
+    stableRevision: "a1b2",
+    phase: "WaitingForApproval",
+    acceptedFailures: 1,
+    message: "group canary is done: approve it to go on",
+    approvals: ["BeforeGroup/canary"],
+    waitingFor: "AfterGroup/canary",
+    paused: false,
+    clusters: [
+      { name: "member1", revision: "b2c3", phase: "Succeeded", since: "2026-11-24T12:00:00Z", updatedAt: "2026-11-24T11:59:00Z" },
+      { name: "member2", revision: "a1b2", phase: "Failed", since: "2026-11-24T12:00:00Z", message: "UpdateFailed: denied" },
+    ],
+  },
 };
 
 interface BadStatus {
@@ -686,6 +743,11 @@ const badStatus: BadStatus[] = [
     target: "binding",
     status: { aggregatedStatus: [{ clusterName: "member1", applied: "yes" }] },
     message: [/status\.aggregatedStatus\[0\]\.applied/, /boolean/],
+  },  {
+    what: "a rollout state with an unknown phase",
+    target: "binding",
+    status: { rollout: { revision: "b", stableRevision: "a", phase: "Exploding", clusters: [] } },
+    message: [/status\.rollout\.phase/, /Unsupported value/],
   },
 ];
 

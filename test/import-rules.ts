@@ -41,7 +41,7 @@ export const FOLDER_IMPORTS: Readonly<Record<string, readonly string[]>> = {
   scheduling: [],
   rendering: ["scheduling"],
   detector: ["scheduling"],
-  works: ["scheduling", "rendering", "detector"],
+  works: ["scheduling", "rendering", "detector", "rollout"],
   // The hub serves the Work store and never imports a controller.
   hub: ["works/work-store.ts"],
   clusters: ["hub"],
@@ -63,6 +63,8 @@ export const FOLDER_IMPORTS: Readonly<Record<string, readonly string[]>> = {
   peers: ["clusters/cluster-leases.ts", "clusters/cluster-lease.ts", "hub/message-bounds.ts", "hub/metrics-admission.ts"],
   // The WorkloadRebalancer controller: binding names and the fresh-reschedule trigger rule.
   rebalancer: ["scheduling/binding-spec.ts", "scheduling/fresh-reschedule.ts"],
+  // The leader's rollout controller (issue 23): the wave planner, the revisions and Works it reads, the Event recorder.
+  "rollout-controller": ["rollout", "works", "rendering", "scheduling", "detector/template-informers.ts", "status/event-recorder.ts"],
 };
 
 /** The assembly: only bin/ and tests start the control plane. */

@@ -64,6 +64,13 @@ describe("desiredBinding", () => {
     assert.equal(desiredBinding(deployment, policy, []).spec.propagateDeps, undefined);
   });
 
+  it("copies the policy's rollout (issue 23), and none when it is empty", () => {
+    const rollout = { groups: [{ name: "canary", clusterNames: ["member1"] }], minSuccessTime: "30s", onFailure: "Rollback" as const };
+    assert.deepEqual(desiredBinding(deployment, { ...policy, spec: { ...policy.spec, rollout } }, dup(deployment, ["member1"])).spec.rollout, rollout);
+    assert.equal(desiredBinding(deployment, { ...policy, spec: { ...policy.spec, rollout: {} } }, dup(deployment, ["member1"])).spec.rollout, undefined);
+    assert.equal(desiredBinding(deployment, policy, []).spec.rollout, undefined);
+  });
+
   describe("a dependency (requiredBy)", () => {
     const cm: KubeObject = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "conf", namespace: "default", uid: "u3" } };
     const cases: { name: string; policy?: PropagationPolicy; scheduled: string[]; requiredBy: { name: string; clusters: string[]; conflictResolution?: "Abort" | "Overwrite" }[]; clusters: string[]; conflict: string; labels: Record<string, string> }[] = [

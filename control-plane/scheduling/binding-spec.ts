@@ -178,6 +178,7 @@ export function desiredBinding(
       ...(needs.length > 0 ? { requiredBy: needs } : {}),
       ...(evictions.length > 0 ? { gracefulEvictionTasks: evictions } : {}),
       ...(moves.length > 0 ? { replicaMoves: moves } : {}),
+      ...(spec.rollout !== undefined && Object.keys(withoutEmptyMaps(spec.rollout)).length > 0 ? { rollout: withoutEmptyMaps(spec.rollout) } : {}),
     },
   };
 }

@@ -289,6 +289,17 @@ describe("bindingConditions lastTransitionTime", () => {
     assert.equal(conditionsEqual(first, again), true);
   });
 
+  it("a rollout's state gives the Rollout condition: True only when Succeeded, the phase as reason", () => {
+    const rollout = { revision: "b", stableRevision: "a", clusters: [{ name: "member1", revision: "b", phase: "Succeeded" as const, since: "2026-01-01T00:00:00Z" }, { name: "member2", revision: "a", phase: "Waiting" as const, since: "2026-01-01T00:00:00Z" }] };
+    const waiting = bindingConditions({ clusters: ["member1"], aggregated: [], expectedHash: {}, now: "2026-01-01T00:00:00Z", rollout: { ...rollout, phase: "WaitingForApproval", message: "approve it" } }).find((c) => c.type === "Rollout");
+    assert.equal(waiting?.status, "False");
+    assert.equal(waiting?.reason, "WaitingForApproval");
+    assert.equal(waiting?.message, "revision b: 1/2 clusters succeeded; approve it");
+    const done = bindingConditions({ clusters: ["member1"], aggregated: [], expectedHash: {}, now: "2026-01-01T00:00:00Z", rollout: { ...rollout, phase: "Succeeded" } }).find((c) => c.type === "Rollout");
+    assert.equal(done?.status, "True");
+    assert.equal(bindingConditions({ clusters: ["member1"], aggregated: [], expectedHash: {}, now: "2026-01-01T00:00:00Z" }).find((c) => c.type === "Rollout"), undefined);
+  });
+
   it("a previous condition of another type is ignored", () => {
     const other: Condition = { type: "Other", status: "True", reason: "X", message: "", lastTransitionTime: "2000-01-01T00:00:00Z" };
     const got = bindingConditions({ ...applied, previous: [other], now: T1 });

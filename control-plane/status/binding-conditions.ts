@@ -1,7 +1,7 @@
 // A binding's Scheduled, FullyApplied and Propagation conditions (DESIGN §6), from what the agents
 // reported. Pure and deterministic: the same input gives the same conditions, so a controller that
 // compares them with what is stored writes only on change.
-import type { AggregatedStatusItem, Condition } from "../../shared/api/types.ts";
+import type { AggregatedStatusItem, Condition, RolloutState } from "../../shared/api/types.ts";
 
 /** What bindingConditions reads. */
 export interface BindingConditionsInput {
@@ -19,6 +19,8 @@ export interface BindingConditionsInput {
   interpreterFailed?: string;
   /** Replicas moved off Unschedulable pods (the binding's replicaMoves, as movesMessage says them). */
   moved?: string;
+  /** A progressive rollout's state (issue 23), under a policy with spec.rollout. */
+  rollout?: RolloutState;
   previous?: Condition[];
   /** RFC 3339 time used for a condition whose status changed. */
   now: string;
@@ -112,7 +114,15 @@ export function bindingConditions(input: BindingConditionsInput): Condition[] {
   }
   // Present only while a move of replicas off Unschedulable pods is in force.
   if (input.moved !== undefined) conditions.push({ type: "ReplicasMoved", status: "True", reason: "Unschedulable", message: input.moved });
+  if (input.rollout !== undefined) conditions.push(rolloutCondition(input.rollout));
   return conditions.map((c) => withTransitionTime(c, input.previous, input.now));
+}
+
+/** The Rollout condition: True once the template's revision succeeded everywhere; the phase is its reason. */
+export function rolloutCondition(state: RolloutState): Omit<Condition, "lastTransitionTime"> {
+  const at = state.clusters.filter((c) => c.revision === state.revision && c.phase === "Succeeded").length;
+  const summary = `revision ${state.revision}: ${at}/${state.clusters.length} clusters succeeded`;
+  return { type: "Rollout", status: state.phase === "Succeeded" ? "True" : "False", reason: state.phase, message: state.message === undefined ? summary : `${summary}; ${state.message}` };
 }
 
 /** True when both lists hold the same conditions, whatever their order. */

@@ -190,6 +190,7 @@ export class StatusController {
         ...(outcome?.unclaimed !== undefined ? { unclaimed: outcome.unclaimed } : {}),
         ...(outcome?.interpreterFailed !== undefined ? { interpreterFailed: outcome.interpreterFailed } : {}),
         ...(deleting ? {} : withMoved(binding.spec.replicaMoves)),
+        ...(deleting || binding.spec.rollout === undefined || binding.status?.rollout === undefined ? {} : { rollout: binding.status.rollout }),
         previous: binding.status?.conditions,
         now: new Date().toISOString().replace(/\.\d{3}Z$/, "Z"),
       });

@@ -6,7 +6,7 @@ import { WorkCache } from "./work-cache.ts";
 
 export function startWorks(ctx: ControlPlaneContext): Part {
   const { works } = ctx;
-  const workCache = new WorkCache({ caches: ctx.caches, templates: ctx.templates, works, log: ctx.log, interpreters: ctx.interpreters });
+  const workCache = new WorkCache({ caches: ctx.caches, templates: ctx.templates, works, log: ctx.log, interpreters: ctx.interpreters, revisions: ctx.revisions });
   ctx.events.on("templateChanged", (k) => workCache.templateChanged(k));
   gaugeOf("flotilla_works", "Works the hub holds per cluster.", () => works.clusters().map((c) => [{ cluster: c }, works.keys(c).length] as const), ["cluster"]);
   return {

@@ -1,6 +1,6 @@
 import { type InterpreterRegistry, NATIVE_INTERPRETERS } from "../../shared/interpreter/registry.ts";
 import type { Logger } from "pino";
-import type { OverridePolicy, ResourceBinding } from "../../shared/api/types.ts";
+import type { KubeObject, OverridePolicy, ResourceBinding, TargetCluster } from "../../shared/api/types.ts";
 import { Controller } from "../../shared/controller.ts";
 import { parseWorkKey, templateKeyOfBinding } from "../../shared/work-key.ts";
 import { suspensionHolds } from "../scheduling/binding-spec.ts";
@@ -9,6 +9,9 @@ import { overridePolicyMatches } from "../rendering/overrides.ts";
 import { dividedPlacement, renderClusterWorks } from "../rendering/render-works.ts";
 import type { TemplateInformers } from "../detector/template-informers.ts";
 import type { WorkStore } from "./work-store.ts";
+import type { RevisionStore } from "./revision-store.ts";
+import { heldRevisions, revisionOf, rolloutActive, toldDigest } from "./rollout-revisions.ts";
+import { replicasOf, reviseForMember } from "../../shared/interpreter/native/adapter.ts";
 
 /**
  * Computes the Works (binding × template → one rendered object per target cluster) into the
@@ -21,21 +24,27 @@ export class WorkCache {
   private readonly templates: TemplateInformers;
   private readonly works: WorkStore;
   private readonly interpreters: InterpreterRegistry;
+  private readonly revisions: RevisionStore | undefined;
   /** template key → clusters that currently have its Work. */
   private readonly placed = new Map<string, Set<string>>();
+  /** template key → the revisions its rollout told the clusters, as last rendered. */
+  private readonly told = new Map<string, string>();
 
-  constructor(opts: { caches: Caches; templates: TemplateInformers; works: WorkStore; log: Logger; interpreters?: InterpreterRegistry }) {
+  constructor(opts: { caches: Caches; templates: TemplateInformers; works: WorkStore; log: Logger; interpreters?: InterpreterRegistry; revisions?: RevisionStore }) {
     this.caches = opts.caches;
+    this.revisions = opts.revisions;
     this.interpreters = opts.interpreters ?? NATIVE_INTERPRETERS;
     this.templates = opts.templates;
     this.works = opts.works;
     this.controller = new Controller({ name: "work-cache", reconcile: async (k) => this.reconcile(k), log: opts.log, workers: 1 });
     const changed = (b: ResourceBinding) => this.controller.enqueue(templateKeyOfBinding(b));
-    // Works follow the binding's spec and metadata: its status writes (its agents' reports) change nothing here.
+    // Works follow the binding's spec and metadata, and the revisions its rollout tells the clusters:
+    // its other status writes (its agents' reports) change nothing here.
     const updated = (b: ResourceBinding) => {
       const key = templateKeyOfBinding(b);
-      if (!this.caches.bindingIndex.statusOnly(key)) this.controller.enqueue(key);
+      if (!this.caches.bindingIndex.statusOnly(key) || (this.told.get(key) ?? "") !== toldDigest(b)) this.controller.enqueue(key);
     };
+    this.revisions?.onChange((key) => this.controller.enqueue(key));
     for (const inf of [this.caches.bindings, this.caches.clusterBindings]) inf.on({ add: changed, update: updated, delete: changed });
     // Overrides depend on override policies and on the clusters' labels and fields: an override
     // policy's change re-renders the templates it selects or selected, a cluster's the Works on it.
@@ -93,20 +102,46 @@ export class WorkCache {
     const now = new Set<string>();
     if (live) {
       const conflictResolution = binding.spec.conflictResolution ?? "Abort";
-      const rendered = renderClusterWorks(template, targets, (n) => this.caches.clusters.get(n), this.caches.allOverrides(), conflictResolution, dividedPlacement(binding.spec.placement), this.interpreters.for(template));
-      for (const [cluster, work] of rendered) {
-        now.add(cluster);
-        // Suspended dispatching: the cluster keeps the Work it has (or gets none yet).
-        if (suspensionHolds(binding.spec, this.caches.clusters.get(cluster))) continue;
-        if (!work.ok) {
-          // That cluster keeps its previous Work; the others go on.
-          this.works.setRenderError(cluster, key, work.message);
+      const interpreter = this.interpreters.for(template);
+      // Under a progressive rollout (issue 23) each cluster runs the revision its state tells it:
+      // the template's own, or a stored earlier one (with the template's replicas: scaling is no rollout).
+      const current = rolloutActive(binding) ? revisionOf(template, interpreter) : undefined;
+      const held = current !== undefined && "revision" in current ? heldRevisions(binding, current.revision) : new Map<string, string>();
+      this.told.set(key, toldDigest(binding));
+      const sources: { template: KubeObject; targets: TargetCluster[]; revision?: string; generation?: number }[] = [
+        { template, targets: targets.filter((t) => !held.has(t.name)), ...(current !== undefined && "revision" in current ? { revision: current.revision } : {}), ...(template.metadata.generation === undefined ? {} : { generation: template.metadata.generation }) },
+      ];
+      const replicas = held.size > 0 ? replicasOf(template, interpreter)?.replicas : undefined;
+      for (const revision of new Set(held.values())) {
+        const clusters = targets.filter((t) => held.get(t.name) === revision);
+        const stored = this.revisions?.get(key, revision);
+        if (stored === undefined) {
+          // Not known here yet (the informer lags the leader's write): those clusters keep what they run.
+          for (const t of clusters) now.add(t.name);
           continue;
         }
-        this.works.setRenderError(cluster, key, undefined);
-        const preserve = binding.spec.preserveResourcesOnDeletion === true ? { preserveResourcesOnDeletion: true } : {};
-        this.works.set(cluster, { key, hash: work.hash, manifests: work.manifests, conflictResolution, templateGeneration: template.metadata.generation, ...preserve });
+        const old = replicas === undefined ? stored.template : reviseForMember(stored.template, replicas, undefined, interpreter);
+        sources.push({ template: old, targets: clusters, revision, ...(stored.generation === undefined ? {} : { generation: stored.generation }) });
       }
+      for (const source of sources) {
+        const rendered = renderClusterWorks(source.template, source.targets, (n) => this.caches.clusters.get(n), this.caches.allOverrides(), conflictResolution, dividedPlacement(binding.spec.placement), interpreter);
+        for (const [cluster, work] of rendered) {
+          now.add(cluster);
+          // Suspended dispatching: the cluster keeps the Work it has (or gets none yet).
+          if (suspensionHolds(binding.spec, this.caches.clusters.get(cluster))) continue;
+          if (!work.ok) {
+            // That cluster keeps its previous Work; the others go on.
+            this.works.setRenderError(cluster, key, work.message);
+            continue;
+          }
+          this.works.setRenderError(cluster, key, undefined);
+          const preserve = binding.spec.preserveResourcesOnDeletion === true ? { preserveResourcesOnDeletion: true } : {};
+          const revision = source.revision === undefined ? {} : { revision: source.revision };
+          this.works.set(cluster, { key, hash: work.hash, manifests: work.manifests, conflictResolution, templateGeneration: source.generation, ...revision, ...preserve });
+        }
+      }
+    } else {
+      this.told.delete(key);
     }
     for (const cluster of previous) {
       if (now.has(cluster)) continue;

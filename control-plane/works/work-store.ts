@@ -9,6 +9,8 @@ export interface Work {
   preserveResourcesOnDeletion?: boolean;
   /** The template's metadata.generation this Work was rendered from. */
   templateGeneration?: number;
+  /** Under a progressive rollout (issue 23): the template revision this Work was rendered from. */
+  revision?: string;
 }
 
 type Listener = (key: string) => void;
@@ -49,8 +51,9 @@ export class WorkStore {
     const held = works.get(work.key);
     // A changed preserveResourcesOnDeletion is sent again (the agent keeps it with its record).
     if (held?.hash === work.hash && (held.preserveResourcesOnDeletion === true) === (work.preserveResourcesOnDeletion === true)) {
-      if (held.templateGeneration !== work.templateGeneration) {
+      if (held.templateGeneration !== work.templateGeneration || held.revision !== work.revision) {
         held.templateGeneration = work.templateGeneration;
+        held.revision = work.revision;
         // Nothing to send to the agent; the status side still hears of it.
         for (const l of this.allListeners) l(cluster, work.key);
       }

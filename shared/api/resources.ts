@@ -20,3 +20,9 @@ export const RESOURCES = {
 
 /** The core Secret resource (bootstrap tokens, agent credentials). */
 export const SECRETS: ResourceInfo = { apiVersion: "v1", kind: "Secret", plural: "secrets", namespaced: true };
+
+/** apps/v1 ControllerRevisions: a template's rollout revisions (issue 23; control-plane/works/revision-store.ts). */
+export const CONTROLLER_REVISIONS: ResourceInfo = { apiVersion: "apps/v1", kind: "ControllerRevision", plural: "controllerrevisions", namespaced: true };
+
+/** The label every Flotilla rollout revision carries: a digest of its template's key. The control plane watches only those. */
+export const ROLLOUT_OF_LABEL = "flotilla.dev/rollout-of";

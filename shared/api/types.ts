@@ -277,6 +277,12 @@ export interface RolloutState {
   clusters: ClusterRollout[];
 }
 
+/** An apps/v1 ControllerRevision: one rollout revision of a template (its cleaned copy in data). */
+export interface ControllerRevision extends KubeObject {
+  data?: KubeObject;
+  revision: number;
+}
+
 export interface PropagationPolicy extends KubeObject {
   kind: "PropagationPolicy" | "ClusterPropagationPolicy";
   spec: PropagationSpec;
