@@ -194,6 +194,16 @@ describe("progressive rollout across 3 members (issue 23)", () => {
   /** The policy's rollout reached the binding (its spec.rollout), so the next template change is rolled out under it. */
   const untilBindingStrategy = (name: string, check: (r: RolloutStrategy) => boolean) => until(`${name}'s spec.rollout updated`, () => binding(name), (b) => b.spec.rollout !== undefined && check(b.spec.rollout), { show: (b) => JSON.stringify(b?.spec.rollout) });
 
+  /**
+   * Waits until web's Rollout condition has this status and reason (the status controller writes it
+   * from status.rollout, so it may follow the state by a report or two).
+   */
+  const untilRolloutCondition = (status: "True" | "False", reason: string, timeoutMs = 30_000) =>
+    until(`web's Rollout condition ${status} (${reason})`, () => binding("web-deployment"), (b) => condition(b, "Rollout")?.status === status && condition(b, "Rollout")?.reason === reason, {
+      timeoutMs,
+      show: (b) => JSON.stringify(b && condition(b, "Rollout")),
+    });
+
   /** The rollout of `rev` is done: Succeeded, every cluster Succeeded at it, it is the stable revision. */
   const succeededAt = (rev: string) => (s: RolloutState) => s.phase === "Succeeded" && s.revision === rev && s.stableRevision === rev && s.clusters.length === 3 && s.clusters.every((c) => c.revision === rev && c.phase === "Succeeded");
 
@@ -204,10 +214,7 @@ describe("progressive rollout across 3 members (issue 23)", () => {
     assert.equal(s.stableRevision, s.revision);
     assert.deepEqual(s.clusters.map((c) => [c.name, c.revision, c.phase]).sort(), MEMBERS.map((m) => [m, s.revision, "Succeeded"]));
     for (const m of MEMBERS) await until(`${m} runs web nginx:1 Available`, () => runsHealthy(m, "nginx:1"), (ok) => ok);
-    const b = await binding("web-deployment");
-    assert.ok(b);
-    assert.equal(condition(b, "Rollout")?.status, "True");
-    assert.equal(condition(b, "Rollout")?.reason, "Succeeded");
+    await untilRolloutCondition("True", "Succeeded");
   });
 
   it("a good image rolls through canary, then rest-of-fleet once member1 has soaked minSuccessTime", async () => {
@@ -237,10 +244,8 @@ describe("progressive rollout across 3 members (issue 23)", () => {
       assert.equal(entry(soaking, m)?.phase, "Waiting", `${m} waits`);
     }
     assert.equal(soaking.phase, "Progressing");
-    const during = await binding("web-deployment");
-    assert.ok(during);
-    assert.equal(condition(during, "Rollout")?.status, "False", "the Rollout condition is True only once it succeeded");
-    assert.equal(condition(during, "Rollout")?.reason, "Progressing");
+    // The Rollout condition is True only once it succeeded.
+    await untilRolloutCondition("False", "Progressing", 15_000);
 
     const done = await untilState("the rollout of nginx:2 Succeeded", "web-deployment", succeededAt(r2), 90_000);
     assert.equal(done.phase, "Succeeded");
@@ -252,10 +257,7 @@ describe("progressive rollout across 3 members (issue 23)", () => {
       assert.ok(at !== undefined, `${m} was seen at nginx:2`);
       assert.ok(at >= soakSince + SOAK_S * 1000 - SLACK_MS, `${m} got nginx:2 ${at - soakSince} ms after member1 began soaking, before minSuccessTime (${SOAK_S}s)`);
     }
-    const b = await binding("web-deployment");
-    assert.ok(b);
-    assert.equal(condition(b, "Rollout")?.status, "True");
-    assert.equal(condition(b, "Rollout")?.reason, "Succeeded");
+    await untilRolloutCondition("True", "Succeeded");
     const reasons = await eventReasons("Deployment", "web");
     assert.ok(["RolloutProgressing", "RolloutSucceeded"].some((r) => reasons.has(r)), `Rollout Events on the template, got ${[...reasons].join(", ")}`);
 
@@ -311,10 +313,7 @@ describe("progressive rollout across 3 members (issue 23)", () => {
       assert.ok(!(await replicaSetImages(m)).has(NEVER_READY_IMAGE), `${m} has no ReplicaSet of the bad image`);
       assert.equal(await memberImage(m), good);
     }
-    const b = await binding("web-deployment");
-    assert.ok(b);
-    assert.equal(condition(b, "Rollout")?.status, "False");
-    assert.equal(condition(b, "Rollout")?.reason, "RolledBack");
+    await untilRolloutCondition("False", "RolledBack");
     const reasons = await eventReasons("Deployment", "web");
     assert.ok(["RolloutRollingBack", "RolloutRolledBack"].some((r) => reasons.has(r)), `RollingBack/RolledBack Events on the template, got ${[...reasons].join(", ")}`);
     const status = await rolloutStatus();
@@ -333,9 +332,7 @@ describe("progressive rollout across 3 members (issue 23)", () => {
     for (const [i, m] of MEMBERS.entries()) {
       assert.deepEqual([...(await stopRecording(recs[i] as Recorder)).keys()], [good], `${m} kept ${good} throughout`);
     }
-    const b = await binding("web-deployment");
-    assert.ok(b);
-    assert.equal(condition(b, "Rollout")?.status, "True");
+    await untilRolloutCondition("True", "Succeeded");
   });
 
   it("approval BeforeGroup holds rest-of-fleet until flotillactl rollout approve", async () => {
@@ -375,9 +372,7 @@ describe("progressive rollout across 3 members (issue 23)", () => {
     for (const m of MEMBERS) await until(`${m} runs nginx:3 Available`, () => runsHealthy(m, "nginx:3"), (ok) => ok);
     const seen2 = await stopRecording(rec2);
     assert.ok((seen2.get("nginx:3") ?? 0) >= approvedAt - SLACK_MS, "member2 got nginx:3 only after the approval");
-    const b = await binding("web-deployment");
-    assert.ok(b);
-    assert.equal(condition(b, "Rollout")?.status, "True");
+    await untilRolloutCondition("True", "Succeeded");
 
     // Restore: no approval for the cases after this one.
     await apply(control, webPolicy());
@@ -458,8 +453,6 @@ describe("progressive rollout across 3 members (issue 23)", () => {
       const at = seen.get("nginx:4") ?? 0;
       assert.ok(at >= soakSince + soakS * 1000 - SLACK_MS, `${m} got nginx:4 ${at - soakSince} ms after member1 began soaking, before minSuccessTime (${soakS}s)`);
     }
-    const b = await binding("web-deployment");
-    assert.ok(b);
-    assert.equal(condition(b, "Rollout")?.status, "True");
+    await untilRolloutCondition("True", "Succeeded");
   });
 });
