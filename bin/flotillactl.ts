@@ -23,6 +23,7 @@ import {
   diffFlag,
   fileFlag,
   forceFlag,
+  groupFlag,
   kubeconfigFlag,
   namespaceFlag,
   observedFileFlag,
@@ -39,6 +40,7 @@ import { call, connect, connectionFlags } from "./ctl/connection.ts";
 import { unifiedDiff } from "./ctl/object-diff.ts";
 import { readObjects } from "./ctl/object-files.ts";
 import { planDiff, planRows, planSummary } from "./ctl/plan-view.ts";
+import { rolloutChangeLine, rolloutTable } from "./ctl/rollout-view.ts";
 import { age, bytes, kindAndName, type OutputFormat, outputFormat, structured, table, templateTitle } from "./ctl/format.ts";
 
 
@@ -259,6 +261,22 @@ const commands: Record<string, Command> = {
       return flags.diff ? `${rows}\n${planDiff(res)}`.trimEnd() : rows;
     },
   },
+  "rollout status": {
+    usage: "rollout status <kind>/<name> [-n ns] [-o table|json|yaml]",
+    positionals: 1,
+    summary: "a template's progressive rollout (its policy has spec.rollout): revision, stable revision, phase and what it waits for, then each cluster by group: the revision it is told to run, its phase and since when",
+    flags: [namespaceFlag, outputFlag("table")],
+    formats: ["table", "json", "yaml"],
+    async run({ client, args, flags, format, timeoutMs }) {
+      const res = await call(client, client.rollout, { template: templateRef(args[0], flags), verb: "status", group: "" }, timeoutMs);
+      return format === "table" ? rolloutTable(res, Date.now()) : structured(res, format);
+    },
+  },
+  ...rolloutCommand("pause", "pauses a template's rollout: no more clusters start until resume (each keeps the revision it is told)"),
+  ...rolloutCommand("resume", "resumes a paused rollout (failures so far are accepted; a failed rollback is tried again)"),
+  ...rolloutCommand("approve", "gives the approval the rollout waits for (BeforeGroup/AfterGroup), or with --group that group's ahead of time", [groupFlag]),
+  ...rolloutCommand("abort", "stops a rollout for good: every cluster keeps the revision it runs until the template changes"),
+  ...rolloutCommand("undo", "rolls every cluster the rollout reached back to the stable revision (the last that succeeded everywhere)"),
   interpret: {
     usage: "interpret -f FILE (--check | --operation OP [--desired-file F] [--observed-file F] [--status-file F] [--desired-replica N]) [-o yaml|json]",
     summary: "tests ResourceInterpreterCustomizations locally, as karmadactl interpret: --check checks their scripts; --operation runs one on the given objects and prints its results (retained, replica and requires, revised, status, aggregatedStatus, healthy, dependencies, components)",
@@ -268,6 +286,22 @@ const commands: Record<string, Command> = {
     run: ({ flags, format }) => runInterpret(flags, format === "json" ? "json" : "yaml"),
   },
 };
+
+/** `rollout <verb>`: a command on a template's rollout, printed as one line saying what changed. */
+function rolloutCommand(verb: "pause" | "resume" | "approve" | "abort" | "undo", summary: string, extra: FlagSpec[] = []): Record<string, Command> {
+  const command: Command = {
+    usage: `rollout ${verb} <kind>/<name> [-n ns]${verb === "approve" ? " [--group G]" : ""}`,
+    positionals: 1,
+    summary,
+    flags: [namespaceFlag, ...extra],
+    formats: ["table"],
+    async run({ client, args, flags, timeoutMs }) {
+      const res = await call(client, client.rollout, { template: templateRef(args[0], flags), verb, group: String(flags.group ?? "") }, timeoutMs);
+      return rolloutChangeLine(res);
+    },
+  };
+  return { [`rollout ${verb}`]: command };
+}
 
 function templateRef(arg: string | undefined, flags: FlagValues): TemplateRef {
   const kn = kindAndName(arg);

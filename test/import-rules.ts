@@ -48,7 +48,7 @@ export const FOLDER_IMPORTS: Readonly<Record<string, readonly string[]>> = {
   status: ["scheduling", "works", "detector", "hub"],
   // The DNS controller reads bindings and Clusters through the caches; scheduling/ says what Ready is.
   dns: ["scheduling"],
-  admin: ["scheduling", "rendering", "detector", "works", "hub", "clusters", "status"],
+  admin: ["scheduling", "rendering", "detector", "works", "hub", "clusters", "status", "rollout"],
   // The admission webhook: the check is shared/interpreter's, the Lua runtime injected.
   webhook: [],
   // The interpreter registry's customizations: shared/interpreter's runtime and rules.

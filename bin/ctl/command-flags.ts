@@ -12,6 +12,7 @@ export const fileFlag: FlagSpec = { name: "filename", short: "f", type: "string"
 export const planNamespaceFlag: FlagSpec = { name: "namespace", short: "n", type: "string", help: "the namespace of objects that name none (default: default); must agree with those that do" };
 export const diffFlag: FlagSpec = { name: "diff", type: "bool", help: "also print each changing Work now against after, as a unified diff" };
 export const kubeconfigFlag: FlagSpec = { name: "kubeconfig", type: "string", env: "FLOTILLA_CONTROL_KUBECONFIG", help: "kubeconfig of the control cluster (default: <state-dir>/control.kubeconfig, the local fleet's)" };
+export const groupFlag: FlagSpec = { name: "group", type: "string", help: "approve this group's gates (BeforeGroup and AfterGroup) ahead of time (default: the approval the rollout waits for)" };
 export const forceFlag: FlagSpec = { name: "force", type: "bool", help: "remove the Cluster now and release the bindings waiting on it" };
 
 export const customizationFileFlag: FlagSpec = { name: "filename", short: "f", type: "string", required: true, help: "the ResourceInterpreterCustomizations: a file of YAML documents or JSON, a directory of them, or - for stdin" };
@@ -29,4 +30,4 @@ export function outputFlag(def: string): FlagSpec {
 }
 
 /** Every flag any command takes, for the README check. */
-export const commandFlags: FlagSpec[] = [namespaceFlag, allNamespacesFlag, clusterFlag, outputFlag("table"), ttlFlag, usesFlag, descriptionFlag, forceFlag, fileFlag, diffFlag, kubeconfigFlag, customizationFileFlag, recursiveFlag, checkFlag, operationFlag, desiredFileFlag, observedFileFlag, statusFileFlag, desiredReplicaFlag];
+export const commandFlags: FlagSpec[] = [namespaceFlag, allNamespacesFlag, clusterFlag, outputFlag("table"), ttlFlag, usesFlag, descriptionFlag, forceFlag, groupFlag, fileFlag, diffFlag, kubeconfigFlag, customizationFileFlag, recursiveFlag, checkFlag, operationFlag, desiredFileFlag, observedFileFlag, statusFileFlag, desiredReplicaFlag];

@@ -13,14 +13,14 @@ const deployment: KindRef = { apiVersion: "apps/v1", kind: "Deployment", namespa
 /** A custom kind that happens to be called Secret is not the core Secret. */
 const otherSecret: KindRef = { apiVersion: "example.com/v1", kind: "Secret", name: "x" };
 
-const READS: AdminMethod[] = ["listClusters", "getPropagation", "render", "diff", "plan", "listWorks", "listBindings"];
-const WRITES: AdminMethod[] = ["createToken", "listTokens", "deleteToken", "unjoin"];
+const READS: AdminMethod[] = ["listClusters", "getPropagation", "render", "diff", "plan", "listWorks", "listBindings", "rolloutStatus"];
+const WRITES: AdminMethod[] = ["createToken", "listTokens", "deleteToken", "unjoin", "rollout"];
 
 describe("adminAccess", () => {
   const cases: { name: string; req: AccessRequest; want: { role: string } | RegExp }[] = [
     ...[...READS, ...WRITES].map((method) => ({ name: `an admin may call ${method}`, req: { subject: admin, method, revocation: ok }, want: { role: "admin" } })),
     ...READS.map((method) => ({ name: `a viewer may call ${method}`, req: { subject: viewer, method, revocation: ok }, want: { role: "viewer" } })),
-    ...WRITES.map((method) => ({ name: `a viewer may not call ${method}`, req: { subject: viewer, method, revocation: ok }, want: new RegExp(`vera has a viewer certificate \\(O=flotilla:viewers\\), which may not call ${method}: bootstrap tokens and unjoin need an admin certificate`) })),
+    ...WRITES.map((method) => ({ name: `a viewer may not call ${method}`, req: { subject: viewer, method, revocation: ok }, want: new RegExp(`vera has a viewer certificate \\(O=flotilla:viewers\\), which may not call ${method}: bootstrap tokens, unjoin and rollout commands need an admin certificate`) })),
     { name: "a viewer renders a ConfigMap", req: { subject: viewer, method: "render", objects: [configMap], revocation: ok }, want: { role: "viewer" } },
     { name: "a viewer plans a Deployment and a ConfigMap", req: { subject: viewer, method: "plan", objects: [deployment, configMap], revocation: ok }, want: { role: "viewer" } },
     { name: "a viewer renders another group's kind named Secret", req: { subject: viewer, method: "render", objects: [otherSecret], revocation: ok }, want: { role: "viewer" } },

@@ -3,11 +3,14 @@
 // certificate in the admin revocation list, or any while that list cannot be read, none. Pure.
 import { ADMIN_ORGANIZATION, adminOfSubject, type AdminRole, VIEWER_ORGANIZATION } from "../../shared/pki.ts";
 
-/** The Admin service's methods, as the grpc-js implementation names them. */
-export type AdminMethod = "listClusters" | "getPropagation" | "render" | "diff" | "plan" | "listWorks" | "listBindings" | "createToken" | "listTokens" | "deleteToken" | "unjoin";
+/**
+ * The Admin service's methods, as the grpc-js implementation names them; Rollout is two: its
+ * status (`rolloutStatus`, a read) and its commands (`rollout`: pause, resume, approve, abort, undo).
+ */
+export type AdminMethod = "listClusters" | "getPropagation" | "render" | "diff" | "plan" | "listWorks" | "listBindings" | "rolloutStatus" | "createToken" | "listTokens" | "deleteToken" | "unjoin" | "rollout";
 
 /** What a viewer may call: everything that reads (describe is getPropagation). */
-const VIEWER_METHODS: ReadonlySet<AdminMethod> = new Set(["listClusters", "getPropagation", "render", "diff", "plan", "listWorks", "listBindings"]);
+const VIEWER_METHODS: ReadonlySet<AdminMethod> = new Set(["listClusters", "getPropagation", "render", "diff", "plan", "listWorks", "listBindings", "rolloutStatus"]);
 
 /** An object a call would show or plan, once the control plane has resolved its kind. */
 export interface KindRef {
@@ -39,7 +42,7 @@ export function adminAccess(req: AccessRequest): Access {
   if (req.revocation.revokedBy !== undefined) return { allowed: false, reason: `certificate revoked: ${who.role} ${who.user}'s certificate is in the admin revocation list (${req.revocation.revokedBy})` };
   if (who.role === "admin") return { allowed: true, ...who };
   if (!VIEWER_METHODS.has(req.method)) {
-    return { allowed: false, reason: `${who.user} has a viewer certificate (O=${VIEWER_ORGANIZATION}), which may not call ${req.method}: bootstrap tokens and unjoin need an admin certificate (O=${ADMIN_ORGANIZATION})` };
+    return { allowed: false, reason: `${who.user} has a viewer certificate (O=${VIEWER_ORGANIZATION}), which may not call ${req.method}: bootstrap tokens, unjoin and rollout commands need an admin certificate (O=${ADMIN_ORGANIZATION})` };
   }
   const secret = (req.objects ?? []).find(isSecret);
   if (secret !== undefined) {

@@ -7,26 +7,8 @@ import type { InterpreterRegistry } from "../../shared/interpreter/registry.ts";
 import { status as GrpcStatus, type UntypedServiceImplementation } from "@grpc/grpc-js";
 import type { Logger } from "pino";
 import type { KubeObject, ResourceBinding } from "../../shared/api/types.ts";
-import type {
-  ClusterInfo,
-  CreateTokenRequest,
-  DiffRequest,
-  PlanRequest,
-  DiffResponse,
-  DeleteTokenRequest,
-  ListBindingsRequest,
-  ListBindingsResponse,
-  UnjoinRequest,
-  UnjoinResponse,
-  GetPropagationRequest,
-  GetPropagationResponse,
-  ListClustersResponse,
-  ListWorksRequest,
-  ListWorksResponse,
-  RenderRequest,
-  RenderResponse,
-  TemplateRef,
-} from "../../shared/gen/flotilla/v1alpha1/admin.ts";
+import type { ClusterInfo, CreateTokenRequest, DiffRequest, PlanRequest, DiffResponse, DeleteTokenRequest, ListBindingsRequest, ListBindingsResponse, UnjoinRequest, UnjoinResponse } from "../../shared/gen/flotilla/v1alpha1/admin.ts";
+import type { GetPropagationRequest, GetPropagationResponse, ListClustersResponse, ListWorksRequest, ListWorksResponse, RenderRequest, RenderResponse, RolloutRequest, TemplateRef } from "../../shared/gen/flotilla/v1alpha1/admin.ts";
 import { Health, type ResourceIdentifier } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
 import { RESOURCES } from "../../shared/api/resources.ts";
 import { isKubeStatus, type KubeRest, objectPath } from "../../shared/kube-rest.ts";
@@ -34,6 +16,7 @@ import { AGENT_ON_OTHER_REPLICA } from "../../shared/admin-errors.ts";
 import { revokingEntry } from "../../shared/revocation-list.ts";
 import { workKey } from "../../shared/work-key.ts";
 import { type AdminMethod, adminAccess, type KindRef } from "./admin-access.ts";
+import { AdminRollout, rolloutMethod } from "./admin-rollout.ts";
 import { AdminTokens } from "./admin-tokens.ts";
 import type { RevocationFile } from "./revocation-file.ts";
 import type { Caches } from "../caches.ts";
@@ -57,6 +40,7 @@ export class Admin {
   private readonly connected: (cluster: string) => boolean;
   private readonly liveObjects: (cluster: string, resources: ResourceIdentifier[]) => Promise<Buffer[]> | undefined;
   private readonly tokens: AdminTokens;
+  private readonly rollouts: AdminRollout;
   private readonly waitingOn: (cluster: string) => number;
   private readonly log: Logger;
   private readonly resolver: TemplateResolver;
@@ -99,6 +83,7 @@ export class Admin {
     this.connected = opts.connected;
     this.liveObjects = opts.liveObjects;
     this.tokens = new AdminTokens({ rest: opts.rest, tokenNamespace: opts.tokenNamespace, log: opts.log });
+    this.rollouts = new AdminRollout({ caches: opts.caches, rest: opts.rest, resolver: this.resolver, log: opts.log });
     this.waitingOn = opts.waitingOn;
     this.log = opts.log;
   }
@@ -119,6 +104,7 @@ export class Admin {
       listTokens: this.unary("listTokens", () => this.tokens.list()),
       deleteToken: this.unary("deleteToken", (req: DeleteTokenRequest) => this.tokens.delete(req)),
       unjoin: this.unary("unjoin", (req: UnjoinRequest) => this.unjoin(req)),
+      rollout: this.unary(rolloutMethod, (req: RolloutRequest) => this.rollouts.rollout(req)),
     };
   }
 
@@ -127,9 +113,10 @@ export class Admin {
    * status with a message. The handler gets `may`, which refuses (throws PERMISSION_DENIED) once it
    * knows the objects it would show a caller whose role may not see them.
    */
-  private unary<Req, Res>(method: AdminMethod, handler: (req: Req, may: (objects: KindRef[]) => void) => Promise<Res>) {
+  private unary<Req, Res>(methodOf: AdminMethod | ((req: Req) => AdminMethod), handler: (req: Req, may: (objects: KindRef[]) => void) => Promise<Res>) {
     return unaryHandler<Req, Res>(
       async (call) => {
+        const method = typeof methodOf === "function" ? methodOf(call.request) : methodOf;
         const cert = call.getAuthContext()?.sslPeerCertificate;
         const state = await this.revocations.current();
         const revocation = "broken" in state ? { listBroken: state.broken } : { revokedBy: revokingEntry(state.list, cert ?? {}) };

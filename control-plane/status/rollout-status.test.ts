@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { type MemberRollout, rolloutStatus } from "./rollout-status.ts";
+import type { RolloutState } from "../../shared/api/types.ts";
+import { fleetRolloutFailure, type MemberRollout, rolloutStatus } from "./rollout-status.ts";
 
 const cond = (type: string, status: string, reason: string) => ({ type, status, reason, message: `${type} ${reason}` });
 /** A member Deployment's reported status: generation g observed up to og, `updated` of `replicas` updated. */
@@ -13,6 +14,21 @@ const deploy = (g: number, og: number, updated: number, extra: { available?: boo
   conditions: [cond("Available", extra.available === false ? "False" : "True", extra.available === false ? "MinimumReplicasUnavailable" : "MinimumReplicasAvailable"), cond("Progressing", extra.progressing === "ProgressDeadlineExceeded" ? "False" : "True", extra.progressing ?? "NewReplicaSetAvailable")],
 });
 const member = (cluster: string, latest: boolean, status: Record<string, unknown> | undefined): MemberRollout => ({ cluster, latest, status });
+
+describe("fleetRolloutFailure", () => {
+  const state = (phase: RolloutState["phase"], extra: Partial<RolloutState> = {}): RolloutState => ({ revision: "b", stableRevision: "a", phase, clusters: [], ...extra });
+  const cases: [string, RolloutState | undefined, string | undefined][] = [
+    ["no rollout", undefined, undefined],
+    ["going on", state("Progressing"), undefined],
+    ["waiting for an approval", state("WaitingForApproval"), undefined],
+    ["a user's pause", state("Paused", { paused: true }), undefined],
+    ["succeeded", state("Succeeded"), undefined],
+    ["paused on failures", state("Paused", { message: "2 clusters failed" }), "Paused: 2 clusters failed"],
+    ["rolled back", state("RolledBack", { message: "m1 failed" }), "RolledBack: m1 failed"],
+    ["aborted, without a message", state("Aborted"), "Aborted: revision b did not reach every cluster"],
+  ];
+  for (const [name, input, want] of cases) it(name, () => assert.equal(fleetRolloutFailure(input), want));
+});
 
 describe("rolloutStatus", () => {
   it("every member on the latest Work and observed: observedGeneration is the template's, updated counts summed, rolled out", () => {
@@ -39,6 +55,11 @@ describe("rolloutStatus", () => {
     const s = rolloutStatus("Deployment", 5, [member("m1", true, deploy(3, 3, 2)), member("m2", true, undefined)]);
     assert.equal(s?.observedGeneration, undefined);
     assert.equal((s?.conditions as { type: string; status: string }[])[0]?.status, "False");
+  });
+  it("a progressive rollout rolled back makes the template's Progressing False, ProgressDeadlineExceeded, so kubectl rollout status fails", () => {
+    const s = rolloutStatus("Deployment", 5, [member("m1", false, deploy(3, 3, 2)), member("m2", false, deploy(7, 7, 2))], "RolledBack: 1 cluster failed");
+    const progressing = (s?.conditions as { type: string; status: string; reason: string; message: string }[])[1];
+    assert.deepEqual([progressing?.status, progressing?.reason, progressing?.message], ["False", "ProgressDeadlineExceeded", "fleet rollout: RolledBack: 1 cluster failed"]);
   });
   it("a member past its progress deadline makes the template's Progressing False with that reason", () => {
     const s = rolloutStatus("Deployment", 5, [member("m1", true, deploy(3, 3, 1, { progressing: "ProgressDeadlineExceeded", available: false })), member("m2", true, deploy(7, 7, 2))]);

@@ -8,6 +8,8 @@
 //   is (kubectl then fails as it would on that cluster); Available is True when every member's is.
 //   Their messages change only when their status does, so a rollout costs few template writes.
 
+import type { RolloutState } from "../../shared/api/types.ts";
+
 /** One target cluster's part in a rollout. */
 export interface MemberRollout {
   cluster: string;
@@ -36,7 +38,7 @@ export interface WorkloadCondition {
 export const rolloutKinds: ReadonlySet<string> = new Set(Object.keys(UPDATED_FIELD));
 
 /** Rollout fields to merge over the summed status, or undefined for a kind without a rollout. */
-export function rolloutStatus(kind: string, generation: number | undefined, members: readonly MemberRollout[]): Record<string, unknown> | undefined {
+export function rolloutStatus(kind: string, generation: number | undefined, members: readonly MemberRollout[], fleetFailure?: string): Record<string, unknown> | undefined {
   const updatedField = UPDATED_FIELD[kind];
   if (updatedField === undefined) return undefined;
   // Before any member has reported there is nothing to tell (and nothing worth a write).
@@ -46,11 +48,11 @@ export function rolloutStatus(kind: string, generation: number | undefined, memb
     [updatedField]: current.reduce((n, m) => n + count(m.status?.[updatedField]), 0),
   };
   if (generation !== undefined && members.length > 0 && current.length === members.length) out.observedGeneration = generation;
-  if (kind === "Deployment") out.conditions = deploymentConditions(members, current.length === members.length);
+  if (kind === "Deployment") out.conditions = deploymentConditions(members, current.length === members.length, fleetFailure);
   return out;
 }
 
-function deploymentConditions(members: readonly MemberRollout[], allCurrent: boolean): WorkloadCondition[] {
+function deploymentConditions(members: readonly MemberRollout[], allCurrent: boolean, fleetFailure: string | undefined): WorkloadCondition[] {
   const byType = (type: string) => members.map((m) => ({ cluster: m.cluster, c: conditionsOf(m.status).find((x) => x.type === type) }));
   const missing = members.filter((m) => m.status === undefined).map((m) => m.cluster);
   const unavailable = byType("Available").filter((x) => x.c?.status !== "True").map((x) => x.cluster);
@@ -60,7 +62,10 @@ function deploymentConditions(members: readonly MemberRollout[], allCurrent: boo
       : { type: "Available", status: "False", reason: "MinimumReplicasUnavailable", message: members.length === 0 ? "no target clusters" : "not yet available in every target cluster" };
   const exceeded = byType("Progressing").filter((x) => x.c?.status === "False" && x.c.reason === "ProgressDeadlineExceeded");
   let progressing: WorkloadCondition;
-  if (exceeded.length > 0) {
+  if (fleetFailure !== undefined) {
+    // A progressive rollout that stopped on failures: kubectl rollout status fails, as on one cluster.
+    progressing = { type: "Progressing", status: "False", reason: "ProgressDeadlineExceeded", message: `fleet rollout: ${fleetFailure}` };
+  } else if (exceeded.length > 0) {
     progressing = { type: "Progressing", status: "False", reason: "ProgressDeadlineExceeded", message: exceeded.map((x) => `${x.cluster}: ${x.c?.message ?? "progress deadline exceeded"}`).join("; ") };
   } else if (allCurrent && missing.length === 0 && members.length > 0 && byType("Progressing").every((x) => x.c?.reason === "NewReplicaSetAvailable")) {
     progressing = { type: "Progressing", status: "True", reason: "NewReplicaSetAvailable", message: `rolled out in ${clusters(members.length)}` };
@@ -68,6 +73,17 @@ function deploymentConditions(members: readonly MemberRollout[], allCurrent: boo
     progressing = { type: "Progressing", status: "True", reason: "ReplicaSetUpdated", message: `rolling out in ${clusters(members.length)}` };
   }
   return [available, progressing];
+}
+
+/**
+ * Why a progressive rollout (issue 23) stopped short of the template's revision, for the template's
+ * Progressing condition: rolled back, aborted, or paused on failures (not a user's pause). Undefined
+ * while it goes on or once it succeeded.
+ */
+export function fleetRolloutFailure(state: RolloutState | undefined): string | undefined {
+  if (state === undefined) return undefined;
+  const stopped = state.phase === "RolledBack" || state.phase === "Aborted" || (state.phase === "Paused" && state.paused !== true);
+  return stopped ? `${state.phase}: ${state.message ?? `revision ${state.revision} did not reach every cluster`}` : undefined;
 }
 
 /** Whether the member's controller has seen the member object's latest spec. */

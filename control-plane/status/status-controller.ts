@@ -16,6 +16,7 @@ import { movesMessage } from "../scheduling/unschedulable-moves.ts";
 import type { Caches } from "../caches.ts";
 import type { StatusStore } from "./status-store.ts";
 import { templateStatusPatch } from "./template-status.ts";
+import { fleetRolloutFailure } from "./rollout-status.ts";
 import { staleEntryPatch } from "./stale-entries.ts";
 import type { TemplateInformers } from "../detector/template-informers.ts";
 import type { WorkStore } from "../works/work-store.ts";
@@ -230,7 +231,7 @@ export class StatusController {
       this.statuses.drop(key);
       return undefined;
     }
-    if (!deleting) await this.writeTemplateStatus(key, targets, merged);
+    if (!deleting) await this.writeTemplateStatus(key, targets, merged, binding.spec.rollout === undefined ? undefined : fleetRolloutFailure(binding.status?.rollout));
     return undefined;
   }
 
@@ -257,7 +258,7 @@ export class StatusController {
     this.log.info({ binding: binding.metadata.name, namespace: binding.metadata.namespace }, why);
   }
 
-  private async writeTemplateStatus(key: string, targets: string[], items: ResourceBindingStatus["aggregatedStatus"]): Promise<void> {
+  private async writeTemplateStatus(key: string, targets: string[], items: ResourceBindingStatus["aggregatedStatus"], fleetFailure: string | undefined): Promise<void> {
     const ref = parseWorkKey(key);
     const template = this.templates.get(ref);
     const resource = this.templates.resource(ref);
@@ -268,6 +269,7 @@ export class StatusController {
       items: items ?? [],
       workOf: (cluster) => this.works.get(cluster, key),
       interpreter: this.interpreters.for(template),
+      ...(fleetFailure === undefined ? {} : { fleetFailure }),
     });
     if (out === undefined) return;
     if ("failed" in out) {

@@ -17,6 +17,8 @@ export interface TemplateStatusInput {
   /** The Work the hub holds for a cluster: its hash and the template generation it rendered. */
   workOf(cluster: string): { hash: string; templateGeneration?: number } | undefined;
   interpreter: KindInterpreter | undefined;
+  /** Why the binding's progressive rollout stopped short (fleetRolloutFailure), if it did. */
+  fleetFailure?: string;
 }
 
 /**
@@ -44,7 +46,7 @@ export function templateStatusPatch(input: TemplateStatusInput): { patch: Record
   });
   // The rollout's observedGeneration and updated count are the fleet's (only members on the
   // current Work count), over the interpreter's, which cannot tell which Work a member runs.
-  const sum = { ...aggregated, ...rolloutStatus(template.kind, template.metadata.generation, members) };
+  const sum = { ...aggregated, ...rolloutStatus(template.kind, template.metadata.generation, members, input.fleetFailure) };
   const had = (template as KubeObject & { status?: unknown }).status;
   // An interpreter's aggregate is the whole status: a field it no longer gives (a CronJob's
   // `active` once its jobs end) is removed, which a merge patch does only when told null.

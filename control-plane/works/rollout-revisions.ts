@@ -19,16 +19,29 @@ export function revisionOf(template: KubeObject, interpreter?: KindInterpreter):
 /** Whether the binding is under a progressive rollout that has a state. */
 export const rolloutActive = (b: ResourceBinding): boolean => b.spec.rollout !== undefined && b.status?.rollout !== undefined;
 
-/** cluster → the revision the rollout tells it to run, for the clusters told another than `current`. */
+/**
+ * cluster → the revision the rollout tells it to run, for the binding's clusters told another than
+ * `current`. A cluster the state does not list yet (it joined since the leader last looked) runs
+ * what the planner will tell it: the rollout's revision once that succeeded, else the stable one;
+ * never a revision the rollout has not reached it with.
+ */
 export function heldRevisions(b: ResourceBinding, current: string): Map<string, string> {
   const out = new Map<string, string>();
-  if (!rolloutActive(b)) return out;
-  for (const c of b.status?.rollout?.clusters ?? []) if (c.revision !== current) out.set(c.name, c.revision);
+  const state = rolloutActive(b) ? b.status?.rollout : undefined;
+  if (state === undefined) return out;
+  const told = new Map(state.clusters.map((c) => [c.name, c.revision]));
+  const joined = state.phase === "Succeeded" ? state.revision : state.stableRevision;
+  for (const t of b.spec.clusters) {
+    const revision = told.get(t.name) ?? joined;
+    if (revision !== current) out.set(t.name, revision);
+  }
   return out;
 }
 
 /** What of a binding's status the Works follow: the revision each cluster is told (compared to skip other status writes). */
 export function toldDigest(b: ResourceBinding): string {
-  if (!rolloutActive(b)) return "";
-  return (b.status?.rollout?.clusters ?? []).map((c) => `${c.name}=${c.revision}`).join(",");
+  const state = rolloutActive(b) ? b.status?.rollout : undefined;
+  if (state === undefined) return "";
+  const joined = state.phase === "Succeeded" ? state.revision : state.stableRevision;
+  return [joined, ...state.clusters.map((c) => `${c.name}=${c.revision}`)].join(",");
 }

@@ -66,7 +66,7 @@ describe("admin roles and the admin revocation list", () => {
     await fleet?.stop();
   });
 
-  it("a viewer certificate lists, describes, renders, diffs and plans a ConfigMap", async () => {
+  it("a viewer certificate lists, describes, renders, diffs and plans a ConfigMap, and reads its rollout", async () => {
     const vera = await certificate("vera", "viewer");
     assert.match(new X509Certificate(await readFile(join(vera, "admin.crt"))).subject, /O=flotilla:viewers/);
     const clusters = await ctl(["get", "clusters", "-o", "json"], vera);
@@ -76,6 +76,10 @@ describe("admin roles and the admin revocation list", () => {
       const r = await ctl(args, vera);
       assert.equal(r.code, 0, `${args.join(" ")}: ${r.stderr}`);
     }
+    // rollout status is a read: a viewer's reaches the binding, whose policy has no spec.rollout.
+    const rollout = await ctl(["rollout", "status", "configmap/settings", "-n", NS], vera);
+    assert.equal(rollout.code, 1, rollout.stderr);
+    assert.match(rollout.stderr, /^flotillactl: FAILED_PRECONDITION: no rollout: the policy that propagates ConfigMap roles\/settings has no spec\.rollout/);
     const works = await ctl(["get", "works", "--cluster", "member1"], vera);
     assert.match(works.stdout, /v1\/ConfigMap\/roles\/settings/);
     const render = await ctl(["render", "configmap/settings", "-n", NS, "--cluster", "member1", "-o", "json"], vera);
@@ -91,17 +95,19 @@ describe("admin roles and the admin revocation list", () => {
     assert.match(plan.stdout, /^ConfigMap roles\/settings\s+member1\s+changed/m);
   });
 
-  it("a viewer certificate is refused tokens, unjoin and every view of a Secret, with PERMISSION_DENIED and exit 1; an admin is not", async () => {
+  it("a viewer certificate is refused tokens, unjoin, rollout commands and every view of a Secret, with PERMISSION_DENIED and exit 1; an admin is not", async () => {
     const vera = join(issued, "vera");
     const withSecret = join(issued, "with-secret.yaml");
     await writeFile(withSecret, [configMap("settings", "x"), secret].join("\n---\n"));
     const viewerMayNot = (what: string) => new RegExp(`^flotillactl: PERMISSION_DENIED: vera has a viewer certificate \\(O=flotilla:viewers\\), which may not ${what}`);
     const cases: { args: string[]; message: RegExp }[] = [
-      { args: ["token", "create"], message: viewerMayNot("call createToken: bootstrap tokens and unjoin need an admin certificate \\(O=flotilla:admins\\)") },
+      { args: ["token", "create"], message: viewerMayNot("call createToken: bootstrap tokens, unjoin and rollout commands need an admin certificate \\(O=flotilla:admins\\)") },
       { args: ["token", "list"], message: viewerMayNot("call listTokens") },
       { args: ["token", "delete", "abcdef"], message: viewerMayNot("call deleteToken") },
       { args: ["unjoin", "member1"], message: viewerMayNot("call unjoin") },
       { args: ["unjoin", "member1", "--force"], message: viewerMayNot("call unjoin") },
+      { args: ["rollout", "pause", "configmap/settings", "-n", NS], message: viewerMayNot("call rollout: bootstrap tokens, unjoin and rollout commands need an admin certificate") },
+      { args: ["rollout", "approve", "configmap/settings", "-n", NS, "--group", "canary"], message: viewerMayNot("call rollout") },
       { args: ["render", "secret/creds", "-n", NS, "--cluster", "member1"], message: viewerMayNot("render a Secret \\(Secret roles/creds\\): Secrets need an admin certificate") },
       { args: ["render", "secrets/creds", "-n", NS, "--cluster", "member1", "-o", "json"], message: viewerMayNot("render a Secret") },
       { args: ["diff", "secret/creds", "-n", NS, "--cluster", "member1"], message: viewerMayNot("diff a Secret \\(Secret roles/creds\\)") },
@@ -120,6 +126,12 @@ describe("admin roles and the admin revocation list", () => {
       const r = await ctl(args);
       assert.equal(r.code, 0, `admin ${args.join(" ")}: ${r.stderr}`);
     }
+    // An admin's rollout command gets past the access check to the binding (read fresh), which has no rollout.
+    const pause = await ctl(["rollout", "pause", "configmap/settings", "-n", NS]);
+    assert.equal(pause.code, 1, pause.stderr);
+    assert.match(pause.stderr, /^flotillactl: FAILED_PRECONDITION: no rollout: the policy that propagates ConfigMap roles\/settings has no spec\.rollout/);
+    const none = await ctl(["rollout", "status", "configmap/nope", "-n", NS]);
+    assert.match(none.stderr, /^flotillactl: NOT_FOUND: ConfigMap roles\/nope has no binding/);
   });
 
   it("a certificate revoked after the start is refused within seconds; other admins keep working and agents stay Ready", async () => {

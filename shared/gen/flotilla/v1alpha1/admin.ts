@@ -21,7 +21,7 @@ export const protobufPackage = "flotilla.v1alpha1";
 
 export const protobufFileName = "flotilla/v1alpha1/admin.proto";
 
-/** The admin API that flotillactl talks to (DESIGN §5): reads of the fleet, render, diff and plan, bootstrap tokens, unjoin. */
+/** The admin API that flotillactl talks to (DESIGN §5): reads of the fleet, render, diff and plan, bootstrap tokens, unjoin, progressive rollouts. */
 
 export interface ListClustersRequest {
 }
@@ -265,6 +265,70 @@ export interface UnjoinRequest {
 export interface UnjoinResponse {
   /** What happened, for the user. */
   message: string;
+}
+
+export interface RolloutRequest {
+  template:
+    | TemplateRef
+    | undefined;
+  /** status (a read; the default when empty), or a command: pause, resume, approve, abort, undo. */
+  verb: string;
+  /**
+   * approve only: the group whose gates (BeforeGroup/<group>, AfterGroup/<group>) to approve;
+   * empty: the approval the rollout waits for.
+   */
+  group: string;
+}
+
+/** One cluster's place in the rollout. */
+export interface ClusterRolloutInfo {
+  name: string;
+  /** The revision the cluster is told to run; empty before the rollout controller records one. */
+  revision: string;
+  /** Waiting, Updating, Soaking, Succeeded or Failed; empty before the rollout controller records one. */
+  phase: string;
+  /** When the phase began (RFC 3339). */
+  since: string;
+  /** Why it failed. */
+  message: string;
+}
+
+/** One wave, in rollout order. */
+export interface RolloutGroupInfo {
+  /**
+   * The policy's group name, "rest" for the clusters no group takes, "group-N" with
+   * clustersPerGroup, "all" with neither; empty for clusters the state lists that the binding no
+   * longer schedules.
+   */
+  name: string;
+  /** None, BeforeGroup or AfterGroup. */
+  approval: string;
+  clusters: ClusterRolloutInfo[];
+}
+
+export interface RolloutResponse {
+  /** The template's resolved identity. */
+  template:
+    | TemplateRef
+    | undefined;
+  /**
+   * Progressing, WaitingForApproval, Paused, Succeeded, RollingBack, RolledBack or Aborted; empty
+   * when the rollout controller has recorded no state yet (message says so).
+   */
+  phase: string;
+  /** The template's revision the rollout is for, and the last one that succeeded everywhere. */
+  revision: string;
+  stableRevision: string;
+  message: string;
+  /** The approval the rollout waits for: BeforeGroup/<group> or AfterGroup/<group>. */
+  waitingFor: string;
+  /** A user's pause. */
+  paused: boolean;
+  /** The approvals given. */
+  approvals: string[];
+  groups: RolloutGroupInfo[];
+  /** For a command: what it changed, one line for the user; empty for status. */
+  change: string;
 }
 
 function createBaseListClustersRequest(): ListClustersRequest {
@@ -3455,6 +3519,583 @@ export const UnjoinResponse: MessageFns<UnjoinResponse> = {
   },
 };
 
+function createBaseRolloutRequest(): RolloutRequest {
+  return { template: undefined, verb: "", group: "" };
+}
+
+export const RolloutRequest: MessageFns<RolloutRequest> = {
+  encode(message: RolloutRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.template !== undefined) {
+      TemplateRef.encode(message.template, writer.uint32(10).fork()).join();
+    }
+    if (message.verb !== "") {
+      writer.uint32(18).string(message.verb);
+    }
+    if (message.group !== "") {
+      writer.uint32(26).string(message.group);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RolloutRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRolloutRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.template = TemplateRef.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.verb = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.group = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RolloutRequest {
+    return {
+      template: isSet(object.template) ? TemplateRef.fromJSON(object.template) : undefined,
+      verb: isSet(object.verb) ? globalThis.String(object.verb) : "",
+      group: isSet(object.group) ? globalThis.String(object.group) : "",
+    };
+  },
+
+  toJSON(message: RolloutRequest): unknown {
+    const obj: any = {};
+    if (message.template !== undefined) {
+      obj.template = TemplateRef.toJSON(message.template);
+    }
+    if (message.verb !== "") {
+      obj.verb = message.verb;
+    }
+    if (message.group !== "") {
+      obj.group = message.group;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RolloutRequest>, I>>(base?: I): RolloutRequest {
+    return RolloutRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RolloutRequest>, I>>(object: I): RolloutRequest {
+    const message = createBaseRolloutRequest();
+    message.template = (object.template !== undefined && object.template !== null)
+      ? TemplateRef.fromPartial(object.template)
+      : undefined;
+    message.verb = object.verb ?? "";
+    message.group = object.group ?? "";
+    return message;
+  },
+};
+
+function createBaseClusterRolloutInfo(): ClusterRolloutInfo {
+  return { name: "", revision: "", phase: "", since: "", message: "" };
+}
+
+export const ClusterRolloutInfo: MessageFns<ClusterRolloutInfo> = {
+  encode(message: ClusterRolloutInfo, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name !== "") {
+      writer.uint32(10).string(message.name);
+    }
+    if (message.revision !== "") {
+      writer.uint32(18).string(message.revision);
+    }
+    if (message.phase !== "") {
+      writer.uint32(26).string(message.phase);
+    }
+    if (message.since !== "") {
+      writer.uint32(34).string(message.since);
+    }
+    if (message.message !== "") {
+      writer.uint32(42).string(message.message);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ClusterRolloutInfo {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseClusterRolloutInfo();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.revision = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.phase = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.since = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.message = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ClusterRolloutInfo {
+    return {
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      revision: isSet(object.revision) ? globalThis.String(object.revision) : "",
+      phase: isSet(object.phase) ? globalThis.String(object.phase) : "",
+      since: isSet(object.since) ? globalThis.String(object.since) : "",
+      message: isSet(object.message) ? globalThis.String(object.message) : "",
+    };
+  },
+
+  toJSON(message: ClusterRolloutInfo): unknown {
+    const obj: any = {};
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.revision !== "") {
+      obj.revision = message.revision;
+    }
+    if (message.phase !== "") {
+      obj.phase = message.phase;
+    }
+    if (message.since !== "") {
+      obj.since = message.since;
+    }
+    if (message.message !== "") {
+      obj.message = message.message;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ClusterRolloutInfo>, I>>(base?: I): ClusterRolloutInfo {
+    return ClusterRolloutInfo.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ClusterRolloutInfo>, I>>(object: I): ClusterRolloutInfo {
+    const message = createBaseClusterRolloutInfo();
+    message.name = object.name ?? "";
+    message.revision = object.revision ?? "";
+    message.phase = object.phase ?? "";
+    message.since = object.since ?? "";
+    message.message = object.message ?? "";
+    return message;
+  },
+};
+
+function createBaseRolloutGroupInfo(): RolloutGroupInfo {
+  return { name: "", approval: "", clusters: [] };
+}
+
+export const RolloutGroupInfo: MessageFns<RolloutGroupInfo> = {
+  encode(message: RolloutGroupInfo, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name !== "") {
+      writer.uint32(10).string(message.name);
+    }
+    if (message.approval !== "") {
+      writer.uint32(18).string(message.approval);
+    }
+    for (const v of message.clusters) {
+      ClusterRolloutInfo.encode(v!, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RolloutGroupInfo {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRolloutGroupInfo();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.approval = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.clusters.push(ClusterRolloutInfo.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RolloutGroupInfo {
+    return {
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      approval: isSet(object.approval) ? globalThis.String(object.approval) : "",
+      clusters: globalThis.Array.isArray(object?.clusters)
+        ? object.clusters.map((e: any) => ClusterRolloutInfo.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: RolloutGroupInfo): unknown {
+    const obj: any = {};
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.approval !== "") {
+      obj.approval = message.approval;
+    }
+    if (message.clusters?.length) {
+      obj.clusters = message.clusters.map((e) => ClusterRolloutInfo.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RolloutGroupInfo>, I>>(base?: I): RolloutGroupInfo {
+    return RolloutGroupInfo.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RolloutGroupInfo>, I>>(object: I): RolloutGroupInfo {
+    const message = createBaseRolloutGroupInfo();
+    message.name = object.name ?? "";
+    message.approval = object.approval ?? "";
+    message.clusters = object.clusters?.map((e) => ClusterRolloutInfo.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseRolloutResponse(): RolloutResponse {
+  return {
+    template: undefined,
+    phase: "",
+    revision: "",
+    stableRevision: "",
+    message: "",
+    waitingFor: "",
+    paused: false,
+    approvals: [],
+    groups: [],
+    change: "",
+  };
+}
+
+export const RolloutResponse: MessageFns<RolloutResponse> = {
+  encode(message: RolloutResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.template !== undefined) {
+      TemplateRef.encode(message.template, writer.uint32(10).fork()).join();
+    }
+    if (message.phase !== "") {
+      writer.uint32(18).string(message.phase);
+    }
+    if (message.revision !== "") {
+      writer.uint32(26).string(message.revision);
+    }
+    if (message.stableRevision !== "") {
+      writer.uint32(34).string(message.stableRevision);
+    }
+    if (message.message !== "") {
+      writer.uint32(42).string(message.message);
+    }
+    if (message.waitingFor !== "") {
+      writer.uint32(50).string(message.waitingFor);
+    }
+    if (message.paused !== false) {
+      writer.uint32(56).bool(message.paused);
+    }
+    for (const v of message.approvals) {
+      writer.uint32(66).string(v!);
+    }
+    for (const v of message.groups) {
+      RolloutGroupInfo.encode(v!, writer.uint32(74).fork()).join();
+    }
+    if (message.change !== "") {
+      writer.uint32(82).string(message.change);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RolloutResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRolloutResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.template = TemplateRef.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.phase = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.revision = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.stableRevision = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.message = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.waitingFor = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.paused = reader.bool();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.approvals.push(reader.string());
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.groups.push(RolloutGroupInfo.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.change = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RolloutResponse {
+    return {
+      template: isSet(object.template) ? TemplateRef.fromJSON(object.template) : undefined,
+      phase: isSet(object.phase) ? globalThis.String(object.phase) : "",
+      revision: isSet(object.revision) ? globalThis.String(object.revision) : "",
+      stableRevision: isSet(object.stableRevision)
+        ? globalThis.String(object.stableRevision)
+        : isSet(object.stable_revision)
+        ? globalThis.String(object.stable_revision)
+        : "",
+      message: isSet(object.message) ? globalThis.String(object.message) : "",
+      waitingFor: isSet(object.waitingFor)
+        ? globalThis.String(object.waitingFor)
+        : isSet(object.waiting_for)
+        ? globalThis.String(object.waiting_for)
+        : "",
+      paused: isSet(object.paused) ? globalThis.Boolean(object.paused) : false,
+      approvals: globalThis.Array.isArray(object?.approvals)
+        ? object.approvals.map((e: any) => globalThis.String(e))
+        : [],
+      groups: globalThis.Array.isArray(object?.groups)
+        ? object.groups.map((e: any) => RolloutGroupInfo.fromJSON(e))
+        : [],
+      change: isSet(object.change) ? globalThis.String(object.change) : "",
+    };
+  },
+
+  toJSON(message: RolloutResponse): unknown {
+    const obj: any = {};
+    if (message.template !== undefined) {
+      obj.template = TemplateRef.toJSON(message.template);
+    }
+    if (message.phase !== "") {
+      obj.phase = message.phase;
+    }
+    if (message.revision !== "") {
+      obj.revision = message.revision;
+    }
+    if (message.stableRevision !== "") {
+      obj.stableRevision = message.stableRevision;
+    }
+    if (message.message !== "") {
+      obj.message = message.message;
+    }
+    if (message.waitingFor !== "") {
+      obj.waitingFor = message.waitingFor;
+    }
+    if (message.paused !== false) {
+      obj.paused = message.paused;
+    }
+    if (message.approvals?.length) {
+      obj.approvals = message.approvals;
+    }
+    if (message.groups?.length) {
+      obj.groups = message.groups.map((e) => RolloutGroupInfo.toJSON(e));
+    }
+    if (message.change !== "") {
+      obj.change = message.change;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RolloutResponse>, I>>(base?: I): RolloutResponse {
+    return RolloutResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RolloutResponse>, I>>(object: I): RolloutResponse {
+    const message = createBaseRolloutResponse();
+    message.template = (object.template !== undefined && object.template !== null)
+      ? TemplateRef.fromPartial(object.template)
+      : undefined;
+    message.phase = object.phase ?? "";
+    message.revision = object.revision ?? "";
+    message.stableRevision = object.stableRevision ?? "";
+    message.message = object.message ?? "";
+    message.waitingFor = object.waitingFor ?? "";
+    message.paused = object.paused ?? false;
+    message.approvals = object.approvals?.map((e) => e) || [];
+    message.groups = object.groups?.map((e) => RolloutGroupInfo.fromPartial(e)) || [];
+    message.change = object.change ?? "";
+    return message;
+  },
+};
+
 export type AdminService = typeof AdminService;
 export const AdminService = {
   listClusters: {
@@ -3565,6 +4206,19 @@ export const AdminService = {
     responseSerialize: (value: UnjoinResponse): Buffer => Buffer.from(UnjoinResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): UnjoinResponse => UnjoinResponse.decode(value),
   },
+  /**
+   * A template's progressive rollout (issue 23, a policy with spec.rollout): its state by group
+   * and cluster, or a user's command on it (pause, resume, approve, abort, undo).
+   */
+  rollout: {
+    path: "/flotilla.v1alpha1.Admin/Rollout" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RolloutRequest): Buffer => Buffer.from(RolloutRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RolloutRequest => RolloutRequest.decode(value),
+    responseSerialize: (value: RolloutResponse): Buffer => Buffer.from(RolloutResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RolloutResponse => RolloutResponse.decode(value),
+  },
 } as const;
 
 export interface AdminServer extends UntypedServiceImplementation {
@@ -3584,6 +4238,11 @@ export interface AdminServer extends UntypedServiceImplementation {
   listTokens: handleUnaryCall<ListTokensRequest, ListTokensResponse>;
   deleteToken: handleUnaryCall<DeleteTokenRequest, DeleteTokenResponse>;
   unjoin: handleUnaryCall<UnjoinRequest, UnjoinResponse>;
+  /**
+   * A template's progressive rollout (issue 23, a policy with spec.rollout): its state by group
+   * and cluster, or a user's command on it (pause, resume, approve, abort, undo).
+   */
+  rollout: handleUnaryCall<RolloutRequest, RolloutResponse>;
 }
 
 export interface AdminClient extends Client {
@@ -3750,6 +4409,25 @@ export interface AdminClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: UnjoinResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * A template's progressive rollout (issue 23, a policy with spec.rollout): its state by group
+   * and cluster, or a user's command on it (pause, resume, approve, abort, undo).
+   */
+  rollout(
+    request: RolloutRequest,
+    callback: (error: ServiceError | null, response: RolloutResponse) => void,
+  ): ClientUnaryCall;
+  rollout(
+    request: RolloutRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RolloutResponse) => void,
+  ): ClientUnaryCall;
+  rollout(
+    request: RolloutRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RolloutResponse) => void,
   ): ClientUnaryCall;
 }
 
