@@ -5,11 +5,12 @@ import { after, before, describe, it } from "node:test";
 import { AppsV1Api, CoreV1Api } from "@kubernetes/client-node";
 import { type Cluster, startCluster } from "./cluster.ts";
 import { type Fleet, startFleet } from "./fleet.ts";
+import { NEVER_READY_IMAGE } from "./kwok.ts";
 import { isListening } from "./free-port.ts";
 import { waitFor } from "./wait.ts";
 import { isProcessAlive } from "./managed-process.ts";
 
-function deployment(name: string, replicas: number) {
+function deployment(name: string, replicas: number, image = "nginx:1.27") {
   const labels = { app: name };
   return {
     apiVersion: "apps/v1",
@@ -20,7 +21,7 @@ function deployment(name: string, replicas: number) {
       selector: { matchLabels: labels },
       template: {
         metadata: { labels },
-        spec: { containers: [{ name: "web", image: "nginx:1.27" }] },
+        spec: { containers: [{ name: "web", image }] },
       },
     },
   };
@@ -57,6 +58,34 @@ describe("test/env fleet", () => {
       assert.equal(pod.status?.phase, "Running", `pod ${pod.metadata?.name} phase`);
       assert.ok(nodes.has(pod.spec?.nodeName), `pod ${pod.metadata?.name} runs on a kwok node, not ${pod.spec?.nodeName}`);
     }
+  });
+
+  it("never makes a pod of NEVER_READY_IMAGE Ready (a bad release), while another image's pods are", async () => {
+    const kc = (fleet.members[0] as Cluster).kubeConfig();
+    const apps = kc.makeApiClient(AppsV1Api);
+    const core = kc.makeApiClient(CoreV1Api);
+    // The bad one first: by the time the good one (created after it) is Available, kwok has had
+    // its chance at the bad pod.
+    await apps.createNamespacedDeployment({ namespace: "default", body: deployment("bad", 1, NEVER_READY_IMAGE) });
+    await waitFor(
+      async () => (await core.listNamespacedPod({ namespace: "default", labelSelector: "app=bad" })).items.some((p) => p.spec?.nodeName),
+      { what: "the bad pod scheduled onto a kwok node", timeoutMs: 60_000, intervalMs: 250 },
+    );
+    await apps.createNamespacedDeployment({ namespace: "default", body: deployment("good", 1) });
+    await waitFor(
+      async () => (await apps.readNamespacedDeployment({ name: "good", namespace: "default" })).status?.availableReplicas === 1,
+      { what: "Deployment good Available", timeoutMs: 60_000, intervalMs: 250 },
+    );
+    await new Promise((r) => setTimeout(r, 3_000));
+    const bad = await apps.readNamespacedDeployment({ name: "bad", namespace: "default" });
+    assert.equal(bad.status?.availableReplicas ?? 0, 0, "the bad Deployment has no available replica");
+    assert.equal(bad.status?.readyReplicas ?? 0, 0, "nor a ready one");
+    const pods = (await core.listNamespacedPod({ namespace: "default", labelSelector: "app=bad" })).items;
+    assert.equal(pods.length, 1);
+    const pod = pods[0];
+    assert.ok(pod?.spec?.nodeName, "the bad pod is on a node");
+    assert.equal(pod?.status?.phase, "Pending", "the bad pod stays Pending");
+    assert.notEqual(pod?.status?.conditions?.find((c) => c.type === "Ready")?.status, "True");
   });
 
   it("garbage-collects objects whose owner is deleted, in the control cluster", async () => {

@@ -1,7 +1,8 @@
-import { mkdir, readdir, readFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { KubeConfig, V1CustomResourceDefinition } from "@kubernetes/client-node";
 import { ApiextensionsV1Api, CoreV1Api, loadYaml } from "@kubernetes/client-node";
+import { parse, stringify } from "yaml";
 import { binaryPath } from "./binaries.ts";
 import { ManagedProcess } from "./managed-process.ts";
 import { waitFor } from "./wait.ts";
@@ -11,6 +12,16 @@ export const KWOK_NODE_ANNOTATION = "kwok.x-k8s.io/node";
 
 /** Where metrics-server (v0.7.0 and later) scrapes a Node's resource metrics instead of /metrics/resource. */
 export const RESOURCE_METRICS_PATH_ANNOTATION = "metrics.k8s.io/resource-metrics-path";
+
+/**
+ * The image of a bad release: kwok never makes a pod that runs it Ready (it stays Pending, so a
+ * Deployment of it never gets an available replica). Every other image becomes Running and Ready
+ * at once. The image is never pulled: kwok runs no containers.
+ */
+export const NEVER_READY_IMAGE = "flotilla.test/never-ready:1";
+
+/** The jq query (kwok's selector keys) for the images of a pod's containers. */
+const CONTAINER_IMAGES_QUERY = ".spec.containers.[].image";
 
 /** Capacity of each fake Node. */
 export const FAKE_NODE_CAPACITY = { cpu: "16", memory: "64Gi", pods: "110" };
@@ -31,8 +42,38 @@ const USAGE_CRDS = ["ResourceUsage", "ClusterResourceUsage"];
 const USAGE_CRD_FILES = ["kwok.x-k8s.io_resourceusages.yaml", "kwok.x-k8s.io_clusterresourceusages.yaml"];
 
 /**
+ * Writes kwokctl's stages from `stagesDir` (the binaries' `kwok-stages/`, left as built) into
+ * `dir`, pod-ready's selector narrowed to pods none of whose containers runs NEVER_READY_IMAGE
+ * (kwok's `NotIn` holds when no output of the query is among the values). Returns the files
+ * written. Throws if pod-ready is missing or no longer has the shape this edit relies on.
+ */
+export async function writeKwokStages(stagesDir: string, dir: string): Promise<string[]> {
+  await mkdir(dir, { recursive: true });
+  const files = (await readdir(stagesDir)).filter((f) => f.endsWith(".yaml")).sort();
+  let edited = false;
+  const written: string[] = [];
+  for (const file of files) {
+    let text = await readFile(join(stagesDir, file), "utf8");
+    const stage = parse(text) as { kind?: string; metadata?: { name?: string }; spec?: { selector?: { matchExpressions?: unknown } } };
+    if (stage?.kind === "Stage" && stage.metadata?.name === "pod-ready") {
+      const expressions = stage.spec?.selector?.matchExpressions;
+      if (!Array.isArray(expressions)) throw new Error(`kwok stage ${file}: pod-ready has no spec.selector.matchExpressions to add the never-ready image to`);
+      expressions.push({ key: CONTAINER_IMAGES_QUERY, operator: "NotIn", values: [NEVER_READY_IMAGE] });
+      text = stringify(stage, { blockQuote: "literal" });
+      edited = true;
+    }
+    const path = join(dir, file);
+    await writeFile(path, text);
+    written.push(path);
+  }
+  if (!edited) throw new Error(`kwok stages in ${stagesDir}: no Stage named pod-ready among ${files.join(", ")}`);
+  return written;
+}
+
+/**
  * Starts kwok with the stages kwokctl uses (nodes become Ready and keep a lease, pods become
- * Running). Without metrics it serves nothing: no server address, no node port. With metrics it
+ * Running), except that pods of NEVER_READY_IMAGE stay Pending (writeKwokStages; its copy goes to
+ * `<dir>/kwok-stages/`). Without metrics it serves nothing: no server address, no node port. With metrics it
  * serves HTTPS on 127.0.0.1:port, where `/metrics/nodes/<node>/metrics/resource` reports each pod's
  * usage from the ResourceUsage/ClusterResourceUsage objects (installUsageCrds first).
  */
@@ -43,9 +84,7 @@ export async function startKwok(opts: {
   kubeconfig: string;
   metrics?: KwokMetrics;
 }): Promise<ManagedProcess> {
-  const stagesDir = join(opts.binDir, "kwok-stages");
-  const stages = (await readdir(stagesDir)).filter((f) => f.endsWith(".yaml")).sort();
-  const configs = stages.map((s) => join(stagesDir, s));
+  const configs = await writeKwokStages(join(opts.binDir, "kwok-stages"), join(opts.dir, "kwok-stages"));
   const home = join(opts.dir, "kwok-home");
   await mkdir(home, { recursive: true });
   const m = opts.metrics;
