@@ -13,7 +13,7 @@
 // huge one to see the flood without the hub's token bucket. Never fails on a time.
 //   node test/bench/flood.ts [--updates N] [--flooders F] [--hub-rate R] [--timeout S]
 // F flooders need F + 1 members: each floods with the certificate of its own member.
-import { keepFlotillaLogs } from "./keep-logs.ts";
+import { benchFailed } from "./keep-logs.ts";
 import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
@@ -195,9 +195,7 @@ async function main(): Promise<void> {
     console.log(`control plane CPU: baseline ${((100 * baseCpu) / baseSecs).toFixed(0)}% of a core, during the flood ${((100 * floodCpu) / (floodSecs + 2)).toFixed(0)}%`);
     console.log(`ratio flood / baseline, p50: ${(quantile(flooded, 0.5) / quantile(baseline, 0.5)).toFixed(2)}; p99: ${(quantile(flooded, 0.99) / quantile(baseline, 0.99)).toFixed(2)}`);
   } catch (err) {
-    process.exitCode = 1;
-    console.error(err instanceof Error ? err.message : err);
-    await keepFlotillaLogs(fleet);
+    await benchFailed(err, fleet);
   } finally {
     rest?.close();
     await flotilla?.stop();

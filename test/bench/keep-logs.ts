@@ -19,3 +19,10 @@ export async function keepFlotillaLogs(fleet: Fleet | undefined, opts: { cluster
   }
   console.error(`${opts.clusters ? "Flotilla's and the clusters' logs" : "Flotilla logs"} kept in ${keep}`);
 }
+
+/** A benchmark that failed: says why, keeps the logs, and makes the process exit with 1. */
+export async function benchFailed(err: unknown, fleet: Fleet | undefined): Promise<void> {
+  process.exitCode = 1;
+  console.error(err instanceof Error ? err.message : err);
+  await keepFlotillaLogs(fleet);
+}

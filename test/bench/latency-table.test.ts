@@ -18,12 +18,22 @@ describe("quantile (nearest rank)", () => {
 describe("formatTable", () => {
   it("prints p50, p99, their ratios, samples and misses; — where a side has none", () => {
     const lines = formatTable([
-      { phase: "idle", op: "create", flotilla: [40, 60], direct: [10, 20], flotillaMissed: 1, directMissed: 0 },
-      { phase: "idle", op: "delete", flotilla: [], direct: [5], flotillaMissed: 2, directMissed: 0 },
+      { phase: "idle", op: "create", measured: [40, 60], baseline: [10, 20], measuredMissed: 1, baselineMissed: 0 },
+      { phase: "idle", op: "delete", measured: [], baseline: [5], measuredMissed: 2, baselineMissed: 0 },
     ]);
     assert.equal(lines.length, 3);
+    assert.match(lines[0] as string, /^phase\s+op\s+flotilla p50\s+p99\s+direct p50\s+p99\s+ratio p50\s+p99\s+samples\s+missed$/);
     assert.match(lines[1] as string, /^idle\s+create\s+40 ms\s+60 ms\s+10 ms\s+20 ms\s+4\.0\s+3\.0\s+2\/2\s+1\/0$/);
     assert.match(lines[2] as string, /^idle\s+delete\s+—\s+—\s+5 ms\s+5 ms\s+—\s+—\s+0\/1\s+2\/0$/);
+  });
+  it("names the sides as told (bench:rollout), the columns aligned under the longer labels", () => {
+    const lines = formatTable([{ phase: "idle", op: "update", measured: [90, 300], baseline: [30, 100], measuredMissed: 0, baselineMissed: 1 }], { measured: "rollout", baseline: "no rollout" });
+    assert.equal(lines.length, 2);
+    assert.match(lines[0] as string, /^phase\s+op\s+rollout p50\s+p99\s+no rollout p50\s+p99\s+ratio p50\s+p99\s+samples\s+missed$/);
+    assert.match(lines[1] as string, /^idle\s+update\s+90 ms\s+300 ms\s+30 ms\s+100 ms\s+3\.0\s+3\.0\s+2\/2\s+0\/1$/);
+    const head = lines[0] as string;
+    const row = lines[1] as string;
+    assert.equal(row.indexOf("30 ms"), head.indexOf("no rollout p50"));
   });
 });
 
