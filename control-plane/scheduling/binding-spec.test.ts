@@ -64,10 +64,10 @@ describe("desiredBinding", () => {
     assert.equal(desiredBinding(deployment, policy, []).spec.propagateDeps, undefined);
   });
 
-  it("copies the policy's rollout (issue 23), and none when it is empty", () => {
+  it("copies the policy's rollout (issue 23); `rollout: {}` is a rollout with every default", () => {
     const rollout = { groups: [{ name: "canary", clusterNames: ["member1"] }], minSuccessTime: "30s", onFailure: "Rollback" as const };
     assert.deepEqual(desiredBinding(deployment, { ...policy, spec: { ...policy.spec, rollout } }, dup(deployment, ["member1"])).spec.rollout, rollout);
-    assert.equal(desiredBinding(deployment, { ...policy, spec: { ...policy.spec, rollout: {} } }, dup(deployment, ["member1"])).spec.rollout, undefined);
+    assert.deepEqual(desiredBinding(deployment, { ...policy, spec: { ...policy.spec, rollout: {} } }, dup(deployment, ["member1"])).spec.rollout, { onFailure: "Pause" });
     assert.equal(desiredBinding(deployment, policy, []).spec.rollout, undefined);
   });
 

@@ -178,7 +178,8 @@ export function desiredBinding(
       ...(needs.length > 0 ? { requiredBy: needs } : {}),
       ...(evictions.length > 0 ? { gracefulEvictionTasks: evictions } : {}),
       ...(moves.length > 0 ? { replicaMoves: moves } : {}),
-      ...(spec.rollout !== undefined && Object.keys(withoutEmptyMaps(spec.rollout)).length > 0 ? { rollout: withoutEmptyMaps(spec.rollout) } : {}),
+      // `rollout: {}` asks for a rollout with every default: the binding names onFailure, so it is never an empty map.
+      ...(spec.rollout !== undefined ? { rollout: { onFailure: "Pause", ...withoutEmptyMaps(spec.rollout) } } : {}),
     },
   };
 }

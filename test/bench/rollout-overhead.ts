@@ -1,9 +1,7 @@
 // Benchmark of the progressive rollout's overhead (issue 23) on a single change: a one-group
 // rollout against no rollout, on bench:latency's measurement. Two namespaces in the control
 // cluster, each with a PropagationPolicy for the sample ConfigMaps: one plain (the baseline), one
-// with `rollout: { minSuccessTime: "0s" }`, one wave of every cluster and no soak (the defaults;
-// not `rollout: {}`: the binding drops an empty rollout as it drops every empty map, and that is
-// no rollout). A sample is created, updated (data.v changes) and deleted in one namespace, each
+// with `rollout: {}`, one wave of every cluster and no soak (the defaults). A sample is created, updated (data.v changes) and deleted in one namespace, each
 // timed until every member's watch shows it; samples alternate which side goes first.
 // A template's first revision goes out at once; the update is the rollout path: the leader's
 // rollout controller stores the new revision as a ControllerRevision and writes the binding's
@@ -38,7 +36,7 @@ function settled(b: ResourceBinding): boolean {
 }
 
 await runLatencyBench({ timeoutMs, maxSockets: 4, intro: (up) => `fleet: control + 2 members, Flotilla up in ${up}; ${N} samples per side` }, async (f: LatencyFleet) => {
-  await f.propagatedNamespace(ROLLOUT, { rollout: { minSuccessTime: "0s" } });
+  await f.propagatedNamespace(ROLLOUT, { rollout: {} });
   await f.propagatedNamespace(PLAIN);
   const writes = async () => {
     const m = await f.flotilla.controlPlaneMetrics().catch((): Record<string, number> => ({}));
