@@ -60,6 +60,8 @@ describe("rolloutStatus", () => {
     const s = rolloutStatus("Deployment", 5, [member("m1", false, deploy(3, 3, 2)), member("m2", false, deploy(7, 7, 2))], "RolledBack: 1 cluster failed");
     const progressing = (s?.conditions as { type: string; status: string; reason: string; message: string }[])[1];
     assert.deepEqual([progressing?.status, progressing?.reason, progressing?.message], ["False", "ProgressDeadlineExceeded", "fleet rollout: RolledBack: 1 cluster failed"]);
+    assert.equal(s?.observedGeneration, 5, "observed: kubectl reads Progressing only then");
+    assert.equal(s?.updatedReplicas, 0, "no member runs the template's revision");
   });
   it("a member past its progress deadline makes the template's Progressing False with that reason", () => {
     const s = rolloutStatus("Deployment", 5, [member("m1", true, deploy(3, 3, 1, { progressing: "ProgressDeadlineExceeded", available: false })), member("m2", true, deploy(7, 7, 2))]);

@@ -3,6 +3,8 @@
 // - observedGeneration is the template's generation once every target cluster runs a Work
 //   rendered from that generation and the member's controller has observed it (its status'
 //   observedGeneration reached its generation); until then it is not raised, and kubectl waits.
+//   A progressive rollout that stopped on failures (rolled back, aborted, paused) raises it too,
+//   with Progressing False ProgressDeadlineExceeded: kubectl rollout status then fails.
 // - Updated counts come only from such members: a member still on the old spec counts none.
 // - Deployment conditions: Progressing is False with ProgressDeadlineExceeded when any member's
 //   is (kubectl then fails as it would on that cluster); Available is True when every member's is.
@@ -47,7 +49,9 @@ export function rolloutStatus(kind: string, generation: number | undefined, memb
   const out: Record<string, unknown> = {
     [updatedField]: current.reduce((n, m) => n + count(m.status?.[updatedField]), 0),
   };
-  if (generation !== undefined && members.length > 0 && current.length === members.length) out.observedGeneration = generation;
+  // A fleet rollout that stopped on failures has observed the spec and decided: observedGeneration is
+  // raised, as a Deployment controller past its deadline raises it, so kubectl reads the condition.
+  if (generation !== undefined && members.length > 0 && (current.length === members.length || fleetFailure !== undefined)) out.observedGeneration = generation;
   if (kind === "Deployment") out.conditions = deploymentConditions(members, current.length === members.length, fleetFailure);
   return out;
 }

@@ -244,6 +244,10 @@ describe("progressive rollout across 3 members (issue 23)", () => {
       assert.equal(entry(soaking, m)?.phase, "Waiting", `${m} waits`);
     }
     assert.equal(soaking.phase, "Progressing");
+    // kubectl rollout status on the template waits for the fleet: the clusters still on nginx:1
+    // keep its observedGeneration below its generation.
+    const template = await control.kubeConfig().makeApiClient(AppsV1Api).readNamespacedDeployment({ name: "web", namespace: NS });
+    assert.ok((template.status?.observedGeneration ?? 0) < (template.metadata?.generation ?? 0), `the template's observedGeneration ${template.status?.observedGeneration} is below its generation ${template.metadata?.generation} while rest-of-fleet waits`);
     // The Rollout condition is True only once it succeeded.
     await untilRolloutCondition("False", "Progressing", 15_000);
 
@@ -260,6 +264,8 @@ describe("progressive rollout across 3 members (issue 23)", () => {
     await untilRolloutCondition("True", "Succeeded");
     const reasons = await eventReasons("Deployment", "web");
     assert.ok(["RolloutProgressing", "RolloutSucceeded"].some((r) => reasons.has(r)), `Rollout Events on the template, got ${[...reasons].join(", ")}`);
+    // The whole fleet runs it: kubectl rollout status on the control cluster returns.
+    assert.match(await kubectl(control, ["rollout", "status", "deployment/web", "-n", NS, "--timeout=60s"]), /successfully rolled out/);
 
     const status = await rolloutStatus();
     assert.equal(status.phase, "Succeeded");
@@ -314,6 +320,14 @@ describe("progressive rollout across 3 members (issue 23)", () => {
       assert.equal(await memberImage(m), good);
     }
     await untilRolloutCondition("False", "RolledBack");
+    // kubectl rollout status on the template fails, as on one cluster past its progress deadline.
+    const failedStatus = await until(
+      "kubectl rollout status fails with the progress deadline",
+      () => kubectl(control, ["rollout", "status", "deployment/web", "-n", NS, "--timeout=5s"]).then(() => "", (err: Error) => err.message),
+      (msg) => /exceeded its progress deadline/.test(msg),
+      { timeoutMs: 30_000, show: (msg) => msg ?? "" },
+    );
+    assert.match(failedStatus, /exceeded its progress deadline/);
     const reasons = await eventReasons("Deployment", "web");
     assert.ok(["RolloutRollingBack", "RolloutRolledBack"].some((r) => reasons.has(r)), `RollingBack/RolledBack Events on the template, got ${[...reasons].join(", ")}`);
     const status = await rolloutStatus();
