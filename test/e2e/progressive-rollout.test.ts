@@ -264,6 +264,11 @@ describe("progressive rollout across 3 members (issue 23)", () => {
     await untilRolloutCondition("True", "Succeeded");
     const reasons = await eventReasons("Deployment", "web");
     assert.ok(["RolloutProgressing", "RolloutSucceeded"].some((r) => reasons.has(r)), `Rollout Events on the template, got ${[...reasons].join(", ")}`);
+    // The leader's metrics count the rollout and its clusters by phase.
+    const metrics = await flotilla.controlPlaneMetrics();
+    assert.ok((metrics['flotilla_rollouts{phase="Succeeded"}'] ?? 0) >= 1, "flotilla_rollouts{phase=Succeeded}");
+    assert.ok((metrics['flotilla_rollout_clusters{phase="Succeeded"}'] ?? 0) >= 3, "flotilla_rollout_clusters{phase=Succeeded}");
+    assert.ok((metrics['flotilla_rollout_state_writes_total{outcome="written"}'] ?? 0) >= 2, "flotilla_rollout_state_writes_total{outcome=written}");
     // The whole fleet runs it: kubectl rollout status on the control cluster returns.
     assert.match(await kubectl(control, ["rollout", "status", "deployment/web", "-n", NS, "--timeout=60s"]), /successfully rolled out/);
 
