@@ -6,14 +6,14 @@
 // lost.
 import { status as GrpcStatus } from "@grpc/grpc-js";
 import type { Logger } from "pino";
-import type { Cluster, ResourceBinding } from "../../shared/api/types.ts";
+import type { ResourceBinding } from "../../shared/api/types.ts";
 import type { RolloutRequest, RolloutResponse } from "../../shared/gen/flotilla/v1alpha1/admin.ts";
 import { RESOURCES } from "../../shared/api/resources.ts";
 import { isKubeStatus, type KubeRest, objectPath } from "../../shared/kube-rest.ts";
 import type { Caches } from "../caches.ts";
 import { RpcError } from "../rpc.ts";
 import { applyCommand, type RolloutCommand } from "../rollout/rollout-commands.ts";
-import { planOf, type PlannedGroup } from "../rollout/rollout-groups.ts";
+import { planOfBinding, type PlannedGroup } from "../rollout/rollout-groups.ts";
 import { ROLLOUT_PATCH_CONTENT_TYPE, rolloutStatePatch } from "../rollout/state-patch.ts";
 import { bindingName, bindsRef } from "../scheduling/binding-spec.ts";
 import type { AdminMethod } from "./admin-access.ts";
@@ -82,11 +82,9 @@ export class AdminRollout {
     if (binding === undefined) throw noBinding(ref);
     const strategy = binding.spec.rollout;
     if (strategy === undefined) throw noStrategy(ref);
-    // A cluster gone from the caches still has its place (by name; no label matches it).
-    const clusters = binding.spec.clusters.map((c): Cluster => this.caches.clusters.get(c.name) ?? { apiVersion: "flotilla.dev/v1alpha1", kind: "Cluster", metadata: { name: c.name }, spec: {} });
     let groups: PlannedGroup[];
     try {
-      groups = planOf(strategy, clusters).groups;
+      groups = planOfBinding(strategy, binding, (n) => this.caches.clusters.get(n)).groups;
     } catch (err) {
       throw new RpcError(GrpcStatus.FAILED_PRECONDITION, `the rollout strategy of ${ref.kind} ${refName(ref)} cannot be read: ${(err as Error).message}`);
     }

@@ -6,7 +6,7 @@
 // replica, then renders each cluster at the revision the state names. Nothing here deletes a member
 // object: a rollout only changes which revision a cluster's Work is rendered from.
 import type { Logger } from "pino";
-import type { Cluster, ResourceBinding, RolloutState } from "../../shared/api/types.ts";
+import type { ResourceBinding, RolloutState } from "../../shared/api/types.ts";
 import { canonicalJson } from "../../shared/content-hash.ts";
 import { Controller, type ReconcileResult } from "../../shared/controller.ts";
 import type { InterpreterRegistry } from "../../shared/interpreter/registry.ts";
@@ -16,7 +16,7 @@ import { parseWorkKey, templateKeyOfBinding } from "../../shared/work-key.ts";
 import type { Caches } from "../caches.ts";
 import type { TemplateInformers } from "../detector/template-informers.ts";
 import { observedOf } from "../rollout/observed.ts";
-import { planOf } from "../rollout/rollout-groups.ts";
+import { planOfBinding } from "../rollout/rollout-groups.ts";
 import { rolloutStatePatch, ROLLOUT_PATCH_CONTENT_TYPE } from "../rollout/state-patch.ts";
 import { planWaves } from "../rollout/wave-plan.ts";
 import { type EventRecorder, involvedObjectOf } from "../status/event-recorder.ts";
@@ -110,8 +110,7 @@ export class RolloutController {
     }
     // Stored before any state names it: a replica renders a cluster at a revision only from its copy.
     await this.revisions.record(key, template, binding.metadata.name ?? "", current.revision, current.cleaned);
-    const clusters = binding.spec.clusters.map((t): Cluster => this.caches.clusters.get(t.name) ?? { apiVersion: "flotilla.dev/v1alpha1", kind: "Cluster", metadata: { name: t.name }, spec: {} });
-    const plan = planOf(strategy, clusters);
+    const plan = planOfBinding(strategy, binding, (n) => this.caches.clusters.get(n));
     const observed = observedOf(binding.status?.aggregatedStatus ?? [], (cluster) => {
       const w = this.works.get(cluster, key);
       return w?.revision === undefined ? undefined : { hash: w.hash, revision: w.revision };

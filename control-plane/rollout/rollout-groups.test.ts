@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { Cluster, RolloutStrategy } from "../../shared/api/types.ts";
-import { planOf, resolveCount } from "./rollout-groups.ts";
+import type { Cluster, ResourceBinding, RolloutStrategy } from "../../shared/api/types.ts";
+import { planOf, planOfBinding, resolveCount } from "./rollout-groups.ts";
 
 const cluster = (name: string, labels: Record<string, string> = {}): Cluster => ({ apiVersion: "flotilla.dev/v1alpha1", kind: "Cluster", metadata: { name, labels }, spec: {} });
 const fleet = [cluster("eu-1", { region: "eu" }), cluster("us-1", { region: "us" }), cluster("eu-2", { region: "eu" }), cluster("ap-1", { region: "ap" }), cluster("canary", { tier: "canary" })];
@@ -56,5 +56,10 @@ describe("planOf", () => {
     assert.deepEqual([p.minSuccessMs, p.progressDeadlineMs, p.maxFailures, p.maxUnavailable, p.onFailure], [60_000, 120_000, 1, 2, "Rollback"]);
     const d = planOf({}, fleet);
     assert.deepEqual([d.minSuccessMs, d.progressDeadlineMs, d.maxFailures, d.maxUnavailable, d.onFailure], [0, 600_000, 0, 5, "Pause"]);
+  });
+  it("a binding's plan: its target clusters as the cache has them; one gone from the cache keeps its place by name", () => {
+    const binding = { spec: { clusters: [{ name: "eu-1" }, { name: "gone" }, { name: "us-1" }] } } as ResourceBinding;
+    const p = planOfBinding({ groups: [{ name: "eu", clusterSelector: { matchLabels: { region: "eu" } } }] }, binding, (n) => fleet.find((c) => c.metadata.name === n));
+    assert.deepEqual(p.groups.map((g) => [g.name, g.clusters]), [["eu", ["eu-1"]], ["rest", ["gone", "us-1"]]]);
   });
 });

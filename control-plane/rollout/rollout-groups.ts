@@ -1,6 +1,6 @@
 // A rollout's waves over the clusters a template is scheduled to (issue 23): the policy's groups
 // resolved to cluster names, counts and percentages resolved to numbers. Pure.
-import type { Cluster, IntOrPercent, RolloutStrategy } from "../../shared/api/types.ts";
+import type { Cluster, IntOrPercent, ResourceBinding, RolloutStrategy } from "../../shared/api/types.ts";
 import { parseDuration } from "../../shared/duration.ts";
 import { matchesLabelSelector } from "../../shared/label-selector.ts";
 
@@ -88,4 +88,13 @@ export function planOf(strategy: RolloutStrategy, clusters: readonly Cluster[]):
     maxUnavailable: resolveCount(strategy.maxUnavailable, names.length, names.length),
     onFailure: strategy.onFailure ?? "Pause",
   };
+}
+
+/**
+ * The plan of a binding's rollout over its target clusters, each as the cache has it; a cluster
+ * gone from the cache keeps its place by name (no selector matches it).
+ */
+export function planOfBinding(strategy: RolloutStrategy, binding: ResourceBinding, clusterNamed: (name: string) => Cluster | undefined): RolloutPlan {
+  const clusters = binding.spec.clusters.map((t): Cluster => clusterNamed(t.name) ?? { apiVersion: "flotilla.dev/v1alpha1", kind: "Cluster", metadata: { name: t.name }, spec: {} });
+  return planOf(strategy, clusters);
 }
