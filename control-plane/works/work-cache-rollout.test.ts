@@ -15,6 +15,8 @@ import { RevisionStore, rolloutOfLabel } from "./revision-store.ts";
 import { revisionOf } from "./rollout-revisions.ts";
 import { WorkCache } from "./work-cache.ts";
 import { WorkStore } from "./work-store.ts";
+import type { InterpreterRegistry } from "../../shared/interpreter/registry.ts";
+import { deployment as deploymentInterpreter } from "../../shared/interpreter/native/apps.ts";
 
 const deployment = (image: string, replicas: number, generation: number): KubeObject => ({
   apiVersion: "apps/v1",
@@ -30,7 +32,7 @@ const revision = (t: KubeObject) => {
 const cluster = (name: string): Cluster => ({ apiVersion: "flotilla.dev/v1alpha1", kind: "Cluster", metadata: { name }, spec: {} });
 const since = "2026-11-24T00:00:00.000Z";
 
-function setup(template: KubeObject) {
+function setup(template: KubeObject, interpreters?: InterpreterRegistry) {
   const fakes = fakeInformers();
   const rest = {} as KubeRest;
   const log = silentLogger();
@@ -39,7 +41,7 @@ function setup(template: KubeObject) {
   const revisions = new RevisionStore({ rest, namespace: "flotilla-system", informer: caches.controllerRevisions });
   const works = new WorkStore();
   const templates = [structuredClone(template)];
-  const cache = new WorkCache({ caches, templates: fakeTemplates(templates), works, log, revisions });
+  const cache = new WorkCache({ caches, templates: fakeTemplates(templates), works, log, revisions, ...(interpreters === undefined ? {} : { interpreters }) });
   const key = templateKey(template);
   const store = (t: KubeObject, n: number): ControllerRevision => {
     const r = revision(t);
@@ -140,6 +142,17 @@ describe("work cache under a progressive rollout", () => {
     s.bind({ ...state(r2, r2), phase: "Succeeded" }, true, ["m1", "m2", "m3"]);
     s.cache.reconcile(s.key);
     assert.equal(s.image("m3")?.image, "nginx:2");
+  });
+
+  it("a template whose revision cannot be computed (its ReviseReplica fails) moves no cluster off the revision it was told", () => {
+    // A customization whose ReviseReplica fails for 0 replicas: the revision (replicas left out) cannot be computed.
+    const failing = { for: () => ({ ...deploymentInterpreter, reviseReplica: (o: KubeObject, n: number) => (n === 0 ? assert.fail("ReviseReplica failed") : (deploymentInterpreter.reviseReplica?.(o, n) as KubeObject)) }) } as unknown as InterpreterRegistry;
+    const s = setup(v2, failing);
+    s.store(v1, 1);
+    s.bind({ ...state(r1, r1), revision: r1, phase: "Succeeded" });
+    s.cache.reconcile(s.key);
+    assert.equal(s.image("m1")?.image, "nginx:1", "m1 keeps the revision it was told");
+    assert.equal(s.image("m2")?.image, "nginx:1", "m2 keeps the revision it was told");
   });
 
   it("a policy without spec.rollout: every cluster runs the template, whatever a state says", () => {

@@ -106,7 +106,9 @@ export class WorkCache {
       // Under a progressive rollout (issue 23) each cluster runs the revision its state tells it:
       // the template's own, or a stored earlier one (with the template's replicas: scaling is no rollout).
       const current = rolloutActive(binding) ? revisionOf(template, interpreter) : undefined;
-      const held = current !== undefined && "revision" in current ? heldRevisions(binding, current.revision) : new Map<string, string>();
+      // A template whose revision cannot be computed (its ReviseReplica fails) is no revision any
+      // cluster was told: every cluster the state lists stays at the revision it was told.
+      const held = current === undefined ? new Map<string, string>() : heldRevisions(binding, "revision" in current ? current.revision : "");
       this.told.set(key, toldDigest(binding));
       const sources: { template: KubeObject; targets: TargetCluster[]; revision?: string; generation?: number }[] = [
         { template, targets: targets.filter((t) => !held.has(t.name)), ...(current !== undefined && "revision" in current ? { revision: current.revision } : {}), ...(template.metadata.generation === undefined ? {} : { generation: template.metadata.generation }) },
