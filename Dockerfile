@@ -19,12 +19,14 @@ COPY shared shared
 COPY control-plane control-plane
 COPY agent agent
 COPY bin bin
+COPY scripts/build-dashboard.ts scripts/build-dashboard.ts
 # tsc through the base's node (node_modules/.bin/node is the un-installed dev dependency), then
 # what `npm run build` also copies (.dockerignore leaves the tests out). Source maps and
 # type declarations of the dependencies are of no use at run time (15 MB); prune leaves the dev
 # dependencies' scope directories behind, empty.
 RUN node node_modules/typescript/bin/tsc -p tsconfig.json \
     && cp -r control-plane/crds dist/control-plane/crds \
+    && node scripts/build-dashboard.ts --out dist/control-plane/dashboard/web-dist \
     && npm prune --omit=dev --ignore-scripts --no-audit --no-fund \
     && find node_modules \( -name '*.map' -o -name '*.d.ts' -o -name '*.d.mts' -o -name '*.d.cts' \) -type f -delete \
     && rm -rf node_modules/@types \

@@ -3,7 +3,7 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["node_modules/", "dist/", "shared/gen/", ".flotilla/"] },
+  { ignores: ["node_modules/", "dist/", "shared/gen/", ".flotilla/", "control-plane/dashboard/web-dist/", "test-output/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -14,5 +14,10 @@ export default tseslint.config(
       eqeqeq: ["error", "always"],
       "no-console": "off",
     },
+  },
+  {
+    // The dashboard's page runs in a browser.
+    files: ["control-plane/dashboard/web/**/*.ts"],
+    languageOptions: { globals: { window: "readonly", document: "readonly", location: "readonly", customElements: "readonly", EventSource: "readonly", fetch: "readonly", URLSearchParams: "readonly", HTMLElement: "readonly", MessageEvent: "readonly" } },
   },
 );

@@ -261,6 +261,16 @@ const commands: Record<string, Command> = {
       return flags.diff ? `${rows}\n${planDiff(res)}`.trimEnd() : rows;
     },
   },
+  dashboard: {
+    usage: "dashboard [-o table|json]",
+    summary: "a one-time link (two minutes) that signs a browser in to the control plane's web dashboard as you, with your certificate's role; the dashboard only reads",
+    flags: [outputFlag("table")],
+    formats: ["table", "json"],
+    async run({ client, format, timeoutMs }) {
+      const res = await call(client, client.createDashboardLogin, {}, timeoutMs);
+      return format === "table" ? `${res.url}\n(open it before ${res.expiresAt}; it works once)` : structured(res, format);
+    },
+  },
   "rollout status": {
     usage: "rollout status <kind>/<name> [-n ns] [-o table|json|yaml]",
     positionals: 1,

@@ -74,6 +74,12 @@ export interface ControlPlaneOptions {
    * listen: off, and a configuration applied earlier is left as it is.
    */
   webhook?: { listen: string; url?: string; service?: string };
+  /**
+   * The read-only web dashboard (dashboard/, issue 24): --dashboard-address, --dashboard-url (the
+   * address browsers use, in the login links; default https://<listen address>),
+   * --dashboard-session-ttl. Undefined or an empty listen: off.
+   */
+  dashboard?: { listen: string; url?: string; sessionTtlMs: number };
 }
 
 /**

@@ -48,6 +48,9 @@ export const controlPlaneFlags: FlagSpec[] = [
   { name: "webhook-url", type: "string", default: "", help: "https://host:port where the apiserver calls the webhook (default: the --webhook-listen address, which must then not be 0.0.0.0); the hub's certificate must name the host" },
   { name: "webhook-service", type: "string", default: "", help: "namespace/name[:port] of the Service the apiserver calls the webhook through (port default 443), instead of --webhook-url; the hub's certificate must name <name>.<namespace>.svc" },
   { name: "peer-address", type: "string", default: "", help: "host:port where the other control-plane replicas reach this one's gRPC listener (default: --grpc-listen's host, or $POD_IP with its port when it listens on every interface). The leader collects there, every 5 s, the workload metrics this replica's agents send, so its FederatedHPAs see every cluster (written into the cluster Leases this replica holds; needs --ca-key on the leader, which signs itself a control-plane client certificate). Without an address, the leader counts the clusters streaming here as missing" },
+  { name: "dashboard-address", type: "string", default: "", help: 'host:port of the read-only web dashboard (HTTPS with --tls-cert; overview, topology, clusters, explain, live): a browser signs in with an admin or viewer client certificate, or with the one-time link `flotillactl dashboard` prints. "" (the default) turns it off' },
+  { name: "dashboard-url", type: "string", default: "", help: "https://host:port where browsers reach the dashboard, used in the login links (default: https://<--dashboard-address>, with 127.0.0.1 for an address on every interface)" },
+  { name: "dashboard-session-ttl", type: "duration", default: "1h", help: "how long a dashboard session lasts after its login link was used (the link itself works once, within two minutes)" },
   { name: "agent-cert-validity", type: "duration", default: "8760h", help: "how long the agent certificates it signs are valid (agents renew before they expire)" },
 ];
 
@@ -104,6 +107,7 @@ export async function runControlPlane(flags: FlagValues): Promise<void> {
     requireAcceptance: flags["require-acceptance"] as boolean,
     adminRevocationList: (flags["admin-revocation-list"] as string | undefined) || undefined,
     webhook: webhookFlags(flags),
+    dashboard: dashboardFlags(flags),
     ...(peer === undefined ? {} : { peerAddress: peer }),
     maxReceiveMessageBytes: positive(flags, "max-receive-message-size"),
     agentMessageRate: { qps: positive(flags, "agent-message-rate"), burst: positive(flags, "agent-message-burst") },
@@ -112,7 +116,7 @@ export async function runControlPlane(flags: FlagValues): Promise<void> {
       process.exit(1);
     },
   });
-  log.info({ grpcPort: cp.grpcPort, healthPort: cp.healthPort, webhookPort: cp.webhookPort }, "control plane started");
+  log.info({ grpcPort: cp.grpcPort, healthPort: cp.healthPort, webhookPort: cp.webhookPort, dashboardPort: cp.dashboardPort }, "control plane started");
   await waitForSignal();
   log.info("stopping");
   await cp.stop();
@@ -130,6 +134,19 @@ function webhookFlags(flags: FlagValues): { listen: string; url?: string; servic
   const endpoint = webhookEndpoint({ listen, url, service });
   if (endpoint instanceof Error) throw new FlagError(endpoint.message);
   return { listen, url, service };
+}
+
+/** The dashboard's flags, checked before anything starts; undefined when it is off. */
+export function dashboardFlags(flags: FlagValues): { listen: string; url?: string; sessionTtlMs: number } | undefined {
+  const listen = flags["dashboard-address"] as string;
+  const url = ((flags["dashboard-url"] as string | undefined) ?? "").replace(/\/+$/, "");
+  if (listen === "") {
+    if (url !== "") throw new FlagError("--dashboard-url needs --dashboard-address");
+    return undefined;
+  }
+  if (!/^(.*):(\d{1,5})$/.test(listen) || Number(listen.slice(listen.lastIndexOf(":") + 1)) > 65535) throw new FlagError(`--dashboard-address ${JSON.stringify(listen)} is not host:port`);
+  if (url !== "" && !/^https:\/\/[^/?#]+$/.test(url)) throw new FlagError(`--dashboard-url ${JSON.stringify(url)} must be https://host[:port], with no path`);
+  return { listen, ...(url === "" ? {} : { url }), sessionTtlMs: positive(flags, "dashboard-session-ttl") };
 }
 
 function positive(flags: FlagValues, name: string): number {

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Makes sure the system tools a command needs are installed; installs the missing ones with
 # apt-get when run as root on Debian/Ubuntu, otherwise says what to install.
-# Usage: ensure-tools.sh TOOL...   (TOOL: protoc, openssl, setpriv, flock, go, podman, buildah, runc, debootstrap, strip)
+# Usage: ensure-tools.sh TOOL...   (TOOL: protoc, openssl, setpriv, flock, go, podman, buildah, runc, debootstrap, strip, chromium)
+# chromium is Debian's browser, which the dashboard's browser tests drive (playwright-core, no download).
 set -euo pipefail
 declare -A package=([protoc]=protobuf-compiler [openssl]=openssl [setpriv]=util-linux [flock]=util-linux
-  [podman]=podman [buildah]=buildah [runc]=runc [debootstrap]=debootstrap [strip]=binutils)
+  [podman]=podman [buildah]=buildah [runc]=runc [debootstrap]=debootstrap [strip]=binutils [chromium]=chromium)
 missing=()
 for tool in "$@"; do
   command -v "$tool" >/dev/null 2>&1 && continue

@@ -4,34 +4,11 @@
 // cluster's agent stream acts on. Both go straight to the control cluster, as `accept` does.
 import { existsSync } from "node:fs";
 import { LABELS, type ResourceBinding } from "../../shared/api/types.ts";
+import { heldDeletions, type HeldDeletion } from "../../shared/held-deletions.ts";
 import type { FlagValues } from "../../shared/flags.ts";
 import { isKubeStatus, KubeRest } from "../../shared/kube-rest.ts";
 import { loadKubeConfig } from "../../shared/kubeconfig.ts";
 import { controlKubeconfig } from "./accept.ts";
-
-/** One held deletion: a template's object on one cluster. */
-export interface HeldDeletion {
-  cluster: string;
-  kind: string;
-  namespace?: string;
-  name: string;
-  binding: string;
-  message: string;
-}
-
-/** The held deletions the bindings show, sorted by cluster, then template; pure. */
-export function heldDeletions(bindings: ResourceBinding[], cluster?: string): HeldDeletion[] {
-  const out: HeldDeletion[] = [];
-  for (const b of bindings) {
-    for (const e of b.status?.aggregatedStatus ?? []) {
-      if (e.reason !== "DeletionHeld" || (cluster !== undefined && e.clusterName !== cluster)) continue;
-      const r = b.spec.resource;
-      out.push({ cluster: e.clusterName, kind: r.kind, ...(r.namespace ? { namespace: r.namespace } : {}), name: r.name, binding: b.metadata.name ?? "", message: e.message ?? "" });
-    }
-  }
-  const key = (h: HeldDeletion) => `${h.cluster}\u0000${h.kind}\u0000${h.namespace ?? ""}\u0000${h.name}`;
-  return out.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
-}
 
 async function withControl<T>(flags: FlagValues, fn: (rest: KubeRest) => Promise<T>): Promise<T> {
   const kubeconfig = controlKubeconfig(flags);

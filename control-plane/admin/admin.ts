@@ -18,6 +18,7 @@ import { workKey } from "../../shared/work-key.ts";
 import { type AdminMethod, adminAccess, type KindRef } from "./admin-access.ts";
 import { AdminRollout, rolloutMethod } from "./admin-rollout.ts";
 import { AdminTokens } from "./admin-tokens.ts";
+import { type CallerCert, type DashboardLink, dashboardLogin } from "./admin-dashboard.ts";
 import type { RevocationFile } from "./revocation-file.ts";
 import type { Caches } from "../caches.ts";
 import { diffPair, redactManifests } from "./live-view.ts";
@@ -48,6 +49,7 @@ export class Admin {
   private readonly digestKey: Buffer;
   private readonly interpreters: InterpreterRegistry | undefined;
   private readonly revocations: RevocationFile;
+  private readonly dashboardLink: DashboardLink | undefined;
 
   constructor(opts: {
     caches: Caches;
@@ -69,8 +71,11 @@ export class Admin {
     interpreters?: InterpreterRegistry;
     /** The admin revocation list (--admin-revocation-list). */
     revocations: RevocationFile;
+    /** Mints the dashboard's login links; undefined when it serves no dashboard. */
+    dashboardLink?: DashboardLink;
     log: Logger;
   }) {
+    this.dashboardLink = opts.dashboardLink;
     this.digestKey = opts.digestKey;
     this.interpreters = opts.interpreters;
     this.revocations = opts.revocations;
@@ -105,6 +110,7 @@ export class Admin {
       deleteToken: this.unary("deleteToken", (req: DeleteTokenRequest) => this.tokens.delete(req)),
       unjoin: this.unary("unjoin", (req: UnjoinRequest) => this.unjoin(req)),
       rollout: this.unary(rolloutMethod, (req: RolloutRequest) => this.rollouts.rollout(req)),
+      createDashboardLogin: this.unary("createDashboardLogin", async (_req: unknown, _may, caller) => dashboardLogin(this.dashboardLink, caller)),
     };
   }
 
@@ -113,7 +119,7 @@ export class Admin {
    * status with a message. The handler gets `may`, which refuses (throws PERMISSION_DENIED) once it
    * knows the objects it would show a caller whose role may not see them.
    */
-  private unary<Req, Res>(methodOf: AdminMethod | ((req: Req) => AdminMethod), handler: (req: Req, may: (objects: KindRef[]) => void) => Promise<Res>) {
+  private unary<Req, Res>(methodOf: AdminMethod | ((req: Req) => AdminMethod), handler: (req: Req, may: (objects: KindRef[]) => void, caller: CallerCert) => Promise<Res>) {
     return unaryHandler<Req, Res>(
       async (call) => {
         const method = typeof methodOf === "function" ? methodOf(call.request) : methodOf;
@@ -128,7 +134,7 @@ export class Admin {
           }
         };
         check();
-        return handler(call.request, check);
+        return handler(call.request, check, cert ?? {});
       },
       (err) => this.log.warn({ err: err instanceof Error ? err.message : String(err) }, "admin call failed"),
     );

@@ -3,10 +3,11 @@ import { AdminService } from "../../shared/gen/flotilla/v1alpha1/admin.ts";
 import type { ControlPlaneContext, Part } from "../context.ts";
 import type { Hub } from "../hub/hub.ts";
 import { Admin } from "./admin.ts";
+import type { DashboardLink } from "./admin-dashboard.ts";
 import { RevocationFile } from "./revocation-file.ts";
 import { secretDigestKey } from "./secret-digest.ts";
 
-export function startAdmin(ctx: ControlPlaneContext, links: { hub: Hub; waitingOn: (cluster: string) => number }): Part {
+export function startAdmin(ctx: ControlPlaneContext, links: { hub: Hub; waitingOn: (cluster: string) => number; dashboardLink?: DashboardLink }): Part {
   const { hub } = links;
   const log = ctx.log.child({ component: "admin" });
   const revocations = new RevocationFile({ path: ctx.opts.adminRevocationList, log });
@@ -23,6 +24,7 @@ export function startAdmin(ctx: ControlPlaneContext, links: { hub: Hub; waitingO
     digestKey: secretDigestKey(ctx.opts.tls.keyPem),
     interpreters: ctx.interpreters,
     revocations,
+    ...(links.dashboardLink === undefined ? {} : { dashboardLink: links.dashboardLink }),
     log,
   });
   return {

@@ -127,7 +127,7 @@ async function up(opts: UpOptions): Promise<number> {
     }
 
     console.error("flotilla: starting the control plane and the agents");
-    flotilla = await startFlotilla(fleet, { heartbeatInterval: "2s", clusterFailureThreshold: "30s" });
+    flotilla = await startFlotilla(fleet, { heartbeatInterval: "2s", clusterFailureThreshold: "30s", dashboard: true });
     await writePidFiles(pidsDir, flotilla.processes(), written);
 
     console.error("flotilla: starting ExternalDNS and CoreDNS (multi-cluster DNS)");

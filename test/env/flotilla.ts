@@ -29,6 +29,8 @@ export interface FlotillaVersion {
 export const CURRENT_VERSION: FlotillaVersion = { flotillaBin };
 
 export interface FlotillaOptions {
+  /** Serve the web dashboard from the first control plane (--dashboard-address on 127.0.0.1). */
+  dashboard?: boolean;
   /** Agents' heartbeat period (default 1s). */
   heartbeatInterval?: string;
   /** Control plane's cluster failure threshold (default 5s in tests). */
@@ -74,6 +76,8 @@ export interface Flotilla {
   registrationPort: number;
   /** The first control plane's admission webhook (127.0.0.1, configured by URL); replicas serve none. */
   webhookPort: number;
+  /** The first control plane's dashboard port, with `dashboard` (else undefined). */
+  dashboardPort: number | undefined;
   controlPlane: ManagedProcess;
   controlPlaneHealthPort: number;
   agents: Map<string, { process: ManagedProcess; healthPort: number }>;
@@ -139,6 +143,7 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
   const agentHubPort = proxy?.port ?? hubPort;
   const registrationPort = await freePort();
   const webhookPort = await freePort();
+  const dashboardPort = opts.dashboard ? await freePort() : undefined;
   files.push(["admin-endpoint", `127.0.0.1:${hubPort}\n`]);
   await Promise.all(files.map(([f, text]) => writeFile(join(certsDir, f), text, { mode: 0o600 })));
 
@@ -153,7 +158,7 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
   // Each replica has a fixed identity (its Lease holder, status field manager and user agent),
   // kept across restarts as a pod's name is: "control-plane", "replica-1", …
   const fleetVersion = opts.version ?? CURRENT_VERSION;
-  const spawnControlPlane = (version: FlotillaVersion, grpcPort: number, healthPort: number, logName: string, identity: string, registrationListen = "", webhookListen = "") =>
+  const spawnControlPlane = (version: FlotillaVersion, grpcPort: number, healthPort: number, logName: string, identity: string, registrationListen = "", webhookListen = "", dashboardListen = "") =>
     ManagedProcess.start({
       ready: () => httpOk(healthPort, "/readyz"),
       name: "control-plane",
@@ -169,6 +174,7 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
         `--ca-key=${join(certsDir, "ca.key")}`,
         `--registration-listen=${registrationListen}`,
         `--webhook-listen=${webhookListen}`,
+        ...(dashboardListen === "" ? [] : [`--dashboard-address=${dashboardListen}`]),
         `--agent-cert-validity=${opts.agentCertValidity ?? "24h"}`,
         `--cluster-failure-threshold=${opts.clusterFailureThreshold ?? "5s"}`,
         `--cluster-success-threshold=${opts.clusterSuccessThreshold ?? "0s"}`,
@@ -188,7 +194,7 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
 
   const startControlPlane = async (version = fleetVersion) => {
     cpRuns++;
-    controlPlane = spawnControlPlane(version, hubPort, controlPlaneHealthPort, `control-plane-${cpRuns}.log`, "control-plane", `127.0.0.1:${registrationPort}`, `127.0.0.1:${webhookPort}`);
+    controlPlane = spawnControlPlane(version, hubPort, controlPlaneHealthPort, `control-plane-${cpRuns}.log`, "control-plane", `127.0.0.1:${registrationPort}`, `127.0.0.1:${webhookPort}`, dashboardPort === undefined ? "" : `127.0.0.1:${dashboardPort}`);
     await controlPlane.guard(waitFor(() => httpOk(controlPlaneHealthPort, "/readyz"), { what: "control plane /readyz", timeoutMs: 60_000 }));
   };
 
@@ -291,6 +297,7 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
     agentHubPort,
     registrationPort,
     webhookPort,
+    dashboardPort,
     get controlPlane() {
       return controlPlane as ManagedProcess;
     },

@@ -91,6 +91,9 @@ export function printHints(state: string, fleet: Fleet, flotilla: Flotilla, dns:
       `  dig @127.0.0.1 -p ${dns.port} +short web.demo.fleet.svc.eu.example.com    # a region; …svc.eu-1.eu.example.com a zone`,
       `  node -e 'const r=new (require("node:dns").promises.Resolver)();r.setServers(["${dns.server}"]);r.resolve4("${sampleGlobalName}").then(console.log)'    # without dig`,
       `  kubectl --kubeconfig ${control} get servicednsrecord -n ${sampleNamespace} ${sampleDeployment} -o yaml    # status.dns per cluster; the DNSEndpoint of the same name`,
+      `flotilla: dashboard at https://127.0.0.1:${flotilla.dashboardPort ?? "?"}/ (read-only; the certificate is the test CA's, so the browser warns once); sign in with the link`,
+      `  FLOTILLA_STATE_DIR=${state} npx flotillactl dashboard    # a one-time link, valid two minutes`,
+      `  FLOTILLA_STATE_DIR=${state} npx flotillactl explain deploy/${sampleDeployment} -n ${sampleNamespace}    # why each cluster has the sample, or not`,
       "flotilla: Ctrl-C stops everything and removes what it wrote",
     ].join("\n"),
   );

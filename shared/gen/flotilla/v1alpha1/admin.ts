@@ -331,6 +331,16 @@ export interface RolloutResponse {
   change: string;
 }
 
+export interface CreateDashboardLoginRequest {
+}
+
+export interface CreateDashboardLoginResponse {
+  /** https://…/login?token=…: works once, within two minutes. */
+  url: string;
+  /** RFC 3339: when the link stops working. */
+  expiresAt: string;
+}
+
 function createBaseListClustersRequest(): ListClustersRequest {
   return {};
 }
@@ -4096,6 +4106,147 @@ export const RolloutResponse: MessageFns<RolloutResponse> = {
   },
 };
 
+function createBaseCreateDashboardLoginRequest(): CreateDashboardLoginRequest {
+  return {};
+}
+
+export const CreateDashboardLoginRequest: MessageFns<CreateDashboardLoginRequest> = {
+  encode(_: CreateDashboardLoginRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateDashboardLoginRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateDashboardLoginRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): CreateDashboardLoginRequest {
+    return {};
+  },
+
+  toJSON(_: CreateDashboardLoginRequest): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateDashboardLoginRequest>, I>>(base?: I): CreateDashboardLoginRequest {
+    return CreateDashboardLoginRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateDashboardLoginRequest>, I>>(_: I): CreateDashboardLoginRequest {
+    const message = createBaseCreateDashboardLoginRequest();
+    return message;
+  },
+};
+
+function createBaseCreateDashboardLoginResponse(): CreateDashboardLoginResponse {
+  return { url: "", expiresAt: "" };
+}
+
+export const CreateDashboardLoginResponse: MessageFns<CreateDashboardLoginResponse> = {
+  encode(message: CreateDashboardLoginResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.url !== "") {
+      writer.uint32(10).string(message.url);
+    }
+    if (message.expiresAt !== "") {
+      writer.uint32(18).string(message.expiresAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateDashboardLoginResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateDashboardLoginResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.url = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.expiresAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateDashboardLoginResponse {
+    return {
+      url: isSet(object.url) ? globalThis.String(object.url) : "",
+      expiresAt: isSet(object.expiresAt)
+        ? globalThis.String(object.expiresAt)
+        : isSet(object.expires_at)
+        ? globalThis.String(object.expires_at)
+        : "",
+    };
+  },
+
+  toJSON(message: CreateDashboardLoginResponse): unknown {
+    const obj: any = {};
+    if (message.url !== "") {
+      obj.url = message.url;
+    }
+    if (message.expiresAt !== "") {
+      obj.expiresAt = message.expiresAt;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateDashboardLoginResponse>, I>>(base?: I): CreateDashboardLoginResponse {
+    return CreateDashboardLoginResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateDashboardLoginResponse>, I>>(object: I): CreateDashboardLoginResponse {
+    const message = createBaseCreateDashboardLoginResponse();
+    message.url = object.url ?? "";
+    message.expiresAt = object.expiresAt ?? "";
+    return message;
+  },
+};
+
 export type AdminService = typeof AdminService;
 export const AdminService = {
   listClusters: {
@@ -4219,6 +4370,22 @@ export const AdminService = {
     responseSerialize: (value: RolloutResponse): Buffer => Buffer.from(RolloutResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): RolloutResponse => RolloutResponse.decode(value),
   },
+  /**
+   * A one-time link that signs a browser in to the web dashboard (issue 24) as the caller, with
+   * the caller's role (admin or viewer), for --dashboard-session-ttl. FAILED_PRECONDITION when
+   * the control plane serves no dashboard.
+   */
+  createDashboardLogin: {
+    path: "/flotilla.v1alpha1.Admin/CreateDashboardLogin" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateDashboardLoginRequest): Buffer =>
+      Buffer.from(CreateDashboardLoginRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateDashboardLoginRequest => CreateDashboardLoginRequest.decode(value),
+    responseSerialize: (value: CreateDashboardLoginResponse): Buffer =>
+      Buffer.from(CreateDashboardLoginResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CreateDashboardLoginResponse => CreateDashboardLoginResponse.decode(value),
+  },
 } as const;
 
 export interface AdminServer extends UntypedServiceImplementation {
@@ -4243,6 +4410,12 @@ export interface AdminServer extends UntypedServiceImplementation {
    * and cluster, or a user's command on it (pause, resume, approve, abort, undo).
    */
   rollout: handleUnaryCall<RolloutRequest, RolloutResponse>;
+  /**
+   * A one-time link that signs a browser in to the web dashboard (issue 24) as the caller, with
+   * the caller's role (admin or viewer), for --dashboard-session-ttl. FAILED_PRECONDITION when
+   * the control plane serves no dashboard.
+   */
+  createDashboardLogin: handleUnaryCall<CreateDashboardLoginRequest, CreateDashboardLoginResponse>;
 }
 
 export interface AdminClient extends Client {
@@ -4428,6 +4601,26 @@ export interface AdminClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: RolloutResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * A one-time link that signs a browser in to the web dashboard (issue 24) as the caller, with
+   * the caller's role (admin or viewer), for --dashboard-session-ttl. FAILED_PRECONDITION when
+   * the control plane serves no dashboard.
+   */
+  createDashboardLogin(
+    request: CreateDashboardLoginRequest,
+    callback: (error: ServiceError | null, response: CreateDashboardLoginResponse) => void,
+  ): ClientUnaryCall;
+  createDashboardLogin(
+    request: CreateDashboardLoginRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CreateDashboardLoginResponse) => void,
+  ): ClientUnaryCall;
+  createDashboardLogin(
+    request: CreateDashboardLoginRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CreateDashboardLoginResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -1,0 +1,111 @@
+// The dashboard part (issue 24): a read-only web page served by every replica from the caches it
+// already holds (--dashboard-address; off by default). Live views, the login exchange, explain.
+import type { Informer } from "../../shared/informer.ts";
+import { workKey } from "../../shared/work-key.ts";
+import { RevocationFile } from "../admin/revocation-file.ts";
+import type { ControlPlaneContext, Part } from "../context.ts";
+import { DashboardError, splitHostPort, startDashboardServer } from "./dashboard-server.ts";
+import type { DashboardLink } from "../admin/admin-dashboard.ts";
+import { dashboardTokenKey, LOGIN_TOKEN_TTL_MS, signToken, UsedLogins } from "./dashboard-tokens.ts";
+import { startWarningEvents } from "./warning-events.ts";
+import { clusterWorkloads, overview, templateRows, type WarningEvent } from "./fleet-views.ts";
+import { LiveViews } from "./live-views.ts";
+import { features, topology } from "./template-views.ts";
+import { parseViewKey } from "./view-key.ts";
+
+/** Where the build puts the page (scripts/build-dashboard.ts): beside this module, in source and in dist alike. */
+export const WEB_DIR = new URL("./web-dist/", import.meta.url);
+
+export interface DashboardLinks {
+  /** The same explanation flotillactl explain prints. */
+  explain(ref: { apiVersion: string; kind: string; namespace: string; name: string }, cluster: string | undefined): Promise<unknown>;
+}
+
+export interface DashboardPart extends Part {
+  port(): number | undefined;
+  /** Mints a login link for an admin's or viewer's certificate; undefined when the dashboard is off. */
+  link: DashboardLink | undefined;
+}
+
+export function startDashboard(ctx: ControlPlaneContext, links: DashboardLinks): DashboardPart {
+  const opts = ctx.opts.dashboard;
+  if (opts === undefined || opts.listen === "") return { port: () => undefined, link: undefined };
+  const tokenKey = dashboardTokenKey(ctx.opts.tls.keyPem);
+  const log = ctx.log.child({ component: "dashboard" });
+  const warnings: Informer<WarningEvent> = startWarningEvents(ctx);
+  const compute = (key: string): unknown => {
+    const v = parseViewKey(key);
+    if ("error" in v) throw new DashboardError(400, v.error);
+    const clusters = ctx.caches.clusters.list();
+    const bindings = ctx.caches.allBindings();
+    switch (v.name) {
+      case "overview":
+        return overview({ clusters, bindings, events: warnings.list() });
+      case "templates":
+        return templateRows(bindings, clusters);
+      case "clusters":
+        return clusterWorkloads({ clusters, bindings });
+      case "features":
+        return features({ bindings, dnsRecords: [...ctx.caches.serviceDNSRecords.list(), ...ctx.caches.ingressDNSRecords.list()] });
+      case "topology": {
+        const ref = { ...v.ref, ...(v.ref.namespace === "" ? { namespace: undefined } : {}) };
+        const binding = ctx.caches.bindingOf(ref);
+        const name = `${ref.kind} ${ref.namespace ? `${ref.namespace}/` : ""}${ref.name}`;
+        if (binding === undefined) throw new DashboardError(404, `${name} has no binding: no propagation policy selects it (see Explain)`);
+        const key = workKey(ref);
+        return topology({ binding, clusters, workHash: (c) => ctx.works.get(c, key)?.hash });
+      }
+    }
+  };
+  const live = new LiveViews({ compute });
+  const changed = () => live.changed();
+  for (const inf of [ctx.caches.clusters, ctx.caches.bindings, ctx.caches.clusterBindings, ctx.caches.serviceDNSRecords, ctx.caches.ingressDNSRecords, warnings] as Informer<unknown>[]) {
+    inf.on({ add: changed, update: changed, delete: changed });
+  }
+  for (const e of ["templateChanged", "agentStreamChanged", "clusterReadyChanged"] as const) ctx.events.on(e, changed);
+
+  const revocations = new RevocationFile({ path: ctx.opts.adminRevocationList, log });
+  let server: Awaited<ReturnType<typeof startDashboardServer>> | undefined;
+  return {
+    port: () => server?.port,
+    link: (who) => {
+      if (server === undefined) throw new DashboardError(503, "the dashboard is not listening yet");
+      const now = Date.now();
+      const token = signToken(tokenKey, who, "login", now, LOGIN_TOKEN_TTL_MS);
+      return { url: `${opts.url ?? listenUrl(opts.listen, server.port)}/login?token=${token}`, expiresAt: new Date(now + LOGIN_TOKEN_TTL_MS) };
+    },
+    synced: async () => void (await revocations.current()),
+    serve: async () => {
+      server = await startDashboardServer({
+        listen: opts.listen,
+        tls: ctx.opts.tls,
+        tokenKey,
+        sessionTtlMs: opts.sessionTtlMs,
+        usedLogins: new UsedLogins(),
+        webDir: WEB_DIR,
+        live,
+        view: compute,
+        explain: async (q) => {
+          const ref = { apiVersion: q.get("apiVersion") ?? "", kind: q.get("kind") ?? "", namespace: q.get("namespace") ?? "", name: q.get("name") ?? "" };
+          if (ref.kind === "" || ref.name === "") throw new DashboardError(400, "explain needs the template's kind and name");
+          return links.explain(ref, q.get("cluster") || undefined);
+        },
+        revocations: () => revocations.current(),
+        log,
+      });
+      log.info({ port: server.port }, "dashboard listening");
+    },
+    stop: async () => {
+      live.stop();
+      warnings.stop();
+      await server?.close();
+    },
+  };
+}
+
+/** https://host:port of a listen address; an address on every interface is reached on 127.0.0.1. */
+export function listenUrl(listen: string, port: number): string {
+  const { host } = splitHostPort(listen);
+  const h = host === "" || host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host;
+  return `https://${h}:${port}`;
+}

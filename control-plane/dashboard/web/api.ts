@@ -1,0 +1,41 @@
+// The dashboard's calls to its server: JSON reads, and a view kept live by server-sent events.
+
+export class HttpError extends Error {
+  readonly status: number;
+  constructor(status: number, message: string) {
+    super(message);
+    this.status = status;
+  }
+}
+
+export async function getJson<T>(path: string): Promise<T> {
+  const res = await fetch(path, { credentials: "same-origin", headers: { accept: "application/json" } });
+  const body = (await res.json().catch(() => ({}))) as T & { error?: string };
+  if (!res.ok) throw new HttpError(res.status, body.error ?? `${res.status} ${res.statusText}`);
+  return body;
+}
+
+/** Opens a live view; onView gets each new version, onError a refusal or a lost connection. Returns the closer. */
+export function liveView<T>(query: URLSearchParams, onView: (v: T) => void, onError: (message: string) => void): () => void {
+  const source = new EventSource(`/api/events?${query.toString()}`);
+  source.onmessage = (e: MessageEvent<string>) => {
+    const msg = JSON.parse(e.data) as { view?: T; error?: string };
+    if (msg.error !== undefined) onError(msg.error);
+    else onView(msg.view as T);
+  };
+  source.onerror = () => onError(source.readyState === EventSource.CLOSED ? "live updates stopped: reload to sign in again" : "reconnecting…");
+  return () => source.close();
+}
+
+/** The hash route: #/page?query. */
+export function route(): { page: string; query: URLSearchParams } {
+  const hash = location.hash.replace(/^#\/?/, "");
+  const [page = "", query = ""] = hash.split("?", 2);
+  return { page: page === "" ? "overview" : page, query: new URLSearchParams(query) };
+}
+
+export function templateQuery(t: { apiVersion: string; kind: string; namespace: string; name: string }): string {
+  return new URLSearchParams({ apiVersion: t.apiVersion, kind: t.kind, namespace: t.namespace, name: t.name }).toString();
+}
+
+export const objectName = (t: { kind: string; namespace: string; name: string }) => `${t.kind} ${t.namespace ? `${t.namespace}/` : ""}${t.name}`;
