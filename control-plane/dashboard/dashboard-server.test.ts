@@ -1,0 +1,132 @@
+// The dashboard's listener in-process, over real TLS (no cluster): the login exchange works once
+// and gives a Secure HttpOnly session; the API needs an identity; every write is refused; only
+// built assets are served; the events stream is text/event-stream and carries changes.
+import assert from "node:assert/strict";
+import { request } from "node:https";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { after, before, describe, it } from "node:test";
+import pino from "pino";
+import { createCa, issueCertificate } from "../../shared/pki.ts";
+import { dashboardTokenKey, signToken, UsedLogins } from "./dashboard-tokens.ts";
+import { startDashboardServer } from "./dashboard-server.ts";
+import { LiveViews } from "./live-views.ts";
+
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+describe("the dashboard's listener", () => {
+  let dir: string;
+  let server: Awaited<ReturnType<typeof startDashboardServer>>;
+  let ca: string;
+  let key: Buffer;
+  let live: LiveViews;
+  let clusters = 1;
+  const viewer = { user: "vera", role: "viewer" as const, fingerprint256: "AA", serialNumber: "01" };
+
+  const get = (path: string, opts: { method?: string; cookie?: string; until?: (body: string) => boolean } = {}) =>
+    new Promise<Answer>((resolve, reject) => {
+      const req = request({ host: "127.0.0.1", port: server.port, path, method: opts.method ?? "GET", ca, servername: "localhost", headers: opts.cookie ? { cookie: opts.cookie } : {} }, (res) => {
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (d: string) => {
+          body += d;
+          if (opts.until?.(body)) {
+            res.destroy();
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, body });
+          }
+        });
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      });
+      req.on("error", reject);
+      req.end();
+    });
+
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), "flotilla-dashboard-"));
+    await writeFile(join(dir, "index.html"), "<!doctype html><title>t</title>");
+    await writeFile(join(dir, "app.js"), "console.log(1)");
+    const authority = await createCa("test-ca");
+    const hub = await issueCertificate(authority, { commonName: "hub", dnsNames: ["localhost"], ipAddresses: ["127.0.0.1"], usage: "server" });
+    ca = authority.certPem;
+    key = dashboardTokenKey(hub.keyPem);
+    live = new LiveViews({ compute: (v) => ({ v, clusters }), quietMs: 10 });
+    server = await startDashboardServer({
+      listen: "127.0.0.1:0",
+      tls: { caPem: authority.certPem, certPem: hub.certPem, keyPem: hub.keyPem },
+      tokenKey: key,
+      sessionTtlMs: 60_000,
+      usedLogins: new UsedLogins(),
+      webDir: pathToFileURL(`${dir}/`),
+      live,
+      view: (k) => ({ k }),
+      explain: async (q) => ({ text: `explained ${q.get("name")}` }),
+      revocations: async () => ({ list: { fingerprints: new Set(), serials: new Set() } }),
+      log: pino({ level: "silent" }),
+    });
+  });
+  after(async () => {
+    live.stop();
+    await server.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("serves the page with a strict CSP, and only the built assets", async () => {
+    const page = await get("/");
+    assert.equal(page.status, 200);
+    assert.match(String(page.headers["content-security-policy"]), /default-src 'self'.*frame-ancestors 'none'/);
+    assert.equal((await get("/assets/app.js")).headers["content-type"], "text/javascript; charset=utf-8");
+    // A path out of /assets/ is normalised first (and then needs an identity); none reaches the filesystem.
+    for (const p of ["/assets/../../etc/passwd", "/assets/%2e%2e%2fetc%2fpasswd", "/assets/nope.js", "/assets/index.html/.."]) {
+      const r = await get(p);
+      assert.ok(r.status === 404 || r.status === 401, `${p}: ${r.status}`);
+      assert.doesNotMatch(r.body, /root:/);
+    }
+  });
+
+  it("an API read without an identity is 401; a login link gives a session once", async () => {
+    assert.equal((await get("/api/view?view=overview")).status, 401);
+    const token = signToken(key, viewer, "login", Date.now(), 60_000);
+    const login = await get(`/login?token=${token}`);
+    assert.equal(login.status, 303);
+    const cookie = String(login.headers["set-cookie"]);
+    assert.match(cookie, /^flotilla_session=[\w-]+\.[\w-]+; Path=\/; HttpOnly; Secure; SameSite=Strict; Max-Age=60$/);
+    const session = cookie.split(";")[0] ?? "";
+    assert.deepEqual(JSON.parse((await get("/api/whoami", { cookie: session })).body), { user: "vera", role: "viewer", via: "session" });
+    assert.deepEqual(JSON.parse((await get("/api/view?view=overview", { cookie: session })).body), { view: { k: "overview" } });
+    assert.deepEqual(JSON.parse((await get("/api/explain?name=web&kind=Deployment", { cookie: session })).body), { text: "explained web" });
+    const again = await get(`/login?token=${token}`);
+    assert.equal(again.status, 401);
+    assert.match(again.body, /used already/);
+    // A session cookie is no login token, and a login token is no session.
+    assert.equal((await get(`/login?token=${session.split("=")[1]}`)).status, 401);
+    assert.equal((await get("/api/whoami", { cookie: `flotilla_session=${token}` })).status, 401);
+  });
+
+  it("refuses every write, with or without a session", async () => {
+    const session = `flotilla_session=${signToken(key, { ...viewer, role: "admin" }, "session", Date.now(), 60_000)}`;
+    for (const method of ["POST", "PUT", "PATCH", "DELETE"]) {
+      for (const path of ["/", "/api/view?view=overview", "/login"]) {
+        const r = await get(path, { method, cookie: session });
+        assert.equal(r.status, 405, `${method} ${path}`);
+        assert.equal(r.headers.allow, "GET, HEAD");
+      }
+    }
+  });
+
+  it("streams a view as server-sent events, and sends it again when it changes", async () => {
+    const session = `flotilla_session=${signToken(key, viewer, "session", Date.now(), 60_000)}`;
+    setTimeout(() => {
+      clusters = 2;
+      live.changed();
+    }, 100);
+    const r = await get("/api/events?view=overview", { cookie: session, until: (b) => b.includes('"clusters":2') });
+    assert.equal(r.headers["content-type"], "text/event-stream");
+    assert.deepEqual(r.body.trim().split("\n\n").map((e) => JSON.parse(e.replace(/^data: /, "")).view.clusters), [1, 2]);
+  });
+});
