@@ -66,7 +66,7 @@ describe("the dashboard's listener", () => {
       live,
       view: (k) => ({ k }),
       explain: async (q) => ({ text: `explained ${q.get("name")}` }),
-      revocations: async () => ({ list: { fingerprints: new Set(), serials: new Set() } }),
+      revocations: async () => ({ list: { fingerprints: new Set<string>(), serials: new Set<string>(), errors: [] } }),
       log: pino({ level: "silent" }),
     });
   });
