@@ -21,6 +21,8 @@ interface CommandEntry {
   summary: string;
   flags: FlagSpec[];
   usage?: string;
+  /** Makes no Admin API connection (writes to the control cluster directly, or runs locally). */
+  direct?: true;
 }
 
 /** A table cell: one line, pipes escaped. */
@@ -80,12 +82,14 @@ export function renderFlagsDoc(flotilla: Record<string, CommandEntry>, flotillac
     "",
     "### Connection flags",
     "",
-    "Every `flotillactl` command takes these (the commands that write to the control cluster directly ignore them).",
+    "Every `flotillactl` command takes these. The commands that make no Admin API connection (said below) use at most",
+    "`--state-dir` (for their default `--kubeconfig`) and `--timeout`.",
     "",
     flagTable(connection),
   );
   for (const [name, c] of Object.entries(flotillactl)) {
     out.push("", `### \`flotillactl ${name}\``, "", `\`flotillactl ${c.usage ?? name}\`: ${cell(c.summary)}.`, "");
+    if (c.direct) out.push("It makes no Admin API connection.", "");
     out.push(c.flags.length === 0 ? "No flags besides the connection flags." : flagTable(c.flags));
   }
   return out.join("\n") + "\n";
