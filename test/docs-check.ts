@@ -152,3 +152,18 @@ export function namesCommand(words: readonly string[], table: Readonly<Record<st
   if (["help", "--help", "-h"].includes(first)) return true;
   return Object.hasOwn(table, `${first} ${second ?? ""}`) || Object.hasOwn(table, first);
 }
+
+/** The flags among a command's words (`--name`, `--name=value`, `-x`), as written; `--` ends them. */
+export function flagsShown(words: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const w of words) {
+    if (w === "--") break;
+    if (/^--?[A-Za-z]/.test(w)) out.push(w.split("=", 1)[0] as string);
+  }
+  return out;
+}
+
+/** The flags of `shown` that none of the specs defines (long or short name). */
+export function unknownFlags(shown: readonly string[], specs: readonly { name: string; short?: string }[]): string[] {
+  return shown.filter((f) => !specs.some((s) => f === `--${s.name}` || (s.short !== undefined && f === `-${s.short}`)));
+}

@@ -9,7 +9,9 @@ import { fileURLToPath } from "node:url";
 import { commands as flotillaCommands } from "../bin/flotilla-commands.ts";
 import { commands as flotillactlCommands } from "../bin/flotillactl.ts";
 import { GENERATED, generatedDocs, metricsIn } from "../scripts/gen-docs.ts";
-import { anchors, namesCommand, relativeLinks, shownCommands, simpleCommands, slug, splitFences } from "./docs-check.ts";
+import { anchors, flagsShown, namesCommand, relativeLinks, shownCommands, simpleCommands, slug, splitFences, unknownFlags } from "./docs-check.ts";
+import { lookupCommand } from "../bin/command-line.ts";
+import { connectionFlags } from "../bin/ctl/connection.ts";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 
@@ -93,6 +95,12 @@ describe("the docs checker", () => {
     );
   });
 
+  it("finds the flags a command shows, and those no spec defines", () => {
+    assert.deepEqual(flagsShown(["deployment/web", "-n", "demo", "--cluster=member1", "-o", "json", "--", "--not-a-flag"]), ["-n", "--cluster", "-o"]);
+    const specs = [{ name: "namespace", short: "n" }, { name: "cluster" }];
+    assert.deepEqual(unknownFlags(["-n", "--cluster", "--namespace", "-o", "--nope"], specs), ["-o", "--nope"]);
+  });
+
   it("matches subcommands as the command line picks them", () => {
     const table = { "get clusters": 1, describe: 1, "certs init": 1 };
     assert.ok(namesCommand(["get", "clusters"], table));
@@ -163,6 +171,13 @@ describe("the documentation", () => {
         const ok =
           c.program === "npm run" ? c.words[0] !== undefined && Object.hasOwn(scripts, c.words[0]) : namesCommand(c.words, c.program === "flotilla" ? flotillaCommands : flotillactlCommands);
         if (!ok) problems.push(`${file}:${c.line}: ${c.text}`);
+        else if (c.program !== "npm run" && !["help", "--help", "-h"].includes(c.words[0] as string)) {
+          // The flags it shows must be the subcommand's (flotillactl's connection flags count for every one).
+          const found = lookupCommand<{ flags: { name: string; short?: string }[] }>(c.program === "flotilla" ? flotillaCommands : flotillactlCommands, c.words);
+          const specs = [...(found?.command.flags ?? []), ...(c.program === "flotillactl" ? connectionFlags : [])];
+          const unknown = unknownFlags(flagsShown(found?.rest ?? []), specs);
+          if (unknown.length > 0) problems.push(`${file}:${c.line}: ${c.text}: no such flag ${unknown.join(", ")}`);
+        }
       }
     }
     assert.deepEqual(problems, []);
