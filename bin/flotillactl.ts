@@ -59,7 +59,8 @@ interface Command {
 const HEALTH_WORD: Record<number, string> = { [Health.HEALTH_HEALTHY]: "Healthy", [Health.HEALTH_PROGRESSING]: "Progressing", [Health.HEALTH_UNHEALTHY]: "Unhealthy", [Health.HEALTH_UNKNOWN]: "Unknown" };
 const UINT32_MAX = 0xffff_ffff;
 
-const commands: Record<string, Command> = {
+/** The subcommands, exported for the generated reference (docs/reference/flags.md). */
+export const commands: Record<string, Command> = {
   "get clusters": {
     usage: "get clusters [-o table|json|yaml]",
     summary: "member clusters: Ready, connected, version, nodes, capacity, last heartbeat",
@@ -370,4 +371,4 @@ function isServiceError(err: unknown): err is ServiceError {
   return typeof err === "object" && err !== null && typeof (err as ServiceError).code === "number" && "details" in err;
 }
 
-runCommandLine("flotillactl", commands, usage, runCommand, () => "run `flotillactl help` for usage");
+if (import.meta.main) runCommandLine("flotillactl", commands, usage, runCommand, () => "run `flotillactl help` for usage");

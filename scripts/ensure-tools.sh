@@ -11,7 +11,7 @@ for tool in "$@"; do
   command -v "$tool" >/dev/null 2>&1 && continue
   if [[ $tool == go ]]; then
     echo "flotilla: Go >= 1.26 is needed to build the test clusters' binaries (see https://go.dev/doc/install)," >&2
-    echo "flotilla: or set FLOTILLA_BIN_DIR to pre-built binaries (README: Test clusters)." >&2
+    echo "flotilla: or set FLOTILLA_BIN_DIR to pre-built binaries (docs/development/test-env.md)." >&2
     [[ -n ${FLOTILLA_BIN_DIR:-} ]] && continue
     exit 1
   fi

@@ -29,5 +29,5 @@ export function outputFlag(def: string): FlagSpec {
   return { name: "output", short: "o", type: "string", default: def, help: "output format: table, json or yaml" };
 }
 
-/** Every flag any command takes, for the README check. */
+/** Every flag any command takes, for the flags reference check (test/readme.test.ts). */
 export const commandFlags: FlagSpec[] = [namespaceFlag, allNamespacesFlag, clusterFlag, outputFlag("table"), ttlFlag, usesFlag, descriptionFlag, forceFlag, groupFlag, fileFlag, diffFlag, kubeconfigFlag, customizationFileFlag, recursiveFlag, checkFlag, operationFlag, desiredFileFlag, observedFileFlag, statusFileFlag, desiredReplicaFlag];
