@@ -1,5 +1,6 @@
 // The local fleet command (README's first command, DESIGN §10), run as a real process.
 import assert from "node:assert/strict";
+import https from "node:https";
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
@@ -73,6 +74,18 @@ async function untilReady(r: Run): Promise<void> {
   ]);
 }
 
+function httpsGet(url: string, ca: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    https
+      .get(url, { ca, servername: "localhost" }, (res) => {
+        let body = "";
+        res.setEncoding("utf8").on("data", (d: string) => (body += d));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+      })
+      .on("error", reject);
+  });
+}
+
 async function pidOf(state: string, name: string): Promise<number> {
   return Number((await readFile(join(state, "pids", `${name}.pid`), "utf8")).trim());
 }
@@ -139,6 +152,15 @@ describe("flotilla local fleet (test/env/cli.ts up), one member", () => {
     const lb = member1Service.status?.loadBalancer?.ingress?.map((i) => i.ip ?? "") ?? [];
     assert.equal(lb.length, 1, `member1 Service demo/web has a load-balancer address: ${JSON.stringify(member1Service.status)}`);
     assert.deepEqual(await resolveAt(dnsServer, "web.demo.fleet.svc.example.com", "A"), lb);
+
+    // The dashboard: its address in <state>/dashboard-url and in up's hints, its page served over
+    // TLS with the test CA's certificate.
+    const dashboard = (await readFile(join(state, "dashboard-url"), "utf8")).trim();
+    assert.match(dashboard, /^https:\/\/127\.0\.0\.1:\d+\/$/);
+    assert.ok(up.stderr().includes(`dashboard at ${dashboard}`), "up prints the dashboard's address");
+    const page = await httpsGet(dashboard, await readFile(join(state, "flotilla-certs", "ca.crt"), "utf8"));
+    assert.equal(page.status, 200);
+    assert.match(page.body, /<flotilla-app>/);
   });
 
   it("reports a process killed from outside and leaves it down; restart starts it again in place", async () => {

@@ -88,7 +88,7 @@ async function up(opts: UpOptions): Promise<number> {
   let dns: DnsServer | undefined;
   // Everything up writes in <state>; startFleet removes <state>/clusters itself. startFlotilla
   // puts its certificates and logs under the fleet root, which is <state>.
-  const written: string[] = [lock, pidsDir, join(state, "flotilla-certs"), join(state, "flotilla-logs"), join(state, "kubectl-cache"), join(state, "dns-server")];
+  const written: string[] = [lock, pidsDir, join(state, "flotilla-certs"), join(state, "flotilla-logs"), join(state, "kubectl-cache"), join(state, "dns-server"), join(state, "dashboard-url")];
   const removeWritten = () => {
     for (const f of written) rmSync(f, { recursive: true, force: true });
   };
@@ -133,6 +133,7 @@ async function up(opts: UpOptions): Promise<number> {
     console.error("flotilla: starting ExternalDNS and CoreDNS (multi-cluster DNS)");
     dns = await startDns({ dir: join(state, "dns"), controlKubeconfigPath: join(state, "control.kubeconfig") });
     await writeFile(join(state, "dns-server"), `${dns.server}\n`);
+    await writeFile(join(state, "dashboard-url"), `https://127.0.0.1:${flotilla.dashboardPort}/\n`);
     await writePidFiles(pidsDir, dns.processes, written);
     processes = [...fleet.all().flatMap((c) => c.processes), ...flotilla.processes(), ...dns.processes];
     anyExit = Promise.race(processes.map((p) => p.exited.then(() => p)));
