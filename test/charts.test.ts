@@ -353,6 +353,19 @@ describe("helm template of flotilla-control-plane", () => {
     assert.equal(one<V1Service>(off, "Service", "flotilla-control-plane").spec?.ports?.find((p) => p.name === "webhook"), undefined);
   });
 
+  it("serves the dashboard through the Service only with dashboard.enabled, and lets the control plane watch Events for it", async () => {
+    const off = await render(controlPlaneChart, controlPlaneValues());
+    assert.ok(!container(one<V1Deployment>(off, "Deployment", "flotilla-control-plane")).args?.some((a) => a.startsWith("--dashboard-")), "off by default");
+    assert.equal(one<V1Service>(off, "Service", "flotilla-control-plane").spec?.ports?.find((p) => p.name === "dashboard"), undefined);
+    const on = await render(controlPlaneChart, { ...controlPlaneValues(), dashboard: { enabled: true, url: "https://fleet.example.com", sessionTTL: "15m" } });
+    const c = container(one<V1Deployment>(on, "Deployment", "flotilla-control-plane"));
+    assert.deepEqual(c.args?.filter((a) => a.startsWith("--dashboard-")), ["--dashboard-address=0.0.0.0:9446", "--dashboard-url=https://fleet.example.com", "--dashboard-session-ttl=15m"]);
+    assert.deepEqual(c.ports?.find((p) => p.name === "dashboard"), { name: "dashboard", containerPort: 9446, protocol: "TCP" });
+    assert.deepEqual(one<V1Service>(on, "Service", "flotilla-control-plane").spec?.ports?.find((p) => p.name === "dashboard"), { name: "dashboard", port: 8443, targetPort: "dashboard", protocol: "TCP" });
+    const rules = (one<{ rules: { resources?: string[]; verbs: string[] }[] }>(on, "ClusterRole", "flotilla-control-plane")).rules;
+    assert.ok(rules.some((r) => r.resources?.includes("events") && r.verbs.includes("watch")), "the dashboard's Event watch is allowed");
+  });
+
   it("mounts the admin revocation list from a ConfigMap as a directory (so its updates arrive) and passes --admin-revocation-list", async () => {
     const objects = await render(controlPlaneChart, { ...controlPlaneValues(), adminRevocationList: { configMap: "admin-revocation" } });
     const d = one<V1Deployment>(objects, "Deployment", "flotilla-control-plane");
