@@ -24,7 +24,7 @@ import { diffPair, redactManifests } from "./live-view.ts";
 import { planObjects } from "./admin-plan.ts";
 import { renderClusterWorks } from "../rendering/render-works.ts";
 import { RpcError, unaryHandler } from "../rpc.ts";
-import { refName, TemplateResolver } from "./template-resolver.ts";
+import { refName, TemplateResolver } from "../kinds/template-resolver.ts";
 import { CLUSTER_FINALIZER } from "../clusters/registration.ts";
 import type { StatusStore } from "../status/status-store.ts";
 import { FORCE_ANNOTATION } from "../clusters/unjoin-controller.ts";
