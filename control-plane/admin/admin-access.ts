@@ -7,10 +7,10 @@ import { ADMIN_ORGANIZATION, adminOfSubject, type AdminRole, VIEWER_ORGANIZATION
  * The Admin service's methods, as the grpc-js implementation names them; Rollout is two: its
  * status (`rolloutStatus`, a read) and its commands (`rollout`: pause, resume, approve, abort, undo).
  */
-export type AdminMethod = "listClusters" | "getPropagation" | "render" | "diff" | "plan" | "listWorks" | "listBindings" | "rolloutStatus" | "createToken" | "listTokens" | "deleteToken" | "unjoin" | "rollout";
+export type AdminMethod = "listClusters" | "getPropagation" | "render" | "diff" | "plan" | "listWorks" | "listBindings" | "rolloutStatus" | "explain" | "createToken" | "listTokens" | "deleteToken" | "unjoin" | "rollout";
 
-/** What a viewer may call: everything that reads (describe is getPropagation). */
-const VIEWER_METHODS: ReadonlySet<AdminMethod> = new Set(["listClusters", "getPropagation", "render", "diff", "plan", "listWorks", "listBindings", "rolloutStatus"]);
+/** What a viewer may call: everything that reads (describe is getPropagation; explain shows no object's content). */
+const VIEWER_METHODS: ReadonlySet<AdminMethod> = new Set(["listClusters", "getPropagation", "render", "diff", "plan", "listWorks", "listBindings", "rolloutStatus", "explain"]);
 
 /** An object a call would show or plan, once the control plane has resolved its kind. */
 export interface KindRef {

@@ -8,7 +8,7 @@ import { status as GrpcStatus, type UntypedServiceImplementation } from "@grpc/g
 import type { Logger } from "pino";
 import type { KubeObject, ResourceBinding } from "../../shared/api/types.ts";
 import type { ClusterInfo, CreateTokenRequest, DiffRequest, PlanRequest, DiffResponse, DeleteTokenRequest, ListBindingsRequest, ListBindingsResponse, UnjoinRequest, UnjoinResponse } from "../../shared/gen/flotilla/v1alpha1/admin.ts";
-import type { GetPropagationRequest, GetPropagationResponse, ListClustersResponse, ListWorksRequest, ListWorksResponse, RenderRequest, RenderResponse, RolloutRequest, TemplateRef } from "../../shared/gen/flotilla/v1alpha1/admin.ts";
+import type { ExplainRequest, ExplainResponse, GetPropagationRequest, GetPropagationResponse, ListClustersResponse, ListWorksRequest, ListWorksResponse, RenderRequest, RenderResponse, RolloutRequest, TemplateRef } from "../../shared/gen/flotilla/v1alpha1/admin.ts";
 import { Health, type ResourceIdentifier } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
 import { RESOURCES } from "../../shared/api/resources.ts";
 import { isKubeStatus, type KubeRest, objectPath } from "../../shared/kube-rest.ts";
@@ -48,6 +48,7 @@ export class Admin {
   private readonly digestKey: Buffer;
   private readonly interpreters: InterpreterRegistry | undefined;
   private readonly revocations: RevocationFile;
+  private readonly explain: (req: ExplainRequest) => Promise<ExplainResponse>;
 
   constructor(opts: {
     caches: Caches;
@@ -69,8 +70,11 @@ export class Admin {
     interpreters?: InterpreterRegistry;
     /** The admin revocation list (--admin-revocation-list). */
     revocations: RevocationFile;
+    /** The Explain call: explain/'s explain over the control plane's context. */
+    explain: (req: ExplainRequest) => Promise<ExplainResponse>;
     log: Logger;
   }) {
+    this.explain = opts.explain;
     this.digestKey = opts.digestKey;
     this.interpreters = opts.interpreters;
     this.revocations = opts.revocations;
@@ -105,6 +109,7 @@ export class Admin {
       deleteToken: this.unary("deleteToken", (req: DeleteTokenRequest) => this.tokens.delete(req)),
       unjoin: this.unary("unjoin", (req: UnjoinRequest) => this.unjoin(req)),
       rollout: this.unary(rolloutMethod, (req: RolloutRequest) => this.rollouts.rollout(req)),
+      explain: this.unary("explain", (req: ExplainRequest) => this.explain(req)),
     };
   }
 
