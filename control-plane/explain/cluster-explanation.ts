@@ -38,7 +38,7 @@ export function explainCluster(c: Cluster, f: ExplainFacts, placement: { policy?
   }
   if (work?.reason && (verdict.placed || !item?.reason)) {
     const when = work.at === undefined ? "" : ` at ${work.at} (${work.agoSeconds}s ago)`;
-    sentences.push(`${name}: last error ${work.reason}${when}: ${work.meaning ?? ""} (${work.message ?? ""}).`);
+    sentences.push(`${name}: last error ${work.reason}${work.object ? ` on ${work.object}` : ""}${when}: ${work.meaning ?? ""} (${work.message ?? ""}).`);
   }
   for (const m of work?.failedManifests ?? []) sentences.push(`${name}: ${m.object}: ${m.reason}: ${m.message}.`);
   if (ready.status !== "True") sentences.push(`${name}: cluster not Ready (${ready.reason ?? "no condition"}${ready.message ? `: ${ready.message}` : ""}${ready.lastHeartbeatTime ? `; last heartbeat ${ready.lastHeartbeatTime}` : ""}).`);
@@ -89,6 +89,7 @@ function workOf(f: ExplainFacts, cluster: string, item: AggregatedStatusItem | u
     ...(applied === undefined ? {} : { applied }),
     ...(item?.health === undefined ? {} : { health: item.health }),
     ...(reason === undefined ? {} : { reason }),
+    ...(failing !== undefined && !report?.reason ? { object: failing.object } : {}),
     ...(meaning === undefined ? {} : { meaning }),
     ...(message === undefined ? {} : { message }),
     ...(report?.at === undefined ? {} : { at: new Date(report.at).toISOString(), agoSeconds: Math.max(0, Math.round((f.now - report.at) / 1000)) }),

@@ -60,7 +60,7 @@ describe("explain", () => {
       }),
       want: [
         "member1: selected by the placement (no cluster affinity: every cluster); Work rendered (hash abc123def456), shipped, not applied (AlreadyExists).",
-        "member1: last error AlreadyExists at 2026-11-24T11:59:55.000Z (5s ago): The object already exists in the member and Flotilla does not own it; with conflictResolution Abort it is left alone. (exists and is not Flotilla's).",
+        "member1: last error AlreadyExists on apps/v1 Deployment default/web at 2026-11-24T11:59:55.000Z (5s ago): The object already exists in the member and Flotilla does not own it; with conflictResolution Abort it is left alone. (exists and is not Flotilla's).",
       ],
     },
     {

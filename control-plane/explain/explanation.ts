@@ -87,6 +87,8 @@ export interface ClusterExplanation {
     applied?: boolean;
     health?: string;
     reason?: string;
+    /** The manifest the reason is about, when the agent reported it on one object. */
+    object?: string;
     meaning?: string;
     message?: string;
     /** When its report last changed (RFC 3339) and how long ago, in seconds. */
