@@ -15,6 +15,7 @@ import { apply, type CommandResult, deploymentJson, eventually, kubectl, placeme
 
 const NS = "exp";
 const CTL = fileURLToPath(new URL("../../bin/flotillactl.ts", import.meta.url));
+const FLOTILLA = fileURLToPath(new URL("../../bin/flotilla.ts", import.meta.url));
 
 describe("flotillactl explain", () => {
   let fleet: Fleet;
@@ -119,6 +120,28 @@ describe("flotillactl explain", () => {
     const text = await eventually("explain names the taint", async () => (await ctl(["explain", "deployment/anywhere", "-n", NS])).stdout, (out) => /^member1: selected by/m.test(out) && /^member2: filtered out/m.test(out), 60_000);
     assert.match(text, /^member1: selected by the placement \(no cluster affinity: every cluster\)/m);
     assert.match(text, /^member2: filtered out: taint dedicated=gpu:NoSchedule not tolerated by placement\.clusterTolerations\.$/m);
+  });
+
+  it("a viewer may explain, and explaining a Secret shows none of its data", async () => {
+    const dir = join(cwd, "vera");
+    const issued = await runCommand(process.execPath, [FLOTILLA, "certs", "admin", "--dir", flotilla.certsDir, "--user", "vera", "--role", "viewer", "--out", dir], { env: { ...process.env, KUBECONFIG: "" } });
+    assert.equal(issued.code, 0, issued.stderr);
+    await apply(fleet.control, JSON.stringify({ apiVersion: "v1", kind: "Secret", metadata: { name: "creds", namespace: NS }, stringData: { token: "viewer-must-not-see" } }));
+    await apply(
+      fleet.control,
+      JSON.stringify({ apiVersion: "flotilla.dev/v1alpha1", kind: "PropagationPolicy", metadata: { name: "creds", namespace: NS }, spec: { resourceSelectors: [{ apiVersion: "v1", kind: "Secret", name: "creds" }], placement: { clusterAffinity: { clusterNames: ["member1"] } } } }),
+    );
+    const asViewer = (args: string[]) => ctl([...args, "--cert", join(dir, "admin.crt"), "--key", join(dir, "admin.key")]);
+    const r = await eventually("the viewer's explain shows member1 applied", () => asViewer(["explain", "secret/creds", "-n", NS]), (x) => x.code === 0 && /^member1: .*applied/m.test(x.stdout), 60_000);
+    assert.match(r.stdout, /PropagationPolicy exp\/creds claims Secret exp\/creds/);
+    const json = await asViewer(["explain", "secret/creds", "-n", NS, "-o", "json"]);
+    assert.equal(json.code, 0, json.stderr);
+    for (const out of [r.stdout, json.stdout]) {
+      assert.doesNotMatch(out, /viewer-must-not-see/);
+      assert.doesNotMatch(out, new RegExp(Buffer.from("viewer-must-not-see").toString("base64")));
+    }
+    const render = await asViewer(["render", "secret/creds", "-n", NS, "--cluster", "member1"]);
+    assert.equal(render.code, 1, "a viewer still may not render the Secret itself");
   });
 
   it("exits 1 for a kind the control cluster does not serve and 2 for bad usage", async () => {
