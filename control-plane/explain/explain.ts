@@ -1,6 +1,7 @@
 // The I/O shell of explain (issue 24): reads the facts from this replica's caches and stores
 // (the policies, the binding, the clusters, the Work store, the agents' reports, the schedule
-// outcome) and the template from its informer, or one GET as the Admin API's render does, then
+// outcome), the template from its informer (or one GET, as the Admin API's render does) and its
+// Events (one list call, on demand; nothing is polled), then
 // explains them (explanation.ts) and renders the text (text.ts). The Admin API's Explain call and
 // the web dashboard both call `explain`, so they show the same words.
 import { isKubeStatus, type KubeRest } from "../../shared/kube-rest.ts";
@@ -9,7 +10,8 @@ import { workKey } from "../../shared/work-key.ts";
 import type { ControlPlaneContext } from "../context.ts";
 import { TemplateResolver } from "../kinds/template-resolver.ts";
 import { perReplicaRequest } from "../scheduling/schedule.ts";
-import { type ClusterFacts, type Explanation, explainFacts } from "./explanation.ts";
+import { CLUSTER_SCOPED_NAMESPACE } from "../status/event-recorder.ts";
+import { type ClusterFacts, type EventFact, type Explanation, explainFacts } from "./explanation.ts";
 import { explanationText } from "./text.ts";
 
 /** What to explain: a kind as kubectl names it (Kind, plural, short name, `deployments.apps`), or an exact apiVersion and Kind. */
@@ -67,6 +69,7 @@ export async function explain(ctx: ControlPlaneContext, ref: ExplainRef, opts: {
     };
   }
   const perReplica = template === undefined ? undefined : requestOf(ctx, template);
+  const events = await eventsAbout(ctx, id);
   const outcome = ctx.outcomes.get(key);
   const binding = ctx.caches.bindingOf(id);
   const explanation = explainFacts({
@@ -81,8 +84,46 @@ export async function explain(ctx: ControlPlaneContext, ref: ExplainRef, opts: {
     ...(perReplica === undefined ? {} : { perReplica }),
     now: Date.now(),
     ...(opts.cluster ? { cluster: opts.cluster } : {}),
+    ...events,
   });
   return { explanation, text: explanationText(explanation) };
+}
+
+/**
+ * The Events about the template: one list call on demand, where the recorder writes them (the
+ * template's namespace, or default for a cluster-scoped one). A failed read explains the rest.
+ */
+async function eventsAbout(ctx: ControlPlaneContext, id: { apiVersion: string; kind: string; namespace?: string; name: string }): Promise<{ events: EventFact[] } | { eventsError: string }> {
+  const selector = encodeURIComponent(`involvedObject.kind=${id.kind},involvedObject.name=${id.name}`);
+  try {
+    const list = await ctx.rest.get<{ items: CoreEventItem[] }>(`/api/v1/namespaces/${encodeURIComponent(id.namespace ?? CLUSTER_SCOPED_NAMESPACE)}/events?fieldSelector=${selector}`);
+    const events = list.items
+      .filter((e) => e.involvedObject?.apiVersion === undefined || e.involvedObject.apiVersion === id.apiVersion)
+      .map((e) => ({
+        type: e.type ?? "Normal",
+        reason: e.reason ?? "",
+        message: e.message ?? "",
+        count: e.count ?? 1,
+        lastTimestamp: e.lastTimestamp ?? e.eventTime ?? e.metadata?.creationTimestamp ?? "",
+        ...(e.source?.component || e.reportingComponent ? { component: e.source?.component || e.reportingComponent } : {}),
+      }));
+    return { events };
+  } catch (err) {
+    return { eventsError: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+interface CoreEventItem {
+  metadata?: { creationTimestamp?: string };
+  involvedObject?: { apiVersion?: string };
+  type?: string;
+  reason?: string;
+  message?: string;
+  count?: number;
+  lastTimestamp?: string;
+  eventTime?: string;
+  source?: { component?: string };
+  reportingComponent?: string;
 }
 
 // A customization's script may fail: capacity is then not judged.

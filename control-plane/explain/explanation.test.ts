@@ -111,6 +111,14 @@ describe("explain", () => {
     });
   }
 
+  it("shows the latest Events about the template, newest first, and says when they could not be read", () => {
+    const events = Array.from({ length: 7 }, (_, i) => ({ type: "Warning", reason: "AlreadyExists", message: `member1: try ${i}`, count: i + 1, lastTimestamp: `2026-11-24T11:5${i}:00Z`, component: "flotilla-control-plane" }));
+    const e = explain(facts({ events }));
+    assert.deepEqual(e.events?.map((x) => x.message), ["member1: try 6", "member1: try 5", "member1: try 4", "member1: try 3", "member1: try 2"]);
+    assert.ok(e.sentences.includes("Event Warning AlreadyExists (7 times), last at 2026-11-24T11:56:00Z from flotilla-control-plane: member1: try 6"));
+    assert.ok(explain(facts({ eventsError: "forbidden" })).sentences.includes("The template's Events could not be read: forbidden."));
+  });
+
   it("--cluster keeps only that cluster's section", () => {
     const e = explain(facts({ policies: [policy("p", {})], binding: binding([{ name: "member1" }]), clusters: [cluster("member1"), cluster("member2")], cluster: "member2" }));
     assert.deepEqual(e.clusters.map((c) => c.cluster), ["member2"]);

@@ -46,7 +46,23 @@ export interface ExplainFacts {
   now: number;
   /** Only this cluster's section. */
   cluster?: string;
+  /** The Events about the template (the recorder's, and others'); undefined: not read (the reason in eventsError). */
+  events?: readonly EventFact[];
+  eventsError?: string;
 }
+
+/** An Event about the template. */
+export interface EventFact {
+  type: string;
+  reason: string;
+  message: string;
+  count: number;
+  lastTimestamp: string;
+  component?: string;
+}
+
+/** How many of the latest Events an explanation shows. */
+const EVENTS_SHOWN = 5;
 
 /** A policy as explain names it. */
 export interface PolicyFact {
@@ -109,6 +125,8 @@ export interface Explanation {
   binding?: { kind: string; namespace?: string; name: string; replicas?: number; conditions: ConditionFact[]; requiredBy?: string[] };
   schedule?: ScheduleOutcome;
   rollout?: { phase: string; revision: string; stableRevision: string; message?: string; waitingFor?: string; paused?: boolean; meaning?: string };
+  /** The latest Events about the template, newest first. */
+  events?: EventFact[];
   /** The answer in general: policy, schedule, rollout. */
   sentences: string[];
   clusters: ClusterExplanation[];
@@ -146,6 +164,9 @@ export function explainFacts(f: ExplainFacts): Explanation {
   if (f.outcome?.interpreterFailed !== undefined) sentences.push(`The kind's interpreter failed: ${f.outcome.interpreterFailed}.`);
   const rollout = rolloutFact(f.binding);
   if (rollout !== undefined) sentences.push(`Rollout of revision ${rollout.revision} is ${rollout.phase}${rollout.paused === true ? " (paused)" : ""}${rollout.waitingFor ? `, waiting for approval ${rollout.waitingFor}` : ""}: ${rollout.meaning ?? ""}${rollout.message ? ` (${rollout.message})` : ""}`);
+  const events = [...(f.events ?? [])].sort((a, b) => (a.lastTimestamp < b.lastTimestamp ? 1 : a.lastTimestamp > b.lastTimestamp ? -1 : 0)).slice(0, EVENTS_SHOWN);
+  for (const e of events) sentences.push(`Event ${e.type} ${e.reason}${e.count > 1 ? ` (${e.count} times)` : ""}, last at ${e.lastTimestamp}${e.component ? ` from ${e.component}` : ""}: ${e.message}`);
+  if (f.eventsError !== undefined) sentences.push(`The template's Events could not be read: ${f.eventsError}.`);
   const placement = { ...(policy === undefined ? {} : { policy: match?.policy }), binding: f.binding };
   const clusters = f.clusters
     .filter((c) => f.cluster === undefined || c.metadata.name === f.cluster)
@@ -159,6 +180,7 @@ export function explainFacts(f: ExplainFacts): Explanation {
     ...(f.binding === undefined ? {} : { binding: bindingFact(f.binding, conditions) }),
     ...(f.outcome === undefined ? {} : { schedule: f.outcome }),
     ...(rollout === undefined ? {} : { rollout }),
+    ...(f.events === undefined ? {} : { events }),
     sentences,
     clusters,
   };

@@ -94,6 +94,9 @@ describe("flotillactl explain", () => {
     assert.match(text, /^member2: selected by .*shipped, applied \d+s ago/m);
     assert.match(text, /Binding condition Propagation=False, reason CheckClusters: At least one cluster reports a problem/);
 
+    const withEvent = await eventually("explain shows the Warning Event", async () => (await ctl(["explain", "cm/taken", "-n", NS])).stdout, (out) => /Event Warning AlreadyExists/.test(out), 60_000);
+    assert.match(withEvent, /^ {2}Event Warning AlreadyExists(?: \(\d+ times\))?, last at \S+ from flotilla-control-plane: .*member1/m);
+
     const e = await explainJson(["configmap/taken", "-n", NS, "--cluster", "member1"]);
     assert.deepEqual(e.clusters.map((c) => c.cluster), ["member1"]);
     assert.equal(e.clusters[0]?.work?.reason, "AlreadyExists");
