@@ -22,7 +22,7 @@ export const REASON_SENTENCES: Readonly<Record<string, string>> = {
   AlreadyExists: "The object already exists in the member and Flotilla does not own it; with conflictResolution Abort it is left alone.",
   ApplyOverridesFailed: "An OverridePolicy could not be applied to the template for this cluster, so no Work was rendered.",
   ClusterNotReady: "The cluster is not Ready (its agent's heartbeats stopped); what it last reported may be stale.",
-  CreationFailed: "The member's apiserver refused to create the object (for example its kind's CRD is missing there).",
+  CreationFailed: "The object could not be created in the member: its apiserver refused it, or does not serve its kind (a CRD missing there).",
   UpdateFailed: "The member's apiserver refused to update the object.",
   DeletionFailed: "The agent could not delete the object from the member.",
   RetrievalFailed: "The agent could not read the object back from the member.",

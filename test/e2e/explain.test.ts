@@ -104,6 +104,31 @@ describe("flotillactl explain", () => {
     assert.ok(e.clusters[0]?.work?.at !== undefined);
   });
 
+  it("shows a failed apply's last error: a kind whose CRD the member lacks", async () => {
+    const crd = {
+      apiVersion: "apiextensions.k8s.io/v1",
+      kind: "CustomResourceDefinition",
+      metadata: { name: "gizmos.example.com" },
+      spec: {
+        group: "example.com",
+        scope: "Namespaced",
+        names: { plural: "gizmos", singular: "gizmo", kind: "Gizmo" },
+        versions: [{ name: "v1", served: true, storage: true, schema: { openAPIV3Schema: { type: "object", properties: { spec: { type: "object", properties: { size: { type: "integer" } } } } } } }],
+      },
+    };
+    await apply(fleet.control, JSON.stringify(crd));
+    await kubectl(fleet.control, ["wait", "--for=condition=Established", "crd/gizmos.example.com", "--timeout=30s"]);
+    await apply(fleet.control, JSON.stringify({ apiVersion: "example.com/v1", kind: "Gizmo", metadata: { name: "g1", namespace: NS }, spec: { size: 3 } }));
+    await apply(
+      fleet.control,
+      JSON.stringify({ apiVersion: "flotilla.dev/v1alpha1", kind: "PropagationPolicy", metadata: { name: "g1", namespace: NS }, spec: { resourceSelectors: [{ apiVersion: "example.com/v1", kind: "Gizmo", name: "g1" }], placement: { clusterAffinity: { clusterNames: ["member1"] } } } }),
+    );
+    const text = await eventually("explain shows member1's failed apply", async () => (await ctl(["explain", "gizmo/g1", "-n", NS])).stdout, (out) => /^ {2}member1: last error /m.test(out), 120_000);
+    assert.match(text, /^member1: selected by clusterAffinity\.clusterNames \[member1\]; Work rendered \(hash [0-9a-f]{12}\), shipped, not applied \(CreationFailed\)\.$/m);
+    assert.match(text, /^ {2}member1: last error CreationFailed at \S+ \(\d+s ago\): The object could not be created in the member: .* \(Gizmo\/g1: the member does not serve Gizmo in example\.com\/v1\)\.$/m);
+    assert.match(text, /^member2: filtered out: not in clusterAffinity\.clusterNames \[member1\]\.$/m);
+  });
+
   it("says when no policy selects a template", async () => {
     await apply(fleet.control, deploymentJson("orphan", NS, 1, "nginx:1.25"));
     const r = await ctl(["explain", "deployment/orphan", "-n", NS]);
