@@ -2,7 +2,7 @@
 // a time), the replicas, the Work rendered, shipped, applied, its health, the last error and its
 // time, the cluster's readiness and its place in a rollout. Pure.
 import type { AggregatedStatusItem, Cluster, PropagationPolicy, ResourceBinding } from "../../shared/api/types.ts";
-import { clusterVerdicts, type ClusterVerdict } from "../scheduling/cluster-verdicts.ts";
+import { clusterVerdicts } from "../scheduling/cluster-verdicts.ts";
 import type { ClusterExplanation, ExplainFacts } from "./explanation.ts";
 import { reasonSentence } from "./reasons.ts";
 
@@ -46,7 +46,7 @@ export function explainCluster(c: Cluster, f: ExplainFacts, placement: { policy?
   return { cluster: name, ready, verdict, ...(total === undefined ? {} : { totalReplicas: total }), ...(work === undefined ? {} : { work }), ...(rollout === undefined ? {} : { rollout }), sentences };
 }
 
-function verdictOf(c: Cluster, f: ExplainFacts, policy: PropagationPolicy | undefined, binding: ResourceBinding | undefined): ClusterVerdict {
+function verdictOf(c: Cluster, f: ExplainFacts, policy: PropagationPolicy | undefined, binding: ResourceBinding | undefined): ClusterExplanation["verdict"] {
   const name = c.metadata.name ?? "";
   const targets = binding?.spec.clusters ?? [];
   if (policy !== undefined) {
@@ -64,7 +64,8 @@ function verdictOf(c: Cluster, f: ExplainFacts, policy: PropagationPolicy | unde
   const target = targets.find((t) => t.name === name);
   const dependency = (binding?.spec.requiredBy ?? []).length > 0;
   if (target !== undefined) return { cluster: name, placed: true, ...(target.replicas === undefined ? {} : { replicas: target.replicas }), selectedBy: dependency ? "the workloads that need it (propagateDeps)" : "its last placement (no policy claims it now)" };
-  return { cluster: name, placed: false, rule: "spread", detail: dependency ? "no workload that needs it runs here" : "no policy claims the template" };
+  const detail = f.template === undefined ? "the template does not exist" : dependency ? "no workload that needs it runs here" : "no policy claims the template";
+  return { cluster: name, placed: false, rule: "noPolicy", detail };
 }
 
 function workOf(f: ExplainFacts, cluster: string, item: AggregatedStatusItem | undefined): ClusterExplanation["work"] {

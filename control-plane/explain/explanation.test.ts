@@ -78,8 +78,8 @@ describe("explain", () => {
     },
     {
       name: "a template that does not exist",
-      facts: facts({ template: undefined }),
-      want: ["Deployment default/web does not exist in the control cluster."],
+      facts: facts({ template: undefined, clusters: [cluster("member1")] }),
+      want: ["Deployment default/web does not exist in the control cluster.", "member1: filtered out: the template does not exist."],
     },
     {
       name: "a paused rollout and a cluster not Ready",

@@ -89,7 +89,8 @@ export interface ConditionFact {
 export interface ClusterExplanation {
   cluster: string;
   ready: { status: string; reason?: string; message?: string; lastHeartbeatTime?: string };
-  verdict: ClusterVerdict;
+  /** The placement rule's verdict, or "noPolicy" when no policy places the template (no rule applies). */
+  verdict: ClusterVerdict | { cluster: string; placed: false; rule: "noPolicy"; detail: string };
   /** Replicas the binding asks for in all, when it divides them. */
   totalReplicas?: number;
   work?: {

@@ -139,6 +139,7 @@ describe("flotillactl explain", () => {
     assert.equal(e.policy, undefined);
     assert.equal(e.binding, undefined);
     assert.equal(e.template.found, true);
+    assert.deepEqual(section(e, "member1")?.verdict, { cluster: "member1", placed: false, rule: "noPolicy", detail: "no policy claims the template" });
   });
 
   it("names an untolerated taint", async () => {
