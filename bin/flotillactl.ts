@@ -215,6 +215,17 @@ export const commands: Record<string, Command> = {
       );
     },
   },
+  explain: {
+    usage: "explain <kind>/<name> [-n ns] [--cluster X] [-o json]",
+    positionals: 1,
+    summary: "why a template is, or is not, in each cluster: the policy that claims it, which placement rule selected or filtered each cluster, the replicas given, the Work rendered, shipped and applied, health, the last error and its time, the rollout; -o json gives the same as JSON",
+    flags: [clusterFlag, namespaceFlag, outputFlag("table")],
+    formats: ["table", "json"],
+    async run({ client, args, flags, format, timeoutMs }) {
+      const res = await call(client, client.explain, { template: templateRef(args[0], flags), cluster: String(flags.cluster ?? "") }, timeoutMs);
+      return format === "json" ? structured(JSON.parse(res.explanationJson) as unknown, "json") : res.text.trimEnd();
+    },
+  },
   render: {
     usage: "render <kind>/<name> --cluster X [-n ns] [-o yaml|json]",
     positionals: 1,

@@ -10,6 +10,7 @@ import { startClusters } from "./clusters/index.ts";
 import { type ControlPlaneOptions, createContext, type Part } from "./context.ts";
 import { installCrds } from "./crds.ts";
 import { startDashboard } from "./dashboard/index.ts";
+import { explain } from "./explain/index.ts";
 import { startDetector } from "./detector/index.ts";
 import { startDns } from "./dns/index.ts";
 import { startHub } from "./hub/index.ts";
@@ -57,8 +58,7 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Runn
   // The interpreter's Lua runtime also checks the scripts the webhook is asked about.
   const interpreter = startInterpreter(ctx);
   const webhook = startWebhook(ctx, { checkScript: interpreter.checkScript });
-  // MERGE-TODO(issue 24): explain/ lands from its own branch; until then the dashboard says so.
-  const dashboard = startDashboard(ctx, { explain: () => Promise.reject(new Error("explain is not built yet")) });
+  const dashboard = startDashboard(ctx, { explain: (ref, cluster) => explain(ctx, ref, cluster === undefined ? {} : { cluster }) });
   const parts: Part[] = [
     hub,
     clusters,

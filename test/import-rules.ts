@@ -48,7 +48,11 @@ export const FOLDER_IMPORTS: Readonly<Record<string, readonly string[]>> = {
   status: ["scheduling", "works", "detector", "hub"],
   // The DNS controller reads bindings and Clusters through the caches; scheduling/ says what Ready is.
   dns: ["scheduling"],
-  admin: ["scheduling", "rendering", "detector", "works", "hub", "clusters", "status", "rollout"],
+  // Which served resource a user's kind name means (the Admin API's and explain's resolver).
+  kinds: [],
+  // Why a template is (not) where expected (issue 24): the real policy match and per-cluster verdicts, the stores it reads.
+  explain: ["scheduling", "works", "status", "detector/template-informers.ts", "kinds"],
+  admin: ["scheduling", "rendering", "detector", "works", "hub", "clusters", "status", "rollout", "kinds", "explain"],
   // The admission webhook: the check is shared/interpreter's, the Lua runtime injected.
   webhook: [],
   // The interpreter registry's customizations: shared/interpreter's runtime and rules.

@@ -13,7 +13,7 @@ const deployment: KindRef = { apiVersion: "apps/v1", kind: "Deployment", namespa
 /** A custom kind that happens to be called Secret is not the core Secret. */
 const otherSecret: KindRef = { apiVersion: "example.com/v1", kind: "Secret", name: "x" };
 
-const READS: AdminMethod[] = ["listClusters", "getPropagation", "render", "diff", "plan", "listWorks", "listBindings", "rolloutStatus"];
+const READS: AdminMethod[] = ["listClusters", "getPropagation", "render", "diff", "plan", "listWorks", "listBindings", "rolloutStatus", "explain"];
 const WRITES: AdminMethod[] = ["createToken", "listTokens", "deleteToken", "unjoin", "rollout"];
 
 describe("adminAccess", () => {

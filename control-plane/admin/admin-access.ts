@@ -7,13 +7,14 @@ import { ADMIN_ORGANIZATION, adminOfSubject, type AdminRole, VIEWER_ORGANIZATION
  * The Admin service's methods, as the grpc-js implementation names them; Rollout is two: its
  * status (`rolloutStatus`, a read) and its commands (`rollout`: pause, resume, approve, abort, undo).
  */
-export type AdminMethod = "listClusters" | "getPropagation" | "render" | "diff" | "plan" | "listWorks" | "listBindings" | "rolloutStatus" | "createToken" | "listTokens" | "deleteToken" | "unjoin" | "rollout" | "createDashboardLogin";
+export type AdminMethod = "listClusters" | "getPropagation" | "render" | "diff" | "plan" | "listWorks" | "listBindings" | "rolloutStatus" | "explain" | "createToken" | "listTokens" | "deleteToken" | "unjoin" | "rollout" | "createDashboardLogin";
 
 /**
- * What a viewer may call: everything that reads (describe is getPropagation), and a dashboard
- * login link, which signs a browser in with the caller's own role (the dashboard only reads).
+ * What a viewer may call: everything that reads (describe is getPropagation; explain shows no
+ * object's content), and a dashboard login link, which signs a browser in with the caller's own
+ * role (the dashboard only reads).
  */
-const VIEWER_METHODS: ReadonlySet<AdminMethod> = new Set(["listClusters", "getPropagation", "render", "diff", "plan", "listWorks", "listBindings", "rolloutStatus", "createDashboardLogin"]);
+const VIEWER_METHODS: ReadonlySet<AdminMethod> = new Set(["listClusters", "getPropagation", "render", "diff", "plan", "listWorks", "listBindings", "rolloutStatus", "explain", "createDashboardLogin"]);
 
 /** An object a call would show or plan, once the control plane has resolved its kind. */
 export interface KindRef {

@@ -13,7 +13,7 @@ import type { Caches } from "../caches.ts";
 import { redactManifests } from "./live-view.ts";
 import { type PlannedWork, planTemplate } from "./plan.ts";
 import { RpcError } from "../rpc.ts";
-import { type ResolvedRef, refName, type TemplateResolver } from "./template-resolver.ts";
+import { type ResolvedRef, refName, type TemplateResolver } from "../kinds/template-resolver.ts";
 import { isPropagatable } from "../detector/template-informers.ts";
 import type { WorkStore } from "../works/work-store.ts";
 

@@ -11,7 +11,7 @@ import { silentLogger } from "../../shared/logger.ts";
 import type { Caches } from "../caches.ts";
 import { RpcError } from "../rpc.ts";
 import { AdminRollout, ROLLOUT_ADMIN_FIELD_MANAGER, rolloutMethod } from "./admin-rollout.ts";
-import type { TemplateResolver } from "./template-resolver.ts";
+import type { TemplateResolver } from "../kinds/template-resolver.ts";
 import { progressingPastCanary, T0 } from "./rollout.fixtures.ts";
 
 const PATH = "/apis/flotilla.dev/v1alpha1/namespaces/adm/resourcebindings/web-deployment";

@@ -18,7 +18,7 @@ import { ROLLOUT_PATCH_CONTENT_TYPE, rolloutStatePatch } from "../rollout/state-
 import { bindingName, bindsRef } from "../scheduling/binding-spec.ts";
 import type { AdminMethod } from "./admin-access.ts";
 import { commandChange, rolloutAction, rolloutView } from "./rollout-view.ts";
-import { refName, type ResolvedRef, type TemplateResolver } from "./template-resolver.ts";
+import { refName, type ResolvedRef, type TemplateResolver } from "../kinds/template-resolver.ts";
 
 /** The field manager of a user's rollout command, next to the rollout controller's. */
 export const ROLLOUT_ADMIN_FIELD_MANAGER = "flotilla-rollout-admin";

@@ -8,7 +8,7 @@ import { status as GrpcStatus, type UntypedServiceImplementation } from "@grpc/g
 import type { Logger } from "pino";
 import type { KubeObject, ResourceBinding } from "../../shared/api/types.ts";
 import type { ClusterInfo, CreateTokenRequest, DiffRequest, PlanRequest, DiffResponse, DeleteTokenRequest, ListBindingsRequest, ListBindingsResponse, UnjoinRequest, UnjoinResponse } from "../../shared/gen/flotilla/v1alpha1/admin.ts";
-import type { GetPropagationRequest, GetPropagationResponse, ListClustersResponse, ListWorksRequest, ListWorksResponse, RenderRequest, RenderResponse, RolloutRequest, TemplateRef } from "../../shared/gen/flotilla/v1alpha1/admin.ts";
+import type { ExplainRequest, ExplainResponse, GetPropagationRequest, GetPropagationResponse, ListClustersResponse, ListWorksRequest, ListWorksResponse, RenderRequest, RenderResponse, RolloutRequest, TemplateRef } from "../../shared/gen/flotilla/v1alpha1/admin.ts";
 import { Health, type ResourceIdentifier } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
 import { RESOURCES } from "../../shared/api/resources.ts";
 import { isKubeStatus, type KubeRest, objectPath } from "../../shared/kube-rest.ts";
@@ -25,7 +25,7 @@ import { diffPair, redactManifests } from "./live-view.ts";
 import { planObjects } from "./admin-plan.ts";
 import { renderClusterWorks } from "../rendering/render-works.ts";
 import { RpcError, unaryHandler } from "../rpc.ts";
-import { refName, TemplateResolver } from "./template-resolver.ts";
+import { refName, TemplateResolver } from "../kinds/template-resolver.ts";
 import { CLUSTER_FINALIZER } from "../clusters/registration.ts";
 import type { StatusStore } from "../status/status-store.ts";
 import { FORCE_ANNOTATION } from "../clusters/unjoin-controller.ts";
@@ -49,6 +49,7 @@ export class Admin {
   private readonly digestKey: Buffer;
   private readonly interpreters: InterpreterRegistry | undefined;
   private readonly revocations: RevocationFile;
+  private readonly explain: (req: ExplainRequest) => Promise<ExplainResponse>;
   private readonly dashboardLink: DashboardLink | undefined;
 
   constructor(opts: {
@@ -71,11 +72,14 @@ export class Admin {
     interpreters?: InterpreterRegistry;
     /** The admin revocation list (--admin-revocation-list). */
     revocations: RevocationFile;
+    /** The Explain call: explain/'s explain over the control plane's context. */
+    explain: (req: ExplainRequest) => Promise<ExplainResponse>;
     /** Mints the dashboard's login links; undefined when it serves no dashboard. */
     dashboardLink?: DashboardLink;
     log: Logger;
   }) {
     this.dashboardLink = opts.dashboardLink;
+    this.explain = opts.explain;
     this.digestKey = opts.digestKey;
     this.interpreters = opts.interpreters;
     this.revocations = opts.revocations;
@@ -110,6 +114,7 @@ export class Admin {
       deleteToken: this.unary("deleteToken", (req: DeleteTokenRequest) => this.tokens.delete(req)),
       unjoin: this.unary("unjoin", (req: UnjoinRequest) => this.unjoin(req)),
       rollout: this.unary(rolloutMethod, (req: RolloutRequest) => this.rollouts.rollout(req)),
+      explain: this.unary("explain", (req: ExplainRequest) => this.explain(req)),
       createDashboardLogin: this.unary("createDashboardLogin", async (_req: unknown, _may, caller) => dashboardLogin(this.dashboardLink, caller)),
     };
   }

@@ -2,6 +2,7 @@
 import { AdminService } from "../../shared/gen/flotilla/v1alpha1/admin.ts";
 import type { ControlPlaneContext, Part } from "../context.ts";
 import type { Hub } from "../hub/hub.ts";
+import { explain } from "../explain/index.ts";
 import { Admin } from "./admin.ts";
 import type { DashboardLink } from "./admin-dashboard.ts";
 import { RevocationFile } from "./revocation-file.ts";
@@ -24,6 +25,13 @@ export function startAdmin(ctx: ControlPlaneContext, links: { hub: Hub; waitingO
     digestKey: secretDigestKey(ctx.opts.tls.keyPem),
     interpreters: ctx.interpreters,
     revocations,
+    explain: async (req) => {
+      // An empty kind or name is refused by the resolver, as for every Admin call.
+      const t = req.template ?? { apiVersion: "", kind: "", namespace: "", name: "" };
+      const ref = { ...(t.apiVersion ? { apiVersion: t.apiVersion } : {}), kind: t.kind, ...(t.namespace ? { namespace: t.namespace } : {}), name: t.name };
+      const r = await explain(ctx, ref, req.cluster ? { cluster: req.cluster } : {});
+      return { text: r.text, explanationJson: JSON.stringify(r.explanation) };
+    },
     ...(links.dashboardLink === undefined ? {} : { dashboardLink: links.dashboardLink }),
     log,
   });

@@ -1,6 +1,7 @@
 // What the dashboard shows of the fleet (issue 24): the overview (clusters, templates by state,
 // recent warnings), the templates list, and per cluster what runs there. Built from the caches
 // every replica holds; pure.
+import type { CoreEvent } from "../../shared/api/core-event.ts";
 import { type AggregatedStatusItem, type Cluster, type Condition, LABELS, type ResourceBinding } from "../../shared/api/types.ts";
 
 export interface ClusterRow {
@@ -48,16 +49,7 @@ export interface WarningRow {
 }
 
 /** A Warning Event as the dashboard's event cache keeps it. */
-export interface WarningEvent {
-  metadata: { namespace?: string; name?: string };
-  type?: string;
-  reason?: string;
-  message?: string;
-  count?: number;
-  lastTimestamp?: string;
-  eventTime?: string;
-  involvedObject?: { kind?: string; namespace?: string; name?: string };
-}
+export type WarningEvent = CoreEvent;
 
 export interface Overview {
   clusters: ClusterRow[];

@@ -1,9 +1,11 @@
 // The dashboard part (issue 24): a read-only web page served by every replica from the caches it
 // already holds (--dashboard-address; off by default). Live views, the login exchange, explain.
+import { status as GrpcStatus } from "@grpc/grpc-js";
 import type { Informer } from "../../shared/informer.ts";
 import { workKey } from "../../shared/work-key.ts";
 import { RevocationFile } from "../admin/revocation-file.ts";
 import type { ControlPlaneContext, Part } from "../context.ts";
+import { RpcError } from "../rpc.ts";
 import { DashboardError, splitHostPort, startDashboardServer } from "./dashboard-server.ts";
 import type { DashboardLink } from "../admin/admin-dashboard.ts";
 import { dashboardTokenKey, LOGIN_TOKEN_TTL_MS, signToken, UsedLogins } from "./dashboard-tokens.ts";
@@ -88,7 +90,11 @@ export function startDashboard(ctx: ControlPlaneContext, links: DashboardLinks):
         explain: async (q) => {
           const ref = { apiVersion: q.get("apiVersion") ?? "", kind: q.get("kind") ?? "", namespace: q.get("namespace") ?? "", name: q.get("name") ?? "" };
           if (ref.kind === "" || ref.name === "") throw new DashboardError(400, "explain needs the template's kind and name");
-          return links.explain(ref, q.get("cluster") || undefined);
+          return links.explain(ref, q.get("cluster") || undefined).catch((err: unknown) => {
+            // The resolver's refusals (an unknown kind, a missing template) are the caller's to fix.
+            if (err instanceof RpcError) throw new DashboardError(err.code === GrpcStatus.NOT_FOUND ? 404 : err.code === GrpcStatus.INVALID_ARGUMENT ? 400 : 500, err.message);
+            throw err;
+          });
         },
         revocations: () => revocations.current(),
         log,

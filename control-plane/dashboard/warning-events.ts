@@ -10,7 +10,7 @@ const EVENTS: ResourceInfo = { apiVersion: "v1", kind: "Event", plural: "events"
 
 /** What the overview reads of an Event; a Normal one keeps no text. */
 export function warningFields(e: WarningEvent): WarningEvent {
-  const slim = { metadata: { namespace: e.metadata.namespace, name: e.metadata.name, resourceVersion: (e.metadata as { resourceVersion?: string }).resourceVersion } as WarningEvent["metadata"], type: e.type };
+  const slim = { metadata: { namespace: e.metadata.namespace, name: e.metadata.name, resourceVersion: e.metadata.resourceVersion }, type: e.type };
   if (e.type !== "Warning") return slim;
   return { ...slim, reason: e.reason, message: e.message, count: e.count, lastTimestamp: e.lastTimestamp, eventTime: e.eventTime, involvedObject: { kind: e.involvedObject?.kind, namespace: e.involvedObject?.namespace, name: e.involvedObject?.name } };
 }

@@ -20,16 +20,24 @@ export function selectClusters(affinity: ClusterAffinity | undefined, clusters: 
 
 /** Whether one cluster meets every criterion of the affinity; `{}` matches every cluster. */
 export function clusterMatches(affinity: ClusterAffinity, cluster: Cluster): boolean {
+  return affinityMismatch(affinity, cluster) === undefined;
+}
+
+/** The first criterion of the affinity a cluster fails (in the order they are checked), or undefined when it matches. */
+export type AffinityCriterion = "exclude" | "clusterNames" | "labelSelector" | "fieldSelector";
+
+/** Which criterion of the affinity keeps the cluster out; clusterMatches is its absence (explain reads the criterion). */
+export function affinityMismatch(affinity: ClusterAffinity, cluster: Cluster): AffinityCriterion | undefined {
   const name = cluster.metadata.name ?? "";
-  if (affinity.exclude?.includes(name)) return false;
+  if (affinity.exclude?.includes(name)) return "exclude";
   if (affinity.clusterNames !== undefined && affinity.clusterNames.length > 0 && !affinity.clusterNames.includes(name)) {
-    return false;
+    return "clusterNames";
   }
-  if (!matchesLabelSelector(affinity.labelSelector, cluster.metadata.labels)) return false;
+  if (!matchesLabelSelector(affinity.labelSelector, cluster.metadata.labels)) return "labelSelector";
   if (affinity.fieldSelector !== undefined && !fieldSelectorMatches(affinity.fieldSelector, cluster.spec ?? {})) {
-    return false;
+    return "fieldSelector";
   }
-  return true;
+  return undefined;
 }
 
 // Karmada reads an unset or empty field as absent: In never holds for it and NotIn always does.

@@ -15,7 +15,8 @@ export const MAX_REMEMBERED = 4096;
 /** The apiserver's limit for an Event's message (events.k8s.io note). */
 const MAX_MESSAGE = 1024;
 /** Where Events about cluster-scoped objects go. */
-const CLUSTER_SCOPED_NAMESPACE = "default";
+/** Where Events about a cluster-scoped object go. */
+export const CLUSTER_SCOPED_NAMESPACE = "default";
 
 /** The object an Event is about (a template). */
 export interface InvolvedObject {

@@ -9,6 +9,8 @@ export class StatusStore {
   private readonly byKey = new Map<string, Map<string, WorkStatus>>();
   /** cluster → the keys it reported on, for what one agent's reconnect must look at. */
   private readonly byCluster = new Map<string, Set<string>>();
+  /** "cluster/key" → when its report last said something new (ms), for explain's "applied 12s ago". */
+  private readonly changedAt = new Map<string, number>();
 
   /** Records a report; returns false when it says nothing new. */
   set(cluster: string, status: WorkStatus): boolean {
@@ -22,7 +24,14 @@ export class StatusStore {
     let keys = this.byCluster.get(cluster);
     if (keys === undefined) this.byCluster.set(cluster, (keys = new Set()));
     keys.add(status.workKey);
-    return before === undefined || JSON.stringify(before) !== JSON.stringify(status);
+    const changed = before === undefined || JSON.stringify(before) !== JSON.stringify(status);
+    if (changed) this.changedAt.set(`${cluster}/${status.workKey}`, Date.now());
+    return changed;
+  }
+
+  /** When a cluster's report on a Work last said something new (ms since the epoch), if this replica heard one. */
+  reportedAt(key: string, cluster: string): number | undefined {
+    return this.byKey.get(key)?.has(cluster) === true ? this.changedAt.get(`${cluster}/${key}`) : undefined;
   }
 
   /** cluster → last report, for one Work. */
@@ -39,6 +48,7 @@ export class StatusStore {
   forget(key: string, cluster: string): void {
     const perCluster = this.byKey.get(key);
     if (perCluster?.delete(cluster) !== true) return;
+    this.changedAt.delete(`${cluster}/${key}`);
     if (perCluster.size === 0) this.byKey.delete(key);
     const keys = this.byCluster.get(cluster);
     keys?.delete(key);
@@ -48,6 +58,7 @@ export class StatusStore {
   /** Forgets a Work entirely (its binding is gone). */
   drop(key: string): void {
     for (const cluster of this.byKey.get(key)?.keys() ?? []) {
+      this.changedAt.delete(`${cluster}/${key}`);
       const keys = this.byCluster.get(cluster);
       keys?.delete(key);
       if (keys?.size === 0) this.byCluster.delete(cluster);

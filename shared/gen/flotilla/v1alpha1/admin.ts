@@ -21,7 +21,7 @@ export const protobufPackage = "flotilla.v1alpha1";
 
 export const protobufFileName = "flotilla/v1alpha1/admin.proto";
 
-/** The admin API that flotillactl talks to (DESIGN §5): reads of the fleet, render, diff and plan, bootstrap tokens, unjoin, progressive rollouts. */
+/** The admin API that flotillactl talks to (DESIGN §5): reads of the fleet, render, diff and plan, bootstrap tokens, unjoin, progressive rollouts, explain. */
 
 export interface ListClustersRequest {
 }
@@ -339,6 +339,22 @@ export interface CreateDashboardLoginResponse {
   url: string;
   /** RFC 3339: when the link stops working. */
   expiresAt: string;
+}
+
+export interface ExplainRequest {
+  /** The kind as kubectl names it (apiVersion empty) or exactly (apiVersion and Kind). */
+  template:
+    | TemplateRef
+    | undefined;
+  /** Only this cluster's section; empty: every cluster. */
+  cluster: string;
+}
+
+export interface ExplainResponse {
+  /** The explanation as plain sentences, one section per cluster (what flotillactl explain prints). */
+  text: string;
+  /** The same as JSON (control-plane/explain/explanation.ts's Explanation). */
+  explanationJson: string;
 }
 
 function createBaseListClustersRequest(): ListClustersRequest {
@@ -4247,6 +4263,182 @@ export const CreateDashboardLoginResponse: MessageFns<CreateDashboardLoginRespon
   },
 };
 
+function createBaseExplainRequest(): ExplainRequest {
+  return { template: undefined, cluster: "" };
+}
+
+export const ExplainRequest: MessageFns<ExplainRequest> = {
+  encode(message: ExplainRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.template !== undefined) {
+      TemplateRef.encode(message.template, writer.uint32(10).fork()).join();
+    }
+    if (message.cluster !== "") {
+      writer.uint32(18).string(message.cluster);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ExplainRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseExplainRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.template = TemplateRef.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.cluster = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ExplainRequest {
+    return {
+      template: isSet(object.template) ? TemplateRef.fromJSON(object.template) : undefined,
+      cluster: isSet(object.cluster) ? globalThis.String(object.cluster) : "",
+    };
+  },
+
+  toJSON(message: ExplainRequest): unknown {
+    const obj: any = {};
+    if (message.template !== undefined) {
+      obj.template = TemplateRef.toJSON(message.template);
+    }
+    if (message.cluster !== "") {
+      obj.cluster = message.cluster;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ExplainRequest>, I>>(base?: I): ExplainRequest {
+    return ExplainRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ExplainRequest>, I>>(object: I): ExplainRequest {
+    const message = createBaseExplainRequest();
+    message.template = (object.template !== undefined && object.template !== null)
+      ? TemplateRef.fromPartial(object.template)
+      : undefined;
+    message.cluster = object.cluster ?? "";
+    return message;
+  },
+};
+
+function createBaseExplainResponse(): ExplainResponse {
+  return { text: "", explanationJson: "" };
+}
+
+export const ExplainResponse: MessageFns<ExplainResponse> = {
+  encode(message: ExplainResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.text !== "") {
+      writer.uint32(10).string(message.text);
+    }
+    if (message.explanationJson !== "") {
+      writer.uint32(18).string(message.explanationJson);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ExplainResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseExplainResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.text = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.explanationJson = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ExplainResponse {
+    return {
+      text: isSet(object.text) ? globalThis.String(object.text) : "",
+      explanationJson: isSet(object.explanationJson)
+        ? globalThis.String(object.explanationJson)
+        : isSet(object.explanation_json)
+        ? globalThis.String(object.explanation_json)
+        : "",
+    };
+  },
+
+  toJSON(message: ExplainResponse): unknown {
+    const obj: any = {};
+    if (message.text !== "") {
+      obj.text = message.text;
+    }
+    if (message.explanationJson !== "") {
+      obj.explanationJson = message.explanationJson;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ExplainResponse>, I>>(base?: I): ExplainResponse {
+    return ExplainResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ExplainResponse>, I>>(object: I): ExplainResponse {
+    const message = createBaseExplainResponse();
+    message.text = object.text ?? "";
+    message.explanationJson = object.explanationJson ?? "";
+    return message;
+  },
+};
+
 export type AdminService = typeof AdminService;
 export const AdminService = {
   listClusters: {
@@ -4386,6 +4578,19 @@ export const AdminService = {
       Buffer.from(CreateDashboardLoginResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): CreateDashboardLoginResponse => CreateDashboardLoginResponse.decode(value),
   },
+  /**
+   * Why a template is, or is not, in each cluster (issue 24): the policy that claims it, each
+   * cluster's placement verdict, its Work, the agent's report, the rollout. A read.
+   */
+  explain: {
+    path: "/flotilla.v1alpha1.Admin/Explain" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ExplainRequest): Buffer => Buffer.from(ExplainRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ExplainRequest => ExplainRequest.decode(value),
+    responseSerialize: (value: ExplainResponse): Buffer => Buffer.from(ExplainResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ExplainResponse => ExplainResponse.decode(value),
+  },
 } as const;
 
 export interface AdminServer extends UntypedServiceImplementation {
@@ -4416,6 +4621,11 @@ export interface AdminServer extends UntypedServiceImplementation {
    * the control plane serves no dashboard.
    */
   createDashboardLogin: handleUnaryCall<CreateDashboardLoginRequest, CreateDashboardLoginResponse>;
+  /**
+   * Why a template is, or is not, in each cluster (issue 24): the policy that claims it, each
+   * cluster's placement verdict, its Work, the agent's report, the rollout. A read.
+   */
+  explain: handleUnaryCall<ExplainRequest, ExplainResponse>;
 }
 
 export interface AdminClient extends Client {
@@ -4621,6 +4831,25 @@ export interface AdminClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: CreateDashboardLoginResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Why a template is, or is not, in each cluster (issue 24): the policy that claims it, each
+   * cluster's placement verdict, its Work, the agent's report, the rollout. A read.
+   */
+  explain(
+    request: ExplainRequest,
+    callback: (error: ServiceError | null, response: ExplainResponse) => void,
+  ): ClientUnaryCall;
+  explain(
+    request: ExplainRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ExplainResponse) => void,
+  ): ClientUnaryCall;
+  explain(
+    request: ExplainRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ExplainResponse) => void,
   ): ClientUnaryCall;
 }
 
