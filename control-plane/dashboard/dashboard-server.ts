@@ -101,7 +101,13 @@ export async function startDashboardServer(o: DashboardServerOptions): Promise<{
       return;
     }
     res.on("drain", () => sub.drained());
-    req.on("close", () => sub.end());
+    // A comment line now and then keeps idle proxies and load balancers from cutting a quiet stream.
+    const keepAlive = setInterval(() => res.write(": keep-alive\n\n"), 25_000);
+    keepAlive.unref();
+    req.on("close", () => {
+      clearInterval(keepAlive);
+      sub.end();
+    });
   };
 
   const server: Server = createServer({ ca: o.tls.caPem, cert: o.tls.certPem, key: o.tls.keyPem, requestCert: true, rejectUnauthorized: false }, (req, res) => {

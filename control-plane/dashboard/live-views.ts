@@ -1,5 +1,6 @@
 // Live updates for the dashboard (issue 24): browsers subscribe to a view (server-sent events);
-// a change in the caches schedules one recomputation per distinct view after a short quiet spell,
+// a change in the caches schedules one recomputation per distinct view 250 ms later (changes in
+// between join it, so a stream of changes costs at most four recomputations a second),
 // and each subscriber gets the view only when it differs from what it last got. So a hundred
 // browsers on the overview cost one computation per change, never a request to the apiserver,
 // and a browser that reads slowly (its socket buffer full) is skipped until it drains, then sent
@@ -55,7 +56,7 @@ export class LiveViews {
     };
   }
 
-  /** Something the views read changed: recompute after the quiet spell. */
+  /** Something the views read changed: recompute once the current spell (quietMs) ends. */
   changed(): void {
     if (this.timer !== undefined || this.entries.size === 0) return;
     this.timer = setTimeout(() => {
