@@ -10,6 +10,7 @@ import { waitForSignal } from "../shared/signals.ts";
 import { startControlPlane } from "./control-plane.ts";
 import { peerAddress } from "./peers/peer-address.ts";
 import { webhookEndpoint } from "./webhook/webhook-configuration.ts";
+import { splitHostPort } from "./dashboard/dashboard-server.ts";
 
 export const controlPlaneFlags: FlagSpec[] = [
   { name: "kubeconfig", type: "string", env: "KUBECONFIG", help: "kubeconfig of the control cluster (default: in-cluster service account, else ~/.kube/config)" },
@@ -144,7 +145,11 @@ export function dashboardFlags(flags: FlagValues): { listen: string; url?: strin
     if (url !== "") throw new FlagError("--dashboard-url needs --dashboard-address");
     return undefined;
   }
-  if (!/^(.*):(\d{1,5})$/.test(listen) || Number(listen.slice(listen.lastIndexOf(":") + 1)) > 65535) throw new FlagError(`--dashboard-address ${JSON.stringify(listen)} is not host:port`);
+  try {
+    splitHostPort(listen);
+  } catch (err) {
+    throw new FlagError((err as Error).message);
+  }
   if (url !== "" && !/^https:\/\/[^/?#]+$/.test(url)) throw new FlagError(`--dashboard-url ${JSON.stringify(url)} must be https://host[:port], with no path`);
   return { listen, ...(url === "" ? {} : { url }), sessionTtlMs: positive(flags, "dashboard-session-ttl") };
 }

@@ -170,30 +170,33 @@ export function overview(input: { clusters: readonly Cluster[]; bindings: readon
 
 /** Per cluster, every template placed on it with its entry. */
 export function clusterWorkloads(input: { clusters: readonly Cluster[]; bindings: readonly ResourceBinding[] }): ClusterWorkloads[] {
-  return input.clusters
-    .map((c) => {
-      const row = clusterRow(c);
-      const objects: ClusterWorkloads["objects"] = [];
-      for (const b of input.bindings) {
-        const target = b.spec.clusters.find((t) => t.name === row.name);
-        if (target === undefined) continue;
-        const item = b.status?.aggregatedStatus?.find((i) => i.clusterName === row.name);
-        const r = b.spec.resource;
-        objects.push({
-          apiVersion: r.apiVersion,
-          kind: r.kind,
-          namespace: r.namespace ?? "",
-          name: r.name,
-          ...(target.replicas === undefined ? {} : { replicas: target.replicas }),
-          state: entryState(item, row.ready === "True"),
-          applied: item?.applied ?? false,
-          health: item?.health ?? "Unknown",
-          reason: item?.reason ?? "",
-          message: item?.message ?? "",
-        });
-      }
-      objects.sort((a, b) => (`${a.kind}/${a.namespace}/${a.name}` < `${b.kind}/${b.namespace}/${b.name}` ? -1 : 1));
-      return { cluster: row, objects };
-    })
+  const rows = input.clusters.map(clusterRow);
+  const ready = new Map(rows.map((r) => [r.name, r.ready === "True"]));
+  // One pass over the bindings, filing each target under its cluster (not one pass per cluster).
+  const objectsOf = new Map<string, ClusterWorkloads["objects"]>(rows.map((r) => [r.name, []]));
+  for (const b of input.bindings) {
+    const items = new Map((b.status?.aggregatedStatus ?? []).map((i) => [i.clusterName, i]));
+    const r = b.spec.resource;
+    for (const target of b.spec.clusters) {
+      const objects = objectsOf.get(target.name);
+      if (objects === undefined) continue;
+      const item = items.get(target.name);
+      objects.push({
+        apiVersion: r.apiVersion,
+        kind: r.kind,
+        namespace: r.namespace ?? "",
+        name: r.name,
+        ...(target.replicas === undefined ? {} : { replicas: target.replicas }),
+        state: entryState(item, ready.get(target.name) === true),
+        applied: item?.applied ?? false,
+        health: item?.health ?? "Unknown",
+        reason: item?.reason ?? "",
+        message: item?.message ?? "",
+      });
+    }
+  }
+  const order = (o: { kind: string; namespace: string; name: string }) => `${o.kind}/${o.namespace}/${o.name}`;
+  return rows
+    .map((cluster) => ({ cluster, objects: (objectsOf.get(cluster.name) ?? []).sort((a, b) => (order(a) < order(b) ? -1 : 1)) }))
     .sort((a, b) => byName(a.cluster, b.cluster));
 }
