@@ -110,6 +110,30 @@ describe("the web dashboard, in chromium", () => {
     await page.close();
   });
 
+  it("templates, clusters and features pages show what runs where; the links lead to the topology and the explanation", async () => {
+    const page = await admin.newPage();
+    await page.goto(`${origin}/#/overview`);
+    await page.getByRole("navigation", { name: "main" }).getByRole("link", { name: "Templates" }).click();
+    const row = page.getByRole("row", { name: new RegExp(`Deployment ${NS}/web`) });
+    await row.getByText("Healthy").first().waitFor({ timeout: 30_000 });
+    assert.match((await row.innerText()).replace(/\s+/g, " "), new RegExp(`Deployment ${NS}/web Healthy PropagationPolicy ${NS}/web member1 Healthy member2 Healthy`));
+    await row.getByRole("link", { name: `topology of Deployment ${NS}/web` }).click();
+    await page.getByRole("heading", { name: `Topology of Deployment ${NS}/web` }).waitFor({ timeout: 30_000 });
+    await page.getByRole("link", { name: `Explain where Deployment ${NS}/web runs, and why` }).click();
+    assert.match(await page.getByLabel("explanation").innerText({ timeout: 30_000 }), /member1/);
+
+    await page.getByRole("navigation", { name: "main" }).getByRole("link", { name: "Clusters" }).click();
+    for (const m of ["member1", "member2"]) {
+      const section = page.getByRole("region", { name: new RegExp(`^${m}`) });
+      await section.getByRole("row", { name: new RegExp(`Deployment ${NS}/web`) }).waitFor({ timeout: 30_000 });
+      assert.match((await section.getByRole("row", { name: new RegExp(`Deployment ${NS}/web`) }).innerText()).replace(/\s+/g, " "), /Healthy 2/);
+    }
+    await page.getByRole("navigation", { name: "main" }).getByRole("link", { name: "Rollouts, DNS, deletions" }).click();
+    await page.getByText("No progressive rollout, DNS record or held deletion in the fleet.").waitFor({ timeout: 30_000 });
+    assert.deepEqual(await axeViolations(page), [], "axe-core finds no accessibility violation on the features page");
+    await page.close();
+  });
+
   it("explain shows the text flotillactl explain prints", async () => {
     const cli = await ctl(["explain", "deployment/web", "-n", NS]);
     assert.equal(cli.code, 0, cli.stderr);
