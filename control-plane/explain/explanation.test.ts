@@ -77,6 +77,20 @@ describe("explain", () => {
       want: ["PropagationPolicy default/broad also selects it (by apiVersion and kind, priority 5) but does not claim it: PropagationPolicy default/p ranks higher or holds the claim (namespaced over cluster-wide, then name over labels over kind, then priority; it has no preemption: Always)."],
     },
     {
+      name: "a held deletion is said even though its condition is True; a True condition that is all well is not",
+      facts: facts({
+        policies: [policy("p", {})],
+        binding: binding([{ name: "member1" }], {
+          conditions: [
+            { type: "FullyApplied", status: "True", reason: "FullyApplied", message: "applied everywhere", lastTransitionTime: "" },
+            { type: "DeletionHeld", status: "True", reason: "DeletionBudgetExceeded", message: "member2: 30 deletions held", lastTransitionTime: "2026-11-24T11:58:00Z" },
+          ],
+        }),
+        clusters: [cluster("member1")],
+      }),
+      want: ["Binding condition DeletionHeld=True, reason DeletionBudgetExceeded: The blast-radius brake holds removals from a cluster until an admin approves them. (member2: 30 deletions held; since 2026-11-24T11:58:00Z)."],
+    },
+    {
       name: "a template that does not exist",
       facts: facts({ template: undefined, clusters: [cluster("member1")] }),
       want: ["Deployment default/web does not exist in the control cluster.", "member1: filtered out: the template does not exist."],
@@ -107,6 +121,7 @@ describe("explain", () => {
       for (const w of c.want) assert.ok(all.includes(w), `missing:\n${w}\nin:\n${all.join("\n")}`);
       const text = explanationText(e);
       for (const w of c.want) assert.ok(text.includes(w));
+      assert.ok(!all.some((x) => x.startsWith("Binding condition FullyApplied=True")), "a True condition that is all well is not said");
       assert.deepEqual(JSON.parse(JSON.stringify(e)), e, "JSON-able");
     });
   }
