@@ -8,6 +8,7 @@ import { CONTROLLER_REVISIONS, RESOURCES, ROLLOUT_OF_LABEL } from "../shared/api
 import type { Cluster, ControllerRevision, OverridePolicy, PropagationPolicy, ResourceBinding } from "../shared/api/types.ts";
 import { Informer } from "../shared/informer.ts";
 import { BindingIndex, policyId } from "./binding-index.ts";
+import { BindingEntries } from "./binding-entries.ts";
 import type { KubeRest, ResourceInfo } from "../shared/kube-rest.ts";
 import { bindingName, bindsRef, isCurrentBinding, legacyBindingName } from "./scheduling/binding-spec.ts";
 import type { WorkRef } from "../shared/work-key.ts";
@@ -37,6 +38,8 @@ export class Caches {
   readonly controllerRevisions: Informer<ControllerRevision>;
   /** Bindings of both scopes by cluster and by policy; up to date before any other handler of theirs runs. */
   readonly bindingIndex = new BindingIndex();
+  /** Issue 25: every cluster's entry of the bindings whose status lists only some (the status controller's). */
+  readonly bindingEntries = new BindingEntries();
 
   /** informer: how each informer is made (tests feed events through stand-ins). */
   constructor(kc: KubeConfig, rest: KubeRest, log: Logger, informer?: (resource: ResourceInfo) => Informer<unknown>) {

@@ -44,6 +44,8 @@ export interface ControlPlaneOptions {
   gracefulEvictionPeriodMs: number;
   /** --unschedulable-threshold (ms; 0: replicas never move off Unschedulable pods). */
   unschedulableThresholdMs?: number;
+  /** --binding-status-entries: over this many targets, a binding lists only the clusters not as desired (default 100). */
+  bindingStatusEntries?: number;
   /** The blast-radius brake (--deletion-budget-percent, --deletion-budget-min; a 60 s window). */
   deletionBudget?: DeletionBudget;
   /** Lease-based leader election; without it this replica always leads. */

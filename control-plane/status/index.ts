@@ -23,6 +23,7 @@ export function startStatus(ctx: ControlPlaneContext, links: { hub: Hub; heardHe
     heardHere: (c) => links.hub.session(c) !== undefined || links.heardHere(c),
     events: recorder,
     interpreters: ctx.interpreters,
+    ...(ctx.opts.bindingStatusEntries === undefined ? {} : { statusEntries: ctx.opts.bindingStatusEntries }),
   });
   const isKnownWork = (cluster: string, key: string): boolean => {
     if (works.get(cluster, key) !== undefined || statuses.get(key).has(cluster)) return true;

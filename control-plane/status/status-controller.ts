@@ -1,18 +1,18 @@
 import { type InterpreterRegistry, NATIVE_INTERPRETERS } from "../../shared/interpreter/registry.ts";
 import type { Logger } from "pino";
 import { RESOURCES } from "../../shared/api/resources.ts";
-import { type AggregatedStatusItem, LABELS, type ReplicaMove, type ResourceBinding, type ResourceBindingStatus } from "../../shared/api/types.ts";
+import { type AggregatedStatusItem, LABELS, type ResourceBinding, type ResourceBindingStatus } from "../../shared/api/types.ts";
 import { canonicalJson } from "../../shared/content-hash.ts";
 import { Controller } from "../../shared/controller.ts";
 import { isKubeStatus, type KubeRest, objectPath } from "../../shared/kube-rest.ts";
 import { parseWorkKey, templateKeyOfBinding, type WorkRef } from "../../shared/work-key.ts";
 import { aggregateStatus } from "./aggregate-status.ts";
 import { clusterView } from "./cluster-view.ts";
-import { bindingConditions } from "./binding-conditions.ts";
 import { type EventRecorder, involvedObjectOf, newFailures } from "./event-recorder.ts";
 import type { ScheduleOutcomes } from "../scheduling/schedule-outcomes.ts";
 import { BINDING_FINALIZER } from "../scheduling/binding-spec.ts";
-import { movesMessage } from "../scheduling/unschedulable-moves.ts";
+import { leaderStatus } from "./leader-status.ts";
+import { DEFAULT_STATUS_ENTRIES } from "./binding-summary.ts";
 import type { Caches } from "../caches.ts";
 import type { StatusStore } from "./status-store.ts";
 import { templateStatusPatch } from "./template-status.ts";
@@ -32,8 +32,10 @@ const COALESCE_MS = 1000;
  * that holds the agent's stream: each replica server-side-applies the aggregatedStatus entries of
  * the clusters streaming to it (its own field manager; the list is keyed by cluster), and the
  * leader also those of clusters no replica hears from (not Ready). The leader alone derives the
- * conditions (in the same apply), the template's .status and the finalizer release from the
- * merged entries. Keys are template keys.
+ * conditions and the summary (in the same apply), the template's .status and the finalizer
+ * release from the merged entries. Over --binding-status-entries targets the leader's apply keeps
+ * only the entries of clusters not as desired (issue 25); every entry stays in
+ * caches.bindingEntries. Keys are template keys.
  */
 export class StatusController {
   readonly controller: Controller;
@@ -51,6 +53,8 @@ export class StatusController {
   private readonly heardHere: (cluster: string) => boolean;
   private readonly interpreters: InterpreterRegistry;
   private readonly entriesManager: string;
+  /** --binding-status-entries: over this many targets, the binding lists only the clusters not as desired. */
+  private readonly entriesLimit: number;
   /** What this replica last wrote as its entries, per template key (skips identical writes). */
   private readonly lastEntries = new Map<string, string>();
 
@@ -71,7 +75,10 @@ export class StatusController {
     events?: EventRecorder;
     /** Each kind's interpreter (customizations over the native ones). */
     interpreters?: InterpreterRegistry;
+    /** --binding-status-entries (default DEFAULT_STATUS_ENTRIES). */
+    statusEntries?: number;
   }) {
+    this.entriesLimit = opts.statusEntries ?? DEFAULT_STATUS_ENTRIES;
     this.isLeader = opts.isLeader;
     this.heardHere = opts.heardHere;
     this.interpreters = opts.interpreters ?? NATIVE_INTERPRETERS;
@@ -125,6 +132,7 @@ export class StatusController {
     if (binding === undefined) {
       this.statuses.drop(key);
       this.lastEntries.delete(key);
+      this.caches.bindingEntries.drop(key);
       return undefined;
     }
     const deleting = binding.metadata.deletionTimestamp !== undefined;
@@ -172,35 +180,22 @@ export class StatusController {
     const merged = [...(binding.status?.aggregatedStatus ?? []).filter((i) => !owned.has(i.clusterName)), ...entries].sort((a, b) =>
       a.clusterName < b.clusterName ? -1 : a.clusterName > b.clusterName ? 1 : 0,
     );
-    const status: ResourceBindingStatus = { aggregatedStatus: entries };
-    const current: ResourceBindingStatus = { aggregatedStatus: (binding.status?.aggregatedStatus ?? []).filter((i) => owned.has(i.clusterName)) };
-    if (leader) {
-      // The leader writes the conditions in the same apply (one write, not two).
-      const expectedHash: Record<string, string> = {};
-      for (const t of targets) {
-        const h = this.works.get(t, key)?.hash;
-        if (h !== undefined) expectedHash[t] = h;
-      }
-      const outcome = deleting ? undefined : this.outcomes.get(key);
-      status.conditions = bindingConditions({
-        clusters: deleting ? [] : targets,
-        aggregated: merged,
-        expectedHash,
-        ...(outcome?.error !== undefined ? { scheduleError: outcome.error } : {}),
-        ...(outcome?.unschedulable !== undefined ? { unschedulable: outcome.unschedulable } : {}),
-        ...(outcome?.unclaimed !== undefined ? { unclaimed: outcome.unclaimed } : {}),
-        ...(outcome?.interpreterFailed !== undefined ? { interpreterFailed: outcome.interpreterFailed } : {}),
-        ...(deleting ? {} : withMoved(binding.spec.replicaMoves)),
-        ...(deleting || binding.spec.rollout === undefined || binding.status?.rollout === undefined ? {} : { rollout: binding.status.rollout }),
-        previous: binding.status?.conditions,
-        now: new Date().toISOString().replace(/\.\d{3}Z$/, "Z"),
-      });
-      current.conditions = binding.status?.conditions;
-      if (binding.metadata.generation !== undefined) status.schedulerObservedGeneration = binding.metadata.generation;
-      if (binding.status?.schedulerObservedGeneration !== undefined) current.schedulerObservedGeneration = binding.status.schedulerObservedGeneration;
-      if (outcome?.affinityName !== undefined) status.schedulerObservedAffinityName = outcome.affinityName;
-      if (binding.status?.schedulerObservedAffinityName !== undefined) current.schedulerObservedAffinityName = binding.status.schedulerObservedAffinityName;
+    const expectedHash: Record<string, string> = {};
+    for (const t of targets) {
+      const h = this.works.get(t, key)?.hash;
+      if (h !== undefined) expectedHash[t] = h;
     }
+    let status: ResourceBindingStatus = { aggregatedStatus: entries };
+    let current: ResourceBindingStatus = { aggregatedStatus: (binding.status?.aggregatedStatus ?? []).filter((i) => owned.has(i.clusterName)) };
+    if (leader) {
+      // The leader writes the conditions and the summary in the same apply (one write, not two),
+      // and, over --binding-status-entries targets, only the entries of clusters not as desired.
+      const now = new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
+      const out = leaderStatus({ binding, deleting, targets, entries, merged, expectedHash, outcome: deleting ? undefined : this.outcomes.get(key), limit: this.entriesLimit, now });
+      status = out.status;
+      current = { ...out.current, aggregatedStatus: current.aggregatedStatus };
+      this.caches.bindingEntries.set(key, merged, out.bounded.bounded);
+    } else this.caches.bindingEntries.set(key, merged, (binding.status?.aggregatedSummary?.clusters ?? 0) > this.entriesLimit);
     const mine = canonicalJson(status);
     // Skip when the binding already says so, or when we just wrote exactly this (the cache lags).
     if (mine !== canonicalJson(current) && this.lastEntries.get(key) !== mine) {
@@ -211,7 +206,7 @@ export class StatusController {
       // manager still holds (a replica replaced under another name) would hold the finalizer.
       // (The apply may answer entries of clusters this reconcile did not look at: they are looked at now.)
       const after = applied?.status?.aggregatedStatus ?? [];
-      const stale = applied && deleting ? staleEntryPatch(after, view(after.map((i) => i.clusterName)).owned, new Set(entries.map((e) => e.clusterName))) : [];
+      const stale = applied && deleting ? staleEntryPatch(after, view(after.map((i) => i.clusterName)).owned, new Set((status.aggregatedStatus ?? []).map((e) => e.clusterName))) : [];
       if (stale.length > 0) {
         this.lastEntries.delete(key); // applied again next time, should the removal fail
         await this.rest.request("PATCH", path, { body: stale, contentType: "application/json-patch+json", query: { fieldManager: this.entriesManager } }).catch((err: unknown) => {
@@ -229,6 +224,7 @@ export class StatusController {
     if (deleting && merged.length === 0 && entries.length === 0) {
       await this.releaseFinalizer(binding, "every cluster removed the object; binding released");
       this.statuses.drop(key);
+      this.caches.bindingEntries.drop(key);
       return undefined;
     }
     if (!deleting) await this.writeTemplateStatus(key, targets, merged, binding.spec.rollout === undefined ? undefined : fleetRolloutFailure(binding.status?.rollout));
@@ -285,9 +281,3 @@ function ignoreNotFound(err: unknown): void {
   if (!isKubeStatus(err, 404)) throw err;
 }
 
-
-// The binding's replicaMoves as its ReplicasMoved condition says them.
-function withMoved(moves: ReplicaMove[] | undefined): { moved?: string } {
-  const moved = movesMessage(moves ?? []);
-  return moved === undefined ? {} : { moved };
-}

@@ -427,9 +427,40 @@ export interface AggregatedStatusItem {
   unschedulableSince?: string;
 }
 
+/**
+ * Issue 25: counts and sums over every cluster of a binding, so its status has a bounded size
+ * whatever the fleet's (aggregatedStatus keeps only the clusters that are not as desired once the
+ * binding has more targets than --binding-status-entries). Written by the leader.
+ */
+export interface AggregatedSummary {
+  /** The binding's target clusters. */
+  clusters: number;
+  /** Target clusters whose agent reported (the rest: waiting for the agent). */
+  reported: number;
+  /** Target clusters whose member applied the object. */
+  applied: number;
+  /** Target clusters as desired: applied, Healthy, no status word, the current Work's hash. */
+  asDesired: number;
+  /** Target clusters per health word (reported ones). */
+  health?: Partial<Record<HealthWord, number>>;
+  /** Clusters per status word (reason): target clusters and those still to confirm a removal. */
+  reasons?: Record<string, number>;
+  /** Clusters that are no longer targets and have not confirmed removing the object yet (each keeps its entry). */
+  removing?: number;
+  /** aggregatedStatus entries of not-as-desired target clusters left out (over --binding-status-entries). */
+  omittedEntries: number;
+  /** Sums of the member objects' .status.replicas, readyReplicas, availableReplicas, updatedReplicas, where present. */
+  replicas?: number;
+  readyReplicas?: number;
+  availableReplicas?: number;
+  updatedReplicas?: number;
+}
+
 export interface ResourceBindingStatus {
   conditions?: Condition[];
   aggregatedStatus?: AggregatedStatusItem[];
+  /** Issue 25: counts and sums over every cluster (aggregatedStatus may list only some of them). */
+  aggregatedSummary?: AggregatedSummary;
   schedulerObservedGeneration?: number;
   /** The placement.clusterAffinities group in use. */
   schedulerObservedAffinityName?: string;
