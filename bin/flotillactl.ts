@@ -25,6 +25,8 @@ import {
   forceFlag,
   groupFlag,
   kubeconfigFlag,
+  limitFlag,
+  continueFlag,
   namespaceFlag,
   observedFileFlag,
   operationFlag,
@@ -201,13 +203,15 @@ export const commands: Record<string, Command> = {
     },
   },
   describe: {
-    usage: "describe <kind>/<name> [-n ns] [-o table|json|yaml]",
+    usage: "describe <kind>/<name> [-n ns] [--limit N [--continue TOKEN]] [-o table|json|yaml]",
     positionals: 1,
-    summary: "a template's propagation per cluster: replicas, applied, health, status word and message",
-    flags: [namespaceFlag, outputFlag("table")],
+    summary: "a template's propagation per cluster: replicas, applied, health, status word and message; every cluster, also those a large binding's status leaves out, a page at a time with --limit and --continue",
+    flags: [namespaceFlag, limitFlag, continueFlag, outputFlag("table")],
     formats: ["table", "json", "yaml"],
-    async run({ client, args, flags, format, timeoutMs }) {
-      const res = await call(client, client.getPropagation, { template: templateRef(args[0], flags) }, timeoutMs);
+    async run({ client, args, flags, format, timeoutMs, warn }) {
+      const req = { template: templateRef(args[0], flags), limit: Number(flags.limit ?? 0), continueToken: String(flags.continue ?? "") };
+      const res = await call(client, client.getPropagation, req, timeoutMs);
+      if (res.continueToken !== "") warn(`# ${res.remainingItemCount} more clusters: --continue ${res.continueToken}`);
       if (format !== "table") return structured(res.clusters, format);
       return table(
         ["cluster", "replicas", "applied", "health", "reason", "message"],

@@ -3,6 +3,9 @@ import type { FlagSpec } from "../../shared/flags.ts";
 
 export const namespaceFlag: FlagSpec = { name: "namespace", short: "n", type: "string", default: "default", help: "the template's namespace (ignored for cluster-scoped kinds)" };
 export const allNamespacesFlag: FlagSpec = { name: "all-namespaces", short: "A", type: "bool", help: "every namespace" };
+/** kubectl's paging of a list (issue 25): describe's clusters. */
+export const limitFlag: FlagSpec = { name: "limit", type: "int", default: "0", help: "at most this many clusters (0: every one); the rest with --continue" };
+export const continueFlag: FlagSpec = { name: "continue", type: "string", default: "", help: "the token the previous page printed: the clusters after it" };
 export const clusterFlag: FlagSpec = { name: "cluster", type: "string", help: "the member cluster" };
 
 export const ttlFlag: FlagSpec = { name: "ttl", type: "duration", default: "24h", help: "how long the token is good for (at most 168h: 7 days)" };

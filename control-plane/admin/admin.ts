@@ -9,7 +9,7 @@ import type { Logger } from "pino";
 import type { KubeObject, ResourceBinding } from "../../shared/api/types.ts";
 import type { ClusterInfo, CreateTokenRequest, DiffRequest, PlanRequest, DiffResponse, DeleteTokenRequest, ListBindingsRequest, ListBindingsResponse, UnjoinRequest, UnjoinResponse } from "../../shared/gen/flotilla/v1alpha1/admin.ts";
 import type { ExplainRequest, ExplainResponse, GetPropagationRequest, GetPropagationResponse, ListClustersResponse, ListWorksRequest, ListWorksResponse, RenderRequest, RenderResponse, RolloutRequest, TemplateRef } from "../../shared/gen/flotilla/v1alpha1/admin.ts";
-import { Health, type ResourceIdentifier } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
+import type { ResourceIdentifier } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
 import { RESOURCES } from "../../shared/api/resources.ts";
 import { isKubeStatus, type KubeRest, objectPath } from "../../shared/kube-rest.ts";
 import { AGENT_ON_OTHER_REPLICA } from "../../shared/admin-errors.ts";
@@ -23,6 +23,7 @@ import type { RevocationFile } from "./revocation-file.ts";
 import type { Caches } from "../caches.ts";
 import { diffPair, redactManifests } from "./live-view.ts";
 import { planObjects } from "./admin-plan.ts";
+import { propagationPage } from "./propagation-page.ts";
 import { renderClusterWorks } from "../rendering/render-works.ts";
 import { RpcError, unaryHandler } from "../rpc.ts";
 import { refName, TemplateResolver } from "../kinds/template-resolver.ts";
@@ -30,8 +31,6 @@ import { CLUSTER_FINALIZER } from "../clusters/registration.ts";
 import type { StatusStore } from "../status/status-store.ts";
 import { FORCE_ANNOTATION } from "../clusters/unjoin-controller.ts";
 import type { WorkStore } from "../works/work-store.ts";
-
-const HEALTH: Record<string, Health> = { Healthy: Health.HEALTH_HEALTHY, Progressing: Health.HEALTH_PROGRESSING, Unhealthy: Health.HEALTH_UNHEALTHY, Unknown: Health.HEALTH_UNKNOWN };
 
 export class Admin {
   private readonly caches: Caches;
@@ -167,22 +166,10 @@ export class Admin {
     const key = workKey(ref);
     const binding: ResourceBinding | undefined = this.caches.bindingOf(ref);
     if (binding === undefined) throw new RpcError(GrpcStatus.NOT_FOUND, `${ref.kind} ${refName(ref)} has no binding: no propagation policy selects it`);
-    const items = new Map((binding.status?.aggregatedStatus ?? []).map((i) => [i.clusterName, i]));
-    const names = [...new Set([...binding.spec.clusters.map((c) => c.name), ...items.keys()])].sort();
-    return {
-      clusters: names.map((cluster) => {
-        const item = items.get(cluster);
-        return {
-          cluster,
-          replicas: binding.spec.clusters.find((c) => c.name === cluster)?.replicas ?? 0,
-          reason: item?.reason ?? "",
-          message: item?.message ?? "",
-          applied: item?.applied ?? false,
-          health: HEALTH[item?.health ?? ""] ?? Health.HEALTH_UNSPECIFIED,
-          contentHash: this.works.get(cluster, key)?.hash ?? "",
-        };
-      }),
-    };
+    // Every cluster's detail from memory: a large binding's status lists only some (issue 25).
+    const page = propagationPage({ binding, entries: this.caches.bindingEntries.of(binding), hashOf: (c) => this.works.get(c, key)?.hash, limit: req.limit, continueToken: req.continueToken });
+    if (page instanceof Error) throw new RpcError(GrpcStatus.INVALID_ARGUMENT, page.message);
+    return page;
   }
 
   /** What a cluster receives for a template (exactly its Work), or a preview when it is no target. */

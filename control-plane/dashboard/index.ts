@@ -1,6 +1,7 @@
 // The dashboard part (issue 24): a read-only web page served by every replica from the caches it
 // already holds (--dashboard-address; off by default). Live views, the login exchange, explain.
 import { status as GrpcStatus } from "@grpc/grpc-js";
+import type { ResourceBinding } from "../../shared/api/types.ts";
 import type { Informer } from "../../shared/informer.ts";
 import { workKey } from "../../shared/work-key.ts";
 import { RevocationFile } from "../admin/revocation-file.ts";
@@ -39,7 +40,9 @@ export function startDashboard(ctx: ControlPlaneContext, links: DashboardLinks):
     const v = parseViewKey(key);
     if ("error" in v) throw new DashboardError(400, v.error);
     const clusters = ctx.caches.clusters.list();
-    const bindings = ctx.caches.allBindings();
+    // Every cluster's entry, also those a large binding's status leaves out (issue 25).
+    const complete = (b: ResourceBinding) => ctx.caches.bindingEntries.complete(b);
+    const bindings = ctx.caches.allBindings().map(complete);
     switch (v.name) {
       case "overview":
         return overview({ clusters, bindings, events: warnings.list() });
@@ -51,7 +54,7 @@ export function startDashboard(ctx: ControlPlaneContext, links: DashboardLinks):
         return features({ bindings, dnsRecords: [...ctx.caches.serviceDNSRecords.list(), ...ctx.caches.ingressDNSRecords.list()] });
       case "topology": {
         const ref = { ...v.ref, ...(v.ref.namespace === "" ? { namespace: undefined } : {}) };
-        const binding = ctx.caches.bindingOf(ref);
+        const binding = ctx.caches.bindingEntries.complete(ctx.caches.bindingOf(ref));
         const name = `${ref.kind} ${ref.namespace ? `${ref.namespace}/` : ""}${ref.name}`;
         if (binding === undefined) throw new DashboardError(404, `${name} has no binding: no propagation policy selects it (see Explain)`);
         const key = workKey(ref);

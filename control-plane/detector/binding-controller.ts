@@ -117,7 +117,7 @@ export class BindingController {
     };
     this.caches.bindings.on({ add: (b) => parentChanged(b, false), update: (b) => parentChanged(b, false), delete: (b) => parentChanged(b, true) });
     // Unschedulable pods reported, or a move's replicas running elsewhere: move-signals.ts.
-    const statusChanged = (b: ResourceBinding, gone: boolean) => this.moveSignals.changed(b, gone) && this.controller.enqueue(templateKeyOfBinding(b));
+    const statusChanged = (b: ResourceBinding, gone: boolean) => this.moveSignals.changed(this.caches.bindingEntries.complete(b), gone) && this.controller.enqueue(templateKeyOfBinding(b));
     for (const inf of [this.caches.bindings, this.caches.clusterBindings]) inf.on({ add: (b) => statusChanged(b, false), update: (b) => statusChanged(b, false), delete: (b) => statusChanged(b, true) });
   }
 
@@ -193,7 +193,7 @@ export class BindingController {
     const placed = placeTemplate({
       template,
       policy: match?.policy,
-      existing,
+      existing: this.caches.bindingEntries.complete(existing), // every cluster's entry (issue 25)
       live: this.caches.placeableClusters(),
       requireAcceptance: this.requireAcceptance,
       now: this.now(),

@@ -92,7 +92,8 @@ export class DnsController {
       this.lastStatus.delete(key);
       return undefined;
     }
-    const placed = placedClustersOf(this.caches.bindingOf(templateOfRecord(ref)), (n) => this.caches.clusters.get(n));
+    // Every cluster's entry, also those a large binding's status leaves out (issue 25).
+    const placed = placedClustersOf(this.caches.bindingEntries.complete(this.caches.bindingOf(templateOfRecord(ref))), (n) => this.caches.clusters.get(n));
     const decision = record.kind === "ServiceDNSRecord" ? await this.decideService(record, placed) : await this.decideIngress(record, placed);
     const problem = decision.endpoints === undefined ? decision.problem : await this.publish(key, record, decision.endpoints);
     const status: RecordStatus = {

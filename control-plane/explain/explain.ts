@@ -72,7 +72,8 @@ export async function explain(ctx: ControlPlaneContext, ref: ExplainRef, opts: {
   const perReplica = template === undefined ? undefined : requestOf(ctx, template);
   const events = await eventsAbout(ctx, id);
   const outcome = ctx.outcomes.get(key);
-  const binding = ctx.caches.bindingOf(id);
+  // Every cluster's entry, also those a large binding's status leaves out (issue 25).
+  const binding = ctx.caches.bindingEntries.complete(ctx.caches.bindingOf(id));
   const explanation = explainFacts({
     ref: id,
     template,

@@ -71,7 +71,7 @@ export function startHub(ctx: ControlPlaneContext): HubPart {
   const recorded = (cluster: string, key: string): boolean => {
     if (ctx.statuses.get(key).has(cluster)) return true;
     try {
-      return caches.bindingOf(parseWorkKey(key))?.status?.aggregatedStatus?.some((i) => i.clusterName === cluster) === true;
+      return caches.bindingEntries.of(caches.bindingOf(parseWorkKey(key))).some((i) => i.clusterName === cluster);
     } catch {
       return false;
     }

@@ -111,7 +111,8 @@ export class RolloutController {
     // Stored before any state names it: a replica renders a cluster at a revision only from its copy.
     await this.revisions.record(key, template, binding.metadata.name ?? "", current.revision, current.cleaned);
     const plan = planOfBinding(strategy, binding, (n) => this.caches.clusters.get(n));
-    const observed = observedOf(binding.status?.aggregatedStatus ?? [], (cluster) => {
+    // Every cluster's entry, also those a large binding's status leaves out (issue 25).
+    const observed = observedOf(this.caches.bindingEntries.of(binding), (cluster) => {
       const w = this.works.get(cluster, key);
       return w?.revision === undefined ? undefined : { hash: w.hash, revision: w.revision };
     });

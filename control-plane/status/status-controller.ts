@@ -185,6 +185,8 @@ export class StatusController {
       const h = this.works.get(t, key)?.hash;
       if (h !== undefined) expectedHash[t] = h;
     }
+    // What the binding said of every cluster before this write (for the Events of new failures).
+    const before = this.caches.bindingEntries.complete(binding).status;
     let status: ResourceBindingStatus = { aggregatedStatus: entries };
     let current: ResourceBindingStatus = { aggregatedStatus: (binding.status?.aggregatedStatus ?? []).filter((i) => owned.has(i.clusterName)) };
     if (leader) {
@@ -217,7 +219,7 @@ export class StatusController {
       }
       // What this write newly shows as failing (our clusters' entries; Scheduled on the leader) becomes Events.
       const template = this.events && this.templates.get(ref);
-      if (template) for (const f of newFailures(binding.status, status, new Set(targets))) void this.events?.record(involvedObjectOf(template), f);
+      if (template) for (const f of newFailures(before, { ...status, aggregatedStatus: entries }, new Set(targets))) void this.events?.record(involvedObjectOf(template), f);
     }
     if (!leader) return undefined;
 

@@ -57,7 +57,16 @@ export interface TemplateRef {
 }
 
 export interface GetPropagationRequest {
-  template: TemplateRef | undefined;
+  template:
+    | TemplateRef
+    | undefined;
+  /**
+   * Issue 25: at most this many clusters (by name); 0: every one. Each cluster's detail comes
+   * from the control plane's memory, also for a binding whose status lists only some clusters.
+   */
+  limit: number;
+  /** The continue_token a previous answer gave: the page after it. */
+  continueToken: string;
 }
 
 export interface ClusterPropagation {
@@ -73,6 +82,10 @@ export interface ClusterPropagation {
 
 export interface GetPropagationResponse {
   clusters: ClusterPropagation[];
+  /** Set when more clusters follow: pass it as the next request's continue_token. */
+  continueToken: string;
+  /** How many clusters follow this page. */
+  remainingItemCount: number;
 }
 
 export interface RenderRequest {
@@ -816,13 +829,19 @@ export const TemplateRef: MessageFns<TemplateRef> = {
 };
 
 function createBaseGetPropagationRequest(): GetPropagationRequest {
-  return { template: undefined };
+  return { template: undefined, limit: 0, continueToken: "" };
 }
 
 export const GetPropagationRequest: MessageFns<GetPropagationRequest> = {
   encode(message: GetPropagationRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.template !== undefined) {
       TemplateRef.encode(message.template, writer.uint32(10).fork()).join();
+    }
+    if (message.limit !== 0) {
+      writer.uint32(16).int32(message.limit);
+    }
+    if (message.continueToken !== "") {
+      writer.uint32(26).string(message.continueToken);
     }
     return writer;
   },
@@ -848,6 +867,22 @@ export const GetPropagationRequest: MessageFns<GetPropagationRequest> = {
             message.template = TemplateRef.decode(reader, reader.uint32());
             continue;
           }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.continueToken = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -861,13 +896,27 @@ export const GetPropagationRequest: MessageFns<GetPropagationRequest> = {
   },
 
   fromJSON(object: any): GetPropagationRequest {
-    return { template: isSet(object.template) ? TemplateRef.fromJSON(object.template) : undefined };
+    return {
+      template: isSet(object.template) ? TemplateRef.fromJSON(object.template) : undefined,
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+      continueToken: isSet(object.continueToken)
+        ? globalThis.String(object.continueToken)
+        : isSet(object.continue_token)
+        ? globalThis.String(object.continue_token)
+        : "",
+    };
   },
 
   toJSON(message: GetPropagationRequest): unknown {
     const obj: any = {};
     if (message.template !== undefined) {
       obj.template = TemplateRef.toJSON(message.template);
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    if (message.continueToken !== "") {
+      obj.continueToken = message.continueToken;
     }
     return obj;
   },
@@ -880,6 +929,8 @@ export const GetPropagationRequest: MessageFns<GetPropagationRequest> = {
     message.template = (object.template !== undefined && object.template !== null)
       ? TemplateRef.fromPartial(object.template)
       : undefined;
+    message.limit = object.limit ?? 0;
+    message.continueToken = object.continueToken ?? "";
     return message;
   },
 };
@@ -1054,13 +1105,19 @@ export const ClusterPropagation: MessageFns<ClusterPropagation> = {
 };
 
 function createBaseGetPropagationResponse(): GetPropagationResponse {
-  return { clusters: [] };
+  return { clusters: [], continueToken: "", remainingItemCount: 0 };
 }
 
 export const GetPropagationResponse: MessageFns<GetPropagationResponse> = {
   encode(message: GetPropagationResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.clusters) {
       ClusterPropagation.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.continueToken !== "") {
+      writer.uint32(18).string(message.continueToken);
+    }
+    if (message.remainingItemCount !== 0) {
+      writer.uint32(24).int32(message.remainingItemCount);
     }
     return writer;
   },
@@ -1086,6 +1143,22 @@ export const GetPropagationResponse: MessageFns<GetPropagationResponse> = {
             message.clusters.push(ClusterPropagation.decode(reader, reader.uint32()));
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.continueToken = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.remainingItemCount = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1103,6 +1176,16 @@ export const GetPropagationResponse: MessageFns<GetPropagationResponse> = {
       clusters: globalThis.Array.isArray(object?.clusters)
         ? object.clusters.map((e: any) => ClusterPropagation.fromJSON(e))
         : [],
+      continueToken: isSet(object.continueToken)
+        ? globalThis.String(object.continueToken)
+        : isSet(object.continue_token)
+        ? globalThis.String(object.continue_token)
+        : "",
+      remainingItemCount: isSet(object.remainingItemCount)
+        ? globalThis.Number(object.remainingItemCount)
+        : isSet(object.remaining_item_count)
+        ? globalThis.Number(object.remaining_item_count)
+        : 0,
     };
   },
 
@@ -1110,6 +1193,12 @@ export const GetPropagationResponse: MessageFns<GetPropagationResponse> = {
     const obj: any = {};
     if (message.clusters?.length) {
       obj.clusters = message.clusters.map((e) => ClusterPropagation.toJSON(e));
+    }
+    if (message.continueToken !== "") {
+      obj.continueToken = message.continueToken;
+    }
+    if (message.remainingItemCount !== 0) {
+      obj.remainingItemCount = Math.round(message.remainingItemCount);
     }
     return obj;
   },
@@ -1120,6 +1209,8 @@ export const GetPropagationResponse: MessageFns<GetPropagationResponse> = {
   fromPartial<I extends Exact<DeepPartial<GetPropagationResponse>, I>>(object: I): GetPropagationResponse {
     const message = createBaseGetPropagationResponse();
     message.clusters = object.clusters?.map((e) => ClusterPropagation.fromPartial(e)) || [];
+    message.continueToken = object.continueToken ?? "";
+    message.remainingItemCount = object.remainingItemCount ?? 0;
     return message;
   },
 };
