@@ -26,6 +26,19 @@ export class BindingEntries {
     return this.full.get(templateKeyOfBinding(b)) ?? b.status?.aggregatedStatus ?? [];
   }
 
+  /**
+   * Whether this replica holds fewer reported target clusters' entries than the binding's summary
+   * counted: after a restart, until the agents report again, the clusters its status left out are
+   * known nowhere. What would remove something for a missing entry (DNS records) waits meanwhile.
+   */
+  incomplete(b: ResourceBinding | undefined): boolean {
+    const reported = b?.status?.aggregatedSummary?.reported;
+    if (b === undefined || reported === undefined) return false;
+    const targets = new Set(b.spec.clusters.map((c) => c.name));
+    const held = this.of(b).filter((i) => targets.has(i.clusterName) && i.reason !== "WaitingForRemoval" && i.reason !== "DeletionHeld").length;
+    return held < reported;
+  }
+
   /** The binding with every cluster's entry in its status (for what reads the binding whole). */
   complete(b: ResourceBinding): ResourceBinding;
   complete(b: ResourceBinding | undefined): ResourceBinding | undefined;

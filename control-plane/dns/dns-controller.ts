@@ -92,8 +92,11 @@ export class DnsController {
       this.lastStatus.delete(key);
       return undefined;
     }
-    // Every cluster's entry, also those a large binding's status leaves out (issue 25).
-    const placed = placedClustersOf(this.caches.bindingEntries.complete(this.caches.bindingOf(templateOfRecord(ref))), (n) => this.caches.clusters.get(n));
+    // Every cluster's entry, also those a large binding's status leaves out (issue 25); until this
+    // replica knows them all again (after a restart), the records stay as they are.
+    const binding = this.caches.bindingOf(templateOfRecord(ref));
+    if (this.caches.bindingEntries.incomplete(binding)) return { requeueAfterMs: UNSYNCED_RETRY_MS };
+    const placed = placedClustersOf(this.caches.bindingEntries.complete(binding), (n) => this.caches.clusters.get(n));
     const decision = record.kind === "ServiceDNSRecord" ? await this.decideService(record, placed) : await this.decideIngress(record, placed);
     const problem = decision.endpoints === undefined ? decision.problem : await this.publish(key, record, decision.endpoints);
     const status: RecordStatus = {

@@ -11,6 +11,16 @@ const REMOVING = new Set(["WaitingForRemoval", "DeletionHeld"]);
 /** The workload sums the summary carries, where a member object's .status has them. */
 const SUMS = ["replicas", "readyReplicas", "availableReplicas", "updatedReplicas"] as const;
 
+/** The current Work's hash per target cluster (those with a Work). */
+export function expectedHashes(targets: readonly string[], hashOf: (cluster: string) => string | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const t of targets) {
+    const h = hashOf(t);
+    if (h !== undefined) out[t] = h;
+  }
+  return out;
+}
+
 /** Whether a target cluster's entry is as desired: applied, Healthy, no status word, the Work's current hash (when known). */
 export function asDesired(item: AggregatedStatusItem, expectedHash: string | undefined): boolean {
   if (item.applied !== true || item.health !== "Healthy" || (item.reason ?? "") !== "") return false;

@@ -24,6 +24,7 @@ export function startStatus(ctx: ControlPlaneContext, links: { hub: Hub; heardHe
     events: recorder,
     interpreters: ctx.interpreters,
     ...(ctx.opts.bindingStatusEntries === undefined ? {} : { statusEntries: ctx.opts.bindingStatusEntries }),
+    startupGraceMs: ctx.opts.clusterStartupGraceMs,
   });
   const isKnownWork = (cluster: string, key: string): boolean => {
     if (works.get(cluster, key) !== undefined || statuses.get(key).has(cluster)) return true;
@@ -79,6 +80,7 @@ export function startStatus(ctx: ControlPlaneContext, links: { hub: Hub; heardHe
   return {
     controllers: [statusCtl.controller],
     startedLeading: () => {
+      statusCtl.startedLeading();
       for (const b of caches.allBindings()) statusCtl.reported(templateKeyOfBinding(b));
     },
   };

@@ -21,11 +21,16 @@ export interface LeaderStatusInput {
   outcome: ScheduleOutcome | undefined;
   /** --binding-status-entries. */
   limit: number;
+  /**
+   * Within the startup grace after this replica began to lead: the agents may not all have
+   * reported again, and the clusters a bounded status left out are known nowhere until they do.
+   */
+  startingUp: boolean;
   now: string;
 }
 
 /** The status the leader applies, what the binding says of the same fields now, and which entries it keeps. */
-export function leaderStatus(input: LeaderStatusInput): { status: ResourceBindingStatus; current: ResourceBindingStatus; bounded: BoundedEntries } {
+export function leaderStatus(input: LeaderStatusInput): { status: ResourceBindingStatus; current: ResourceBindingStatus; bounded: BoundedEntries; held: boolean } {
   const { binding, deleting, targets, outcome } = input;
   const live = deleting ? [] : targets;
   const bounded = boundedEntries({ entries: input.entries, targets: live, expectedHash: input.expectedHash, limit: input.limit });
@@ -44,6 +49,15 @@ export function leaderStatus(input: LeaderStatusInput): { status: ResourceBindin
     now: input.now,
   });
   status.aggregatedSummary = bindingSummary({ targets: live, entries: input.merged, expectedHash: input.expectedHash, omittedEntries: bounded.omitted });
+  // Fewer clusters known than the summary counted, while agents still come back: the conditions
+  // and the summary stay as they were (no "waiting for the agent" for a cluster only unheard yet).
+  const previous = binding.status?.aggregatedSummary;
+  const heard = new Set(input.merged.map((i) => i.clusterName));
+  const held = input.startingUp && !deleting && previous !== undefined && status.aggregatedSummary.reported < previous.reported && live.some((t) => !heard.has(t));
+  if (held) {
+    status.aggregatedSummary = previous;
+    if (binding.status?.conditions !== undefined) status.conditions = binding.status.conditions;
+  }
   if (binding.metadata.generation !== undefined) status.schedulerObservedGeneration = binding.metadata.generation;
   if (outcome?.affinityName !== undefined) status.schedulerObservedAffinityName = outcome.affinityName;
   const before = binding.status;
@@ -52,7 +66,7 @@ export function leaderStatus(input: LeaderStatusInput): { status: ResourceBindin
   if (before?.aggregatedSummary !== undefined) current.aggregatedSummary = before.aggregatedSummary;
   if (before?.schedulerObservedGeneration !== undefined) current.schedulerObservedGeneration = before.schedulerObservedGeneration;
   if (before?.schedulerObservedAffinityName !== undefined) current.schedulerObservedAffinityName = before.schedulerObservedAffinityName;
-  return { status, current, bounded };
+  return { status, current, bounded, held };
 }
 
 // The binding's replicaMoves as its ReplicasMoved condition says them.

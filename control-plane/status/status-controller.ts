@@ -3,7 +3,7 @@ import type { Logger } from "pino";
 import { RESOURCES } from "../../shared/api/resources.ts";
 import { type AggregatedStatusItem, LABELS, type ResourceBinding, type ResourceBindingStatus } from "../../shared/api/types.ts";
 import { canonicalJson } from "../../shared/content-hash.ts";
-import { Controller } from "../../shared/controller.ts";
+import { Controller, type ReconcileResult } from "../../shared/controller.ts";
 import { isKubeStatus, type KubeRest, objectPath } from "../../shared/kube-rest.ts";
 import { parseWorkKey, templateKeyOfBinding, type WorkRef } from "../../shared/work-key.ts";
 import { aggregateStatus } from "./aggregate-status.ts";
@@ -12,7 +12,7 @@ import { type EventRecorder, involvedObjectOf, newFailures } from "./event-recor
 import type { ScheduleOutcomes } from "../scheduling/schedule-outcomes.ts";
 import { BINDING_FINALIZER } from "../scheduling/binding-spec.ts";
 import { leaderStatus } from "./leader-status.ts";
-import { DEFAULT_STATUS_ENTRIES } from "./binding-summary.ts";
+import { DEFAULT_STATUS_ENTRIES, expectedHashes } from "./binding-summary.ts";
 import type { Caches } from "../caches.ts";
 import type { StatusStore } from "./status-store.ts";
 import { templateStatusPatch } from "./template-status.ts";
@@ -55,6 +55,10 @@ export class StatusController {
   private readonly entriesManager: string;
   /** --binding-status-entries: over this many targets, the binding lists only the clusters not as desired. */
   private readonly entriesLimit: number;
+  /** After a start or a takeover, how long clusters left out of a bounded status may take to report again. */
+  private readonly startupGraceMs: number;
+  /** When this replica began to lead (ms). */
+  private leadingSince = Date.now();
   /** What this replica last wrote as its entries, per template key (skips identical writes). */
   private readonly lastEntries = new Map<string, string>();
 
@@ -77,8 +81,11 @@ export class StatusController {
     interpreters?: InterpreterRegistry;
     /** --binding-status-entries (default DEFAULT_STATUS_ENTRIES). */
     statusEntries?: number;
+    /** --cluster-startup-grace-period (default 0). */
+    startupGraceMs?: number;
   }) {
     this.entriesLimit = opts.statusEntries ?? DEFAULT_STATUS_ENTRIES;
+    this.startupGraceMs = opts.startupGraceMs ?? 0;
     this.isLeader = opts.isLeader;
     this.heardHere = opts.heardHere;
     this.interpreters = opts.interpreters ?? NATIVE_INTERPRETERS;
@@ -106,6 +113,11 @@ export class StatusController {
     this.works.subscribeAll((_cluster, key) => this.later(key));
   }
 
+  /** This replica began to lead: clusters a bounded status left out have the startup grace to report again. */
+  startedLeading(): void {
+    this.leadingSince = Date.now();
+  }
+
   /** An agent reported on a Work. */
   reported(key: string): void {
     this.later(key);
@@ -126,7 +138,7 @@ export class StatusController {
     this.controller.queue.addAfter(key, COALESCE_MS);
   }
 
-  private async reconcile(key: string): Promise<undefined> {
+  private async reconcile(key: string): Promise<ReconcileResult> {
     const ref = parseWorkKey(key);
     const binding = this.caches.bindingOf(ref);
     if (binding === undefined) {
@@ -180,20 +192,19 @@ export class StatusController {
     const merged = [...(binding.status?.aggregatedStatus ?? []).filter((i) => !owned.has(i.clusterName)), ...entries].sort((a, b) =>
       a.clusterName < b.clusterName ? -1 : a.clusterName > b.clusterName ? 1 : 0,
     );
-    const expectedHash: Record<string, string> = {};
-    for (const t of targets) {
-      const h = this.works.get(t, key)?.hash;
-      if (h !== undefined) expectedHash[t] = h;
-    }
+    const expectedHash = expectedHashes(targets, (t) => this.works.get(t, key)?.hash);
     // What the binding said of every cluster before this write (for the Events of new failures).
     const before = this.caches.bindingEntries.complete(binding).status;
     let status: ResourceBindingStatus = { aggregatedStatus: entries };
+    let held = false;
     let current: ResourceBindingStatus = { aggregatedStatus: (binding.status?.aggregatedStatus ?? []).filter((i) => owned.has(i.clusterName)) };
     if (leader) {
       // The leader writes the conditions and the summary in the same apply (one write, not two),
       // and, over --binding-status-entries targets, only the entries of clusters not as desired.
       const now = new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
-      const out = leaderStatus({ binding, deleting, targets, entries, merged, expectedHash, outcome: deleting ? undefined : this.outcomes.get(key), limit: this.entriesLimit, now });
+      const startingUp = Date.now() < this.leadingSince + this.startupGraceMs;
+      const out = leaderStatus({ binding, deleting, targets, entries, merged, expectedHash, outcome: deleting ? undefined : this.outcomes.get(key), limit: this.entriesLimit, startingUp, now });
+      held = out.held;
       status = out.status;
       current = { ...out.current, aggregatedStatus: current.aggregatedStatus };
       this.caches.bindingEntries.set(key, merged, out.bounded.bounded);
@@ -229,6 +240,8 @@ export class StatusController {
       this.caches.bindingEntries.drop(key);
       return undefined;
     }
+    // While clusters a bounded status left out are not heard again yet, the template's sums wait too (until the grace ends).
+    if (held) return { requeueAfterMs: Math.max(COALESCE_MS, this.leadingSince + this.startupGraceMs - Date.now()) };
     if (!deleting) await this.writeTemplateStatus(key, targets, merged, binding.spec.rollout === undefined ? undefined : fleetRolloutFailure(binding.status?.rollout));
     return undefined;
   }

@@ -10,7 +10,7 @@ import type { Cluster } from "../env/cluster.ts";
 import { ensureBinaries } from "../env/binaries.ts";
 import { type Fleet, startFleet } from "../env/fleet.ts";
 import { type Flotilla, startFlotilla } from "../env/flotilla.ts";
-import { apply, type BindingJson, condition, deploymentJson, eventually, getJson, kubectl, placementPolicyJson, runCommand } from "./helpers.ts";
+import { apply, type BindingJson, condition, deploymentJson, eventually, getJson, kubectl, placementPolicyJson, runCommand, sleep } from "./helpers.ts";
 
 const NS = "bounded";
 const CTL = fileURLToPath(new URL("../../bin/flotillactl.ts", import.meta.url));
@@ -110,4 +110,21 @@ describe("a binding's status over --binding-status-entries", () => {
     await eventually("member1's removal confirmed", () => binding("web-deployment"), (x) => !(x.status?.aggregatedStatus ?? []).some((i) => i.clusterName === "member1") && x.status?.aggregatedSummary?.asDesired === 2);
     assert.equal(await getJson(m1, ["deploy", "-n", NS, "web"]), undefined);
   });
+
+  it("after a control-plane restart, a cluster the status left out and not heard again yet keeps being counted, and the template its sums", async () => {
+    await flotilla.stopAgent("member3");
+    await flotilla.stopControlPlane();
+    await flotilla.startControlPlane();
+    // member2 reports again at once; member3 is known nowhere until its agent is back (the startup grace holds).
+    await eventually("the restarted control plane heard member2", () => describeRows(["deployment/web"]).catch(() => undefined), (d) => d.rows.some((r) => r.cluster === "member2" && r.applied));
+    await sleep(5_000);
+    const b = await binding("web-deployment");
+    assert.deepEqual([b?.status?.aggregatedSummary?.reported, b?.status?.aggregatedSummary?.asDesired], [2, 2], "the summary held");
+    assert.equal(condition(b as SummarisedBinding, "FullyApplied")?.status, "True");
+    const t = await getJson<{ status?: { readyReplicas?: number } }>(control, ["deploy", "-n", NS, "web"]);
+    assert.equal(t?.status?.readyReplicas, 2, "the template's sums held");
+    await flotilla.startAgent("member3");
+    await eventually("member3 heard again", () => describeRows(["deployment/web"]), (d) => d.rows.filter((r) => r.applied).length === 2);
+  });
 });
+
