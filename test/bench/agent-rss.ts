@@ -6,7 +6,7 @@
 // agent holding one object of each of N CRD kinds, without and then with N
 // ResourceInterpreterCustomizations whose Retain, ReflectStatus and InterpretHealth it runs on
 // them, against the goal of +10 MiB.
-//   node test/bench/agent-rss.ts [--works N] [--kind deployment|configmap] [--settle S] [--no-snapshot] [--snapshot-idle] [--node-options FLAGS]
+//   node test/bench/agent-rss.ts [--works N] [--kind deployment|configmap] [--settle S] [--no-snapshot] [--snapshot-idle] [--node-options FLAGS] [--bundle]
 //   node test/bench/agent-rss.ts --customizations N [--settle S]
 //   node test/bench/agent-rss.ts --analyze FILE.heapsnapshot
 import { mkdtemp, readdir, readFile, rm, stat } from "node:fs/promises";
@@ -19,6 +19,7 @@ import { type Fleet, startFleet } from "../env/fleet.ts";
 import { type Flotilla, startFlotilla } from "../env/flotilla.ts";
 import { waitFor } from "../env/wait.ts";
 import { mib, peakRssBytes, rssBytes } from "./rss.ts";
+import { bundleAgent } from "../../scripts/bundle.ts";
 
 const { values } = parseArgs({
   options: {
@@ -36,6 +37,8 @@ const { values } = parseArgs({
     "node-options": { type: "string", default: "" },
     /** Only print the breakdown of a heap snapshot file already taken. */
     analyze: { type: "string" },
+    /** Run the agent from the production bundle (scripts/bundle.ts, built first) instead of the TypeScript sources. */
+    bundle: { type: "boolean", default: false },
     /** Measure N interpreter customizations instead of N Works. */
     customizations: { type: "string" },
   },
@@ -48,6 +51,9 @@ if (!Number.isInteger(N) || N < 1) throw new Error("--works wants a positive int
 if (kind !== "deployment" && kind !== "configmap") throw new Error("--kind is deployment or configmap");
 
 const GOAL_MIB = 60;
+/** With --bundle: the agent runs from the production bundle, built here first. */
+const agentBin = values.bundle ? (await bundleAgent()).file : undefined;
+const agentOptions = agentBin === undefined ? {} : { agentBin };
 const PODS_PER_NODE = 110;
 const FIELD_MANAGER = "flotilla-bench";
 const NS = "rss";
@@ -240,7 +246,7 @@ async function measureCustomizations(n: number): Promise<void> {
   let flotilla: Flotilla | undefined;
   let rest: KubeRest | undefined;
   try {
-    flotilla = await startFlotilla(fleet, { logLevel: "warn", heartbeatInterval: "10s" });
+    flotilla = await startFlotilla(fleet, { logLevel: "warn", heartbeatInterval: "10s", ...agentOptions });
     const f = flotilla;
     const member = fleet.members[0]?.name ?? "member1";
     const pid = f.agents.get(member)?.process.pid ?? 0;
@@ -323,10 +329,10 @@ try {
   process.env.NODE_OPTIONS = [process.env.NODE_OPTIONS ?? "", values["node-options"], heapFlags].join(" ").trim();
   const nodesPerMember = kind === "deployment" ? Math.ceil(N / PODS_PER_NODE) + 1 : 2;
   fleet = await startFleet({ members: 1, nodesPerMember });
-  flotilla = await startFlotilla(fleet, { logLevel: "warn", heartbeatInterval: "10s" });
+  flotilla = await startFlotilla(fleet, { logLevel: "warn", heartbeatInterval: "10s", ...agentOptions });
   const member = fleet.members[0]?.name ?? "member1";
   const pid = flotilla.agents.get(member)?.process.pid ?? 0;
-  console.log(`fleet: control + 1 member × ${nodesPerMember} kwok nodes; agent pid ${pid}, heartbeat 10 s (the agent's default)${values["node-options"] ? `, node ${values["node-options"]}` : ""}`);
+  console.log(`fleet: control + 1 member × ${nodesPerMember} kwok nodes; agent pid ${pid}, heartbeat 10 s (the agent's default)${values["node-options"] ? `, node ${values["node-options"]}` : ""}; agent from ${agentBin ?? "the TypeScript sources"}`);
 
   const idleRss = await settledRss(pid);
   console.log(`agent RSS idle (no Works): ${mib(idleRss)} (goal < ${GOAL_MIB} MiB)`);

@@ -29,6 +29,8 @@ export interface FlotillaVersion {
 export const CURRENT_VERSION: FlotillaVersion = { flotillaBin };
 
 export interface FlotillaOptions {
+  /** The agent's entry point (default the fleet version's flotillaBin), e.g. the production bundle dist/bundle/agent.mjs. */
+  agentBin?: string;
   /** Serve the web dashboard from the first control plane (--dashboard-address on 127.0.0.1). */
   dashboard?: boolean;
   /** Agents' heartbeat period (default 1s). */
@@ -218,7 +220,7 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
       name: `agent-${member}`,
       command: node,
       args: argsKnownBy(version.flags?.get("agent"), [
-        version.flotillaBin, "agent",
+        o.version === undefined && opts.agentBin !== undefined ? opts.agentBin : version.flotillaBin, "agent",
         `--cluster-name=${member}`,
         `--hub-address=127.0.0.1:${o.hubPort ?? agentHubPort}`,
         "--hub-server-name=localhost",
