@@ -1,6 +1,7 @@
-// The agent's production bundle (issue 25): it holds none of client-node's generated models (an
-// upgrade that brings them back fails here), it runs, and the plugin refuses a cache.js whose
-// shape it no longer knows rather than bundling it wrong.
+// The production bundles (issue 25): the agent's holds none of client-node's generated models (an
+// upgrade that brings them back fails here), both run, `flotilla`'s carries fengari inside (no
+// require left to run time, when there is no node_modules), and the plugins refuse a source whose
+// shape they no longer know rather than bundling it wrong.
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
@@ -8,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { promisify } from "node:util";
-import { bundleAgent } from "../scripts/bundle.ts";
+import { bundle, bundleAgent, withBundledRequire } from "../scripts/bundle.ts";
 import { withoutSerializer } from "../scripts/lean-client-node.ts";
 
 describe("the agent's bundle", () => {
@@ -37,6 +38,38 @@ describe("the agent's bundle", () => {
     for (const pkg of ["@kubernetes/client-node", "@grpc/grpc-js", "pino", "undici"]) assert.match(notices, new RegExp(`^${pkg} \\d+\\.\\d+\\.\\d+ \\(`, "m"), pkg);
     assert.doesNotMatch(notices, /no licence file in the package; package.json says nothing/);
     assert.equal((JSON.parse(await readFile(`${file}.map`, "utf8")) as { version: number }).version, 3);
+  });
+});
+
+describe("the flotilla bundle", () => {
+  let dir: string;
+  let file: string;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), "flotilla-bundle-"));
+    file = (await bundle("flotilla", dir)).file;
+  });
+  after(() => rm(dir, { recursive: true, force: true }));
+
+  it("runs: prints every command's usage", async () => {
+    const { stdout } = await promisify(execFile)(process.execPath, [file, "--help"]);
+    for (const command of ["control-plane", "agent", "certs init"]) assert.match(stdout, new RegExp(`flotilla ${command}:`));
+  });
+
+  // It does hold client-node's generated API: control-plane/crds.ts installs the CRDs with it.
+  it("holds fengari, with no require of it left to run time", async () => {
+    const text = await readFile(file, "utf8");
+    assert.match(text, /luaL_newstate/);
+    assert.doesNotMatch(text, /require\("fengari/);
+  });
+});
+
+describe("withBundledRequire", () => {
+  it("drops fengari.ts's own require, so that the module's require() calls are bundled", () => {
+    const src = 'const require = createRequire(import.meta.url);\nconst f = require("fengari");';
+    assert.equal(withBundledRequire(src), '\nconst f = require("fengari");');
+  });
+  it("refuses a source whose shape changed", () => {
+    assert.throws(() => withBundledRequire('const r = createRequire(import.meta.url);'), /no longer makes its require/);
   });
 });
 
