@@ -26,8 +26,9 @@ COPY scripts/bundle.ts scripts/lean-client-node.ts scripts/build-dashboard.ts sc
 RUN node scripts/bundle.ts --out dist/bundle && rm dist/bundle/*.map
 # `flotilla` on PATH (the charts' command), made here: the runtime base has no coreutils. exec keeps
 # Node as PID 1: the command's own SIGTERM handlers stop it gracefully, and dist/entrypoint.mjs
-# exits on a signal before they exist; no init is needed.
-RUN printf '#!/bin/sh\nexec node /app/dist/entrypoint.mjs "$@"\n' > flotilla && chmod 755 flotilla
+# exits on a signal before they exist; no init is needed. FLOTILLA_NODE_ARGS (split on spaces)
+# goes on node's command line: the flags NODE_OPTIONS refuses, such as --optimize-for-size.
+RUN printf '#!/bin/sh\nexec node $FLOTILLA_NODE_ARGS /app/dist/entrypoint.mjs "$@"\n' > flotilla && chmod 755 flotilla
 
 FROM ${BASE}
 ENV NODE_ENV=production

@@ -32,6 +32,8 @@ const chartsImage = `ghcr.io/flotilla/flotilla:${version}`;
  */
 const MAX_SIZE_BYTES = 160_000_000;
 const STOP_WITHIN_MS = 5_000;
+/** The agent chart's default node flags (values nodeArgs and nodeOptions). */
+const AGENT_CHART_ENV = ["FLOTILLA_NODE_ARGS=--optimize-for-size", "NODE_OPTIONS=--max-semi-space-size=1"];
 const NS = "image";
 
 const podman = (args: string[], timeoutMs = 120_000) => runCommand("bash", [podmanScript, ...args], { timeoutMs });
@@ -152,10 +154,11 @@ current-context: silent
     const hubPort = { grpc: 0, registration: 0, health: 0, agentHealth: 0 };
     const member = () => fleet.members[0] as Cluster;
     /** Starts a container detached: read-only root, host network, the state dir mounted read-only. */
-    const runDetached = async (name: string, args: string[]) => {
+    const runDetached = async (name: string, args: string[], env: string[] = []) => {
       containers.push(name);
       // As the charts run it: read-only root, no capabilities, no privilege escalation.
-      const r = await podman(["run", "-d", "--name", name, "--network", "host", "--read-only", "--cap-drop=all", "--security-opt=no-new-privileges", "-v", `${state}:/state:ro`, "-e", "LOG_LEVEL=info", image, ...args]);
+      const envArgs = ["LOG_LEVEL=info", ...env].flatMap((e) => ["-e", e]);
+      const r = await podman(["run", "-d", "--name", name, "--network", "host", "--read-only", "--cap-drop=all", "--security-opt=no-new-privileges", "-v", `${state}:/state:ro`, ...envArgs, image, ...args]);
       assert.equal(r.code, 0, r.stderr);
     };
     const logs = async (name: string) => (await podman(["logs", name])).stderr.slice(-3000);
@@ -243,8 +246,13 @@ current-context: silent
         `--bootstrap-token=${token}`,
         `--registration-address=127.0.0.1:${hubPort.registration}`,
         `--health-listen=127.0.0.1:${hubPort.agentHealth}`,
-      ]);
+      ], AGENT_CHART_ENV);
       const name = containers.at(-1) as string;
+      // The node flags the agent chart gives by default reach node's command line (FLOTILLA_NODE_ARGS) and NODE_OPTIONS.
+      const cmdline = await podman(["exec", name, "node", "-e", "console.log(require('fs').readFileSync('/proc/1/cmdline', 'utf8').split('\\0').join(' ')); console.log(process.env.NODE_OPTIONS)"]);
+      assert.equal(cmdline.code, 0, cmdline.stderr);
+      assert.match(cmdline.stdout, /^node --optimize-for-size \/app\/dist\/entrypoint\.mjs agent /);
+      assert.match(cmdline.stdout, /^--max-semi-space-size=1$/m);
       type ClusterJson = { status?: { conditions?: { type: string; status: string }[] } };
       await eventually("the Cluster Ready", () => getJson<ClusterJson>(fleet.control, ["cluster", m]), (c) => c.status?.conditions?.some((x) => x.type === "Ready" && x.status === "True") === true, 60_000).catch(async (err: Error) => {
         throw new Error(`${err.message}\n${await logs(name)}`);
