@@ -41,6 +41,8 @@ export interface DesiredWork {
 /** Counters for tests and metrics. */
 export interface RunnerStats {
   applies: number;
+  /** Creates without a read first that met an existing object (create-only.ts), then read and decided on. */
+  createConflicts: number;
   deletes: number;
   /** Deletions by the reason they were made for (DESIGN §11: every deletion is explainable). */
   deletesByReason: Map<string, number>;
@@ -56,7 +58,7 @@ const PRUNED = "PrunedFromWork";
  */
 export class WorkRunner {
   readonly controller: Controller;
-  readonly stats: RunnerStats = { applies: 0, deletes: 0, deletesByReason: new Map() };
+  readonly stats: RunnerStats = { applies: 0, createConflicts: 0, deletes: 0, deletesByReason: new Map() };
   private readonly desired = new Map<string, DesiredWork>();
   private readonly statuses = new Map<string, WorkStatus>();
   private readonly sent = new Map<string, string>();

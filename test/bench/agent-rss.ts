@@ -8,7 +8,7 @@
 // ResourceInterpreterCustomizations whose Retain, ReflectStatus and InterpretHealth it runs on
 // them, against the goal of +10 MiB.
 //   node test/bench/agent-rss.ts [--works N] [--kind deployment|configmap] [--settle S] [--no-snapshot] [--snapshot-idle] [--node-options FLAGS]
-//     [--agent-node-args FLAGS] [--bundle]
+//     [--agent-node-args FLAGS] [--bundle] [--snapshot-dir DIR]
 //   node test/bench/agent-rss.ts --customizations N [--settle S]
 //   node test/bench/agent-rss.ts --analyze FILE.heapsnapshot
 import { mkdtemp, readdir, readFile, rm, stat } from "node:fs/promises";
@@ -37,6 +37,8 @@ const { values } = parseArgs({
     "snapshot-idle": { type: "boolean", default: false },
     /** Node flags for the fleet's processes, the agent's among them (e.g. --max-semi-space-size=1). */
     "node-options": { type: "string", default: "" },
+    /** Keep the heap snapshots in this directory (default: a temporary one, removed at the end). */
+    "snapshot-dir": { type: "string" },
     /** Only print the breakdown of a heap snapshot file already taken. */
     analyze: { type: "string" },
     /** --bundle, --agent-node-args: how the agent runs (agent-options.ts). */
@@ -334,7 +336,8 @@ if (values.customizations !== undefined) {
 let fleet: Fleet | undefined;
 let flotilla: Flotilla | undefined;
 let rest: KubeRest | undefined;
-const diagDir = await mkdtemp(join(tmpdir(), "flotilla-agent-heap-"));
+const keptSnapshots = values["snapshot-dir"];
+const diagDir = keptSnapshots ?? (await mkdtemp(join(tmpdir(), "flotilla-agent-heap-")));
 try {
   // The agent writes a heap snapshot on SIGUSR2, into diagDir (so do the others, never signalled).
   const heapFlags = snapshots ? `--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${diagDir}` : "";
@@ -402,5 +405,5 @@ try {
   rest?.close();
   await flotilla?.stop();
   await fleet?.stop();
-  await rm(diagDir, { recursive: true, force: true });
+  if (keptSnapshots === undefined) await rm(diagDir, { recursive: true, force: true });
 }
