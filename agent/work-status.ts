@@ -1,8 +1,9 @@
 // A Work's status report from the per-manifest outcomes: pure. Health and the reported status are
 // the kind's interpreter's (issue 21): a ResourceInterpreterCustomization's InterpretHealth and
 // ReflectStatus when the fleet has one for the kind, else the native reading.
+import { createHash } from "node:crypto";
 import type { HealthWord, KubeObject } from "../shared/api/types.ts";
-import { Health, type ManifestStatus, type WorkStatus } from "../shared/gen/flotilla/v1alpha1/agent.ts";
+import { Health, type ManifestStatus, WorkStatus } from "../shared/gen/flotilla/v1alpha1/agent.ts";
 import type { HealthAssessment } from "../shared/interpreter/native/health-words.ts";
 import { InterpreterError, type KindInterpreter } from "../shared/interpreter/interpreter.ts";
 import { healthWord } from "../shared/interpreter/native/index.ts";
@@ -139,4 +140,13 @@ export function workStatus(key: string, hash: string, outcomes: ManifestOutcome[
     manifests,
     deleted: false,
   };
+}
+
+/**
+ * What tells one status from another, small: the SHA-256 of its wire encoding. The runner keeps it
+ * per Work to report only changes; it kept the status's JSON, in which every byte of each
+ * manifest's status was a number in an array (several KiB a Work).
+ */
+export function statusDigest(status: WorkStatus): string {
+  return createHash("sha256").update(WorkStatus.encode(status).finish()).digest("base64");
 }
