@@ -55,11 +55,11 @@ describe("the flotilla bundle", () => {
     for (const command of ["control-plane", "agent", "certs init"]) assert.match(stdout, new RegExp(`flotilla ${command}:`));
   });
 
-  // It does hold client-node's generated API: control-plane/crds.ts installs the CRDs with it.
-  it("holds fengari, with no require of it left to run time", async () => {
+  it("holds fengari, with no require of it left to run time, and none of client-node's generated models", async () => {
     const text = await readFile(file, "utf8");
     assert.match(text, /luaL_newstate/);
     assert.doesNotMatch(text, /require\("fengari/);
+    for (const marker of ["attributeTypeMap", "V1PodSpec", "ObjectSerializer"]) assert.equal(text.includes(marker), false, `the bundle holds ${marker}`);
   });
 });
 
