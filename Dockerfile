@@ -19,34 +19,24 @@ COPY shared shared
 COPY control-plane control-plane
 COPY agent agent
 COPY bin bin
-COPY scripts/build-dashboard.ts scripts/build-dashboard.ts
-# tsc through the base's node (node_modules/.bin/node is the un-installed dev dependency), then
-# what `npm run build` also copies (.dockerignore leaves the tests out). Source maps and
-# type declarations of the dependencies are of no use at run time (15 MB); prune leaves the dev
-# dependencies' scope directories behind, empty.
-RUN node node_modules/typescript/bin/tsc -p tsconfig.json \
-    && cp -r control-plane/crds dist/control-plane/crds \
-    && node scripts/build-dashboard.ts --out dist/control-plane/dashboard/web-dist \
-    && npm prune --omit=dev --ignore-scripts --no-audit --no-fund \
-    && find node_modules \( -name '*.map' -o -name '*.d.ts' -o -name '*.d.mts' -o -name '*.d.cts' \) -type f -delete \
-    && rm -rf node_modules/@types \
-    && find node_modules -mindepth 1 -maxdepth 1 -type d -empty -delete
+COPY scripts/bundle.ts scripts/lean-client-node.ts scripts/build-dashboard.ts scripts/
+# One esbuild bundle per process (scripts/bundle.ts): the agent's, and the rest of `flotilla`'s,
+# with the CRDs, the dashboard and the bundled packages' licence notices beside them. The source
+# maps stay in this stage: they are build artifacts, and production does not turn them on.
+RUN node scripts/bundle.ts --out dist/bundle && rm dist/bundle/*.map
+# `flotilla` on PATH (the charts' command), made here: the runtime base has no coreutils. exec keeps
+# Node as PID 1: the command's own SIGTERM handlers stop it gracefully, and dist/entrypoint.mjs
+# exits on a signal before they exist; no init is needed. FLOTILLA_NODE_ARGS (split on spaces)
+# goes on node's command line: the flags NODE_OPTIONS refuses, such as --optimize-for-size.
+RUN printf '#!/bin/sh\nexec node $FLOTILLA_NODE_ARGS /app/dist/entrypoint.mjs "$@"\n' > flotilla && chmod 755 flotilla
 
 FROM ${BASE}
 ENV NODE_ENV=production
 WORKDIR /app
-COPY --from=build /src/package.json ./
-COPY --from=build /src/node_modules node_modules
-COPY --from=build /src/dist/shared dist/shared
-COPY --from=build /src/dist/control-plane dist/control-plane
-COPY --from=build /src/dist/agent dist/agent
-COPY --from=build /src/dist/bin dist/bin
-COPY scripts/image-entrypoint.js dist/entrypoint.js
-# `flotilla` on PATH (the charts' command). exec keeps Node as PID 1: the command's own SIGTERM
-# handlers stop it gracefully, and dist/entrypoint.js exits on a signal before they exist; no init
-# is needed.
-RUN printf '#!/bin/sh\nexec node /app/dist/entrypoint.js "$@"\n' > /usr/local/bin/flotilla \
-    && chmod 755 /usr/local/bin/flotilla
+# No node_modules: the bundles hold what they use.
+COPY --from=build /src/dist/bundle dist
+COPY scripts/image-entrypoint.js dist/entrypoint.mjs
+COPY --from=build /src/flotilla /usr/local/bin/flotilla
 # Last, so a new revision rebuilds nothing.
 ARG VERSION=0.0.0-dev
 ARG REVISION=unknown

@@ -219,6 +219,7 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
   counterOf("flotilla_agent_upserts_received_total", "WorkUpserts received.", () => connection.upserts);
   counterOf("flotilla_agent_manifest_bytes_received_total", "Manifest bytes received.", () => connection.manifestBytes);
   counterOf("flotilla_agent_applies_total", "Server-side applies sent to the member.", () => runner.stats.applies);
+  counterOf("flotilla_agent_create_conflicts_total", "Creates sent without a read first (the watch cache had no such object) that met an existing object, which was then read and decided on.", () => runner.stats.createConflicts);
   counterOf("flotilla_agent_deletes_total", "Member objects deleted, by the reason the agent was given.", () => [...runner.stats.deletesByReason].map(([reason, n]) => [{ reason }, n] as const), ["reason"]);
   counterOf("flotilla_agent_state_writes_total", "Writes of the applied-work record ConfigMaps.", () => applied.writes);
   gaugeOf("flotilla_agent_works", "Works held, with their manifests or by hash.", () => Object.keys(runner.heldHashes()).length + runner.byHashKeys().length);

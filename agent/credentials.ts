@@ -10,7 +10,7 @@ import { SECRETS } from "../shared/api/resources.ts";
 import type { KubeObject } from "../shared/api/types.ts";
 import { RegistrationClient } from "../shared/gen/flotilla/v1alpha1/agent.ts";
 import { isKubeStatus, type KubeRest, objectPath } from "../shared/kube-rest.ts";
-import { certificateNotAfter, createCsr } from "../shared/pki.ts";
+import { certificateNotAfter, createCsr } from "../shared/agent-pki.ts";
 
 export interface AgentCredentials {
   certPem: string;

@@ -4,9 +4,10 @@
 import type { Logger } from "pino";
 import type { KubeObject } from "../shared/api/types.ts";
 import type { Discovery } from "../shared/discovery.ts";
-import { type KubeRest, objectPath, type ResourceInfo } from "../shared/kube-rest.ts";
+import { isKubeStatus, type KubeRest, objectPath, type ResourceInfo } from "../shared/kube-rest.ts";
 import type { AppliedStore } from "./applied-store.ts";
 import { containsFields, decideApply } from "./apply-decision.ts";
+import { createOnly } from "./create-only.ts";
 import type { HpaIndex } from "./hpa-index.ts";
 import { namespaceFailureOf, Namespaces } from "./namespaces.ts";
 import type { ObjectWatch } from "./object-watch.ts";
@@ -32,7 +33,7 @@ export class ManifestApplier {
   private readonly objects: ObjectWatch;
   private readonly hpas: HpaIndex | undefined;
   private readonly namespaces: Namespaces;
-  private readonly counts: { applies: number };
+  private readonly counts: { applies: number; createConflicts: number };
   private readonly log: Logger;
 
   private readonly owner: string | undefined;
@@ -40,7 +41,7 @@ export class ManifestApplier {
 
   constructor(opts: MemberAccess & {
     hpas: HpaIndex | undefined;
-    counts: { applies: number };
+    counts: { applies: number; createConflicts: number };
     log: Logger;
     owner?: string;
     /** The kinds' customized operations: a customization's Retain keeps what the member owns. */
@@ -65,17 +66,22 @@ export class ManifestApplier {
     return this.hpas.scales(namespace, manifest.apiVersion, manifest.kind, name);
   }
 
-  /** Applies one manifest of a Work (server-side apply), deciding conflicts with apply-decision.ts. */
-  async applyManifest(key: string, label: string, manifest: KubeObject, conflictResolution: string, full: boolean): Promise<ManifestOutcome> {
+  /**
+   * Applies one manifest of a Work (server-side apply), deciding conflicts with apply-decision.ts.
+   * An object the synced watch cache does not hold is created without reading it first
+   * (create-only.ts); when it turns out to exist, it is read and decided on like any other.
+   */
+  async applyManifest(key: string, label: string, manifest: KubeObject, conflictResolution: string, full: boolean, read = false): Promise<ManifestOutcome> {
     const res = await this.discovery.resourceFor(manifest.apiVersion, manifest.kind);
     if (res === undefined) {
       return { manifest, applied: false, reason: "CreationFailed", message: `the member does not serve ${manifest.kind} in ${manifest.apiVersion}` };
     }
     const namespace = res.namespaced ? manifest.metadata.namespace || "default" : undefined;
     const name = manifest.metadata.name ?? "";
+    const unseen = !read && this.objects.unseen(res, namespace, name);
     let live: KubeObject | undefined;
     try {
-      live = await this.objects.get(res, namespace, name);
+      live = unseen ? undefined : await this.objects.get(res, namespace, name);
     } catch (err) {
       return { manifest, applied: false, reason: "RetrievalFailed", message: errorMessage(err) };
     }
@@ -88,9 +94,13 @@ export class ManifestApplier {
     if (!full && live !== undefined && containsFields(live, desired)) return { manifest, applied: true, reason: "", message: "", live };
     try {
       await this.applied.ensureKind(manifest.apiVersion, manifest.kind);
-      live = await this.applyIn(res, namespace, name, desired);
+      live = await this.applyIn(res, namespace, name, unseen ? createOnly(desired) : desired);
       return { manifest, applied: true, reason: "", message: "", live };
     } catch (err) {
+      if (unseen && isKubeStatus(err, 409)) {
+        this.counts.createConflicts++;
+        return this.applyManifest(key, label, manifest, conflictResolution, full, true);
+      }
       const waiting = namespace !== undefined && namespaceFailureOf(err, namespace) === "terminating" ? { waitingForNamespaceMs: this.namespaces.terminating(namespace) } : {};
       return { manifest, applied: false, reason: live === undefined ? "CreationFailed" : "UpdateFailed", message: errorMessage(err), ...waiting };
     }

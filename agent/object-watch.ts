@@ -66,6 +66,15 @@ export class ObjectWatch {
     }
   }
 
+  /**
+   * Whether the kind's informer is synced and holds no such object: then it is not Flotilla's
+   * (it may still exist, unlabelled, or be too new for the cache; create-only.ts).
+   */
+  unseen(resource: ResourceInfo, namespace: string | undefined, name: string): boolean {
+    const inf = this.informers.get(`${resource.apiVersion}|${resource.kind}`);
+    return inf?.synced === true && inf.get(name, resource.namespaced ? namespace : undefined) === undefined;
+  }
+
   /** The Work that applied a member object, from the watch cache only (undefined when not cached). */
   cachedWorkKey(apiVersion: string, kind: string, namespace: string | undefined, name: string): string | undefined {
     return this.informers.get(`${apiVersion}|${kind}`)?.get(name, namespace)?.metadata.annotations?.[WORK_KEY_ANNOTATION];

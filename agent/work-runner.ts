@@ -17,6 +17,7 @@ import { decidePrune, recordAgain } from "./prune-decision.ts";
 import type { AppliedRecord, AppliedResource, AppliedStore } from "./applied-store.ts";
 import { isOurs, MemberDeletion } from "./member-deletion.ts";
 import { ManifestApplier, type MemberAccess } from "./manifest-apply.ts";
+import { statusDigest } from "./work-status.ts";
 import type { ObjectWatch } from "./object-watch.ts";
 import { preserveOnRemoval } from "./preserve-decision.ts";
 import { asObject, isLeftAlone, resourceOf } from "./work-manifests.ts";
@@ -41,6 +42,8 @@ export interface DesiredWork {
 /** Counters for tests and metrics. */
 export interface RunnerStats {
   applies: number;
+  /** Creates without a read first that met an existing object (create-only.ts), then read and decided on. */
+  createConflicts: number;
   deletes: number;
   /** Deletions by the reason they were made for (DESIGN §11: every deletion is explainable). */
   deletesByReason: Map<string, number>;
@@ -56,9 +59,10 @@ const PRUNED = "PrunedFromWork";
  */
 export class WorkRunner {
   readonly controller: Controller;
-  readonly stats: RunnerStats = { applies: 0, deletes: 0, deletesByReason: new Map() };
+  readonly stats: RunnerStats = { applies: 0, createConflicts: 0, deletes: 0, deletesByReason: new Map() };
   private readonly desired = new Map<string, DesiredWork>();
   private readonly statuses = new Map<string, WorkStatus>();
+  /** The digest of each Work's last reported status (a digest: the statuses themselves are kept once, in statuses). */
   private readonly sent = new Map<string, string>();
   private readonly applier: ManifestApplier;
   private readonly deletion: MemberDeletion;
@@ -203,10 +207,10 @@ export class WorkRunner {
   }
 
   private publish(status: WorkStatus): void {
-    const text = JSON.stringify(status);
+    const digest = statusDigest(status);
     this.statuses.set(status.workKey, status);
-    if (this.sent.get(status.workKey) === text) return;
-    this.sent.set(status.workKey, text);
+    if (this.sent.get(status.workKey) === digest) return;
+    this.sent.set(status.workKey, digest);
     this.report(status.workKey);
   }
 

@@ -3,7 +3,7 @@ import { describe, it } from "node:test";
 import type { KubeObject } from "../shared/api/types.ts";
 import { LuaInterpreterRuntime } from "../shared/interpreter/lua/runtime.ts";
 import { InterpreterError, type InterpreterOperation, type KindInterpreter } from "../shared/interpreter/interpreter.ts";
-import { type ManifestOutcome, readMember, workStatus } from "./work-status.ts";
+import { type ManifestOutcome, ownBytes, readMember, statusDigest, workStatus } from "./work-status.ts";
 
 const service: KubeObject = { apiVersion: "v1", kind: "Service", metadata: { name: "web", namespace: "shop" } };
 const live = { ...service, metadata: { ...service.metadata, generation: 1 }, status: { loadBalancer: { ingress: [{ ip: "192.0.2.1" }] } } } as KubeObject;
@@ -20,8 +20,24 @@ describe("workStatus", () => {
       assert.equal(m?.readyEndpoints, c.want);
       assert.equal(m !== undefined && "readyEndpoints" in m, c.want !== undefined, "unset, not 0, when not known");
       assert.deepEqual(JSON.parse(Buffer.from(m?.status ?? []).toString("utf8")), { loadBalancer: { ingress: [{ ip: "192.0.2.1" }] }, generation: 1 });
+      assert.equal(m?.status.buffer.byteLength, m?.status.byteLength, "the status holds its own memory, not a slice of a shared pool");
     });
   }
+
+  it("statusDigest: one for equal statuses, another when a manifest's status changes; small whatever the status", () => {
+    const outcome = (ip: string): ManifestOutcome => ({ manifest: service, applied: true, reason: "", message: "", live: { ...live, status: { loadBalancer: { ingress: [{ ip }] }, big: "x".repeat(10_000) } } as KubeObject });
+    const a = statusDigest(workStatus("k", "h", [outcome("192.0.2.1")]));
+    assert.equal(statusDigest(workStatus("k", "h", [outcome("192.0.2.1")])), a);
+    assert.notEqual(statusDigest(workStatus("k", "h", [outcome("192.0.2.2")])), a);
+    assert.ok(a.length <= 44, a);
+  });
+
+  it("ownBytes: UTF-8 in a memory exactly its size (Buffer.from of short text is a slice of a 64 KiB pool)", () => {
+    assert.ok(Buffer.from("{}").buffer.byteLength > 2, "Node pools small buffers (what ownBytes avoids)");
+    const bytes = ownBytes('{"é":1}');
+    assert.equal(Buffer.from(bytes).toString("utf8"), '{"é":1}');
+    assert.equal(bytes.buffer.byteLength, bytes.byteLength);
+  });
 });
 
 describe("readMember and workStatus with a kind's customization", () => {

@@ -2,24 +2,18 @@
 // control cluster with server-side apply, waiting until the apiserver serves each one.
 import { readdir, readFile } from "node:fs/promises";
 import { setTimeout as sleep } from "node:timers/promises";
-import {
-  ApiextensionsV1Api,
-  KubernetesObjectApi,
-  loadYaml,
-  PatchStrategy,
-  Watch,
-  type KubeConfig,
-  type KubernetesObject,
-  type V1CustomResourceDefinition,
-} from "@kubernetes/client-node";
+import { type KubeConfig, Watch } from "@kubernetes/client-node";
 import { parseAllDocuments } from "yaml";
 import type { KubeObject } from "../shared/api/types.ts";
+import { KubeRest, objectPath, type ResourceInfo } from "../shared/kube-rest.ts";
 import { CRD_REVISION, CRD_REVISION_ANNOTATION, crdInstallAction } from "./crd-revision.ts";
 
 /** The field manager of everything the control plane applies. */
 export const FIELD_MANAGER = "flotilla-control-plane";
 
 const crdDir = new URL("./crds/", import.meta.url);
+const CRDS: ResourceInfo = { apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition", plural: "customresourcedefinitions", namespaced: false };
+const CRDS_PATH = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
 const defaultTimeoutMs = 60_000;
 const relistPauseMs = 200;
 
@@ -47,33 +41,39 @@ export async function loadCrds(): Promise<KubeObject[]> {
  */
 export async function installCrds(kc: KubeConfig, opts: { timeoutMs?: number; log?: { warn(obj: object, msg: string): void } } = {}): Promise<void> {
   const crds = await loadCrds();
-  const client = KubernetesObjectApi.makeApiClient(kc);
-  const served = new Map((await kc.makeApiClient(ApiextensionsV1Api).listCustomResourceDefinition()).items.map((c) => [c.metadata?.name ?? "", c]));
-  for (const crd of crds) {
-    const name = crd.metadata.name as string;
-    const theirs = served.get(name)?.metadata;
-    if (crdInstallAction(theirs, CRD_REVISION) === "keep-newer") {
-      // A newer control plane installed it (a rolling upgrade, or we are the rollback): never downgrade.
-      opts.log?.warn({ crd: name, served: theirs?.annotations?.[CRD_REVISION_ANNOTATION], ours: CRD_REVISION }, "a newer revision of the CRD is served; keeping it");
-      continue;
+  // Plain JSON over the control plane's own client: client-node's typed API would bring its
+  // generated models (tens of MiB of RSS) into the control plane for this one start-up step.
+  const rest = new KubeRest(kc);
+  try {
+    const served = new Map((await rest.get<CrdList>(CRDS_PATH)).items.map((c) => [c.metadata?.name ?? "", c]));
+    for (const crd of crds) {
+      const name = crd.metadata.name as string;
+      const theirs = served.get(name)?.metadata;
+      if (crdInstallAction(theirs, CRD_REVISION) === "keep-newer") {
+        // A newer control plane installed it (a rolling upgrade, or we are the rollback): never downgrade.
+        opts.log?.warn({ crd: name, served: theirs?.annotations?.[CRD_REVISION_ANNOTATION], ours: CRD_REVISION }, "a newer revision of the CRD is served; keeping it");
+        continue;
+      }
+      await rest.apply(objectPath(CRDS, undefined, name), crd, FIELD_MANAGER, true);
     }
-    await client.patch(toClientModel(crd), undefined, undefined, FIELD_MANAGER, true, PatchStrategy.ServerSideApply);
+    await waitEstablished(kc, rest, new Set(crds.map((c) => c.metadata.name as string)), opts.timeoutMs ?? defaultTimeoutMs);
+  } finally {
+    rest.close();
   }
-  await waitEstablished(kc, new Set(crds.map((c) => c.metadata.name as string)), opts.timeoutMs ?? defaultTimeoutMs);
 }
 
-/**
- * KubernetesObjectApi serializes a built-in kind through client-node's typed model, which reads
- * camelCase names (xKubernetesValidations, _enum, _default) and silently drops the wire names a
- * plain object has at the levels the model types. loadYaml builds that model from JSON (which is
- * YAML), so the request carries the schema exactly as written.
- */
-function toClientModel(obj: KubeObject): KubernetesObject {
-  return loadYaml<KubernetesObject>(JSON.stringify(obj));
+/** What this file reads of a served CRD. */
+interface Crd {
+  metadata?: { name?: string; annotations?: Record<string, string> };
+  status?: { conditions?: { type: string; status: string; reason?: string; message?: string }[] };
+}
+interface CrdList {
+  metadata?: { resourceVersion?: string };
+  items: Crd[];
 }
 
 /** Established: the apiserver serves the kind. NamesAccepted=False never heals by itself. */
-function crdState(crd: V1CustomResourceDefinition): "established" | "pending" | Error {
+function crdState(crd: Crd): "established" | "pending" | Error {
   const conditions = crd.status?.conditions ?? [];
   const names = conditions.find((c) => c.type === "NamesAccepted");
   if (names?.status === "False") {
@@ -83,11 +83,10 @@ function crdState(crd: V1CustomResourceDefinition): "established" | "pending" | 
 }
 
 /** Lists, then watches from the list's resourceVersion until every named CRD is Established. */
-async function waitEstablished(kc: KubeConfig, names: Set<string>, timeoutMs: number): Promise<void> {
-  const api = kc.makeApiClient(ApiextensionsV1Api);
+async function waitEstablished(kc: KubeConfig, rest: KubeRest, names: Set<string>, timeoutMs: number): Promise<void> {
   const pending = new Set(names);
   const deadline = Date.now() + timeoutMs;
-  const observe = (crd: V1CustomResourceDefinition): void => {
+  const observe = (crd: Crd): void => {
     const name = crd.metadata?.name;
     if (name === undefined || !pending.has(name)) return;
     const state = crdState(crd);
@@ -95,7 +94,7 @@ async function waitEstablished(kc: KubeConfig, names: Set<string>, timeoutMs: nu
     if (state === "established") pending.delete(name);
   };
   for (;;) {
-    const list = await api.listCustomResourceDefinition();
+    const list = await rest.get<CrdList>(CRDS_PATH);
     list.items.forEach(observe);
     if (pending.size === 0) return;
     const remaining = deadline - Date.now();
@@ -112,7 +111,7 @@ async function waitEstablished(kc: KubeConfig, names: Set<string>, timeoutMs: nu
 function watchUntilDone(
   kc: KubeConfig,
   resourceVersion: string | undefined,
-  observe: (crd: V1CustomResourceDefinition) => void,
+  observe: (crd: Crd) => void,
   done: () => boolean,
   timeoutMs: number,
 ): Promise<void> {
@@ -130,9 +129,9 @@ function watchUntilDone(
     const timer = setTimeout(() => finish(), timeoutMs);
     new Watch(kc)
       .watch(
-        "/apis/apiextensions.k8s.io/v1/customresourcedefinitions",
+        CRDS_PATH,
         { resourceVersion, allowWatchBookmarks: false },
-        (phase: string, obj: V1CustomResourceDefinition) => {
+        (phase: string, obj: Crd) => {
           if (phase === "ERROR") return finish();
           if (phase !== "ADDED" && phase !== "MODIFIED") return;
           try {

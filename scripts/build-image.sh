@@ -2,8 +2,10 @@
 # `npm run image`: builds the Dockerfile with podman on a machine where no container registry is
 # reachable. The bases (Node.js 24 on Debian bookworm) are made locally once: a debootstrap
 # minbase rootfs from the Debian mirror apt already uses, plus the pinned Node.js binary of the
-# `node` npm package, imported as localhost/flotilla-base:<node version> (the runtime stage's) and,
-# with this machine's npm added, localhost/flotilla-build-base:<node version> (the build stage's).
+# `node` npm package: only the files Node.js runs on, imported as
+# localhost/flotilla-runtime-base:<node version>-<revision> (the runtime stage's), and the whole
+# rootfs with this machine's npm added as localhost/flotilla-build-base:<node version> (the build
+# stage's).
 # Tags the image as the charts default to: ghcr.io/flotilla/flotilla:<package.json version>
 # (IMAGE overrides the repository; --print-tag prints the tag and builds nothing). Podman runs through scripts/podman.sh (runc, hard ulimits).
 set -euo pipefail
@@ -13,12 +15,16 @@ version=$(node -p 'require("./package.json").version')
 if [[ ${1:-} == --print-tag ]]; then echo "$repository:$version"; exit 0; fi
 node_bin=node_modules/node/bin/node
 node_version=$("$node_bin" --version)
-base=localhost/flotilla-base:${node_version#v}
+# The runtime base's tag names its contents' revision: a change to what goes in makes a new one.
+base=localhost/flotilla-runtime-base:${node_version#v}-1
 build_base=localhost/flotilla-build-base:${node_version#v}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 podman() { bash scripts/podman.sh "$@"; }
+# Debian packages the runtime base keeps: the C and C++ runtimes Node.js links, the shell of the
+# `flotilla` wrapper, and the OS's identity.
+RUNTIME_PACKAGES="libc6 libgcc-s1 libstdc++6 dash base-files"
 
 if ! podman image exists "$base" || ! podman image exists "$build_base"; then
   started=$SECONDS
@@ -36,16 +42,37 @@ if ! podman image exists "$base" || ! podman image exists "$build_base"; then
   # Without its symbol table (15 MB): stack traces of JavaScript are unchanged.
   install -m 755 "$node_bin" "$rootfs/usr/local/bin/node"
   strip --strip-all "$rootfs/usr/local/bin/node"
-  import() { tar --numeric-owner -C "$rootfs" -c . | podman import \
+  import() { tar --numeric-owner -C "$1" -c . | podman import \
     --change 'ENV=PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
-    --change 'CMD=["node"]' - "$1" >/dev/null; }
-  import "$base"
+    --change 'CMD=["node"]' - "$2" >/dev/null; }
+  # The runtime base holds only what Node.js and the `flotilla` wrapper run on (RUNTIME_PACKAGES'
+  # files, as dpkg lists them), merged /usr's top-level links, the few files of /etc a process
+  # reads, and node: no apt, dpkg, perl or coreutils (the minbase is ~66 MB, this ~12 MB).
+  runtime=$work/runtime
+  mkdir -p "$runtime"/{tmp,usr/local/bin} && chmod 1777 "$runtime/tmp"
+  # Merged /usr's links first, so that the files below land through them.
+  for link in bin lib lib64 sbin; do if [[ -L $rootfs/$link ]]; then cp -a "$rootfs/$link" "$runtime/$link"; fi; done
+  for pkg in $RUNTIME_PACKAGES; do
+    lists=("$rootfs/var/lib/dpkg/info/$pkg.list" "$rootfs/var/lib/dpkg/info/$pkg":*.list)
+    found=""
+    for list in "${lists[@]}"; do if [[ -f $list ]]; then found=$list; fi; done
+    [[ -n $found ]] || { echo "flotilla: the minbase has no package $pkg" >&2; exit 1; }
+    # Files and links (their directories come with them), those the clean-up above left.
+    while read -r f; do
+      if [[ -L $rootfs$f || (-f $rootfs$f && ! -d $rootfs$f) ]]; then echo ".$f"; fi
+    done <"$found"
+  done | sed -e 's#^\./bin/#./usr/bin/#' -e 's#^\./lib/#./usr/lib/#' -e 's#^\./lib64/#./usr/lib64/#' -e 's#^\./sbin/#./usr/sbin/#' \
+    | sort -u >"$work/runtime-files"
+  for f in etc/passwd etc/group etc/nsswitch.conf etc/host.conf; do if [[ -e $rootfs/$f ]]; then echo "./$f"; fi; done >>"$work/runtime-files"
+  tar -C "$rootfs" --no-recursion -c -T "$work/runtime-files" | tar -C "$runtime" -x
+  install -m 755 "$rootfs/usr/local/bin/node" "$runtime/usr/local/bin/node"
+  import "$runtime" "$base"
   # The build stage's base has npm too (this machine's, which `npm ci` here already runs).
   npm_dir=$(dirname "$(dirname "$(readlink -f "$(command -v npm)")")")
   mkdir -p "$rootfs/usr/local/lib/node_modules"
   cp -a "$npm_dir" "$rootfs/usr/local/lib/node_modules/npm"
   ln -s ../lib/node_modules/npm/bin/npm-cli.js "$rootfs/usr/local/bin/npm"
-  import "$build_base"
+  import "$rootfs" "$build_base"
   echo "flotilla: made $base and $build_base in $((SECONDS - started)) s" >&2
 fi
 

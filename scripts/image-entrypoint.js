@@ -1,8 +1,10 @@
-// The container image's entry point: `flotilla` with the default action of SIGTERM and SIGINT
-// restored. Node.js as PID 1 gets no default action for them, so a signal that arrives before
-// the command installs its own handlers (shared/signals.ts, once it has started) would be
-// ignored, and the container would stop only by SIGKILL after its grace period. This listener
-// exits as the default action would, unless the command handles the signal itself.
+// The container image's entry point: `flotilla` from the production bundles (scripts/bundle.ts):
+// `flotilla agent …` loads the agent's bundle alone, any other command the whole of `flotilla`'s.
+// It also restores the default action of SIGTERM and SIGINT: Node.js as PID 1 gets none for them,
+// so a signal that arrives before the command installs its own handlers (shared/signals.ts, once
+// it has started) would be ignored, and the container would stop only by SIGKILL after its grace
+// period. This listener exits as the default action would, unless the command handles the signal
+// itself.
 import { constants } from "node:os";
 
 for (const signal of ["SIGTERM", "SIGINT"]) {
@@ -10,4 +12,4 @@ for (const signal of ["SIGTERM", "SIGINT"]) {
     if (process.listenerCount(signal) === 1) process.exit(128 + constants.signals[signal]);
   });
 }
-await import("/app/dist/bin/flotilla.js");
+await import(process.argv[2] === "agent" ? "./agent.mjs" : "./flotilla.mjs");

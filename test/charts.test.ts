@@ -422,6 +422,7 @@ describe("helm template of flotilla-agent", () => {
     );
 
     assert.deepEqual(c.env?.find((e) => e.name === "NODE_OPTIONS"), { name: "NODE_OPTIONS", value: "--max-semi-space-size=1" }, "a small young generation by default");
+    assert.deepEqual(c.env?.find((e) => e.name === "FLOTILLA_NODE_ARGS"), { name: "FLOTILLA_NODE_ARGS", value: "--optimize-for-size" }, "V8 optimised for size by default");
     assert.equal(d.spec?.replicas, 1);
     assert.equal(d.spec?.template.spec?.serviceAccountName, "flotilla-agent");
     assert.equal(c.image, image);
@@ -466,6 +467,7 @@ describe("helm template of flotilla-agent", () => {
         heartbeatInterval: "2s",
         extraArgs: ["--workers=16"],
         nodeOptions: "",
+        nodeArgs: "",
       }),
     );
     assert.deepEqual(kindsAndNames(objects), [
@@ -504,6 +506,7 @@ describe("helm template of flotilla-agent", () => {
     ]);
     assert.equal(c.env?.some((e) => e.name === "FLOTILLA_BOOTSTRAP_TOKEN"), false);
     assert.equal(c.env?.some((e) => e.name === "NODE_OPTIONS"), false, "nodeOptions empty: no NODE_OPTIONS");
+    assert.equal(c.env?.some((e) => e.name === "FLOTILLA_NODE_ARGS"), false, "nodeArgs empty: no FLOTILLA_NODE_ARGS");
     assert.deepEqual(d.spec?.template.spec?.volumes, [
       { name: "ca", configMap: { name: "flotilla-agent-ca" } },
       { name: "tls", secret: { secretName: "member1-cert" } },

@@ -9,6 +9,7 @@ import { KubeRest, objectPath } from "../../shared/kube-rest.ts";
 import type { Cluster } from "../env/cluster.ts";
 import { type Fleet, startFleet } from "../env/fleet.ts";
 import { type Flotilla, startFlotilla } from "../env/flotilla.ts";
+import { AGENT_OPTIONS, type AgentOptions, describeAgents } from "./agent-options.ts";
 import { benchFailed } from "./keep-logs.ts";
 import { type BenchSupervisor, superviseFlotilla } from "./latency-supervise.ts";
 import { configMaps, type Expected, Sightings } from "./latency-sightings.ts";
@@ -24,16 +25,18 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 /** The flags: --samples N and --timeout S (positive integers), and the benchmark's own (flag → default), as numbers. */
-export function latencyArgs(samples: number, extra: Record<string, string> = {}): { n: number; timeoutMs: number; values: Record<string, number> } {
-  const options: ParseArgsOptionsConfig = {};
+export function latencyArgs(samples: number, extra: Record<string, string> = {}): { n: number; timeoutMs: number; values: Record<string, number>; agentValues: { bundle: boolean; "agent-node-args": string } } {
+  const options: ParseArgsOptionsConfig = { ...AGENT_OPTIONS };
   for (const [flag, d] of Object.entries({ samples: String(samples), timeout: "30", ...extra })) options[flag] = { type: "string", default: d };
-  const values = Object.fromEntries(Object.entries(parseArgs({ options }).values).map(([k, v]) => [k, Number(v)]));
+  const parsed = parseArgs({ options }).values;
+  const agentValues = { bundle: parsed.bundle === true, "agent-node-args": String(parsed["agent-node-args"] ?? "") };
+  const values = Object.fromEntries(Object.entries(parsed).filter(([k]) => !(k in AGENT_OPTIONS)).map(([k, v]) => [k, Number(v)]));
   const n = values.samples as number;
   const timeoutMs = (values.timeout as number) * 1000;
   for (const [flag, v] of [["samples", n], ["timeout", timeoutMs]] as const) {
     if (!Number.isInteger(v) || v < 1) throw new Error(`--${flag} wants a positive integer`);
   }
-  return { n, timeoutMs, values };
+  return { n, timeoutMs, values, agentValues };
 }
 
 /** A sample ConfigMap (or, not `sample`, a template the members' watches do not select). */
@@ -66,7 +69,7 @@ export interface LatencyFleet {
  * Starts the fleet, runs `body`, then takes everything down; a failure is printed, the logs
  * kept, and the exit code set. `intro` gets how long Flotilla took to come up.
  */
-export async function runLatencyBench(opts: { timeoutMs: number; maxSockets: number; intro: (up: string) => string }, body: (f: LatencyFleet) => Promise<void>): Promise<void> {
+export async function runLatencyBench(opts: { timeoutMs: number; maxSockets: number; agents?: AgentOptions; intro: (up: string) => string }, body: (f: LatencyFleet) => Promise<void>): Promise<void> {
   let fleet: Fleet | undefined;
   let flotilla: Flotilla | undefined;
   let supervisor: BenchSupervisor | undefined;
@@ -76,9 +79,9 @@ export async function runLatencyBench(opts: { timeoutMs: number; maxSockets: num
     const tStart = performance.now();
     fleet = await startFleet({ members: 2 });
     // One object created and deleted per cycle, many cycles a minute: the brake (--deletion-budget-*) would hold them.
-    flotilla = await startFlotilla(fleet, { logLevel: "warn", controlPlaneArgs: ["--deletion-budget-percent=100"] });
+    flotilla = await startFlotilla(fleet, { logLevel: "warn", controlPlaneArgs: ["--deletion-budget-percent=100"], ...opts.agents });
     supervisor = superviseFlotilla(flotilla);
-    console.log(opts.intro(secs(performance.now() - tStart)));
+    console.log(`${opts.intro(secs(performance.now() - tStart))}; ${describeAgents(opts.agents ?? {})}`);
     const rest = (kc: ReturnType<Cluster["kubeConfig"]>) => {
       const r = new KubeRest(kc, { maxSockets: opts.maxSockets });
       rests.push(r);

@@ -11,15 +11,17 @@
 // members that hold those R objects too). Prints p50/p99 per operation and their ratios
 // Flotilla / direct. Never fails on a time: a change not seen within --timeout seconds is
 // counted as missed.
-//   node test/bench/latency.ts [--samples N] [--resident R] [--timeout S]
+//   node test/bench/latency.ts [--samples N] [--resident R] [--timeout S] [--bundle] [--agent-node-args FLAGS]
 import { collectionPath, type KubeRest, objectPath } from "../../shared/kube-rest.ts";
 import { configMap, FIELD_MANAGER, latencyArgs, measurePhase, PROPAGATED, runLatencyBench, SAMPLE, secs, sleep } from "./latency-fleet.ts";
+import { agentOptions } from "./agent-options.ts";
 import { pool } from "./latency-pool.ts";
 import { settleControlPlane } from "./latency-settle.ts";
 import { configMaps } from "./latency-sightings.ts";
 import { formatTable, type Row } from "./latency-table.ts";
 
-const { n: N, timeoutMs, values } = latencyArgs(50, { resident: "1000" });
+const { n: N, timeoutMs, values, agentValues } = latencyArgs(50, { resident: "1000" });
+const agents = await agentOptions(agentValues);
 const R = values.resident as number;
 if (!Number.isInteger(R) || R < 0) throw new Error("--resident wants an integer ≥ 0");
 
@@ -29,7 +31,7 @@ const VIA = "latency";
 const DIRECT = "latency-direct";
 const RESIDENT_CONCURRENCY = 16;
 
-await runLatencyBench({ timeoutMs, maxSockets: RESIDENT_CONCURRENCY + 4, intro: (up) => `fleet: control + 2 members, Flotilla up in ${up}; ${N} samples per phase, then ${R} resident templates` }, async (f) => {
+await runLatencyBench({ timeoutMs, maxSockets: RESIDENT_CONCURRENCY + 4, agents, intro: (up) => `fleet: control + 2 members, Flotilla up in ${up}; ${N} samples per phase, then ${R} resident templates` }, async (f) => {
   const { control, members } = f;
   for (const m of members) await f.createNamespace(m.rest, DIRECT);
   await f.propagatedNamespace(VIA);

@@ -16,6 +16,8 @@
 // After the rounds, the fleet idles --idle seconds (default 60) and the agents' writes meanwhile
 // are printed: with nothing changing they should be none (no apply loops, DESIGN §11).
 //   node test/bench/propagate.ts [--templates T] [--members K] [--concurrency C] [--rounds R] [--timeout S] [--idle S]
+//     [--bundle] [--agent-node-args FLAGS]
+import { AGENT_OPTIONS, agentOptions, describeAgents } from "./agent-options.ts";
 import { keepFlotillaLogs } from "./keep-logs.ts";
 import { pool } from "./latency-pool.ts";
 import { type BenchSupervisor, superviseFlotilla } from "./latency-supervise.ts";
@@ -28,7 +30,7 @@ import type { Cluster } from "../env/cluster.ts";
 import { type Fleet, startFleet } from "../env/fleet.ts";
 import { type Flotilla, startFlotilla } from "../env/flotilla.ts";
 import { addWrites, apiserverWrites, diffWrites, formatWrites, totalWrites, type WriteCounts } from "./apiserver-metrics.ts";
-import { mib, peakRssBytes, rssBytes } from "./rss.ts";
+import { cpuSeconds, mib, peakRssBytes, rssBytes } from "./rss.ts";
 
 const { values } = parseArgs({
   options: {
@@ -38,6 +40,7 @@ const { values } = parseArgs({
     timeout: { type: "string", default: "600" },
     idle: { type: "string", default: "60" },
     rounds: { type: "string", default: "2" },
+    ...AGENT_OPTIONS,
   },
 });
 const T = Number(values.templates);
@@ -46,11 +49,17 @@ const C = Number(values.concurrency);
 const timeoutMs = Number(values.timeout) * 1000;
 const idleMs = Number(values.idle) * 1000;
 const ROUNDS = Number(values.rounds);
+const agents = await agentOptions(values);
 for (const [flag, v] of [["templates", T], ["members", K], ["concurrency", C], ["timeout", timeoutMs], ["rounds", ROUNDS]] as const) {
   if (!Number.isInteger(v) || v < 1) throw new Error(`--${flag} wants a positive integer`);
 }
 
 const PODS_PER_NODE = 110;
+
+/** Each agent's CPU seconds so far, by member (NaN for one restarted since: its pid changed). */
+async function cpuOf(pids: Map<string, number>): Promise<Map<string, number>> {
+  return new Map(await Promise.all([...pids].map(async ([m, pid]) => [m, await cpuSeconds(pid).catch(() => Number.NaN)] as const)));
+}
 const POLL_MS = 250;
 const FIELD_MANAGER = "flotilla-bench";
 const deployments: ResourceInfo = { apiVersion: "apps/v1", kind: "Deployment", plural: "deployments", namespaced: true };
@@ -196,9 +205,9 @@ try {
   const nodesPerMember = Math.ceil((2 * T * ROUNDS) / PODS_PER_NODE) + 1;
   const tStart = performance.now();
   fleet = await startFleet({ members: K, nodesPerMember });
-  flotilla = await startFlotilla(fleet, { logLevel: "warn" });
+  flotilla = await startFlotilla(fleet, { logLevel: "warn", ...agents });
   const fl: Flotilla = flotilla;
-  console.log(`fleet: control + ${K} members × ${nodesPerMember} kwok nodes, Flotilla up in ${secs(performance.now() - tStart)}; logs in ${fleet.root}/flotilla-logs`);
+  console.log(`fleet: control + ${K} members × ${nodesPerMember} kwok nodes, Flotilla up in ${secs(performance.now() - tStart)}; ${describeAgents(agents)}; logs in ${fleet.root}/flotilla-logs`);
   console.log(`T=${T} Deployments × K=${K} members, 1 replica each, apply concurrency C=${C}; ${ROUNDS} rounds, Flotilla first in odd rounds, the baseline first in even ones`);
 
   const rest = (c: Cluster) => {
@@ -234,6 +243,7 @@ try {
     const ns = `bench-${round}`;
     const w0 = await writesOf(everyRest);
     const cp0 = await fl.controlPlaneMetrics();
+    const cpu0 = await cpuOf(agentPids());
     await control.request("POST", "/api/v1/namespaces", { body: { apiVersion: "v1", kind: "Namespace", metadata: { name: ns } } });
     await control.apply(objectPath(RESOURCES.propagationPolicy, ns, "bench"), {
       apiVersion: "flotilla.dev/v1alpha1",
@@ -258,6 +268,7 @@ try {
     const bindingsMs = fr.done.get(flotillaWatch[0]?.what as string) as number;
     const cpRssAtEnd = await rssBytes(fl.controlPlane.pid);
     const agentRssAtEnd = new Map(await Promise.all([...agentPids()].map(async ([m, pid]) => [m, await rssBytes(pid)] as const)));
+    const cpu1 = await cpuOf(agentPids());
     await settleControlPlane(fl);
     const w1 = await writesOf(everyRest);
     const cp1 = await fl.controlPlaneMetrics();
@@ -266,6 +277,7 @@ try {
     console.log(`flotilla (round ${round}): apply → Available in all ${K} members: ${secs(membersMs)} (${per(fr.done, ns)})`);
     console.log(`flotilla (round ${round}): apply → all ${T} Deployments exist in every member: ${secs(run.existMs)} (as polled)`);
     console.log(`flotilla (round ${round}): apply → all ${T} ResourceBindings FullyApplied: ${secs(bindingsMs)}${sup.restartsSince()}`);
+    console.log(`flotilla (round ${round}): agents' CPU: ${memberNames.map((m) => `${m} ${((cpu1.get(m) ?? 0) - (cpu0.get(m) ?? 0)).toFixed(1)} s`).join(", ")}`);
     if (!detail) return run;
 
     const bindings = await control.get<{ items: ResourceBinding[] }>(collectionPath(RESOURCES.resourceBinding, ns));

@@ -13,14 +13,16 @@
 // rollout / no rollout, then the rollout controller's state writes and conflicts (control-plane
 // metrics); none written fails the run after its figures (the rollout side was no rollout).
 // Never fails on a time: a change not seen within --timeout seconds is counted as missed.
-//   node test/bench/rollout-overhead.ts [--samples N] [--timeout S]
+//   node test/bench/rollout-overhead.ts [--samples N] [--timeout S] [--bundle] [--agent-node-args FLAGS]
+import { agentOptions } from "./agent-options.ts";
 import { RESOURCES } from "../../shared/api/resources.ts";
 import type { ResourceBinding } from "../../shared/api/types.ts";
 import { objectPath } from "../../shared/kube-rest.ts";
 import { latencyArgs, type LatencyFleet, measurePhase, runLatencyBench, sleep } from "./latency-fleet.ts";
 import { formatTable } from "./latency-table.ts";
 
-const { n: N, timeoutMs } = latencyArgs(30);
+const { n: N, timeoutMs, agentValues } = latencyArgs(30);
+const agents = await agentOptions(agentValues);
 
 /** Templates under a policy with a one-group rollout. */
 const ROLLOUT = "rollout";
@@ -35,7 +37,7 @@ function settled(b: ResourceBinding): boolean {
   return b.spec.rollout === undefined || (b.status?.rollout?.phase === "Succeeded" && status("Rollout") === "True");
 }
 
-await runLatencyBench({ timeoutMs, maxSockets: 4, intro: (up) => `fleet: control + 2 members, Flotilla up in ${up}; ${N} samples per side` }, async (f: LatencyFleet) => {
+await runLatencyBench({ timeoutMs, maxSockets: 4, agents, intro: (up) => `fleet: control + 2 members, Flotilla up in ${up}; ${N} samples per side` }, async (f: LatencyFleet) => {
   await f.propagatedNamespace(ROLLOUT, { rollout: {} });
   await f.propagatedNamespace(PLAIN);
   const writes = async () => {

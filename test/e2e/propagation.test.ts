@@ -195,13 +195,20 @@ describe("propagation end to end", () => {
 
   it("reports AlreadyExists for a member object Flotilla does not manage, and takes it over with Overwrite", async () => {
     await kubectl(m1, ["create", "configmap", "taken", "-n", NS, "--from-literal=owner=member-admin"]);
+    const before = await getJson<ConfigMapJson>(m1, ["cm", "-n", NS, "taken"]);
+    const conflictsBefore = (await flotilla.agentMetrics("member1")).flotilla_agent_create_conflicts_total ?? 0;
     await apply(control, configMap("taken", { owner: "flotilla" }));
     await apply(control, policy("taken", { resourceSelectors: [{ apiVersion: "v1", kind: "ConfigMap", name: "taken" }] }));
     const b = await eventually("member1 says AlreadyExists", () => binding("taken-configmap"), (x) => clusterItem(x, "member1")?.reason === "AlreadyExists" && clusterItem(x, "member2")?.applied === true);
     assert.match(clusterItem(b, "member1")?.message ?? "", /Overwrite/);
     assert.equal(condition(b, "Propagation")?.reason, "CheckClusters");
     assert.match(condition(b, "Propagation")?.message ?? "", /member1: AlreadyExists/);
-    assert.equal((await getJson<ConfigMapJson>(m1, ["cm", "-n", NS, "taken"]))?.data?.owner, "member-admin", "left untouched");
+    const after = await getJson<ConfigMapJson>(m1, ["cm", "-n", NS, "taken"]);
+    assert.equal(after?.data?.owner, "member-admin", "left untouched");
+    assert.equal(after?.metadata.resourceVersion, before?.metadata.resourceVersion, "not written at all");
+    // The agent's ConfigMap cache was synced and had no "taken": it sent a create-only apply, which
+    // the apiserver refused (create-only.ts), then read the object and decided AlreadyExists.
+    assert.ok(((await flotilla.agentMetrics("member1")).flotilla_agent_create_conflicts_total ?? 0) > conflictsBefore, "the create-only apply met the object");
     await apply(control, policy("taken", { resourceSelectors: [{ apiVersion: "v1", kind: "ConfigMap", name: "taken" }], conflictResolution: "Overwrite" }));
     await eventually("member1 taken over", () => getJson<ConfigMapJson>(m1, ["cm", "-n", NS, "taken"]), (c) => c.data?.owner === "flotilla");
     await eventually("binding clean", () => binding("taken-configmap"), (x) => condition(x, "Propagation")?.status === "True");

@@ -29,6 +29,10 @@ export interface FlotillaVersion {
 export const CURRENT_VERSION: FlotillaVersion = { flotillaBin };
 
 export interface FlotillaOptions {
+  /** The agent's entry point (default the fleet version's flotillaBin), e.g. the production bundle dist/bundle/agent.mjs. */
+  agentBin?: string;
+  /** Node.js flags before the agent's entry point, e.g. ["--optimize-for-size"] (which NODE_OPTIONS does not take). */
+  agentNodeArgs?: string[];
   /** Serve the web dashboard from the first control plane (--dashboard-address on 127.0.0.1). */
   dashboard?: boolean;
   /** Agents' heartbeat period (default 1s). */
@@ -217,8 +221,8 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
       ready: () => httpOk(healthPort, "/healthz"),
       name: `agent-${member}`,
       command: node,
-      args: argsKnownBy(version.flags?.get("agent"), [
-        version.flotillaBin, "agent",
+      args: [...(opts.agentNodeArgs ?? []), ...argsKnownBy(version.flags?.get("agent"), [
+        o.version === undefined && opts.agentBin !== undefined ? opts.agentBin : version.flotillaBin, "agent",
         `--cluster-name=${member}`,
         `--hub-address=127.0.0.1:${o.hubPort ?? agentHubPort}`,
         "--hub-server-name=localhost",
@@ -230,7 +234,7 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
         `--health-listen=127.0.0.1:${healthPort}`,
         `--heartbeat-interval=${opts.heartbeatInterval ?? "1s"}`,
         ...(o.stateNamespace !== undefined ? [`--state-namespace=${o.stateNamespace}`] : []),
-      ]),
+      ])],
       env,
       logFile: join(logsDir, `agent-${member}.log`),
     });

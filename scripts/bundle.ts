@@ -1,0 +1,106 @@
+// Bundles the processes for production with esbuild (issue 25), one ES module per process, each
+// with its dependencies in and client-node's generated API left out (scripts/lean-client-node.ts):
+//   agent.mjs     `flotilla agent` alone (bin/agent-bundle.ts), what every member runs;
+//   flotilla.mjs  every `flotilla` command (bin/flotilla.ts): the control plane and `certs …`;
+// beside them what the control plane reads from its own directory at run time (crds/, and the
+// dashboard's web-dist/), the licence of every bundled package (<bundle>.THIRD-PARTY-NOTICES.txt,
+// and the legal comments esbuild keeps in <bundle>.LEGAL.txt), and a source map per bundle kept as
+// a build artifact (<bundle>.map: the image leaves it out, and production does not turn on
+// --enable-source-maps). The image runs these (Dockerfile); development and tests keep running the
+// TypeScript sources.
+//   node scripts/bundle.ts [--out DIR]   (default dist/bundle)
+import { cp, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import { build, type Metafile, type Plugin } from "esbuild";
+import { buildDashboard } from "./build-dashboard.ts";
+import { leanClientNode } from "./lean-client-node.ts";
+
+export const DEFAULT_BUNDLE_DIR = fileURLToPath(new URL("../dist/bundle/", import.meta.url));
+
+/** The processes bundled: the output's name and its entry point. */
+export const BUNDLES = { agent: "../bin/agent-bundle.ts", flotilla: "../bin/flotilla.ts" } as const;
+export type BundleName = keyof typeof BUNDLES;
+
+const FENGARI_LOADER = /[\\/]shared[\\/]interpreter[\\/]lua[\\/]fengari\.ts$/;
+const LOCAL_REQUIRE = "const require = createRequire(import.meta.url);";
+
+/**
+ * fengari.ts loads fengari lazily through a require of its own (createRequire), which a bundler
+ * leaves to run time, when there is no node_modules. Without that local binding its require()
+ * calls are the module's own, which esbuild bundles (still run only on the first call).
+ */
+export function withBundledRequire(source: string): string {
+  if (!source.includes(LOCAL_REQUIRE)) throw new Error(`fengari.ts no longer makes its require with createRequire(import.meta.url): review scripts/bundle.ts`);
+  return source.replaceAll(LOCAL_REQUIRE, "");
+}
+
+const bundledFengari: Plugin = {
+  name: "bundled-fengari",
+  setup(b) {
+    b.onLoad({ filter: FENGARI_LOADER }, async (args) => ({ contents: withBundledRequire(await readFile(args.path, "utf8")), loader: "ts" }));
+  },
+};
+
+/** Builds one process's bundle into `out`; returns its path and esbuild's metafile. */
+export async function bundle(name: BundleName, out = DEFAULT_BUNDLE_DIR): Promise<{ file: string; metafile: Metafile }> {
+  await mkdir(out, { recursive: true });
+  const file = `${out.replace(/\/$/, "")}/${name}.mjs`;
+  const result = await build({
+    entryPoints: [fileURLToPath(new URL(BUNDLES[name], import.meta.url))],
+    outfile: file,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node24",
+    minify: true,
+    sourcemap: "external",
+    legalComments: "linked",
+    metafile: true,
+    logLevel: "warning",
+    plugins: [leanClientNode, bundledFengari],
+    // Bundled CommonJS dependencies call require(); an ES module has none of its own.
+    banner: { js: 'import { createRequire as __flotillaRequire } from "node:module"; const require = __flotillaRequire(import.meta.url);' },
+  });
+  await writeFile(`${file}.THIRD-PARTY-NOTICES.txt`, await thirdPartyNotices(name, result.metafile));
+  return { file, metafile: result.metafile };
+}
+
+/** The agent's bundle alone (bench:agent-rss --bundle, the bundle test). */
+export function bundleAgent(out = DEFAULT_BUNDLE_DIR): Promise<{ file: string; metafile: Metafile }> {
+  return bundle("agent", out);
+}
+
+/** Every bundle, with the CRDs and the dashboard beside them: what the image runs. */
+export async function bundleAll(out = DEFAULT_BUNDLE_DIR): Promise<Record<BundleName, { file: string; metafile: Metafile }>> {
+  const agent = await bundle("agent", out);
+  const flotilla = await bundle("flotilla", out);
+  await cp(fileURLToPath(new URL("../control-plane/crds/", import.meta.url)), `${out}/crds`, { recursive: true });
+  await buildDashboard(`${out}/web-dist`);
+  return { agent, flotilla };
+}
+
+/** Each bundled package's name, version, licence and licence file, from the inputs esbuild read. */
+export async function thirdPartyNotices(name: BundleName, metafile: Metafile): Promise<string> {
+  const dirs = new Set<string>();
+  for (const input of Object.keys(metafile.inputs)) {
+    const m = /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(input);
+    if (m?.[1] !== undefined) dirs.add(m[1]);
+  }
+  const parts: string[] = [];
+  for (const dir of [...dirs].sort()) {
+    const pkg = JSON.parse(await readFile(`${dir}/package.json`, "utf8")) as { name: string; version: string; license?: string };
+    const licenceFile = (await readdir(dir)).find((f) => /^(licen[cs]e|copying)(\.|$)/i.test(f));
+    const text = licenceFile === undefined ? `(no licence file in the package; package.json says ${pkg.license ?? "nothing"})` : (await readFile(`${dir}/${licenceFile}`, "utf8")).trim();
+    parts.push(`${pkg.name} ${pkg.version} (${pkg.license ?? "unknown"})\n\n${text}`);
+  }
+  return `Flotilla's ${name} bundle includes these packages:\n\n${parts.join("\n\n----------------------------------------\n\n")}\n`;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const i = process.argv.indexOf("--out");
+  const out = i > 0 ? process.argv[i + 1] : undefined;
+  for (const [name, { file, metafile }] of Object.entries(await bundleAll(out))) {
+    const bytes = Object.entries(metafile.outputs).find(([k]) => k.endsWith(`${name}.mjs`))?.[1].bytes;
+    console.log(`${name} bundle: ${file} (${bytes ?? "?"} bytes)`);
+  }
+}
