@@ -42,6 +42,8 @@ export interface ControlPlaneOptions {
   clusterStartupGraceMs: number;
   /** A not-Ready cluster keeps its Divided copy at least this long, and until the replacement is Available. */
   gracefulEvictionPeriodMs: number;
+  /** --concurrent-resource-template-syncs: the binding controller's workers (default 16). */
+  templateSyncs?: number;
   /** --unschedulable-threshold (ms; 0: replicas never move off Unschedulable pods). */
   unschedulableThresholdMs?: number;
   /** --binding-status-entries: over this many targets, a binding lists only the clusters not as desired (default 100). */

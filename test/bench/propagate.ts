@@ -19,6 +19,7 @@
 //     [--bundle] [--agent-node-args FLAGS]
 import { AGENT_OPTIONS, agentOptions, describeAgents } from "./agent-options.ts";
 import { keepFlotillaLogs } from "./keep-logs.ts";
+import { stageFigures, stagesLine } from "./propagation-stages.ts";
 import { pool } from "./latency-pool.ts";
 import { type BenchSupervisor, superviseFlotilla } from "./latency-supervise.ts";
 import { settleControlPlane } from "./latency-settle.ts";
@@ -281,8 +282,21 @@ try {
     if (!detail) return run;
 
     const bindings = await control.get<{ items: ResourceBinding[] }>(collectionPath(RESOURCES.resourceBinding, ns));
-    const templates = await control.get<{ items: { status?: { availableReplicas?: number } }[] }>(collectionPath(deployments, ns));
+    const templates = await control.get<{ items: { metadata: { name: string; creationTimestamp: string }; status?: { availableReplicas?: number } }[] }>(collectionPath(deployments, ns));
     const templatesSummed = templates.items.filter((d) => d.status?.availableReplicas === K).length;
+    const created = (o: { metadata: { creationTimestamp?: string } }) => Date.parse(o.metadata.creationTimestamp ?? "");
+    const memberCopies = await Promise.all([...members.values()].map((r) => r.get<{ items: { metadata: { name: string; creationTimestamp: string } }[] }>(collectionPath(deployments, ns))));
+    const lastCopy = new Map<string, number>();
+    for (const list of memberCopies) for (const d of list.items) lastCopy.set(d.metadata.name, Math.max(lastCopy.get(d.metadata.name) ?? 0, created(d)));
+    console.log(
+      `stages: ${stagesLine(
+        stageFigures({
+          templates: new Map(templates.items.map((t) => [t.metadata.name, created(t)])),
+          bindings: new Map(bindings.items.map((b) => [(b.metadata.name ?? "").replace(/-deployment$/, ""), created(b)])),
+          members: new Map([...lastCopy].filter(([name]) => memberCopies.every((l) => l.items.some((d) => d.metadata.name === name)))),
+        }),
+      )}`,
+    );
     const agentMetrics = new Map(await Promise.all(memberNames.map(async (m) => [m, await fl.agentMetrics(m)] as const)));
     const cw = writes.get("control") ?? new Map();
     const benchOwn = T + 2; // the templates, the namespace, the policy
