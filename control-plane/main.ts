@@ -34,6 +34,7 @@ export const controlPlaneFlags: FlagSpec[] = [
   { name: "leader-elect-namespace", type: "string", default: "flotilla-system", help: "namespace of the leader Lease (created if missing)" },
   { name: "leader-elect-lease-duration", type: "duration", default: "15s", help: "how long a leader's lease lasts without renewal" },
   { name: "leader-elect-renew-deadline", type: "duration", default: "10s", help: "a leader that cannot renew for this long steps down (and the process exits)" },
+  { name: "leader-elect-thread", type: "bool", default: "true", help: "run leader election (the Lease's renewals) in a worker thread of its own with its own connections to the apiserver, so that a reconnect storm of thousands of agents on the main thread cannot delay a renewal past the renew deadline; false: on the main thread, as before issue 25" },
   { name: "leader-elect-retry-period", type: "duration", default: "2s", help: "how often candidates try, and leaders renew" },
   { name: "identity", type: "string", env: "POD_NAME", help: "this replica's identity in the Lease (default: hostname_pid)" },
   { name: "ca-key", type: "string", env: "FLOTILLA_CA_KEY", help: "PEM file of the CA's private key: turns on registration with bootstrap tokens and certificate renewal" },
@@ -93,6 +94,7 @@ export async function runControlPlane(flags: FlagValues): Promise<void> {
           leaseDurationMs: flags["leader-elect-lease-duration"] as number,
           renewDeadlineMs: flags["leader-elect-renew-deadline"] as number,
           retryPeriodMs: flags["leader-elect-retry-period"] as number,
+          thread: flags["leader-elect-thread"] as boolean,
         }
       : undefined,
     registration:
