@@ -1,7 +1,7 @@
 import { type ClientDuplexStream, credentials, Metadata, status as GrpcStatus } from "@grpc/grpc-js";
 import type { Logger } from "pino";
 import { CoalescingOutbox } from "../shared/coalescing-outbox.ts";
-import { AGENT_MAX_RECONNECT_BACKOFF_MS } from "../shared/reconnect.ts";
+import { AGENT_MAX_RECONNECT_BACKOFF_MS, reconnectDelay, RETRY_AFTER_METADATA, retryAfterOf } from "../shared/reconnect.ts";
 import {
   type AgentMessage,
   AgentHubClient,
@@ -71,6 +71,8 @@ export class HubConnection {
   private stopped = false;
   private timer: NodeJS.Timeout | undefined;
   private synced = false;
+  /** The window a hub last told this agent to spread its first reconnect over (SyncDone; issue 25). */
+  private spreadMs: number | undefined;
   /** Keys to ask the hub for, sent together once the current turn of the event loop ends. */
   private readonly contentKeys = new Set<string>();
   /** Streams opened, for tests. */
@@ -78,6 +80,8 @@ export class HubConnection {
   /** Manifest bytes received, for tests and metrics. */
   manifestBytes = 0;
   upserts = 0;
+  /** Streams the hub refused with a retry-after (its admission gate), for tests. */
+  refusals = 0;
 
   constructor(opts: HubConnectionOptions) {
     this.opts = opts;
@@ -206,27 +210,31 @@ export class HubConnection {
         case "syncDone":
           this.synced = true;
           this.attempt = 0;
+          // Remembered across streams: a hub that says nothing (older) leaves the last word standing.
+          if (kind.value.reconnectSpreadMs !== undefined) this.spreadMs = kind.value.reconnectSpreadMs;
           log.info({ works: kind.value.workCount }, "synced with the hub");
           handlers.syncDone(kind.value.workCount);
           break;
       }
     });
     let ended = false;
-    const ended_ = (why: string, code?: number) => {
+    const ended_ = (why: string, code?: number, retryAfterMs?: number) => {
       if (ended) return;
       ended = true;
       this.synced = false;
       outbox.close();
       if (this.stream === stream) this.stream = undefined;
       if (this.stopped) return;
-      const cap = Math.min(this.opts.maxBackoffMs ?? AGENT_MAX_RECONNECT_BACKOFF_MS, (this.opts.minBackoffMs ?? 500) * 2 ** this.attempt);
-      this.attempt++;
-      const delay = Math.round(Math.random() * cap);
-      const level = code === GrpcStatus.PERMISSION_DENIED || code === GrpcStatus.UNAUTHENTICATED ? "error" : "warn";
+      // A hub that refused with a retry-after (its admission gate) gave this agent a slot: it comes
+      // back then, and its own backoff does not grow meanwhile.
+      const delay = reconnectDelay({ attempt: this.attempt, minBackoffMs: this.opts.minBackoffMs ?? 500, maxBackoffMs: this.opts.maxBackoffMs ?? AGENT_MAX_RECONNECT_BACKOFF_MS, ...(retryAfterMs === undefined ? {} : { retryAfterMs }), ...(this.spreadMs === undefined ? {} : { spreadMs: this.spreadMs }), random: Math.random() });
+      if (retryAfterMs === undefined) this.attempt++;
+      else this.refusals++;
+      const level = code === GrpcStatus.PERMISSION_DENIED || code === GrpcStatus.UNAUTHENTICATED ? "error" : retryAfterMs === undefined ? "warn" : "info";
       log[level]({ why, code, retryInMs: delay }, "hub stream ended; reconnecting");
       this.timer = setTimeout(() => this.open(), delay);
     };
-    stream.on("error", (err: Error & { code?: number; details?: string }) => ended_(err.details ?? err.message, err.code));
+    stream.on("error", (err: Error & { code?: number; details?: string; metadata?: Metadata }) => ended_(err.details ?? err.message, err.code, err.code === GrpcStatus.UNAVAILABLE ? retryAfterOf(err.metadata?.get(RETRY_AFTER_METADATA)) : undefined));
     stream.on("end", () => ended_("the hub closed the stream"));
     stream.write({ kind: { $case: "hello", value: handlers.hello() } });
   }

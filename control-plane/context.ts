@@ -60,6 +60,8 @@ export interface ControlPlaneOptions {
   onLostLeadership?: () => void;
   /** The token bucket on each cluster's agent messages (default: 200 a second, bursts of 2000). */
   agentMessageRate?: { qps: number; burst: number };
+  /** New agent streams admitted per second per replica (issue 25, hub/admission-gate.ts); default: no limit. */
+  agentAdmissions?: { perSecond: number; burst: number };
   /** The largest gRPC message the hub accepts, in bytes (default 4 MiB). */
   maxReceiveMessageBytes?: number;
   /** Registration of new members and renewal of agent certificates; needs the CA's key. */

@@ -44,6 +44,7 @@ export const controlPlaneFlags: FlagSpec[] = [
   { name: "require-acceptance", type: "bool", default: "false", help: "a new Cluster receives nothing until an admin accepts it (`flotillactl accept <cluster>` sets spec.hubAcceptsClient); its Accepted condition says so" },
   { name: "max-receive-message-size", type: "int", default: "4194304", help: "the largest gRPC message (bytes) the hub takes from an agent or flotillactl; a larger one ends that stream with RESOURCE_EXHAUSTED" },
   { name: "agent-message-rate", type: "int", env: "FLOTILLA_AGENT_MESSAGE_RATE", default: "200", help: "messages a second the agent of a cluster may send on average (its streams share one bucket); beyond it the hub stops reading that stream for a while (HTTP/2 flow control pushes back on the agent)" },
+  { name: "max-agent-admissions-per-second", type: "int", default: "200", help: "new agent streams (connections and Hellos, each a resync) this replica admits per second, with a burst of as many; beyond it an agent is refused (UNAVAILABLE) with a retry-after-ms of its own slot in the queue and comes back then, and is told in SyncDone to spread its next reconnect over the fleet's size ÷ this rate (at most half --cluster-failure-threshold). At 200, 10,000 agents are all back within 50 s on one replica; 0: no limit (issue 25)" },
   { name: "agent-message-burst", type: "int", env: "FLOTILLA_AGENT_MESSAGE_BURST", default: "2000", help: "messages the agent of a cluster may send at once after a quiet spell (a reconnect reports every Work)" },
   { name: "admin-revocation-list", type: "string", default: "", help: "file of revoked admin and viewer certificates, one a line: serial number (hex) or SHA-256 fingerprint (as `openssl x509 -fingerprint -sha256` prints it; colons optional), # comments; `flotilla certs revoke` appends to it. Read again within a second of a change, without a restart. While it cannot be read or has a bad line, every Admin API call is refused (logged; agents are served as ever). Empty: no list" },
   { name: "webhook-listen", type: "string", default: "", help: 'host:port of the validating admission webhook (HTTPS with --tls-cert): the apiserver sends it every create and update of a ResourceInterpreterCustomization, refused when a script lacks its function or conflicts with another customization of the same kind; the control plane applies the ValidatingWebhookConfiguration (failurePolicy Fail, caBundle the --ca-cert) at start. "" (the default) turns it off and leaves an existing configuration as it is' },
@@ -113,6 +114,7 @@ export async function runControlPlane(flags: FlagValues): Promise<void> {
     dashboard: dashboardFlags(flags),
     ...(peer === undefined ? {} : { peerAddress: peer }),
     maxReceiveMessageBytes: positive(flags, "max-receive-message-size"),
+    agentAdmissions: { perSecond: nonNegative(flags, "max-agent-admissions-per-second"), burst: nonNegative(flags, "max-agent-admissions-per-second") },
     agentMessageRate: { qps: positive(flags, "agent-message-rate"), burst: positive(flags, "agent-message-burst") },
     onLostLeadership: () => {
       log.error("lost leadership; exiting so that a fresh process competes again");
@@ -154,6 +156,12 @@ export function dashboardFlags(flags: FlagValues): { listen: string; url?: strin
   }
   if (url !== "" && !/^https:\/\/[^/?#]+$/.test(url)) throw new FlagError(`--dashboard-url ${JSON.stringify(url)} must be https://host[:port], with no path`);
   return { listen, ...(url === "" ? {} : { url }), sessionTtlMs: positive(flags, "dashboard-session-ttl") };
+}
+
+function nonNegative(flags: FlagValues, name: string): number {
+  const v = flags[name] as number;
+  if (!(v >= 0)) throw new FlagError(`--${name} must be 0 or more (got ${v})`);
+  return v;
 }
 
 function positive(flags: FlagValues, name: string): number {

@@ -1,14 +1,16 @@
-import { type ServerDuplexStream, type ServerUnaryCall, status as GrpcStatus, type UntypedServiceImplementation } from "@grpc/grpc-js";
+import { Metadata, type ServerDuplexStream, type ServerUnaryCall, status as GrpcStatus, type UntypedServiceImplementation } from "@grpc/grpc-js";
 import type { Logger } from "pino";
 import type { Cluster } from "../../shared/api/types.ts";
 import type { AgentMessage, ControlMessage, InterpreterCustomizations, MetricsWanted, RenewRequest, RenewResponse } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
 import { clusterOfSubject, clusterUidOfSubject } from "../../shared/pki.ts";
+import { RETRY_AFTER_METADATA } from "../../shared/reconnect.ts";
 import { AgentSession } from "./agent-session.ts";
 import type { SessionEvents } from "./session-events.ts";
 import type { DeletionBudget } from "./deletion-brake.ts";
 import type { RateLimiter } from "../../shared/rate-limiter.ts";
 import { DEFAULT_INBOUND_RATE, type InboundRate, inboundBucket } from "./inbound-gate.ts";
 import { certificateRefusal } from "./certificate-refusal.ts";
+import { type AdmissionRate, type AdmissionState, admissionBacklogMs, admitAgent, initialAdmission, reconnectSpreadMs } from "./admission-gate.ts";
 import { RpcError, unaryHandler } from "../rpc.ts";
 import type { WorkStore } from "../works/work-store.ts";
 
@@ -41,6 +43,11 @@ export class Hub {
   private readonly deletionBudget: DeletionBudget | undefined;
   private readonly customizations: (() => InterpreterCustomizations) | undefined;
   private readonly metricsWanted: ((cluster: string) => MetricsWanted) | undefined;
+  private readonly admission: AdmissionRate;
+  private admissionState: AdmissionState;
+  private readonly clusterCount: () => number;
+  /** Streams refused by the admission gate (told to come back later), for metrics. */
+  refusedAdmissions = 0;
 
   constructor(opts: {
     works: WorkStore;
@@ -64,8 +71,18 @@ export class Hub {
      * metricsWantedChanged(cluster) when a cluster's list changes.
      */
     metricsWanted?: (cluster: string) => MetricsWanted;
+    /** Issue 25: new streams admitted per second (default: no limit); beyond it, UNAVAILABLE with retry-after-ms. */
+    admission?: AdmissionRate;
+    /** The fleet's size (Clusters), for the reconnect spread told each agent (default: the agents streaming here). */
+    clusterCount?: () => number;
+    /** The longest reconnect spread told an agent (default 15 s: half the default cluster failure threshold). */
+    reconnectSpreadCapMs?: number;
     log: Logger;
   }) {
+    this.admission = opts.admission ?? { perSecond: 0, burst: 0 };
+    this.admissionState = initialAdmission(this.admission, Date.now());
+    this.clusterCount = opts.clusterCount ?? (() => this.sessions.size);
+    const spreadCapMs = opts.reconnectSpreadCapMs ?? 15_000;
     this.metricsWanted = opts.metricsWanted;
     this.customizations = opts.customizations;
     this.deletionBudget = opts.deletionBudget;
@@ -75,7 +92,8 @@ export class Hub {
     this.registrar = opts.registrar;
     this.rate = opts.rate ?? DEFAULT_INBOUND_RATE;
     this.helloTimeoutMs = opts.helloTimeoutMs;
-    this.events = opts.events;
+    // Agents are told the window to spread a reconnect over only when admissions are limited.
+    this.events = this.admission.perSecond > 0 ? { ...opts.events, reconnectSpreadMs: () => reconnectSpreadMs(this.clusterCount(), this.admission, spreadCapMs) } : opts.events;
     this.log = opts.log;
   }
 
@@ -85,6 +103,11 @@ export class Hub {
       connect: (call: ServerDuplexStream<AgentMessage, ControlMessage>) => this.connect(call),
       renew: unaryHandler<RenewRequest, RenewResponse>(async (call) => ({ certificate: await this.renew(call) })),
     };
+  }
+
+  /** How long until every agent the admission gate sent away is due back (0: none waits). */
+  admissionBacklogMs(): number {
+    return admissionBacklogMs(this.admissionState, Date.now());
   }
 
   /** Clusters with a live stream. */
@@ -130,6 +153,16 @@ export class Hub {
     }
     if (!this.works.synced) {
       call.emit("error", { code: GrpcStatus.UNAVAILABLE, details: "the control plane's caches are not synced yet; retry" });
+      return;
+    }
+    // After the checks that cost nothing: only a stream that may connect takes an admission.
+    const admitted = admitAgent(this.admissionState, Date.now(), this.admission);
+    this.admissionState = admitted.state;
+    if (!admitted.admission.admit) {
+      this.refusedAdmissions++;
+      const metadata = new Metadata();
+      metadata.set(RETRY_AFTER_METADATA, String(admitted.admission.retryAfterMs));
+      call.emit("error", { code: GrpcStatus.UNAVAILABLE, details: `this replica admits ${this.admission.perSecond} agents per second; retry in ${admitted.admission.retryAfterMs} ms`, metadata });
       return;
     }
     const waiting = this.awaitingHello.get(cluster) ?? 0;
