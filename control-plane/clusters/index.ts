@@ -40,6 +40,7 @@ export function startClusters(ctx: ControlPlaneContext, hub: Hub): ClustersPart 
     isLeader: ctx.isLeader,
     connectedHere: (c) => hub.session(c) !== undefined,
     startupGraceMs: opts.clusterStartupGraceMs,
+    admissionBacklogMs: () => hub.admissionBacklogMs(),
     requireAcceptance: opts.requireAcceptance,
     missingFeatures: (c) => hub.session(c)?.deletions.missingFeatures(),
   });
