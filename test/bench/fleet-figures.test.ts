@@ -39,6 +39,8 @@ const figures: FleetFigures = {
   reconnectAllS: 8,
   reconnectManifestBytes: 0,
   restartManifestBytes: 4096,
+  stormLeaderChanges: 0,
+  stormRenewGapMaxMs: 2100,
 };
 
 test("figuresLine puts each figure next to its goal and says whether it is met", () => {
