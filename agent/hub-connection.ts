@@ -1,7 +1,7 @@
 import { type ClientDuplexStream, credentials, Metadata, status as GrpcStatus } from "@grpc/grpc-js";
 import type { Logger } from "pino";
 import { CoalescingOutbox } from "../shared/coalescing-outbox.ts";
-import { AGENT_MAX_RECONNECT_BACKOFF_MS, reconnectDelay, RETRY_AFTER_METADATA, retryAfterOf } from "../shared/reconnect.ts";
+import { AGENT_MAX_RECONNECT_BACKOFF_MS, RECONNECT_ELSEWHERE_METADATA, reconnectDelay, RETRY_AFTER_METADATA, retryAfterOf } from "../shared/reconnect.ts";
 import {
   type AgentMessage,
   AgentHubClient,
@@ -65,6 +65,7 @@ export class HubConnection {
   /** The client of the previous credentials, closed once its stream has ended. */
   private retired: AgentHubClient | undefined;
   private readonly opts: HubConnectionOptions;
+  private credentials: { cert: Buffer; key: Buffer };
   private stream: ClientDuplexStream<AgentMessage, ControlMessage> | undefined;
   private outbox: CoalescingOutbox | undefined;
   private attempt = 0;
@@ -85,6 +86,7 @@ export class HubConnection {
 
   constructor(opts: HubConnectionOptions) {
     this.opts = opts;
+    this.credentials = { cert: opts.cert, key: opts.key };
     const channelOptions: Record<string, string | number> = {
       "grpc.keepalive_time_ms": 20_000,
       "grpc.keepalive_timeout_ms": 10_000,
@@ -93,6 +95,8 @@ export class HubConnection {
       // grpc-js backs off up to 120 s by default; the control plane's startup grace counts on less.
       "grpc.initial_reconnect_backoff_ms": 500,
       "grpc.max_reconnect_backoff_ms": AGENT_MAX_RECONNECT_BACKOFF_MS,
+      // Its own connection: a new channel (reconnectElsewhere) must not reuse the old one's.
+      "grpc.use_local_subchannel_pool": 1,
     };
     if (opts.serverName) channelOptions["grpc.ssl_target_name_override"] = opts.serverName;
     this.channelOptions = channelOptions;
@@ -101,9 +105,15 @@ export class HubConnection {
 
   /** Uses a renewed certificate from the next stream on; the current stream goes on undisturbed. */
   updateCredentials(cert: Buffer, key: Buffer): void {
+    this.credentials = { cert, key };
+    this.newChannel();
+  }
+
+  /** The next stream goes over a new connection (the old channel closes once its stream ended). */
+  private newChannel(): void {
     this.retired?.close();
     this.retired = this.client;
-    this.client = new AgentHubClient(this.opts.address, credentials.createSsl(this.opts.ca, key, cert), this.channelOptions);
+    this.client = new AgentHubClient(this.opts.address, credentials.createSsl(this.opts.ca, this.credentials.key, this.credentials.cert), this.channelOptions);
   }
 
   /** Asks the hub for a new certificate for this cluster, authenticated by the current one. */
@@ -234,7 +244,12 @@ export class HubConnection {
       log[level]({ why, code, retryInMs: delay }, "hub stream ended; reconnecting");
       this.timer = setTimeout(() => this.open(), delay);
     };
-    stream.on("error", (err: Error & { code?: number; details?: string; metadata?: Metadata }) => ended_(err.details ?? err.message, err.code, err.code === GrpcStatus.UNAVAILABLE ? retryAfterOf(err.metadata?.get(RETRY_AFTER_METADATA)) : undefined));
+    stream.on("error", (err: Error & { code?: number; details?: string; metadata?: Metadata }) => {
+      const unavailable = err.code === GrpcStatus.UNAVAILABLE;
+      // A replica over its share: a new connection, which the Service may route to another.
+      if (unavailable && (err.metadata?.get(RECONNECT_ELSEWHERE_METADATA).length ?? 0) > 0) this.newChannel();
+      ended_(err.details ?? err.message, err.code, unavailable ? retryAfterOf(err.metadata?.get(RETRY_AFTER_METADATA)) : undefined);
+    });
     stream.on("end", () => ended_("the hub closed the stream"));
     stream.write({ kind: { $case: "hello", value: handlers.hello() } });
   }

@@ -18,6 +18,12 @@ export const AGENT_RECONNECT_WORST_CASE_MS = 2 * AGENT_MAX_RECONNECT_BACKOFF_MS;
  */
 export const RETRY_AFTER_METADATA = "retry-after-ms";
 
+/**
+ * Issue 25: set on a refusal from a replica that holds more than its share of the fleet: the agent
+ * reconnects on a new connection (a new channel), which the Service may send to another replica.
+ */
+export const RECONNECT_ELSEWHERE_METADATA = "reconnect-elsewhere";
+
 /** The share of a hub's retry-after an agent adds at random, so that agents given one slot do not return together. */
 export const RETRY_AFTER_JITTER = 0.1;
 

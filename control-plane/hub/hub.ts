@@ -3,7 +3,8 @@ import type { Logger } from "pino";
 import type { Cluster } from "../../shared/api/types.ts";
 import type { AgentMessage, ControlMessage, InterpreterCustomizations, MetricsWanted, RenewRequest, RenewResponse } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
 import { clusterOfSubject, clusterUidOfSubject } from "../../shared/pki.ts";
-import { RETRY_AFTER_METADATA } from "../../shared/reconnect.ts";
+import { RECONNECT_ELSEWHERE_METADATA, RETRY_AFTER_METADATA } from "../../shared/reconnect.ts";
+import { overShare } from "./fair-share.ts";
 import { AgentSession } from "./agent-session.ts";
 import type { SessionEvents } from "./session-events.ts";
 import type { DeletionBudget } from "./deletion-brake.ts";
@@ -48,6 +49,10 @@ export class Hub {
   private readonly clusterCount: () => number;
   /** Streams refused by the admission gate (told to come back later), for metrics. */
   refusedAdmissions = 0;
+  /** Streams sent to reconnect elsewhere: this replica held more than its share (fair-share.ts). */
+  sentElsewhere = 0;
+  /** The replicas this one knows of, itself included (set by the clusters part, from the cluster Leases; default 1: never refuse for share). */
+  replicaCount: () => number = () => 1;
 
   constructor(opts: {
     works: WorkStore;
@@ -153,6 +158,15 @@ export class Hub {
     }
     if (!this.works.synced) {
       call.emit("error", { code: GrpcStatus.UNAVAILABLE, details: "the control plane's caches are not synced yet; retry" });
+      return;
+    }
+    // More than its share here: a new connection goes to a random replica (the Service), maybe another.
+    if (overShare({ connectedHere: this.sessions.size, clusters: this.clusterCount(), replicas: this.replicaCount(), alreadyHere: this.sessions.has(cluster) })) {
+      this.sentElsewhere++;
+      const metadata = new Metadata();
+      metadata.set(RECONNECT_ELSEWHERE_METADATA, "1");
+      metadata.set(RETRY_AFTER_METADATA, String(250 + Math.floor(Math.random() * 750)));
+      call.emit("error", { code: GrpcStatus.UNAVAILABLE, details: `this replica holds ${this.sessions.size} agents, more than its share among ${this.replicaCount()} replicas; reconnect elsewhere`, metadata });
       return;
     }
     // After the checks that cost nothing: only a stream that may connect takes an admission.
