@@ -41,6 +41,7 @@ const figures: FleetFigures = {
   restartManifestBytes: 4096,
   stormLeaderChanges: 0,
   stormRenewGapMaxMs: 2100,
+  stormNotReadyMax: 0,
 };
 
 test("figuresLine puts each figure next to its goal and says whether it is met", () => {
