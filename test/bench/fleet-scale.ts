@@ -10,7 +10,8 @@
 //     (leader election, the apiserver's own Leases);          → heartbeatWritesPerS
 //   the control plane's RSS then and its CPU so far;         → rssMiB, cpuS
 //   reconnect storm: every agent's channel closed at once (--storm connections: new TCP and TLS,
-//     as after a network cut) or stream cancelled (--storm streams), nothing changed; until all N
+//     as after a network cut: the agents live on and reconnect as after any stream end, with the
+//     spread a hub told them) or stream cancelled (--storm streams), nothing changed; until all N
 //     synced again, and the manifest bytes they received;   → reconnectAllS, reconnectManifestBytes
 //     meanwhile the leader's Lease, polled from outside: leader changes (restarts included) and the
 //     longest gap between renewals, and the most Clusters Ready=False at once (issue 25);
