@@ -81,4 +81,16 @@ describe("agent admission (--max-agent-admissions-per-second)", () => {
     const lastSync = Math.max(...agents.map((a) => a.lastSyncAt));
     assert.ok(lastSync - t0 >= ((AGENTS - RATE) / RATE) * 1000 * 0.9, `the last agent synced ${lastSync - t0} ms after the start: admissions were spread`);
   });
+
+  it("counts more agents lost at once than a burst as a storm to wait for (the backlog the storm grace lasts)", async () => {
+    for (const a of agents) a.stop();
+    await waitFor(async () => metricValue(await cp.metricsText(), "flotilla_connected_agents") === 0, { what: "every agent gone", timeoutMs: 30_000, intervalMs: 100 });
+    const backlog = metricValue(await cp.metricsText(), "flotilla_agent_admission_backlog_seconds") ?? 0;
+    // 6 agents lost at 2 a second: 3 s to admit them again.
+    assert.ok(backlog > 2 && backlog <= AGENTS / RATE, `a backlog of about ${AGENTS / RATE} s (${backlog})`);
+    agents[0]?.start();
+    await waitFor(async () => agents[0]?.synced === true, { what: "one agent back", timeoutMs: 30_000, intervalMs: 50 });
+    const after = metricValue(await cp.metricsText(), "flotilla_agent_admission_backlog_seconds") ?? 0;
+    assert.ok(after < backlog, `the backlog shrinks as agents come back (${backlog} → ${after})`);
+  });
 });

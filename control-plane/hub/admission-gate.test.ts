@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { type AdmissionState, admissionBacklogMs, admitAgent, initialAdmission, MAX_RETRY_AFTER_MS, reconnectSpreadMs } from "./admission-gate.ts";
+import { type AdmissionState, admissionBacklogMs, admitAgent, initialAdmission, lostBacklogMs, MAX_RETRY_AFTER_MS, reconnectSpreadMs } from "./admission-gate.ts";
 
 const rate = { perSecond: 100, burst: 3 };
 
@@ -51,4 +51,13 @@ describe("reconnectSpreadMs", () => {
     { name: "no limit: no spread (the agent's own backoff)", clusters: 10_000, r: { perSecond: 0, burst: 0 }, want: 0 },
   ];
   for (const c of cases) it(c.name, () => assert.equal(reconnectSpreadMs(c.clusters, c.r, 15_000), c.want));
+});
+
+describe("lostBacklogMs", () => {
+  const cases: { name: string; lost: number; r: { perSecond: number; burst: number }; want: number }[] = [
+    { name: "5,000 agents lost at 200/s: 25 s to admit them again", lost: 5_000, r: { perSecond: 200, burst: 200 }, want: 25_000 },
+    { name: "no more than a burst lost (a few agents, a dead cluster): no storm", lost: 200, r: { perSecond: 200, burst: 200 }, want: 0 },
+    { name: "no limit: no storm backlog", lost: 5_000, r: { perSecond: 0, burst: 0 }, want: 0 },
+  ];
+  for (const c of cases) it(c.name, () => assert.equal(lostBacklogMs(c.lost, c.r), c.want));
 });

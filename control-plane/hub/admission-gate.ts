@@ -56,3 +56,17 @@ export function reconnectSpreadMs(clusters: number, rate: AdmissionRate, capMs: 
   if (rate.perSecond <= 0) return 0;
   return Math.min(capMs, MAX_RETRY_AFTER_MS, Math.ceil((Math.max(0, clusters - rate.burst) * 1000) / rate.perSecond));
 }
+
+/** How long an agent whose stream ended here counts as lost (not back yet) for lostBacklogMs. */
+export const LOST_WINDOW_MS = 5 * 60_000;
+
+/**
+ * How long the agents this replica lost within LOST_WINDOW_MS (their streams ended, and they have
+ * not said Hello again) need to be admitted again at the gate's rate, when they are more than one
+ * burst: a storm, whose agents may be outside the gate's queue (a connection reset sends an agent
+ * to its own backoff). 0 for fewer: a few lost agents, a dead cluster among them, are judged as ever.
+ */
+export function lostBacklogMs(lost: number, rate: AdmissionRate): number {
+  if (rate.perSecond <= 0 || lost <= rate.burst) return 0;
+  return Math.ceil((lost * 1000) / rate.perSecond);
+}

@@ -11,7 +11,7 @@ import type { DeletionBudget } from "./deletion-brake.ts";
 import type { RateLimiter } from "../../shared/rate-limiter.ts";
 import { DEFAULT_INBOUND_RATE, type InboundRate, inboundBucket } from "./inbound-gate.ts";
 import { certificateRefusal } from "./certificate-refusal.ts";
-import { type AdmissionRate, type AdmissionState, admissionBacklogMs, admitAgent, initialAdmission, reconnectSpreadMs } from "./admission-gate.ts";
+import { type AdmissionRate, type AdmissionState, admissionBacklogMs, admitAgent, initialAdmission, LOST_WINDOW_MS, lostBacklogMs, reconnectSpreadMs } from "./admission-gate.ts";
 import { RpcError, unaryHandler } from "../rpc.ts";
 import type { WorkStore } from "../works/work-store.ts";
 
@@ -47,6 +47,8 @@ export class Hub {
   private readonly admission: AdmissionRate;
   private admissionState: AdmissionState;
   private readonly clusterCount: () => number;
+  /** When each agent whose stream ended here was lost (until its next Hello here): a storm's size. */
+  private readonly lostAt = new Map<string, number>();
   /** Streams refused by the admission gate (told to come back later), for metrics. */
   refusedAdmissions = 0;
   /** Streams sent to reconnect elsewhere: this replica held more than its share (fair-share.ts). */
@@ -110,9 +112,18 @@ export class Hub {
     };
   }
 
-  /** How long until every agent the admission gate sent away is due back (0: none waits). */
+  /**
+   * How long until the storm this replica is in has come back (0: none): every agent the admission
+   * gate sent away is due back, and the agents lost here, when more than a burst, are admitted again.
+   */
   admissionBacklogMs(): number {
-    return admissionBacklogMs(this.admissionState, Date.now());
+    const now = Date.now();
+    for (const [cluster, at] of this.lostAt) {
+      // Oldest first (insertion order): the rest are younger.
+      if (now - at <= LOST_WINDOW_MS) break;
+      this.lostAt.delete(cluster);
+    }
+    return Math.max(admissionBacklogMs(this.admissionState, now), lostBacklogMs(this.lostAt.size, this.admission));
   }
 
   /** Clusters with a live stream. */
@@ -208,6 +219,7 @@ export class Hub {
       // Only a stream that passed its Hello replaces the cluster's current one.
       onHello: () => {
         helloOrClose();
+        this.lostAt.delete(cluster);
         const previous = this.sessions.get(cluster);
         this.sessions.set(cluster, session);
         previous?.fail(GrpcStatus.ABORTED, "a newer stream for this cluster replaced this one");
@@ -217,6 +229,8 @@ export class Hub {
         helloOrClose();
         if (this.sessions.get(cluster) === session) {
           this.sessions.delete(cluster);
+          this.lostAt.delete(cluster);
+          this.lostAt.set(cluster, Date.now());
           this.events.connected(cluster, false);
           log.info("agent disconnected");
         }
