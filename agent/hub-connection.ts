@@ -1,7 +1,7 @@
 import { type ClientDuplexStream, credentials, Metadata, status as GrpcStatus } from "@grpc/grpc-js";
 import type { Logger } from "pino";
 import { CoalescingOutbox } from "../shared/coalescing-outbox.ts";
-import { AGENT_MAX_RECONNECT_BACKOFF_MS } from "../shared/reconnect.ts";
+import { AGENT_MAX_RECONNECT_BACKOFF_MS, RECONNECT_ELSEWHERE_METADATA, reconnectDelay, RETRY_AFTER_METADATA, retryAfterOf } from "../shared/reconnect.ts";
 import {
   type AgentMessage,
   AgentHubClient,
@@ -65,12 +65,15 @@ export class HubConnection {
   /** The client of the previous credentials, closed once its stream has ended. */
   private retired: AgentHubClient | undefined;
   private readonly opts: HubConnectionOptions;
+  private credentials: { cert: Buffer; key: Buffer };
   private stream: ClientDuplexStream<AgentMessage, ControlMessage> | undefined;
   private outbox: CoalescingOutbox | undefined;
   private attempt = 0;
   private stopped = false;
   private timer: NodeJS.Timeout | undefined;
   private synced = false;
+  /** The window a hub last told this agent to spread its first reconnect over (SyncDone; issue 25). */
+  private spreadMs: number | undefined;
   /** Keys to ask the hub for, sent together once the current turn of the event loop ends. */
   private readonly contentKeys = new Set<string>();
   /** Streams opened, for tests. */
@@ -78,9 +81,12 @@ export class HubConnection {
   /** Manifest bytes received, for tests and metrics. */
   manifestBytes = 0;
   upserts = 0;
+  /** Streams the hub refused with a retry-after (its admission gate), for tests. */
+  refusals = 0;
 
   constructor(opts: HubConnectionOptions) {
     this.opts = opts;
+    this.credentials = { cert: opts.cert, key: opts.key };
     const channelOptions: Record<string, string | number> = {
       "grpc.keepalive_time_ms": 20_000,
       "grpc.keepalive_timeout_ms": 10_000,
@@ -89,6 +95,8 @@ export class HubConnection {
       // grpc-js backs off up to 120 s by default; the control plane's startup grace counts on less.
       "grpc.initial_reconnect_backoff_ms": 500,
       "grpc.max_reconnect_backoff_ms": AGENT_MAX_RECONNECT_BACKOFF_MS,
+      // Its own connection: a new channel (reconnectElsewhere) must not reuse the old one's.
+      "grpc.use_local_subchannel_pool": 1,
     };
     if (opts.serverName) channelOptions["grpc.ssl_target_name_override"] = opts.serverName;
     this.channelOptions = channelOptions;
@@ -97,9 +105,15 @@ export class HubConnection {
 
   /** Uses a renewed certificate from the next stream on; the current stream goes on undisturbed. */
   updateCredentials(cert: Buffer, key: Buffer): void {
+    this.credentials = { cert, key };
+    this.newChannel();
+  }
+
+  /** The next stream goes over a new connection (the old channel closes once its stream ended). */
+  private newChannel(): void {
     this.retired?.close();
     this.retired = this.client;
-    this.client = new AgentHubClient(this.opts.address, credentials.createSsl(this.opts.ca, key, cert), this.channelOptions);
+    this.client = new AgentHubClient(this.opts.address, credentials.createSsl(this.opts.ca, this.credentials.key, this.credentials.cert), this.channelOptions);
   }
 
   /** Asks the hub for a new certificate for this cluster, authenticated by the current one. */
@@ -206,27 +220,36 @@ export class HubConnection {
         case "syncDone":
           this.synced = true;
           this.attempt = 0;
+          // Remembered across streams: a hub that says nothing (older) leaves the last word standing.
+          if (kind.value.reconnectSpreadMs !== undefined) this.spreadMs = kind.value.reconnectSpreadMs;
           log.info({ works: kind.value.workCount }, "synced with the hub");
           handlers.syncDone(kind.value.workCount);
           break;
       }
     });
     let ended = false;
-    const ended_ = (why: string, code?: number) => {
+    const ended_ = (why: string, code?: number, retryAfterMs?: number) => {
       if (ended) return;
       ended = true;
       this.synced = false;
       outbox.close();
       if (this.stream === stream) this.stream = undefined;
       if (this.stopped) return;
-      const cap = Math.min(this.opts.maxBackoffMs ?? AGENT_MAX_RECONNECT_BACKOFF_MS, (this.opts.minBackoffMs ?? 500) * 2 ** this.attempt);
-      this.attempt++;
-      const delay = Math.round(Math.random() * cap);
-      const level = code === GrpcStatus.PERMISSION_DENIED || code === GrpcStatus.UNAUTHENTICATED ? "error" : "warn";
+      // A hub that refused with a retry-after (its admission gate) gave this agent a slot: it comes
+      // back then, and its own backoff does not grow meanwhile.
+      const delay = reconnectDelay({ attempt: this.attempt, minBackoffMs: this.opts.minBackoffMs ?? 500, maxBackoffMs: this.opts.maxBackoffMs ?? AGENT_MAX_RECONNECT_BACKOFF_MS, ...(retryAfterMs === undefined ? {} : { retryAfterMs }), ...(this.spreadMs === undefined ? {} : { spreadMs: this.spreadMs }), random: Math.random() });
+      if (retryAfterMs === undefined) this.attempt++;
+      else this.refusals++;
+      const level = code === GrpcStatus.PERMISSION_DENIED || code === GrpcStatus.UNAUTHENTICATED ? "error" : retryAfterMs === undefined ? "warn" : "info";
       log[level]({ why, code, retryInMs: delay }, "hub stream ended; reconnecting");
       this.timer = setTimeout(() => this.open(), delay);
     };
-    stream.on("error", (err: Error & { code?: number; details?: string }) => ended_(err.details ?? err.message, err.code));
+    stream.on("error", (err: Error & { code?: number; details?: string; metadata?: Metadata }) => {
+      const unavailable = err.code === GrpcStatus.UNAVAILABLE;
+      // A replica over its share: a new connection, which the Service may route to another.
+      if (unavailable && (err.metadata?.get(RECONNECT_ELSEWHERE_METADATA).length ?? 0) > 0) this.newChannel();
+      ended_(err.details ?? err.message, err.code, unavailable ? retryAfterOf(err.metadata?.get(RETRY_AFTER_METADATA)) : undefined);
+    });
     stream.on("end", () => ended_("the hub closed the stream"));
     stream.write({ kind: { $case: "hello", value: handlers.hello() } });
   }

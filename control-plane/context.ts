@@ -51,11 +51,21 @@ export interface ControlPlaneOptions {
   /** The blast-radius brake (--deletion-budget-percent, --deletion-budget-min; a 60 s window). */
   deletionBudget?: DeletionBudget;
   /** Lease-based leader election; without it this replica always leads. */
-  leaderElection?: { namespace: string; identity: string; leaseDurationMs: number; renewDeadlineMs: number; retryPeriodMs: number };
+  leaderElection?: {
+    namespace: string;
+    identity: string;
+    leaseDurationMs: number;
+    renewDeadlineMs: number;
+    retryPeriodMs: number;
+    /** Renew in a worker thread of its own, which agent traffic on the main thread cannot delay. */
+    thread?: boolean;
+  };
   /** Called when this replica loses leadership (the process should exit and be restarted). */
   onLostLeadership?: () => void;
   /** The token bucket on each cluster's agent messages (default: 200 a second, bursts of 2000). */
   agentMessageRate?: { qps: number; burst: number };
+  /** New agent streams admitted per second per replica (issue 25, hub/admission-gate.ts); default: no limit. */
+  agentAdmissions?: { perSecond: number; burst: number };
   /** The largest gRPC message the hub accepts, in bytes (default 4 MiB). */
   maxReceiveMessageBytes?: number;
   /** Registration of new members and renewal of agent certificates; needs the CA's key. */

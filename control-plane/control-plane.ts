@@ -18,6 +18,7 @@ import { startFederatedHpa } from "./federated-hpa/index.ts";
 import { startRebalancer } from "./rebalancer/index.ts";
 import { startRollout } from "./rollout-controller/index.ts";
 import { LeaderElector } from "./leader-election.ts";
+import { ThreadedLeaderElector } from "./lease-thread.ts";
 import { startPeers } from "./peers/index.ts";
 import { shutdownServer } from "./rpc.ts";
 import { startStatus } from "./status/index.ts";
@@ -92,22 +93,22 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Runn
   };
   // The elector's requests get their own connections (as client-go gives leader election its own
   // client): behind a burst of controller writes in the shared pool, a renewal would wait past
-  // the renew deadline and the leader would step down and exit while nothing was wrong.
-  const electionRest = opts.leaderElection === undefined ? undefined : new KubeRest(opts.kc, { maxSockets: 2, userAgent: `flotilla-control-plane/${ctx.identity}`, writeFence: () => writeFence() });
+  // the renew deadline and the leader would step down and exit while nothing was wrong. By
+  // default it also runs in its own thread (lease-thread.ts), so that a reconnect storm on this
+  // event loop cannot delay it either.
+  const election = opts.leaderElection;
+  const userAgent = `flotilla-control-plane/${ctx.identity}`;
+  const onStoppedLeading = () => {
+    leading = false;
+    opts.onLostLeadership?.();
+  };
+  const electionRest = election === undefined || election.thread ? undefined : new KubeRest(opts.kc, { maxSockets: 2, userAgent, writeFence: () => writeFence() });
   const elector =
-    electionRest === undefined || opts.leaderElection === undefined
+    election === undefined
       ? undefined
-      : new LeaderElector({
-          rest: electionRest,
-          name: "flotilla-control-plane",
-          ...opts.leaderElection,
-          log,
-          onStartedLeading: startLeading,
-          onStoppedLeading: () => {
-            leading = false;
-            opts.onLostLeadership?.();
-          },
-        });
+      : electionRest === undefined
+        ? new ThreadedLeaderElector({ kc: opts.kc, userAgent, election: { name: "flotilla-control-plane", ...election }, log, onStartedLeading: startLeading, onStoppedLeading })
+        : new LeaderElector({ rest: electionRest, name: "flotilla-control-plane", ...election, log, onStartedLeading: startLeading, onStoppedLeading });
   if (elector === undefined) startLeading();
   else {
     writeFence = () => elector.writeFence();

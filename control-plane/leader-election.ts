@@ -14,6 +14,8 @@ export interface LeaderElectionOptions {
   log: Logger;
   onStartedLeading: () => void;
   onStoppedLeading: () => void;
+  /** Each successful renewal (or acquisition), at the time the round began (this replica's clock). */
+  onRenewed?: (at: number) => void;
 }
 
 interface Lease {
@@ -140,6 +142,7 @@ export class LeaderElector {
     // A round that took past the deadline does not count: the lease may be another's by now.
     if (this.leading && Date.now() - this.lastRenew > this.o.renewDeadlineMs) return;
     this.lastRenew = now;
+    this.o.onRenewed?.(now);
     this.armWatchdog();
     if (!this.leading) {
       this.leading = true;

@@ -36,6 +36,7 @@ export const controlPlaneFlags: FlagSpec[] = [
   { name: "leader-elect-namespace", type: "string", default: "flotilla-system", help: "namespace of the leader Lease (created if missing)" },
   { name: "leader-elect-lease-duration", type: "duration", default: "15s", help: "how long a leader's lease lasts without renewal" },
   { name: "leader-elect-renew-deadline", type: "duration", default: "10s", help: "a leader that cannot renew for this long steps down (and the process exits)" },
+  { name: "leader-elect-thread", type: "bool", default: "true", help: "run leader election (the Lease's renewals) in a worker thread of its own with its own connections to the apiserver, so that a reconnect storm of thousands of agents on the main thread cannot delay a renewal past the renew deadline; false: on the main thread, as before issue 25" },
   { name: "leader-elect-retry-period", type: "duration", default: "2s", help: "how often candidates try, and leaders renew" },
   { name: "identity", type: "string", env: "POD_NAME", help: "this replica's identity in the Lease (default: hostname_pid)" },
   { name: "ca-key", type: "string", env: "FLOTILLA_CA_KEY", help: "PEM file of the CA's private key: turns on registration with bootstrap tokens and certificate renewal" },
@@ -45,6 +46,7 @@ export const controlPlaneFlags: FlagSpec[] = [
   { name: "require-acceptance", type: "bool", default: "false", help: "a new Cluster receives nothing until an admin accepts it (`flotillactl accept <cluster>` sets spec.hubAcceptsClient); its Accepted condition says so" },
   { name: "max-receive-message-size", type: "int", default: "4194304", help: "the largest gRPC message (bytes) the hub takes from an agent or flotillactl; a larger one ends that stream with RESOURCE_EXHAUSTED" },
   { name: "agent-message-rate", type: "int", env: "FLOTILLA_AGENT_MESSAGE_RATE", default: "200", help: "messages a second the agent of a cluster may send on average (its streams share one bucket); beyond it the hub stops reading that stream for a while (HTTP/2 flow control pushes back on the agent)" },
+  { name: "max-agent-admissions-per-second", type: "int", default: "200", help: "new agent streams (connections and Hellos, each a resync) this replica admits per second, with a burst of as many; beyond it an agent is refused (UNAVAILABLE) with a retry-after-ms of its own slot in the queue and comes back then, and is told in SyncDone to spread its next reconnect over the fleet's size ÷ this rate (at most half --cluster-failure-threshold). While refused agents are due back, or more agents than this rate's burst were lost here and are not back, a Ready cluster this replica judges is not made NotReady for silence (that backlog, or the lost agents ÷ this rate, plus --cluster-failure-threshold). At 200, 10,000 agents are all back within 50 s on one replica; 0: no limit (issue 25)" },
   { name: "agent-message-burst", type: "int", env: "FLOTILLA_AGENT_MESSAGE_BURST", default: "2000", help: "messages the agent of a cluster may send at once after a quiet spell (a reconnect reports every Work)" },
   { name: "admin-revocation-list", type: "string", default: "", help: "file of revoked admin and viewer certificates, one a line: serial number (hex) or SHA-256 fingerprint (as `openssl x509 -fingerprint -sha256` prints it; colons optional), # comments; `flotilla certs revoke` appends to it. Read again within a second of a change, without a restart. While it cannot be read or has a bad line, every Admin API call is refused (logged; agents are served as ever). Empty: no list" },
   { name: "webhook-listen", type: "string", default: "", help: 'host:port of the validating admission webhook (HTTPS with --tls-cert): the apiserver sends it every create and update of a ResourceInterpreterCustomization, refused when a script lacks its function or conflicts with another customization of the same kind; the control plane applies the ValidatingWebhookConfiguration (failurePolicy Fail, caBundle the --ca-cert) at start. "" (the default) turns it off and leaves an existing configuration as it is' },
@@ -97,6 +99,7 @@ export async function runControlPlane(flags: FlagValues): Promise<void> {
           leaseDurationMs: flags["leader-elect-lease-duration"] as number,
           renewDeadlineMs: flags["leader-elect-renew-deadline"] as number,
           retryPeriodMs: flags["leader-elect-retry-period"] as number,
+          thread: flags["leader-elect-thread"] as boolean,
         }
       : undefined,
     registration:
@@ -115,6 +118,7 @@ export async function runControlPlane(flags: FlagValues): Promise<void> {
     dashboard: dashboardFlags(flags),
     ...(peer === undefined ? {} : { peerAddress: peer }),
     maxReceiveMessageBytes: positive(flags, "max-receive-message-size"),
+    agentAdmissions: { perSecond: nonNegative(flags, "max-agent-admissions-per-second"), burst: nonNegative(flags, "max-agent-admissions-per-second") },
     agentMessageRate: { qps: positive(flags, "agent-message-rate"), burst: positive(flags, "agent-message-burst") },
     onLostLeadership: () => {
       log.error("lost leadership; exiting so that a fresh process competes again");
@@ -162,6 +166,12 @@ export function dashboardFlags(flags: FlagValues): { listen: string; url?: strin
 export function templateSyncs(flags: FlagValues): number {
   const v = flags["concurrent-resource-template-syncs"] as number;
   if (!Number.isInteger(v) || v < 1) throw new FlagError(`--concurrent-resource-template-syncs must be a whole number from 1 (got ${v})`);
+  return v;
+}
+
+function nonNegative(flags: FlagValues, name: string): number {
+  const v = flags[name] as number;
+  if (!(v >= 0)) throw new FlagError(`--${name} must be 0 or more (got ${v})`);
   return v;
 }
 

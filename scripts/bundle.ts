@@ -2,6 +2,7 @@
 // with its dependencies in and client-node's generated API left out (scripts/lean-client-node.ts):
 //   agent.mjs     `flotilla agent` alone (bin/agent-bundle.ts), what every member runs;
 //   flotilla.mjs  every `flotilla` command (bin/flotilla.ts): the control plane and `certs …`;
+//   lease-worker.mjs  the control plane's leader-election thread (control-plane/lease-worker.ts);
 // beside them what the control plane reads from its own directory at run time (crds/, and the
 // dashboard's web-dist/), the licence of every bundled package (<bundle>.THIRD-PARTY-NOTICES.txt,
 // and the legal comments esbuild keeps in <bundle>.LEGAL.txt), and a source map per bundle kept as
@@ -18,7 +19,7 @@ import { leanClientNode } from "./lean-client-node.ts";
 export const DEFAULT_BUNDLE_DIR = fileURLToPath(new URL("../dist/bundle/", import.meta.url));
 
 /** The processes bundled: the output's name and its entry point. */
-export const BUNDLES = { agent: "../bin/agent-bundle.ts", flotilla: "../bin/flotilla.ts" } as const;
+export const BUNDLES = { agent: "../bin/agent-bundle.ts", flotilla: "../bin/flotilla.ts", "lease-worker": "../control-plane/lease-worker.ts" } as const;
 export type BundleName = keyof typeof BUNDLES;
 
 const FENGARI_LOADER = /[\\/]shared[\\/]interpreter[\\/]lua[\\/]fengari\.ts$/;
@@ -74,9 +75,11 @@ export function bundleAgent(out = DEFAULT_BUNDLE_DIR): Promise<{ file: string; m
 export async function bundleAll(out = DEFAULT_BUNDLE_DIR): Promise<Record<BundleName, { file: string; metafile: Metafile }>> {
   const agent = await bundle("agent", out);
   const flotilla = await bundle("flotilla", out);
+  // The control plane's leader-election thread (control-plane/lease-thread.ts) loads it from beside flotilla.mjs.
+  const leaseWorker = await bundle("lease-worker", out);
   await cp(fileURLToPath(new URL("../control-plane/crds/", import.meta.url)), `${out}/crds`, { recursive: true });
   await buildDashboard(`${out}/web-dist`);
-  return { agent, flotilla };
+  return { agent, flotilla, "lease-worker": leaseWorker };
 }
 
 /** Each bundled package's name, version, licence and licence file, from the inputs esbuild read. */

@@ -8,7 +8,7 @@ import { counter } from "../../shared/metrics.ts";
 import { ACCEPTED_CONDITION, acceptanceCondition } from "./acceptance-condition.ts";
 import { anotherReplicaHears, judgeLease, leaseWrite } from "./cluster-lease.ts";
 import type { ClusterLease, ClusterLeases } from "./cluster-leases.ts";
-import { type HeartbeatState, type Readiness, readiness, recordHeartbeat, startupGraceLeft, successThresholdFor, type Thresholds } from "./cluster-readiness.ts";
+import { type HeartbeatState, longerGrace, type Readiness, readiness, recordHeartbeat, startupGraceLeft, stormGraceLeft, successThresholdFor, type Thresholds } from "./cluster-readiness.ts";
 import { clusterStatusWrite } from "./cluster-status-write.ts";
 
 const FIELD_MANAGER = "flotilla-cluster-controller";
@@ -41,6 +41,7 @@ export class ClusterController {
   private readonly isLeader: () => boolean;
   private readonly connectedHere: (cluster: string) => boolean;
   private readonly startupGraceMs: number;
+  private readonly admissionBacklogMs: () => number;
   private readonly requireAcceptance: boolean;
   /** When this replica began judging clusters it hears nothing from: when it started leading. */
   private judgingSince = Date.now();
@@ -65,6 +66,8 @@ export class ClusterController {
     connectedHere: (cluster: string) => boolean;
     /** After a start or a leader change, old heartbeats are not judged for this long (agents reconnect). */
     startupGraceMs: number;
+    /** Issue 25: how long until every agent the hub's admission gate sent away is due back (default 0). */
+    admissionBacklogMs?: () => number;
     /** --require-acceptance: every Cluster shows an Accepted condition. */
     requireAcceptance?: boolean;
     /** The removal features the cluster's agent lacks, when it streams to this replica (AgentOutdated). */
@@ -73,6 +76,7 @@ export class ClusterController {
     this.requireAcceptance = opts.requireAcceptance ?? false;
     this.missingFeatures = opts.missingFeatures;
     this.startupGraceMs = opts.startupGraceMs;
+    this.admissionBacklogMs = opts.admissionBacklogMs ?? (() => 0);
     this.get = opts.getCluster;
     this.rest = opts.rest;
     this.leases = opts.leases;
@@ -130,7 +134,10 @@ export class ClusterController {
     );
     const storedReady = cluster.status?.conditions?.find((x) => x.type === "Ready")?.status;
     const thresholds = { ...this.thresholds, successMs: successThresholdFor(storedReady, this.thresholds.successMs) };
-    const result = await this.writeStatus(cluster, readiness(state, now, thresholds), now);
+    const r = readiness(state, now, thresholds);
+    // Silent in a reconnect storm this replica is metering out: its agent may be waiting its turn.
+    const stormLeft = r.status === "False" && storedReady === "True" ? this.stormGrace(true) : undefined;
+    const result = stormLeft !== undefined ? { requeueAfterMs: stormLeft } : await this.writeStatus(cluster, r, now);
     if (leaseFailure !== undefined) throw leaseFailure;
     return result;
   }
@@ -157,7 +164,8 @@ export class ClusterController {
     // Just started (or just took over): agents are still reconnecting, so a Ready cluster stays
     // Ready until they had time to (DESIGN §11); its condition is left as it is.
     const readyNow = cluster.status?.conditions?.find((x) => x.type === "Ready")?.status;
-    const graceLeft = startupGraceLeft({ ready: readyNow === "True", ...(Number.isNaN(lastHeartbeatAt) ? {} : { lastHeartbeatAt }), judgingSince: this.judgingSince, now, graceMs: this.startupGraceMs });
+    const startupLeft = startupGraceLeft({ ready: readyNow === "True", ...(Number.isNaN(lastHeartbeatAt) ? {} : { lastHeartbeatAt }), judgingSince: this.judgingSince, now, graceMs: this.startupGraceMs });
+    const graceLeft = longerGrace(startupLeft, this.stormGrace(readyNow === "True"));
     if (graceLeft !== undefined) return { requeueAfterMs: graceLeft };
     if (verdict.kind === "expired") {
       // Already not Ready (the replica that heard it last said so first): left as it is, so two judges never trade messages.
@@ -168,6 +176,10 @@ export class ClusterController {
     const state: HeartbeatState = Number.isNaN(persistedBeat) ? {} : { lastHeartbeatAt: persistedBeat, healthySince: persistedBeat - this.thresholds.successMs };
     // The persisted heartbeat is written only every report interval: it is that much older at worst.
     return this.writeStatus(cluster, readiness(state, now, { ...this.thresholds, failureMs: this.thresholds.failureMs + this.statusReportMs }), now);
+  }
+
+  private stormGrace(ready: boolean): number | undefined {
+    return stormGraceLeft({ ready, admissionBacklogMs: this.admissionBacklogMs(), failureMs: this.thresholds.failureMs });
   }
 
   /** Writes the Cluster's status when it changed, or its heartbeat fields once the report interval passed. */

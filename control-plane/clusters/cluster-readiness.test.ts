@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { type HeartbeatState, readiness, recordHeartbeat, startupGraceLeft, successThresholdFor } from "./cluster-readiness.ts";
+import { type HeartbeatState, longerGrace, readiness, recordHeartbeat, startupGraceLeft, stormGraceLeft, successThresholdFor } from "./cluster-readiness.ts";
 
 const t = { failureMs: 30_000, successMs: 10_000 };
 
@@ -63,4 +63,25 @@ describe("successThresholdFor: only a cluster that was not Ready waits out the s
     { name: "a cluster that was lost waits the whole threshold", stored: "False", want: 30_000 },
   ];
   for (const c of cases) it(c.name, () => assert.equal(successThresholdFor(c.stored, 30_000), c.want));
+});
+
+describe("stormGraceLeft", () => {
+  const cases: { name: string; ready: boolean; backlogMs: number; left: number | undefined }[] = [
+    { name: "no agent was sent away: judge now", ready: true, backlogMs: 0, left: undefined },
+    { name: "agents due back for 40 s more: Ready for that and the failure threshold", ready: true, backlogMs: 40_000, left: 70_000 },
+    { name: "a cluster that is not Ready is judged as ever", ready: false, backlogMs: 40_000, left: undefined },
+  ];
+  for (const c of cases) {
+    it(c.name, () => assert.equal(stormGraceLeft({ ready: c.ready, admissionBacklogMs: c.backlogMs, failureMs: 30_000 }), c.left));
+  }
+});
+
+describe("longerGrace", () => {
+  const cases: [number | undefined, number | undefined, number | undefined][] = [
+    [undefined, undefined, undefined],
+    [5, undefined, 5],
+    [undefined, 7, 7],
+    [5, 7, 7],
+  ];
+  for (const [a, b, want] of cases) it(`${a} and ${b}: ${want}`, () => assert.equal(longerGrace(a, b), want));
 });

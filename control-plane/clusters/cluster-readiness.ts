@@ -75,3 +75,20 @@ export function startupGraceLeft(input: { ready: boolean; lastHeartbeatAt?: numb
   const left = input.judgingSince + input.graceMs - input.now;
   return left > 0 ? left : undefined;
 }
+
+/**
+ * Issue 25: how long a Ready cluster stays Ready although its heartbeats stopped, because this
+ * replica's admission gate sent agents away in a reconnect storm and they are not all due back
+ * yet (backlogMs, hub/admission-gate.ts): the cluster's agent may be one of them, and cannot be
+ * heard before its slot. The grace lasts the backlog plus the failure threshold (the returning
+ * agent's first heartbeat), and grows with a storm that grows. Undefined: judge now.
+ */
+export function stormGraceLeft(input: { ready: boolean; admissionBacklogMs: number; failureMs: number }): number | undefined {
+  if (!input.ready || input.admissionBacklogMs <= 0) return undefined;
+  return input.admissionBacklogMs + input.failureMs;
+}
+
+/** The longer of two graces (undefined: none). */
+export function longerGrace(a: number | undefined, b: number | undefined): number | undefined {
+  return a === undefined ? b : b === undefined ? a : Math.max(a, b);
+}

@@ -7,7 +7,8 @@ import type { ControlPlaneContext, Part } from "../context.ts";
 import type { Hub } from "../hub/hub.ts";
 import { shutdownServer, unaryHandler } from "../rpc.ts";
 import { ClusterController } from "./cluster-controller.ts";
-import { clusterLeaseDurationSeconds } from "./cluster-lease.ts";
+import { clusterLeaseDurationSeconds, judgeLease } from "./cluster-lease.ts";
+import { knownReplicas } from "../hub/fair-share.ts";
 import { type ClusterLease, ClusterLeases } from "./cluster-leases.ts";
 import { UnjoinController } from "./unjoin-controller.ts";
 
@@ -40,9 +41,19 @@ export function startClusters(ctx: ControlPlaneContext, hub: Hub): ClustersPart 
     isLeader: ctx.isLeader,
     connectedHere: (c) => hub.session(c) !== undefined,
     startupGraceMs: opts.clusterStartupGraceMs,
+    admissionBacklogMs: () => hub.admissionBacklogMs(),
     requireAcceptance: opts.requireAcceptance,
     missingFeatures: (c) => hub.session(c)?.deletions.missingFeatures(),
   });
+  // The replicas the hub shares the fleet with (fair-share.ts): holders of live cluster Leases, counted at most once every 5 s.
+  let replicas = { at: 0, n: 1 };
+  hub.replicaCount = () => {
+    const now = Date.now();
+    if (now - replicas.at < 5000) return replicas.n;
+    const holders = leases.list().flatMap((l) => (judgeLease(l.spec, now).kind === "held" ? [l.spec?.holderIdentity ?? ""] : []));
+    replicas = { at: now, n: knownReplicas(holders, ctx.identity) };
+    return replicas.n;
+  };
   const unjoinCtl = new UnjoinController({ clusterNamed: (n) => caches.clusters.get(n), reportingCount: (n) => caches.bindingIndex.reportingCount(n), rest, log });
   events.on("heartbeat", (cluster, hb, problems) => clusterCtl.heartbeat(cluster, hb, problems));
   events.on("agentStreamChanged", (cluster) => clusterCtl.controller.enqueue(cluster));

@@ -273,7 +273,7 @@ export class AgentSession {
   /** The message for a key, or undefined when there is nothing to send (an absent Work nobody removed). */
   private message(key: string): ControlMessage | undefined {
     if (key === SYNC_DONE) {
-      return { kind: { $case: "syncDone", value: { workCount: this.works.keys(this.cluster).length } } };
+      return { kind: { $case: "syncDone", value: { workCount: this.works.keys(this.cluster).length, reconnectSpreadMs: this.events.reconnectSpreadMs?.() } } };
     }
     if (this.lists.owns(key)) return this.lists.message(key);
     const work = this.works.get(this.cluster, key);

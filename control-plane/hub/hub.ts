@@ -1,14 +1,17 @@
-import { type ServerDuplexStream, type ServerUnaryCall, status as GrpcStatus, type UntypedServiceImplementation } from "@grpc/grpc-js";
+import { Metadata, type ServerDuplexStream, type ServerUnaryCall, status as GrpcStatus, type UntypedServiceImplementation } from "@grpc/grpc-js";
 import type { Logger } from "pino";
 import type { Cluster } from "../../shared/api/types.ts";
 import type { AgentMessage, ControlMessage, InterpreterCustomizations, MetricsWanted, RenewRequest, RenewResponse } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
 import { clusterOfSubject, clusterUidOfSubject } from "../../shared/pki.ts";
+import { RECONNECT_ELSEWHERE_METADATA, RETRY_AFTER_METADATA } from "../../shared/reconnect.ts";
+import { overShare } from "./fair-share.ts";
 import { AgentSession } from "./agent-session.ts";
 import type { SessionEvents } from "./session-events.ts";
 import type { DeletionBudget } from "./deletion-brake.ts";
 import type { RateLimiter } from "../../shared/rate-limiter.ts";
 import { DEFAULT_INBOUND_RATE, type InboundRate, inboundBucket } from "./inbound-gate.ts";
 import { certificateRefusal } from "./certificate-refusal.ts";
+import { type AdmissionRate, type AdmissionState, admissionBacklogMs, admitAgent, initialAdmission, LOST_WINDOW_MS, lostBacklogMs, reconnectSpreadMs } from "./admission-gate.ts";
 import { RpcError, unaryHandler } from "../rpc.ts";
 import type { WorkStore } from "../works/work-store.ts";
 
@@ -41,6 +44,17 @@ export class Hub {
   private readonly deletionBudget: DeletionBudget | undefined;
   private readonly customizations: (() => InterpreterCustomizations) | undefined;
   private readonly metricsWanted: ((cluster: string) => MetricsWanted) | undefined;
+  private readonly admission: AdmissionRate;
+  private admissionState: AdmissionState;
+  private readonly clusterCount: () => number;
+  /** When each agent whose stream ended here was lost (until its next Hello here): a storm's size. */
+  private readonly lostAt = new Map<string, number>();
+  /** Streams refused by the admission gate (told to come back later), for metrics. */
+  refusedAdmissions = 0;
+  /** Streams sent to reconnect elsewhere: this replica held more than its share (fair-share.ts). */
+  sentElsewhere = 0;
+  /** The replicas this one knows of, itself included (set by the clusters part, from the cluster Leases; default 1: never refuse for share). */
+  replicaCount: () => number = () => 1;
 
   constructor(opts: {
     works: WorkStore;
@@ -64,8 +78,18 @@ export class Hub {
      * metricsWantedChanged(cluster) when a cluster's list changes.
      */
     metricsWanted?: (cluster: string) => MetricsWanted;
+    /** Issue 25: new streams admitted per second (default: no limit); beyond it, UNAVAILABLE with retry-after-ms. */
+    admission?: AdmissionRate;
+    /** The fleet's size (Clusters), for the reconnect spread told each agent (default: the agents streaming here). */
+    clusterCount?: () => number;
+    /** The longest reconnect spread told an agent (default 15 s: half the default cluster failure threshold). */
+    reconnectSpreadCapMs?: number;
     log: Logger;
   }) {
+    this.admission = opts.admission ?? { perSecond: 0, burst: 0 };
+    this.admissionState = initialAdmission(this.admission, Date.now());
+    this.clusterCount = opts.clusterCount ?? (() => this.sessions.size);
+    const spreadCapMs = opts.reconnectSpreadCapMs ?? 15_000;
     this.metricsWanted = opts.metricsWanted;
     this.customizations = opts.customizations;
     this.deletionBudget = opts.deletionBudget;
@@ -75,7 +99,8 @@ export class Hub {
     this.registrar = opts.registrar;
     this.rate = opts.rate ?? DEFAULT_INBOUND_RATE;
     this.helloTimeoutMs = opts.helloTimeoutMs;
-    this.events = opts.events;
+    // Agents are told the window to spread a reconnect over only when admissions are limited.
+    this.events = this.admission.perSecond > 0 ? { ...opts.events, reconnectSpreadMs: () => reconnectSpreadMs(this.clusterCount(), this.admission, spreadCapMs) } : opts.events;
     this.log = opts.log;
   }
 
@@ -85,6 +110,20 @@ export class Hub {
       connect: (call: ServerDuplexStream<AgentMessage, ControlMessage>) => this.connect(call),
       renew: unaryHandler<RenewRequest, RenewResponse>(async (call) => ({ certificate: await this.renew(call) })),
     };
+  }
+
+  /**
+   * How long until the storm this replica is in has come back (0: none): every agent the admission
+   * gate sent away is due back, and the agents lost here, when more than a burst, are admitted again.
+   */
+  admissionBacklogMs(): number {
+    const now = Date.now();
+    for (const [cluster, at] of this.lostAt) {
+      // Oldest first (insertion order): the rest are younger.
+      if (now - at <= LOST_WINDOW_MS) break;
+      this.lostAt.delete(cluster);
+    }
+    return Math.max(admissionBacklogMs(this.admissionState, now), lostBacklogMs(this.lostAt.size, this.admission));
   }
 
   /** Clusters with a live stream. */
@@ -132,6 +171,25 @@ export class Hub {
       call.emit("error", { code: GrpcStatus.UNAVAILABLE, details: "the control plane's caches are not synced yet; retry" });
       return;
     }
+    // More than its share here: a new connection goes to a random replica (the Service), maybe another.
+    if (overShare({ connectedHere: this.sessions.size, clusters: this.clusterCount(), replicas: this.replicaCount(), alreadyHere: this.sessions.has(cluster) })) {
+      this.sentElsewhere++;
+      const metadata = new Metadata();
+      metadata.set(RECONNECT_ELSEWHERE_METADATA, "1");
+      metadata.set(RETRY_AFTER_METADATA, String(250 + Math.floor(Math.random() * 750)));
+      call.emit("error", { code: GrpcStatus.UNAVAILABLE, details: `this replica holds ${this.sessions.size} agents, more than its share among ${this.replicaCount()} replicas; reconnect elsewhere`, metadata });
+      return;
+    }
+    // After the checks that cost nothing: only a stream that may connect takes an admission.
+    const admitted = admitAgent(this.admissionState, Date.now(), this.admission);
+    this.admissionState = admitted.state;
+    if (!admitted.admission.admit) {
+      this.refusedAdmissions++;
+      const metadata = new Metadata();
+      metadata.set(RETRY_AFTER_METADATA, String(admitted.admission.retryAfterMs));
+      call.emit("error", { code: GrpcStatus.UNAVAILABLE, details: `this replica admits ${this.admission.perSecond} agents per second; retry in ${admitted.admission.retryAfterMs} ms`, metadata });
+      return;
+    }
     const waiting = this.awaitingHello.get(cluster) ?? 0;
     if (waiting >= MAX_STREAMS_AWAITING_HELLO) {
       call.emit("error", { code: GrpcStatus.RESOURCE_EXHAUSTED, details: `${waiting} streams of cluster ${cluster} have not said Hello yet; retry later` });
@@ -161,6 +219,7 @@ export class Hub {
       // Only a stream that passed its Hello replaces the cluster's current one.
       onHello: () => {
         helloOrClose();
+        this.lostAt.delete(cluster);
         const previous = this.sessions.get(cluster);
         this.sessions.set(cluster, session);
         previous?.fail(GrpcStatus.ABORTED, "a newer stream for this cluster replaced this one");
@@ -170,6 +229,8 @@ export class Hub {
         helloOrClose();
         if (this.sessions.get(cluster) === session) {
           this.sessions.delete(cluster);
+          this.lostAt.delete(cluster);
+          this.lostAt.set(cluster, Date.now());
           this.events.connected(cluster, false);
           log.info("agent disconnected");
         }

@@ -76,10 +76,15 @@ export function startHub(ctx: ControlPlaneContext): HubPart {
       return false;
     }
   };
+  // Counted at most once a second: every SyncDone asks (the spread told each agent).
+  let clusterCount = { at: 0, n: 0 };
   const hub = new Hub({
     works: ctx.works,
     log: ctx.log,
     rate: ctx.opts.agentMessageRate,
+    ...(ctx.opts.agentAdmissions === undefined ? {} : { admission: ctx.opts.agentAdmissions }),
+    clusterCount: () => (clusterCount.at + 1000 > Date.now() ? clusterCount : (clusterCount = { at: Date.now(), n: caches.clusters.list().length })).n,
+    reconnectSpreadCapMs: Math.floor(ctx.opts.clusterFailureMs / 2),
     clusterNamed: (c) => caches.clusters.get(c),
     registrar: ctx.registrar,
     allowCertsWithoutUid: ctx.opts.allowAgentCertsWithoutUid,
@@ -103,6 +108,9 @@ export function startHub(ctx: ControlPlaneContext): HubPart {
   events.on("agentCustomizationsChanged", () => hub.customizationsChanged());
   events.on("metricsWantedChanged", (cluster) => hub.metricsWantedChanged(cluster));
   gaugeOf("flotilla_deletions_held", "Deletions the blast-radius brake holds for the cluster, waiting for flotillactl deletions approve|reject.", () => hub.connectedClusters().map((c) => [{ cluster: c }, hub.session(c)?.deletions.heldCount ?? 0] as const), ["cluster"]);
+  counterOf("flotilla_agent_admissions_refused_total", "New agent streams this replica's admission gate refused with a retry-after (--max-agent-admissions-per-second).", () => hub.refusedAdmissions);
+  gaugeOf("flotilla_agent_admission_backlog_seconds", "How long until the reconnect storm this replica is in has come back: every agent the admission gate refused is due back, and the agents lost here, when more than a burst, are admitted again at its rate.", () => hub.admissionBacklogMs() / 1000);
+  counterOf("flotilla_agents_sent_elsewhere_total", "New agent streams refused because this replica held more than its share of the fleet (the agent reconnects on a new connection).", () => hub.sentElsewhere);
   gaugeOf("flotilla_connected_agents", "Agents streaming to this replica.", () => hub.connectedClusters().length);
   const sessionStat = (stat: "upserts" | "manifestBytes" | "statuses" | "customizations" | "metricsWanted" | "workloadMetrics") => () => hub.connectedClusters().map((c) => [{ cluster: c }, hub.session(c)?.stats[stat] ?? 0] as const);
   counterOf("flotilla_stream_upserts_total", "WorkUpserts sent on the cluster's current stream.", sessionStat("upserts"), ["cluster"]);

@@ -27,6 +27,8 @@ export interface SessionEvents {
   deletionHeld?(cluster: string, key: string): void;
   /** An agent's summary of a workload it was asked for (issue 22), within bounds. */
   workloadMetrics?(cluster: string, report: WorkloadMetricsReport): void;
+  /** Issue 25: the window to spread a reconnect over, told the agent in SyncDone (admission-gate.ts); none: unset. */
+  reconnectSpreadMs?(): number;
 }
 
 /** The report that shows a held deletion on the binding, as the agent's own would show a state. */

@@ -70,7 +70,7 @@ async function handle(m: ToWorker): Promise<unknown> {
     case "cut":
       for (const a of agents) {
         if (m.how === "streams") a.cutStream();
-        else a.reconnect();
+        else a.cutConnection();
       }
       return {};
     case "restart": {

@@ -39,6 +39,9 @@ const figures: FleetFigures = {
   reconnectAllS: 8,
   reconnectManifestBytes: 0,
   restartManifestBytes: 4096,
+  stormLeaderChanges: 0,
+  stormRenewGapMaxMs: 2100,
+  stormNotReadyMax: 0,
 };
 
 test("figuresLine puts each figure next to its goal and says whether it is met", () => {

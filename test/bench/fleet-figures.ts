@@ -14,6 +14,11 @@ export interface FleetFigures {
   reconnectAllS: number;
   reconnectManifestBytes: number;
   restartManifestBytes: number;
+  /** Issue 25: during the storm, leader changes and the longest gap between the leader's Lease renewals (lease-watch.ts). */
+  stormLeaderChanges: number;
+  stormRenewGapMaxMs: number;
+  /** The most Clusters Ready=False at once during the storm (goal 0: nothing was wrong with them). */
+  stormNotReadyMax: number;
 }
 
 /** The memory mode: T templates × N clusters held by the control plane. */
@@ -71,6 +76,7 @@ export function figuresLine(n: number, f: FleetFigures): string {
     `control writes/template ${n2(f.controlWritesPerTemplate)} (goal ≤ ${GOALS.controlWritesPerTemplate}: ${verdict(f.controlWritesPerTemplate <= GOALS.controlWritesPerTemplate)});`,
     `heartbeat writes/s ${n2(f.heartbeatWritesPerS)} (goal ≤ N/40 = ${n2(hbGoal)}: ${verdict(f.heartbeatWritesPerS <= hbGoal)});`,
     `reconnect all ${n1(f.reconnectAllS)} s (goal < ${GOALS.reconnectAllS} s at 10,000; ${atScale(f.reconnectAllS < GOALS.reconnectAllS, n)}), manifest bytes ${f.reconnectManifestBytes} (goal 0: ${verdict(f.reconnectManifestBytes === 0)});`,
+    `storm: leader changes ${f.stormLeaderChanges} (goal 0: ${verdict(f.stormLeaderChanges === 0)}), longest gap between Lease renewals ${ms(f.stormRenewGapMaxMs)}, Clusters NotReady at once ${f.stormNotReadyMax} (goal 0: ${verdict(f.stormNotReadyMax === 0)});`,
     `restart manifest bytes ${f.restartManifestBytes} (goal 0: ${verdict(f.restartManifestBytes === 0)});`,
     `control plane RSS ${n1(f.rssMiB)} MiB, CPU ${n1(f.cpuS)} s`,
   ].join(" ");

@@ -10,8 +10,12 @@
 //     (leader election, the apiserver's own Leases);          → heartbeatWritesPerS
 //   the control plane's RSS then and its CPU so far;         → rssMiB, cpuS
 //   reconnect storm: every agent's channel closed at once (--storm connections: new TCP and TLS,
-//     as after a network cut) or stream cancelled (--storm streams), nothing changed; until all N
+//     as after a network cut: the agents live on and reconnect as after any stream end, with the
+//     spread a hub told them) or stream cancelled (--storm streams), nothing changed; until all N
 //     synced again, and the manifest bytes they received;   → reconnectAllS, reconnectManifestBytes
+//     meanwhile the leader's Lease, polled from outside: leader changes (restarts included) and the
+//     longest gap between renewals, and the most Clusters Ready=False at once (issue 25);
+//                                                              → stormLeaderChanges, stormRenewGapMaxMs, stormNotReadyMax
 //   restart: one agent restarts as the real agent does (restartHello); manifest bytes it received.
 // With --templates T it measures memory instead: T templates under one policy for all N clusters,
 // and the control plane's RSS once every agent acknowledged all T × N Works.
@@ -33,6 +37,7 @@ import { arrivalDelays, type FleetFigures, figuresLine, type MemoryFigures, memo
 import type { Receipt } from "./fleet-sim-agent.ts";
 import { AgentWorkers } from "./fleet-workers.ts";
 import { keepFlotillaLogs } from "./keep-logs.ts";
+import { leaseFigures, watchLease } from "./lease-watch.ts";
 
 const { values } = parseArgs({
   options: {
@@ -273,9 +278,27 @@ async function measure(run: Run): Promise<FleetFigures> {
 
   // ---- reconnect storm, nothing changed ----------------------------------------------------------
   const s0 = await workers.summary();
+  const restarts0 = run.cp.restarts();
+  const lease = watchLease(rest, "/apis/coordination.k8s.io/v1/namespaces/flotilla-system/leases/flotilla-control-plane");
+  // Clusters judged NotReady meanwhile (a list of 10,000 Clusters is 15 MB: not too often).
+  let notReadyMax = 0;
+  let watching = true;
+  const readiness = (async () => {
+    while (watching) {
+      const list = await rest.get<{ items: { status?: { conditions?: { type: string; status: string }[] } }[] }>(collectionPath(RESOURCES.cluster), { resourceVersion: "0" }).catch(() => ({ items: [] }));
+      notReadyMax = Math.max(notReadyMax, list.items.filter((c) => c.status?.conditions?.some((x) => x.type === "Ready" && x.status === "False")).length);
+      await sleep(Math.max(1000, n / 2));
+    }
+  })();
   t0 = epochNow();
   await workers.all({ type: "cut", how: storm });
   await until(`all ${n} agents synced again after the storm`, async () => (await workers.summary(t0)).syncedSince === n);
+  const leaseSeen = leaseFigures(await lease.stop());
+  watching = false;
+  await readiness;
+  const stormRestarts = run.cp.restarts() - restarts0;
+  const admissions = await run.cp.metricsText().then((t) => metricValue(t, "flotilla_agent_admissions_refused_total"), () => undefined);
+  say(`storm: the leader's Lease renewed ${leaseSeen.renewals} times, gaps p99 ${leaseSeen.gapP99Ms} ms, max ${leaseSeen.gapMaxMs} ms; ${leaseSeen.leaderChanges} leader changes, ${stormRestarts} control-plane restarts; ${admissions ?? "?"} admissions refused so far; at most ${notReadyMax} Clusters Ready=False at once`);
   const s1 = await workers.summary(t0);
   const reconnectAllS = (s1.lastSyncAt - t0) / 1000;
   const reconnectManifestBytes = s1.manifestBytes - s0.manifestBytes;
@@ -302,6 +325,9 @@ async function measure(run: Run): Promise<FleetFigures> {
     reconnectAllS: round(reconnectAllS, 2),
     reconnectManifestBytes,
     restartManifestBytes: restart.manifestBytes,
+    stormLeaderChanges: leaseSeen.leaderChanges + stormRestarts,
+    stormRenewGapMaxMs: leaseSeen.gapMaxMs,
+    stormNotReadyMax: notReadyMax,
   };
 }
 

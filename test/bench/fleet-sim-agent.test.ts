@@ -82,6 +82,13 @@ describe("bench:fleet simulated agent", () => {
     assert.equal(agent.manifestBytes, bytes);
   });
 
+  it("after a network cut (a new channel, the same agent) reconnects by itself without receiving a manifest", async () => {
+    const [bytes, connects] = [agent.manifestBytes, agent.connects];
+    agent.cutConnection();
+    await until(() => agent.connects > connects && agent.synced, "synced again");
+    assert.equal(agent.manifestBytes, bytes);
+  });
+
   it("restarts as the real agent does: contents are sent again only if its Hello asks for them", async () => {
     const bytes = agent.manifestBytes;
     const syncs = agent.syncs;

@@ -143,7 +143,20 @@ export class SimAgent {
     this.connection?.resync();
   }
 
-  /** Closes the channel and opens a new one (new TCP and TLS), keeping what it holds: a network cut. */
+  /**
+   * A network cut: the agent process lives on, its connection is gone. The stream ends and the
+   * agent reconnects as after any stream end (its backoff, or the spread a hub told it) over a new
+   * channel (new TCP and TLS), keeping what it holds.
+   */
+  cutConnection(): void {
+    const c = this.connection;
+    if (c === undefined) return;
+    // A new channel for the next stream (the same certificate), then the stream ends.
+    c.updateCredentials(this.opts.cert, this.opts.key);
+    c.resync();
+  }
+
+  /** Closes the channel and opens a new one at once (new TCP and TLS), keeping what it holds: as a restarted process. */
   reconnect(): void {
     this.closeConnection();
     this.start();

@@ -379,6 +379,13 @@ export interface MetricValue {
 /** SyncDone ends a resync: the agent now holds exactly the hub's set of Works. */
 export interface SyncDone {
   workCount: number;
+  /**
+   * Issue 25: when this stream ends, the agent spreads its first attempt to reconnect uniformly
+   * over this many milliseconds (the hub's fleet ÷ its admission rate), and remembers it for
+   * later streams, so that a fleet cut off at once does not come back at once. Unset (an older
+   * hub): the agent's own backoff. An older agent ignores it.
+   */
+  reconnectSpreadMs?: number | undefined;
 }
 
 /** Identifies one object in the member cluster. */
@@ -3611,13 +3618,16 @@ export const MetricValue: MessageFns<MetricValue> = {
 };
 
 function createBaseSyncDone(): SyncDone {
-  return { workCount: 0 };
+  return { workCount: 0, reconnectSpreadMs: undefined };
 }
 
 export const SyncDone: MessageFns<SyncDone> = {
   encode(message: SyncDone, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.workCount !== 0) {
       writer.uint32(8).uint32(message.workCount);
+    }
+    if (message.reconnectSpreadMs !== undefined) {
+      writer.uint32(16).uint32(message.reconnectSpreadMs);
     }
     return writer;
   },
@@ -3643,6 +3653,14 @@ export const SyncDone: MessageFns<SyncDone> = {
             message.workCount = reader.uint32();
             continue;
           }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.reconnectSpreadMs = reader.uint32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3662,6 +3680,11 @@ export const SyncDone: MessageFns<SyncDone> = {
         : isSet(object.work_count)
         ? globalThis.Number(object.work_count)
         : 0,
+      reconnectSpreadMs: isSet(object.reconnectSpreadMs)
+        ? globalThis.Number(object.reconnectSpreadMs)
+        : isSet(object.reconnect_spread_ms)
+        ? globalThis.Number(object.reconnect_spread_ms)
+        : undefined,
     };
   },
 
@@ -3669,6 +3692,9 @@ export const SyncDone: MessageFns<SyncDone> = {
     const obj: any = {};
     if (message.workCount !== 0) {
       obj.workCount = Math.round(message.workCount);
+    }
+    if (message.reconnectSpreadMs !== undefined) {
+      obj.reconnectSpreadMs = Math.round(message.reconnectSpreadMs);
     }
     return obj;
   },
@@ -3679,6 +3705,7 @@ export const SyncDone: MessageFns<SyncDone> = {
   fromPartial<I extends Exact<DeepPartial<SyncDone>, I>>(object: I): SyncDone {
     const message = createBaseSyncDone();
     message.workCount = object.workCount ?? 0;
+    message.reconnectSpreadMs = object.reconnectSpreadMs ?? undefined;
     return message;
   },
 };

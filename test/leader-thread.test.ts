@@ -1,0 +1,98 @@
+// Issue 25: the leader's Lease renewals do not wait behind work on the main thread (a reconnect
+// storm of thousands of agents), against a real kube-apiserver.
+import assert from "node:assert/strict";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { KubeRest } from "../shared/kube-rest.ts";
+import { silentLogger } from "../shared/logger.ts";
+import { LeaderElector } from "../control-plane/leader-election.ts";
+import { ThreadedLeaderElector } from "../control-plane/lease-thread.ts";
+import { type Cluster, startCluster } from "./env/cluster.ts";
+import { waitFor } from "./env/wait.ts";
+
+/** Short timings, so that a few seconds of blocked main thread pass the renew deadline. */
+const timings = { leaseDurationMs: 4000, renewDeadlineMs: 2500, retryPeriodMs: 300 };
+const blockMs = 5000;
+
+/** What a storm does to the main thread, at its worst: nothing else runs for a while. */
+function busy(ms: number): void {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    /* spin */
+  }
+}
+
+interface Lease {
+  spec?: { holderIdentity?: string; renewTime?: string; leaseTransitions?: number };
+}
+
+describe("leader election under a busy main thread", () => {
+  let dir = "";
+  let control: Cluster;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), "flotilla-leader-thread-"));
+    control = await startCluster({ name: "control", role: "control", dir: join(dir, "control") });
+  });
+  after(async () => {
+    await control?.stop();
+    if (dir !== "") await rm(dir, { recursive: true, force: true });
+  });
+
+  const leaseOf = (name: string) => new KubeRest(control.kubeConfig()).get<Lease>(`/apis/coordination.k8s.io/v1/namespaces/flotilla-system/leases/${name}`);
+
+  it("in its own thread, the leader renews its Lease while the main thread is blocked past the renew deadline, and may still write", async () => {
+    let stopped = 0;
+    const elector = new ThreadedLeaderElector({
+      kc: control.kubeConfig(),
+      userAgent: "test",
+      election: { name: "threaded", namespace: "flotilla-system", identity: "threaded-1", ...timings },
+      log: silentLogger(),
+      onStartedLeading: () => undefined,
+      onStoppedLeading: () => stopped++,
+    });
+    try {
+      await elector.start();
+      await waitFor(async () => elector.isLeader, { what: "the threaded elector to lead", timeoutMs: 20_000, intervalMs: 50 });
+      const blockedAt = Date.now();
+      busy(blockMs);
+      // Read before anything else of this thread runs: the fence is what a controller's write would see.
+      assert.equal(elector.writeFence(), undefined, "writes are not fenced: the lease was renewed meanwhile");
+      const lease = await leaseOf("threaded");
+      assert.equal(lease.spec?.holderIdentity, "threaded-1");
+      assert.ok(Date.parse(lease.spec?.renewTime ?? "") > blockedAt + blockMs - 2 * timings.retryPeriodMs, `renewed during the block (renewTime ${lease.spec?.renewTime}, block ${new Date(blockedAt).toISOString()} + ${blockMs} ms)`);
+      await new Promise((r) => setTimeout(r, 100));
+      assert.equal(stopped, 0, "never stepped down");
+      assert.ok(elector.isLeader);
+    } finally {
+      await elector.stop();
+    }
+    assert.equal((await leaseOf("threaded")).spec?.holderIdentity, "", "released on stop");
+  });
+
+  it("on the main thread (--leader-elect-thread=false), the same block fences the leader's writes and it steps down", async () => {
+    let stopped = 0;
+    const rest = new KubeRest(control.kubeConfig(), { maxSockets: 2 });
+    const e = new LeaderElector({
+      rest,
+      name: "main-thread",
+      namespace: "flotilla-system",
+      identity: "main-1",
+      ...timings,
+      log: silentLogger(),
+      onStartedLeading: () => undefined,
+      onStoppedLeading: () => stopped++,
+    });
+    try {
+      await e.start();
+      await waitFor(async () => e.isLeader, { what: "the elector to lead", timeoutMs: 20_000, intervalMs: 50 });
+      busy(blockMs);
+      assert.match(e.writeFence() ?? "", /missed its renew deadline/);
+      await waitFor(async () => stopped === 1, { what: "the elector to step down", timeoutMs: 10_000, intervalMs: 50 });
+    } finally {
+      await e.stop();
+      rest.close();
+    }
+  });
+});
