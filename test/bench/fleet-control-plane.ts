@@ -1,4 +1,4 @@
-// bench:fleet's one control-plane process, with the production defaults of every cluster and
+// bench:fleet's control-plane process (one per replica), with the production defaults of every cluster and
 // leader-election flag (unlike test/env/flotilla.ts, whose short test timings would multiply the
 // status writes being measured), and what the bench reads of it: /metrics, RSS and CPU. When it
 // exits (a leader that could not renew its Lease exits on purpose), it is started again in place,
@@ -29,15 +29,22 @@ export interface BenchControlPlane {
   stop(): Promise<void>;
 }
 
-export async function startBenchControlPlane(control: Cluster, dir: string, logLevel: string, extraArgs: string[] = []): Promise<BenchControlPlane> {
-  const ca = await createCa("flotilla-bench-ca");
-  const hub = await issueCertificate(ca, { commonName: "flotilla-hub", dnsNames: ["localhost"], ipAddresses: ["127.0.0.1"], usage: "server" });
-  const files: [string, string][] = [["ca.crt", ca.certPem], ["hub.crt", hub.certPem], ["hub.key", hub.keyPem]];
-  await Promise.all(files.map(([f, text]) => writeFile(join(dir, f), text, { mode: 0o600 })));
+/**
+ * Starts one replica. The first makes the CA and the hub's certificate in `dir`; another (`replica`
+ * given) reuses them, as replicas behind one Service share a serving certificate.
+ */
+export async function startBenchControlPlane(control: Cluster, dir: string, logLevel: string, extraArgs: string[] = [], replica?: { ca: KeyPair; identity: string }): Promise<BenchControlPlane> {
+  const ca = replica?.ca ?? (await createCa("flotilla-bench-ca"));
+  if (replica === undefined) {
+    const hub = await issueCertificate(ca, { commonName: "flotilla-hub", dnsNames: ["localhost"], ipAddresses: ["127.0.0.1"], usage: "server" });
+    const files: [string, string][] = [["ca.crt", ca.certPem], ["hub.crt", hub.certPem], ["hub.key", hub.keyPem]];
+    await Promise.all(files.map(([f, text]) => writeFile(join(dir, f), text, { mode: 0o600 })));
+  }
+  const identity = replica?.identity ?? "control-plane";
   const [grpcPort, healthPort] = [await freePort(), await freePort()];
   const get = async (path: string) => fetch(`http://127.0.0.1:${healthPort}${path}`, { signal: AbortSignal.timeout(30_000) });
   const process_ = ManagedProcess.start({
-    name: "control-plane",
+    name: identity,
     command: process.execPath,
     args: [
       flotillaBin, "control-plane",
@@ -48,12 +55,12 @@ export async function startBenchControlPlane(control: Cluster, dir: string, logL
       `--tls-cert=${join(dir, "hub.crt")}`,
       `--tls-key=${join(dir, "hub.key")}`,
       "--registration-listen=",
-      "--identity=control-plane",
+      `--identity=${identity}`,
       ...extraArgs,
     ],
     ready: async () => (await get("/readyz").catch(() => undefined))?.ok ?? false,
     env: { ...process.env, LOG_LEVEL: logLevel },
-    logFile: join(dir, "control-plane.log"),
+    logFile: join(dir, `${identity}.log`),
   });
   try {
     await process_.guard(waitFor(async () => (await get("/readyz").catch(() => undefined))?.ok ?? false, { what: "control plane /readyz", timeoutMs: 120_000 }));
@@ -73,7 +80,7 @@ export async function startBenchControlPlane(control: Cluster, dir: string, logL
       restarts++;
       cpuOfEnded += lastCpu;
       lastCpu = 0;
-      console.log(`  control plane exited (code ${e.code}, signal ${e.signal}); restart ${restarts}, as a kubelet would. Last log lines:\n${process_.tail(3)}`);
+      console.log(`  ${identity} exited (code ${e.code}, signal ${e.signal}); restart ${restarts}, as a kubelet would. Last log lines:\n${process_.tail(3)}`);
       await process_.restart(120_000).catch((err: unknown) => console.log(`  control plane restart failed: ${String(err)}`));
       watch();
     });

@@ -23,7 +23,7 @@
 // by N. Never fails on a time: exits non-zero only when a run could not complete, saying what.
 //   node test/bench/fleet-scale.ts --agents 1000[,5000,…] [--workers W] [--templates T] [--json FILE]
 //     [--changes M] [--idle S] [--background S] [--storm connections|streams] [--heartbeat-interval S]
-//     [--timeout S] [--log-level L] [--keep-logs] [--control-plane-args=--flag=v,…]
+//     [--timeout S] [--log-level L] [--keep-logs] [--control-plane-args=--flag=v,…] [--replicas R]
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -32,7 +32,7 @@ import { collectionPath, KubeRest, objectPath, type ResourceInfo } from "../../s
 import { workKey } from "../../shared/work-key.ts";
 import { type Fleet, startFleet } from "../env/fleet.ts";
 import { apiserverWrites, diffWrites, formatWrites, totalWrites } from "./apiserver-metrics.ts";
-import { type BenchControlPlane, metricValue, startBenchControlPlane } from "./fleet-control-plane.ts";
+import { type BenchReplicas, startBenchReplicas } from "./fleet-replicas.ts";
 import { arrivalDelays, type FleetFigures, figuresLine, type MemoryFigures, memoryLine, quantile } from "./fleet-figures.ts";
 import type { Receipt } from "./fleet-sim-agent.ts";
 import { AgentWorkers } from "./fleet-workers.ts";
@@ -55,6 +55,8 @@ const { values } = parseArgs({
     "keep-logs": { type: "boolean", default: false },
     /** Extra control-plane flags, e.g. --control-plane-args=--leader-elect=false (comma-separated). */
     "control-plane-args": { type: "string", default: "" },
+    /** Control-plane replicas behind one round-robin address (a Service); agents spread by fair share. */
+    replicas: { type: "string", default: "1" },
   },
 });
 const positive = (flag: string, v: string | undefined) => {
@@ -73,6 +75,7 @@ const timeoutMs = positive("timeout", values.timeout) * 1000;
 if (values.storm !== "streams" && values.storm !== "connections") throw new Error("--storm is connections or streams");
 const storm: "streams" | "connections" = values.storm;
 const logLevel = values["log-level"] as string;
+const R = positive("replicas", values.replicas);
 
 const NAMESPACE = "fleet-bench";
 const FIELD_MANAGER = "flotilla-bench";
@@ -120,10 +123,15 @@ function configMap(name: string, data: Record<string, string>): unknown {
   return { apiVersion: "v1", kind: "ConfigMap", metadata: { name, namespace: NAMESPACE, labels: { [LABEL]: "yes" } }, data };
 }
 
+/** How many agents each replica holds, "replica 1: 340, replica 2: 330, …". */
+async function spread(cp: BenchReplicas): Promise<string> {
+  return (await cp.perReplica("flotilla_connected_agents")).map((c, i) => `replica ${i + 1}: ${c ?? "?"}`).join(", ");
+}
+
 /** Everything one run at N agents has started. */
 interface Run {
   fleet: Fleet;
-  cp: BenchControlPlane;
+  cp: BenchReplicas;
   rest: KubeRest;
   workers: AgentWorkers;
   n: number;
@@ -133,16 +141,16 @@ interface Run {
 }
 
 /** Starts the control cluster, the control plane and N connected agents. */
-async function startRun(n: number, started: { fleet?: Fleet; cp?: BenchControlPlane; rest?: KubeRest; workers?: AgentWorkers }): Promise<Run> {
+async function startRun(n: number, started: { fleet?: Fleet; cp?: BenchReplicas; rest?: KubeRest; workers?: AgentWorkers }): Promise<Run> {
   const t = performance.now();
   const fleet = (started.fleet = await startFleet({ members: 0 }));
   // The name keepFlotillaLogs looks for: a failed run keeps them.
   const dir = join(fleet.root, "flotilla-logs");
   await mkdir(dir, { recursive: true });
   const cpArgs = (values["control-plane-args"] as string).split(",").filter((a) => a !== "");
-  const cp = (started.cp = await startBenchControlPlane(fleet.control, dir, logLevel, cpArgs));
+  const cp = (started.cp = await startBenchReplicas(fleet.control, dir, logLevel, cpArgs, R));
   const rest = (started.rest = new KubeRest(fleet.control.kubeConfig(), { maxSockets: 32 }));
-  say(`control cluster and control plane up in ${secs(performance.now() - t)} (logs in ${dir})`);
+  say(`control cluster and ${R === 1 ? "control plane" : `${R} control-plane replicas behind one address`} up in ${secs(performance.now() - t)} (logs in ${dir})`);
 
   // Writes with no Cluster at all: what the idle window's count is measured against.
   const bg0 = await apiserverWrites(rest);
@@ -166,10 +174,10 @@ async function startRun(n: number, started: { fleet?: Fleet; cp?: BenchControlPl
   const setups = await workers.all<{ ms: number }>((i) => ({
     type: "setup",
     agents: names.slice(i * per, (i + 1) * per).map((name, j) => ({ name, uid: uids[i * per + j] as string })),
-    ca: cp.ca,
-    hubCaPem: cp.ca.certPem,
+    ca: cp.first.ca,
+    hubCaPem: cp.first.ca.certPem,
     address: cp.address,
-    serverName: cp.serverName,
+    serverName: cp.first.serverName,
     heartbeatMs,
     logFile: join(dir, `agents-${i}.json.log`),
     logLevel: "warn",
@@ -180,14 +188,14 @@ async function startRun(n: number, started: { fleet?: Fleet; cp?: BenchControlPl
   await workers.all({ type: "connect" });
   await until(`all ${n} agents synced`, async () => (await workers.summary(tc)).syncedSince === n).catch(async (err: unknown) => {
     const s = await workers.summary(tc);
-    const connected = metricValue(await cp.metricsText().catch(() => ""), "flotilla_connected_agents");
+    const connected = await cp.metric("flotilla_connected_agents");
     const u = await cp.usage();
     throw new Error(`${err instanceof Error ? err.message : String(err)} (${s.synced} synced, ${s.connects} streams opened; the control plane counts ${connected} connected agents, has used ${u.cpuS.toFixed(1)} CPU s, RSS ${u.rssMiB.toFixed(1)} MiB; see the agents' logs for why streams ended)`);
   });
   const s = await workers.summary(tc);
   const connectAllS = (s.lastSyncAt - tc) / 1000;
-  const connected = metricValue(await cp.metricsText(), "flotilla_connected_agents");
-  say(`connect: all ${n} synced in ${connectAllS.toFixed(1)} s (${s.connects} streams opened); the control plane counts ${connected} connected agents; ${cp.restarts()} control-plane restarts so far`);
+  const connected = await cp.metric("flotilla_connected_agents");
+  say(`connect: all ${n} synced in ${connectAllS.toFixed(1)} s (${s.connects} streams opened); the control plane counts ${connected} connected agents${R > 1 ? ` (${await spread(cp)})` : ""}; ${cp.restarts()} control-plane restarts so far`);
   if (connected !== n) throw new Error(`the control plane counts ${connected} connected agents, not ${n}: the simulated agents do not each hold their own connection`);
   t0 = performance.now();
   await until(`all ${n} Clusters Ready`, async () => {
@@ -225,10 +233,7 @@ async function arrivals(run: Run, name: string, t0: number, previous?: Receipt[]
 
 /** Waits until the control plane's status write counters hold still for 3 s (at most 60 s). */
 async function settle(run: Run): Promise<void> {
-  const read = async () => {
-    const text = await run.cp.metricsText();
-    return (metricValue(text, "flotilla_binding_status_writes_total") ?? 0) + (metricValue(text, "flotilla_template_status_writes_total") ?? 0);
-  };
+  const read = async () => ((await run.cp.metric("flotilla_binding_status_writes_total")) ?? 0) + ((await run.cp.metric("flotilla_template_status_writes_total")) ?? 0);
   const start = Date.now();
   let [last, stillSince] = [Number.NaN, start];
   await until("the control plane's status writes holding still", async () => {
@@ -297,13 +302,13 @@ async function measure(run: Run): Promise<FleetFigures> {
   watching = false;
   await readiness;
   const stormRestarts = run.cp.restarts() - restarts0;
-  const admissions = await run.cp.metricsText().then((t) => metricValue(t, "flotilla_agent_admissions_refused_total"), () => undefined);
+  const admissions = await run.cp.metric("flotilla_agent_admissions_refused_total");
   say(`storm: the leader's Lease renewed ${leaseSeen.renewals} times, gaps p99 ${leaseSeen.gapP99Ms} ms, max ${leaseSeen.gapMaxMs} ms; ${leaseSeen.leaderChanges} leader changes, ${stormRestarts} control-plane restarts; ${admissions ?? "?"} admissions refused so far; at most ${notReadyMax} Clusters Ready=False at once`);
   const s1 = await workers.summary(t0);
   const reconnectAllS = (s1.lastSyncAt - t0) / 1000;
   const reconnectManifestBytes = s1.manifestBytes - s0.manifestBytes;
   const resynced = (await workers.all<number[]>({ type: "syncTimes" })).flat().map((at) => at - t0);
-  say(`reconnect storm (${storm}): all ${n} synced again in ${reconnectAllS.toFixed(1)} s (p50 ${quantile(resynced, 0.5).toFixed(0)} ms, p99 ${quantile(resynced, 0.99).toFixed(0)} ms), ${s1.connects - s0.connects} streams opened, ${reconnectManifestBytes} manifest bytes received`);
+  say(`reconnect storm (${storm}): all ${n} synced again in ${reconnectAllS.toFixed(1)} s (p50 ${quantile(resynced, 0.5).toFixed(0)} ms, p99 ${quantile(resynced, 0.99).toFixed(0)} ms), ${s1.connects - s0.connects} streams opened, ${reconnectManifestBytes} manifest bytes received${R > 1 ? `; ${await spread(run.cp)}` : ""}`);
 
   // ---- one agent restarts ---------------------------------------------------------------------
   await settle(run);
@@ -311,7 +316,7 @@ async function measure(run: Run): Promise<FleetFigures> {
   say(`restart of one agent holding ${restart.held} Works: ${restart.manifestBytes} manifest bytes received`);
 
   const fin = await run.cp.usage();
-  say(`control plane: RSS ${usage.rssMiB.toFixed(1)} MiB after the idle window, ${fin.rssMiB.toFixed(1)} MiB at the end; CPU ${fin.cpuS.toFixed(1)} s in all; ${run.cp.restarts()} restarts`);
+  say(`control plane${R > 1 ? ` (the largest of ${R} replicas; CPU of all)` : ""}: RSS ${usage.rssMiB.toFixed(1)} MiB after the idle window, ${fin.rssMiB.toFixed(1)} MiB at the end; CPU ${fin.cpuS.toFixed(1)} s in all; ${run.cp.restarts()} restarts`);
   return {
     connectAllS: round(run.connectAllS, 2),
     fanoutP50Ms: round(quantile(fan, 0.5), 0),
@@ -359,10 +364,10 @@ function round(x: number, digits: number): number {
 const results: Record<string, FleetFigures | MemoryFigures> = {};
 const lines: string[] = [];
 let failure: string | undefined;
-console.log(`bench:fleet: agents ${counts.join(", ")} in ${W} workers${T === undefined ? "" : `, ${T} templates (memory mode)`}; heartbeat every ${secs(heartbeatMs)}; control plane with its default cluster and leader-election flags (failure threshold 30s, lease renewal 60s, status report 5m)${values["control-plane-args"] ? `, and ${values["control-plane-args"]}` : ""}; storm: ${storm}`);
+console.log(`bench:fleet: agents ${counts.join(", ")} in ${W} workers${R > 1 ? `; ${R} control-plane replicas behind one round-robin address` : ""}${T === undefined ? "" : `, ${T} templates (memory mode)`}; heartbeat every ${secs(heartbeatMs)}; control plane with its default cluster and leader-election flags (failure threshold 30s, lease renewal 60s, status report 5m)${values["control-plane-args"] ? `, and ${values["control-plane-args"]}` : ""}; storm: ${storm}`);
 for (const n of counts) {
   console.log(`N=${n}`);
-  const started: { fleet?: Fleet; cp?: BenchControlPlane; rest?: KubeRest; workers?: AgentWorkers } = {};
+  const started: { fleet?: Fleet; cp?: BenchReplicas; rest?: KubeRest; workers?: AgentWorkers } = {};
   try {
     const run = await startRun(n, started);
     if (T === undefined) {
@@ -379,7 +384,7 @@ for (const n of counts) {
   } catch (err) {
     failure = `N=${n}: ${err instanceof Error ? err.message : String(err)}`;
     console.error(failure);
-    if (started.cp) console.error(`control plane log tail:\n${started.cp.process.tail(15)}`);
+    if (started.cp) console.error(`control plane log tail:\n${started.cp.first.process.tail(15)}`);
     await keepFlotillaLogs(started.fleet);
   } finally {
     started.rest?.close();
