@@ -86,7 +86,7 @@ export class BindingController {
     this.log = opts.log;
     this.outcomes = opts.outcomes;
     this.deps = new DependencyTracker({ caches: opts.caches, templates: opts.templates, interpreters: this.interpreters });
-    this.controller = new Controller({ name: "binding", reconcile: (k) => this.reconcile(k), log: opts.log, workers: opts.workers ?? 8 });
+    this.controller = new Controller({ name: "binding", reconcile: (k) => this.reconcile(k), log: opts.log, workers: opts.workers ?? 16 /* --concurrent-resource-template-syncs */ });
     const policyChanged = (p: PropagationPolicy) => this.enqueueForPolicy(p);
     this.caches.policies.on({ add: policyChanged, update: policyChanged, delete: policyChanged });
     this.caches.clusterPolicies.on({ add: policyChanged, update: policyChanged, delete: policyChanged });

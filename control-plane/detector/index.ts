@@ -6,12 +6,9 @@ import { BindingController } from "./binding-controller.ts";
 import type { KindRef } from "./template-informers.ts";
 import { addedKinds, kindsSignature, wantedKinds } from "./wanted-kinds.ts";
 
-/** --concurrent-resource-template-syncs' default. */
-const DEFAULT_TEMPLATE_SYNCS = 16;
-
 export function startDetector(ctx: ControlPlaneContext): Part {
   const { caches, templates, log } = ctx;
-  const bindingCtl = new BindingController({ caches, templates, rest: ctx.rest, outcomes: ctx.outcomes, log, evictionPeriodMs: ctx.opts.gracefulEvictionPeriodMs, unschedulableThresholdMs: ctx.opts.unschedulableThresholdMs, requireAcceptance: ctx.opts.requireAcceptance, interpreters: ctx.interpreters, workers: ctx.opts.templateSyncs ?? DEFAULT_TEMPLATE_SYNCS });
+  const bindingCtl = new BindingController({ caches, templates, rest: ctx.rest, outcomes: ctx.outcomes, log, evictionPeriodMs: ctx.opts.gracefulEvictionPeriodMs, unschedulableThresholdMs: ctx.opts.unschedulableThresholdMs, requireAcceptance: ctx.opts.requireAcceptance, interpreters: ctx.interpreters, ...(ctx.opts.templateSyncs === undefined ? {} : { workers: ctx.opts.templateSyncs }) });
   ctx.events.on("templateChanged", (k) => bindingCtl.templateChanged(k));
 
   // Which kinds to watch follows the policies and bindings; one key, so bursts coalesce.

@@ -3,7 +3,7 @@
 // status writes being measured), and what the bench reads of it: /metrics, RSS and CPU. When it
 // exits (a leader that could not renew its Lease exits on purpose), it is started again in place,
 // as a kubelet restarts a pod, and the restarts are counted.
-import { readFile, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createCa, issueCertificate, type KeyPair } from "../../shared/pki.ts";
@@ -11,6 +11,7 @@ import type { Cluster } from "../env/cluster.ts";
 import { freePort } from "../env/free-port.ts";
 import { ManagedProcess } from "../env/managed-process.ts";
 import { waitFor } from "../env/wait.ts";
+import { cpuSeconds, rssBytes } from "./rss.ts";
 
 const flotillaBin = fileURLToPath(new URL("../../bin/flotilla.ts", import.meta.url));
 
@@ -106,14 +107,10 @@ export async function startBenchControlPlane(control: Cluster, dir: string, logL
   };
 }
 
-/** RSS (VmRSS) and user + system CPU of a process, from /proc (Linux; clock ticks of 1/100 s). */
+/** RSS (VmRSS, MiB) and user + system CPU seconds of a process, from /proc (rss.ts). */
 export async function processUsage(pid: number): Promise<{ rssMiB: number; cpuS: number }> {
-  const [status, stat] = await Promise.all([readFile(`/proc/${pid}/status`, "utf8"), readFile(`/proc/${pid}/stat`, "utf8")]);
-  const kb = Number(/^VmRSS:\s+(\d+) kB$/m.exec(status)?.[1] ?? Number.NaN);
-  // Fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15.
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  const ticks = Number(fields[11]) + Number(fields[12]);
-  return { rssMiB: kb / 1024, cpuS: ticks / 100 };
+  const [rss, cpuS] = await Promise.all([rssBytes(pid), cpuSeconds(pid)]);
+  return { rssMiB: rss / 1024 / 1024, cpuS };
 }
 
 /** The value of an unlabelled metric in Prometheus text, or undefined. */
