@@ -8,10 +8,10 @@
 export const CRD_REVISION_ANNOTATION = "flotilla.dev/crd-revision";
 
 /** The revision the files in control-plane/crds/ have. */
-export const CRD_REVISION = 9;
+export const CRD_REVISION = 10;
 
 /** SHA-256 over the CRD files (name, NUL, contents, NUL, in name order) at CRD_REVISION. */
-export const CRD_FILES_SHA256 = "d0ad3bd66257380458773d4cce30edc8de8b6e7bd29e4736df1fa8de83871230";
+export const CRD_FILES_SHA256 = "8a07ecb27e51864c70bb4744a22a7fe1d7f072f71c587326e40c993f3971bb1d";
 
 /**
  * Whether to apply our CRD over the served one: not when the served one says a higher revision.

@@ -6,6 +6,7 @@ import { type KubeConfig, Watch } from "@kubernetes/client-node";
 import { parseAllDocuments } from "yaml";
 import type { KubeObject } from "../shared/api/types.ts";
 import { KubeRest, objectPath, type ResourceInfo } from "../shared/kube-rest.ts";
+import { admissionPolicies } from "./admission-policies.ts";
 import { CRD_REVISION, CRD_REVISION_ANNOTATION, crdInstallAction } from "./crd-revision.ts";
 
 /** The field manager of everything the control plane applies. */
@@ -13,6 +14,10 @@ export const FIELD_MANAGER = "flotilla-control-plane";
 
 const crdDir = new URL("./crds/", import.meta.url);
 const CRDS: ResourceInfo = { apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition", plural: "customresourcedefinitions", namespaced: false };
+const ADMISSION_POLICY_RESOURCE: Record<string, ResourceInfo> = {
+  ValidatingAdmissionPolicy: { apiVersion: "admissionregistration.k8s.io/v1", kind: "ValidatingAdmissionPolicy", plural: "validatingadmissionpolicies", namespaced: false },
+  ValidatingAdmissionPolicyBinding: { apiVersion: "admissionregistration.k8s.io/v1", kind: "ValidatingAdmissionPolicyBinding", plural: "validatingadmissionpolicybindings", namespaced: false },
+};
 const CRDS_PATH = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
 const defaultTimeoutMs = 60_000;
 const relistPauseMs = 200;
@@ -57,6 +62,8 @@ export async function installCrds(kc: KubeConfig, opts: { timeoutMs?: number; lo
       await rest.apply(objectPath(CRDS, undefined, name), crd, FIELD_MANAGER, true);
     }
     await waitEstablished(kc, rest, new Set(crds.map((c) => c.metadata.name as string)), opts.timeoutMs ?? defaultTimeoutMs);
+    // After the kinds they check are served (admission-policies.ts).
+    for (const p of admissionPolicies()) await rest.apply(objectPath(ADMISSION_POLICY_RESOURCE[p.kind] as ResourceInfo, undefined, p.metadata.name as string), p, FIELD_MANAGER, true);
   } finally {
     rest.close();
   }

@@ -202,6 +202,22 @@ const valid: Fixture[] = [
   }),
   pp("minimal", { resourceSelectors: [deploymentSelector] }),
   pp("full", fullPolicySpec),
+  // Karmada's user guides name the policy's own namespace in its selectors.
+  pp("own-ns", { resourceSelectors: [{ ...deploymentSelector, namespace: NS }] }),
+  op("own-ns", { resourceSelectors: [{ ...deploymentSelector, namespace: NS }], ...withOverriders({ plaintext: [{ path: "/spec/replicas", operator: "replace", value: 2 }] }) }),
+  pp("karmada-v119", {
+    resourceSelectors: [deploymentSelector],
+    association: true,
+    dependentOverrides: ["web-overrides"],
+    schedulerName: "default-scheduler",
+    activationPreference: "Lazy",
+    schedulePriority: { priorityClassSource: "KubePriorityClass", priorityClassName: "high" },
+    placement: {
+      clusterAffinities: [{ affinityName: "primary", clusterNames: ["member1"], overflowAffinities: [{ affinityName: "burst", labelSelector: { matchLabels: { burst: "yes" } }, exclude: ["member2"] }] }],
+      replicaScheduling: { replicaSchedulingType: "Divided", replicaDivisionPreference: "Aggregated" },
+      workloadAffinity: { affinity: { groupByLabelKey: "app.example.com/group" }, antiAffinity: { groupByLabelKey: "tier" } },
+    },
+  }),
   cpp("minimal", { resourceSelectors: [{ apiVersion: "v1", kind: "Namespace" }] }),
   cpp("full", {
     ...fullPolicySpec,
@@ -287,17 +303,31 @@ const bad: BadCase[] = [
     obj: cpp("empty-apiversion", { resourceSelectors: [{ apiVersion: "", kind: "ConfigMap" }] }),
     message: [/spec\.resourceSelectors\[0\]\.apiVersion/],
   },
+  // Karmada v1.19's fields (issue 26)
   {
-    what: "a PropagationPolicy selector naming another namespace",
-    obj: pp("other-ns", {
-      resourceSelectors: [deploymentSelector, { ...deploymentSelector, namespace: "kube-system" }],
-    }),
-    message: [/spec\.resourceSelectors\[1\]\.namespace/, /own namespace/],
+    what: "overflowAffinities without dynamic division",
+    obj: pp("overflow-static", { resourceSelectors: [deploymentSelector], placement: { clusterAffinities: [{ affinityName: "a", clusterNames: ["member1"], overflowAffinities: [{ affinityName: "b" }] }] } }),
+    message: [/overflowAffinities can only be used together with dynamic weight or aggregated scheduling/],
   },
   {
-    what: "a PropagationPolicy selector naming even its own namespace (CEL cannot see metadata.namespace)",
-    obj: pp("own-ns", { resourceSelectors: [{ ...deploymentSelector, namespace: NS }] }),
-    message: [/spec\.resourceSelectors\[0\]\.namespace/, /ClusterPropagationPolicy/],
+    what: "workloadAffinity with the same groupByLabelKey twice",
+    obj: pp("same-key", { resourceSelectors: [deploymentSelector], placement: { workloadAffinity: { affinity: { groupByLabelKey: "app" }, antiAffinity: { groupByLabelKey: "app" } } } }),
+    message: [/spec\.placement\.workloadAffinity/, /must not use the same groupByLabelKey/],
+  },
+  {
+    what: "a groupByLabelKey that is no label key",
+    obj: cpp("bad-key", { resourceSelectors: [deploymentSelector], placement: { workloadAffinity: { antiAffinity: { groupByLabelKey: "not a key!" } } } }),
+    message: [/spec\.placement\.workloadAffinity\.antiAffinity\.groupByLabelKey/, /label key/],
+  },
+  {
+    what: "an activationPreference other than Lazy",
+    obj: pp("eager", { resourceSelectors: [deploymentSelector], activationPreference: "Eager" }),
+    message: [/spec\.activationPreference: Unsupported value: "Eager"/],
+  },
+  {
+    what: "a schedulePriority from an unknown source",
+    obj: pp("pod-priority", { resourceSelectors: [deploymentSelector], schedulePriority: { priorityClassSource: "PodPriorityClass", priorityClassName: "high" } }),
+    message: [/spec\.schedulePriority\.priorityClassSource: Unsupported value: "PodPriorityClass"/],
   },
   // conflictResolution, priority
   {
@@ -517,14 +547,6 @@ const bad: BadCase[] = [
     what: "an argsOverrider with operator replace (only add and remove)",
     obj: cop("args-replace", withOverriders({ argsOverrider: [{ containerName: "web", operator: "replace" }] })),
     message: [/spec\.overrideRules\[0\]\.overriders\.argsOverrider\[0\]\.operator: Unsupported value: "replace"/],
-  },
-  {
-    what: "an OverridePolicy selector naming a namespace",
-    obj: op("other-ns", {
-      resourceSelectors: [{ ...deploymentSelector, namespace: "kube-system" }],
-      ...withOverriders({ plaintext: [{ path: "/spec/replicas", value: 1 }] }),
-    }),
-    message: [/spec\.resourceSelectors\[0\]\.namespace/, /ClusterOverridePolicy/],
   },
   {
     what: "a targetCluster with a bad Gt (the label selector rules hold there too)",
@@ -817,10 +839,9 @@ describe("flotilla.dev CRD files", () => {
       withoutDescriptions(prop(selector("PropagationPolicy"), "labelSelector")),
       withoutDescriptions(prop(spec("ClusterPropagationPolicy"), "placement", "clusterAffinity", "labelSelector")),
     );
-    // A namespaced policy differs only in refusing selector namespaces.
-    const { ["x-kubernetes-validations"]: nsRule, ...ppSelector } = selector("PropagationPolicy");
-    assert.ok(nsRule, "PropagationPolicy selectors carry the namespace rule");
-    assert.deepEqual(withoutDescriptions(ppSelector), withoutDescriptions(selector("ClusterPropagationPolicy")));
+    // The same selectors: a namespaced policy's namespace rule needs metadata.namespace, which CRD
+    // rules cannot read, so the ValidatingAdmissionPolicy flotilla-policy-namespace holds it.
+    assert.deepEqual(withoutDescriptions(selector("PropagationPolicy")), withoutDescriptions(selector("ClusterPropagationPolicy")));
     const ppRest = { ...spec("PropagationPolicy").properties as Obj, resourceSelectors: undefined };
     const cppRest = { ...spec("ClusterPropagationPolicy").properties as Obj, resourceSelectors: undefined };
     assert.deepEqual(ppRest, cppRest);
@@ -845,9 +866,6 @@ describe("flotilla.dev CRD files", () => {
       withoutDescriptions({ ...selectors("OverridePolicy"), items: withoutRule(selector("OverridePolicy")) }),
       withoutDescriptions({ ...selectors("PropagationPolicy"), items: withoutRule(selector("PropagationPolicy")) }),
     );
-    const nsRules = (kind: string) =>
-      (selector(kind)["x-kubernetes-validations"] as Obj[]).map(({ rule, fieldPath }) => ({ rule, fieldPath }));
-    assert.deepEqual(nsRules("OverridePolicy"), nsRules("PropagationPolicy"), "OverridePolicy namespace rule");
     const opRest = { ...spec("OverridePolicy").properties as Obj, resourceSelectors: undefined };
     const copRest = { ...spec("ClusterOverridePolicy").properties as Obj, resourceSelectors: undefined };
     assert.deepEqual(opRest, copRest);
@@ -1103,6 +1121,7 @@ describe("flotilla.dev CRDs in a real control cluster", () => {
       conflictResolution: "Abort",
       priority: 0,
       preemption: "Never",
+      schedulerName: "default-scheduler",
     });
     const binding = await objects.create(rb("unscheduled", { resource: deployRef }));
     assert.deepEqual((binding.spec as Obj).clusters, []);
@@ -1114,6 +1133,33 @@ describe("flotilla.dev CRDs in a real control cluster", () => {
     });
     const defaulted = withOverriders({ plaintext: [{ path: "/spec/replicas", operator: "replace", value: 2 }] });
     assert.deepEqual(override.spec, defaulted);
+  });
+
+  it("refuses a PropagationPolicy or OverridePolicy selector naming another namespace (flotilla-policy-namespace)", async () => {
+    const other = { ...deploymentSelector, namespace: "kube-system" };
+    for (const obj of [pp("other-ns", { resourceSelectors: [deploymentSelector, other] }), object("OverridePolicy", "other-ns", { resourceSelectors: [other], ...withOverriders({ plaintext: [{ path: "/spec/replicas", operator: "replace", value: 2 }] }) }, true)]) {
+      // The apiserver starts enforcing a new ValidatingAdmissionPolicy within a second or so.
+      const deadline = Date.now() + 15_000;
+      for (;;) {
+        const outcome = await objects.create(obj).then(
+          async (created) => {
+            await objects.delete(created);
+            return undefined;
+          },
+          (err: unknown) => err,
+        );
+        if (outcome !== undefined) {
+          const { code, message } = await refusal(Promise.reject(outcome));
+          assert.equal(code, 422, message);
+          assert.match(message, /flotilla-policy-namespace/);
+          assert.match(message, /selects only in its own namespace \(default\)/);
+          assert.match(message, /not kube-system/);
+          break;
+        }
+        assert.ok(Date.now() < deadline, `${obj.kind} naming kube-system was never refused`);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    }
   });
 
   for (const c of [...bad, ...badDns]) {

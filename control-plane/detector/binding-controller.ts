@@ -12,6 +12,7 @@ import type { ReplacementSeen } from "../scheduling/graceful-eviction.ts";
 import { DependencyTracker } from "./dependency-tracker.ts";
 import { MoveSignals } from "./move-signals.ts";
 import { placeTemplate } from "./template-placement.ts";
+import { onDependentOverrides, overrideLookup } from "./dependent-overrides.ts";
 import { schedulable } from "../scheduling/schedule.ts";
 import { CACHE_RECHECK_MS, FreshServed } from "./fresh-served.ts";
 import type { ScheduleOutcomes } from "../scheduling/schedule-outcomes.ts";
@@ -50,14 +51,12 @@ export class BindingController {
    */
   private readonly replacementSeen = new Map<string, ReplacementSeen>();
   private readonly fresh = new FreshServed(() => this.now());
-
   private readonly evictionPeriodMs: number;
   private readonly unschedulableThresholdMs: number;
   private readonly moveSignals = new MoveSignals();
   private readonly requireAcceptance: boolean;
   private readonly interpreters: InterpreterRegistry;
   private readonly now: () => number;
-
   constructor(opts: {
     caches: Caches;
     templates: TemplateInformers;
@@ -88,8 +87,8 @@ export class BindingController {
     this.deps = new DependencyTracker({ caches: opts.caches, templates: opts.templates, interpreters: this.interpreters });
     this.controller = new Controller({ name: "binding", reconcile: (k) => this.reconcile(k), log: opts.log, workers: opts.workers ?? 16 /* --concurrent-resource-template-syncs */ });
     const policyChanged = (p: PropagationPolicy) => this.enqueueForPolicy(p);
-    this.caches.policies.on({ add: policyChanged, update: policyChanged, delete: policyChanged });
-    this.caches.clusterPolicies.on({ add: policyChanged, update: policyChanged, delete: policyChanged });
+    for (const inf of [this.caches.policies, this.caches.clusterPolicies]) inf.on({ add: policyChanged, update: policyChanged, delete: policyChanged });
+    onDependentOverrides(this.caches, policyChanged);
     // Placement depends on labels, spec and whether a cluster can take Divided replicas; one
     // cluster's change reschedules what it can move (cluster-change.ts), not the whole fleet.
     const index = this.caches.bindingIndex;
@@ -202,6 +201,7 @@ export class BindingController {
       ...(availableSince ? { availableSince } : {}),
       requiredBy,
       interpreter: this.interpreters.for(template),
+      overrideExists: overrideLookup(this.caches, match?.policy),
       ...fresh,
     });
     // A customization's script failed: the binding keeps what it has and says why (its next change requeues the template).

@@ -168,3 +168,69 @@ describe("placeTemplate: replicas whose pods stay Unschedulable move (unschedula
     assert.equal(placed.recheckAfterMs, 200_000);
   });
 });
+
+describe("placeTemplate: how the policy takes effect (issue 26)", () => {
+  const existing: ResourceBinding = {
+    apiVersion: "flotilla.dev/v1alpha1",
+    kind: "ResourceBinding",
+    metadata: { name: "w-widget-0", namespace: "ns", labels: { "flotilla.dev/policy-name": "p", "flotilla.dev/policy-namespace": "ns" } },
+    spec: { resource: { apiVersion: "example.com/v1", kind: "Widget", name: "w", namespace: "ns", uid: "u1" }, clusters: [{ name: "member1" }], placement: { clusterAffinity: { clusterNames: ["member1"] } }, conflictResolution: "Abort" },
+  };
+  const run = (spec: Partial<PropagationPolicy["spec"]>, opts: { existing?: ResourceBinding; template?: KubeObject; overrides?: string[] } = {}) =>
+    placeTemplate({
+      template: opts.template ?? widget,
+      policy: { ...policy, spec: { ...policy.spec, placement: { clusterAffinity: { clusterNames: ["member2"] } }, ...spec } },
+      existing: opts.existing,
+      live: [member1, member2],
+      requireAcceptance: false,
+      now: 0,
+      evictionPeriodMs: 0,
+      requiredBy: [],
+      interpreter: undefined,
+      overrideExists: (n) => (opts.overrides ?? []).includes(n),
+    });
+
+  it("a schedulerName Flotilla does not serve keeps the binding's clusters and says SchedulerNameNotServed", () => {
+    const placed = run({ schedulerName: "volcano" }, { existing });
+    assert.ok("desired" in placed);
+    assert.deepEqual(placed.desired.spec.clusters, [{ name: "member1" }]);
+    assert.deepEqual(placed.desired.spec.placement, existing.spec.placement);
+    assert.equal(placed.outcome?.held?.reason, "SchedulerNameNotServed");
+  });
+  it("a new template under such a policy gets a binding with no clusters", () => {
+    const placed = run({ schedulerName: "volcano" });
+    assert.ok("desired" in placed);
+    assert.deepEqual(placed.desired.spec.clusters, []);
+  });
+  it("dependentOverrides wait until the override policy exists, then the policy takes effect", () => {
+    const waiting = run({ dependentOverrides: ["web-op"] }, { existing });
+    assert.ok("desired" in waiting);
+    assert.deepEqual(waiting.desired.spec.clusters, [{ name: "member1" }]);
+    assert.equal(waiting.outcome?.held?.reason, "DependentOverridesMissing");
+    const present = run({ dependentOverrides: ["web-op"] }, { existing, overrides: ["web-op"] });
+    assert.ok("desired" in present);
+    assert.deepEqual(present.desired.spec.clusters, [{ name: "member2" }]);
+    assert.equal(present.outcome?.held, undefined);
+  });
+  it("Lazy: a policy change waits for the template's next change", () => {
+    const first = run({ activationPreference: "Lazy" }, { existing: undefined });
+    assert.ok("desired" in first);
+    const stamp = first.desired.metadata.annotations?.["flotilla.dev/template-stamp"];
+    assert.ok(stamp, "the binding records the template's stamp");
+    const stampedExisting = { ...existing, metadata: { ...existing.metadata, annotations: { "flotilla.dev/template-stamp": stamp } } };
+    const deferred = run({ activationPreference: "Lazy" }, { existing: stampedExisting });
+    assert.ok("desired" in deferred);
+    assert.deepEqual(deferred.desired.spec.clusters, [{ name: "member1" }], "the policy now says member2; the template did not change");
+    assert.equal(deferred.desired.metadata.annotations?.["flotilla.dev/template-stamp"], stamp);
+    const changed = run({ activationPreference: "Lazy" }, { existing: stampedExisting, template: { ...widget, spec: { size: 7 } } });
+    assert.ok("desired" in changed);
+    assert.deepEqual(changed.desired.spec.clusters, [{ name: "member2" }]);
+    assert.notEqual(changed.desired.metadata.annotations?.["flotilla.dev/template-stamp"], stamp);
+  });
+  it("a field Flotilla does not act on is named in the outcome, and the template is still scheduled", () => {
+    const placed = run({ schedulePriority: { priorityClassSource: "KubePriorityClass", priorityClassName: "high" } });
+    assert.ok("desired" in placed);
+    assert.deepEqual(placed.desired.spec.clusters, [{ name: "member2" }]);
+    assert.match(placed.outcome?.unacted ?? "", /PropagationPolicy ns\/p sets spec\.schedulePriority, which Flotilla accepts but does not act on yet/);
+  });
+});

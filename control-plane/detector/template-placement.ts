@@ -16,6 +16,8 @@ import { perReplicaRequest, type Schedule, scheduleTemplate } from "../schedulin
 import { freeReplicas, type ResourceAmounts } from "../scheduling/capacity.ts";
 import { clusterReady } from "../scheduling/placement.ts";
 import { holdMoved, planMoves } from "../scheduling/unschedulable-moves.ts";
+import { activePolicy, followedPolicy, policyHold } from "../scheduling/policy-activation.ts";
+import { unactedMessage } from "../scheduling/unacted-fields.ts";
 
 export interface PlacementInput {
   template: KubeObject;
@@ -36,6 +38,8 @@ export interface PlacementInput {
   freshTrigger?: string;
   /** The trigger served last (the binding's annotation, or later in this process): carried on. */
   served?: string;
+  /** Whether an override policy of the claiming policy's scope exists, by name (its dependentOverrides). */
+  overrideExists?: (name: string) => boolean;
 }
 
 export type Placed =
@@ -43,8 +47,19 @@ export type Placed =
   | { interpreterFailed: string };
 
 export function placeTemplate(input: PlacementInput): Placed {
-  const { template, policy, existing, interpreter } = input;
+  const { template, existing, interpreter } = input;
+  // How the claiming policy takes effect now (policy-activation.ts); a held one keeps what the binding has.
+  const active = input.policy === undefined ? undefined : activePolicy(input.policy, template, existing);
+  const hold = active === undefined ? undefined : policyHold(active.policy, input.overrideExists ?? (() => true));
+  const unacted = input.policy === undefined ? undefined : unactedMessage(input.policy);
+  const policy = active?.policy;
+  const notes = { ...(hold ? { held: hold } : {}), ...(unacted ? { unacted } : {}) };
   try {
+    if (hold !== undefined && policy !== undefined) {
+      const kept = existing === undefined ? policy : followedPolicy(policy, existing);
+      const desired = desiredBinding(template, kept, existing?.spec.clusters ?? [], input.requiredBy, existing?.spec.gracefulEvictionTasks ?? [], interpreter, existing?.spec.replicaMoves ?? []);
+      return { desired: stamped(desired, existing?.metadata.annotations, input.served), outcome: notes };
+    }
     let targets: TargetCluster[] = [];
     let evictions: GracefulEvictionTask[] = [];
     let moves: ReplicaMove[] = [];
@@ -72,7 +87,7 @@ export function placeTemplate(input: PlacementInput): Placed {
       ({ targets, evictions } = held);
       const recheck = Math.min(placed.recheckAfterMs ?? Infinity, plan.recheckAfterMs ?? Infinity, held.recheckAfterMs ?? Infinity);
       out = {
-        outcome: outcomeOf(schedule, policy.metadata.name ?? "", targets.length > 0),
+        outcome: { ...outcomeOf(schedule, policy.metadata.name ?? "", targets.length > 0), ...notes },
         ...(placed.availableSince === undefined ? {} : { availableSince: placed.availableSince }),
         ...(recheck === Infinity ? {} : { recheckAfterMs: recheck }),
       };
@@ -80,12 +95,20 @@ export function placeTemplate(input: PlacementInput): Placed {
     const desired = desiredBinding(template, policy, targets, input.requiredBy, evictions, interpreter, moves);
     // Served in the same write as the schedule it asked for (a failed script above serves nothing).
     const served = input.freshTrigger ?? input.served;
-    if (served !== undefined) desired.metadata.annotations = { [LABELS.rescheduleServed]: served };
-    return { desired, ...out, ...(served === undefined ? {} : { served }) };
+    const annotations = active?.stamp === undefined ? undefined : { [LABELS.templateStamp]: active.stamp };
+    return { desired: stamped(desired, annotations, served), ...out, ...(served === undefined ? {} : { served }) };
   } catch (err) {
     if (!(err instanceof InterpreterError)) throw err;
     return { interpreterFailed: err.message };
   }
+}
+
+/** The binding with the annotations the binding controller owns: the Lazy stamp it keeps, and the trigger served. */
+function stamped(desired: ResourceBinding, kept: Record<string, string> | undefined, served: string | undefined): ResourceBinding {
+  const stamp = kept?.[LABELS.templateStamp];
+  const annotations = { ...(stamp === undefined ? {} : { [LABELS.templateStamp]: stamp }), ...(served === undefined ? {} : { [LABELS.rescheduleServed]: served }) };
+  if (Object.keys(annotations).length > 0) desired.metadata.annotations = annotations;
+  return desired;
 }
 
 /**

@@ -239,6 +239,7 @@ export function bindingUpToDate(existing: ResourceBinding, desired: ResourceBind
     finalizer: (b.metadata.finalizers ?? []).includes(BINDING_FINALIZER),
     owner: (b.metadata.ownerReferences ?? []).map((o) => o.uid),
     served: b.metadata.annotations?.[LABELS.rescheduleServed] ?? "",
+    stamp: b.metadata.annotations?.[LABELS.templateStamp] ?? "",
     spec: { ...b.spec, rescheduleTriggeredAt: undefined },
   });
   return canonicalJson(pick(existing)) === canonicalJson(pick(desired));

@@ -15,6 +15,10 @@ export interface ScheduleOutcome {
   unclaimed?: string;
   /** The kind's interpreter failed (a customization's script): the binding keeps what it has. */
   interpreterFailed?: string;
+  /** The policy cannot take effect now (policy-activation.ts): the binding keeps what it has. */
+  held?: { reason: string; message: string };
+  /** The policy sets fields Flotilla does not act on (unacted-fields.ts): the message naming them. */
+  unacted?: string;
 }
 
 /** Template key → its last schedule outcome; listeners hear of every change. */
@@ -28,7 +32,7 @@ export class ScheduleOutcomes {
 
   /** Records an outcome; an empty one (all well, no affinity group) is stored as absent. */
   set(key: string, outcome: ScheduleOutcome): void {
-    const empty = outcome.error === undefined && outcome.unschedulable === undefined && outcome.affinityName === undefined && outcome.unclaimed === undefined && outcome.interpreterFailed === undefined;
+    const empty = Object.values(outcome).every((v) => v === undefined);
     const before = this.byKey.get(key);
     if (canonicalJson(before ?? {}) === canonicalJson(outcome)) return;
     if (empty) this.byKey.delete(key);

@@ -227,6 +227,19 @@ describe("bindingConditions", () => {
     assert.equal(bindingConditions({ clusters: ["member1"], aggregated: [ok("member1")], expectedHash: hashes("member1"), now: T0 }).length, 3);
   });
 
+  it("says Scheduled=False with the hold's reason while the policy cannot take effect (issue 26)", () => {
+    const held = { reason: "DependentOverridesMissing", message: "PropagationPolicy ns/p waits for its dependentOverrides: OverridePolicy a not found" };
+    const [scheduled] = bindingConditions({ clusters: ["member1"], aggregated: [ok("member1")], expectedHash: hashes("member1"), held, now: T0 });
+    assert.deepEqual(scheduled, { type: "Scheduled", status: "False", ...held, lastTransitionTime: T0 });
+  });
+
+  it("says PolicyFieldsSupported=False while the policy sets a field Flotilla does not act on, and nothing otherwise", () => {
+    const unacted = "PropagationPolicy ns/p sets spec.schedulePriority, which Flotilla accepts but does not act on yet";
+    const got = bindingConditions({ clusters: ["member1"], aggregated: [ok("member1")], expectedHash: hashes("member1"), unacted, now: T0 });
+    assert.deepEqual(got.at(-1), { type: "PolicyFieldsSupported", status: "False", reason: "FieldsNotActedOn", message: unacted, lastTransitionTime: T0 });
+    assert.equal(got[0]?.status, "True", "still scheduled");
+  });
+
   it("lists at most 20 clusters in a message and counts the rest", () => {
     const clusters = Array.from({ length: 25 }, (_, i) => `m${String(i).padStart(2, "0")}`);
     const [, fully, prop] = bindingConditions({ clusters, aggregated: [], expectedHash: {}, now: T0 });

@@ -17,6 +17,10 @@ export interface BindingConditionsInput {
   unclaimed?: string;
   /** The kind's interpreter failed while scheduling (InterpretReplica): the operation and the message. */
   interpreterFailed?: string;
+  /** The policy cannot take effect now (schedulerName, dependentOverrides): Scheduled=False with this reason. */
+  held?: { reason: string; message: string };
+  /** The policy sets fields Flotilla does not act on: PolicyFieldsSupported=False with this message. */
+  unacted?: string;
   /** Replicas moved off Unschedulable pods (the binding's replicaMoves, as movesMessage says them). */
   moved?: string;
   /** A progressive rollout's state (issue 23), under a policy with spec.rollout. */
@@ -40,6 +44,8 @@ export function bindingConditions(input: BindingConditionsInput): Condition[] {
   let scheduled: Omit<Condition, "lastTransitionTime">;
   if (input.interpreterFailed !== undefined) {
     scheduled = { type: "Scheduled", status: "False", reason: "InterpreterFailed", message: input.interpreterFailed };
+  } else if (input.held !== undefined) {
+    scheduled = { type: "Scheduled", status: "False", reason: input.held.reason, message: input.held.message };
   } else if (input.scheduleError !== undefined) {
     scheduled = { type: "Scheduled", status: "False", reason: "ComputePlacementFailed", message: input.scheduleError };
   } else if (input.unclaimed !== undefined) {
@@ -115,6 +121,8 @@ export function bindingConditions(input: BindingConditionsInput): Condition[] {
   // Present only while a move of replicas off Unschedulable pods is in force.
   if (input.moved !== undefined) conditions.push({ type: "ReplicasMoved", status: "True", reason: "Unschedulable", message: input.moved });
   if (input.rollout !== undefined) conditions.push(rolloutCondition(input.rollout));
+  // Present only while the policy sets a field Flotilla stores but does not act on: never silent.
+  if (input.unacted !== undefined) conditions.push({ type: "PolicyFieldsSupported", status: "False", reason: "FieldsNotActedOn", message: input.unacted });
   return conditions.map((c) => withTransitionTime(c, input.previous, input.now));
 }
 

@@ -32,6 +32,11 @@ export const LABELS = {
    * leader never serves it twice, and never loses it).
    */
   rescheduleServed: "flotilla.dev/reschedule-served",
+  /**
+   * On a ResourceBinding whose policy says activationPreference: Lazy: a digest of the template as
+   * the binding last followed the policy. While the template still has it, a policy change waits.
+   */
+  templateStamp: "flotilla.dev/template-stamp",
 } as const;
 
 export interface ObjectMeta {
@@ -160,6 +165,19 @@ export interface ClusterAffinity {
 /** One of Karmada's ordered cluster groups: the scheduler uses the first that can take the workload. */
 export interface ClusterAffinityTerm extends ClusterAffinity {
   affinityName: string;
+  /** Karmada v1.19: more groups added in order when this one cannot hold the replicas (dynamic division only). */
+  overflowAffinities?: OverflowClusterAffinity[];
+}
+
+/** One overflow tier of a clusterAffinities group (Karmada's OverflowClusterAffinity). */
+export interface OverflowClusterAffinity extends ClusterAffinity {
+  affinityName: string;
+}
+
+/** Karmada v1.19's inter-workload affinity: a template label's value names the group (per namespace). */
+export interface WorkloadAffinity {
+  affinity?: { groupByLabelKey: string };
+  antiAffinity?: { groupByLabelKey: string };
 }
 
 /** Karmada's SpreadConstraint: bounds on how many groups (clusters, regions, ...) are used. */
@@ -177,6 +195,7 @@ export interface Placement {
   spreadConstraints?: SpreadConstraint[];
   replicaScheduling?: ReplicaSchedulingStrategy;
   clusterTolerations?: Toleration[];
+  workloadAffinity?: WorkloadAffinity;
 }
 
 export type ConflictResolution = "Abort" | "Overwrite";
@@ -202,7 +221,20 @@ export interface PropagationSpec {
   preserveResourcesOnDeletion?: boolean;
   /** Progressive rollout (issue 23): a template change reaches the clusters in gated waves. */
   rollout?: RolloutStrategy;
+  /** Deprecated in Karmada in favor of propagateDeps; true acts as propagateDeps: true. */
+  association?: boolean;
+  /** OverridePolicies (ClusterOverridePolicies for a ClusterPropagationPolicy) that must exist before the policy takes effect. */
+  dependentOverrides?: string[];
+  /** The scheduler that places what the policy selects; Flotilla serves DEFAULT_SCHEDULER_NAME only. */
+  schedulerName?: string;
+  /** Lazy: a policy change reaches a template only at the template's next change. */
+  activationPreference?: "Lazy";
+  /** Where the workloads' priority in the scheduling queue comes from. */
+  schedulePriority?: { priorityClassSource: "KubePriorityClass"; priorityClassName: string };
 }
+
+/** Karmada's default schedulerName, the only one Flotilla serves. */
+export const DEFAULT_SCHEDULER_NAME = "default-scheduler";
 
 // ---- progressive rollout (issue 23) ----------------------------------------------------------------
 
