@@ -11,10 +11,13 @@ import { AGENT_ON_OTHER_REPLICA } from "../shared/admin-errors.ts";
 import { FlagError, type FlagSpec, type FlagValues, flagHelp, parseArgs } from "../shared/flags.ts";
 import { runCommandLine } from "./command-line.ts";
 import { acceptCluster } from "./ctl/accept.ts";
+import { listPolicies, POLICY_PLURALS } from "./ctl/policies.ts";
+import { GET_NAMES, resolveGetName, selectorsCell } from "./ctl/short-names.ts";
 import { decideHeldDeletions, listHeldDeletions } from "./ctl/deletions.ts";
 import {
   allNamespacesFlag,
   checkFlag,
+  clusterScopedFlag,
   clusterFlag,
   customizationFileFlag,
   descriptionFlag,
@@ -96,19 +99,21 @@ export const commands: Record<string, Command> = {
     },
   },
   "get bindings": {
-    usage: "get bindings [-n ns | -A] [-o table|json|yaml]",
+    usage: "get bindings [-n ns | -A | --cluster-scoped] [-o table|json|yaml]   (also: rb, crb)",
     summary: "ResourceBindings: template, clusters (with replicas), Scheduled, FullyApplied",
-    flags: [{ ...namespaceFlag, default: "", help: "only this namespace's bindings" }, allNamespacesFlag, outputFlag("table")],
+    flags: [{ ...namespaceFlag, default: "", help: "only this namespace's bindings" }, allNamespacesFlag, clusterScopedFlag, outputFlag("table")],
     formats: ["table", "json", "yaml"],
     async run({ client, flags, format, timeoutMs }) {
       const res = await call(client, client.listBindings, { namespace: flags["all-namespaces"] ? "" : String(flags.namespace ?? "") }, timeoutMs);
-      if (format !== "table") return structured(res.bindings, format);
+      const bindings = flags["cluster-scoped"] ? res.bindings.filter((b) => b.namespace === "") : res.bindings;
+      if (format !== "table") return structured(bindings, format);
       return table(
         ["namespace", "name", "template", "clusters", "scheduled", "applied", "reason"],
-        res.bindings.map((b) => [b.namespace || "-", b.name, `${b.template?.kind ?? ""}/${b.template?.name ?? ""}`, b.clusters.join(",") || "-", b.scheduled, b.fullyApplied, b.reason || "-"]),
+        bindings.map((b) => [b.namespace || "-", b.name, `${b.template?.kind ?? ""}/${b.template?.name ?? ""}`, b.clusters.join(",") || "-", b.scheduled, b.fullyApplied, b.reason || "-"]),
       );
     },
   },
+  ...Object.fromEntries(Object.entries(POLICY_PLURALS).map(([plural, { kind, namespaced }]) => [`get ${plural}`, policyListCommand(plural, kind, namespaced)])),
   "token create": {
     usage: "token create [--ttl 24h] [--uses N] [--description TEXT]",
     summary: "a bootstrap token for registering members (printed once, on stdout)",
@@ -329,6 +334,29 @@ function rolloutCommand(verb: "pause" | "resume" | "approve" | "abort" | "undo",
   return { [`rollout ${verb}`]: command };
 }
 
+/** `get propagationpolicies` and its three siblings (also by Karmada's short names: pp, cpp, op, cop). */
+function policyListCommand(plural: string, kind: string, namespaced: boolean): Command {
+  const short = Object.entries(GET_NAMES).find(([k, v]) => v === plural && k.length <= 3)?.[0] ?? plural;
+  return {
+    usage: `get ${plural} ${namespaced ? "[-n ns | -A] " : ""}[--kubeconfig FILE] [-o table|json|yaml]   (also: ${short})`,
+    summary: `${kind}s in the control cluster: name, selectors${kind.includes("Propagation") ? ", priority" : ""}`,
+    flags: [...(namespaced ? [{ ...namespaceFlag, help: "this namespace's" }, allNamespacesFlag] : []), kubeconfigFlag, outputFlag("table")],
+    formats: ["table", "json", "yaml"],
+    direct: true,
+    async run({ flags, format, timeoutMs }) {
+      const items = await listPolicies(flags, plural, namespaced && !flags["all-namespaces"] ? String(flags.namespace ?? "default") : undefined, timeoutMs);
+      if (format !== "table") return structured(items, format);
+      if (items.length === 0) return `no ${plural}`;
+      const now = Date.now();
+      const propagation = kind.includes("Propagation");
+      return table(
+        [...(namespaced ? ["namespace"] : []), "name", "selectors", ...(propagation ? ["priority"] : []), "age"],
+        items.map((p) => [...(namespaced ? [p.metadata.namespace ?? "-"] : []), p.metadata.name ?? "", selectorsCell(p), ...(propagation ? [String(p.spec.priority ?? 0)] : []), p.metadata.creationTimestamp === undefined ? "-" : age(p.metadata.creationTimestamp, now)]),
+      );
+    },
+  };
+}
+
 function templateRef(arg: string | undefined, flags: FlagValues): TemplateRef {
   const kn = kindAndName(arg);
   if ("error" in kn) throw new FlagError(kn.error);
@@ -386,4 +414,5 @@ function isServiceError(err: unknown): err is ServiceError {
   return typeof err === "object" && err !== null && typeof (err as ServiceError).code === "number" && "details" in err;
 }
 
+if (import.meta.main) process.argv.splice(2, Infinity, ...resolveGetName(process.argv.slice(2)));
 if (import.meta.main) runCommandLine("flotillactl", commands, usage, runCommand, () => "run `flotillactl help` for usage");

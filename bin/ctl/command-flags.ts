@@ -3,6 +3,7 @@ import type { FlagSpec } from "../../shared/flags.ts";
 
 export const namespaceFlag: FlagSpec = { name: "namespace", short: "n", type: "string", default: "default", help: "the template's namespace (ignored for cluster-scoped kinds)" };
 export const allNamespacesFlag: FlagSpec = { name: "all-namespaces", short: "A", type: "bool", help: "every namespace" };
+export const clusterScopedFlag: FlagSpec = { name: "cluster-scoped", type: "bool", help: "only the cluster-scoped ones (ClusterResourceBindings: `get crb`)" };
 /** kubectl's paging of a list (issue 25): describe's clusters. */
 export const limitFlag: FlagSpec = { name: "limit", type: "int", default: "0", help: "at most this many clusters (0: every one); the rest with --continue" };
 export const continueFlag: FlagSpec = { name: "continue", type: "string", default: "", help: "the token the previous page printed: the clusters after it" };
@@ -33,4 +34,4 @@ export function outputFlag(def: string): FlagSpec {
 }
 
 /** Every flag any command takes, for the flags reference check (test/readme.test.ts). */
-export const commandFlags: FlagSpec[] = [namespaceFlag, allNamespacesFlag, clusterFlag, outputFlag("table"), ttlFlag, usesFlag, descriptionFlag, forceFlag, groupFlag, fileFlag, diffFlag, kubeconfigFlag, customizationFileFlag, recursiveFlag, checkFlag, operationFlag, desiredFileFlag, observedFileFlag, statusFileFlag, desiredReplicaFlag];
+export const commandFlags: FlagSpec[] = [namespaceFlag, allNamespacesFlag, clusterScopedFlag, clusterFlag, outputFlag("table"), ttlFlag, usesFlag, descriptionFlag, forceFlag, groupFlag, fileFlag, diffFlag, kubeconfigFlag, customizationFileFlag, recursiveFlag, checkFlag, operationFlag, desiredFileFlag, observedFileFlag, statusFileFlag, desiredReplicaFlag];
