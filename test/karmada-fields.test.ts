@@ -72,9 +72,6 @@ describe("Karmada v1.19 PropagationPolicy fields", () => {
   const samples: Record<string, Partial<PropagationSpec>> = {
     "spec.schedulePriority": { schedulePriority: { priorityClassSource: "KubePriorityClass", priorityClassName: "high" } },
     "spec.placement.workloadAffinity": { placement: { workloadAffinity: { antiAffinity: { groupByLabelKey: "app" } } } },
-    "spec.placement.clusterAffinities[].overflowAffinities": {
-      placement: { clusterAffinities: [{ affinityName: "a", clusterNames: ["m1"], overflowAffinities: [{ affinityName: "b" }] }], replicaScheduling: { replicaSchedulingType: "Divided", replicaDivisionPreference: "Aggregated" } },
-    },
   };
   for (const f of UNACTED_FIELDS) {
     it(`a policy setting ${f.path} is reported, one without it is not`, () => {

@@ -134,7 +134,8 @@ export function replacementAvailable(scheduled: readonly TargetCluster[], status
 
 /** Whether a placement selects the cluster at all (any of its affinity groups), Ready or not. */
 export function placementSelects(placement: Placement | undefined, cluster: Cluster): boolean {
-  const terms = placement?.clusterAffinities !== undefined && placement.clusterAffinities.length > 0 ? placement.clusterAffinities : [placement?.clusterAffinity];
+  const terms = placement?.clusterAffinities !== undefined && placement.clusterAffinities.length > 0 ? placement.clusterAffinities.flatMap((t) => [t, ...(t.overflowAffinities ?? [])]) : [placement?.clusterAffinity];
+  // An overflow tier selects its clusters too: a cluster the workload overflowed to is no intent to remove.
   return terms.some((affinity) => affinity === undefined || clusterMatches(affinity, cluster));
 }
 

@@ -273,3 +273,63 @@ describe("scheduleTemplate: a division by room keeps a whole last assignment (ro
     assert.equal(show(scheduleTemplate(deployment(3, "1"), aggregated, lagging, [{ name: "member1", replicas: 3 }]).targets), "member1=3");
   });
 });
+
+describe("scheduleTemplate: overflowAffinities (Karmada v1.19) widen a group tier by tier", () => {
+  // member1 (primary) holds 4 one-CPU replicas, member2 (first overflow) 4 more, member3 (second) 8.
+  const fleet = [cluster("member1", { cpu: "4" }), cluster("member2", { cpu: "4" }), cluster("member3", { cpu: "8" }), cluster("member4", { cpu: "100" })];
+  const overflow = (division: ReplicaSchedulingStrategy): PropagationPolicy => ({
+    ...policy(division),
+    spec: {
+      resourceSelectors: [{ apiVersion: "apps/v1", kind: "Deployment" }],
+      placement: {
+        clusterAffinities: [{ affinityName: "home", clusterNames: ["member1"], overflowAffinities: [{ affinityName: "near", clusterNames: ["member2"] }, { affinityName: "far", clusterNames: ["member3", "member2"] }] }],
+        replicaScheduling: division,
+      },
+    },
+  });
+  const aggregated = overflow({ replicaSchedulingType: "Divided", replicaDivisionPreference: "Aggregated" });
+  const dynamic = overflow({ replicaSchedulingType: "Divided", replicaDivisionPreference: "Weighted", weightPreference: { dynamicWeight: "AvailableReplicas" } });
+  const cases: { replicas: number; policy: PropagationPolicy; want: string; unplaced?: number; what: string }[] = [
+    { what: "what the primary group holds stays there", replicas: 3, policy: aggregated, want: "member1=3" },
+    { what: "one tier more when the primary is full", replicas: 6, policy: aggregated, want: "member1=4 member2=2" },
+    { what: "every tier when the first overflow cannot hold them either; Aggregated then uses as few clusters as it can", replicas: 12, policy: aggregated, want: "member1=4 member3=8" },
+    { what: "more than every tier holds: unplaced, never a cluster outside the group (member4)", replicas: 20, policy: aggregated, want: "member1=4 member2=4 member3=8", unplaced: 4 },
+    { what: "dynamic weights divide within the smallest widening that holds them", replicas: 6, policy: dynamic, want: "member1=3 member2=3" },
+  ];
+  for (const c of cases) {
+    it(`${c.replicas} replicas: ${c.what}`, () => {
+      const s = scheduleTemplate(deployment(c.replicas, "1"), c.policy, fleet);
+      assert.equal(show(s.targets), c.want);
+      assert.equal(s.unplaced, c.unplaced ?? 0);
+      assert.equal(s.affinityName, "home");
+    });
+  }
+  it("a scale-down contracts the group again: the overflow tier is left", () => {
+    const s = scheduleTemplate(deployment(3, "1"), aggregated, fleet, [
+      { name: "member1", replicas: 4 },
+      { name: "member2", replicas: 2 },
+    ]);
+    assert.equal(show(s.targets), "member1=3");
+  });
+});
+
+describe("scheduleTemplate: an overflow tier selects as any cluster affinity does", () => {
+  const region = (name: string, r: string, cpu: string, labels: Record<string, string> = {}): Cluster => ({ ...cluster(name, { cpu, labels }), spec: { region: r } });
+  const fleet = [region("home", "eu", "2"), region("eu-b", "eu", "4", { tier: "burst" }), region("eu-c", "eu", "4", { tier: "burst", pool: "spot" }), region("us-a", "us", "4", { tier: "burst" })];
+  const tier = {
+    affinityName: "burst",
+    labelSelector: { matchLabels: { tier: "burst" }, matchExpressions: [{ key: "pool", operator: "NotIn" as const, values: ["gpu"] }] },
+    fieldSelector: { matchExpressions: [{ key: "region" as const, operator: "In" as const, values: ["eu"] }] },
+    exclude: ["eu-c"],
+  };
+  it("labelSelector, fieldSelector and exclude of the tier all hold", () => {
+    const p: PropagationPolicy = {
+      ...policy(),
+      spec: {
+        resourceSelectors: [{ apiVersion: "apps/v1", kind: "Deployment" }],
+        placement: { clusterAffinities: [{ affinityName: "home", clusterNames: ["home"], overflowAffinities: [tier] }], replicaScheduling: { replicaSchedulingType: "Divided", replicaDivisionPreference: "Aggregated" } },
+      },
+    };
+    assert.equal(show(scheduleTemplate(deployment(5, "1"), p, fleet).targets), "eu-b=4 home=1");
+  });
+});

@@ -76,14 +76,23 @@ export function scheduleTemplate(
   const demand = demandOf(template, interpreter);
   let best: Schedule | undefined;
   for (const term of terms) {
-    const affinity = term === undefined ? placement.clusterAffinity : term;
-    const s = scheduleWithin(demand, placement, affinity, clusters, byName, previous, caps, fresh ? [] : previous);
-    if (term !== undefined) s.affinityName = term.affinityName;
-    const fits = s.error === undefined && s.unplaced === 0 && s.targets.some((t) => schedulable(byName.get(t.name) as Cluster, tolerations));
-    if (fits) return s;
-    if (best === undefined || closer(s, best)) best = s;
+    // A group's overflowAffinities (Karmada v1.19) widen it tier by tier while it cannot hold the
+    // replicas; the smallest widening that holds them is used, so a scale-down contracts it again.
+    for (const affinity of term === undefined ? [placement.clusterAffinity] : overflowTiers(term)) {
+      const s = scheduleWithin(demand, placement, affinity, clusters, byName, previous, caps, fresh ? [] : previous);
+      if (term !== undefined) s.affinityName = term.affinityName;
+      const fits = s.error === undefined && s.unplaced === 0 && s.targets.some((t) => schedulable(byName.get(t.name) as Cluster, tolerations));
+      if (fits) return s;
+      if (best === undefined || closer(s, best)) best = s;
+    }
   }
   return best as Schedule;
+}
+
+/** A clusterAffinities group and its overflow tiers as successive unions: [primary], [primary, tier 1], ... */
+export function overflowTiers(term: ClusterAffinityTerm): (ClusterAffinity | ClusterAffinity[])[] {
+  const tiers: ClusterAffinity[] = [term, ...(term.overflowAffinities ?? [])];
+  return tiers.length === 1 ? [term] : tiers.map((_, i) => tiers.slice(0, i + 1));
 }
 
 /**
@@ -137,7 +146,8 @@ function closer(a: Schedule, b: Schedule): boolean {
 function scheduleWithin(
   demand: Demand,
   placement: Placement,
-  affinity: ClusterAffinity | undefined,
+  /** The clusters it may use: one affinity, or (overflow tiers) those any of several select. */
+  affinity: ClusterAffinity | readonly ClusterAffinity[] | undefined,
   clusters: Cluster[],
   byName: ReadonlyMap<string, Cluster>,
   previous: TargetCluster[],
@@ -147,7 +157,7 @@ function scheduleWithin(
 ): Schedule {
   const tolerations = placement.clusterTolerations ?? [];
   const held = new Set(previous.map((t) => t.name));
-  const selected = selectClusters(affinity, clusters);
+  const selected = Array.isArray(affinity) ? [...new Set(affinity.flatMap((a) => selectClusters(a, clusters)))].sort() : selectClusters(affinity as ClusterAffinity | undefined, clusters);
   // An untolerated NoExecute taint evicts; an untolerated NoSchedule taint admits nothing new.
   const names = selected.filter((n) => {
     const c = byName.get(n) as Cluster;

@@ -8,7 +8,6 @@ import type { PropagationPolicy } from "../../shared/api/types.ts";
 export const UNACTED_FIELDS: readonly { path: string; isSet: (p: PropagationPolicy) => boolean }[] = [
   { path: "spec.schedulePriority", isSet: (p) => p.spec.schedulePriority !== undefined },
   { path: "spec.placement.workloadAffinity", isSet: (p) => p.spec.placement?.workloadAffinity !== undefined },
-  { path: "spec.placement.clusterAffinities[].overflowAffinities", isSet: (p) => (p.spec.placement?.clusterAffinities ?? []).some((a) => (a.overflowAffinities ?? []).length > 0) },
 ];
 
 /** The fields this policy sets that Flotilla does not act on, in UNACTED_FIELDS order. */
