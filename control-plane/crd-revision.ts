@@ -8,10 +8,10 @@
 export const CRD_REVISION_ANNOTATION = "flotilla.dev/crd-revision";
 
 /** The revision the files in control-plane/crds/ have. */
-export const CRD_REVISION = 9;
+export const CRD_REVISION = 10;
 
 /** SHA-256 over the CRD files (name, NUL, contents, NUL, in name order) at CRD_REVISION. */
-export const CRD_FILES_SHA256 = "d0ad3bd66257380458773d4cce30edc8de8b6e7bd29e4736df1fa8de83871230";
+export const CRD_FILES_SHA256 = "1cb105493e98fbbfffe433ed7ea34a6f3fb99fdca21cd2d7c065e328aa29d9bd";
 
 /**
  * Whether to apply our CRD over the served one: not when the served one says a higher revision.
