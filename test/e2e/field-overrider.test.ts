@@ -3,6 +3,7 @@
 // works; a document that no longer parses fails that cluster's Work in the binding's status and
 // leaves the copy the member runs as it was.
 import assert from "node:assert/strict";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
@@ -27,6 +28,10 @@ const propagate = (name: string) =>
     metadata: { name, namespace: NS },
     spec: { resourceSelectors: [{ apiVersion: "v1", kind: "ConfigMap", name }], placement: { clusterAffinity: { clusterNames: ["member1", "member2"] } } },
   });
+const portRule = (port: number) => ({
+  overrideRules: [{ targetCluster: { clusterNames: ["member2"] }, overriders: { fieldOverrider: [{ fieldPath: "/data/config.yaml", yaml: [{ subPath: "/server/port", operator: "replace", value: port }] }] } }],
+});
+type PlanJson = { templates: { clusters: { cluster: string; change: string; planned?: { manifests: ConfigMapJson[] } }[] }[] };
 const overridePolicy = (name: string, spec: object) =>
   JSON.stringify({ apiVersion: "flotilla.dev/v1alpha1", kind: "OverridePolicy", metadata: { name, namespace: NS }, spec: { resourceSelectors: [{ apiVersion: "v1", kind: "ConfigMap", name }], ...spec } });
 
@@ -36,6 +41,7 @@ describe("fieldOverrider and the deprecated override form", () => {
   let m1: Cluster;
   let m2: Cluster;
   const data = (member: Cluster, name: string) => getJson<ConfigMapJson>(member, ["cm", "-n", NS, name]);
+  const ctl = (args: string[]) => runCommand(process.execPath, [CTL, ...args], { cwd: fleet.root, env: { ...process.env, FLOTILLA_STATE_DIR: fleet.root } });
   const binding = (name: string) => getJson<BindingJson>(fleet.control, ["resourcebinding", "-n", NS, `${name}-configmap`]);
 
   before(async () => {
@@ -50,22 +56,25 @@ describe("fieldOverrider and the deprecated override form", () => {
     await fleet?.stop();
   });
 
-  it("replaces a sub-field of the YAML in member2's copy only, and flotillactl render shows it", async () => {
-    await apply(
-      fleet.control,
-      overridePolicy("settings", {
-        overrideRules: [{ targetCluster: { clusterNames: ["member2"] }, overriders: { fieldOverrider: [{ fieldPath: "/data/config.yaml", yaml: [{ subPath: "/server/port", operator: "replace", value: 9090 }] }] } }],
-      }),
-    );
+  it("replaces a sub-field of the YAML in member2's copy only, and flotillactl render and plan show it", async () => {
+    await apply(fleet.control, overridePolicy("settings", portRule(9090)));
     await apply(fleet.control, [configMap("settings", { "config.yaml": YAML }), propagate("settings")].join("\n---\n"));
     const overridden = "log: info\nserver:\n  hosts:\n  - a.example\n  port: 9090\n";
     await eventually("member2 holds the overridden YAML", () => data(m2, "settings"), (c) => c.data?.["config.yaml"] === overridden);
     const kept = await eventually("member1 holds the template's YAML", () => data(m1, "settings"), (c) => c.data?.["config.yaml"] !== undefined);
     assert.equal(kept.data?.["config.yaml"], YAML, "member1's copy is the template's, byte for byte");
 
-    const render = await runCommand(process.execPath, [CTL, "render", "configmap/settings", "-n", NS, "--cluster", "member2", "-o", "json"], { cwd: join(fleet.root), env: { ...process.env, FLOTILLA_STATE_DIR: fleet.root } });
+    const render = await ctl(["render", "configmap/settings", "-n", NS, "--cluster", "member2", "-o", "json"]);
     assert.equal(render.code, 0, render.stderr);
     assert.equal((JSON.parse(render.stdout) as ConfigMapJson).data?.["config.yaml"], overridden);
+
+    const file = join(fleet.root, "plan.yaml");
+    await writeFile(file, [configMap("settings", { "config.yaml": YAML }), overridePolicy("settings", portRule(7070))].join("\n---\n"));
+    const plan = await ctl(["plan", "-f", file, "-o", "json"]);
+    assert.equal(plan.code, 0, plan.stderr);
+    const clusters = (JSON.parse(plan.stdout) as PlanJson).templates[0]?.clusters ?? [];
+    assert.deepEqual(clusters.map((c) => `${c.cluster}:${c.change}`), ["member1:unchanged", "member2:changed"]);
+    assert.equal(clusters[1]?.planned?.manifests[0]?.data?.["config.yaml"], overridden.replace("9090", "7070"));
   });
 
   it("fails member2's Work when the YAML no longer parses, keeping the copy it runs, while member1 follows the template", async () => {
@@ -100,10 +109,13 @@ describe("fieldOverrider and the deprecated override form", () => {
     assert.deepEqual(two.data, { "app.json": '{"debug":false,"name":"x"}' });
   });
 
-  it("accepts a policy without overrideRules (as Karmada's guides write them), which changes nothing, and refuses both forms at once", async () => {
+  it("accepts a policy without overrideRules or with overrideRules: null (as Karmada's guides write them), which changes nothing, and refuses both forms at once", async () => {
     await apply(fleet.control, overridePolicy("plain", {}));
-    await apply(fleet.control, [configMap("plain", { a: "1" }), propagate("plain")].join("\n---\n"));
-    for (const m of [m1, m2]) assert.deepEqual((await eventually("the copy arrives", () => data(m, "plain"), () => true)).data, { a: "1" });
+    await apply(fleet.control, overridePolicy("plain-null", { overrideRules: null }));
+    await apply(fleet.control, [configMap("plain", { a: "1" }), propagate("plain"), configMap("plain-null", { a: "1" }), propagate("plain-null")].join("\n---\n"));
+    for (const m of [m1, m2]) {
+      for (const name of ["plain", "plain-null"]) assert.deepEqual((await eventually("the copy arrives", () => data(m, name), () => true)).data, { a: "1" });
+    }
     await assert.rejects(apply(fleet.control, overridePolicy("both", { overrideRules: [], targetCluster: { clusterNames: ["member1"] } })), /overrideRules and targetCluster can't co-exist/);
   });
 });
