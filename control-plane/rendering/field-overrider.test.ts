@@ -1,6 +1,9 @@
-import { describe } from "node:test";
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import fc from "fast-check";
 import type { KubeObject } from "../../shared/api/types.ts";
-import { deployment, rule, runFailCases, runOkCases } from "./overrides.fixtures.ts";
+import { applyOverrides } from "./overrides.ts";
+import { at, deployment, member1, rule, runFailCases, runOkCases } from "./overrides.fixtures.ts";
 
 const YAML = "# the app's settings\nserver:\n  port: 8080\n  hosts:\n  - a.example\n  - b.example\nlog: info\n";
 const JSON_TEXT = '{"db": {"host": "db.local", "port": 5432}, "replicas": [1, 2]}';
@@ -132,4 +135,28 @@ describe("applyOverrides: fieldOverrider in Karmada's order", () => {
       want: { "/data/config.yaml": "x: 1\n" },
     },
   ]);
+});
+
+describe("applyOverrides: fieldOverrider on any input", () => {
+  it("never throws, never changes its inputs, and either fails with a message or leaves a string in the field", () => {
+    const json = fc.jsonValue({ maxDepth: 3 });
+    const op = fc.record({ subPath: fc.oneof(fc.constantFrom("", "/a", "/a/0", "/b/-", "/x/y"), fc.string()), operator: fc.oneof(fc.constantFrom("add", "remove", "replace"), fc.string()), value: json }, { requiredKeys: [], noNullPrototype: true });
+    const overrider = fc.record(
+      { fieldPath: fc.oneof(fc.constantFrom("/data/config", "/data", "/metadata/name", "/data/none"), fc.string()), json: fc.oneof(fc.array(op, { maxLength: 3 }), json), yaml: fc.oneof(fc.array(op, { maxLength: 3 }), json) },
+      { requiredKeys: [], noNullPrototype: true },
+    );
+    const text = fc.oneof(fc.string(), json.map((v) => JSON.stringify(v)), fc.constantFrom("a: [1, 2]\nb: {c: d}\n", "a: 1\n---\nb: 2\n", "x: &a [1]\ny: *a\n", "{", "- 1\n- 2\n"));
+    fc.assert(
+      fc.property(text, fc.array(overrider, { minLength: 1, maxLength: 2 }), (config, fieldOverrider) => {
+        const obj = settings({ config });
+        const policies = rule({ fieldOverrider: fieldOverrider as never });
+        const before = structuredClone([obj, policies]);
+        const result = applyOverrides(obj, member1, policies);
+        assert.deepEqual([obj, policies], before, "inputs unchanged");
+        if (result.ok) assert.equal(typeof at(result.object, "/data/config"), "string");
+        else assert.match(result.message, /^OverridePolicy default\/web rule 0 fieldOverrider\[\d\]: ./);
+      }),
+      { numRuns: 2000 },
+    );
+  });
 });
