@@ -112,6 +112,13 @@ describe("applyOverrides: fieldOverrider (JSON)", () => {
   ]);
   runFailCases([
     { name: "JSON that does not parse fails", obj: settings({ "config.json": "{db: 1}" }), policies: jsonAt([{ subPath: "/db", operator: "replace", value: 2 }]), message: "OverridePolicy default/web rule 0 fieldOverrider[0]: field /data/config.json is not valid JSON: Expected property name or '}' in JSON at position 1 (line 1 column 2)" },
+    {
+      name: "an integer beyond 2^53 fails rather than ship changed",
+      obj: settings({ "config.json": '{"id": 12345678901234567890, "n": 1}' }),
+      policies: jsonAt([{ subPath: "/n", operator: "replace", value: 2 }]),
+      message: "OverridePolicy default/web rule 0 fieldOverrider[0]: field /data/config.json holds the integer 12345678901234567000, larger than a fieldOverrider carries exactly (2^53)",
+    },
+    { name: "in YAML too", obj: settings({ "config.yaml": "ids: [1, 9007199254740993]\n" }), policies: yamlAt([{ subPath: "/n", operator: "add", value: 2 }]), message: "OverridePolicy default/web rule 0 fieldOverrider[0]: field /data/config.yaml holds the integer 9007199254740992, larger than a fieldOverrider carries exactly (2^53)" },
     { name: "YAML is not JSON", obj: settings(), policies: jsonAt([{ subPath: "/log", operator: "replace", value: 2 }], "/data/config.yaml"), message: "OverridePolicy default/web rule 0 fieldOverrider[0]: field /data/config.yaml is not valid JSON: Unexpected token '#', \"# the app'\"... is not valid JSON" },
   ]);
 });

@@ -9,7 +9,8 @@
 // Where Flotilla differs from Karmada, on input Karmada's webhook refuses anyway or reads badly:
 // json and yaml together, or neither, fail (Karmada: yaml wins; neither empties the field); a
 // YAML stream of several documents fails (Karmada keeps the first and drops the rest); YAML
-// timestamps stay strings.
+// timestamps stay strings; a document holding an integer beyond 2^53 fails, since writing it back
+// would change it (Karmada keeps it).
 
 import { parseAllDocuments, stringify, type Tags } from "yaml";
 import type { FieldOverrider, FieldPatchOperation } from "../../shared/api/types.ts";
@@ -31,6 +32,8 @@ export function applyFieldOverrider(object: object, o: FieldOverrider): void {
   if (text === undefined) throw new OverrideError(`field ${o.fieldPath} does not exist`);
   if (typeof text !== "string") throw new OverrideError(`field ${o.fieldPath} is not a string but ${typeName(text)}`);
   let document = parse(text, format, o.fieldPath);
+  const inexact = inexactInteger(document);
+  if (inexact !== undefined) throw new OverrideError(`field ${o.fieldPath} holds the integer ${inexact}, larger than a fieldOverrider carries exactly (2^53)`);
   for (const [i, op] of (operations as unknown[]).entries()) {
     try {
       document = patch(document, operation(op));
@@ -85,6 +88,17 @@ function serialise(document: unknown, format: Format): string {
 /** The parser's message without the excerpt it appends ("… at line 2, column 1:" and the source). */
 function firstLine(message: string): string {
   return (message.split("\n")[0] ?? "").replace(/:$/, "");
+}
+
+/** The first integer in the document that a JavaScript number holds only approximately, as written back. */
+function inexactInteger(v: unknown): string | undefined {
+  if (typeof v === "number") return Number.isInteger(v) && !Number.isSafeInteger(v) ? String(v) : undefined;
+  if (typeof v !== "object" || v === null) return undefined;
+  for (const item of Array.isArray(v) ? v : Object.values(v)) {
+    const found = inexactInteger(item);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
 function typeName(v: unknown): string {
