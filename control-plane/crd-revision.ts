@@ -11,7 +11,7 @@ export const CRD_REVISION_ANNOTATION = "flotilla.dev/crd-revision";
 export const CRD_REVISION = 10;
 
 /** SHA-256 over the CRD files (name, NUL, contents, NUL, in name order) at CRD_REVISION. */
-export const CRD_FILES_SHA256 = "8a07ecb27e51864c70bb4744a22a7fe1d7f072f71c587326e40c993f3971bb1d";
+export const CRD_FILES_SHA256 = "d5362e3db944a4764dc8d2d915796aff794035cd4a79c3c14a4183286b266944";
 
 /**
  * Whether to apply our CRD over the served one: not when the served one says a higher revision.

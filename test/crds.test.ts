@@ -22,6 +22,7 @@ import { CRD_REVISION } from "../control-plane/crd-revision.ts";
 import { badDns, DNS_NS, kubefedIngressManifest, kubefedServiceManifest, serviceRecordStatus, validDns } from "./dns-crds.fixtures.ts";
 import { badRic, everyOperation, karmadaExampleManifest } from "./ric-crds.fixtures.ts";
 import { badAutoscaling, cronFhpa, cronStatus, everyField, fhpa, fhpaStatus, karmadaCronManifest, karmadaFhpaManifest } from "./autoscaling-crds.fixtures.ts";
+import { badOverrides, validOverrides } from "./override-crds.fixtures.ts";
 import { badRebalancers, everyRebalancerField, karmadaRebalancerManifest, rebalancerStatus } from "./rebalancer-crds.fixtures.ts";
 import { binaryPath, ensureBinaries } from "./env/binaries.ts";
 import { type Cluster, startCluster } from "./env/cluster.ts";
@@ -448,26 +449,6 @@ const bad: BadCase[] = [
   },
   // override policies
   {
-    what: "an override policy without overrideRules",
-    obj: op("no-rules", { resourceSelectors: [deploymentSelector] }),
-    message: [/spec\.overrideRules: Required value/],
-  },
-  {
-    what: "an override policy with an empty overrideRules",
-    obj: cop("empty-rules", { overrideRules: [] }),
-    message: [/spec\.overrideRules/, /at least 1 items/],
-  },
-  {
-    what: "an override rule without overriders",
-    obj: op("no-overriders", { overrideRules: [{ targetCluster: { clusterNames: ["member1"] } }] }),
-    message: [/spec\.overrideRules\[0\]\.overriders: Required value/],
-  },
-  {
-    what: "empty overriders",
-    obj: cop("empty-overriders", { overrideRules: [{ overriders: { plaintext: [] } }, { overriders: {} }] }),
-    message: [/spec\.overrideRules\[0\]\.overriders/, /spec\.overrideRules\[1\]\.overriders/, /at least one overrider/],
-  },
-  {
     what: "a plaintext path without a leading /",
     obj: op("relative-path", withOverriders({ plaintext: [{ path: "spec/replicas", value: 1 }] })),
     message: [
@@ -869,8 +850,14 @@ describe("flotilla.dev CRD files", () => {
     const opRest = { ...spec("OverridePolicy").properties as Obj, resourceSelectors: undefined };
     const copRest = { ...spec("ClusterOverridePolicy").properties as Obj, resourceSelectors: undefined };
     assert.deepEqual(opRest, copRest);
-    assert.deepEqual(spec("OverridePolicy").required, ["overrideRules"]);
-    assert.deepEqual(spec("ClusterOverridePolicy").required, ["overrideRules"]);
+    // The deprecated top-level form is one rule's schema (Karmada's OverrideSpec).
+    for (const kind of ["OverridePolicy", "ClusterOverridePolicy"]) {
+      const rule = prop(spec(kind), "overrideRules", "[]");
+      for (const field of ["targetCluster", "overriders"]) {
+        assert.deepEqual(withoutDescriptions(prop(spec(kind), field)), withoutDescriptions(prop(rule, field)), `${kind} spec.${field}`);
+      }
+      assert.equal(spec(kind).required, undefined, `${kind}: overrideRules is optional, as in Karmada`);
+    }
   });
 });
 
@@ -967,7 +954,7 @@ describe("flotilla.dev CRDs in a real control cluster", () => {
   });
 
   it("accepts a valid object of every kind and keeps every field it was given", async () => {
-    for (const obj of valid) {
+    for (const obj of [...valid, ...validOverrides]) {
       const created = await objects.create(obj);
       assertHasFields(created.spec ?? {}, obj.spec ?? {}, `${obj.kind}/${obj.metadata?.name} spec`);
     }
@@ -1162,7 +1149,7 @@ describe("flotilla.dev CRDs in a real control cluster", () => {
     }
   });
 
-  for (const c of [...bad, ...badDns]) {
+  for (const c of [...bad, ...badOverrides, ...badDns]) {
     it(`refuses ${c.what} with 422 naming the field`, async () => {
       const { code, message } = await refusal(objects.create(c.obj));
       assert.equal(code, 422, message);

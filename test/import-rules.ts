@@ -27,7 +27,7 @@ export function isPureShared(file: string): boolean {
 }
 
 /** Packages with no I/O, which pure folders may use. */
-const PURE_PACKAGES = ["fast-json-patch"];
+const PURE_PACKAGES = ["fast-json-patch", "yaml"];
 
 /** The top-level modules of control-plane/ that folders may use: shared state and gRPC helpers. */
 const TOP_SHARED = ["caches.ts", "context.ts", "rpc.ts"];

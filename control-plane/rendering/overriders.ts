@@ -1,11 +1,11 @@
 // The overriders of one override rule (DESIGN §4), each a change to the rendered object; pure.
 // overrides.ts picks the rules; this file runs one.
 
-import jsonpatch from "fast-json-patch";
-import type { Operation } from "fast-json-patch";
-import type { CommandArgsOverrider, ImageOverrider, KubeObject, LabelAnnotationOverrider, Overriders, PlaintextOverrider } from "../../shared/api/types.ts";
+import type { CommandArgsOverrider, FieldOverrider, ImageOverrider, KubeObject, LabelAnnotationOverrider, Overriders, PlaintextOverrider } from "../../shared/api/types.ts";
 import { formatImage, IMAGE_DIGEST, IMAGE_TAG, parseImage } from "./image-reference.ts";
 import { identityChange, manifestIdentity } from "./manifest-identity.ts";
+import { checkPath, errorText, getByPointer, isRecord, OverrideError, patch } from "./json-patch.ts";
+import { applyFieldOverrider } from "./field-overrider.ts";
 
 // ---- one rule ----------------------------------------------------------------------------------
 
@@ -16,6 +16,7 @@ const OVERRIDER_ORDER = [
   "argsOverrider",
   "labelsOverrider",
   "annotationsOverrider",
+  "fieldOverrider",
   "plaintext",
 ] as const satisfies readonly (keyof Overriders)[];
 
@@ -56,14 +57,11 @@ function runOverrider(object: KubeObject, field: OverriderField, item: object): 
       return applyLabelsAnnotations(object, item as LabelAnnotationOverrider, "labels");
     case "annotationsOverrider":
       return applyLabelsAnnotations(object, item as LabelAnnotationOverrider, "annotations");
+    case "fieldOverrider":
+      return applyFieldOverrider(object, item as FieldOverrider);
     case "plaintext":
       return applyPlaintext(object, item as PlaintextOverrider);
   }
-}
-
-/** A user-caused failure whose message is already fit for status. */
-class OverrideError extends Error {
-  override name = "OverrideError";
 }
 
 // ---- plaintext -----------------------------------------------------------------------------------
@@ -76,41 +74,6 @@ function applyPlaintext(object: KubeObject, p: PlaintextOverrider): void {
   // The value is copied so a later overrider never writes through into the policy.
   const operation = op === "remove" ? { op, path: p.path } : { op, path: p.path, value: structuredClone(p.value) };
   patch(object, operation);
-}
-
-function checkPath(path: unknown): asserts path is string {
-  if (typeof path !== "string" || !path.startsWith("/")) throw new OverrideError(`path ${JSON.stringify(path)} must start with "/"`);
-}
-
-type PatchOp = { op: "add" | "replace"; path: string; value: unknown } | { op: "remove"; path: string };
-
-function patch(object: KubeObject, operation: PatchOp): void {
-  try {
-    jsonpatch.applyPatch(object, [operation as Operation], true, true, true);
-  } catch (e) {
-    throw new OverrideError(patchErrorText(e, operation));
-  }
-}
-
-function patchErrorText(e: unknown, operation: PatchOp): string {
-  const path = operation.path;
-  switch (e instanceof jsonpatch.JsonPatchError ? e.name : "") {
-    case "OPERATION_PATH_UNRESOLVABLE":
-      return `path ${path} does not exist`;
-    case "OPERATION_PATH_CANNOT_ADD":
-      return `cannot add at ${path}: its parent does not exist`;
-    case "OPERATION_VALUE_OUT_OF_BOUNDS":
-      return `cannot add at ${path}: array index out of bounds`;
-    case "OPERATION_PATH_ILLEGAL_ARRAY_INDEX":
-      return `path ${path} has an illegal array index`;
-    case "OPERATION_VALUE_REQUIRED":
-    case "OPERATION_VALUE_CANNOT_CONTAIN_UNDEFINED":
-      return `${operation.op} at ${path} needs a JSON value`;
-    default:
-      if (e instanceof TypeError && /banned/.test(e.message)) return `path ${path} may not modify __proto__ or constructor/prototype`;
-      // fast-json-patch appends the operation and the whole document: keep its first line only.
-      return `${operation.op} at ${path}: ${errorText(e).split("\n")[0]}`;
-  }
 }
 
 // ---- imageOverrider ------------------------------------------------------------------------------
@@ -250,32 +213,6 @@ function applyLabelsAnnotations(object: KubeObject, o: LabelAnnotationOverrider,
 
 // ---- helpers ---------------------------------------------------------------------------------------
 
-/** The value at a JSON pointer (RFC 6901), or undefined when the path does not resolve. */
-function getByPointer(root: unknown, pointer: string): unknown {
-  let node = root;
-  for (const raw of pointer.split("/").slice(1)) {
-    const token = raw.replaceAll("~1", "/").replaceAll("~0", "~");
-    if (Array.isArray(node)) {
-      if (!/^(0|[1-9][0-9]*)$/.test(token)) return undefined;
-      node = node[Number(token)];
-    } else if (isRecord(node)) {
-      if (!Object.hasOwn(node, token)) return undefined;
-      node = node[token];
-    } else {
-      return undefined;
-    }
-  }
-  return node;
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
 function isStringList(v: unknown): v is string[] {
   return Array.isArray(v) && v.every((item) => typeof item === "string");
-}
-
-export function errorText(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
 }

@@ -13,14 +13,16 @@
 // - imageOverrider also covers initContainers and CronJob, and commandOverrider / argsOverrider
 //   also find initContainers and CronJob's containers (Karmada: containers only, no CronJob).
 // - An image with both a tag and a digest keeps both (Karmada's parser drops the digest).
+// - fieldOverrider's differences are in field-overrider.ts.
 // What stays as in Karmada: a command/args overrider naming a container that is not there, or on
 // a kind without a pod template, changes nothing; labels/annotations remove and replace skip keys
 // that are absent; add sets a key whether or not it is there.
 
-import type { Cluster, KubeObject, OverridePolicy, PropagationPolicy, RuleWithCluster } from "../../shared/api/types.ts";
+import type { Cluster, KubeObject, OverridePolicy, OverrideSpec, PropagationPolicy, RuleWithCluster } from "../../shared/api/types.ts";
 import { clusterMatches } from "../scheduling/placement.ts";
 import { selectorMatches } from "../scheduling/policy-match.ts";
-import { applyRule, errorText } from "./overriders.ts";
+import { errorText } from "./json-patch.ts";
+import { applyRule } from "./overriders.ts";
 
 /** The overridden object and the rules that ran ("Kind/namespace/name rule i"), or why it failed. */
 export type OverrideResult = { ok: true; object: KubeObject; applied: string[] } | { ok: false; message: string };
@@ -75,10 +77,11 @@ function applyOrdered(object: KubeObject, cluster: Cluster, policies: OverridePo
   const applied: string[] = [];
   for (const policy of policies) {
     const label = policyLabel(policy);
-    const rules: unknown = policy.spec?.overrideRules ?? [];
+    const { rules, deprecated } = rulesOf(policy.spec);
     if (!Array.isArray(rules)) return { ok: false, message: `${label}: spec.overrideRules is not a list` };
     for (const [i, item] of (rules as unknown[]).entries()) {
-      const where = `${label} rule ${i}`;
+      const name = deprecated ? "spec.overriders" : `rule ${i}`;
+      const where = `${label} ${name}`;
       try {
         if (typeof item !== "object" || item === null) return { ok: false, message: `${where}: not an object` };
         const rule = item as RuleWithCluster;
@@ -89,10 +92,26 @@ function applyOrdered(object: KubeObject, cluster: Cluster, policies: OverridePo
       } catch (e) {
         return { ok: false, message: `${where}: ${errorText(e)}` };
       }
-      applied.push(`${policy.kind}/${policyNamespace(policy)}/${policy.metadata.name ?? ""} rule ${i}`);
+      applied.push(`${policy.kind}/${policyNamespace(policy)}/${policy.metadata.name ?? ""} ${name}`);
     }
   }
   return { ok: true, object, applied };
+}
+
+/**
+ * A policy's rules as Karmada reads them: overrideRules; when that is absent or empty, the
+ * deprecated top-level targetCluster + overriders as one rule (none when neither is given). The
+ * schema refuses overrideRules beside a deprecated targetCluster or a non-empty deprecated
+ * overriders, as Karmada's webhook does; a deprecated fieldOverrider beside overrideRules with
+ * rules passes both and is ignored, as in Karmada.
+ */
+export function rulesOf(spec: OverrideSpec | undefined): { rules: unknown; deprecated: boolean } {
+  const rules: unknown = spec?.overrideRules;
+  if (Array.isArray(rules) && rules.length > 0) return { rules, deprecated: false };
+  if (rules !== undefined && rules !== null && !Array.isArray(rules)) return { rules, deprecated: false };
+  if (spec?.overriders === undefined && spec?.targetCluster === undefined) return { rules: [], deprecated: false };
+  const rule: RuleWithCluster = { ...(spec.targetCluster === undefined ? {} : { targetCluster: spec.targetCluster }), overriders: spec.overriders ?? {} };
+  return { rules: [rule], deprecated: true };
 }
 
 /** "OverridePolicy ns/name" or "ClusterOverridePolicy name", as messages name a policy. */

@@ -574,7 +574,30 @@ export interface CommandArgsOverrider {
   value?: string[];
 }
 
-/** Karmada's Overriders; within one rule they run image, command, args, labels, annotations, plaintext. */
+/** One JSON-patch operation inside a FieldOverrider's document; subPath is a JSON pointer in it ("" is the whole). */
+export interface FieldPatchOperation {
+  subPath: string;
+  operator: OverriderOperator;
+  /** Needed by add and replace; remove takes none. */
+  value?: unknown;
+}
+
+/** Karmada's names for the two lists of a FieldOverrider. */
+export type JSONPatchOperation = FieldPatchOperation;
+export type YAMLPatchOperation = FieldPatchOperation;
+
+/**
+ * Edits a string field holding a JSON or YAML document (e.g. fieldPath /data/config.yaml): the
+ * document is parsed, the operations of json or yaml (exactly one of them) run on it, and it is
+ * written back.
+ */
+export interface FieldOverrider {
+  fieldPath: string;
+  json?: JSONPatchOperation[];
+  yaml?: YAMLPatchOperation[];
+}
+
+/** Karmada's Overriders; within one rule they run image, command, args, labels, annotations, field, plaintext. */
 export interface Overriders {
   plaintext?: PlaintextOverrider[];
   imageOverrider?: ImageOverrider[];
@@ -582,6 +605,7 @@ export interface Overriders {
   annotationsOverrider?: LabelAnnotationOverrider[];
   commandOverrider?: CommandArgsOverrider[];
   argsOverrider?: CommandArgsOverrider[];
+  fieldOverrider?: FieldOverrider[];
 }
 
 /** Overriders for the clusters targetCluster matches; no targetCluster means every cluster. */
@@ -593,7 +617,12 @@ export interface RuleWithCluster {
 export interface OverrideSpec {
   /** No selectors: every template in the policy's scope. */
   resourceSelectors?: ResourceSelector[];
-  overrideRules: RuleWithCluster[];
+  /** Absent or empty: the deprecated targetCluster + overriders below, if any, else no change. */
+  overrideRules?: RuleWithCluster[];
+  /** Deprecated (Karmada v1.0): one rule's targetCluster, used only when overrideRules is absent or empty. */
+  targetCluster?: ClusterAffinity;
+  /** Deprecated (Karmada v1.0): one rule's overriders, used only when overrideRules is absent or empty. */
+  overriders?: Overriders;
 }
 
 export interface OverridePolicy extends KubeObject {
