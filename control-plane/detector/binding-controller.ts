@@ -13,6 +13,7 @@ import { DependencyTracker } from "./dependency-tracker.ts";
 import { MoveSignals } from "./move-signals.ts";
 import { placeTemplate } from "./template-placement.ts";
 import { onDependentOverrides, overrideLookup } from "./dependent-overrides.ts";
+import { groupPeers } from "./workload-groups.ts";
 import { schedulable } from "../scheduling/schedule.ts";
 import { CACHE_RECHECK_MS, FreshServed } from "./fresh-served.ts";
 import type { ScheduleOutcomes } from "../scheduling/schedule-outcomes.ts";
@@ -140,10 +141,7 @@ export class BindingController {
     for (const b of [...this.caches.allBindings(), ...this.caches.legacyBindings()]) this.controller.enqueue(templateKeyOfBinding(b));
   }
 
-  /**
-   * The bindings of a kind just watched. Its informer reports every template it finds as it
-   * starts; a binding whose template went while the kind was not watched is heard of only here.
-   */
+  /** The bindings of a kind just watched: one whose template went while the kind was not watched is heard of only here. */
   enqueueBindingsOfKind(k: KindRef): void {
     for (const key of this.caches.bindingIndex.ofKind(k)) this.controller.enqueue(key);
   }
@@ -202,6 +200,7 @@ export class BindingController {
       requiredBy,
       interpreter: this.interpreters.for(template),
       overrideExists: overrideLookup(this.caches, match?.policy),
+      groupPeers: groupPeers(this.caches, this.templates, ref),
       ...fresh,
     });
     // A customization's script failed: the binding keeps what it has and says why (its next change requeues the template).

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { Cluster, KubeObject, PropagationPolicy, ResourceBinding } from "../../shared/api/types.ts";
 import { InterpreterError, type KindInterpreter } from "../../shared/interpreter/interpreter.ts";
-import { placeTemplate } from "./template-placement.ts";
+import { type PlacementInput, placeTemplate } from "./template-placement.ts";
 
 const ready = (name: string): Cluster => ({
   apiVersion: "flotilla.dev/v1alpha1",
@@ -169,6 +169,10 @@ describe("placeTemplate: replicas whose pods stay Unschedulable move (unschedula
   });
 });
 
+/** placeTemplate over member1 and member2, now 0, no interpreter, with the rest given. */
+const placeOnTwo = (input: Pick<PlacementInput, "template" | "policy" | "existing"> & Partial<PlacementInput>) =>
+  placeTemplate({ live: [member1, member2], requireAcceptance: false, now: 0, evictionPeriodMs: 0, requiredBy: [], interpreter: undefined, ...input });
+
 describe("placeTemplate: how the policy takes effect (issue 26)", () => {
   const existing: ResourceBinding = {
     apiVersion: "flotilla.dev/v1alpha1",
@@ -177,16 +181,10 @@ describe("placeTemplate: how the policy takes effect (issue 26)", () => {
     spec: { resource: { apiVersion: "example.com/v1", kind: "Widget", name: "w", namespace: "ns", uid: "u1" }, clusters: [{ name: "member1" }], placement: { clusterAffinity: { clusterNames: ["member1"] } }, conflictResolution: "Abort" },
   };
   const run = (spec: Partial<PropagationPolicy["spec"]>, opts: { existing?: ResourceBinding; template?: KubeObject; overrides?: string[] } = {}) =>
-    placeTemplate({
+    placeOnTwo({
       template: opts.template ?? widget,
       policy: { ...policy, spec: { ...policy.spec, placement: { clusterAffinity: { clusterNames: ["member2"] } }, ...spec } },
       existing: opts.existing,
-      live: [member1, member2],
-      requireAcceptance: false,
-      now: 0,
-      evictionPeriodMs: 0,
-      requiredBy: [],
-      interpreter: undefined,
       overrideExists: (n) => (opts.overrides ?? []).includes(n),
     });
 
@@ -232,5 +230,27 @@ describe("placeTemplate: how the policy takes effect (issue 26)", () => {
     assert.ok("desired" in placed);
     assert.deepEqual(placed.desired.spec.clusters, [{ name: "member2" }]);
     assert.match(placed.outcome?.unacted ?? "", /PropagationPolicy ns\/p sets spec\.schedulePriority, which Flotilla accepts but does not act on yet/);
+  });
+});
+
+describe("placeTemplate: workloadAffinity (Karmada v1.19)", () => {
+  const grouped = { ...widget, metadata: { ...widget.metadata, labels: { "app.group": "fe" } } };
+  const run = (workloadAffinity: NonNullable<PropagationPolicy["spec"]["placement"]>["workloadAffinity"], peers: string[]) =>
+    placeOnTwo({
+      template: grouped,
+      policy: { ...policy, spec: { ...policy.spec, placement: { clusterAffinity: { clusterNames: ["member1", "member2"] }, workloadAffinity } } },
+      existing: undefined,
+      groupPeers: (key, value) => new Set(key === "app.group" && value === "fe" ? peers : []),
+    });
+  it("affinity: only the clusters its group is on", () => {
+    const placed = run({ affinity: { groupByLabelKey: "app.group" } }, ["member2"]);
+    assert.ok("desired" in placed);
+    assert.deepEqual(placed.desired.spec.clusters, [{ name: "member2" }]);
+  });
+  it("antiAffinity: not the clusters its group is on", () => {
+    const placed = run({ antiAffinity: { groupByLabelKey: "app.group" } }, ["member2"]);
+    assert.ok("desired" in placed);
+    assert.deepEqual(placed.desired.spec.clusters, [{ name: "member1" }]);
+    assert.equal(placed.outcome?.unacted, undefined, "acted on, so not reported");
   });
 });

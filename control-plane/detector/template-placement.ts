@@ -18,6 +18,7 @@ import { clusterReady } from "../scheduling/placement.ts";
 import { holdMoved, planMoves } from "../scheduling/unschedulable-moves.ts";
 import { activePolicy, followedPolicy, policyHold } from "../scheduling/policy-activation.ts";
 import { unactedMessage } from "../scheduling/unacted-fields.ts";
+import { type GroupPeers, workloadAffinityAllows } from "../scheduling/workload-affinity.ts";
 
 export interface PlacementInput {
   template: KubeObject;
@@ -40,6 +41,8 @@ export interface PlacementInput {
   served?: string;
   /** Whether an override policy of the claiming policy's scope exists, by name (its dependentOverrides). */
   overrideExists?: (name: string) => boolean;
+  /** The clusters other workloads of a workloadAffinity group are on (detector/workload-groups.ts). */
+  groupPeers?: GroupPeers;
 }
 
 export type Placed =
@@ -78,7 +81,10 @@ export function placeTemplate(input: PlacementInput): Placed {
         thresholdMs: input.unschedulableThresholdMs ?? 0,
         freeNow: freeNowOf(template, interpreter, input.live),
       });
-      const schedule = scheduleTemplate(template, policy, admittedClusters(input.live, existing?.spec.clusters, input.requireAcceptance), previousTargets(existing), interpreter, plan.caps, fresh);
+      const holding = new Set((existing?.spec.clusters ?? []).map((c) => c.name));
+      const allows = workloadAffinityAllows(policy.spec.placement?.workloadAffinity, template, input.groupPeers ?? (() => new Set()), holding);
+      const admitted = admittedClusters(input.live, existing?.spec.clusters, input.requireAcceptance).filter((c) => allows === undefined || allows(c.metadata.name ?? ""));
+      const schedule = scheduleTemplate(template, policy, admitted, previousTargets(existing), interpreter, plan.caps, fresh);
       const placed = placementAfter({ schedule, existing, policy, live: input.live, now: input.now, evictionPeriodMs: input.evictionPeriodMs, ...(input.availableSince ? { availableSince: input.availableSince } : {}) });
       const moved = holdMoved(placed.targets, schedule.unplaced, plan.moves.filter((m) => ready.has(m.fromCluster)), status);
       moves = moved.moves;

@@ -7,7 +7,6 @@ import type { PropagationPolicy } from "../../shared/api/types.ts";
 /** Each field Flotilla accepts but does not act on, with what it would do: present when set. */
 export const UNACTED_FIELDS: readonly { path: string; isSet: (p: PropagationPolicy) => boolean }[] = [
   { path: "spec.schedulePriority", isSet: (p) => p.spec.schedulePriority !== undefined },
-  { path: "spec.placement.workloadAffinity", isSet: (p) => p.spec.placement?.workloadAffinity !== undefined },
 ];
 
 /** The fields this policy sets that Flotilla does not act on, in UNACTED_FIELDS order. */
