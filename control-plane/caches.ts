@@ -4,7 +4,7 @@ import type { WorkloadRebalancer } from "../shared/api/rebalancer.ts";
 import type { KubeConfig } from "@kubernetes/client-node";
 import type { Logger } from "pino";
 import { DNS_RESOURCES, type DNSEndpoint, type Domain, type IngressDNSRecord, type ServiceDNSRecord } from "../shared/api/dns.ts";
-import { CONTROLLER_REVISIONS, RESOURCES, ROLLOUT_OF_LABEL } from "../shared/api/resources.ts";
+import { CONTROLLER_REVISIONS, PRIORITY_CLASSES, RESOURCES, ROLLOUT_OF_LABEL } from "../shared/api/resources.ts";
 import type { Cluster, ControllerRevision, OverridePolicy, PropagationPolicy, ResourceBinding } from "../shared/api/types.ts";
 import { Informer } from "../shared/informer.ts";
 import { BindingIndex, policyId } from "./binding-index.ts";
@@ -36,6 +36,8 @@ export class Caches {
   readonly workloadRebalancers: Informer<WorkloadRebalancer>;
   /** Templates' rollout revisions (issue 23): only the ControllerRevisions Flotilla labels. */
   readonly controllerRevisions: Informer<ControllerRevision>;
+  /** scheduling.k8s.io PriorityClasses: a policy's schedulePriority names one (issue 26). */
+  readonly priorityClasses: Informer<{ metadata: { name?: string }; value?: number }>;
   /** Bindings of both scopes by cluster and by policy; up to date before any other handler of theirs runs. */
   readonly bindingIndex = new BindingIndex();
   /** Issue 25: every cluster's entry of the bindings whose status lists only some (the status controller's). */
@@ -59,6 +61,7 @@ export class Caches {
     this.federatedHpas = make<FederatedHPA>(RESOURCES.federatedHPA);
     this.cronFederatedHpas = make<CronFederatedHPA>(RESOURCES.cronFederatedHPA);
     this.workloadRebalancers = make<WorkloadRebalancer>(RESOURCES.workloadRebalancer);
+    this.priorityClasses = make(PRIORITY_CLASSES);
     this.controllerRevisions = informer
       ? (informer(CONTROLLER_REVISIONS) as Informer<ControllerRevision>)
       : new Informer<ControllerRevision>({ kc, rest, resource: CONTROLLER_REVISIONS, labelSelector: ROLLOUT_OF_LABEL, log });
@@ -74,9 +77,9 @@ export class Caches {
     return [...this.propagation(), this.domains, this.serviceDNSRecords, this.ingressDNSRecords, this.dnsEndpoints, this.federatedHpas, this.cronFederatedHpas, this.workloadRebalancers] as Informer<unknown>[];
   }
 
-  /** The caches propagation decides from: clusters, policies, bindings, overrides, interpreter customizations. */
+  /** The caches propagation decides from: clusters, policies, bindings, overrides, interpreter customizations, priority classes. */
   private propagation(): Informer<unknown>[] {
-    return [this.clusters, this.policies, this.clusterPolicies, this.bindings, this.clusterBindings, this.overrides, this.clusterOverrides, this.customizations, this.controllerRevisions] as Informer<unknown>[];
+    return [this.clusters, this.policies, this.clusterPolicies, this.bindings, this.clusterBindings, this.overrides, this.clusterOverrides, this.customizations, this.controllerRevisions, this.priorityClasses] as Informer<unknown>[];
   }
 
   /**

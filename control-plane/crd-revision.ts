@@ -11,7 +11,7 @@ export const CRD_REVISION_ANNOTATION = "flotilla.dev/crd-revision";
 export const CRD_REVISION = 10;
 
 /** SHA-256 over the CRD files (name, NUL, contents, NUL, in name order) at CRD_REVISION. */
-export const CRD_FILES_SHA256 = "d5362e3db944a4764dc8d2d915796aff794035cd4a79c3c14a4183286b266944";
+export const CRD_FILES_SHA256 = "1a5a598087e2c83342a8db1453ee3bbca48d50efba1baced8c22051bf6b1d671";
 
 /**
  * Whether to apply our CRD over the served one: not when the served one says a higher revision.

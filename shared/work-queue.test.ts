@@ -16,6 +16,15 @@ async function drain(q: WorkQueue): Promise<string[]> {
 }
 
 describe("WorkQueue", () => {
+  it("hands out waiting keys by priority when given priorityOf, first in first out within one (issue 26)", async () => {
+    const priority: Record<string, number> = { urgent: 100, later: -1 };
+    const q = new WorkQueue({ clock: new FakeClock(), priorityOf: (k) => priority[k] ?? 0 });
+    for (const k of ["later", "a", "urgent", "b"]) q.add(k);
+    assert.equal(q.length, 4);
+    const got: (string | undefined)[] = [];
+    for (let i = 0; i < 4; i++) got.push(await q.get());
+    assert.deepEqual(got, ["urgent", "a", "b", "later"]);
+  });
   it("coalesces a key added many times while it waits", async () => {
     const q = new WorkQueue({ clock: new FakeClock() });
     for (const k of ["a", "b", "a", "a", "c", "b"]) q.add(k);

@@ -1,4 +1,5 @@
 import { type Clock, realClock } from "./clock.ts";
+import { PriorityLanes } from "./priority-lanes.ts";
 import { defaultControllerRateLimiter, type RateLimiter } from "./rate-limiter.ts";
 
 /**
@@ -9,8 +10,8 @@ import { defaultControllerRateLimiter, type RateLimiter } from "./rate-limiter.t
  * Size is bounded by the number of distinct keys. Delays and retries use an injected clock.
  */
 export class WorkQueue {
-  private readonly queue: string[] = [];
-  private head = 0;
+  private readonly queue = new PriorityLanes();
+  private readonly priorityOf: ((key: string) => number) | undefined;
   private readonly dirty = new Set<string>();
   private readonly processing = new Set<string>();
   private readonly waiting = new Map<string, { at: number; cancel: () => void }>();
@@ -20,7 +21,9 @@ export class WorkQueue {
   readonly clock: Clock;
   readonly limiter: RateLimiter;
 
-  constructor(opts: { clock?: Clock; limiter?: RateLimiter } = {}) {
+  /** priorityOf: a waiting key's priority, read when it is queued (higher first; default all 0, FIFO). */
+  constructor(opts: { clock?: Clock; limiter?: RateLimiter; priorityOf?: (key: string) => number } = {}) {
+    this.priorityOf = opts.priorityOf;
     this.clock = opts.clock ?? realClock;
     this.limiter = opts.limiter ?? defaultControllerRateLimiter(this.clock);
   }
@@ -36,7 +39,7 @@ export class WorkQueue {
       this.processing.add(key);
       getter(key);
     } else {
-      this.queue.push(key);
+      this.queue.push(key, this.priorityOf?.(key));
     }
   }
 
@@ -95,7 +98,7 @@ export class WorkQueue {
 
   /** Keys waiting to be processed (not counting delayed ones). */
   get length(): number {
-    return this.queue.length - this.head;
+    return this.queue.length;
   }
 
   /** Keys being processed right now. */
@@ -119,16 +122,10 @@ export class WorkQueue {
   }
 
   private take(): string | undefined {
-    while (this.head < this.queue.length) {
-      const key = this.queue[this.head++] as string;
-      if (this.head > 1024 && this.head * 2 > this.queue.length) {
-        this.queue.splice(0, this.head);
-        this.head = 0;
-      }
-      this.dirty.delete(key);
-      this.processing.add(key);
-      return key;
-    }
-    return undefined;
+    const key = this.queue.shift();
+    if (key === undefined) return undefined;
+    this.dirty.delete(key);
+    this.processing.add(key);
+    return key;
   }
 }

@@ -70,7 +70,6 @@ describe("Karmada v1.19 PropagationPolicy fields", () => {
 
   // One policy per reported field, setting it and nothing else: the binding names exactly that field.
   const samples: Record<string, Partial<PropagationSpec>> = {
-    "spec.schedulePriority": { schedulePriority: { priorityClassSource: "KubePriorityClass", priorityClassName: "high" } },
   };
   for (const f of UNACTED_FIELDS) {
     it(`a policy setting ${f.path} is reported, one without it is not`, () => {

@@ -12,7 +12,7 @@ import type { ReplacementSeen } from "../scheduling/graceful-eviction.ts";
 import { DependencyTracker } from "./dependency-tracker.ts";
 import { MoveSignals } from "./move-signals.ts";
 import { placeTemplate } from "./template-placement.ts";
-import { onDependentOverrides, overrideLookup } from "./dependent-overrides.ts";
+import { onPolicyInputs, overrideLookup, priorityLookup, priorityQueue } from "./policy-inputs.ts";
 import { groupPeers } from "./workload-groups.ts";
 import { schedulable } from "../scheduling/schedule.ts";
 import { CACHE_RECHECK_MS, FreshServed } from "./fresh-served.ts";
@@ -86,10 +86,10 @@ export class BindingController {
     this.log = opts.log;
     this.outcomes = opts.outcomes;
     this.deps = new DependencyTracker({ caches: opts.caches, templates: opts.templates, interpreters: this.interpreters });
-    this.controller = new Controller({ name: "binding", reconcile: (k) => this.reconcile(k), log: opts.log, workers: opts.workers ?? 16 /* --concurrent-resource-template-syncs */ });
+    this.controller = new Controller({ name: "binding", reconcile: (k) => this.reconcile(k), log: opts.log, workers: opts.workers ?? 16 /* --concurrent-resource-template-syncs */, queue: priorityQueue(opts.caches) });
     const policyChanged = (p: PropagationPolicy) => this.enqueueForPolicy(p);
     for (const inf of [this.caches.policies, this.caches.clusterPolicies]) inf.on({ add: policyChanged, update: policyChanged, delete: policyChanged });
-    onDependentOverrides(this.caches, policyChanged);
+    onPolicyInputs(this.caches, policyChanged);
     // Placement depends on labels, spec and whether a cluster can take Divided replicas; one
     // cluster's change reschedules what it can move (cluster-change.ts), not the whole fleet.
     const index = this.caches.bindingIndex;
@@ -200,6 +200,7 @@ export class BindingController {
       requiredBy,
       interpreter: this.interpreters.for(template),
       overrideExists: overrideLookup(this.caches, match?.policy),
+      priorityValue: priorityLookup(this.caches),
       groupPeers: groupPeers(this.caches, this.templates, ref),
       ...fresh,
     });

@@ -225,11 +225,15 @@ describe("placeTemplate: how the policy takes effect (issue 26)", () => {
     assert.deepEqual(changed.desired.spec.clusters, [{ name: "member2" }]);
     assert.notEqual(changed.desired.metadata.annotations?.["flotilla.dev/template-stamp"], stamp);
   });
-  it("a field Flotilla does not act on is named in the outcome, and the template is still scheduled", () => {
-    const placed = run({ schedulePriority: { priorityClassSource: "KubePriorityClass", priorityClassName: "high" } });
-    assert.ok("desired" in placed);
-    assert.deepEqual(placed.desired.spec.clusters, [{ name: "member2" }]);
-    assert.match(placed.outcome?.unacted ?? "", /PropagationPolicy ns\/p sets spec\.schedulePriority, which Flotilla accepts but does not act on yet/);
+  it("schedulePriority: the binding records the PriorityClass's value; a missing class holds the policy", () => {
+    const schedulePriority = { priorityClassSource: "KubePriorityClass" as const, priorityClassName: "critical" };
+    const withClass = placeOnTwo({ template: widget, policy: { ...policy, spec: { ...policy.spec, schedulePriority } }, existing: undefined, priorityValue: (n) => (n === "critical" ? 1000 : undefined) });
+    assert.ok("desired" in withClass);
+    assert.deepEqual(withClass.desired.spec.schedulePriority, { priority: 1000 });
+    const missing = placeOnTwo({ template: widget, policy: { ...policy, spec: { ...policy.spec, schedulePriority } }, existing, priorityValue: () => undefined });
+    assert.ok("desired" in missing);
+    assert.equal(missing.outcome?.held?.reason, "PriorityClassNotFound");
+    assert.deepEqual(missing.desired.spec.clusters, [{ name: "member1" }], "the binding keeps what it has");
   });
 });
 

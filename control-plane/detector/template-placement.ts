@@ -41,6 +41,8 @@ export interface PlacementInput {
   served?: string;
   /** Whether an override policy of the claiming policy's scope exists, by name (its dependentOverrides). */
   overrideExists?: (name: string) => boolean;
+  /** A PriorityClass's value by name; undefined when it does not exist (schedulePriority). */
+  priorityValue?: (name: string) => number | undefined;
   /** The clusters other workloads of a workloadAffinity group are on (detector/workload-groups.ts). */
   groupPeers?: GroupPeers;
 }
@@ -53,7 +55,7 @@ export function placeTemplate(input: PlacementInput): Placed {
   const { template, existing, interpreter } = input;
   // How the claiming policy takes effect now (policy-activation.ts); a held one keeps what the binding has.
   const active = input.policy === undefined ? undefined : activePolicy(input.policy, template, existing);
-  const hold = active === undefined ? undefined : policyHold(active.policy, input.overrideExists ?? (() => true));
+  const hold = active === undefined ? undefined : policyHold(active.policy, input.overrideExists ?? (() => true), input.priorityValue);
   const unacted = input.policy === undefined ? undefined : unactedMessage(input.policy);
   const policy = active?.policy;
   const notes = { ...(hold ? { held: hold } : {}), ...(unacted ? { unacted } : {}) };
@@ -61,6 +63,7 @@ export function placeTemplate(input: PlacementInput): Placed {
     if (hold !== undefined && policy !== undefined) {
       const kept = existing === undefined ? policy : followedPolicy(policy, existing);
       const desired = desiredBinding(template, kept, existing?.spec.clusters ?? [], input.requiredBy, existing?.spec.gracefulEvictionTasks ?? [], interpreter, existing?.spec.replicaMoves ?? []);
+      if (existing?.spec.schedulePriority !== undefined) desired.spec.schedulePriority = existing.spec.schedulePriority;
       return { desired: stamped(desired, existing?.metadata.annotations, input.served), outcome: notes };
     }
     let targets: TargetCluster[] = [];
@@ -99,6 +102,9 @@ export function placeTemplate(input: PlacementInput): Placed {
       };
     }
     const desired = desiredBinding(template, policy, targets, input.requiredBy, evictions, interpreter, moves);
+    const priorityClass = policy?.spec.schedulePriority?.priorityClassName;
+    const priority = priorityClass === undefined ? undefined : input.priorityValue?.(priorityClass);
+    if (priority !== undefined) desired.spec.schedulePriority = { priority };
     // Served in the same write as the schedule it asked for (a failed script above serves nothing).
     const served = input.freshTrigger ?? input.served;
     const annotations = active?.stamp === undefined ? undefined : { [LABELS.templateStamp]: active.stamp };

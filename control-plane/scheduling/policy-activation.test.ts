@@ -26,10 +26,12 @@ describe("policyHold", () => {
     { what: "one dependent override missing", spec: { dependentOverrides: ["b", "a"] }, exists: ["a"], reason: "DependentOverridesMissing", message: /waits for its dependentOverrides: OverridePolicy b not found; the template keeps what it has until it exists/ },
     { what: "a ClusterPropagationPolicy's missing ClusterOverridePolicies, once each, sorted", kind: "ClusterPropagationPolicy", spec: { dependentOverrides: ["z", "y", "z"] }, reason: "DependentOverridesMissing", message: /^ClusterPropagationPolicy p waits for its dependentOverrides: ClusterOverridePolicy y, z not found; .* until they exist$/ },
     { what: "the scheduler is judged first", spec: { schedulerName: "x", dependentOverrides: ["a"] }, reason: "SchedulerNameNotServed" },
+    { what: "a schedulePriority whose PriorityClass exists", spec: { schedulePriority: { priorityClassSource: "KubePriorityClass", priorityClassName: "high" } } },
+    { what: "a schedulePriority whose PriorityClass does not exist", spec: { schedulePriority: { priorityClassSource: "KubePriorityClass", priorityClassName: "nope" } }, reason: "PriorityClassNotFound", message: /takes its schedulePriority from PriorityClass nope, which does not exist in the control cluster/ },
   ];
   for (const c of cases) {
     it(c.what, () => {
-      const hold = policyHold(policy(c.spec, c.kind), (n) => (c.exists ?? []).includes(n));
+      const hold = policyHold(policy(c.spec, c.kind), (n) => (c.exists ?? []).includes(n), (n) => (n === "high" ? 1000 : undefined));
       assert.equal(hold?.reason, c.reason);
       if (c.message) assert.match(hold?.message ?? "", c.message);
     });

@@ -8,6 +8,9 @@
 // - activationPreference Lazy: a policy change reaches a template only when the template changes.
 //   The binding records a digest of the template it last followed the policy for (its stamp);
 //   while the template still has that digest, the binding keeps the policy fields it has.
+// - schedulePriority (KubePriorityClass): the binding records the PriorityClass's value
+//   (spec.schedulePriority.priority), which orders the binding controller's queue; a class that
+//   does not exist holds the policy, as Karmada's detector refuses to build the binding.
 // - association (deprecated): acts as propagateDeps.
 import { DEFAULT_SCHEDULER_NAME, type KubeObject, LABELS, type PropagationPolicy, type ResourceBinding } from "../../shared/api/types.ts";
 import { contentHash } from "../../shared/content-hash.ts";
@@ -15,12 +18,15 @@ import { bindingPolicyId, policyIdOf } from "./policy-match.ts";
 
 /** Why a policy cannot take effect now; the binding keeps what it has and says so. */
 export interface PolicyHold {
-  reason: "SchedulerNameNotServed" | "DependentOverridesMissing";
+  reason: "SchedulerNameNotServed" | "DependentOverridesMissing" | "PriorityClassNotFound";
   message: string;
 }
 
-/** The policy's hold, if any; overrideExists answers for the policy's scope (its namespace, or cluster-wide). */
-export function policyHold(policy: PropagationPolicy, overrideExists: (name: string) => boolean): PolicyHold | undefined {
+/**
+ * The policy's hold, if any; overrideExists answers for the policy's scope (its namespace, or
+ * cluster-wide); priorityValue gives a PriorityClass's value (undefined: no such class).
+ */
+export function policyHold(policy: PropagationPolicy, overrideExists: (name: string) => boolean, priorityValue: (name: string) => number | undefined = () => 0): PolicyHold | undefined {
   const who = `${policy.kind} ${policyIdOf(policy).replace(/^\//, "")}`;
   const scheduler = policy.spec.schedulerName ?? DEFAULT_SCHEDULER_NAME;
   if (scheduler !== DEFAULT_SCHEDULER_NAME) {
@@ -35,6 +41,13 @@ export function policyHold(policy: PropagationPolicy, overrideExists: (name: str
     return {
       reason: "DependentOverridesMissing",
       message: `${who} waits for its dependentOverrides: ${kind} ${missing.join(", ")} not found; the template keeps what it has until ${missing.length === 1 ? "it exists" : "they exist"}`,
+    };
+  }
+  const priority = policy.spec.schedulePriority;
+  if (priority !== undefined && priorityValue(priority.priorityClassName) === undefined) {
+    return {
+      reason: "PriorityClassNotFound",
+      message: `${who} takes its schedulePriority from PriorityClass ${priority.priorityClassName}, which does not exist in the control cluster; the template keeps what it has until it does`,
     };
   }
   return undefined;

@@ -18,6 +18,9 @@ export const RESOURCES = {
   workloadRebalancer: r("WorkloadRebalancer", "workloadrebalancers", false),
 } as const;
 
+/** scheduling.k8s.io/v1 PriorityClasses: a policy's schedulePriority (KubePriorityClass) names one. */
+export const PRIORITY_CLASSES: ResourceInfo = { apiVersion: "scheduling.k8s.io/v1", kind: "PriorityClass", plural: "priorityclasses", namespaced: false };
+
 /** The core Secret resource (bootstrap tokens, agent credentials). */
 export const SECRETS: ResourceInfo = { apiVersion: "v1", kind: "Secret", plural: "secrets", namespaced: true };
 

@@ -367,6 +367,8 @@ export interface ResourceBindingSpec {
   replicaMoves?: ReplicaMove[];
   /** The policy's spec.rollout (issue 23): a template change reaches the clusters in waves. */
   rollout?: RolloutStrategy;
+  /** Karmada's: the value of the PriorityClass the policy's schedulePriority names; higher is scheduled first. */
+  schedulePriority?: { priority: number };
 }
 
 /** Replicas moved out of a cluster whose pods for them stayed Unschedulable past --unschedulable-threshold. */

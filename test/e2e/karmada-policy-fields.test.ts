@@ -1,7 +1,6 @@
 // Issue 26: Karmada v1.19's PropagationPolicy fields on real members: schedulerName,
-// dependentOverrides, activationPreference Lazy, a field Flotilla does not act on (reported on
-// the binding, never silent), a selector naming the policy's own namespace, and
-// `flotillactl get pp`.
+// dependentOverrides, activationPreference Lazy, schedulePriority, a selector naming the policy's
+// own namespace, and `flotillactl get pp`.
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { after, before, describe, it } from "node:test";
@@ -90,15 +89,16 @@ describe("Karmada v1.19 PropagationPolicy fields", () => {
     assert.ok(moved);
   });
 
-  it("a field Flotilla does not act on is reported on the binding, and the template still ships", async () => {
+  it("schedulePriority: a missing PriorityClass holds the policy; once it exists the binding records its value", async () => {
     await apply(fleet.control, configMap("priority"));
-    await apply(fleet.control, policy("priority", ["member1"], { schedulePriority: { priorityClassSource: "KubePriorityClass", priorityClassName: "high" } }));
-    await eventually("member1 has it", () => inMember(m1, "priority"), () => true);
-    const b = await eventually("the binding says so", () => binding("priority"), (x) => condition(x, "PolicyFieldsSupported") !== undefined);
-    const c = condition(b, "PolicyFieldsSupported");
-    assert.equal(c?.status, "False");
-    assert.equal(c?.reason, "FieldsNotActedOn");
-    assert.match(c?.message ?? "", /spec\.schedulePriority, which Flotilla accepts but does not act on yet/);
+    await apply(fleet.control, policy("priority", ["member1"], { schedulePriority: { priorityClassSource: "KubePriorityClass", priorityClassName: "flotilla-e2e-high" } }));
+    const waiting = await eventually("the binding waits", () => binding("priority"), (x) => condition(x, "Scheduled")?.reason === "PriorityClassNotFound");
+    assert.match(condition(waiting, "Scheduled")?.message ?? "", /PriorityClass flotilla-e2e-high, which does not exist/);
+    assert.equal(await inMember(m1, "priority"), undefined);
+    await apply(fleet.control, JSON.stringify({ apiVersion: "scheduling.k8s.io/v1", kind: "PriorityClass", metadata: { name: "flotilla-e2e-high" }, value: 100000 }));
+    await eventually("member1 gets it", () => inMember(m1, "priority"), () => true);
+    const b = await eventually("the binding records the priority", () => getJson<BindingJson & { spec: { schedulePriority?: { priority: number } } }>(fleet.control, ["rb", "-n", NS, "priority-configmap"]), (x) => x.spec.schedulePriority !== undefined);
+    assert.deepEqual(b.spec.schedulePriority, { priority: 100000 });
   });
 
   it("a selector may name the policy's own namespace; another is refused at apply time", async () => {
