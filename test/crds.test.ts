@@ -23,6 +23,7 @@ import { badDns, DNS_NS, kubefedIngressManifest, kubefedServiceManifest, service
 import { badRic, everyOperation, karmadaExampleManifest } from "./ric-crds.fixtures.ts";
 import { badAutoscaling, cronFhpa, cronStatus, everyField, fhpa, fhpaStatus, karmadaCronManifest, karmadaFhpaManifest } from "./autoscaling-crds.fixtures.ts";
 import { badRebalancers, everyRebalancerField, karmadaRebalancerManifest, rebalancerStatus } from "./rebalancer-crds.fixtures.ts";
+import { badTaintPolicies, karmadaTaintPolicyManifest } from "./taint-policy-crds.fixtures.ts";
 import { binaryPath, ensureBinaries } from "./env/binaries.ts";
 import { type Cluster, startCluster } from "./env/cluster.ts";
 
@@ -797,6 +798,7 @@ describe("flotilla.dev CRD files", () => {
         "ClusterOverridePolicy",
         "ClusterPropagationPolicy",
         "ClusterResourceBinding",
+        "ClusterTaintPolicy",
         "CronFederatedHPA",
         "FederatedHPA",
         "OverridePolicy",
@@ -835,6 +837,8 @@ describe("flotilla.dev CRD files", () => {
       const rule = prop(spec(kind), "overrideRules", "[]");
       assert.deepEqual(withoutDescriptions(prop(rule, "targetCluster")), clusterAffinity, `${kind} targetCluster`);
     }
+    // ClusterTaintPolicy's targetClusters is Karmada's ClusterAffinity too.
+    assert.deepEqual(withoutDescriptions(prop(spec("ClusterTaintPolicy"), "targetClusters")), clusterAffinity, "ClusterTaintPolicy targetClusters");
     const withoutRule = (s: Obj) => ({ ...s, ["x-kubernetes-validations"]: undefined });
     const selectors = (kind: string) => prop(spec(kind), "resourceSelectors");
     assert.deepEqual(
@@ -1074,6 +1078,25 @@ describe("flotilla.dev CRDs in a real control cluster", () => {
   });
 
   for (const c of badRebalancers) {
+    it(`refuses ${c.what} with 422 naming the field`, async () => {
+      const { code, message } = await refusal(objects.create(c.obj));
+      assert.equal(code, 422, message);
+      for (const re of c.message) assert.match(message, re);
+    });
+  }
+
+  it("applies a Karmada ClusterTaintPolicy with only apiVersion changed and keeps every field", async () => {
+    await pipe(["apply", "--server-side"], karmadaTaintPolicyManifest);
+    const p = (await custom.getClusterCustomObject({ ...gv, plural: "clustertaintpolicies", name: "detect-cluster-notready" })) as { spec: Obj };
+    assert.deepEqual(p.spec.taints, [
+      { key: "cluster.karmada.io/not-ready", effect: "NoSchedule" },
+      { key: "cluster.karmada.io/not-ready", value: "yes", effect: "NoExecute" },
+    ]);
+    assert.deepEqual(p.spec.addOnConditions, [{ conditionType: "Ready", operator: "NotIn", statusValues: ["True"] }]);
+    assert.deepEqual((p.spec.targetClusters as Obj).clusterNames, ["member1", "member2"]);
+  });
+
+  for (const c of badTaintPolicies) {
     it(`refuses ${c.what} with 422 naming the field`, async () => {
       const { code, message } = await refusal(objects.create(c.obj));
       assert.equal(code, 422, message);
