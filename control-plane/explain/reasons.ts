@@ -50,6 +50,11 @@ export const REASON_SENTENCES: Readonly<Record<string, string>> = {
   NotWanted: "The agent sent metrics for a workload the control plane did not ask about; they are ignored.",
   // Graceful eviction and moves (scheduling/).
   ClusterAffinityChanged: "The cluster left the policy's affinity; it keeps its copy until the replacement is available.",
+  TaintUntolerated: "The cluster has a NoExecute taint the policy does not tolerate (--enable-no-execute-taint-eviction); it keeps its copy until the replacement elsewhere is available and the grace period passed.",
+  // ClusterTaintPolicy Events (taint-policy/).
+  TaintClusterSucceed: "A ClusterTaintPolicy changed the cluster's taints as its conditions matched.",
+  TaintClusterFailed: "A ClusterTaintPolicy could not write the cluster's taints; it is retried.",
+  NoExecuteNotAllowed: "The ClusterTaintPolicy has a NoExecute taint and the control plane runs without --allow-no-execute-taint-policy, so the policy is not applied.",
   FreshReschedule: "A WorkloadRebalancer asked for a fresh schedule; the cluster keeps its copy until the new placement is available.",
   ReferencedBindingNotFound: "The WorkloadRebalancer names a workload that has no binding.",
   // Rollout phases (shared/api/types.ts RolloutPhase, ClusterRolloutPhase).
