@@ -313,7 +313,7 @@ export const commands: Record<string, Command> = {
     usage: "promote <kind>/<name> [-n ns] --cluster C --cluster-kubeconfig F [--cluster-context X] [--auto-create-policy=false] [--policy-name P] [--dry-run] [--kubeconfig FILE] [-o yaml|json]",
     positionals: 1,
     summary: "adopts an object that already runs in a member, as karmadactl promote: reads it there, writes it as a template to the control cluster with a policy placing exactly it on that member (conflictResolution Overwrite, preserveResourcesOnDeletion); the member's agent takes the running object over in place (same uid, no restart); -o prints both and writes nothing",
-    flags: [{ ...clusterFlag, required: true }, namespaceFlag, clusterKubeconfigFlag, clusterContextFlag, autoCreatePolicyFlag, policyNameFlag, dryRunFlag, kubeconfigFlag, outputFlag("table")],
+    flags: [{ ...clusterFlag, short: "C", required: true }, namespaceFlag, clusterKubeconfigFlag, clusterContextFlag, autoCreatePolicyFlag, policyNameFlag, dryRunFlag, kubeconfigFlag, outputFlag("table")],
     formats: ["table", "yaml", "json"],
     direct: true,
     run: ({ args, flags, format, timeoutMs, warn }) => runPromote(flags, args[0], format as "table" | "yaml" | "json", timeoutMs, warn),

@@ -8,7 +8,7 @@ import { existsSync } from "node:fs";
 import { TemplateResolver } from "../../control-plane/kinds/template-resolver.ts";
 import { RESOURCES } from "../../shared/api/resources.ts";
 import type { KubeObject } from "../../shared/api/types.ts";
-import type { FlagValues } from "../../shared/flags.ts";
+import { FlagError, type FlagValues } from "../../shared/flags.ts";
 import { isKubeStatus, KubeRest, objectPath } from "../../shared/kube-rest.ts";
 import { loadKubeConfig } from "../../shared/kubeconfig.ts";
 import { controlKubeconfig } from "./accept.ts";
@@ -20,7 +20,7 @@ type Writer = (s: string) => void;
 /** Promotes; returns what was done (or, with -o yaml|json, the template and policy, writing nothing). */
 export async function runPromote(flags: FlagValues, arg: string | undefined, format: "table" | "yaml" | "json", timeoutMs: number, warn: Writer): Promise<string> {
   const kn = kindAndName(arg);
-  if ("error" in kn) throw new Error(kn.error);
+  if ("error" in kn) throw new FlagError(kn.error);
   const cluster = String(flags.cluster);
   const control = restFor(controlKubeconfig(flags), undefined, "--kubeconfig with the control cluster's");
   const member = restFor(String(flags["cluster-kubeconfig"]), typeof flags["cluster-context"] === "string" ? flags["cluster-context"] : undefined, "--cluster-kubeconfig with the member's");

@@ -53,6 +53,9 @@ describe("flotillactl promote", () => {
     const cluster = await ctl(["promote", "deployment/web", "-n", NS, "--cluster", "member9", "--cluster-kubeconfig", m1.kubeconfigPath]);
     assert.equal(cluster.code, 1, cluster.stderr);
     assert.match(cluster.stderr, /cluster "member9" is not registered/);
+    const noKind = await promote("web");
+    assert.equal(noKind.code, 2, noKind.stderr);
+    assert.match(noKind.stderr, /expected <kind>\/<name>/);
     const usage = await ctl(["promote", "deployment/web", "-n", NS, "--cluster", "member1"]);
     assert.equal(usage.code, 2, usage.stderr);
     assert.match(usage.stderr, /cluster-kubeconfig/);
