@@ -49,7 +49,7 @@ export class TaintPolicyController {
     const policies = this.caches.clusterTaintPolicies.list();
     const d = clusterTaints(c, policies, { now: new Date(this.now()).toISOString().replace(/\.\d+Z$/, "Z"), allowNoExecute: this.allowNoExecute });
     for (const p of d.refused) this.refuse(policies.find((x) => x.metadata.name === p));
-    const before = (c.spec.taints ?? []).map(taintId).join(" ");
+    const before = (c.spec?.taints ?? []).map(taintId).join(" ");
     const ownedBefore = c.metadata.annotations?.[POLICY_TAINTS_ANNOTATION] ?? "";
     if (before === d.taints.map(taintId).join(" ") && ownedBefore === d.owned) return undefined;
     const patch = {
