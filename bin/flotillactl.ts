@@ -16,14 +16,18 @@ import { GET_NAMES, resolveGetName, selectorsCell } from "./ctl/short-names.ts";
 import { decideHeldDeletions, listHeldDeletions } from "./ctl/deletions.ts";
 import {
   allNamespacesFlag,
+  autoCreatePolicyFlag,
   checkFlag,
   clusterScopedFlag,
+  clusterContextFlag,
+  clusterKubeconfigFlag,
   clusterFlag,
   customizationFileFlag,
   descriptionFlag,
   desiredFileFlag,
   desiredReplicaFlag,
   diffFlag,
+  dryRunFlag,
   fileFlag,
   forceFlag,
   groupFlag,
@@ -35,12 +39,14 @@ import {
   operationFlag,
   outputFlag,
   planNamespaceFlag,
+  policyNameFlag,
   recursiveFlag,
   statusFileFlag,
   ttlFlag,
   usesFlag,
 } from "./ctl/command-flags.ts";
 import { runInterpret } from "./ctl/interpret.ts";
+import { runPromote } from "./ctl/promote.ts";
 import { call, connect, connectionFlags } from "./ctl/connection.ts";
 import { unifiedDiff } from "./ctl/object-diff.ts";
 import { readObjects } from "./ctl/object-files.ts";
@@ -308,6 +314,15 @@ export const commands: Record<string, Command> = {
   ...rolloutCommand("approve", "gives the approval the rollout waits for (BeforeGroup/AfterGroup), or with --group that group's ahead of time", [groupFlag]),
   ...rolloutCommand("abort", "stops a rollout for good: every cluster keeps the revision it runs until the template changes"),
   ...rolloutCommand("undo", "rolls every cluster the rollout reached back to the stable revision (the last that succeeded everywhere)"),
+  promote: {
+    usage: "promote <kind>/<name> [-n ns] --cluster C --cluster-kubeconfig F [--cluster-context X] [--auto-create-policy=false] [--policy-name P] [--dry-run] [--kubeconfig FILE] [-o yaml|json]",
+    positionals: 1,
+    summary: "adopts an object that already runs in a member, as karmadactl promote: reads it there, writes it as a template to the control cluster with a policy placing exactly it on that member (conflictResolution Overwrite, preserveResourcesOnDeletion); the member's agent takes the running object over in place (same uid, no restart); -o prints both and writes nothing",
+    flags: [{ ...clusterFlag, short: "C", required: true }, namespaceFlag, clusterKubeconfigFlag, clusterContextFlag, autoCreatePolicyFlag, policyNameFlag, dryRunFlag, kubeconfigFlag, outputFlag("table")],
+    formats: ["table", "yaml", "json"],
+    direct: true,
+    run: ({ args, flags, format, timeoutMs, warn }) => runPromote(flags, args[0], format as "table" | "yaml" | "json", timeoutMs, warn),
+  },
   interpret: {
     usage: "interpret -f FILE (--check | --operation OP [--desired-file F] [--observed-file F] [--status-file F] [--desired-replica N]) [-o yaml|json]",
     summary: "tests ResourceInterpreterCustomizations locally, as karmadactl interpret: --check checks their scripts; --operation runs one on the given objects and prints its results (retained, replica and requires, revised, status, aggregatedStatus, healthy, dependencies, components)",

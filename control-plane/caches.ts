@@ -1,6 +1,7 @@
 import type { ResourceInterpreterCustomization } from "../shared/api/customization.ts";
 import type { CronFederatedHPA, FederatedHPA } from "../shared/api/autoscaling.ts";
 import type { WorkloadRebalancer } from "../shared/api/rebalancer.ts";
+import type { ClusterTaintPolicy } from "../shared/api/taint-policy.ts";
 import type { KubeConfig } from "@kubernetes/client-node";
 import type { Logger } from "pino";
 import { DNS_RESOURCES, type DNSEndpoint, type Domain, type IngressDNSRecord, type ServiceDNSRecord } from "../shared/api/dns.ts";
@@ -11,6 +12,7 @@ import { BindingIndex, policyId } from "./binding-index.ts";
 import { BindingEntries } from "./binding-entries.ts";
 import type { KubeRest, ResourceInfo } from "../shared/kube-rest.ts";
 import { bindingName, bindsRef, isCurrentBinding, legacyBindingName } from "./scheduling/binding-spec.ts";
+import { noExecuteAsNoSchedule } from "./scheduling/no-execute.ts";
 import type { WorkRef } from "../shared/work-key.ts";
 
 /** The informers over Flotilla's own kinds, shared by every controller of the process. */
@@ -34,6 +36,7 @@ export class Caches {
   readonly cronFederatedHpas: Informer<CronFederatedHPA>;
   /** WorkloadRebalancers (issue 22): one-off fresh reschedules that users request. */
   readonly workloadRebalancers: Informer<WorkloadRebalancer>;
+  readonly clusterTaintPolicies: Informer<ClusterTaintPolicy>;
   /** Templates' rollout revisions (issue 23): only the ControllerRevisions Flotilla labels. */
   readonly controllerRevisions: Informer<ControllerRevision>;
   /** scheduling.k8s.io PriorityClasses: a policy's schedulePriority names one (issue 26). */
@@ -62,6 +65,7 @@ export class Caches {
     this.cronFederatedHpas = make<CronFederatedHPA>(RESOURCES.cronFederatedHPA);
     this.workloadRebalancers = make<WorkloadRebalancer>(RESOURCES.workloadRebalancer);
     this.priorityClasses = make(PRIORITY_CLASSES);
+    this.clusterTaintPolicies = make<ClusterTaintPolicy>(RESOURCES.clusterTaintPolicy);
     this.controllerRevisions = informer
       ? (informer(CONTROLLER_REVISIONS) as Informer<ControllerRevision>)
       : new Informer<ControllerRevision>({ kc, rest, resource: CONTROLLER_REVISIONS, labelSelector: ROLLOUT_OF_LABEL, log });
@@ -73,8 +77,11 @@ export class Caches {
     for (const inf of [this.bindings, this.clusterBindings]) inf.on({ add: set, update: set, delete: unset });
   }
 
+  /** --enable-no-execute-taint-eviction: an untolerated NoExecute taint evicts; off, placement sees it as NoSchedule (scheduling/no-execute.ts). */
+  noExecuteEviction = false;
+
   all(): Informer<unknown>[] {
-    return [...this.propagation(), this.domains, this.serviceDNSRecords, this.ingressDNSRecords, this.dnsEndpoints, this.federatedHpas, this.cronFederatedHpas, this.workloadRebalancers] as Informer<unknown>[];
+    return [...this.propagation(), this.domains, this.serviceDNSRecords, this.ingressDNSRecords, this.dnsEndpoints, this.federatedHpas, this.cronFederatedHpas, this.workloadRebalancers, this.clusterTaintPolicies] as Informer<unknown>[];
   }
 
   /** The caches propagation decides from: clusters, policies, bindings, overrides, interpreter customizations, priority classes. */
@@ -125,7 +132,8 @@ export class Caches {
 
   /** Clusters that can be placed on: an unjoining (deleted) Cluster is not. */
   placeableClusters(): Cluster[] {
-    return this.clusters.list().filter((c) => c.metadata.deletionTimestamp === undefined);
+    const live = this.clusters.list().filter((c) => c.metadata.deletionTimestamp === undefined);
+    return this.noExecuteEviction ? live : live.map(noExecuteAsNoSchedule);
   }
 
   /** Every override policy of both scopes. */

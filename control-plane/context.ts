@@ -74,6 +74,10 @@ export interface ControlPlaneOptions {
   allowAgentCertsWithoutUid?: boolean;
   /** --require-acceptance: a new Cluster receives nothing until an admin accepts it (spec.hubAcceptsClient). */
   requireAcceptance?: boolean;
+  /** --allow-no-execute-taint-policy (Karmada's webhook flag): a ClusterTaintPolicy may add NoExecute taints; without it such a policy is not applied. */
+  allowNoExecuteTaintPolicy?: boolean;
+  /** --enable-no-execute-taint-eviction (Karmada's): an untolerated NoExecute taint moves workloads off a cluster (gracefully); without it, it acts as NoSchedule. */
+  enableNoExecuteTaintEviction?: boolean;
   /** --admin-revocation-list: the file of revoked admin and viewer certificates (shared/revocation-list.ts); undefined: none. */
   adminRevocationList?: string;
   /**
@@ -188,6 +192,7 @@ export function createContext(opts: ControlPlaneOptions, isLeader: () => boolean
   // The audit log of the control cluster tells the replicas apart by their user agent.
   const rest = new KubeRest(kc, { maxSockets: 32, userAgent: `flotilla-control-plane/${identity}`, writeFence });
   const caches = new Caches(kc, rest, log);
+  caches.noExecuteEviction = opts.enableNoExecuteTaintEviction ?? false;
   const events = new EventEmitter<ControlPlaneEvents>();
   const templates = new TemplateInformers({ kc, rest, discovery: new Discovery(rest), log, onChange: (k) => events.emit("templateChanged", k) });
   const registrar =

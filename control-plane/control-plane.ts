@@ -16,6 +16,7 @@ import { startDns } from "./dns/index.ts";
 import { startHub } from "./hub/index.ts";
 import { startFederatedHpa } from "./federated-hpa/index.ts";
 import { startRebalancer } from "./rebalancer/index.ts";
+import { startTaintPolicy } from "./taint-policy/index.ts";
 import { startRollout } from "./rollout-controller/index.ts";
 import { LeaderElector } from "./leader-election.ts";
 import { ThreadedLeaderElector } from "./lease-thread.ts";
@@ -71,6 +72,7 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Runn
     startFederatedHpa(ctx),
     startPeers(ctx, { leases: clusters.leases, lease: clusters.lease }),
     startRebalancer(ctx),
+    startTaintPolicy(ctx),
     startRollout(ctx),
     startAdmin(ctx, { hub: hub.hub, waitingOn: clusters.waitingOn, ...(dashboard.link === undefined ? {} : { dashboardLink: dashboard.link }) }),
     webhook,

@@ -11,7 +11,7 @@ export const CRD_REVISION_ANNOTATION = "flotilla.dev/crd-revision";
 export const CRD_REVISION = 10;
 
 /** SHA-256 over the CRD files (name, NUL, contents, NUL, in name order) at CRD_REVISION. */
-export const CRD_FILES_SHA256 = "1a5a598087e2c83342a8db1453ee3bbca48d50efba1baced8c22051bf6b1d671";
+export const CRD_FILES_SHA256 = "e75a81ce1a9284a748402242fc6932256582ff19966d3dff3a01484a56daa314";
 
 /**
  * Whether to apply our CRD over the served one: not when the served one says a higher revision.

@@ -24,6 +24,7 @@ import { badRic, everyOperation, karmadaExampleManifest } from "./ric-crds.fixtu
 import { badAutoscaling, cronFhpa, cronStatus, everyField, fhpa, fhpaStatus, karmadaCronManifest, karmadaFhpaManifest } from "./autoscaling-crds.fixtures.ts";
 import { badOverrides, validOverrides } from "./override-crds.fixtures.ts";
 import { badRebalancers, everyRebalancerField, karmadaRebalancerManifest, rebalancerStatus } from "./rebalancer-crds.fixtures.ts";
+import { badTaintPolicies, karmadaTaintPolicyManifest } from "./taint-policy-crds.fixtures.ts";
 import { binaryPath, ensureBinaries } from "./env/binaries.ts";
 import { type Cluster, startCluster } from "./env/cluster.ts";
 
@@ -800,6 +801,7 @@ describe("flotilla.dev CRD files", () => {
         "ClusterOverridePolicy",
         "ClusterPropagationPolicy",
         "ClusterResourceBinding",
+        "ClusterTaintPolicy",
         "CronFederatedHPA",
         "FederatedHPA",
         "OverridePolicy",
@@ -837,6 +839,8 @@ describe("flotilla.dev CRD files", () => {
       const rule = prop(spec(kind), "overrideRules", "[]");
       assert.deepEqual(withoutDescriptions(prop(rule, "targetCluster")), clusterAffinity, `${kind} targetCluster`);
     }
+    // ClusterTaintPolicy's targetClusters is Karmada's ClusterAffinity too.
+    assert.deepEqual(withoutDescriptions(prop(spec("ClusterTaintPolicy"), "targetClusters")), clusterAffinity, "ClusterTaintPolicy targetClusters");
     const withoutRule = (s: Obj) => ({ ...s, ["x-kubernetes-validations"]: undefined });
     const selectors = (kind: string) => prop(spec(kind), "resourceSelectors");
     assert.deepEqual(
@@ -1079,6 +1083,25 @@ describe("flotilla.dev CRDs in a real control cluster", () => {
   });
 
   for (const c of badRebalancers) {
+    it(`refuses ${c.what} with 422 naming the field`, async () => {
+      const { code, message } = await refusal(objects.create(c.obj));
+      assert.equal(code, 422, message);
+      for (const re of c.message) assert.match(message, re);
+    });
+  }
+
+  it("applies a Karmada ClusterTaintPolicy with only apiVersion changed and keeps every field", async () => {
+    await pipe(["apply", "--server-side"], karmadaTaintPolicyManifest);
+    const p = (await custom.getClusterCustomObject({ ...gv, plural: "clustertaintpolicies", name: "detect-cluster-notready" })) as { spec: Obj };
+    assert.deepEqual(p.spec.taints, [
+      { key: "cluster.karmada.io/not-ready", effect: "NoSchedule" },
+      { key: "cluster.karmada.io/not-ready", value: "yes", effect: "NoExecute" },
+    ]);
+    assert.deepEqual(p.spec.addOnConditions, [{ conditionType: "Ready", operator: "NotIn", statusValues: ["True"] }]);
+    assert.deepEqual((p.spec.targetClusters as Obj).clusterNames, ["member1", "member2"]);
+  });
+
+  for (const c of badTaintPolicies) {
     it(`refuses ${c.what} with 422 naming the field`, async () => {
       const { code, message } = await refusal(objects.create(c.obj));
       assert.equal(code, 422, message);

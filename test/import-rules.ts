@@ -69,6 +69,8 @@ export const FOLDER_IMPORTS: Readonly<Record<string, readonly string[]>> = {
   rebalancer: ["scheduling/binding-spec.ts", "scheduling/fresh-reschedule.ts"],
   // The leader's rollout controller (issue 23): the wave planner, the revisions and Works it reads, the Event recorder.
   "rollout-controller": ["rollout", "works", "rendering", "scheduling", "detector/template-informers.ts", "status/event-recorder.ts"],
+  // The ClusterTaintPolicy controller (issue 26): which clusters a policy targets (the placement's affinity rule), the Event recorder.
+  "taint-policy": ["scheduling/placement.ts", "status/event-recorder.ts"],
   // The web dashboard (issue 24): views over the caches, the admin revocation list, the login link's shape, explain.
   dashboard: ["admin/revocation-file.ts", "admin/admin-dashboard.ts", "explain"],
 };

@@ -19,6 +19,13 @@ export const kubeconfigFlag: FlagSpec = { name: "kubeconfig", type: "string", en
 export const groupFlag: FlagSpec = { name: "group", type: "string", help: "approve this group's gates (BeforeGroup and AfterGroup) ahead of time (default: the approval the rollout waits for)" };
 export const forceFlag: FlagSpec = { name: "force", type: "bool", help: "remove the Cluster now and release the bindings waiting on it" };
 
+/** promote (karmadactl promote's names). */
+export const clusterKubeconfigFlag: FlagSpec = { name: "cluster-kubeconfig", type: "string", required: true, help: "kubeconfig of the member cluster the object runs in (flotillactl reads it there)" };
+export const clusterContextFlag: FlagSpec = { name: "cluster-context", type: "string", help: "the context of --cluster-kubeconfig to use (default: its current context)" };
+export const autoCreatePolicyFlag: FlagSpec = { name: "auto-create-policy", type: "bool", default: "true", help: "also create the policy that places the object on --cluster (a PropagationPolicy, or a ClusterPropagationPolicy for a cluster-scoped kind); false: the template only" };
+export const policyNameFlag: FlagSpec = { name: "policy-name", type: "string", default: "", help: "the created policy's name (default: the object's name and a digest of its kind and namespace)" };
+export const dryRunFlag: FlagSpec = { name: "dry-run", type: "bool", help: "check everything and say what would be created, writing nothing" };
+
 export const customizationFileFlag: FlagSpec = { name: "filename", short: "f", type: "string", required: true, help: "the ResourceInterpreterCustomizations: a file of YAML documents or JSON, a directory of them, or - for stdin" };
 export const recursiveFlag: FlagSpec = { name: "recursive", short: "R", type: "bool", help: "with a directory for -f, also read its subdirectories" };
 export const checkFlag: FlagSpec = { name: "check", type: "bool", help: "check each customization as applying it would (scripts compile and define their function, no two give one operation) instead of running one" };
@@ -34,4 +41,4 @@ export function outputFlag(def: string): FlagSpec {
 }
 
 /** Every flag any command takes, for the flags reference check (test/readme.test.ts). */
-export const commandFlags: FlagSpec[] = [namespaceFlag, allNamespacesFlag, clusterScopedFlag, clusterFlag, outputFlag("table"), ttlFlag, usesFlag, descriptionFlag, forceFlag, groupFlag, fileFlag, diffFlag, kubeconfigFlag, customizationFileFlag, recursiveFlag, checkFlag, operationFlag, desiredFileFlag, observedFileFlag, statusFileFlag, desiredReplicaFlag];
+export const commandFlags: FlagSpec[] = [namespaceFlag, allNamespacesFlag, clusterScopedFlag, clusterFlag, outputFlag("table"), ttlFlag, usesFlag, descriptionFlag, forceFlag, groupFlag, fileFlag, diffFlag, kubeconfigFlag, customizationFileFlag, recursiveFlag, checkFlag, operationFlag, desiredFileFlag, observedFileFlag, statusFileFlag, desiredReplicaFlag, clusterKubeconfigFlag, clusterContextFlag, autoCreatePolicyFlag, policyNameFlag, dryRunFlag];

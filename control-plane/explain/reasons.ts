@@ -18,6 +18,11 @@ export const REASON_SENTENCES: Readonly<Record<string, string>> = {
   CheckClusters: "At least one cluster reports a problem with the template; see the per-cluster status.",
   DeletionBudgetExceeded: "The blast-radius brake holds removals from a cluster until an admin approves them.",
   Unschedulable: "Pods of this workload stayed Unschedulable in a member, so their replicas moved to other clusters (ReplicasMoved).",
+  SchedulerNameNotServed: "The policy names a schedulerName Flotilla does not serve (only default-scheduler), so nothing schedules the template; it keeps what it has.",
+  DependentOverridesMissing: "The policy waits for the OverridePolicies its dependentOverrides names; the template keeps what it has until they exist.",
+  PriorityClassNotFound: "The PriorityClass the policy's schedulePriority names does not exist in the control cluster; the template keeps what it has until it does.",
+  FieldsNotActedOn: "The policy sets a field Flotilla stores but does not act on yet; the template is scheduled as if it were unset (PolicyFieldsSupported).",
+  Invalid: "The apiserver refused the object: a rule of its schema or of a Flotilla admission policy does not hold (the message says which).",
   // Per-cluster status words (shared/api/types.ts PropagationStatusWord, agent reports).
   AlreadyExists: "The object already exists in the member and Flotilla does not own it; with conflictResolution Abort it is left alone.",
   ApplyOverridesFailed: "An OverridePolicy could not be applied to the template for this cluster, so no Work was rendered.",
@@ -50,6 +55,11 @@ export const REASON_SENTENCES: Readonly<Record<string, string>> = {
   NotWanted: "The agent sent metrics for a workload the control plane did not ask about; they are ignored.",
   // Graceful eviction and moves (scheduling/).
   ClusterAffinityChanged: "The cluster left the policy's affinity; it keeps its copy until the replacement is available.",
+  TaintUntolerated: "The cluster has a NoExecute taint the policy does not tolerate (--enable-no-execute-taint-eviction); it keeps its copy until the replacement elsewhere is available and the grace period passed.",
+  // ClusterTaintPolicy Events (taint-policy/).
+  TaintClusterSucceed: "A ClusterTaintPolicy changed the cluster's taints as its conditions matched.",
+  TaintClusterFailed: "A ClusterTaintPolicy could not write the cluster's taints; it is retried.",
+  NoExecuteNotAllowed: "The ClusterTaintPolicy has a NoExecute taint and the control plane runs without --allow-no-execute-taint-policy, so the policy is not applied.",
   FreshReschedule: "A WorkloadRebalancer asked for a fresh schedule; the cluster keeps its copy until the new placement is available.",
   ReferencedBindingNotFound: "The WorkloadRebalancer names a workload that has no binding.",
   // Rollout phases (shared/api/types.ts RolloutPhase, ClusterRolloutPhase).

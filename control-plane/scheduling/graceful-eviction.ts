@@ -5,11 +5,13 @@
 // or one that flaps, releases nothing). Readiness is never the user's intent; a placement that no
 // longer selects the cluster, or an unjoin, is, and takes effect at once. A workload that fails
 // back to an earlier clusterAffinities group keeps its copy in the group it leaves until the new
-// group's is Available (add first, then remove). Pure: the caller keeps when the replacement was
-// first seen Available (availableSince) between calls.
+// group's is Available (add first, then remove); so does a Ready cluster dropped for an untolerated
+// NoExecute taint (only under --enable-no-execute-taint-eviction: no-execute.ts), for the grace
+// period too. Pure: the caller keeps when the replacement was first seen Available
+// (availableSince) between calls.
 import type { AggregatedStatusItem, Cluster, GracefulEvictionTask, Placement, PropagationPolicy, ResourceBinding, TargetCluster } from "../../shared/api/types.ts";
 import { clusterMatches, clusterReady } from "./placement.ts";
-import { type Schedule, targetsAfter } from "./schedule.ts";
+import { type Schedule, targetsAfter, untoleratedTaint } from "./schedule.ts";
 
 /** How often a binding with a pending eviction is looked at again while its replacement comes up. */
 export const EVICTION_RECHECK_MS = 5_000;
@@ -22,6 +24,9 @@ export const EVICTION_REASON = "ClusterNotReady";
  * earlier `clusterAffinities` group that recovered (failback): add first, then remove.
  */
 export const FAILBACK_REASON = "ClusterAffinityChanged";
+
+/** The reason of a task that holds a Ready cluster's copy the schedule dropped for an untolerated NoExecute taint (Karmada's). */
+export const TAINT_REASON = "TaintUntolerated";
 
 /**
  * When the replacement was first seen Available, and which clusters it was: a replacement made of
@@ -51,6 +56,8 @@ export interface EvictionInput {
   status: readonly AggregatedStatusItem[];
   /** The schedule moved to another clusterAffinities group: Ready clusters it dropped keep their copy until the new group's is Available. */
   groupChanged?: boolean;
+  /** Whether the cluster carries a NoExecute taint the policy does not tolerate: a Ready cluster so dropped keeps its copy until the replacement is Available. */
+  untolerated?(cluster: string): boolean;
   /** What the previous call returned for this binding (undefined: not seen Available yet). */
   availableSince?: ReplacementSeen;
 }
@@ -83,11 +90,12 @@ export function gracefulEviction(input: EvictionInput): EvictionResult {
     if (scheduled.has(t.name) || cluster === undefined || !input.selected(t.name)) continue;
     // A Ready cluster is held only while the workload fails back to another group (add first).
     const failback = input.groupChanged === true || oldTasks.get(t.name)?.reason === FAILBACK_REASON;
-    if (clusterReady(cluster) && !failback) continue;
+    const tainted = input.untolerated?.(t.name) === true;
+    if (clusterReady(cluster) && !failback && !tainted) continue;
     const task = oldTasks.get(t.name) ?? {
       fromCluster: t.name,
       ...(t.replicas === undefined ? {} : { replicas: t.replicas }),
-      reason: clusterReady(cluster) ? FAILBACK_REASON : EVICTION_REASON,
+      reason: !clusterReady(cluster) ? EVICTION_REASON : tainted ? TAINT_REASON : FAILBACK_REASON,
       creationTimestamp: new Date(input.now).toISOString(),
     };
     const waited = input.now - Date.parse(task.creationTimestamp);
@@ -170,6 +178,10 @@ export function placementAfter(input: {
     },
     status: input.existing?.status?.aggregatedStatus ?? [],
     groupChanged: groupChanged(input.schedule.affinityName, input.existing?.status?.schedulerObservedAffinityName),
+    untolerated: (name) => {
+      const c = byName.get(name);
+      return c !== undefined && untoleratedTaint(c, "NoExecute", input.policy.spec.placement?.clusterTolerations);
+    },
     ...(input.availableSince === undefined ? {} : { availableSince: input.availableSince }),
   });
   return {

@@ -16,6 +16,7 @@ export const RESOURCES = {
   federatedHPA: r("FederatedHPA", "federatedhpas", true),
   cronFederatedHPA: r("CronFederatedHPA", "cronfederatedhpas", true),
   workloadRebalancer: r("WorkloadRebalancer", "workloadrebalancers", false),
+  clusterTaintPolicy: r("ClusterTaintPolicy", "clustertaintpolicies", false),
 } as const;
 
 /** scheduling.k8s.io/v1 PriorityClasses: a policy's schedulePriority (KubePriorityClass) names one. */
