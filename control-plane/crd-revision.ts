@@ -8,10 +8,10 @@
 export const CRD_REVISION_ANNOTATION = "flotilla.dev/crd-revision";
 
 /** The revision the files in control-plane/crds/ have. */
-export const CRD_REVISION = 9;
+export const CRD_REVISION = 10;
 
 /** SHA-256 over the CRD files (name, NUL, contents, NUL, in name order) at CRD_REVISION. */
-export const CRD_FILES_SHA256 = "d0ad3bd66257380458773d4cce30edc8de8b6e7bd29e4736df1fa8de83871230";
+export const CRD_FILES_SHA256 = "3d1ffdcac4b767964879e9161c89e5d083c8fe99efc5e539abd97f46c35ee6b4";
 
 /**
  * Whether to apply our CRD over the served one: not when the served one says a higher revision.

@@ -16,6 +16,7 @@ import { perReplicaRequest, type Schedule, scheduleTemplate } from "../schedulin
 import { freeReplicas, type ResourceAmounts } from "../scheduling/capacity.ts";
 import { clusterReady } from "../scheduling/placement.ts";
 import { holdMoved, planMoves } from "../scheduling/unschedulable-moves.ts";
+import { failoverPlacement, type UnhealthySince } from "../scheduling/failover-placement.ts";
 
 export interface PlacementInput {
   template: KubeObject;
@@ -36,10 +37,12 @@ export interface PlacementInput {
   freshTrigger?: string;
   /** The trigger served last (the binding's annotation, or later in this process): carried on. */
   served?: string;
+  /** Application failover: when each cluster's copy was first seen Unhealthy (the caller's memory). */
+  unhealthySince?: UnhealthySince;
 }
 
 export type Placed =
-  | { desired: ResourceBinding; outcome?: ScheduleOutcome; availableSince?: ReplacementSeen; recheckAfterMs?: number; served?: string }
+  | { desired: ResourceBinding; outcome?: ScheduleOutcome; availableSince?: ReplacementSeen; recheckAfterMs?: number; served?: string; unhealthySince?: UnhealthySince }
   | { interpreterFailed: string };
 
 export function placeTemplate(input: PlacementInput): Placed {
@@ -63,16 +66,19 @@ export function placeTemplate(input: PlacementInput): Placed {
         thresholdMs: input.unschedulableThresholdMs ?? 0,
         freeNow: freeNowOf(template, interpreter, input.live),
       });
-      const schedule = scheduleTemplate(template, policy, admittedClusters(input.live, existing?.spec.clusters, input.requireAcceptance), previousTargets(existing), interpreter, plan.caps, fresh);
-      const placed = placementAfter({ schedule, existing, policy, live: input.live, now: input.now, evictionPeriodMs: input.evictionPeriodMs, ...(input.availableSince ? { availableSince: input.availableSince } : {}) });
+      const scheduleOn = (live: Cluster[]) => scheduleTemplate(template, policy, admittedClusters(live, existing?.spec.clusters, input.requireAcceptance), previousTargets(existing), interpreter, plan.caps, fresh);
+      const failover = failoverPlacement({ policy, existing, live: input.live, now: input.now, evictionPeriodMs: input.evictionPeriodMs, schedule: scheduleOn, ...(input.unhealthySince ? { unhealthySince: input.unhealthySince } : {}) });
+      const { schedule } = failover;
+      const placed = failover.after(placementAfter({ schedule, existing: failover.existing, policy, live: input.live, now: input.now, evictionPeriodMs: input.evictionPeriodMs, ...(input.availableSince ? { availableSince: input.availableSince } : {}) }));
       const moved = holdMoved(placed.targets, schedule.unplaced, plan.moves.filter((m) => ready.has(m.fromCluster)), status);
       moves = moved.moves;
       const selected = (name: string) => input.live.some((c) => c.metadata.name === name && placementSelects(policy.spec.placement, c));
       const held = holdDroppedClusters({ fresh, existing, targets: moved.targets, evictions: placed.evictions, live: input.live, selected, now: input.now });
       ({ targets, evictions } = held);
-      const recheck = Math.min(placed.recheckAfterMs ?? Infinity, plan.recheckAfterMs ?? Infinity, held.recheckAfterMs ?? Infinity);
+      const recheck = Math.min(placed.recheckAfterMs ?? Infinity, plan.recheckAfterMs ?? Infinity, held.recheckAfterMs ?? Infinity, failover.recheckAfterMs ?? Infinity);
       out = {
-        outcome: outcomeOf(schedule, policy.metadata.name ?? "", targets.length > 0),
+        outcome: outcomeOf(schedule, policy.metadata.name ?? "", targets.length > 0, failover.note),
+        ...(Object.keys(failover.unhealthySince).length === 0 ? {} : { unhealthySince: failover.unhealthySince }),
         ...(placed.availableSince === undefined ? {} : { availableSince: placed.availableSince }),
         ...(recheck === Infinity ? {} : { recheckAfterMs: recheck }),
       };
@@ -92,8 +98,9 @@ export function placeTemplate(input: PlacementInput): Placed {
  * What the binding's status should say about a schedule (beyond its targets). kept: the binding
  * keeps clusters although the schedule placed nothing (its last placement, while none is Ready).
  */
-export function outcomeOf(schedule: Schedule, policyName: string, kept = false): ScheduleOutcome {
-  const unschedulable = schedule.message === undefined ? undefined : schedule.targets.length === 0 && kept ? `${schedule.message}; the clusters keep what they run` : schedule.message;
+export function outcomeOf(schedule: Schedule, policyName: string, kept = false, note?: string): ScheduleOutcome {
+  const said = schedule.message === undefined ? undefined : schedule.targets.length === 0 && kept ? `${schedule.message}; the clusters keep what they run` : schedule.message;
+  const unschedulable = note === undefined ? said : said === undefined ? note : `${said}; ${note}`;
   return {
     ...(schedule.error !== undefined ? { error: `policy ${policyName}: ${schedule.error}` } : {}),
     ...(schedule.error === undefined && unschedulable !== undefined ? { unschedulable } : {}),

@@ -6,10 +6,15 @@
 // longer selects the cluster, or an unjoin, is, and takes effect at once. A workload that fails
 // back to an earlier clusterAffinities group keeps its copy in the group it leaves until the new
 // group's is Available (add first, then remove). Pure: the caller keeps when the replacement was
-// first seen Available (availableSince) between calls.
-import type { AggregatedStatusItem, Cluster, GracefulEvictionTask, Placement, PropagationPolicy, ResourceBinding, TargetCluster } from "../../shared/api/types.ts";
+// first seen Available (availableSince) between calls. The policy's failover.cluster.purgeMode
+// (issue 26) chooses: Gracefully (the above, the default), Directly (the copy is not held: the
+// user's policy says two copies must not run together; a removal still reaches the cluster only
+// once it is Ready again and is judged against the placement it returned to), Never (held until a
+// person sets the task's suppressDeletion to false, or the cluster returns).
+import type { AggregatedStatusItem, Cluster, ClusterFailoverBehavior, GracefulEvictionTask, Placement, PropagationPolicy, ResourceBinding, TargetCluster } from "../../shared/api/types.ts";
 import { clusterMatches, clusterReady } from "./placement.ts";
 import { type Schedule, targetsAfter } from "./schedule.ts";
+import { statePreserved } from "./state-preservation.ts";
 
 /** How often a binding with a pending eviction is looked at again while its replacement comes up. */
 export const EVICTION_RECHECK_MS = 5_000;
@@ -53,6 +58,8 @@ export interface EvictionInput {
   groupChanged?: boolean;
   /** What the previous call returned for this binding (undefined: not seen Available yet). */
   availableSince?: ReplacementSeen;
+  /** The policy's spec.failover.cluster: purge mode and state preservation of new ClusterNotReady tasks. */
+  clusterFailover?: ClusterFailoverBehavior;
 }
 
 export interface EvictionResult {
@@ -84,15 +91,17 @@ export function gracefulEviction(input: EvictionInput): EvictionResult {
     // A Ready cluster is held only while the workload fails back to another group (add first).
     const failback = input.groupChanged === true || oldTasks.get(t.name)?.reason === FAILBACK_REASON;
     if (clusterReady(cluster) && !failback) continue;
-    const task = oldTasks.get(t.name) ?? {
-      fromCluster: t.name,
-      ...(t.replicas === undefined ? {} : { replicas: t.replicas }),
-      reason: clusterReady(cluster) ? FAILBACK_REASON : EVICTION_REASON,
-      creationTimestamp: new Date(input.now).toISOString(),
-    };
+    const task = oldTasks.get(t.name) ?? newTask(input, t, clusterReady(cluster) ? FAILBACK_REASON : EVICTION_REASON);
+    // Never: a person releases it (suppressDeletion false) or the cluster comes back.
+    if (task.suppressDeletion === false) continue;
+    if (task.suppressDeletion === true) {
+      tasks.push(task);
+      continue;
+    }
     const waited = input.now - Date.parse(task.creationTimestamp);
-    // A failback waits for the new group's copy alone: the cluster it leaves is healthy.
-    const period = task.reason === FAILBACK_REASON ? 0 : input.periodMs;
+    // A failback waits for the new group's copy alone: the cluster it leaves is healthy. Directly
+    // holds no copy: its task lasts only until the replacement is Available (it carries the state).
+    const period = task.reason === FAILBACK_REASON || task.purgeMode === "Directly" ? 0 : input.periodMs;
     if (available && waited >= period && availableFor >= period) continue;
     tasks.push(task);
     // While the clock runs, look at least every EVICTION_RECHECK_MS: "without a break" is judged at
@@ -100,7 +109,7 @@ export function gracefulEviction(input: EvictionInput): EvictionResult {
     const next = available ? Math.min(Math.max(period - waited, period - availableFor), EVICTION_RECHECK_MS) : EVICTION_RECHECK_MS;
     recheck = Math.min(recheck ?? Infinity, Math.max(next, 1));
   }
-  const held = tasks.map((t) => (t.replicas === undefined ? { name: t.fromCluster } : { name: t.fromCluster, replicas: t.replicas }));
+  const held = tasks.filter((t) => t.purgeMode !== "Directly").map((t) => (t.replicas === undefined ? { name: t.fromCluster } : { name: t.fromCluster, replicas: t.replicas }));
   const targets = [...input.scheduled, ...held].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   tasks.sort((a, b) => (a.fromCluster < b.fromCluster ? -1 : 1));
   return {
@@ -109,6 +118,23 @@ export function gracefulEviction(input: EvictionInput): EvictionResult {
     ...(recheck === undefined ? {} : { recheckAfterMs: recheck }),
     // Nothing pends: nothing to remember (a later eviction starts its own clock).
     ...(seen === undefined || tasks.length === 0 ? {} : { availableSince: seen }),
+  };
+}
+
+// A task for a cluster the schedule dropped, with the policy's cluster failover behaviour.
+function newTask(input: EvictionInput, t: TargetCluster, reason: string): GracefulEvictionTask {
+  const base = { fromCluster: t.name, ...(t.replicas === undefined ? {} : { replicas: t.replicas }), reason, creationTimestamp: new Date(input.now).toISOString() };
+  const behavior = input.clusterFailover;
+  if (reason !== EVICTION_REASON || behavior === undefined) return base;
+  const purgeMode = behavior.purgeMode ?? "Gracefully";
+  const state = statePreserved(behavior.statePreservation, input.status.find((i) => i.clusterName === t.name));
+  const before = input.current.map((c) => c.name).filter((n) => n !== t.name && !input.tasks.some((x) => x.fromCluster === n)).sort();
+  return {
+    ...base,
+    purgeMode,
+    ...(purgeMode === "Never" ? { suppressDeletion: true } : {}),
+    ...(state.message === undefined ? {} : { message: state.message }),
+    ...(state.labels === undefined ? {} : { preservedLabelState: state.labels, clustersBeforeFailover: before }),
   };
 }
 
@@ -169,6 +195,7 @@ export function placementAfter(input: {
     },
     status: input.existing?.status?.aggregatedStatus ?? [],
     groupChanged: groupChanged(input.schedule.affinityName, input.existing?.status?.schedulerObservedAffinityName),
+    ...(input.policy.spec.failover?.cluster === undefined ? {} : { clusterFailover: input.policy.spec.failover.cluster }),
     ...(input.availableSince === undefined ? {} : { availableSince: input.availableSince }),
   });
   return {
