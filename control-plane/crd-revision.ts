@@ -11,7 +11,7 @@ export const CRD_REVISION_ANNOTATION = "flotilla.dev/crd-revision";
 export const CRD_REVISION = 10;
 
 /** SHA-256 over the CRD files (name, NUL, contents, NUL, in name order) at CRD_REVISION. */
-export const CRD_FILES_SHA256 = "3d1ffdcac4b767964879e9161c89e5d083c8fe99efc5e539abd97f46c35ee6b4";
+export const CRD_FILES_SHA256 = "12b768ae604240a50f94d2e5264e200c8a12cb61bbe923343c68541c3633a964";
 
 /**
  * Whether to apply our CRD over the served one: not when the served one says a higher revision.

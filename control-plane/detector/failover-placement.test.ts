@@ -87,14 +87,13 @@ describe("application failover in a template's placement", () => {
     assert.equal(tasks(done), "");
   });
 
-  it("Never: m1 keeps its copy after m2's is Healthy, until a person sets suppressDeletion to false", () => {
+  it("Never: m1 keeps its copy after m2's is Healthy, until a person changes the policy's purge mode", () => {
     const policy = policyOf(aggregated, app("Never"));
     const moved = place(policy, inM1(policy), { unhealthySince: { m1: T0 - 60_000 } }).desired;
     const later = place(policy, withStatus(moved, [unhealthy("m1"), healthy("m2", 2)]), { now: T0 + 86_400_000 }).desired;
     assert.equal(names(later), "m1=2 m2=2");
     assert.equal(tasks(later), "m1:ApplicationFailure:Never");
-    const released = { ...later, spec: { ...later.spec, gracefulEvictionTasks: later.spec.gracefulEvictionTasks?.map((t) => ({ ...t, suppressDeletion: false })) } };
-    const after = place(policy, withStatus(released, [unhealthy("m1"), healthy("m2", 2)]), { now: T0 + 86_500_000 }).desired;
+    const after = place(policyOf(aggregated, app("Gracefully")), withStatus(later, [unhealthy("m1"), healthy("m2", 2)]), { now: T0 + 86_500_000 }).desired;
     assert.equal(names(after), "m2=2");
     assert.equal(tasks(after), "");
   });
@@ -143,5 +142,16 @@ describe("cluster failover purge modes (a not-Ready cluster's Divided share)", (
     const b = lost({ cluster: { purgeMode: "Never" } });
     assert.equal(names(b), "m1=1 m2=2");
     assert.equal(b.spec.gracefulEvictionTasks?.[0]?.suppressDeletion, true);
+  });
+  it("Never, then the policy says Gracefully: the task follows it and lets the copy go once the replacement ran its period", () => {
+    const kept = lost({ cluster: { purgeMode: "Never" } });
+    const policy = policyOf(weighted, { cluster: { purgeMode: "Gracefully" } });
+    const live = [cluster("m1", false), cluster("m2")];
+    const first = place(policy, withStatus(kept, [healthy("m2", 2)]), { live, now: T0 + 400_000 });
+    assert.equal(tasks(first.desired), "m1:ClusterNotReady:Gracefully");
+    assert.equal(first.desired.spec.gracefulEvictionTasks?.[0]?.suppressDeletion, undefined);
+    const done = place(policy, withStatus(first.desired, [healthy("m2", 2)]), { live, now: T0 + 800_000, ...(first.availableSince ? { availableSince: first.availableSince } : {}) }).desired;
+    assert.equal(names(done), "m2=2");
+    assert.equal(tasks(done), "");
   });
 });

@@ -51,6 +51,7 @@ export const REASON_SENTENCES: Readonly<Record<string, string>> = {
   // Graceful eviction and moves (scheduling/).
   ClusterAffinityChanged: "The cluster left the policy's affinity; it keeps its copy until the replacement is available.",
   FreshReschedule: "A WorkloadRebalancer asked for a fresh schedule; the cluster keeps its copy until the new placement is available.",
+  ApplicationFailure: "The workload stayed Unhealthy in the cluster past its policy's failover tolerationSeconds and moved; the cluster is out of its schedule while the task lasts, and the purge mode says whether the copy stays.",
   ReferencedBindingNotFound: "The WorkloadRebalancer names a workload that has no binding.",
   // Rollout phases (shared/api/types.ts RolloutPhase, ClusterRolloutPhase).
   Progressing: "The rollout is moving through its waves.",

@@ -5,7 +5,8 @@
 // - Directly: removed at once (the policy asks that two copies never run together); the task stays,
 //   holding the cluster out, until the replacement is Healthy or --graceful-eviction-period passed;
 // - Gracefully: kept until the replacement is Healthy or gracePeriodSeconds (default 600) passed;
-// - Never: kept (suppressDeletion) until a person sets the task's suppressDeletion to false.
+// - Never: kept (suppressDeletion) until a person changes the policy's purge mode (the task then
+//   follows it, as graceful eviction's Never tasks do).
 // The policy is the user's lasting intent about this workload (DESIGN §11); faults are not: a
 // report that is not Unhealthy (Progressing, Unknown, none) stops the clock, a cluster that is not
 // Ready is graceful eviction's, and nothing is evicted when no other cluster takes the workload,
@@ -131,6 +132,18 @@ export function assessApplicationTasks(input: AssessInput): AssessResult {
   }
   const held = tasks.filter((t) => t.purgeMode !== "Directly").map((t) => (t.replicas === undefined ? { name: t.fromCluster } : { name: t.fromCluster, replicas: t.replicas }));
   return { tasks, held, ...(recheck === Infinity ? {} : { recheckAfterMs: Math.max(recheck, 1) }) };
+}
+
+/**
+ * A Never task whose policy now says another purge mode (or no application failover) follows it:
+ * the person's way to let a kept copy go. Removing the task would not do: the cluster would take
+ * part in the schedule again and, still Unhealthy, fail over once more.
+ */
+export function followApplicationPolicy(task: GracefulEvictionTask, app: ApplicationFailoverBehavior | undefined): GracefulEvictionTask {
+  const mode = app?.purgeMode ?? "Gracefully";
+  if (task.suppressDeletion !== true || mode === "Never") return task;
+  const { suppressDeletion: _kept, ...rest } = task;
+  return { ...rest, purgeMode: mode, ...(mode === "Gracefully" ? { gracePeriodSeconds: app?.gracePeriodSeconds ?? DEFAULT_GRACE_PERIOD_SECONDS } : {}) };
 }
 
 /** The clusters an application failover holds out of the workload's schedule. */

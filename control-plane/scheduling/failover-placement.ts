@@ -5,7 +5,7 @@
 // meanwhile. A workload no other cluster takes is not moved: it stays, and the binding says why.
 // Pure.
 import type { Cluster, GracefulEvictionTask, PropagationPolicy, ResourceBinding, TargetCluster } from "../../shared/api/types.ts";
-import { APPLICATION_FAILURE_REASON, assessApplicationTasks, detectApplicationFailures, type UnhealthySince } from "./application-failover.ts";
+import { APPLICATION_FAILURE_REASON, assessApplicationTasks, detectApplicationFailures, followApplicationPolicy, type UnhealthySince } from "./application-failover.ts";
 import { placementSelects } from "./graceful-eviction.ts";
 import { clusterReady } from "./placement.ts";
 import type { Schedule } from "./schedule.ts";
@@ -47,8 +47,8 @@ export function failoverPlacement(input: {
 }): FailoverPlacement {
   const { existing, policy, live } = input;
   const allTasks = existing?.spec.gracefulEvictionTasks ?? [];
-  const older = allTasks.filter((t) => t.reason === APPLICATION_FAILURE_REASON);
   const app = policy.spec.failover?.application;
+  const older = allTasks.filter((t) => t.reason === APPLICATION_FAILURE_REASON).map((t) => followApplicationPolicy(t, app));
   if (app === undefined && older.length === 0) return { schedule: input.schedule(live), existing, after: (p) => p, unhealthySince: {} };
   const byName = new Map(live.map((c) => [c.metadata.name ?? "", c]));
   const status = existing?.status?.aggregatedStatus ?? [];

@@ -9,8 +9,8 @@
 // first seen Available (availableSince) between calls. The policy's failover.cluster.purgeMode
 // (issue 26) chooses: Gracefully (the above, the default), Directly (the copy is not held: the
 // user's policy says two copies must not run together; a removal still reaches the cluster only
-// once it is Ready again and is judged against the placement it returned to), Never (held until a
-// person sets the task's suppressDeletion to false, or the cluster returns).
+// once it is Ready again and is judged against the placement it returned to), Never (held until the
+// cluster returns, or a person changes the policy's purge mode: the task then follows it).
 import type { AggregatedStatusItem, Cluster, ClusterFailoverBehavior, GracefulEvictionTask, Placement, PropagationPolicy, ResourceBinding, TargetCluster } from "../../shared/api/types.ts";
 import { clusterMatches, clusterReady } from "./placement.ts";
 import { type Schedule, targetsAfter } from "./schedule.ts";
@@ -91,8 +91,8 @@ export function gracefulEviction(input: EvictionInput): EvictionResult {
     // A Ready cluster is held only while the workload fails back to another group (add first).
     const failback = input.groupChanged === true || oldTasks.get(t.name)?.reason === FAILBACK_REASON;
     if (clusterReady(cluster) && !failback) continue;
-    const task = oldTasks.get(t.name) ?? newTask(input, t, clusterReady(cluster) ? FAILBACK_REASON : EVICTION_REASON);
-    // Never: a person releases it (suppressDeletion false) or the cluster comes back.
+    const task = followPolicy(oldTasks.get(t.name) ?? newTask(input, t, clusterReady(cluster) ? FAILBACK_REASON : EVICTION_REASON), input.clusterFailover);
+    // Never: until the cluster comes back or the policy's purge mode changes (followPolicy); false: released by another writer.
     if (task.suppressDeletion === false) continue;
     if (task.suppressDeletion === true) {
       tasks.push(task);
@@ -136,6 +136,15 @@ function newTask(input: EvictionInput, t: TargetCluster, reason: string): Gracef
     ...(state.message === undefined ? {} : { message: state.message }),
     ...(state.labels === undefined ? {} : { preservedLabelState: state.labels, clustersBeforeFailover: before }),
   };
+}
+
+// A Never task whose policy now says another purge mode follows it (the person's way to let it go:
+// a removed task would only be made again while the cluster is not Ready).
+function followPolicy(task: GracefulEvictionTask, behavior: ClusterFailoverBehavior | undefined): GracefulEvictionTask {
+  const mode = behavior?.purgeMode ?? "Gracefully";
+  if (task.reason !== EVICTION_REASON || task.suppressDeletion !== true || mode === "Never") return task;
+  const { suppressDeletion: _kept, ...rest } = task;
+  return { ...rest, purgeMode: mode };
 }
 
 function sameNames(a: readonly string[], b: readonly string[]): boolean {
