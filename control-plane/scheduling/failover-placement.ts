@@ -44,6 +44,8 @@ export function failoverPlacement(input: {
   /** The policy's schedule over some clusters. */
   schedule(live: Cluster[]): Schedule;
   unhealthySince?: UnhealthySince;
+  /** false: judge no copy's health (a plan starts no failover; it shows the tasks in flight). */
+  detect?: boolean;
 }): FailoverPlacement {
   const { existing, policy, live } = input;
   const allTasks = existing?.spec.gracefulEvictionTasks ?? [];
@@ -54,7 +56,7 @@ export function failoverPlacement(input: {
   const status = existing?.status?.aggregatedStatus ?? [];
   const detected = detectApplicationFailures({
     now: input.now,
-    failover: app,
+    failover: input.detect === false ? undefined : app,
     current: existing?.spec.clusters ?? [],
     tasks: allTasks,
     status,
