@@ -98,6 +98,23 @@ describe("application failover in a template's placement", () => {
     assert.equal(tasks(after), "");
   });
 
+  it("Duplicated: the others already run it, so a Gracefully task ends at once and the cluster is chosen again (its copy made anew)", () => {
+    const policy = policyOf(both, app("Gracefully"));
+    const running = withStatus(place(policy, undefined).desired, [unhealthy("m1"), healthy("m2", 2)]);
+    const moved = place(policy, running, { unhealthySince: { m1: T0 - 60_000 } }).desired;
+    assert.equal(names(moved), "m2=2");
+    assert.equal(tasks(moved), "");
+    assert.equal(names(place(policy, withStatus(moved, [healthy("m2", 2)]), { now: T0 + 1000 }).desired), "m1=2 m2=2");
+  });
+
+  it("Duplicated with Never: the failing copy stays in place and out of the schedule", () => {
+    const policy = policyOf(both, app("Never"));
+    const running = withStatus(place(policy, undefined).desired, [unhealthy("m1"), healthy("m2", 2)]);
+    const moved = place(policy, running, { unhealthySince: { m1: T0 - 60_000 } }).desired;
+    assert.equal(names(moved), "m1=2 m2=2");
+    assert.equal(tasks(moved), "m1:ApplicationFailure:Never");
+  });
+
   it("no other cluster takes it: it stays where it is, and the binding says why", () => {
     const policy = policyOf({ clusterAffinity: { clusterNames: ["m1"] } }, app("Directly"));
     const placed = place(policy, inM1(policy), { unhealthySince: { m1: T0 - 600_000 } });
