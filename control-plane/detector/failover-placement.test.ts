@@ -53,10 +53,19 @@ describe("application failover in a template's placement", () => {
     assert.equal(placed.recheckAfterMs, 40_000);
   });
 
-  it("Directly: moves to m2 at once, m1 keeps nothing, m2's copy gets the state m1 reported", () => {
+  it("Directly: m1's copy goes first, m2 gets the workload once m1 confirmed the removal, with the state m1 reported", () => {
     const policy = policyOf(aggregated, app("Directly"));
-    const placed = place(policy, inM1(policy), { unhealthySince: { m1: T0 - 60_000 } });
+    const first = place(policy, inM1(policy), { unhealthySince: { m1: T0 - 60_000 } });
+    assert.equal(names(first.desired), "", "no two copies at once: m2 waits");
+    assert.equal(tasks(first.desired), "m1:ApplicationFailure:Directly");
+    assert.match(first.outcome?.unschedulable ?? "", /waiting for m1 to remove the copy it had \(purgeMode Directly\)/);
+    assert.equal(first.recheckAfterMs, 5_000);
+    const still = place(policy, withStatus(first.desired, [{ clusterName: "m1", applied: false, reason: "WaitingForRemoval" }]), { now: T0 + 1000 });
+    assert.equal(names(still.desired), "");
+    // m1's agent confirmed: its entry is gone.
+    const placed = place(policy, withStatus(first.desired, []), { now: T0 + 2000 });
     assert.equal(names(placed.desired), "m2=2");
+    assert.equal(placed.outcome?.unschedulable, undefined);
     assert.equal(tasks(placed.desired), "m1:ApplicationFailure:Directly");
     assert.deepEqual(placed.desired.spec.gracefulEvictionTasks?.[0]?.preservedLabelState, { "example.com/replicas": "2" });
     const labels = preservedLabelsFor(placed.desired.spec);
@@ -66,7 +75,8 @@ describe("application failover in a template's placement", () => {
 
   it("Directly: while the task lasts m1 stays out of the schedule; once m2 is Healthy the task ends", () => {
     const policy = policyOf(aggregated, app("Directly"));
-    const moved = place(policy, inM1(policy), { unhealthySince: { m1: T0 - 60_000 } }).desired;
+    const removed = place(policy, inM1(policy), { unhealthySince: { m1: T0 - 60_000 } }).desired;
+    const moved = place(policy, withStatus(removed, []), { now: T0 + 1000 }).desired;
     const waiting = place(policy, withStatus(moved, [{ ...healthy("m2", 0), health: "Progressing" }]), { now: T0 + 10_000 }).desired;
     assert.equal(names(waiting), "m2=2");
     assert.equal(tasks(waiting), "m1:ApplicationFailure:Directly");

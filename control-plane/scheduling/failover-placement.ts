@@ -3,10 +3,12 @@
 // the clusters that have one (Karmada's scheduler leaves evicted clusters out), graceful eviction
 // judges the rest of the binding as before, and the tasks' purge modes decide which old copies stay
 // meanwhile. A workload no other cluster takes is not moved: it stays, and the binding says why.
-// Pure.
+// Directly means the two copies never run together (Karmada's binding controller waits for the
+// old Works to be gone before it makes new ones): while the cluster it left, Ready, has not
+// confirmed the removal (its entry still in the binding's status), no cluster is added. Pure.
 import type { Cluster, GracefulEvictionTask, PropagationPolicy, ResourceBinding, TargetCluster } from "../../shared/api/types.ts";
 import { APPLICATION_FAILURE_REASON, assessApplicationTasks, detectApplicationFailures, followApplicationPolicy, type UnhealthySince } from "./application-failover.ts";
-import { placementSelects } from "./graceful-eviction.ts";
+import { EVICTION_RECHECK_MS, placementSelects } from "./graceful-eviction.ts";
 import { clusterReady } from "./placement.ts";
 import type { Schedule } from "./schedule.ts";
 
@@ -30,7 +32,7 @@ export interface FailoverPlacement {
   after<P extends Placed>(placed: P): P;
   unhealthySince: UnhealthySince;
   recheckAfterMs?: number;
-  /** Why a workload Unhealthy past its toleration did not move (for the binding's status). */
+  /** Why a workload Unhealthy past its toleration did not move, or waits (for the binding's status; after `after`). */
   note?: string;
 }
 
@@ -53,6 +55,7 @@ export function failoverPlacement(input: {
   const older = allTasks.filter((t) => t.reason === APPLICATION_FAILURE_REASON).map((t) => followApplicationPolicy(t, app));
   if (app === undefined && older.length === 0) return { schedule: input.schedule(live), existing, after: (p) => p, unhealthySince: {} };
   const byName = new Map(live.map((c) => [c.metadata.name ?? "", c]));
+  const isReady = (name: string) => byName.get(name) !== undefined && clusterReady(byName.get(name) as Cluster);
   const status = existing?.status?.aggregatedStatus ?? [];
   const detected = detectApplicationFailures({
     now: input.now,
@@ -60,7 +63,7 @@ export function failoverPlacement(input: {
     current: existing?.spec.clusters ?? [],
     tasks: allTasks,
     status,
-    ready: (name) => byName.get(name) !== undefined && clusterReady(byName.get(name) as Cluster),
+    ready: isReady,
     ...(input.unhealthySince === undefined ? {} : { unhealthySince: input.unhealthySince }),
   });
   const without = (names: Set<string>) => live.filter((c) => !names.has(c.metadata.name ?? ""));
@@ -84,7 +87,8 @@ export function failoverPlacement(input: {
     existing === undefined || out.size === 0
       ? existing
       : { ...existing, spec: { ...existing.spec, clusters: existing.spec.clusters.filter((c) => !out.has(c.name)), gracefulEvictionTasks: allTasks.filter((t) => !out.has(t.fromCluster)) } };
-  const after = <P extends Placed>(placed: P): P => {
+  const result: FailoverPlacement = { schedule, existing: seen, after: (p) => p, unhealthySince, ...(recheck === Infinity ? {} : { recheckAfterMs: recheck }), ...(note === undefined ? {} : { note }) };
+  result.after = <P extends Placed>(placed: P): P => {
     if (tasks.length === 0) return placed;
     const evicting = new Set(placed.evictions.map((t) => t.fromCluster));
     const assessed = assessApplicationTasks({
@@ -95,12 +99,17 @@ export function failoverPlacement(input: {
       status,
       selected: (name) => byName.get(name) !== undefined && placementSelects(policy.spec.placement, byName.get(name) as Cluster),
     });
-    const targets = [...placed.targets, ...assessed.held.filter((h) => !placed.targets.some((t) => t.name === h.name))].sort(byKey((t) => t.name));
+    const removing = assessed.tasks.filter((t) => t.purgeMode === "Directly" && status.some((i) => i.clusterName === t.fromCluster) && isReady(t.fromCluster)).map((t) => t.fromCluster);
+    const before = new Set((existing?.spec.clusters ?? []).map((c) => c.name));
+    const targets = [...placed.targets, ...assessed.held.filter((h) => !placed.targets.some((t) => t.name === h.name))]
+      .filter((t) => removing.length === 0 || before.has(t.name))
+      .sort(byKey((t) => t.name));
+    if (removing.length > 0) result.note = `waiting for ${removing.join(", ")} to remove the copy it had (purgeMode Directly) before the workload is placed elsewhere`;
     const evictions = [...placed.evictions, ...assessed.tasks].sort(byKey((t) => t.fromCluster));
-    const next = Math.min(placed.recheckAfterMs ?? Infinity, assessed.recheckAfterMs ?? Infinity);
+    const next = Math.min(placed.recheckAfterMs ?? Infinity, assessed.recheckAfterMs ?? Infinity, removing.length > 0 ? EVICTION_RECHECK_MS : Infinity);
     return { ...placed, targets, evictions, ...(next === Infinity ? {} : { recheckAfterMs: next }) };
   };
-  return { schedule, existing: seen, after, unhealthySince, ...(recheck === Infinity ? {} : { recheckAfterMs: recheck }), ...(note === undefined ? {} : { note }) };
+  return result;
 }
 
 function byKey<T>(key: (t: T) => string): (a: T, b: T) => number {
