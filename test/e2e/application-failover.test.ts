@@ -3,12 +3,16 @@
 // and a progress deadline of 1 s (its new pod stays Pending: ProgressDeadlineExceeded). After
 // tolerationSeconds the binding records an ApplicationFailure task for that member, the workload
 // moves to the other member, and:
-// (a) purgeMode Directly: the old copy is removed, and the new copy carries the label
-//     statePreservation read from the old member's status (Karmada's injection rules);
+// (a) purgeMode Directly: the old copy is removed before the new one is made, and the new copy
+//     carries the label statePreservation read from the old member's status (Karmada's rules);
 // (b) purgeMode Never: the old copy stays (same object) after the new one runs, the task says so
 //     (suppressDeletion), and it goes only when a person changes the policy's purge mode.
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
 import { after, before, describe, it } from "node:test";
+import { ensureBinaries } from "../env/binaries.ts";
 import type { Cluster } from "../env/cluster.ts";
 import { type Fleet, startFleet } from "../env/fleet.ts";
 import { type Flotilla, startFlotilla } from "../env/flotilla.ts";
@@ -28,6 +32,14 @@ interface Task {
 }
 interface FailoverBinding extends BindingJson {
   spec: BindingJson["spec"] & { gracefulEvictionTasks?: Task[] };
+}
+interface WatchEvent {
+  type: string;
+  name: string;
+  deleting: boolean;
+  /** The object's labels as kubectl prints them. */
+  labels: string;
+  at: number;
 }
 interface DeploymentJson {
   metadata: { uid: string; labels?: Record<string, string> };
@@ -66,6 +78,20 @@ describe("application failover: a workload Unhealthy in a member moves to anothe
     return { from, to, uid: running.metadata.uid };
   }
 
+  /** Every Deployment event in a member's namespace, as it arrives. */
+  async function watchDeployments(m: Cluster): Promise<{ events: WatchEvent[]; stop(): void }> {
+    const bin = join(await ensureBinaries(), "kubectl");
+    const template = '{.type}|{.object.metadata.name}|{.object.metadata.deletionTimestamp}|{.object.metadata.labels}{"\\n"}';
+    const child = spawn(bin, ["--kubeconfig", m.kubeconfigPath, "get", "deploy", "-n", NS, "--watch", "--output-watch-events", "-o", `jsonpath=${template}`], { stdio: ["ignore", "pipe", "ignore"] });
+    const events: WatchEvent[] = [];
+    createInterface({ input: child.stdout }).on("line", (line) => {
+      const [type = "", name = "", deleting = "", ...labels] = line.split("|");
+      events.push({ type: type.trim(), name: name.trim(), deleting: deleting.trim() !== "", labels: labels.join("|"), at: Date.now() });
+    });
+    await sleep(1000); // the watch's initial list (empty) is in
+    return { events, stop: () => child.kill() };
+  }
+
   /** An override that leaves the copy in `from` Unhealthy: a pod no node can hold, and a progress deadline of 1 s. */
   async function breakIn(name: string, from: Cluster): Promise<void> {
     await apply(
@@ -93,17 +119,27 @@ describe("application failover: a workload Unhealthy in a member moves to anothe
     await eventually(`${name} reported Unhealthy in ${from.name}`, () => binding(name), (b) => b.status?.aggregatedStatus?.some((i) => i.clusterName === from.name && i.health === "Unhealthy") === true, 120_000);
   }
 
-  it("(a) purgeMode Directly: moves after tolerationSeconds, removes the old copy, and the new copy carries the preserved state", async () => {
+  it("(a) purgeMode Directly: moves after tolerationSeconds, the old copy removed first, and the new copy carries the preserved state", async () => {
     const { from, to } = await placeOnce("web", {
       application: { decisionConditions: { tolerationSeconds: TOLERATION_S }, purgeMode: "Directly", statePreservation: { rules: [{ aliasLabelName: STATE_LABEL, jsonPath: "{.replicas}" }] } },
     });
+    const [fromWatch, toWatch] = await Promise.all([watchDeployments(from), watchDeployments(to)]);
     await breakIn("web", from);
     const unhealthyAt = Date.now();
     // The label lasts as long as the task (until the new copy is Healthy), as Karmada's: watch for it.
-    const labelled = await eventually(`web's copy in ${to.name} carries ${STATE_LABEL}`, () => copy(to, "web"), (d) => d.metadata.labels?.[STATE_LABEL] !== undefined, 120_000);
-    assert.ok(Date.now() - unhealthyAt >= (TOLERATION_S - 1) * 1000, "not before tolerationSeconds");
-    assert.match(labelled.metadata.labels?.[STATE_LABEL] ?? "", /^[1-9]\d*$/, "the replicas the old member's status reported");
+    // The label lasts only as long as the task (until the new copy is Healthy, as Karmada's), which
+    // the fake nodes make a matter of a second: each member's Deployment events are watched.
+    await eventually(`web's copy in ${to.name}`, () => copy(to, "web"), (d) => d.status?.availableReplicas === 1, 120_000);
     await eventually(`web's copy in ${from.name} removed (Directly)`, () => copy(from, "web").then((d) => (d === undefined ? "gone" : undefined)), () => true, 120_000);
+    await sleep(1000);
+    const first = toWatch.events.find((e) => e.name === "web");
+    assert.ok(first !== undefined && first.type === "ADDED", `the watch saw ${to.name}'s copy made: ${JSON.stringify(toWatch.events)}`);
+    assert.ok(first.at - unhealthyAt >= (TOLERATION_S - 1) * 1000, "not before tolerationSeconds");
+    assert.match(first.labels, /"failover\.example\.com\/replicas":"[1-9]\d*"/, "made with the replicas the old member's status reported as a label");
+    const removal = fromWatch.events.find((e) => e.name === "web" && (e.type === "DELETED" || e.deleting));
+    assert.ok(removal !== undefined && removal.at <= first.at, `Directly: ${from.name}'s copy went before ${to.name}'s was made: ${JSON.stringify(fromWatch.events)}`);
+    fromWatch.stop();
+    toWatch.stop();
     await eventually(`web Available in ${to.name}`, () => copy(to, "web"), (d) => d.status?.availableReplicas === 1, 120_000);
     const done = await eventually("the task ends once the new copy is Healthy", () => binding("web"), (b) => (b.spec.gracefulEvictionTasks ?? []).length === 0);
     assert.deepEqual(done.spec.clusters.map((c) => c.name), [to.name], "it stays where it moved");
