@@ -112,6 +112,10 @@ const fullPolicySpec = {
   placement: fullPlacement,
   priority: 10,
   conflictResolution: "Overwrite",
+  failover: {
+    application: { decisionConditions: { tolerationSeconds: 120 }, purgeMode: "Gracefully", gracePeriodSeconds: 300, statePreservation: { rules: [{ aliasLabelName: "example.com/checkpoint", jsonPath: "{.checkpoint.id}" }] } },
+    cluster: { purgeMode: "Directly", statePreservation: { rules: [{ aliasLabelName: "replicas", jsonPath: "{.replicas}" }] } },
+  },
   propagateDeps: true,
   suspension: { dispatching: false, dispatchingOnClusters: { clusterNames: ["member2"] } },
   preserveResourcesOnDeletion: true,
@@ -336,6 +340,32 @@ const bad: BadCase[] = [
     what: "an unknown conflictResolution",
     obj: pp("conflict", { resourceSelectors: [deploymentSelector], conflictResolution: "Merge" }),
     message: [/spec\.conflictResolution: Unsupported value: "Merge"/, /"Abort", "Overwrite"/],
+  },
+  // failover (issue 26)
+  {
+    what: "gracePeriodSeconds with purgeMode Directly",
+    obj: pp("failover-grace", { resourceSelectors: [deploymentSelector], failover: { application: { decisionConditions: {}, purgeMode: "Directly", gracePeriodSeconds: 30 } } }),
+    message: [/spec\.failover\.application\.gracePeriodSeconds/, /only takes effect when purgeMode is Gracefully/],
+  },
+  {
+    what: "an older purge mode name (Karmada v1.19 refuses Immediately too)",
+    obj: pp("failover-purge", { resourceSelectors: [deploymentSelector], failover: { application: { decisionConditions: {}, purgeMode: "Immediately" } } }),
+    message: [/spec\.failover\.application\.purgeMode: Unsupported value: "Immediately"/, /"Directly", "Gracefully", "Never"/],
+  },
+  {
+    what: "a negative tolerationSeconds",
+    obj: cpp("failover-toleration", { resourceSelectors: [deploymentSelector], failover: { application: { decisionConditions: { tolerationSeconds: -1 } } } }),
+    message: [/spec\.failover\.application\.decisionConditions\.tolerationSeconds/, /greater than or equal to 0/],
+  },
+  {
+    what: "application failover without decisionConditions",
+    obj: pp("failover-conditions", { resourceSelectors: [deploymentSelector], failover: { application: { purgeMode: "Never" } } }),
+    message: [/spec\.failover\.application\.decisionConditions: Required value/],
+  },
+  {
+    what: "a statePreservation aliasLabelName that is no label name",
+    obj: pp("failover-alias", { resourceSelectors: [deploymentSelector], failover: { cluster: { statePreservation: { rules: [{ aliasLabelName: "not a label", jsonPath: "{.replicas}" }] } } } }),
+    message: [/spec\.failover\.cluster\.statePreservation\.rules\[0\]\.aliasLabelName/],
   },
   {
     what: "a priority that is not an integer",

@@ -134,6 +134,29 @@ describe("planTemplate", () => {
     });
   }
 
+  it("a cluster an application failover holds out stays out, and its kept copy stays (issue 26)", () => {
+    const p = policy({ failover: { application: { decisionConditions: { tolerationSeconds: 0 }, purgeMode: "Never" } } });
+    const state = applied(deployment(9), p);
+    const existing: ResourceBinding = {
+      ...state.existing,
+      spec: {
+        ...state.existing.spec,
+        clusters: [{ name: "member1", replicas: 3 }, { name: "member2", replicas: 9 }],
+        gracefulEvictionTasks: [{ fromCluster: "member1", replicas: 3, reason: "ApplicationFailure", creationTimestamp: "2026-11-25T10:00:00Z", purgeMode: "Never", suppressDeletion: true }],
+      },
+      // Unhealthy everywhere: a plan judges no health and starts no failover.
+      status: { aggregatedStatus: ["member1", "member2"].map((clusterName) => ({ clusterName, applied: true, health: "Unhealthy" as const })) },
+    };
+    const plan = planTemplate({ template: deployment(12), policies: [p], liveClusters: CLUSTERS, clusterNamed: named, overrides: [], existing, workNow: state.workNow });
+    assert.deepEqual(
+      plan.clusters.map((c) => [c.cluster, c.planned?.replicas]),
+      [
+        ["member1", 3],
+        ["member2", 12],
+      ],
+    );
+  });
+
   it("shows the rendered object after overrides, and the error of one that cannot apply", () => {
     const state = applied(deployment(9), policy());
     const plan = planTemplate({ template: deployment(9, "nginx:1.26"), policies: [policy()], liveClusters: CLUSTERS, clusterNamed: named, overrides: [member2Override([{ path: "/spec/paused", operator: "add", value: true }])], existing: state.existing, workNow: state.workNow });

@@ -7,6 +7,7 @@ import { desiredBinding, type RequiredBy, suspensionHolds } from "../scheduling/
 import { bindingPolicyId, claimPolicy } from "../scheduling/policy-match.ts";
 import { dividedPlacement, renderClusterWorks } from "../rendering/render-works.ts";
 import { placementAfter } from "../scheduling/graceful-eviction.ts";
+import { failoverPlacement } from "../scheduling/failover-placement.ts";
 import { admittedClusters } from "../scheduling/acceptance.ts";
 import { scheduleTemplate } from "../scheduling/schedule.ts";
 
@@ -67,11 +68,22 @@ export function planTemplate(input: PlanInput): Plan {
   if (match !== undefined) {
     // Moves of replicas off Unschedulable pods in force cap their clusters, as in the binding controller (none starts in a plan).
     const caps = new Map((existing?.spec.replicaMoves ?? []).map((m) => [m.fromCluster, m.keep]));
-    const schedule = scheduleTemplate(template, match.policy, admittedClusters(input.liveClusters, existing?.spec.clusters, input.requireAcceptance ?? false), existing?.spec.clusters, input.interpreter, caps);
+    const policy = match.policy;
+    // Clusters an application failover holds out stay out (a plan starts no failover itself).
+    const failover = failoverPlacement({
+      policy,
+      existing,
+      live: input.liveClusters,
+      now: 0,
+      evictionPeriodMs: Infinity,
+      detect: false,
+      schedule: (live) => scheduleTemplate(template, policy, admittedClusters(live, existing?.spec.clusters, input.requireAcceptance ?? false), existing?.spec.clusters, input.interpreter, caps),
+    });
+    const { schedule } = failover;
     // Graceful evictions in flight stay as they are: a plan shows what ships now, and no eviction
     // ends because of an apply (now and the period only matter for when one does). So it needs no
     // availableSince: with an endless period no clock it could pass would release a copy.
-    targets = placementAfter({ schedule, existing, policy: match.policy, live: input.liveClusters, now: 0, evictionPeriodMs: Infinity }).targets;
+    targets = failover.after(placementAfter({ schedule, existing: failover.existing, policy, live: input.liveClusters, now: 0, evictionPeriodMs: Infinity })).targets;
     scheduleMessage = schedule.error ?? schedule.message;
     unplaced = schedule.unplaced;
   }

@@ -2,7 +2,7 @@ import type { Logger } from "pino";
 import { RESOURCES } from "../../shared/api/resources.ts";
 import { type KubeObject, LABELS, type PropagationPolicy, type ResourceBinding } from "../../shared/api/types.ts";
 import { Controller, type ReconcileResult } from "../../shared/controller.ts";
-import { isKubeStatus, type KubeRest, objectPath } from "../../shared/kube-rest.ts";
+import { type KubeRest, objectPath } from "../../shared/kube-rest.ts";
 import { type InterpreterRegistry, NATIVE_INTERPRETERS } from "../../shared/interpreter/registry.ts";
 import { parseWorkKey, templateKey, templateKeyOfBinding } from "../../shared/work-key.ts";
 import { BINDING_FINALIZER, bindingName, bindingUpToDate, isCurrentBinding, movedBinding } from "../scheduling/binding-spec.ts";
@@ -11,6 +11,8 @@ import { keysAffected } from "./cluster-change.ts";
 import type { ReplacementSeen } from "../scheduling/graceful-eviction.ts";
 import { DependencyTracker } from "./dependency-tracker.ts";
 import { MoveSignals } from "./move-signals.ts";
+import { FailoverSignals } from "./failover-signals.ts";
+import { bindingPath, ignoreNotFound } from "./binding-paths.ts";
 import { placeTemplate } from "./template-placement.ts";
 import { onPolicyInputs, overrideLookup, priorityLookup, priorityQueue } from "./policy-inputs.ts";
 import { groupPeers } from "./workload-groups.ts";
@@ -55,6 +57,7 @@ export class BindingController {
   private readonly evictionPeriodMs: number;
   private readonly unschedulableThresholdMs: number;
   private readonly moveSignals = new MoveSignals();
+  private readonly failover = new FailoverSignals();
   private readonly requireAcceptance: boolean;
   private readonly interpreters: InterpreterRegistry;
   private readonly now: () => number;
@@ -116,8 +119,8 @@ export class BindingController {
       for (const d of needs) this.controller.enqueue(d);
     };
     this.caches.bindings.on({ add: (b) => parentChanged(b, false), update: (b) => parentChanged(b, false), delete: (b) => parentChanged(b, true) });
-    // Unschedulable pods reported, or a move's replicas running elsewhere: move-signals.ts.
-    const statusChanged = (b: ResourceBinding, gone: boolean) => this.moveSignals.changed(this.caches.bindingEntries.complete(b), gone) && this.controller.enqueue(templateKeyOfBinding(b));
+    // Unschedulable pods reported, or a move's replicas running elsewhere: move-signals.ts; health words, for application failover: failover-signals.ts.
+    const statusChanged = (b: ResourceBinding, gone: boolean) => [this.moveSignals.changed(this.caches.bindingEntries.complete(b), gone), this.failover.changed(this.caches.bindingEntries.complete(b), gone)].includes(true) && this.controller.enqueue(templateKeyOfBinding(b));
     for (const inf of [this.caches.bindings, this.caches.clusterBindings]) inf.on({ add: (b) => statusChanged(b, false), update: (b) => statusChanged(b, false), delete: (b) => statusChanged(b, true) });
   }
 
@@ -203,7 +206,9 @@ export class BindingController {
       priorityValue: priorityLookup(this.caches),
       groupPeers: groupPeers(this.caches, this.templates, ref),
       ...fresh,
+      ...this.failover.take(key),
     });
+    if (!("interpreterFailed" in placed)) this.failover.keep(key, placed.unhealthySince);
     // A customization's script failed: the binding keeps what it has and says why (its next change requeues the template).
     if ("interpreterFailed" in placed) {
       this.outcomes.set(key, { interpreterFailed: placed.interpreterFailed });
@@ -288,13 +293,4 @@ export class BindingController {
   private async deleteBinding(path: string): Promise<void> {
     await this.rest.delete(path).catch(ignoreNotFound);
   }
-}
-
-function ignoreNotFound(err: unknown): void {
-  if (!isKubeStatus(err, 404)) throw err;
-}
-
-function bindingPath(b: ResourceBinding): string {
-  const resource = b.metadata.namespace ? RESOURCES.resourceBinding : RESOURCES.clusterResourceBinding;
-  return objectPath(resource, b.metadata.namespace, b.metadata.name ?? "");
 }

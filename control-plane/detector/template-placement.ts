@@ -19,6 +19,7 @@ import { holdMoved, planMoves } from "../scheduling/unschedulable-moves.ts";
 import { activePolicy, followedPolicy, policyHold } from "../scheduling/policy-activation.ts";
 import { unactedMessage } from "../scheduling/unacted-fields.ts";
 import { type GroupPeers, workloadAffinityAllows } from "../scheduling/workload-affinity.ts";
+import { failoverPlacement, type UnhealthySince } from "../scheduling/failover-placement.ts";
 
 export interface PlacementInput {
   template: KubeObject;
@@ -45,10 +46,12 @@ export interface PlacementInput {
   priorityValue?: (name: string) => number | undefined;
   /** The clusters other workloads of a workloadAffinity group are on (detector/workload-groups.ts). */
   groupPeers?: GroupPeers;
+  /** Application failover: when each cluster's copy was first seen Unhealthy (the caller's memory). */
+  unhealthySince?: UnhealthySince;
 }
 
 export type Placed =
-  | { desired: ResourceBinding; outcome?: ScheduleOutcome; availableSince?: ReplacementSeen; recheckAfterMs?: number; served?: string }
+  | { desired: ResourceBinding; outcome?: ScheduleOutcome; availableSince?: ReplacementSeen; recheckAfterMs?: number; served?: string; unhealthySince?: UnhealthySince }
   | { interpreterFailed: string };
 
 export function placeTemplate(input: PlacementInput): Placed {
@@ -86,17 +89,20 @@ export function placeTemplate(input: PlacementInput): Placed {
       });
       const holding = new Set((existing?.spec.clusters ?? []).map((c) => c.name));
       const allows = workloadAffinityAllows(policy.spec.placement?.workloadAffinity, template, input.groupPeers ?? (() => new Set()), holding);
-      const admitted = admittedClusters(input.live, existing?.spec.clusters, input.requireAcceptance).filter((c) => allows === undefined || allows(c.metadata.name ?? ""));
-      const schedule = scheduleTemplate(template, policy, admitted, previousTargets(existing), interpreter, plan.caps, fresh);
-      const placed = placementAfter({ schedule, existing, policy, live: input.live, now: input.now, evictionPeriodMs: input.evictionPeriodMs, ...(input.availableSince ? { availableSince: input.availableSince } : {}) });
+      const admitted = (live: Cluster[]) => admittedClusters(live, existing?.spec.clusters, input.requireAcceptance).filter((c) => allows === undefined || allows(c.metadata.name ?? ""));
+      const scheduleOn = (live: Cluster[]) => scheduleTemplate(template, policy, admitted(live), previousTargets(existing), interpreter, plan.caps, fresh);
+      const failover = failoverPlacement({ policy, existing, live: input.live, now: input.now, evictionPeriodMs: input.evictionPeriodMs, schedule: scheduleOn, ...(input.unhealthySince ? { unhealthySince: input.unhealthySince } : {}) });
+      const { schedule } = failover;
+      const placed = failover.after(placementAfter({ schedule, existing: failover.existing, policy, live: input.live, now: input.now, evictionPeriodMs: input.evictionPeriodMs, ...(input.availableSince ? { availableSince: input.availableSince } : {}) }));
       const moved = holdMoved(placed.targets, schedule.unplaced, plan.moves.filter((m) => ready.has(m.fromCluster)), status);
       moves = moved.moves;
       const selected = (name: string) => input.live.some((c) => c.metadata.name === name && placementSelects(policy.spec.placement, c));
       const held = holdDroppedClusters({ fresh, existing, targets: moved.targets, evictions: placed.evictions, live: input.live, selected, now: input.now });
       ({ targets, evictions } = held);
-      const recheck = Math.min(placed.recheckAfterMs ?? Infinity, plan.recheckAfterMs ?? Infinity, held.recheckAfterMs ?? Infinity);
+      const recheck = Math.min(placed.recheckAfterMs ?? Infinity, plan.recheckAfterMs ?? Infinity, held.recheckAfterMs ?? Infinity, failover.recheckAfterMs ?? Infinity);
       out = {
-        outcome: { ...outcomeOf(schedule, policy.metadata.name ?? "", targets.length > 0), ...notes },
+        outcome: { ...outcomeOf(schedule, policy.metadata.name ?? "", targets.length > 0, failover.note), ...notes },
+        ...(Object.keys(failover.unhealthySince).length === 0 ? {} : { unhealthySince: failover.unhealthySince }),
         ...(placed.availableSince === undefined ? {} : { availableSince: placed.availableSince }),
         ...(recheck === Infinity ? {} : { recheckAfterMs: recheck }),
       };
@@ -127,8 +133,9 @@ function stamped(desired: ResourceBinding, kept: Record<string, string> | undefi
  * What the binding's status should say about a schedule (beyond its targets). kept: the binding
  * keeps clusters although the schedule placed nothing (its last placement, while none is Ready).
  */
-export function outcomeOf(schedule: Schedule, policyName: string, kept = false): ScheduleOutcome {
-  const unschedulable = schedule.message === undefined ? undefined : schedule.targets.length === 0 && kept ? `${schedule.message}; the clusters keep what they run` : schedule.message;
+export function outcomeOf(schedule: Schedule, policyName: string, kept = false, note?: string): ScheduleOutcome {
+  const said = schedule.message === undefined ? undefined : schedule.targets.length === 0 && kept ? `${schedule.message}; the clusters keep what they run` : schedule.message;
+  const unschedulable = note === undefined ? said : said === undefined ? note : `${said}; ${note}`;
   return {
     ...(schedule.error !== undefined ? { error: `policy ${policyName}: ${schedule.error}` } : {}),
     ...(schedule.error === undefined && unschedulable !== undefined ? { unschedulable } : {}),

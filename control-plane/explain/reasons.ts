@@ -61,6 +61,7 @@ export const REASON_SENTENCES: Readonly<Record<string, string>> = {
   TaintClusterFailed: "A ClusterTaintPolicy could not write the cluster's taints; it is retried.",
   NoExecuteNotAllowed: "The ClusterTaintPolicy has a NoExecute taint and the control plane runs without --allow-no-execute-taint-policy, so the policy is not applied.",
   FreshReschedule: "A WorkloadRebalancer asked for a fresh schedule; the cluster keeps its copy until the new placement is available.",
+  ApplicationFailure: "The workload stayed Unhealthy in the cluster past its policy's failover tolerationSeconds and moved; the cluster is out of its schedule while the task lasts, and the purge mode says whether the copy stays.",
   ReferencedBindingNotFound: "The WorkloadRebalancer names a workload that has no binding.",
   // Rollout phases (shared/api/types.ts RolloutPhase, ClusterRolloutPhase).
   Progressing: "The rollout is moving through its waves.",

@@ -6,6 +6,7 @@ import { InterpreterError, type KindInterpreter } from "../../shared/interpreter
 import { jobCompletionsFor } from "../../shared/interpreter/native/adapter.ts";
 import { applyOverrides, overridePolicyMatches } from "./overrides.ts";
 import { type RenderedWork, renderWork } from "./render.ts";
+import { withPreservedLabels } from "./preserved-labels.ts";
 
 /** A cluster's rendered Work, or why it could not be rendered. */
 export type ClusterWork = { ok: true; hash: string; manifests: Buffer[] } | { ok: false; message: string };
@@ -15,7 +16,8 @@ export type ClusterWork = { ok: true; hash: string; manifests: Buffer[] } | { ok
  * order (applyOverrides keeps it). Clusters no override rule touches share one serialised copy
  * and one hash: a 100-cluster Duplicated template costs one render, not a hundred. `divided`: the
  * placement divides replicas, so a Job's completions are divided with its parallelism (Karmada).
- * `interpreter`: the template kind's (default the native one).
+ * `interpreter`: the template kind's (default the native one). `preservedLabels`: a cluster's
+ * labels from state preservation (preservedLabelsFor), added before its overrides.
  */
 export function renderClusterWorks(
   template: KubeObject,
@@ -25,6 +27,7 @@ export function renderClusterWorks(
   conflictResolution: string,
   divided = false,
   interpreter?: KindInterpreter,
+  preservedLabels: (cluster: string) => Record<string, string> | undefined = () => undefined,
 ): Map<string, ClusterWork> {
   const overrides = overridePolicies.filter((p) => overridePolicyMatches(p, template));
   const shared = new Map<string, { manifests: KubeObject[]; work: ClusterWork }>();
@@ -48,13 +51,15 @@ export function renderClusterWorks(
       shared.set(shareKey, base);
     }
     const cluster = clusterNamed(target.name);
+    const labels = preservedLabels(target.name);
+    const object = withPreservedLabels(base.manifests[0] as KubeObject, labels);
     if (overrides.length === 0 || cluster === undefined) {
-      out.set(target.name, base.work);
+      out.set(target.name, labels === undefined ? base.work : serialise([object], conflictResolution));
       continue;
     }
-    const result = applyOverrides(base.manifests[0] as KubeObject, cluster, overrides);
+    const result = applyOverrides(object, cluster, overrides);
     if (!result.ok) out.set(target.name, { ok: false, message: result.message });
-    else out.set(target.name, result.applied.length === 0 ? base.work : serialise([result.object], conflictResolution));
+    else out.set(target.name, result.applied.length === 0 && labels === undefined ? base.work : serialise([result.object], conflictResolution));
   }
   return out;
 }

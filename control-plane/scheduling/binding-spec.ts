@@ -172,6 +172,7 @@ export function desiredBinding(
       clusters: targets,
       ...(spec.placement && Object.keys(withoutEmptyMaps(spec.placement)).length > 0 ? { placement: withoutEmptyMaps(spec.placement) } : {}),
       conflictResolution: spec.conflictResolution ?? "Abort",
+      ...(spec.failover !== undefined ? { failover: spec.failover } : {}),
       ...(spec.suspension ? { suspension: spec.suspension } : {}),
       ...(spec.propagateDeps === true ? { propagateDeps: true } : {}),
       ...(spec.preserveResourcesOnDeletion === true ? { preserveResourcesOnDeletion: true } : {}),

@@ -8,10 +8,15 @@
 // group's is Available (add first, then remove); so does a Ready cluster dropped for an untolerated
 // NoExecute taint (only under --enable-no-execute-taint-eviction: no-execute.ts), for the grace
 // period too. Pure: the caller keeps when the replacement was first seen Available
-// (availableSince) between calls.
-import type { AggregatedStatusItem, Cluster, GracefulEvictionTask, Placement, PropagationPolicy, ResourceBinding, TargetCluster } from "../../shared/api/types.ts";
+// (availableSince) between calls. The policy's failover.cluster.purgeMode (issue 26) chooses:
+// Gracefully (the above, the default), Directly (the copy is not held: the user's policy says two
+// copies must not run together; a removal still reaches the cluster only once it is Ready again and
+// is judged against the placement it returned to), Never (held until the cluster returns, or a
+// person changes the policy's purge mode: the task then follows it).
+import type { AggregatedStatusItem, Cluster, ClusterFailoverBehavior, GracefulEvictionTask, Placement, PropagationPolicy, ResourceBinding, TargetCluster } from "../../shared/api/types.ts";
 import { clusterMatches, clusterReady } from "./placement.ts";
 import { type Schedule, targetsAfter, untoleratedTaint } from "./schedule.ts";
+import { statePreserved } from "./state-preservation.ts";
 
 /** How often a binding with a pending eviction is looked at again while its replacement comes up. */
 export const EVICTION_RECHECK_MS = 5_000;
@@ -60,6 +65,8 @@ export interface EvictionInput {
   untolerated?(cluster: string): boolean;
   /** What the previous call returned for this binding (undefined: not seen Available yet). */
   availableSince?: ReplacementSeen;
+  /** The policy's spec.failover.cluster: purge mode and state preservation of new ClusterNotReady tasks. */
+  clusterFailover?: ClusterFailoverBehavior;
 }
 
 export interface EvictionResult {
@@ -92,15 +99,17 @@ export function gracefulEviction(input: EvictionInput): EvictionResult {
     const failback = input.groupChanged === true || oldTasks.get(t.name)?.reason === FAILBACK_REASON;
     const tainted = input.untolerated?.(t.name) === true;
     if (clusterReady(cluster) && !failback && !tainted) continue;
-    const task = oldTasks.get(t.name) ?? {
-      fromCluster: t.name,
-      ...(t.replicas === undefined ? {} : { replicas: t.replicas }),
-      reason: !clusterReady(cluster) ? EVICTION_REASON : tainted ? TAINT_REASON : FAILBACK_REASON,
-      creationTimestamp: new Date(input.now).toISOString(),
-    };
+    const task = followPolicy(oldTasks.get(t.name) ?? newTask(input, t, !clusterReady(cluster) ? EVICTION_REASON : tainted ? TAINT_REASON : FAILBACK_REASON), input.clusterFailover);
+    // Never: until the cluster comes back or the policy's purge mode changes (followPolicy); false: released by another writer.
+    if (task.suppressDeletion === false) continue;
+    if (task.suppressDeletion === true) {
+      tasks.push(task);
+      continue;
+    }
     const waited = input.now - Date.parse(task.creationTimestamp);
-    // A failback waits for the new group's copy alone: the cluster it leaves is healthy.
-    const period = task.reason === FAILBACK_REASON ? 0 : input.periodMs;
+    // A failback waits for the new group's copy alone: the cluster it leaves is healthy. Directly
+    // holds no copy: its task lasts only until the replacement is Available (it carries the state).
+    const period = task.reason === FAILBACK_REASON || task.purgeMode === "Directly" ? 0 : input.periodMs;
     if (available && waited >= period && availableFor >= period) continue;
     tasks.push(task);
     // While the clock runs, look at least every EVICTION_RECHECK_MS: "without a break" is judged at
@@ -108,7 +117,7 @@ export function gracefulEviction(input: EvictionInput): EvictionResult {
     const next = available ? Math.min(Math.max(period - waited, period - availableFor), EVICTION_RECHECK_MS) : EVICTION_RECHECK_MS;
     recheck = Math.min(recheck ?? Infinity, Math.max(next, 1));
   }
-  const held = tasks.map((t) => (t.replicas === undefined ? { name: t.fromCluster } : { name: t.fromCluster, replicas: t.replicas }));
+  const held = tasks.filter((t) => t.purgeMode !== "Directly").map((t) => (t.replicas === undefined ? { name: t.fromCluster } : { name: t.fromCluster, replicas: t.replicas }));
   const targets = [...input.scheduled, ...held].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   tasks.sort((a, b) => (a.fromCluster < b.fromCluster ? -1 : 1));
   return {
@@ -118,6 +127,32 @@ export function gracefulEviction(input: EvictionInput): EvictionResult {
     // Nothing pends: nothing to remember (a later eviction starts its own clock).
     ...(seen === undefined || tasks.length === 0 ? {} : { availableSince: seen }),
   };
+}
+
+// A task for a cluster the schedule dropped, with the policy's cluster failover behaviour.
+function newTask(input: EvictionInput, t: TargetCluster, reason: string): GracefulEvictionTask {
+  const base = { fromCluster: t.name, ...(t.replicas === undefined ? {} : { replicas: t.replicas }), reason, creationTimestamp: new Date(input.now).toISOString() };
+  const behavior = input.clusterFailover;
+  if (reason !== EVICTION_REASON || behavior === undefined) return base;
+  const purgeMode = behavior.purgeMode ?? "Gracefully";
+  const state = statePreserved(behavior.statePreservation, input.status.find((i) => i.clusterName === t.name));
+  const before = input.current.map((c) => c.name).filter((n) => n !== t.name && !input.tasks.some((x) => x.fromCluster === n)).sort();
+  return {
+    ...base,
+    purgeMode,
+    ...(purgeMode === "Never" ? { suppressDeletion: true } : {}),
+    ...(state.message === undefined ? {} : { message: state.message }),
+    ...(state.labels === undefined ? {} : { preservedLabelState: state.labels, clustersBeforeFailover: before }),
+  };
+}
+
+// A Never task whose policy now says another purge mode follows it (the person's way to let it go:
+// a removed task would only be made again while the cluster is not Ready).
+function followPolicy(task: GracefulEvictionTask, behavior: ClusterFailoverBehavior | undefined): GracefulEvictionTask {
+  const mode = behavior?.purgeMode ?? "Gracefully";
+  if (task.reason !== EVICTION_REASON || task.suppressDeletion !== true || mode === "Never") return task;
+  const { suppressDeletion: _kept, ...rest } = task;
+  return { ...rest, purgeMode: mode };
 }
 
 function sameNames(a: readonly string[], b: readonly string[]): boolean {
@@ -182,6 +217,7 @@ export function placementAfter(input: {
       const c = byName.get(name);
       return c !== undefined && untoleratedTaint(c, "NoExecute", input.policy.spec.placement?.clusterTolerations);
     },
+    ...(input.policy.spec.failover?.cluster === undefined ? {} : { clusterFailover: input.policy.spec.failover.cluster }),
     ...(input.availableSince === undefined ? {} : { availableSince: input.availableSince }),
   });
   return {

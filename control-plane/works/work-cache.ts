@@ -7,6 +7,7 @@ import { suspensionHolds } from "../scheduling/binding-spec.ts";
 import type { Caches } from "../caches.ts";
 import { overridePolicyMatches } from "../rendering/overrides.ts";
 import { dividedPlacement, renderClusterWorks } from "../rendering/render-works.ts";
+import { preservedLabelsFor } from "../rendering/preserved-labels.ts";
 import type { TemplateInformers } from "../detector/template-informers.ts";
 import type { WorkStore } from "./work-store.ts";
 import type { RevisionStore } from "./revision-store.ts";
@@ -126,7 +127,7 @@ export class WorkCache {
         sources.push({ template: old, targets: clusters, revision, ...(stored.generation === undefined ? {} : { generation: stored.generation }) });
       }
       for (const source of sources) {
-        const rendered = renderClusterWorks(source.template, source.targets, (n) => this.caches.clusters.get(n), this.caches.allOverrides(), conflictResolution, dividedPlacement(binding.spec.placement), interpreter);
+        const rendered = renderClusterWorks(source.template, source.targets, (n) => this.caches.clusters.get(n), this.caches.allOverrides(), conflictResolution, dividedPlacement(binding.spec.placement), interpreter, preservedLabelsFor(binding.spec));
         for (const [cluster, work] of rendered) {
           now.add(cluster);
           // Suspended dispatching: the cluster keeps the Work it has (or gets none yet).

@@ -214,6 +214,8 @@ export interface PropagationSpec {
   /** Karmada's: Always takes a resource another policy claims when this one outranks it; Never (default) leaves it. */
   preemption?: "Always" | "Never";
   conflictResolution?: ConflictResolution;
+  /** How a workload moves away from a cluster where it fails, or that fails (Karmada's FailoverBehavior). */
+  failover?: FailoverBehavior;
   suspension?: Suspension;
   /** The ConfigMaps, Secrets, ServiceAccounts and PVCs a workload refers to follow it. */
   propagateDeps?: boolean;
@@ -235,6 +237,45 @@ export interface PropagationSpec {
 
 /** Karmada's default schedulerName, the only one Flotilla serves. */
 export const DEFAULT_SCHEDULER_NAME = "default-scheduler";
+
+// ---- failover (issue 26, Karmada's FailoverBehavior) ---------------------------------------------
+
+/**
+ * What becomes of the copy a workload leaves behind: Directly removes it at once, Gracefully once
+ * the replacement is Healthy or a grace period passed, Never keeps it until a person acts.
+ */
+export type PurgeMode = "Directly" | "Gracefully" | "Never";
+
+export interface FailoverBehavior {
+  /** A workload Unhealthy in a cluster for tolerationSeconds moves to other clusters. */
+  application?: ApplicationFailoverBehavior;
+  /** What a cluster that is not Ready (or NoExecute-tainted) does with the copies it loses. */
+  cluster?: ClusterFailoverBehavior;
+}
+
+export interface ApplicationFailoverBehavior {
+  decisionConditions: { tolerationSeconds?: number };
+  purgeMode?: PurgeMode;
+  /** Gracefully only: the longest the old copy stays while the replacement is not Healthy (default 600). */
+  gracePeriodSeconds?: number;
+  statePreservation?: StatePreservation;
+}
+
+export interface ClusterFailoverBehavior {
+  purgeMode?: PurgeMode;
+  statePreservation?: StatePreservation;
+}
+
+/** Values read from the old cluster's status of the workload, given to the new copy as labels. */
+export interface StatePreservation {
+  rules: StatePreservationRule[];
+}
+
+export interface StatePreservationRule {
+  aliasLabelName: string;
+  /** A Kubernetes JSONPath template over the workload's .status ("{.availableReplicas}"). */
+  jsonPath: string;
+}
 
 // ---- progressive rollout (issue 23) ----------------------------------------------------------------
 
@@ -347,6 +388,8 @@ export interface ResourceBindingSpec {
   clusters: TargetCluster[];
   placement?: Placement;
   conflictResolution?: ConflictResolution;
+  /** The policy's spec.failover (Karmada's binding carries it too). */
+  failover?: FailoverBehavior;
   suspension?: Suspension;
   propagateDeps?: boolean;
   preserveResourcesOnDeletion?: boolean;
@@ -408,7 +451,7 @@ export interface BindingComponent {
   };
 }
 
-/** A not-Ready cluster whose copy stays until its replacement is Available (Karmada's field). */
+/** A cluster a workload leaves, and what becomes of the copy there meanwhile (Karmada's field). */
 export interface GracefulEvictionTask {
   fromCluster: string;
   /** The replicas it keeps meanwhile. */
@@ -416,6 +459,18 @@ export interface GracefulEvictionTask {
   reason: string;
   /** When the eviction began (RFC 3339). */
   creationTimestamp: string;
+  /** The policy's purge mode when the eviction began (absent: Gracefully). */
+  purgeMode?: PurgeMode;
+  /** A human-readable word on the eviction (why it began; a state rule that read nothing). */
+  message?: string;
+  /** The longest the copy stays while the replacement is not Healthy (application failover, Gracefully). */
+  gracePeriodSeconds?: number;
+  /** Never: the copy stays until a person removes the task. */
+  suppressDeletion?: boolean;
+  /** Labels read from the cluster's status of the workload (statePreservation), for the new copy. */
+  preservedLabelState?: Record<string, string>;
+  /** Where the workload ran before it moved: those clusters get no preserved labels. */
+  clustersBeforeFailover?: string[];
 }
 
 /** A binding that needs a dependency, and where it goes. */
