@@ -8,10 +8,10 @@
 export const CRD_REVISION_ANNOTATION = "flotilla.dev/crd-revision";
 
 /** The revision the files in control-plane/crds/ have. */
-export const CRD_REVISION = 9;
+export const CRD_REVISION = 10;
 
 /** SHA-256 over the CRD files (name, NUL, contents, NUL, in name order) at CRD_REVISION. */
-export const CRD_FILES_SHA256 = "d0ad3bd66257380458773d4cce30edc8de8b6e7bd29e4736df1fa8de83871230";
+export const CRD_FILES_SHA256 = "9115c08b5b85c242fd47d44db668821ff2d5e46fd2e794a5f2349c50c3eaa9ce";
 
 /**
  * Whether to apply our CRD over the served one: not when the served one says a higher revision.

@@ -799,6 +799,7 @@ describe("flotilla.dev CRD files", () => {
         "ClusterResourceBinding",
         "CronFederatedHPA",
         "FederatedHPA",
+        "FederatedResourceQuota",
         "OverridePolicy",
         "PropagationPolicy",
         "ResourceBinding",

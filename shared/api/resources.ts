@@ -16,6 +16,7 @@ export const RESOURCES = {
   federatedHPA: r("FederatedHPA", "federatedhpas", true),
   cronFederatedHPA: r("CronFederatedHPA", "cronfederatedhpas", true),
   workloadRebalancer: r("WorkloadRebalancer", "workloadrebalancers", false),
+  federatedResourceQuota: r("FederatedResourceQuota", "federatedresourcequotas", true),
 } as const;
 
 /** The core Secret resource (bootstrap tokens, agent credentials). */
