@@ -1,6 +1,7 @@
 import type { ResourceInterpreterCustomization } from "../shared/api/customization.ts";
 import type { CronFederatedHPA, FederatedHPA } from "../shared/api/autoscaling.ts";
 import type { WorkloadRebalancer } from "../shared/api/rebalancer.ts";
+import type { FederatedResourceQuota } from "../shared/api/quota.ts";
 import type { KubeConfig } from "@kubernetes/client-node";
 import type { Logger } from "pino";
 import { DNS_RESOURCES, type DNSEndpoint, type Domain, type IngressDNSRecord, type ServiceDNSRecord } from "../shared/api/dns.ts";
@@ -34,6 +35,11 @@ export class Caches {
   readonly cronFederatedHpas: Informer<CronFederatedHPA>;
   /** WorkloadRebalancers (issue 22): one-off fresh reschedules that users request. */
   readonly workloadRebalancers: Informer<WorkloadRebalancer>;
+  /**
+   * FederatedResourceQuotas (issue 26). Not waited for at start: their Works are removed only on
+   * intent seen once this informer has listed (control-plane/quota/).
+   */
+  readonly federatedResourceQuotas: Informer<FederatedResourceQuota>;
   /** Templates' rollout revisions (issue 23): only the ControllerRevisions Flotilla labels. */
   readonly controllerRevisions: Informer<ControllerRevision>;
   /** Bindings of both scopes by cluster and by policy; up to date before any other handler of theirs runs. */
@@ -59,6 +65,7 @@ export class Caches {
     this.federatedHpas = make<FederatedHPA>(RESOURCES.federatedHPA);
     this.cronFederatedHpas = make<CronFederatedHPA>(RESOURCES.cronFederatedHPA);
     this.workloadRebalancers = make<WorkloadRebalancer>(RESOURCES.workloadRebalancer);
+    this.federatedResourceQuotas = make<FederatedResourceQuota>(RESOURCES.federatedResourceQuota);
     this.controllerRevisions = informer
       ? (informer(CONTROLLER_REVISIONS) as Informer<ControllerRevision>)
       : new Informer<ControllerRevision>({ kc, rest, resource: CONTROLLER_REVISIONS, labelSelector: ROLLOUT_OF_LABEL, log });
@@ -71,7 +78,7 @@ export class Caches {
   }
 
   all(): Informer<unknown>[] {
-    return [...this.propagation(), this.domains, this.serviceDNSRecords, this.ingressDNSRecords, this.dnsEndpoints, this.federatedHpas, this.cronFederatedHpas, this.workloadRebalancers] as Informer<unknown>[];
+    return [...this.propagation(), this.domains, this.serviceDNSRecords, this.ingressDNSRecords, this.dnsEndpoints, this.federatedHpas, this.cronFederatedHpas, this.workloadRebalancers, this.federatedResourceQuotas] as Informer<unknown>[];
   }
 
   /** The caches propagation decides from: clusters, policies, bindings, overrides, interpreter customizations. */

@@ -24,6 +24,7 @@ import { shutdownServer } from "./rpc.ts";
 import { startStatus } from "./status/index.ts";
 import { startWebhook } from "./webhook/index.ts";
 import { startWorks } from "./works/index.ts";
+import { startQuota } from "./quota/index.ts";
 
 export type { ControlPlaneOptions } from "./context.ts";
 
@@ -66,6 +67,7 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Runn
     interpreter,
     startDetector(ctx),
     startWorks(ctx),
+    startQuota(ctx),
     startStatus(ctx, { hub: hub.hub, heardHere: clusters.heardHere }),
     startDns(ctx),
     startFederatedHpa(ctx),
