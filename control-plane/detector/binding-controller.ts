@@ -11,7 +11,7 @@ import { keysAffected } from "./cluster-change.ts";
 import type { ReplacementSeen } from "../scheduling/graceful-eviction.ts";
 import { DependencyTracker } from "./dependency-tracker.ts";
 import { MoveSignals } from "./move-signals.ts";
-import { placeTemplate } from "./template-placement.ts";
+import { placeTemplate, type QuotaGuard } from "./template-placement.ts";
 import { schedulable } from "../scheduling/schedule.ts";
 import { CACHE_RECHECK_MS, FreshServed } from "./fresh-served.ts";
 import type { ScheduleOutcomes } from "../scheduling/schedule-outcomes.ts";
@@ -56,6 +56,7 @@ export class BindingController {
   private readonly moveSignals = new MoveSignals();
   private readonly requireAcceptance: boolean;
   private readonly interpreters: InterpreterRegistry;
+  private readonly quotaGuard: QuotaGuard | undefined;
   private readonly now: () => number;
 
   constructor(opts: {
@@ -72,6 +73,7 @@ export class BindingController {
     requireAcceptance?: boolean;
     /** Each kind's interpreter (customizations over the native ones). */
     interpreters?: InterpreterRegistry;
+    quotaGuard?: QuotaGuard /* issue 26 */;
     now?: () => number;
     workers?: number;
   }) {
@@ -79,6 +81,7 @@ export class BindingController {
     this.unschedulableThresholdMs = opts.unschedulableThresholdMs ?? 0;
     this.requireAcceptance = opts.requireAcceptance ?? false;
     this.interpreters = opts.interpreters ?? NATIVE_INTERPRETERS;
+    this.quotaGuard = opts.quotaGuard;
     this.now = opts.now ?? Date.now;
     this.caches = opts.caches;
     this.templates = opts.templates;
@@ -126,9 +129,7 @@ export class BindingController {
     return this.deps.kinds();
   }
 
-  onDependencyKindsChange(listener: () => void): void {
-    this.deps.onKindsChange(listener);
-  }
+  readonly onDependencyKindsChange = (listener: () => void): void => this.deps.onKindsChange(listener);
 
   /** A template changed (called by the template informers). */
   templateChanged(key: string): void {
@@ -202,6 +203,7 @@ export class BindingController {
       ...(availableSince ? { availableSince } : {}),
       requiredBy,
       interpreter: this.interpreters.for(template),
+      quotaGuard: this.quotaGuard,
       ...fresh,
     });
     // A customization's script failed: the binding keeps what it has and says why (its next change requeues the template).
@@ -285,9 +287,7 @@ export class BindingController {
     return failed;
   }
 
-  private async deleteBinding(path: string): Promise<void> {
-    await this.rest.delete(path).catch(ignoreNotFound);
-  }
+  private readonly deleteBinding = (path: string): Promise<void> => this.rest.delete(path).then(() => undefined, ignoreNotFound);
 }
 
 function ignoreNotFound(err: unknown): void {

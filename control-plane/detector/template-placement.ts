@@ -17,6 +17,15 @@ import { freeReplicas, type ResourceAmounts } from "../scheduling/capacity.ts";
 import { clusterReady } from "../scheduling/placement.ts";
 import { holdMoved, planMoves } from "../scheduling/unschedulable-moves.ts";
 
+/**
+ * Why a schedule may not be written (issue 26: a FederatedResourceQuota it would take the namespace
+ * past; control-plane/quota/), or undefined. Injected: the detector imports no quota code.
+ */
+export type QuotaGuard = (template: KubeObject, existing: ResourceBinding | undefined, desired: ResourceBinding) => string | undefined;
+
+/** How soon a binding held by a quota is scheduled again (another workload may have freed room). */
+export const QUOTA_RECHECK_MS = 30_000;
+
 export interface PlacementInput {
   template: KubeObject;
   /** The policy that claims it; undefined for a dependency placed only with its parents. */
@@ -36,6 +45,7 @@ export interface PlacementInput {
   freshTrigger?: string;
   /** The trigger served last (the binding's annotation, or later in this process): carried on. */
   served?: string;
+  quotaGuard?: QuotaGuard;
 }
 
 export type Placed =
@@ -78,6 +88,12 @@ export function placeTemplate(input: PlacementInput): Placed {
       };
     }
     const desired = desiredBinding(template, policy, targets, input.requiredBy, evictions, interpreter, moves);
+    // Past a quota: the clusters keep what they run, nothing more is placed, the binding says why.
+    const quotaExceeded = policy === undefined ? undefined : input.quotaGuard?.(template, existing, desired);
+    if (quotaExceeded !== undefined) {
+      desired.spec.clusters = existing?.spec.clusters ?? [];
+      out = { ...out, outcome: { ...out.outcome, quotaExceeded }, recheckAfterMs: Math.min(out.recheckAfterMs ?? QUOTA_RECHECK_MS, QUOTA_RECHECK_MS) };
+    }
     // Served in the same write as the schedule it asked for (a failed script above serves nothing).
     const served = input.freshTrigger ?? input.served;
     if (served !== undefined) desired.metadata.annotations = { [LABELS.rescheduleServed]: served };

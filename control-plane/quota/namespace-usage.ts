@@ -29,15 +29,21 @@ export function requestsOf(template: KubeObject | undefined, interpreters: Inter
 /**
  * The workloads of one binding, on one cluster or (cluster undefined) on all of them: Karmada's
  * CalculateResourceUsage. A multi-template workload (spec.components) takes each component's
- * replicas on each cluster; another takes its clusters' replicas.
+ * replicas on each cluster; another takes its clusters' replicas. A copy kept only while it is
+ * replaced elsewhere (a graceful eviction task's cluster) is not counted, and Divided replicas
+ * moving (added first, then removed) count once, at most the template's: failover and moves are
+ * readiness, never more use, and a quota never holds them back.
  */
 export function bindingWorkloads(binding: ResourceBinding, template: KubeObject | undefined, interpreters: InterpreterRegistry, cluster?: string): Workload[] {
-  const targets = binding.spec.clusters.filter((t) => cluster === undefined || t.name === cluster);
+  const evicting = new Set((binding.spec.gracefulEvictionTasks ?? []).map((t) => t.fromCluster));
+  const targets = binding.spec.clusters.filter((t) => !evicting.has(t.name) && (cluster === undefined || t.name === cluster));
   const components = binding.spec.components ?? [];
   if (components.length > 0) {
     return components.map((c) => ({ replicas: c.replicas * targets.length, requests: c.replicaRequirements?.resourceRequest ?? {} }));
   }
-  const replicas = targets.reduce((n, t) => n + (t.replicas ?? 0), 0);
+  let replicas = targets.reduce((n, t) => n + (t.replicas ?? 0), 0);
+  const divided = binding.spec.placement?.replicaScheduling?.replicaSchedulingType === "Divided";
+  if (divided && cluster === undefined && binding.spec.replicas !== undefined) replicas = Math.min(replicas, binding.spec.replicas);
   return replicas === 0 ? [] : [{ replicas, requests: requestsOf(template, interpreters) }];
 }
 

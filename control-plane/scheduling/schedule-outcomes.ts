@@ -15,6 +15,8 @@ export interface ScheduleOutcome {
   unclaimed?: string;
   /** The kind's interpreter failed (a customization's script): the binding keeps what it has. */
   interpreterFailed?: string;
+  /** The schedule would take the namespace past a FederatedResourceQuota (issue 26): the binding keeps its last schedule. */
+  quotaExceeded?: string;
 }
 
 /** Template key → its last schedule outcome; listeners hear of every change. */
@@ -28,7 +30,7 @@ export class ScheduleOutcomes {
 
   /** Records an outcome; an empty one (all well, no affinity group) is stored as absent. */
   set(key: string, outcome: ScheduleOutcome): void {
-    const empty = outcome.error === undefined && outcome.unschedulable === undefined && outcome.affinityName === undefined && outcome.unclaimed === undefined && outcome.interpreterFailed === undefined;
+    const empty = outcome.error === undefined && outcome.unschedulable === undefined && outcome.affinityName === undefined && outcome.unclaimed === undefined && outcome.interpreterFailed === undefined && outcome.quotaExceeded === undefined;
     const before = this.byKey.get(key);
     if (canonicalJson(before ?? {}) === canonicalJson(outcome)) return;
     if (empty) this.byKey.delete(key);

@@ -17,6 +17,8 @@ export interface BindingConditionsInput {
   unclaimed?: string;
   /** The kind's interpreter failed while scheduling (InterpretReplica): the operation and the message. */
   interpreterFailed?: string;
+  /** The schedule would go past a FederatedResourceQuota (issue 26): the binding keeps its last schedule. */
+  quotaExceeded?: string;
   /** Replicas moved off Unschedulable pods (the binding's replicaMoves, as movesMessage says them). */
   moved?: string;
   /** A progressive rollout's state (issue 23), under a policy with spec.rollout. */
@@ -44,6 +46,9 @@ export function bindingConditions(input: BindingConditionsInput): Condition[] {
     scheduled = { type: "Scheduled", status: "False", reason: "ComputePlacementFailed", message: input.scheduleError };
   } else if (input.unclaimed !== undefined) {
     scheduled = { type: "Scheduled", status: "False", reason: "NoPolicyClaims", message: input.unclaimed };
+  } else if (input.quotaExceeded !== undefined) {
+    // Karmada's reason; what runs keeps running (DESIGN §11).
+    scheduled = { type: "Scheduled", status: "False", reason: "QuotaExceeded", message: `${input.quotaExceeded}; the binding keeps its last schedule (${clusterCount(targets.length)})` };
   } else if (input.unschedulable !== undefined) {
     // Karmada's NoClusterFit when nothing fits; partly placed replicas still run where they fit.
     const reason = targets.length === 0 ? "NoClusterFit" : "ReplicasUnplaced";

@@ -43,6 +43,7 @@ export function leaderStatus(input: LeaderStatusInput): { status: ResourceBindin
     ...(outcome?.unschedulable !== undefined ? { unschedulable: outcome.unschedulable } : {}),
     ...(outcome?.unclaimed !== undefined ? { unclaimed: outcome.unclaimed } : {}),
     ...(outcome?.interpreterFailed !== undefined ? { interpreterFailed: outcome.interpreterFailed } : {}),
+    ...(outcome?.quotaExceeded !== undefined ? { quotaExceeded: outcome.quotaExceeded } : {}),
     ...(deleting ? {} : withMoved(binding.spec.replicaMoves)),
     ...(deleting || binding.spec.rollout === undefined || binding.status?.rollout === undefined ? {} : { rollout: binding.status.rollout }),
     previous: binding.status?.conditions,

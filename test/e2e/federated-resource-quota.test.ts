@@ -1,14 +1,16 @@
 // Issue 26 on real members: a FederatedResourceQuota limits what a namespace's templates take over
 // the fleet. A Deployment within overall is accepted and runs; one that would go past it, or a
 // scale-up past it, is refused at apply time by the control plane's webhook with the quota's
-// message; each staticAssignments entry is a ResourceQuota in its member only, and leaves it when
-// the user removes the entry (DESIGN §11). The quota's status says what the namespace takes.
+// message; where admission cannot see it (a policy that adds a cluster), the binding keeps its last
+// schedule and says QuotaExceeded. Each staticAssignments entry is a ResourceQuota in its member
+// only, and leaves it when the user removes the entry (DESIGN §11). The quota's status says what the
+// namespace takes.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { Cluster } from "../env/cluster.ts";
 import { type Fleet, startFleet } from "../env/fleet.ts";
 import { type Flotilla, startFlotilla } from "../env/flotilla.ts";
-import { apply, eventually, getJson, kubectl, placementPolicyJson, refusal } from "./helpers.ts";
+import { apply, type BindingJson, condition, eventually, getJson, kubectl, placementPolicyJson, refusal } from "./helpers.ts";
 
 const NS = "quota";
 
@@ -94,6 +96,18 @@ describe("FederatedResourceQuota on real members", () => {
   it("status: overall, overallUsed from the bindings, each assigned cluster's hard and use", async () => {
     const q = await eventually("the quota's status", () => getJson<QuotaJson>(fleet.control, ["federatedresourcequota", "-n", NS, "team"]), (x) => x.status?.overallUsed?.cpu === "2");
     assert.deepEqual(q.status, { overall: { cpu: "2" }, overallUsed: { cpu: "2" }, aggregatedStatus: [{ clusterName: "member1", hard: { cpu: "2" }, used: { cpu: "2" } }] });
+  });
+
+  it("where admission cannot see it (the policy adds a cluster), the binding keeps its last schedule, Scheduled=False QuotaExceeded, and nothing that runs is removed", async () => {
+    const policy = JSON.parse(placementPolicyJson("all", NS, ["member1", "member2"])) as { spec: { resourceSelectors: Record<string, unknown>[] } };
+    policy.spec.resourceSelectors = [{ apiVersion: "apps/v1", kind: "Deployment" }];
+    await apply(fleet.control, JSON.stringify(policy));
+    const b = await eventually("web's binding held", () => getJson<BindingJson>(fleet.control, ["rb", "-n", NS, "web-deployment"]), (x) => condition(x, "Scheduled")?.reason === "QuotaExceeded");
+    assert.equal(condition(b, "Scheduled")?.status, "False");
+    assert.match(condition(b, "Scheduled")?.message ?? "", /FederatedResourceQuota\(quota\/team\) exceeded for resource cpu: requested sum 4, limit 2 \(Deployment web takes 4, the namespace's other workloads 0\); the binding keeps its last schedule \(1 cluster\)/);
+    assert.deepEqual(b.spec.clusters.map((c) => c.name), ["member1"]);
+    assert.equal(await getJson(m2, ["deploy", "-n", NS, "web"]), undefined);
+    assert.equal((await getJson<{ status?: { availableReplicas?: number } }>(m1, ["deploy", "-n", NS, "web"]))?.status?.availableReplicas, 4);
   });
 
   it("removing the assignment removes the member's ResourceQuota (the user's intent); the quota still refuses", async () => {
