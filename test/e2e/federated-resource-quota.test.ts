@@ -10,7 +10,7 @@ import { after, before, describe, it } from "node:test";
 import type { Cluster } from "../env/cluster.ts";
 import { type Fleet, startFleet } from "../env/fleet.ts";
 import { type Flotilla, startFlotilla } from "../env/flotilla.ts";
-import { apply, type BindingJson, condition, eventually, getJson, kubectl, placementPolicyJson, refusal } from "./helpers.ts";
+import { apply, type BindingJson, condition, eventually, getJson, kubectl, placementPolicyJson, refusal, sleep } from "./helpers.ts";
 
 const NS = "quota";
 
@@ -96,6 +96,15 @@ describe("FederatedResourceQuota on real members", () => {
   it("status: overall, overallUsed from the bindings, each assigned cluster's hard and use", async () => {
     const q = await eventually("the quota's status", () => getJson<QuotaJson>(fleet.control, ["federatedresourcequota", "-n", NS, "team"]), (x) => x.status?.overallUsed?.cpu === "2");
     assert.deepEqual(q.status, { overall: { cpu: "2" }, overallUsed: { cpu: "2" }, aggregatedStatus: [{ clusterName: "member1", hard: { cpu: "2" }, used: { cpu: "2" } }] });
+  });
+
+  it("fault: a control-plane restart (the agent resyncs against a fresh cache) keeps the member's ResourceQuota, the same object", async () => {
+    const before = await getJson<ResourceQuotaJson>(m1, ["resourcequota", "-n", NS, "team"]);
+    await flotilla.stopControlPlane();
+    await flotilla.startControlPlane();
+    await eventually("member1's agent reconnected", () => flotilla.agentMetrics("member1"), (x) => x.flotilla_agent_connected === 1, 60_000);
+    await sleep(5_000);
+    assert.equal((await getJson<ResourceQuotaJson>(m1, ["resourcequota", "-n", NS, "team"]))?.metadata.uid, before?.metadata.uid);
   });
 
   it("where admission cannot see it (the policy adds a cluster), the binding keeps its last schedule, Scheduled=False QuotaExceeded, and nothing that runs is removed", async () => {
