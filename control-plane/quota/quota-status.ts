@@ -10,7 +10,8 @@ import type { FederatedResourceQuota, FederatedResourceQuotaStatus, ResourceList
 import { RESOURCES } from "../../shared/api/resources.ts";
 import { Controller } from "../../shared/controller.ts";
 import { isKubeStatus, type KubeRest, objectPath } from "../../shared/kube-rest.ts";
-import { parseWorkKey } from "../../shared/work-key.ts";
+import type { ResourceBinding } from "../../shared/api/types.ts";
+import { parseWorkKey, templateKeyOfBinding } from "../../shared/work-key.ts";
 import { namespaceWorkloads, type UsageSources } from "./namespace-usage.ts";
 import { resourceList, usageOf, type Workload } from "./quota-usage.ts";
 
@@ -59,9 +60,11 @@ export function quotaStatusController(opts: { src: UsageSources; rest: KubeRest;
     for (const q of src.caches.federatedResourceQuotas.list(namespace)) controller.enqueue(`${namespace}/${q.metadata.name ?? ""}`);
   };
   src.caches.federatedResourceQuotas.on({ add: (q) => enqueueNamespace(q.metadata.namespace), update: (q) => enqueueNamespace(q.metadata.namespace) });
-  // The usage follows the namespace's bindings (their schedule) and templates (what a replica requests).
-  const bindingChanged = (b: { metadata: { namespace?: string } }) => enqueueNamespace(b.metadata.namespace);
-  src.caches.bindings.on({ add: bindingChanged, update: bindingChanged, delete: bindingChanged });
+  // The usage follows the namespace's bindings (their schedule, not their status: agents' reports
+  // rewrite it often) and templates (what a replica requests).
+  const bindingChanged = (b: ResourceBinding) => enqueueNamespace(b.metadata.namespace);
+  const bindingUpdated = (b: ResourceBinding) => !src.caches.bindingIndex.statusOnly(templateKeyOfBinding(b)) && bindingChanged(b);
+  src.caches.bindings.on({ add: bindingChanged, update: bindingUpdated, delete: bindingChanged });
   opts.onTemplateChanged((key) => {
     try {
       enqueueNamespace(parseWorkKey(key).namespace);
