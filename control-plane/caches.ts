@@ -2,6 +2,7 @@ import type { ResourceInterpreterCustomization } from "../shared/api/customizati
 import type { CronFederatedHPA, FederatedHPA } from "../shared/api/autoscaling.ts";
 import type { WorkloadRebalancer } from "../shared/api/rebalancer.ts";
 import type { ClusterTaintPolicy } from "../shared/api/taint-policy.ts";
+import type { FederatedResourceQuota } from "../shared/api/quota.ts";
 import type { KubeConfig } from "@kubernetes/client-node";
 import type { Logger } from "pino";
 import { DNS_RESOURCES, type DNSEndpoint, type Domain, type IngressDNSRecord, type ServiceDNSRecord } from "../shared/api/dns.ts";
@@ -37,6 +38,11 @@ export class Caches {
   /** WorkloadRebalancers (issue 22): one-off fresh reschedules that users request. */
   readonly workloadRebalancers: Informer<WorkloadRebalancer>;
   readonly clusterTaintPolicies: Informer<ClusterTaintPolicy>;
+  /**
+   * FederatedResourceQuotas (issue 26). Not waited for at start: their Works are removed only on
+   * intent seen once this informer has listed (control-plane/quota/).
+   */
+  readonly federatedResourceQuotas: Informer<FederatedResourceQuota>;
   /** Templates' rollout revisions (issue 23): only the ControllerRevisions Flotilla labels. */
   readonly controllerRevisions: Informer<ControllerRevision>;
   /** scheduling.k8s.io PriorityClasses: a policy's schedulePriority names one (issue 26). */
@@ -66,6 +72,7 @@ export class Caches {
     this.workloadRebalancers = make<WorkloadRebalancer>(RESOURCES.workloadRebalancer);
     this.priorityClasses = make(PRIORITY_CLASSES);
     this.clusterTaintPolicies = make<ClusterTaintPolicy>(RESOURCES.clusterTaintPolicy);
+    this.federatedResourceQuotas = make<FederatedResourceQuota>(RESOURCES.federatedResourceQuota);
     this.controllerRevisions = informer
       ? (informer(CONTROLLER_REVISIONS) as Informer<ControllerRevision>)
       : new Informer<ControllerRevision>({ kc, rest, resource: CONTROLLER_REVISIONS, labelSelector: ROLLOUT_OF_LABEL, log });
@@ -81,7 +88,7 @@ export class Caches {
   noExecuteEviction = false;
 
   all(): Informer<unknown>[] {
-    return [...this.propagation(), this.domains, this.serviceDNSRecords, this.ingressDNSRecords, this.dnsEndpoints, this.federatedHpas, this.cronFederatedHpas, this.workloadRebalancers, this.clusterTaintPolicies] as Informer<unknown>[];
+    return [...this.propagation(), this.domains, this.serviceDNSRecords, this.ingressDNSRecords, this.dnsEndpoints, this.federatedHpas, this.cronFederatedHpas, this.workloadRebalancers, this.clusterTaintPolicies, this.federatedResourceQuotas] as Informer<unknown>[];
   }
 
   /** The caches propagation decides from: clusters, policies, bindings, overrides, interpreter customizations, priority classes. */

@@ -15,6 +15,7 @@ import { Caches } from "./caches.ts";
 import { InterpreterRegistry } from "../shared/interpreter/registry.ts";
 import { Registrar } from "./clusters/registration.ts";
 import { TemplateInformers } from "./detector/template-informers.ts";
+import type { QuotaGuard } from "./detector/template-placement.ts";
 import { ScheduleOutcomes } from "./scheduling/schedule-outcomes.ts";
 import { EventRecorder } from "./status/event-recorder.ts";
 import { StatusStore } from "./status/status-store.ts";
@@ -162,6 +163,8 @@ export interface ControlPlaneContext {
    * shared/workload-metrics-wire.ts's metricsWanted, then emit metricsWantedChanged); served by hub/.
    */
   metricsWanted: Map<string, MetricsWanted>;
+  /** Issue 26: what may hold a schedule back (set by quota/, asked by the detector's binding controller). */
+  scheduleGuards: { quota?: QuotaGuard };
 }
 
 /** One concern's running part. Every member is optional; the assembly calls them in its order. */
@@ -224,5 +227,6 @@ export function createContext(opts: ControlPlaneOptions, isLeader: () => boolean
     interpreters: new InterpreterRegistry(),
     agentCustomizations: { set: EMPTY_AGENT_SET, message: encodeAgentSet(EMPTY_AGENT_SET) },
     metricsWanted: new Map(),
+    scheduleGuards: {},
   };
 }

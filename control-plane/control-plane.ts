@@ -25,6 +25,7 @@ import { shutdownServer } from "./rpc.ts";
 import { startStatus } from "./status/index.ts";
 import { startWebhook } from "./webhook/index.ts";
 import { startWorks } from "./works/index.ts";
+import { startQuota } from "./quota/index.ts";
 
 export type { ControlPlaneOptions } from "./context.ts";
 
@@ -67,6 +68,7 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Runn
     interpreter,
     startDetector(ctx),
     startWorks(ctx),
+    startQuota(ctx),
     startStatus(ctx, { hub: hub.hub, heardHere: clusters.heardHere }),
     startDns(ctx),
     startFederatedHpa(ctx),

@@ -11,7 +11,7 @@ export const CRD_REVISION_ANNOTATION = "flotilla.dev/crd-revision";
 export const CRD_REVISION = 10;
 
 /** SHA-256 over the CRD files (name, NUL, contents, NUL, in name order) at CRD_REVISION. */
-export const CRD_FILES_SHA256 = "47970245645d7d43033658aea9e1a835c87a28c619451817abd019c35a2b8cac";
+export const CRD_FILES_SHA256 = "5b2d3f0d665a40b9203182e96cfe00dce389d3188cdb8a696b3446dbb6f18d94";
 
 /**
  * Whether to apply our CRD over the served one: not when the served one says a higher revision.

@@ -834,6 +834,7 @@ describe("flotilla.dev CRD files", () => {
         "ClusterTaintPolicy",
         "CronFederatedHPA",
         "FederatedHPA",
+        "FederatedResourceQuota",
         "OverridePolicy",
         "PropagationPolicy",
         "ResourceBinding",

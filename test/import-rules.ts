@@ -53,8 +53,8 @@ export const FOLDER_IMPORTS: Readonly<Record<string, readonly string[]>> = {
   // Why a template is (not) where expected (issue 24): the real policy match and per-cluster verdicts, the stores it reads.
   explain: ["scheduling", "works", "status", "detector/template-informers.ts", "kinds"],
   admin: ["scheduling", "rendering", "detector", "works", "hub", "clusters", "status", "rollout", "kinds", "explain"],
-  // The admission webhook: the check is shared/interpreter's, the Lua runtime injected.
-  webhook: [],
+  // The admission webhook: the check is shared/interpreter's, the Lua runtime injected; the quota checks are quota/'s.
+  webhook: ["quota"],
   // The interpreter registry's customizations: shared/interpreter's runtime and rules.
   interpreter: [],
   // The FederatedHPA's decisions: the HPA algorithm over members' metric summaries.
@@ -73,6 +73,8 @@ export const FOLDER_IMPORTS: Readonly<Record<string, readonly string[]>> = {
   "taint-policy": ["scheduling/placement.ts", "status/event-recorder.ts"],
   // The web dashboard (issue 24): views over the caches, the admin revocation list, the login link's shape, explain.
   dashboard: ["admin/revocation-file.ts", "admin/admin-dashboard.ts", "explain"],
+  // FederatedResourceQuota (issue 26): the quota arithmetic and checks, its Works in the store, its status.
+  quota: ["works/work-store.ts"],
 };
 
 /** The assembly: only bin/ and tests start the control plane. */

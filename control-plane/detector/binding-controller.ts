@@ -13,9 +13,9 @@ import { DependencyTracker } from "./dependency-tracker.ts";
 import { MoveSignals } from "./move-signals.ts";
 import { FailoverSignals } from "./failover-signals.ts";
 import { bindingPath, ignoreNotFound } from "./binding-paths.ts";
-import { placeTemplate } from "./template-placement.ts";
 import { onPolicyInputs, overrideLookup, priorityLookup, priorityQueue } from "./policy-inputs.ts";
 import { groupPeers } from "./workload-groups.ts";
+import { placeTemplate, type QuotaGuard } from "./template-placement.ts";
 import { schedulable } from "../scheduling/schedule.ts";
 import { CACHE_RECHECK_MS, FreshServed } from "./fresh-served.ts";
 import type { ScheduleOutcomes } from "../scheduling/schedule-outcomes.ts";
@@ -60,6 +60,7 @@ export class BindingController {
   private readonly failover = new FailoverSignals();
   private readonly requireAcceptance: boolean;
   private readonly interpreters: InterpreterRegistry;
+  private readonly quotaGuard: QuotaGuard | undefined;
   private readonly now: () => number;
   constructor(opts: {
     caches: Caches;
@@ -75,6 +76,7 @@ export class BindingController {
     requireAcceptance?: boolean;
     /** Each kind's interpreter (customizations over the native ones). */
     interpreters?: InterpreterRegistry;
+    quotaGuard?: QuotaGuard /* issue 26 */;
     now?: () => number;
     workers?: number;
   }) {
@@ -82,6 +84,7 @@ export class BindingController {
     this.unschedulableThresholdMs = opts.unschedulableThresholdMs ?? 0;
     this.requireAcceptance = opts.requireAcceptance ?? false;
     this.interpreters = opts.interpreters ?? NATIVE_INTERPRETERS;
+    this.quotaGuard = opts.quotaGuard;
     this.now = opts.now ?? Date.now;
     this.caches = opts.caches;
     this.templates = opts.templates;
@@ -129,9 +132,7 @@ export class BindingController {
     return this.deps.kinds();
   }
 
-  onDependencyKindsChange(listener: () => void): void {
-    this.deps.onKindsChange(listener);
-  }
+  readonly onDependencyKindsChange = (listener: () => void): void => this.deps.onKindsChange(listener);
 
   /** A template changed (called by the template informers). */
   templateChanged(key: string): void {
@@ -205,6 +206,7 @@ export class BindingController {
       overrideExists: overrideLookup(this.caches, match?.policy),
       priorityValue: priorityLookup(this.caches),
       groupPeers: groupPeers(this.caches, this.templates, ref),
+      quotaGuard: this.quotaGuard,
       ...fresh,
       ...this.failover.take(key),
     });
@@ -290,7 +292,5 @@ export class BindingController {
     return failed;
   }
 
-  private async deleteBinding(path: string): Promise<void> {
-    await this.rest.delete(path).catch(ignoreNotFound);
-  }
+  private readonly deleteBinding = (path: string): Promise<void> => this.rest.delete(path).then(() => undefined, ignoreNotFound);
 }

@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { Cluster, KubeObject, PropagationPolicy, ResourceBinding } from "../../shared/api/types.ts";
 import { InterpreterError, type KindInterpreter } from "../../shared/interpreter/interpreter.ts";
-import { type PlacementInput, placeTemplate } from "./template-placement.ts";
+import { type PlacementInput, placeTemplate, QUOTA_RECHECK_MS, type QuotaGuard } from "./template-placement.ts";
+import { NATIVE_INTERPRETERS } from "../../shared/interpreter/registry.ts";
 
 const ready = (name: string): Cluster => ({
   apiVersion: "flotilla.dev/v1alpha1",
@@ -256,5 +257,51 @@ describe("placeTemplate: workloadAffinity (Karmada v1.19)", () => {
     assert.ok("desired" in placed);
     assert.deepEqual(placed.desired.spec.clusters, [{ name: "member1" }]);
     assert.equal(placed.outcome?.unacted, undefined, "acted on, so not reported");
+  });
+});
+
+// Issue 26: a schedule the quota guard refuses is not written; the binding keeps its last clusters, says why, and is looked at again.
+const web: KubeObject = { apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "web", namespace: "shop", uid: "u1" }, spec: { replicas: 2, template: { spec: { containers: [{ name: "c", image: "nginx" }] } } } };
+const webPolicy: PropagationPolicy = {
+  apiVersion: "flotilla.dev/v1alpha1",
+  kind: "PropagationPolicy",
+  metadata: { name: "p", namespace: "shop" },
+  spec: { resourceSelectors: [{ apiVersion: "apps/v1", kind: "Deployment" }], placement: { clusterAffinity: { clusterNames: ["member1", "member2"] } } },
+};
+const placeWeb = (existing: ResourceBinding | undefined, guard: QuotaGuard, claimed = true) =>
+  placeTemplate({ template: web, policy: claimed ? webPolicy : undefined, existing, live: [ready("member1"), ready("member2")], requireAcceptance: false, now: 0, evictionPeriodMs: 0, requiredBy: [], interpreter: NATIVE_INTERPRETERS.for(web), quotaGuard: guard });
+const onMember1 = (): ResourceBinding => {
+  const placed = placeWeb(undefined, () => undefined);
+  assert.ok("desired" in placed);
+  return { ...placed.desired, spec: { ...placed.desired.spec, clusters: [{ name: "member1", replicas: 2 }] } };
+};
+
+describe("placeTemplate with a quota guard", () => {
+  it("a schedule the guard allows is written as scheduled", () => {
+    const placed = placeWeb(onMember1(), () => undefined);
+    assert.ok("desired" in placed);
+    assert.deepEqual(placed.desired.spec.clusters.map((c) => c.name), ["member1", "member2"]);
+    assert.equal(placed.outcome?.quotaExceeded, undefined);
+  });
+  it("a schedule past a quota keeps the clusters the binding has (nothing removed, nothing added), says why, and is looked at again", () => {
+    let seen: [string[] | undefined, string[]] | undefined;
+    const placed = placeWeb(onMember1(), (_t, existing, desired) => {
+      seen = [existing?.spec.clusters.map((c) => c.name), desired.spec.clusters.map((c) => c.name)];
+      return "FederatedResourceQuota(shop/team) exceeded for resource cpu";
+    });
+    assert.ok("desired" in placed);
+    assert.deepEqual(seen, [["member1"], ["member1", "member2"]], "the guard judges the schedule against the binding as it is");
+    assert.deepEqual(placed.desired.spec.clusters, [{ name: "member1", replicas: 2 }]);
+    assert.equal(placed.outcome?.quotaExceeded, "FederatedResourceQuota(shop/team) exceeded for resource cpu");
+    assert.equal(placed.recheckAfterMs, QUOTA_RECHECK_MS);
+  });
+  it("a new template past a quota is scheduled nowhere", () => {
+    const placed = placeWeb(undefined, () => "exceeded");
+    assert.ok("desired" in placed);
+    assert.deepEqual(placed.desired.spec.clusters, []);
+  });
+  it("a dependency placed with its parents (no policy) is not the guard's: it follows them", () => {
+    const placed = placeWeb(undefined, () => assert.fail("asked"), false);
+    assert.ok("desired" in placed);
   });
 });

@@ -21,6 +21,15 @@ import { unactedMessage } from "../scheduling/unacted-fields.ts";
 import { type GroupPeers, workloadAffinityAllows } from "../scheduling/workload-affinity.ts";
 import { failoverPlacement, type UnhealthySince } from "../scheduling/failover-placement.ts";
 
+/**
+ * Why a schedule may not be written (issue 26: a FederatedResourceQuota it would take the namespace
+ * past; control-plane/quota/), or undefined. Injected: the detector imports no quota code.
+ */
+export type QuotaGuard = (template: KubeObject, existing: ResourceBinding | undefined, desired: ResourceBinding) => string | undefined;
+
+/** How soon a binding held by a quota is scheduled again (another workload may have freed room). */
+export const QUOTA_RECHECK_MS = 30_000;
+
 export interface PlacementInput {
   template: KubeObject;
   /** The policy that claims it; undefined for a dependency placed only with its parents. */
@@ -48,6 +57,7 @@ export interface PlacementInput {
   groupPeers?: GroupPeers;
   /** Application failover: when each cluster's copy was first seen Unhealthy (the caller's memory). */
   unhealthySince?: UnhealthySince;
+  quotaGuard?: QuotaGuard;
 }
 
 export type Placed =
@@ -111,6 +121,12 @@ export function placeTemplate(input: PlacementInput): Placed {
     const priorityClass = policy?.spec.schedulePriority?.priorityClassName;
     const priority = priorityClass === undefined ? undefined : input.priorityValue?.(priorityClass);
     if (priority !== undefined) desired.spec.schedulePriority = { priority };
+    // Past a quota: the clusters keep what they run, nothing more is placed, the binding says why.
+    const quotaExceeded = policy === undefined ? undefined : input.quotaGuard?.(template, existing, desired);
+    if (quotaExceeded !== undefined) {
+      desired.spec.clusters = existing?.spec.clusters ?? [];
+      out = { ...out, outcome: { ...out.outcome, quotaExceeded }, recheckAfterMs: Math.min(out.recheckAfterMs ?? QUOTA_RECHECK_MS, QUOTA_RECHECK_MS) };
+    }
     // Served in the same write as the schedule it asked for (a failed script above serves nothing).
     const served = input.freshTrigger ?? input.served;
     const annotations = active?.stamp === undefined ? undefined : { [LABELS.templateStamp]: active.stamp };

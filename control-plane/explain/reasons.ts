@@ -12,6 +12,7 @@ export const REASON_SENTENCES: Readonly<Record<string, string>> = {
   ReplicasUnplaced: "Some replicas found no cluster with room under the policy's placement; the rest are placed.",
   ComputePlacementFailed: "The policy cannot be scheduled (for example an impossible spread constraint); the binding keeps the clusters it has.",
   InterpreterFailed: "A ResourceInterpreterCustomization's script failed for this kind; what it would decide is left as it was.",
+  QuotaExceeded: "The new schedule would take the namespace past a FederatedResourceQuota; the binding keeps its last schedule and nothing running is removed.",
   FullyApplied: "Every target cluster's agent applied the current Work.",
   NotFullyApplied: "At least one target cluster has not applied the current Work yet, or failed to.",
   Propagated: "The template reached every target cluster and each reports it as desired.",

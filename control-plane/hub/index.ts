@@ -52,6 +52,9 @@ export function startHub(ctx: ControlPlaneContext): HubPart {
   });
   // What the informers say of a Work the store lacks; a key that does not parse is kept.
   const intent = (cluster: string, key: string) => {
+    // A Work no binding renders (a FederatedResourceQuota's) is judged by its source.
+    const source = ctx.works.sourceOf(key);
+    if (source !== undefined) return source.absenceIntent(cluster, key);
     let ref: WorkRef;
     try {
       ref = parseWorkKey(key);

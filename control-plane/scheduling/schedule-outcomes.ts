@@ -19,6 +19,8 @@ export interface ScheduleOutcome {
   held?: { reason: string; message: string };
   /** The policy sets fields Flotilla does not act on (unacted-fields.ts): the message naming them. */
   unacted?: string;
+  /** The schedule would take the namespace past a FederatedResourceQuota (issue 26): the binding keeps its last schedule. */
+  quotaExceeded?: string;
 }
 
 /** Template key → its last schedule outcome; listeners hear of every change. */

@@ -160,6 +160,13 @@ const cases: Case[] = [
     propagation: ["False", "ComputePlacementFailed", "no cluster matches the affinity"],
   },
   {
+    name: "a schedule past a FederatedResourceQuota: Karmada's QuotaExceeded; the clusters keep what they run",
+    input: { clusters: ["member1"], aggregated: [ok("member1")], expectedHash: hashes("member1"), quotaExceeded: "FederatedResourceQuota(shop/team) exceeded for resource cpu: requested sum 4, limit 2" },
+    scheduled: ["False", "QuotaExceeded", "FederatedResourceQuota(shop/team) exceeded for resource cpu: requested sum 4, limit 2; the binding keeps its last schedule (1 cluster)"],
+    fullyApplied: ["True", "FullyApplied", "applied on 1 cluster"],
+    propagation: ["True", "Propagated", "propagated to 1 cluster"],
+  },
+  {
     name: "no cluster fits: NoClusterFit with the scheduler's reason",
     input: { clusters: [], aggregated: [], expectedHash: {}, unschedulable: "2 clusters selected, none Ready" },
     scheduled: ["False", "NoClusterFit", "2 clusters selected, none Ready"],

@@ -21,6 +21,8 @@ export interface BindingConditionsInput {
   held?: { reason: string; message: string };
   /** The policy sets fields Flotilla does not act on: PolicyFieldsSupported=False with this message. */
   unacted?: string;
+  /** The schedule would go past a FederatedResourceQuota (issue 26): the binding keeps its last schedule. */
+  quotaExceeded?: string;
   /** Replicas moved off Unschedulable pods (the binding's replicaMoves, as movesMessage says them). */
   moved?: string;
   /** A progressive rollout's state (issue 23), under a policy with spec.rollout. */
@@ -50,6 +52,9 @@ export function bindingConditions(input: BindingConditionsInput): Condition[] {
     scheduled = { type: "Scheduled", status: "False", reason: "ComputePlacementFailed", message: input.scheduleError };
   } else if (input.unclaimed !== undefined) {
     scheduled = { type: "Scheduled", status: "False", reason: "NoPolicyClaims", message: input.unclaimed };
+  } else if (input.quotaExceeded !== undefined) {
+    // Karmada's reason; what runs keeps running (DESIGN §11).
+    scheduled = { type: "Scheduled", status: "False", reason: "QuotaExceeded", message: `${input.quotaExceeded}; the binding keeps its last schedule (${clusterCount(targets.length)})` };
   } else if (input.unschedulable !== undefined) {
     // Karmada's NoClusterFit when nothing fits; partly placed replicas still run where they fit.
     const reason = targets.length === 0 ? "NoClusterFit" : "ReplicasUnplaced";

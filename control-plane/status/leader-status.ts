@@ -45,6 +45,7 @@ export function leaderStatus(input: LeaderStatusInput): { status: ResourceBindin
     ...(outcome?.interpreterFailed !== undefined ? { interpreterFailed: outcome.interpreterFailed } : {}),
     ...(outcome?.held !== undefined ? { held: outcome.held } : {}),
     ...(outcome?.unacted !== undefined ? { unacted: outcome.unacted } : {}),
+    ...(outcome?.quotaExceeded !== undefined ? { quotaExceeded: outcome.quotaExceeded } : {}),
     ...(deleting ? {} : withMoved(binding.spec.replicaMoves)),
     ...(deleting || binding.spec.rollout === undefined || binding.status?.rollout === undefined ? {} : { rollout: binding.status.rollout }),
     previous: binding.status?.conditions,

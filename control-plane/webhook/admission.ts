@@ -18,6 +18,10 @@ export interface AdmissionRequest {
   uid: string;
   operation: string;
   name?: string;
+  namespace?: string;
+  /** The resource asked for (`deployments`), and its subresource (`scale`) if any. */
+  resource?: { group: string; version: string; resource: string };
+  subResource?: string;
   object?: unknown;
   oldObject?: unknown;
 }

@@ -17,6 +17,7 @@ import {
   webhookEndpoint,
 } from "./webhook-configuration.ts";
 import { BadRequestError, startWebhookServer, type WebhookServer } from "./webhook-server.ts";
+import { quotaRoutes } from "./quota-routes.ts";
 
 /** The field manager of the configuration: the control plane's (crds.ts's FIELD_MANAGER). */
 const FIELD_MANAGER = "flotilla-control-plane";
@@ -65,6 +66,7 @@ export function startWebhook(ctx: ControlPlaneContext, deps: { checkScript: Scri
         certPem: opts.tls.certPem,
         keyPem: opts.tls.keyPem,
         routes: {
+          ...quotaRoutes(ctx, log),
           [CUSTOMIZATION_WEBHOOK_PATH]: review,
           [FEDERATED_HPA_WEBHOOK_PATH]: reviewWith("FederatedHPA", reviewFederatedHPA),
           [CRON_FEDERATED_HPA_WEBHOOK_PATH]: reviewWith("CronFederatedHPA", reviewCronFederatedHPA),

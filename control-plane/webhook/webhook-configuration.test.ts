@@ -36,7 +36,7 @@ describe("validatingWebhookConfiguration", () => {
     assert.equal(hook?.failurePolicy, "Fail");
     assert.equal(hook?.sideEffects, "None");
   });
-  it("sends CREATE and UPDATE of federatedhpas and cronfederatedhpas to their own paths, as Karmada's webhook names them", () => {
+  it("sends CREATE and UPDATE of federatedhpas, cronfederatedhpas, federatedresourcequotas and (quota-webhooks.test.ts) templates to their own paths, as Karmada's webhook names them", () => {
     const cfg = validatingWebhookConfiguration({ url: "https://127.0.0.1:9445" }, ca);
     const hooks = cfg.webhooks as { name: string; rules: { resources: string[]; scope: string }[]; clientConfig: { url: string }; failurePolicy: string }[];
     assert.deepEqual(
@@ -45,6 +45,8 @@ describe("validatingWebhookConfiguration", () => {
         ["resourceinterpretercustomization.flotilla.dev", ["resourceinterpretercustomizations"], "Cluster", "https://127.0.0.1:9445/validate-resourceinterpretercustomization", "Fail"],
         ["federatedhpa.flotilla.dev", ["federatedhpas"], "Namespaced", "https://127.0.0.1:9445/validate-federatedhpa", "Fail"],
         ["cronfederatedhpa.flotilla.dev", ["cronfederatedhpas"], "Namespaced", "https://127.0.0.1:9445/validate-cronfederatedhpa", "Fail"],
+        ["federatedresourcequota.flotilla.dev", ["federatedresourcequotas"], "Namespaced", "https://127.0.0.1:9445/validate-federatedresourcequota", "Fail"],
+        ["resourcetemplate-quota.flotilla.dev", ["deployments", "deployments/scale", "statefulsets", "statefulsets/scale", "replicasets", "replicasets/scale"], "Namespaced", "https://127.0.0.1:9445/validate-resourcetemplate-quota", "Fail"],
       ],
     );
   });

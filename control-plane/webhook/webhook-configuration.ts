@@ -1,6 +1,7 @@
 // The ValidatingWebhookConfiguration the control plane applies (pure): how the apiserver reaches
 // the webhook (a URL, or a Service in the cluster) and which requests it sends there.
 import type { KubeObject } from "../../shared/api/types.ts";
+import { quotaWebhooks } from "./quota-webhooks.ts";
 
 /** The configuration's name; every replica applies the same one. */
 export const WEBHOOK_CONFIGURATION_NAME = "flotilla-control-plane";
@@ -64,8 +65,9 @@ function webhook(name: string, resource: string, scope: "Cluster" | "Namespaced"
 }
 
 /**
- * The configuration: CREATE and UPDATE of resourceinterpretercustomizations, federatedhpas and
- * cronfederatedhpas go to the webhook (their status subresource does not), which the apiserver
+ * The configuration: CREATE and UPDATE of resourceinterpretercustomizations, federatedhpas,
+ * cronfederatedhpas, federatedresourcequotas (and, in namespaces with one, of the templates with
+ * replicas: quota-webhooks.ts) go to the webhook (their status subresource does not), which the apiserver
  * trusts through caBundle (the CA that signed the hub's serving certificate). failurePolicy Fail,
  * as Karmada's: while no control plane answers, these objects cannot be created or changed
  * (deleting one still works), rather than let in what nobody checked.
@@ -80,6 +82,7 @@ export function validatingWebhookConfiguration(endpoint: WebhookEndpoint, caPem:
       webhook("resourceinterpretercustomization.flotilla.dev", "resourceinterpretercustomizations", "Cluster", CUSTOMIZATION_WEBHOOK_PATH, endpoint, caBundle),
       webhook("federatedhpa.flotilla.dev", "federatedhpas", "Namespaced", FEDERATED_HPA_WEBHOOK_PATH, endpoint, caBundle),
       webhook("cronfederatedhpa.flotilla.dev", "cronfederatedhpas", "Namespaced", CRON_FEDERATED_HPA_WEBHOOK_PATH, endpoint, caBundle),
+      ...quotaWebhooks(endpoint, caBundle, webhook),
     ],
   };
 }

@@ -16,6 +16,17 @@ export interface Work {
 type Listener = (key: string) => void;
 
 /**
+ * Works no binding renders (issue 26: a FederatedResourceQuota's ResourceQuotas) are put in the
+ * store by their own part, which also judges, from the user's intent, whether an agent may remove
+ * one the store lacks (the hub asks it instead of the binding rules).
+ */
+export interface WorkSource {
+  owns(key: string): boolean;
+  /** Why the cluster's agent may remove the Work's objects, or undefined to keep them. */
+  absenceIntent(cluster: string, key: string): { reason: "TemplateDeleted" | "PlacementChanged" | "ClusterUnjoined"; preserve: false } | undefined;
+}
+
+/**
  * The Works of every cluster, in memory (Works are computed, never stored in etcd). Every hub
  * replica holds the same set, computed from informers. Listeners hear which key changed, never
  * the content, so a slow agent session can coalesce changes and read the latest state when it
@@ -28,6 +39,17 @@ export class WorkStore {
   private isSynced = false;
   /** template key → cluster → why its Work could not be rendered (e.g. ApplyOverridesFailed). */
   private readonly renderErrors = new Map<string, Map<string, string>>();
+  private readonly sources: WorkSource[] = [];
+
+  /** Registers a source of Works no binding renders. */
+  addSource(source: WorkSource): void {
+    this.sources.push(source);
+  }
+
+  /** The source that owns a key, if any (undefined: a binding's Work). */
+  sourceOf(key: string): WorkSource | undefined {
+    return this.sources.find((s) => s.owns(key));
+  }
 
   /** True once the caches the Works are computed from have synced; before that the set is partial. */
   get synced(): boolean {

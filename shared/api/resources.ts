@@ -17,6 +17,7 @@ export const RESOURCES = {
   cronFederatedHPA: r("CronFederatedHPA", "cronfederatedhpas", true),
   workloadRebalancer: r("WorkloadRebalancer", "workloadrebalancers", false),
   clusterTaintPolicy: r("ClusterTaintPolicy", "clustertaintpolicies", false),
+  federatedResourceQuota: r("FederatedResourceQuota", "federatedresourcequotas", true),
 } as const;
 
 /** scheduling.k8s.io/v1 PriorityClasses: a policy's schedulePriority (KubePriorityClass) names one. */

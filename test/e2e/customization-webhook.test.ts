@@ -9,7 +9,7 @@ import { after, before, describe, it } from "node:test";
 import { type Fleet, startFleet } from "../env/fleet.ts";
 import { type Flotilla, startFlotilla } from "../env/flotilla.ts";
 import { karmadaExampleManifest } from "../ric-crds.fixtures.ts";
-import { apply, getJson, kubectl } from "./helpers.ts";
+import { apply, getJson, kubectl, refusal } from "./helpers.ts";
 
 interface WebhookConfigurationJson {
   webhooks: { name: string; failurePolicy: string; clientConfig: { url?: string; caBundle: string }; rules: unknown[] }[];
@@ -25,14 +25,7 @@ const ric = (name: string, customizations: Record<string, { luaScript: string }>
 const DENIED = /admission webhook "resourceinterpretercustomization\.flotilla\.dev" denied the request: /;
 
 /** kubectl apply that must fail: its stderr. */
-async function refused(fleet: Fleet, yaml: string): Promise<string> {
-  try {
-    await apply(fleet.control, yaml);
-  } catch (err) {
-    return String((err as { stderr?: string }).stderr ?? err);
-  }
-  return assert.fail("the apiserver accepted it");
-}
+const refused = (fleet: Fleet, yaml: string): Promise<string> => refusal(apply(fleet.control, yaml));
 
 describe("ResourceInterpreterCustomizations checked at apply time by the control plane's webhook", () => {
   let fleet: Fleet;

@@ -122,4 +122,14 @@ export function deletions(metrics: Record<string, number>): Record<string, numbe
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
+/** The stderr of a kubectl run that must fail (an apiserver's or webhook's refusal); fails the test if it succeeded. */
+export async function refusal(run: Promise<unknown>): Promise<string> {
+  try {
+    await run;
+  } catch (err) {
+    return String((err as { stderr?: string }).stderr ?? err);
+  }
+  throw new Error("the apiserver accepted it");
+}
+
 export { run };
