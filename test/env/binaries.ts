@@ -20,14 +20,27 @@ export const DNS_BINARY_NAMES = ["external-dns", "coredns"] as const;
  * started with `metrics` need them.
  */
 export const METRICS_BINARY_NAMES = ["metrics-server"] as const;
+/**
+ * Karmada v1.18.0's control plane and agent (`build-binaries.sh karmada`, or
+ * FLOTILLA_KARMADA_BIN_DIR), beside `karmada-crds/` (its CRDs and webhook configurations, from the
+ * module): only tests that run Karmada (karmada.ts) need them.
+ */
+export const KARMADA_BINARY_NAMES = [
+  "karmada-aggregated-apiserver",
+  "karmada-controller-manager",
+  "karmada-scheduler",
+  "karmada-webhook",
+  "karmada-agent",
+] as const;
 export type BinaryName =
   | (typeof BINARY_NAMES)[number]
   | (typeof DNS_BINARY_NAMES)[number]
-  | (typeof METRICS_BINARY_NAMES)[number];
+  | (typeof METRICS_BINARY_NAMES)[number]
+  | (typeof KARMADA_BINARY_NAMES)[number];
 
 const buildScript = fileURLToPath(new URL("./build-binaries.sh", import.meta.url));
 
-type BinaryGroup = "cluster" | "dns" | "metrics";
+type BinaryGroup = "cluster" | "dns" | "metrics" | "karmada";
 const pending = new Map<BinaryGroup, Promise<string>>();
 
 /**
@@ -47,6 +60,14 @@ export function ensureDnsBinaries(): Promise<string> {
 /** The same for metrics-server and kwok's metrics files, in their own cache entry and lock. */
 export function ensureMetricsBinaries(): Promise<string> {
   return ensureGroup("metrics");
+}
+
+/**
+ * The same for Karmada's binaries and its CRDs, in their own cache entry and lock. Not built by the
+ * global setup: a cold build takes tens of minutes, and only Karmada tests need it.
+ */
+export function ensureKarmadaBinaries(): Promise<string> {
+  return ensureGroup("karmada");
 }
 
 function ensureGroup(group: BinaryGroup): Promise<string> {

@@ -93,7 +93,7 @@ describe("build-binaries.sh", () => {
     assert.match(r.stderr, /FLOTILLA_DNS_BIN_DIR is set but incomplete/);
     const bad = await runScript({}, ["dnss"]);
     assert.equal(bad.code, 2);
-    assert.match(bad.stderr, /unknown binary group "?dnss"? \(cluster, dns or metrics\)/);
+    assert.match(bad.stderr, /unknown binary group "?dnss"? \(cluster, dns, metrics or karmada\)/);
   });
 
   it("keeps metrics-server and kwok's metrics files in their own cache entry: a warm run is silent", async () => {
@@ -118,5 +118,16 @@ describe("build-binaries.sh", () => {
     assert.equal(r.code, 1);
     assert.match(r.stderr, /lacks: metrics-server kwok-metrics\//);
     assert.match(r.stderr, /FLOTILLA_METRICS_BIN_DIR is set but incomplete/);
+  });
+
+  it("refuses an incomplete FLOTILLA_KARMADA_BIN_DIR and names what is missing", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "flotilla-karmada-bin-"));
+    temp.push(dir);
+    await writeFile(join(dir, "karmada-agent"), "#!/bin/sh\n");
+    await chmod(join(dir, "karmada-agent"), 0o755);
+    const r = await runScript({ FLOTILLA_KARMADA_BIN_DIR: dir }, ["karmada"]);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /lacks: karmada-aggregated-apiserver karmada-controller-manager karmada-scheduler karmada-webhook karmada-crds\//);
+    assert.match(r.stderr, /FLOTILLA_KARMADA_BIN_DIR is set but incomplete/);
   });
 });

@@ -77,10 +77,11 @@ export function startKubeApiserver(opts: {
   });
 }
 
-function getStatus(
+/** The HTTP status of GET https://127.0.0.1:port/path, with these TLS credentials. */
+export function getStatus(
   port: number,
   path: string,
-  tls: { ca: Buffer | undefined; cert: Buffer | undefined; key: Buffer | undefined },
+  tls: { ca: Buffer | undefined; cert?: Buffer | undefined; key?: Buffer | undefined },
 ): Promise<number> {
   return new Promise((resolve, reject) => {
     const req = request({ host: "127.0.0.1", port, path, method: "GET", ...tls, timeout: 2000 }, (res) => {

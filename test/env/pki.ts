@@ -144,3 +144,20 @@ export async function makeAggregationPki(dir: string, cluster: ClusterPki): Prom
   ]);
   return agg;
 }
+
+/**
+ * Makes a serving certificate (and its key) signed by the cluster CA in dir, as `<name>.crt` and
+ * `<name>.key`, for the given subjectAltName entries (`DNS:…`, `IP:…`). Returns their paths.
+ */
+export async function makeServingCert(
+  dir: string,
+  cluster: ClusterPki,
+  name: string,
+  sans: string[],
+): Promise<{ cert: string; key: string }> {
+  const out = { cert: join(dir, `${name}.crt`), key: join(dir, `${name}.key`) };
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  await ecKey(out.key);
+  await signCert(cluster, out.key, `/CN=${name}`, out.cert, ["extendedKeyUsage=serverAuth", `subjectAltName=${sans.join(",")}`]);
+  return out;
+}
