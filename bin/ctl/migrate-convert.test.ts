@@ -49,7 +49,7 @@ describe("migrate: PropagationPolicy and ClusterPropagationPolicy", () => {
     { name: "an unknown field deep in a list item is dropped with its path", spec: { resourceSelectors: [{ ...selector[0], fieldSelector: { x: 1 } }] }, wantSpec: { resourceSelectors: selector }, problems: [/^spec\.resourceSelectors\[\]\.fieldSelector: not carried over: Flotilla's CRD has no such field/] },
     { name: "schedulerName default-scheduler is no problem", spec: { resourceSelectors: selector, schedulerName: "default-scheduler" }, problems: [] },
     { name: "another schedulerName is carried and reported", spec: { resourceSelectors: selector, schedulerName: "gpu-scheduler" }, problems: [/^spec\.schedulerName: "gpu-scheduler": Flotilla has one scheduler/] },
-    { name: "workloadAffinity is carried and reported as not acted on", spec: { resourceSelectors: selector, placement: { workloadAffinity: { affinity: { groupByLabelKey: "app" } } } }, problems: [/^spec\.placement\.workloadAffinity: carried over, but Flotilla does not act on it yet/] },
+    { name: "workloadAffinity and schedulePriority are carried (Flotilla acts on them)", spec: { resourceSelectors: selector, placement: { workloadAffinity: { affinity: { groupByLabelKey: "app" } } }, schedulePriority: { priorityClassSource: "KubePriorityClass", priorityClassName: "high" } }, problems: [] },
     { name: "a ClusterPropagationPolicy converts the same way", kind: "ClusterPropagationPolicy", spec: { resourceSelectors: [{ ...selector[0], namespace: "shop" }], schedulerName: "x" }, problems: [/^spec\.schedulerName/] },
   ];
   for (const c of cases) {
@@ -66,6 +66,13 @@ describe("migrate: PropagationPolicy and ClusterPropagationPolicy", () => {
       c.problems.forEach((re, i) => assert.match(item.problems[i] ?? "", re));
     });
   }
+});
+
+it("a field Flotilla stores without acting on is carried and reported (whichever fields those are in this version)", () => {
+  const unacted = [{ path: "spec.placement.workloadAffinity", isSet: (p: { spec: { placement?: { workloadAffinity?: unknown } } }) => p.spec.placement?.workloadAffinity !== undefined }];
+  const item = convertPolicy(pp({ resourceSelectors: selector, placement: { workloadAffinity: { affinity: { groupByLabelKey: "app" } } } }), specSchema("propagationpolicies"), true, unacted as never);
+  assert.deepEqual(item.object?.spec, { resourceSelectors: selector, placement: { workloadAffinity: { affinity: { groupByLabelKey: "app" } } } });
+  assert.deepEqual(item.problems, ["spec.placement.workloadAffinity: carried over, but Flotilla does not act on it yet (PolicyFieldsSupported=False on its bindings)"]);
 });
 
 describe("migrate: OverridePolicy, ClusterOverridePolicy and ResourceInterpreterCustomization", () => {

@@ -2,7 +2,7 @@
 // resource templates as Flotilla's objects, and per object what could not be carried over and why.
 // Pure: the CLI shell (migrate-karmada.ts) reads Karmada's apiserver and writes the control cluster.
 import { ADOPT_ANNOTATION, ADOPT_KARMADA } from "../../agent/karmada-adoption.ts";
-import { unactedFields } from "../../control-plane/scheduling/unacted-fields.ts";
+import { UNACTED_FIELDS, type UnactedField, unactedFields } from "../../control-plane/scheduling/unacted-fields.ts";
 import { cleanTemplate } from "../../control-plane/rendering/clean-template.ts";
 import type { KubeObject, PropagationPolicy, ResourceSelector } from "../../shared/api/types.ts";
 import { matchesLabelSelector } from "../../shared/label-selector.ts";
@@ -100,23 +100,23 @@ export function sourceOf(o: KubeObject): MigrationItem["source"] {
  * with what Flotilla's schema (`specSchema`, its CRD's spec) lacks dropped and reported, and what it
  * stores without acting on, or reads otherwise, reported beside it.
  */
-export function convertPolicy(o: KubeObject, specSchema: Schema | undefined, namespaced: boolean): MigrationItem {
+export function convertPolicy(o: KubeObject, specSchema: Schema | undefined, namespaced: boolean, unacted: readonly UnactedField[] = UNACTED_FIELDS): MigrationItem {
   const problems: string[] = [];
   const dropped: string[] = [];
   const spec = pruneToSchema(o.spec ?? {}, specSchema, "spec", dropped);
   for (const path of dropped) problems.push(`${path}: not carried over: ${missingReason(path)}`);
   const object: KubeObject = { apiVersion: FLOTILLA_API_VERSION, kind: o.kind, metadata: cleanMetadata(o.metadata, namespaced), spec };
-  if (o.kind === "PropagationPolicy" || o.kind === "ClusterPropagationPolicy") problems.push(...propagationProblems(object as PropagationPolicy));
+  if (o.kind === "PropagationPolicy" || o.kind === "ClusterPropagationPolicy") problems.push(...propagationProblems(object as PropagationPolicy, unacted));
   return { source: sourceOf(o), object, problems };
 }
 
-function propagationProblems(p: PropagationPolicy): string[] {
+function propagationProblems(p: PropagationPolicy, unacted: readonly UnactedField[]): string[] {
   const problems: string[] = [];
   const scheduler = (p.spec as { schedulerName?: string }).schedulerName;
   if (scheduler !== undefined && scheduler !== "" && scheduler !== DEFAULT_SCHEDULER) {
     problems.push(`spec.schedulerName: ${JSON.stringify(scheduler)}: Flotilla has one scheduler (${DEFAULT_SCHEDULER}); its templates stay unscheduled (SchedulerNameNotServed) until the policy names ${DEFAULT_SCHEDULER}`);
   }
-  for (const path of unactedFields(p)) problems.push(`${path}: carried over, but Flotilla does not act on it yet (PolicyFieldsSupported=False on its bindings)`);
+  for (const path of unactedFields(p, unacted)) problems.push(`${path}: carried over, but Flotilla does not act on it yet (PolicyFieldsSupported=False on its bindings)`);
   return problems;
 }
 
