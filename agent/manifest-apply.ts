@@ -85,7 +85,7 @@ export class ManifestApplier {
     } catch (err) {
       return { manifest, applied: false, reason: "RetrievalFailed", message: errorMessage(err) };
     }
-    const decision = decideApply(live, label, conflictResolution, this.owner);
+    const decision = decideApply(live, label, conflictResolution, this.owner, manifest);
     if (decision.action === "skip") return { manifest, applied: false, reason: decision.reason, message: decision.message };
     const retained = retainByCustomization(manifest, live, this.customized(manifest));
     if ("failure" in retained) return { manifest, applied: false, reason: INTERPRETER_FAILED, message: retained.failure, ...(live === undefined ? {} : { live }) };

@@ -47,6 +47,7 @@ import {
 } from "./ctl/command-flags.ts";
 import { runInterpret } from "./ctl/interpret.ts";
 import { runPromote } from "./ctl/promote.ts";
+import { applyFlag, karmadaKubeconfigFlag, runMigrateKarmada } from "./ctl/migrate-karmada.ts";
 import { call, connect, connectionFlags } from "./ctl/connection.ts";
 import { unifiedDiff } from "./ctl/object-diff.ts";
 import { readObjects } from "./ctl/object-files.ts";
@@ -330,6 +331,14 @@ export const commands: Record<string, Command> = {
     formats: ["yaml", "json"],
     direct: true,
     run: ({ flags, format }) => runInterpret(flags, format === "json" ? "json" : "yaml"),
+  },
+  "migrate karmada": {
+    usage: "migrate karmada --karmada-kubeconfig FILE [--kubeconfig FILE] [--apply] [-o table|json|yaml]",
+    summary: "moves a Karmada fleet's objects to Flotilla: its (Cluster)PropagationPolicies, (Cluster)OverridePolicies, ResourceInterpreterCustomizations and the templates they propagate, converted (Karmada's metadata dropped, templates marked for adoption) and listed with what could not be carried over and why; prints the plan, --apply writes it into the control cluster; deletes nothing; problems do not change the exit code",
+    flags: [karmadaKubeconfigFlag, kubeconfigFlag, applyFlag, outputFlag("table")],
+    formats: ["table", "json", "yaml"],
+    direct: true,
+    run: ({ flags, format, timeoutMs, warn }) => runMigrateKarmada(flags, format, timeoutMs, warn),
   },
 };
 
