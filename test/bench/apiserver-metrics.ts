@@ -62,3 +62,16 @@ export function addWrites(a: WriteCounts, b: WriteCounts): WriteCounts {
 export function formatWrites(c: WriteCounts): string {
   return [...c].sort((x, y) => y[1] - x[1] || x[0].localeCompare(y[0])).map(([k, v]) => `${k} ${v}`).join(", ");
 }
+
+/** Each apiserver's write counters, by the name it is given. */
+export async function writesOf(rests: Map<string, KubeRest>): Promise<Map<string, WriteCounts>> {
+  return new Map(await Promise.all([...rests].map(async ([n, r]) => [n, await apiserverWrites(r)] as const)));
+}
+
+/** after − before per apiserver. */
+export function writesDiff(before: Map<string, WriteCounts>, after: Map<string, WriteCounts>): Map<string, WriteCounts> {
+  return new Map([...after].map(([n, a]) => [n, diffWrites(before.get(n) ?? new Map(), a)]));
+}
+
+/** Whether a write key counts Lease writes (leader election, node and cluster heartbeats). */
+export const isLease = (key: string) => / leases( \(|$)/.test(key);

@@ -45,6 +45,11 @@ export function configMap(namespace: string, name: string, value: string, sample
   return { apiVersion: "v1", kind: "ConfigMap", metadata: { name, namespace, labels }, data: { v: value } };
 }
 
+/** A PropagationPolicy's spec (Flotilla's and Karmada's alike) for the sample ConfigMaps, to every cluster. */
+export function samplePolicySpec(): Record<string, unknown> {
+  return { resourceSelectors: [{ apiVersion: "v1", kind: "ConfigMap", labelSelector: { matchLabels: { [PROPAGATED]: "true" } } }] };
+}
+
 /** The ms of create, update and delete of one sample; undefined where missed. */
 export type Times = (number | undefined)[];
 export const OPS = ["create", "update", "delete"] as const;
@@ -63,6 +68,30 @@ export interface LatencyFleet {
    * timed to the last member's watch event. `beforeUpdate` runs, untimed, between the create and the update.
    */
   cycle(targets: KubeRest[], namespace: string, name: string, beforeUpdate?: () => Promise<void>): Promise<Times>;
+}
+
+/**
+ * The sample cycle on the members' watches: creates, updates and deletes sample `name` in
+ * `namespace` through every target at once, each write timed until every watch shows it
+ * (undefined where one did not within timeoutMs). A waiter is registered before its write.
+ */
+export function sampleCycle(sightings: Sightings[], timeoutMs: number): LatencyFleet["cycle"] {
+  const timed = async (expected: Expected, write: () => Promise<unknown>): Promise<number | undefined> => {
+    const seen = sightings.map((s) => s.expect(expected, timeoutMs));
+    const t0 = performance.now();
+    await write();
+    const at = await Promise.all(seen);
+    return at.some((t) => t === undefined) ? undefined : Math.max(...(at as number[])) - t0;
+  };
+  return async (targets, namespace, name, beforeUpdate) => {
+    const path = objectPath(configMaps, namespace, name);
+    const put = (v: string) => () => Promise.all(targets.map((r) => r.apply(path, configMap(namespace, name, v), FIELD_MANAGER)));
+    const created = await timed({ namespace, name, value: "1" }, put("1"));
+    await beforeUpdate?.();
+    const updated = await timed({ namespace, name, value: "2" }, put("2"));
+    const deleted = await timed({ namespace, name, deleted: true }, () => Promise.all(targets.map((r) => r.delete(path))));
+    return [created, updated, deleted];
+  };
 }
 
 /**
@@ -99,14 +128,7 @@ export async function runLatencyBench(opts: { timeoutMs: number; maxSockets: num
     const createNamespace = async (r: KubeRest, name: string) => {
       await r.request("POST", "/api/v1/namespaces", { body: { apiVersion: "v1", kind: "Namespace", metadata: { name } } });
     };
-    /** Sends a write and resolves with the ms until every member showed it, or undefined. */
-    const timed = async (expected: Expected, write: () => Promise<unknown>): Promise<number | undefined> => {
-      const seen = sightings.map((s) => s.expect(expected, opts.timeoutMs));
-      const t0 = performance.now();
-      await write();
-      const at = await Promise.all(seen);
-      return at.some((t) => t === undefined) ? undefined : Math.max(...(at as number[])) - t0;
-    };
+    const cycle = sampleCycle(sightings, opts.timeoutMs);
     await body({
       fleet,
       flotilla,
@@ -120,18 +142,10 @@ export async function runLatencyBench(opts: { timeoutMs: number; maxSockets: num
           apiVersion: "flotilla.dev/v1alpha1",
           kind: "PropagationPolicy",
           metadata: { name: "latency", namespace },
-          spec: { resourceSelectors: [{ apiVersion: "v1", kind: "ConfigMap", labelSelector: { matchLabels: { [PROPAGATED]: "true" } } }], ...spec },
+          spec: { ...samplePolicySpec(), ...spec },
         }, FIELD_MANAGER);
       },
-      cycle: async (targets, namespace, name, beforeUpdate) => {
-        const path = objectPath(configMaps, namespace, name);
-        const put = (v: string) => () => Promise.all(targets.map((r) => r.apply(path, configMap(namespace, name, v), FIELD_MANAGER)));
-        const created = await timed({ namespace, name, value: "1" }, put("1"));
-        await beforeUpdate?.();
-        const updated = await timed({ namespace, name, value: "2" }, put("2"));
-        const deleted = await timed({ namespace, name, deleted: true }, () => Promise.all(targets.map((r) => r.delete(path))));
-        return [created, updated, deleted];
-      },
+      cycle,
     });
   } catch (err) {
     await benchFailed(err, fleet);
@@ -151,7 +165,7 @@ export async function runLatencyBench(opts: { timeoutMs: number; maxSockets: num
  * later phase that fails does not take this one's figures with it.
  */
 export async function measurePhase(
-  f: LatencyFleet,
+  f: { supervisor: { restartsSince(): string } },
   phase: string,
   n: number,
   sides: { measured: (name: string) => Promise<Times>; baseline: (name: string) => Promise<Times> },

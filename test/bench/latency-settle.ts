@@ -15,6 +15,11 @@ export async function settleControlPlane(flotilla: Flotilla): Promise<void> {
       return Number.NaN;
     }
   };
+  await untilStill(read);
+}
+
+/** Waits until `read` answers the same for 3 s (at most 60 s); NaN never counts as the same. */
+export async function untilStill(read: () => Promise<number>): Promise<void> {
   const deadline = Date.now() + 60_000;
   let last = await read();
   let stillSince = Date.now();

@@ -26,11 +26,13 @@ import { settleControlPlane } from "./latency-settle.ts";
 import { parseArgs } from "node:util";
 import type { ResourceBinding } from "../../shared/api/types.ts";
 import { RESOURCES } from "../../shared/api/resources.ts";
-import { KubeRest, collectionPath, objectPath, type ResourceInfo } from "../../shared/kube-rest.ts";
+import { KubeRest, collectionPath, objectPath } from "../../shared/kube-rest.ts";
+import { deployments } from "./member-deployments.ts";
 import type { Cluster } from "../env/cluster.ts";
 import { type Fleet, startFleet } from "../env/fleet.ts";
 import { type Flotilla, startFlotilla } from "../env/flotilla.ts";
-import { addWrites, apiserverWrites, diffWrites, formatWrites, totalWrites, type WriteCounts } from "./apiserver-metrics.ts";
+import { addWrites, formatWrites, isLease, totalWrites, type WriteCounts, writesDiff, writesOf } from "./apiserver-metrics.ts";
+import { availableIn as availableInOf, awaitAll as awaitAllOf, benchDeployment, benchNames, reportMissing as reportMissingOf, secs, type Watched } from "./member-deployments.ts";
 import { cpuSeconds, mib, peakRssBytes, rssBytes } from "./rss.ts";
 
 const { values } = parseArgs({
@@ -61,88 +63,11 @@ const PODS_PER_NODE = 110;
 async function cpuOf(pids: Map<string, number>): Promise<Map<string, number>> {
   return new Map(await Promise.all([...pids].map(async ([m, pid]) => [m, await cpuSeconds(pid).catch(() => Number.NaN)] as const)));
 }
-const POLL_MS = 250;
 const FIELD_MANAGER = "flotilla-bench";
-const deployments: ResourceInfo = { apiVersion: "apps/v1", kind: "Deployment", plural: "deployments", namespaced: true };
-const names = Array.from({ length: T }, (_, i) => `bench-${String(i).padStart(4, "0")}`);
-
-/** A 1-replica Deployment with a tiny pod spec (kwok runs no containers). */
-function deployment(namespace: string, name: string): unknown {
-  const labels = { app: name };
-  return {
-    apiVersion: "apps/v1",
-    kind: "Deployment",
-    metadata: { name, namespace, labels: { bench: "true" } },
-    spec: {
-      replicas: 1,
-      selector: { matchLabels: labels },
-      template: { metadata: { labels }, spec: { containers: [{ name: "c", image: "registry.k8s.io/pause:3.10" }] } },
-    },
-  };
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const secs = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
-
-interface Watched {
-  /** What is awaited, for the report. */
-  what: string;
-  /** Names still missing; an empty list means done. */
-  missing(): Promise<string[]>;
-  /** Why, when it never finishes: one line. */
-  diagnose?(): Promise<string>;
-}
-
-/** Polls every target every POLL_MS until each has nothing missing; returns each one's finish time (ms since t0). */
-async function awaitAll(targets: Watched[], t0: number): Promise<{ done: Map<string, number>; missing: Map<string, string[]> }> {
-  const done = new Map<string, number>();
-  const missing = new Map<string, string[]>(targets.map((t) => [t.what, ["(not polled yet)"]]));
-  const deadline = t0 + timeoutMs;
-  for (;;) {
-    await Promise.all(
-      targets
-        .filter((t) => !done.has(t.what))
-        .map(async (t) => {
-          try {
-            const m = await t.missing();
-            missing.set(t.what, m);
-            if (m.length === 0) done.set(t.what, performance.now() - t0);
-          } catch (err) {
-            missing.set(t.what, [`(poll failed: ${(err as Error).message})`]);
-          }
-        }),
-    );
-    if (done.size === targets.length || performance.now() > deadline) return { done, missing };
-    await sleep(POLL_MS);
-  }
-}
-
-interface DeploymentList {
-  items: { metadata: { name: string }; status?: { availableReplicas?: number } }[];
-}
-
-/** The Deployments of `namespace` in a cluster that are not yet Available with 1 replica; also notes when they all first exist. */
-function availableIn(rest: KubeRest, cluster: string, namespace: string): Watched & { allExistAt?: number } {
-  const w: Watched & { allExistAt?: number } = {
-    what: `${cluster}/${namespace}`,
-    missing: async () => {
-      // resourceVersion=0: served from the apiserver's watch cache, the cheapest LIST there is.
-      const list = await rest.get<DeploymentList>(collectionPath(deployments, namespace), { resourceVersion: "0" });
-      if (w.allExistAt === undefined && list.items.length >= names.length) w.allExistAt = performance.now();
-      const ok = new Set(list.items.filter((d) => d.status?.availableReplicas === 1).map((d) => d.metadata.name));
-      return names.filter((n) => !ok.has(n));
-    },
-    diagnose: async () => {
-      type Pod = { status?: { phase?: string; conditions?: { type: string; status: string; message?: string }[] } };
-      const pods = await rest.get<{ items: Pod[] }>(`/api/v1/namespaces/${namespace}/pods`);
-      const phases = new Map<string, number>();
-      for (const p of pods.items) phases.set(p.status?.phase ?? "?", (phases.get(p.status?.phase ?? "?") ?? 0) + 1);
-      const unscheduled = pods.items.flatMap((p) => p.status?.conditions?.filter((c) => c.type === "PodScheduled" && c.status === "False") ?? [])[0];
-      return `pods ${[...phases].map(([ph, n]) => `${ph} ${n}`).join(", ") || "none"}${unscheduled ? `; unscheduled: ${unscheduled.message}` : ""}`;
-    },
-  };
-  return w;
-}
+const names = benchNames(T);
+const awaitAll = (targets: Watched[], t0: number) => awaitAllOf(targets, t0, timeoutMs);
+const availableIn = (rest: KubeRest, cluster: string, namespace: string) => availableInOf(rest, cluster, namespace, names);
+const reportMissing = (run: string, targets: Watched[], missing: Map<string, string[]>, done: Map<string, number>) => reportMissingOf(run, targets, missing, done, timeoutMs);
 
 /** The bench's ResourceBindings in the control cluster that do not show FullyApplied=True. */
 function bindingsFullyApplied(rest: KubeRest, namespace: string): Watched {
@@ -165,27 +90,7 @@ function bindingsFullyApplied(rest: KubeRest, namespace: string): Watched {
   };
 }
 
-/** Prints what never finished and throws. */
-async function reportMissing(run: string, targets: Watched[], missing: Map<string, string[]>, done: Map<string, number>): Promise<never> {
-  console.log(`${run}: not done after ${secs(timeoutMs)}:`);
-  for (const t of targets) {
-    if (done.has(t.what)) continue;
-    const m = missing.get(t.what) ?? [];
-    console.log(`  ${t.what}: ${m.length} missing: ${m.slice(0, 20).join(", ")}${m.length > 20 ? ", …" : ""}`);
-    if (t.diagnose) console.log(`    ${await t.diagnose().catch((err: Error) => `(diagnosis failed: ${err.message})`)}`);
-  }
-  throw new Error(`${run}: not everything became Available within ${secs(timeoutMs)}`);
-}
-
-async function writesOf(rests: Map<string, KubeRest>): Promise<Map<string, WriteCounts>> {
-  return new Map(await Promise.all([...rests].map(async ([n, r]) => [n, await apiserverWrites(r)] as const)));
-}
-
-function writesDiff(before: Map<string, WriteCounts>, after: Map<string, WriteCounts>): Map<string, WriteCounts> {
-  return new Map([...after].map(([n, a]) => [n, diffWrites(before.get(n) ?? new Map(), a)]));
-}
-
-const isLease = (key: string) => / leases( \(|$)/.test(key);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function printWrites(label: string, per: Map<string, WriteCounts>, members: string[], denominator: number, unit: string): void {
   let sum: WriteCounts = new Map();
@@ -260,7 +165,7 @@ try {
     const [fr] = await Promise.all([
       awaitAll(flotillaWatch, t0),
       pool(names, C, async (n) => {
-        await control.apply(objectPath(deployments, ns, n), deployment(ns, n), FIELD_MANAGER);
+        await control.apply(objectPath(deployments, ns, n), benchDeployment(ns, n), FIELD_MANAGER);
         applied++;
       }).then(() => console.log(`  flotilla: ${applied} templates applied to the control cluster in ${secs(performance.now() - t0)}`)),
     ]);
@@ -337,7 +242,7 @@ try {
     const jobs = names.flatMap((n) => [...members.values()].map((r) => ({ r, n })));
     const [br] = await Promise.all([
       awaitAll(baselineWatch, t0),
-      pool(jobs, C, async ({ r, n }) => void (await r.apply(objectPath(deployments, ns, n), deployment(ns, n), FIELD_MANAGER))).then(() =>
+      pool(jobs, C, async ({ r, n }) => void (await r.apply(objectPath(deployments, ns, n), benchDeployment(ns, n), FIELD_MANAGER))).then(() =>
         console.log(`  baseline: ${jobs.length} Deployments applied to the members in ${secs(performance.now() - t0)}`),
       ),
     ]);
