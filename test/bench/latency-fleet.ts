@@ -181,8 +181,11 @@ export async function measurePhase(
       const times = await sides[side](`sample-${slug}-${i}`);
       times.forEach((t, j) => {
         const row = rows[j] as Row;
-        if (t === undefined) row[`${side}Missed`]++;
-        else row[side].push(t);
+        if (t === undefined) {
+          row[`${side}Missed`]++;
+          // Which one, with when, so the logs can be searched for it.
+          console.log(`  missed: ${labels?.[side] ?? side} ${OPS[j]} of sample-${slug}-${i} (${new Date().toISOString()})`);
+        } else row[side].push(t);
       });
     }
   }

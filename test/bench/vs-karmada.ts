@@ -21,7 +21,9 @@
 // since the latency phase deletes an object per sample and Karmada has no such brake.
 // Never fails on a time: it exits non-zero only when a run could not complete, saying why.
 //   node test/bench/vs-karmada.ts [--samples N] [--templates T] [--rounds R] [--members K] [--timeout S]
-//     [--propagate-timeout S] [--idle S] [--sources]
+//     [--propagate-timeout S] [--idle S] [--sources] [--log-level L] [--keep-logs]
+// --log-level sets Flotilla's processes' (default warn); --keep-logs keeps Flotilla's and the
+// clusters' logs, and Karmada's, after a run that did not fail too (a failed run always keeps them).
 import { cp, mkdtemp, readdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -55,6 +57,8 @@ const { values } = parseArgs({
     "propagate-timeout": { type: "string", default: "600" },
     idle: { type: "string", default: "60" },
     sources: { type: "boolean", default: false },
+    "log-level": { type: "string", default: "warn" },
+    "keep-logs": { type: "boolean", default: false },
   },
 });
 const N = Number(values.samples);
@@ -149,6 +153,15 @@ function exitedLine(sides: Side[]): string {
   return gone.length === 0 ? "" : ` (not running: ${gone.join(", ")})`;
 }
 
+/** Keeps Flotilla's, the clusters' and Karmada's logs (stop() removes their directories) and says where. */
+async function keepLogs(fleet: Fleet | undefined, karmada: Karmada | undefined): Promise<void> {
+  await keepFlotillaLogs(fleet, { clusters: true });
+  if (karmada === undefined) return;
+  const keep = await mkdtemp(join(tmpdir(), "flotilla-bench-karmada-logs-"));
+  for (const f of (await readdir(karmada.dir).catch(() => [])).filter((x) => x.endsWith(".log"))) await cp(join(karmada.dir, f), join(keep, f)).catch(() => undefined);
+  console.error(`Karmada's logs kept in ${keep}`);
+}
+
 let fleet: Fleet | undefined;
 let flotilla: Flotilla | undefined;
 let karmada: Karmada | undefined;
@@ -163,7 +176,7 @@ try {
   fleet = await startFleet({ members: K, nodesPerMember });
   const fleetUp = performance.now();
   flotilla = await startFlotilla(fleet, {
-    logLevel: "warn",
+    logLevel: values["log-level"],
     ...(bundles ? { version: { flotillaBin: bundles.flotilla.file }, agentBin: bundles.agent.file } : {}),
     // The agent chart's nodeOptions and nodeArgs.
     agentNodeArgs: ["--max-semi-space-size=1", "--optimize-for-size"],
@@ -292,15 +305,11 @@ try {
     for (const line of memoryTable(figures)) console.log(`  ${line}`);
   }
   if (idleLine !== "") console.log(idleLine);
+  if (values["keep-logs"]) await keepLogs(fleet, karmada);
 } catch (err) {
   failed = true;
   console.error(err instanceof Error ? err.message : err);
-  await keepFlotillaLogs(fleet, { clusters: true });
-  if (karmada !== undefined) {
-    const keep = await mkdtemp(join(tmpdir(), "flotilla-bench-karmada-logs-"));
-    for (const f of (await readdir(karmada.dir).catch(() => [])).filter((x) => x.endsWith(".log"))) await cp(join(karmada.dir, f), join(keep, f)).catch(() => undefined);
-    console.error(`Karmada's logs kept in ${keep}`);
-  }
+  await keepLogs(fleet, karmada);
 } finally {
   supervisor?.stop();
   for (const s of sightings) s.stop();
