@@ -115,6 +115,11 @@ export interface AssessResult {
 /** Which ApplicationFailure tasks still stand, and which copies they keep (Karmada's assessEvictionTasks). */
 export function assessApplicationTasks(input: AssessInput): AssessResult {
   const replaced = replacementAvailable(input.scheduled, input.status);
+  // A Directly task's replacement is made only once the old copy's removal is confirmed, which can
+  // take longer than the period: until a replacement has applied, the task (and the state its
+  // labels carry to the new copy) stands whatever its age.
+  const applied = new Set(input.status.filter((i) => i.applied === true).map((i) => i.clusterName));
+  const replacementApplied = input.scheduled.some((t) => applied.has(t.name));
   const tasks: GracefulEvictionTask[] = [];
   let recheck = Infinity;
   for (const task of input.tasks) {
@@ -125,7 +130,8 @@ export function assessApplicationTasks(input: AssessInput): AssessResult {
       const timeoutMs = task.purgeMode === "Directly" ? input.periodMs : (task.gracePeriodSeconds ?? DEFAULT_GRACE_PERIOD_SECONDS) * 1000;
       const left = Date.parse(task.creationTimestamp) + timeoutMs - input.now;
       // Nothing runs elsewhere: the copy stays past its grace period, whatever it is (DESIGN §11).
-      if (input.scheduled.length > 0 && (replaced || left <= 0)) continue;
+      const timedOut = left <= 0 && (task.purgeMode !== "Directly" || replacementApplied);
+      if (input.scheduled.length > 0 && (replaced || timedOut)) continue;
       recheck = Math.min(recheck, left > 0 ? Math.min(left, EVICTION_RECHECK_MS) : EVICTION_RECHECK_MS);
     }
     tasks.push(task);

@@ -133,7 +133,11 @@ describe("flotillactl migrate karmada: a live fleet moves with no restart", () =
     assert.deepEqual([...order].sort(), ["ClusterPropagationPolicy/gpu:create", "ConfigMap/settings:create", "ConfigMap/web-config:create", "Deployment/web:create", "Namespace/shop:create", "OverridePolicy/web-eu:create", "PropagationPolicy/web:create"]);
     const at = (prefix: string) => order.findIndex((o) => o.startsWith(prefix));
     assert.ok(at("Namespace/") === 0 && at("OverridePolicy/") < at("Deployment/") && at("Deployment/") < at("PropagationPolicy/"), `namespaces, overrides, templates, then policies: ${order.join(", ")}`);
-    assert.deepEqual(row("PropagationPolicy", "web")?.problems, ["spec.failover: not carried over: application failover is not in Flotilla; cluster failover is built in (docs/guides/failover.md)"]);
+    assert.deepEqual(row("PropagationPolicy", "web")?.problems, [], "failover is carried over: Flotilla acts on it");
+    const failover = row("PropagationPolicy", "web")?.object?.spec?.failover as { application?: { decisionConditions?: { tolerationSeconds?: number }; purgeMode?: string; gracePeriodSeconds?: number } } | undefined;
+    assert.equal(failover?.application?.decisionConditions?.tolerationSeconds, 60);
+    assert.equal(failover?.application?.purgeMode, "Gracefully");
+    assert.equal(failover?.application?.gracePeriodSeconds, 30);
     assert.match(row("ClusterPropagationPolicy", "gpu")?.problems[0] ?? "", /spec\.schedulerName: "volcano": Flotilla has one scheduler/);
     const web = row("Deployment", "web")?.object;
     assert.deepEqual(web?.metadata.labels, { app: "web" }, "Karmada's claim label is dropped");
@@ -142,14 +146,15 @@ describe("flotillactl migrate karmada: a live fleet moves with no restart", () =
     assert.equal(await getJson(fleet.control, ["propagationpolicies.flotilla.dev", "-n", NS, "web"]), undefined, "nothing written");
     const table = await ctl([]);
     assert.equal(table.code, 0, table.stderr);
-    assert.match(table.stdout, /^PropagationPolicy\s+shop\s+web\s+create\s+spec\.failover: not carried over/m);
-    assert.match(table.stderr, /# plan: 7 to create, 0 to update, 0 skipped; 2 problems on 2 objects; nothing was written \(pass --apply\)/);
+    assert.match(table.stdout, /^PropagationPolicy\s+shop\s+web\s+create\b/m);
+    assert.doesNotMatch(table.stdout, /spec\.failover/);
+    assert.match(table.stderr, /# plan: 7 to create, 0 to update, 0 skipped; 1 problem on 1 object; nothing was written \(pass --apply\)/);
   });
 
   it("--apply writes into the control cluster, and Flotilla's agent adopts Karmada's objects: same uid, no rollout", async () => {
     const res = await ctl(["--apply"]);
     assert.equal(res.code, 0, res.stderr);
-    assert.match(res.stderr, /# 7 created, 0 updated, 0 failed, 0 skipped; 2 problems on 2 objects; nothing was deleted/);
+    assert.match(res.stderr, /# 7 created, 0 updated, 0 failed, 0 skipped; 1 problem on 1 object; nothing was deleted/);
     const pp = await getJson<ObjectJson & { metadata: { managedFields: { manager: string }[] } }>(fleet.control, ["propagationpolicies.flotilla.dev", "-n", NS, "web", "--show-managed-fields"]);
     assert.deepEqual(pp?.metadata.managedFields.map((f) => f.manager), ["flotillactl-migrate"]);
 
