@@ -63,8 +63,9 @@ export function ensureMetricsBinaries(): Promise<string> {
 }
 
 /**
- * The same for Karmada's binaries and its CRDs, in their own cache entry and lock. Not built by the
- * global setup: a cold build takes tens of minutes, and only Karmada tests need it.
+ * The same for Karmada's binaries and its CRDs, in their own cache entry and lock. The test run's
+ * global setup builds them before any file runs, so a cold build (minutes) counts against no test
+ * file's time budget.
  */
 export function ensureKarmadaBinaries(): Promise<string> {
   return ensureGroup("karmada");

@@ -17,6 +17,7 @@ import { freePort } from "./free-port.ts";
 import { startMetricsServer } from "./metrics-server.ts";
 import { installFallbackUsage } from "./usage.ts";
 import { type AggregationPki, adminCredentials, makeAggregationPki, makeClusterPki } from "./pki.ts";
+import { withStartSlot } from "./start-slots.ts";
 import { waitFor } from "./wait.ts";
 
 /** control: apiserver + etcd + GC/namespace controllers, no workloads. member: runs workloads on kwok. */
@@ -44,6 +45,8 @@ export interface ClusterOptions {
   metrics?: boolean;
   /** Where metrics-server and kwok's metrics files are (default: ensureMetricsBinaries()). */
   metricsBinDir?: string;
+  /** The caller holds a start slot for it already (start-slots.ts; startFleet does). */
+  startSlotHeld?: boolean;
 }
 
 /** A running test cluster on loopback ports. */
@@ -74,6 +77,7 @@ const readyTimeoutMs = 90_000;
 
 /** Starts one cluster; on failure stops what it started and throws with the failing log's tail. */
 export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
+  if (opts.startSlotHeld !== true) return withStartSlot(() => startCluster({ ...opts, startSlotHeld: true }));
   const binDir = opts.binDir ?? (await ensureBinaries());
   const { name, dir } = opts;
   await mkdir(dir, { recursive: true, mode: 0o700 });

@@ -6,6 +6,7 @@ import { ensureBinaries, ensureMetricsBinaries } from "./binaries.ts";
 import { onExit } from "./cleanup.ts";
 import { type Cluster, startCluster } from "./cluster.ts";
 import { isProcessAlive } from "./managed-process.ts";
+import { withStartSlot } from "./start-slots.ts";
 
 /** A control cluster and its members. */
 export interface Fleet {
@@ -67,21 +68,24 @@ export async function startFleet(opts: FleetOptions = {}): Promise<Fleet> {
   const unregister = onExit(() => {
     rmSync(ownRoot ? root : clustersDir, { recursive: true, force: true });
   });
-  const starts = [
-    startCluster({ name: "control", role: "control", dir: join(clustersDir, "control"), binDir, audit: opts.auditControl }),
-    ...memberNames(opts.members ?? 2).map((name) =>
-      startCluster({
-        name,
-        role: "member",
-        dir: join(clustersDir, name),
-        binDir,
-        nodes: opts.nodesPerMember,
-        metrics: opts.metrics,
-        metricsBinDir,
-      }),
-    ),
-  ];
-  const results = await Promise.allSettled(starts);
+  // Across parallel test files, only a few fleets start at once (start-slots.ts).
+  const results = await withStartSlot(() =>
+    Promise.allSettled([
+      startCluster({ name: "control", role: "control", dir: join(clustersDir, "control"), binDir, audit: opts.auditControl, startSlotHeld: true }),
+      ...memberNames(opts.members ?? 2).map((name) =>
+        startCluster({
+          name,
+          role: "member",
+          dir: join(clustersDir, name),
+          binDir,
+          nodes: opts.nodesPerMember,
+          metrics: opts.metrics,
+          metricsBinDir,
+          startSlotHeld: true,
+        }),
+      ),
+    ]),
+  );
   const started = results.flatMap((r) => (r.status === "fulfilled" ? [r.value] : []));
   const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
   const stop = async () => {

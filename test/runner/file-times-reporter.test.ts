@@ -1,0 +1,37 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { reportLine } from "./file-times-reporter.ts";
+
+describe("reportLine", () => {
+  const cwd = "/repo";
+  const cases = [
+    {
+      name: "a file's own completion: its relative name, time and verdict",
+      event: { type: "test:complete", data: { name: "test/a.test.ts", nesting: 0, file: "/repo/test/a.test.ts", details: { duration_ms: 1234.6, passed: true } } },
+      line: { kind: "file", file: "test/a.test.ts", ms: 1235, passed: true },
+    },
+    {
+      name: "a failed file",
+      event: { type: "test:complete", data: { name: "test/a.test.ts", nesting: 0, file: "/repo/test/a.test.ts", details: { duration_ms: 10, passed: false } } },
+      line: { kind: "file", file: "test/a.test.ts", ms: 10, passed: false },
+    },
+    {
+      name: "a top-level test in the file is not the file",
+      event: { type: "test:complete", data: { name: "it works", nesting: 0, file: "/repo/test/a.test.ts", entryFile: "/repo/test/a.test.ts", details: { duration_ms: 5, passed: true } } },
+      line: undefined,
+    },
+    {
+      name: "a test named like its file is still not the file (it has an entryFile)",
+      event: { type: "test:complete", data: { name: "test/a.test.ts", nesting: 0, file: "/repo/test/a.test.ts", entryFile: "/repo/test/a.test.ts", details: { duration_ms: 5, passed: true } } },
+      line: undefined,
+    },
+    {
+      name: "a file's counts",
+      event: { type: "test:summary", data: { file: "/repo/test/a.test.ts", counts: { tests: 3, passed: 2, failed: 1, skipped: 0, cancelled: 0, todo: 0, topLevel: 3, suites: 0 } } },
+      line: { kind: "counts", file: "test/a.test.ts", tests: 3, passed: 2, failed: 1, skipped: 0, cancelled: 0, todo: 0 },
+    },
+    { name: "the run's summary names no file", event: { type: "test:summary", data: { counts: { tests: 3 } } }, line: undefined },
+    { name: "other events", event: { type: "test:pass", data: { name: "x", nesting: 1, file: "/repo/test/a.test.ts" } }, line: undefined },
+  ];
+  for (const c of cases) it(c.name, () => assert.deepEqual(reportLine(c.event, cwd), c.line));
+});

@@ -1,0 +1,67 @@
+// A node:test reporter that writes one JSON line per test file: its wall time, whether it
+// passed, and its counts. The suite runner (run.ts) reads these lines for the slowest-files table,
+// the per-file budget and the closing summary. Used beside the spec reporter:
+//   --test-reporter=spec --test-reporter-destination=stdout
+//   --test-reporter=./test/runner/file-times-reporter.ts --test-reporter-destination=FILE
+import { relative } from "node:path";
+import type { TestEvent } from "node:test/reporters";
+
+/** What the reporter writes for one test file. */
+export interface FileTime {
+  /** The file, relative to the runner's working directory. */
+  file: string;
+  /** Wall time of the file's process, from its start to its end. */
+  ms: number;
+  /** False when any of its tests failed, or the file itself failed (did not load, exited non-zero). */
+  passed: boolean;
+}
+
+/** A file's test counts (node's per-file test:summary). */
+export interface FileCounts {
+  file: string;
+  tests: number;
+  passed: number;
+  failed: number;
+  skipped: number;
+  cancelled: number;
+  todo: number;
+}
+
+/** One line of the reporter's output. */
+export type ReportLine = ({ kind: "file" } & FileTime) | ({ kind: "counts" } & FileCounts);
+
+interface EventData {
+  name?: string;
+  nesting?: number;
+  file?: string;
+  entryFile?: string;
+  details?: { duration_ms?: number; passed?: boolean };
+  counts?: { tests: number; passed: number; failed: number; skipped: number; cancelled: number; todo: number };
+}
+
+/**
+ * What one runner event says about a file, if anything. A file's own completion is the top-level
+ * test:complete named by the file's relative path and without an entryFile (its tests carry one);
+ * its counts are the test:summary that names the file.
+ */
+export function reportLine(event: { type: string; data: unknown }, cwd: string): ReportLine | undefined {
+  const data = event.data as EventData;
+  if (data.file === undefined) return undefined;
+  const file = relative(cwd, data.file);
+  if (event.type === "test:complete" && data.nesting === 0 && data.entryFile === undefined && data.name === file) {
+    return { kind: "file", file, ms: Math.round(data.details?.duration_ms ?? 0), passed: data.details?.passed === true };
+  }
+  if (event.type === "test:summary" && data.counts !== undefined) {
+    const c = data.counts;
+    return { kind: "counts", file, tests: c.tests, passed: c.passed, failed: c.failed, skipped: c.skipped, cancelled: c.cancelled, todo: c.todo };
+  }
+  return undefined;
+}
+
+export default async function* fileTimesReporter(source: AsyncIterable<TestEvent>): AsyncGenerator<string> {
+  const cwd = process.cwd();
+  for await (const event of source) {
+    const line = reportLine(event, cwd);
+    if (line !== undefined) yield `${JSON.stringify(line)}\n`;
+  }
+}

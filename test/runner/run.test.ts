@@ -1,0 +1,65 @@
+// The suite runner as a process, on small test files made for it: the per-file budget bites on a
+// file made slow on purpose, a failing test fails the run, and the closing line counts every file.
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { after, describe, it } from "node:test";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), "flotilla-runner-test-"));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+function fixture(name: string, body: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, `import { it } from "node:test";\n${body}\n`);
+  return relative(root, path);
+}
+const slow = fixture("slow.test.mjs", `it("sleeps", () => new Promise((r) => setTimeout(r, 2500)));\nit("and another", () => {});`);
+const fast = fixture("fast.test.mjs", `it("is quick", () => {});\nit.skip("is skipped", () => {});`);
+const failing = fixture("failing.test.mjs", `it("fails", () => { throw new Error("on purpose"); });`);
+
+function runSuite(args: string[]): Promise<{ code: number; out: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [join(root, "test/runner/run.ts"), "--global-setup", "", "--times", join(dir, "times.json"), ...args], { cwd: root, encoding: "utf8", timeout: 60_000 }, (err, stdout, stderr) => {
+      resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, out: stdout + stderr });
+    });
+  });
+}
+
+const lastLine = (out: string) => out.trimEnd().split("\n").pop();
+
+describe("test/runner/run.ts", () => {
+  it("fails the run when a file takes longer than its budget, naming it", async () => {
+    const r = await runSuite(["--file-budget-s", "2", slow, fast]);
+    assert.equal(r.code, 1, r.out);
+    assert.match(r.out, new RegExp(`OVER BUDGET: ${slow.replaceAll(".", "\\.")} took \\d+\\.\\d s, more than 2\\.0 s`));
+    assert.doesNotMatch(r.out, /OVER BUDGET: .*fast/);
+    assert.equal(lastLine(r.out), "tests: 3 passed, 0 failed, 1 skipped");
+    const times = JSON.parse(readFileSync(join(dir, "times.json"), "utf8")) as { files: Record<string, number> };
+    assert.ok(times.files[slow]! >= 2500, `the slow file's time is kept: ${JSON.stringify(times.files)}`);
+    assert.ok(times.files[fast]! < times.files[slow]!);
+  });
+
+  it("passes when every file is within its budget, and lists the slowest", async () => {
+    const r = await runSuite(["--file-budget-s", "60", "--slowest", "1", slow, fast]);
+    assert.equal(r.code, 0, r.out);
+    assert.match(r.out, new RegExp(`slowest test files \\(budget 60\\.0 s each\\):\\n  ${slow.replaceAll(".", "\\.")} +\\d+\\.\\d s\\n`));
+    assert.equal(lastLine(r.out), "tests: 3 passed, 0 failed, 1 skipped");
+  });
+
+  it("fails the run when a test fails, and prints that file's output", async () => {
+    const r = await runSuite([failing, fast]);
+    assert.equal(r.code, 1, r.out);
+    assert.match(r.out, /on purpose/);
+    assert.equal(lastLine(r.out), "tests: 1 passed, 1 failed, 1 skipped");
+  });
+
+  it("refuses a bad option with exit 2", async () => {
+    const r = await runSuite(["--concurrency", "zero", fast]);
+    assert.equal(r.code, 2, r.out);
+    assert.match(r.out, /--concurrency must be a positive number/);
+  });
+});

@@ -1,0 +1,286 @@
+// The test suite's runner (`npm run test:only`): runs the test files as parallel `node --test`
+// jobs, prints each job's output when it ends, then the slowest files, the per-file budget's
+// verdict, and one closing line of counts. Exits non-zero when a test failed or a file went over
+// its budget. The decisions are in suite-plan.ts and file-budget.ts; docs/development/testing.md
+// says how to use it.
+import { spawn } from "node:child_process";
+import { closeSync, createReadStream, openSync, readFileSync } from "node:fs";
+import { glob, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { homedir, tmpdir } from "node:os";
+import { dirname, join, relative, resolve } from "node:path";
+import { finished } from "node:stream/promises";
+import { parseArgs } from "node:util";
+import { budgetReport, FILE_BUDGET_MS, judgeFileTimes, OVER_BUDGET_EXCUSED } from "./file-budget.ts";
+import type { FileCounts, FileTime, ReportLine } from "./file-times-reporter.ts";
+import { type Job, jobsToStart, planJobs, UNIT_BATCH } from "./suite-plan.ts";
+
+const usage = `usage: node test/runner/run.ts [options] [FILE...]
+  FILE...                  test files to run (default: every *.test.ts of shared/, bin/, control-plane/, agent/ and test/)
+  --concurrency N          jobs at once (default: FLOTILLA_TEST_CONCURRENCY, else 3)
+  --start-slots N          fleets that may start at once across jobs (default: FLOTILLA_TEST_START_SLOTS, else 2)
+  --file-budget-s S        a file's time limit in seconds (default ${FILE_BUDGET_MS / 1000})
+  --slowest N              how many of the slowest files to list (default 15)
+  --times FILE             where to keep the files' times (default: <cache>/test-times.json)
+  --global-setup FILE      run FILE's globalSetup() once first (default test/global-setup.ts; "" for none)
+  --job-timeout-s S        kill a job still running after S seconds (default 1200)`;
+
+const DEFAULT_GLOBS = ["shared/**/*.test.ts", "bin/**/*.test.ts", "control-plane/**/*.test.ts", "agent/**/*.test.ts", "test/**/*.test.ts"];
+const reporter = new URL("./file-times-reporter.ts", import.meta.url).pathname;
+
+interface Options {
+  files: string[];
+  concurrency: number;
+  startSlots: number;
+  budgetMs: number;
+  slowest: number;
+  timesFile: string;
+  globalSetup: string;
+  jobTimeoutMs: number;
+}
+
+function positive(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value === "") return fallback;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number, not ${JSON.stringify(value)}`);
+  return n;
+}
+
+export function cacheDir(): string {
+  return process.env.FLOTILLA_CACHE_DIR ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "flotilla");
+}
+
+async function parseOptions(argv: string[]): Promise<Options> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      concurrency: { type: "string" },
+      "start-slots": { type: "string" },
+      "file-budget-s": { type: "string" },
+      slowest: { type: "string" },
+      times: { type: "string" },
+      "global-setup": { type: "string" },
+      "job-timeout-s": { type: "string" },
+      help: { type: "boolean" },
+    },
+  });
+  if (values.help) {
+    console.log(usage);
+    process.exit(0);
+  }
+  let files = positionals.map((f) => relative(process.cwd(), resolve(f)));
+  if (files.length === 0) {
+    const found = new Set<string>();
+    for (const pattern of DEFAULT_GLOBS) for await (const f of glob(pattern, { exclude: (p) => p.includes("node_modules") })) found.add(f);
+    files = [...found].sort();
+  }
+  return {
+    files,
+    concurrency: Math.floor(positive("--concurrency", values.concurrency ?? process.env.FLOTILLA_TEST_CONCURRENCY, 3)),
+    startSlots: Math.floor(positive("--start-slots", values["start-slots"] ?? process.env.FLOTILLA_TEST_START_SLOTS, 2)),
+    budgetMs: positive("--file-budget-s", values["file-budget-s"], FILE_BUDGET_MS / 1000) * 1000,
+    slowest: Math.floor(positive("--slowest", values.slowest, 15)),
+    timesFile: values.times ?? join(cacheDir(), "test-times.json"),
+    globalSetup: values["global-setup"] ?? "test/global-setup.ts",
+    jobTimeoutMs: positive("--job-timeout-s", values["job-timeout-s"], 1200) * 1000,
+  };
+}
+
+/** The times file: each job's and each file's wall time in the last run that ran it. */
+interface Times {
+  jobs: Record<string, number>;
+  files: Record<string, number>;
+}
+
+async function readTimes(path: string): Promise<Times> {
+  try {
+    const t = JSON.parse(await readFile(path, "utf8")) as Partial<Times>;
+    return { jobs: t.jobs ?? {}, files: t.files ?? {} };
+  } catch {
+    return { jobs: {}, files: {} };
+  }
+}
+
+interface JobResult {
+  job: Job;
+  code: number | null;
+  signal: string | null;
+  ms: number;
+  lines: ReportLine[];
+}
+
+function s(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
+async function main(): Promise<number> {
+  const opts = await parseOptions(process.argv.slice(2));
+  const started = Date.now();
+  const work = await mkdtemp(join(tmpdir(), "flotilla-suite-"));
+  const slotDir = join(work, "start-slots");
+  await mkdir(slotDir);
+  const children = new Set<number>();
+  const killAll = () => {
+    for (const pid of children) {
+      try {
+        process.kill(-pid, "SIGKILL");
+      } catch {
+        // gone
+      }
+    }
+  };
+  const onSignal = (sig: NodeJS.Signals) => {
+    killAll();
+    void rm(work, { recursive: true, force: true }).finally(() => process.exit(sig === "SIGINT" ? 130 : 143));
+  };
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+  try {
+    if (opts.globalSetup !== "") {
+      const t = Date.now();
+      console.log(`suite: global setup (${opts.globalSetup}): building or finding the test binaries`);
+      const mod = (await import(resolve(opts.globalSetup))) as { globalSetup?: () => Promise<void> };
+      await mod.globalSetup?.();
+      console.log(`suite: global setup done in ${s(Date.now() - t)}`);
+    }
+    const previous = await readTimes(opts.timesFile);
+    const waiting = planJobs(opts.files, previous.jobs);
+    console.log(`suite: ${opts.files.length} files in ${waiting.length} jobs, ${opts.concurrency} at once, ${opts.startSlots} fleet starts at once`);
+    // NODE_TEST_CONTEXT would make a job think it runs inside a test file (as when this runner is itself under test) and run nothing.
+    const { NODE_TEST_CONTEXT: _, ...outside } = process.env;
+    const env = { ...outside, FLOTILLA_TEST_START_SLOTS: String(opts.startSlots), FLOTILLA_TEST_SLOT_DIR: slotDir };
+    const results: JobResult[] = [];
+    const running = new Map<Job, Promise<JobResult>>();
+    let n = 0;
+    while (waiting.length > 0 || running.size > 0) {
+      for (const job of jobsToStart(waiting, [...running.keys()], opts.concurrency)) {
+        waiting.splice(waiting.indexOf(job), 1);
+        const i = n++;
+        running.set(job, runJob(job, join(work, `job-${i}`), env, opts.jobTimeoutMs, children));
+      }
+      const done = await Promise.race(running.values());
+      running.delete(done.job);
+      results.push(done);
+      await printJob(done, join(work, `job-${results.length - 1}`));
+    }
+    return await finish(opts, results, previous, Date.now() - started);
+  } finally {
+    killAll();
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+/** Runs one job: `node --test` on its files, its output to <base>.log, the reporter's lines to <base>.jsonl. */
+function runJob(job: Job, base: string, env: NodeJS.ProcessEnv, timeoutMs: number, children: Set<number>): Promise<JobResult> {
+  const args = [
+    "--test",
+    "--test-timeout=600000",
+    `--test-concurrency=${job.name === UNIT_BATCH ? 2 : 1}`,
+    "--test-reporter=spec",
+    "--test-reporter-destination=stdout",
+    `--test-reporter=${reporter}`,
+    `--test-reporter-destination=${base}.jsonl`,
+    ...job.files,
+  ];
+  const t = Date.now();
+  const log = openSync(`${base}.log`, "w");
+  const child = spawn(process.execPath, args, { env, detached: true, stdio: ["ignore", log, log] });
+  closeSync(log);
+  const pid = child.pid ?? 0;
+  if (pid > 0) children.add(pid);
+  const killGroup = () => {
+    try {
+      process.kill(-pid, "SIGKILL");
+    } catch {
+      // gone
+    }
+  };
+  const timer = setTimeout(killGroup, timeoutMs);
+  return new Promise((resolveJob) => {
+    child.on("error", () => undefined);
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      children.delete(pid);
+      // Whatever the job left in its group goes with it (test/env's processes also have a parent-death signal).
+      killGroup();
+      void readLines(`${base}.jsonl`).then((lines) => resolveJob({ job, code, signal, ms: Date.now() - t, lines }));
+    });
+  });
+}
+
+async function readLines(path: string): Promise<ReportLine[]> {
+  try {
+    const text = await readFile(path, "utf8");
+    return text
+      .split("\n")
+      .filter((l) => l.trim() !== "")
+      .map((l) => JSON.parse(l) as ReportLine);
+  } catch {
+    return [];
+  }
+}
+
+async function printJob(r: JobResult, base: string): Promise<void> {
+  const ok = r.code === 0;
+  console.log(`\n${ok ? "▶" : "✖"} ${r.job.name} (${s(r.ms)}${ok ? "" : `, exit ${r.code ?? r.signal}`})`);
+  const out = createReadStream(`${base}.log`);
+  out.pipe(process.stdout, { end: false });
+  await finished(out).catch(() => undefined);
+}
+
+async function finish(opts: Options, results: JobResult[], previous: Times, wallMs: number): Promise<number> {
+  const fileTimes: FileTime[] = [];
+  const counts: FileCounts[] = [];
+  for (const r of results) {
+    for (const l of r.lines) {
+      if (l.kind === "file") fileTimes.push({ file: l.file, ms: l.ms, passed: l.passed });
+      else counts.push(l);
+    }
+    // A file the reporter said nothing of (its job died first) counts as failed, with its job's time.
+    for (const f of r.job.files) {
+      if (fileTimes.some((t) => t.file === f)) continue;
+      fileTimes.push({ file: f, ms: r.job.files.length === 1 ? r.ms : 0, passed: false });
+    }
+  }
+  const verdict = judgeFileTimes(fileTimes, { budgetMs: opts.budgetMs, excused: OVER_BUDGET_EXCUSED, slowest: opts.slowest });
+  console.log("");
+  for (const line of budgetReport(verdict, opts.budgetMs)) console.log(line);
+  const failedJobs = results.filter((r) => r.code !== 0);
+  for (const r of failedJobs) console.log(`failed: ${r.job.name} (exit ${r.code ?? r.signal})`);
+  const times: Times = {
+    jobs: { ...previous.jobs, ...Object.fromEntries(results.map((r) => [r.job.name, r.ms])) },
+    files: { ...previous.files, ...Object.fromEntries(fileTimes.map((t) => [t.file, t.ms])) },
+  };
+  await mkdir(dirname(opts.timesFile), { recursive: true });
+  await writeFile(opts.timesFile, `${JSON.stringify(times, null, 1)}\n`);
+  const sum = (k: keyof Omit<FileCounts, "file">) => counts.reduce((a, c) => a + c[k], 0);
+  // A file that failed with no failing test (it did not load, exited non-zero, or died unreported) counts as one failure.
+  const failedWithoutTests = fileTimes.filter((t) => !t.passed && !counts.some((c) => c.file === t.file && c.failed + c.cancelled > 0)).length;
+  const failed = sum("failed") + sum("cancelled") + failedWithoutTests;
+  const cpuMs = childrenCpuMs();
+  console.log(`suite: ${results.length} jobs, ${fileTimes.length} files in ${s(wallMs)} wall, ${s(cpuMs)} CPU in the jobs (CPU/wall ${(cpuMs / wallMs).toFixed(2)}); the files' times are in ${opts.timesFile}`);
+  const ok = failed === 0 && failedJobs.length === 0 && verdict.over.length === 0;
+  // The plain closing line, counted over every file.
+  console.log(`tests: ${sum("passed")} passed, ${failed} failed, ${sum("skipped")} skipped`);
+  return ok ? 0 : 1;
+}
+
+/** CPU time of this process's ended children and what they waited for (/proc: cutime + cstime). */
+function childrenCpuMs(): number {
+  try {
+    const stat = readFileSync("/proc/self/stat", "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // After the command: state is field 3, so cutime (16) and cstime (17) are at 13 and 14 here; ticks of 10 ms.
+    return (Number(fields[13]) + Number(fields[14])) * 10;
+  } catch {
+    return 0;
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    console.error(`suite: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(2);
+  },
+);
