@@ -2,28 +2,29 @@
 // file made slow on purpose, a failing test fails the run, and the closing line counts every file.
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { after, describe, it } from "node:test";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
+// The runner runs in this directory, so files under its test/ are jobs of their own, as in the repository.
 const dir = mkdtempSync(join(tmpdir(), "flotilla-runner-test-"));
+mkdirSync(join(dir, "test"));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 function fixture(name: string, body: string): string {
-  const path = join(dir, name);
-  writeFileSync(path, `import { it } from "node:test";\n${body}\n`);
-  return relative(root, path);
+  writeFileSync(join(dir, "test", name), `import { it } from "node:test";\n${body}\n`);
+  return `test/${name}`;
 }
-const slow = fixture("slow.test.mjs", `it("sleeps", () => new Promise((r) => setTimeout(r, 2500)));\nit("and another", () => {});`);
-const fast = fixture("fast.test.mjs", `it("is quick", () => {});\nit.skip("is skipped", () => {});`);
+const slow = fixture("slow.test.mjs", `console.log("SLOW-OUTPUT");\nit("sleeps", () => new Promise((r) => setTimeout(r, 2500)));\nit("and another", () => {});`);
+const fast = fixture("fast.test.mjs", `console.log("FAST-OUTPUT");\nit("is quick", () => {});\nit.skip("is skipped", () => {});`);
 const failing = fixture("failing.test.mjs", `it("fails", () => { throw new Error("on purpose"); });`);
 
 function runSuite(args: string[]): Promise<{ code: number; out: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [join(root, "test/runner/run.ts"), "--global-setup", "", "--times", join(dir, "times.json"), ...args], { cwd: root, encoding: "utf8", timeout: 60_000 }, (err, stdout, stderr) => {
+    execFile(process.execPath, [join(root, "test/runner/run.ts"), "--global-setup", "", "--times", join(dir, "times.json"), ...args], { cwd: dir, encoding: "utf8", timeout: 60_000 }, (err, stdout, stderr) => {
       resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, out: stdout + stderr });
     });
   });
@@ -48,6 +49,16 @@ describe("test/runner/run.ts", () => {
     assert.equal(r.code, 0, r.out);
     assert.match(r.out, new RegExp(`slowest test files \\(budget 60\\.0 s each\\):\\n  ${slow.replaceAll(".", "\\.")} +\\d+\\.\\d s\\n`));
     assert.equal(lastLine(r.out), "tests: 3 passed, 0 failed, 1 skipped");
+  });
+
+  it("prints each job's own output under its name, whichever ends first", async () => {
+    const r = await runSuite(["--concurrency", "2", slow, fast]);
+    assert.equal(r.code, 0, r.out);
+    const part = (name: string) => r.out.slice(r.out.indexOf(`▶ ${name} (`)).split(/\n(?=▶ |slowest )/)[0]!;
+    assert.match(part(fast), /FAST-OUTPUT/);
+    assert.doesNotMatch(part(fast), /SLOW-OUTPUT/);
+    assert.match(part(slow), /SLOW-OUTPUT/);
+    assert.ok(r.out.indexOf(`▶ ${fast}`) < r.out.indexOf(`▶ ${slow}`), "the fast file ended first");
   });
 
   it("fails the run when a test fails, and prints that file's output", async () => {

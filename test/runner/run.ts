@@ -103,6 +103,8 @@ async function readTimes(path: string): Promise<Times> {
 
 interface JobResult {
   job: Job;
+  /** Its files' base path: <base>.log holds its output, <base>.jsonl its reporter's lines. */
+  base: string;
   code: number | null;
   signal: string | null;
   ms: number;
@@ -161,7 +163,7 @@ async function main(): Promise<number> {
       const done = await Promise.race(running.values());
       running.delete(done.job);
       results.push(done);
-      await printJob(done, join(work, `job-${results.length - 1}`));
+      await printJob(done);
     }
     return await finish(opts, results, previous, Date.now() - started);
   } finally {
@@ -203,7 +205,7 @@ function runJob(job: Job, base: string, env: NodeJS.ProcessEnv, timeoutMs: numbe
       children.delete(pid);
       // Whatever the job left in its group goes with it (test/env's processes also have a parent-death signal).
       killGroup();
-      void readLines(`${base}.jsonl`).then((lines) => resolveJob({ job, code, signal, ms: Date.now() - t, lines }));
+      void readLines(`${base}.jsonl`).then((lines) => resolveJob({ job, base, code, signal, ms: Date.now() - t, lines }));
     });
   });
 }
@@ -220,10 +222,10 @@ async function readLines(path: string): Promise<ReportLine[]> {
   }
 }
 
-async function printJob(r: JobResult, base: string): Promise<void> {
+async function printJob(r: JobResult): Promise<void> {
   const ok = r.code === 0;
   console.log(`\n${ok ? "▶" : "✖"} ${r.job.name} (${s(r.ms)}${ok ? "" : `, exit ${r.code ?? r.signal}`})`);
-  const out = createReadStream(`${base}.log`);
+  const out = createReadStream(`${r.base}.log`);
   out.pipe(process.stdout, { end: false });
   await finished(out).catch(() => undefined);
 }
