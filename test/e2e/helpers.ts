@@ -5,6 +5,8 @@ import { promisify } from "node:util";
 import { ensureBinaries } from "../env/binaries.ts";
 import type { Cluster } from "../env/cluster.ts";
 import { waitFor } from "../env/wait.ts";
+import { parseGetArgs } from "./get-args.ts";
+import { ASK_KUBECTL, restGet } from "./rest-get.ts";
 
 const run = promisify(execFile);
 
@@ -71,8 +73,26 @@ export function apply(cluster: Cluster, yaml: string): Promise<string> {
   return kubectl(cluster, ["apply", "-f", "-"], yaml);
 }
 
-/** kubectl get … -o json, or undefined when it does not exist. */
+/**
+ * What `kubectl get ARGS -o json` prints, or undefined when it does not exist. Read in this process
+ * (rest-get.ts) for the forms get-args.ts reads; anything else runs kubectl.
+ */
 export async function getJson<T = Record<string, unknown>>(cluster: Cluster, args: string[]): Promise<T | undefined> {
+  const req = parseGetArgs(args);
+  if (req !== undefined) {
+    let got: Awaited<ReturnType<typeof restGet>>;
+    try {
+      got = await restGet(cluster.kubeconfigPath, req);
+    } catch (err) {
+      throw new Error(`get ${args.join(" ")}: ${(err as Error).message}`, { cause: err });
+    }
+    if (got !== ASK_KUBECTL) return got as T | undefined;
+  }
+  return kubectlGetJson(cluster, args);
+}
+
+/** getJson through a kubectl process. */
+export async function kubectlGetJson<T = Record<string, unknown>>(cluster: Cluster, args: string[]): Promise<T | undefined> {
   try {
     return JSON.parse(await kubectl(cluster, ["get", ...args, "-o", "json"])) as T;
   } catch (err) {
