@@ -47,6 +47,8 @@ export interface AgentOptions {
   metricsIntervalMs?: number;
   healthListen: string;
   workers: number;
+  /** --kept-recheck-interval: how often a Work whose removal keeps a Namespace or CRD is tried again (default 30 s). */
+  keptRecheckMs?: number;
 }
 
 export interface RunningAgent {
@@ -107,6 +109,7 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
     pods: heartbeats,
     log,
     workers: opts.workers,
+    ...(opts.keptRecheckMs === undefined ? {} : { keptRecheckMs: opts.keptRecheckMs }),
     owner: ownerOf(ca, opts.clusterName),
     customized: (obj) => customizations.for(obj),
     report: (key) => connection.reportStatus(key),

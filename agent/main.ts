@@ -1,5 +1,5 @@
 // `flotilla agent`: runs in a member cluster, pulls its Works from the hub, applies them.
-import { FlagError, type FlagSpec, type FlagValues } from "../shared/flags.ts";
+import { FlagError, type FlagSpec, type FlagValues, positiveFlag } from "../shared/flags.ts";
 import { loadKubeConfig } from "../shared/kubeconfig.ts";
 import { createLogger } from "../shared/logger.ts";
 import { waitForSignal } from "../shared/signals.ts";
@@ -26,6 +26,7 @@ export const agentFlags: FlagSpec[] = [
   { name: "metrics-interval", type: "duration", default: "15s", help: "how often the agent summarises the pods of the workloads the hub autoscales (metrics.k8s.io has no watch)" },
   { name: "health-listen", type: "string", default: "0.0.0.0:8081", help: 'host:port for /healthz, /readyz, /metrics ("" disables)' },
   { name: "workers", type: "int", default: "8", help: "Works applied in parallel" },
+  { name: "kept-recheck-interval", type: "duration", default: "30s", help: "a removed Work whose Namespace or CRD is kept (it holds objects Flotilla does not manage; the binding says which) is tried again this often, and goes once they are gone" },
 ];
 
 /** Registration options from the flags, when a bootstrap token is given. */
@@ -64,6 +65,7 @@ export async function runAgent(flags: FlagValues): Promise<void> {
     metricsIntervalMs: flags["metrics-interval"] as number,
     healthListen: flags["health-listen"] as string,
     workers: flags.workers as number,
+    keptRecheckMs: positiveFlag(flags, "kept-recheck-interval"),
   });
   log.info({ healthPort: agent.healthPort }, "agent started");
   await waitForSignal();

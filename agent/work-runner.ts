@@ -25,8 +25,11 @@ import { type CustomizedInterpreter, type ManifestOutcome, workStatus } from "./
 
 /** How often a Work with a skipped manifest (a conflict) is looked at again. */
 const RECHECK_SKIPPED_MS = 15_000;
-/** How often a kept Namespace or CRD (it holds objects Flotilla does not manage) is looked at again. */
-const RECHECK_KEPT_MS = 30_000;
+/**
+ * How often a kept Namespace or CRD (it holds objects Flotilla does not manage) is looked at again:
+ * the default of --kept-recheck-interval.
+ */
+export const RECHECK_KEPT_MS = 30_000;
 const applyErrors = counter("flotilla_agent_apply_errors_total", "Work reconciles that reported a manifest that failed to apply.");
 
 /** A Work as the hub sent it. */
@@ -75,6 +78,7 @@ export class WorkRunner {
   /** The fingerprint of each by-hash Work's objects when first checked: a change from it is drift. */
   private readonly baselines = new Map<string, string>();
   private readonly requestContents: (key: string) => void;
+  private readonly keptRecheckMs: number;
   private readonly rest: KubeRest;
   private readonly discovery: Discovery;
   private readonly applied: AppliedStore;
@@ -98,12 +102,15 @@ export class WorkRunner {
     requestContents?: (key: string) => void;
     log: Logger;
     workers?: number;
+    /** --kept-recheck-interval (default RECHECK_KEPT_MS). */
+    keptRecheckMs?: number;
     /** This agent's owner value (agent/owner.ts): what another fleet or cluster applied is never ours. */
     owner?: string;
     /** The kinds' customized operations (Retain, ReflectStatus, InterpretHealth) from the fleet's customizations. */
     customized?: CustomizedInterpreter;
   }) {
     this.customized = opts.customized ?? (() => undefined);
+    this.keptRecheckMs = opts.keptRecheckMs ?? RECHECK_KEPT_MS;
     this.owner = opts.owner;
     this.requestContents = opts.requestContents ?? (() => undefined);
     this.endpoints = opts.endpoints;
@@ -314,7 +321,7 @@ export class WorkRunner {
       const message = [...kept, ...failures].join("; ");
       this.publish({ workKey: key, observedHash: record?.hash ?? "", applied: false, available: false, reason: "DeletionFailed", message, manifests: [], deleted: false });
       if (failures.length > 0) throw new Error(`deleting work ${key}: ${failures.join("; ")}`);
-      return { requeueAfterMs: RECHECK_KEPT_MS };
+      return { requeueAfterMs: this.keptRecheckMs };
     }
     this.applied.delete(key);
     this.preserving.delete(key);

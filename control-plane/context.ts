@@ -47,6 +47,12 @@ export interface ControlPlaneOptions {
   templateSyncs?: number;
   /** --unschedulable-threshold (ms; 0: replicas never move off Unschedulable pods). */
   unschedulableThresholdMs?: number;
+  /** --cluster-ready-settle-period: a cluster Ready again this long is told to remove what its placement dropped (default 10 s). */
+  clusterReadySettleMs?: number;
+  /** --dependency-release-grace-period: a dependency every parent let go this long loses its binding (default 10 s). */
+  dependencyReleaseGraceMs?: number;
+  /** --grpc-keepalive-interval and --grpc-keepalive-timeout of the agent hub (default 30 s and 10 s). */
+  grpcKeepalive?: { intervalMs: number; timeoutMs: number };
   /** --binding-status-entries: over this many targets, a binding lists only the clusters not as desired (default 100). */
   bindingStatusEntries?: number;
   /** The blast-radius brake (--deletion-budget-percent, --deletion-budget-min; a 60 s window). */

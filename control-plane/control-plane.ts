@@ -119,7 +119,9 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Runn
     await elector.start();
   }
 
-  const server = new Server({ "grpc.keepalive_time_ms": 30_000, "grpc.keepalive_timeout_ms": 10_000, "grpc.max_receive_message_length": opts.maxReceiveMessageBytes ?? 4 * 1024 * 1024 });
+  // Keepalive pings end the stream of an agent that stopped answering (a partition, a frozen process): it resyncs when it is back.
+  const keepalive = opts.grpcKeepalive ?? { intervalMs: 30_000, timeoutMs: 10_000 };
+  const server = new Server({ "grpc.keepalive_time_ms": keepalive.intervalMs, "grpc.keepalive_timeout_ms": keepalive.timeoutMs, "grpc.max_receive_message_length": opts.maxReceiveMessageBytes ?? 4 * 1024 * 1024 });
   for (const s of parts.flatMap((p) => p.services ?? [])) server.addService(s.definition, s.implementation);
   const creds = ServerCredentials.createSsl(Buffer.from(opts.tls.caPem), [{ cert_chain: Buffer.from(opts.tls.certPem), private_key: Buffer.from(opts.tls.keyPem) }], true);
   const grpcPort = await new Promise<number>((resolve, reject) => server.bindAsync(opts.grpcListen, creds, (err, port) => (err ? reject(err) : resolve(port))));

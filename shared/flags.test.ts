@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { FlagError, type FlagSpec, flagHelp, parseArgs, parseFlags } from "./flags.ts";
+import { FlagError, type FlagSpec, flagHelp, parseArgs, parseFlags, positiveFlag } from "./flags.ts";
 
 const specs: FlagSpec[] = [
   { name: "name", type: "string", help: "a name", env: "T_NAME", required: true },
@@ -54,4 +54,19 @@ describe("parseArgs", () => {
     assert.throws(() => parseArgs(specs, ["-n"], {}), /--namespace needs a value/);
   });
   it("shows short aliases in the help", () => assert.match(flagHelp(specs), /-n, --namespace/));
+});
+
+describe("positiveFlag", () => {
+  const cases: { name: string; value: number; ok: boolean }[] = [
+    { name: "a positive duration", value: 2_000, ok: true },
+    { name: "a millisecond", value: 1, ok: true },
+    { name: "zero (an interval that would spin)", value: 0, ok: false },
+    { name: "a negative number", value: -1, ok: false },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      if (c.ok) assert.equal(positiveFlag({ every: c.value }, "every"), c.value);
+      else assert.throws(() => positiveFlag({ every: c.value }, "every"), (e: unknown) => e instanceof FlagError && /--every must be above 0/.test(e.message));
+    });
+  }
 });

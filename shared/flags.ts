@@ -106,6 +106,13 @@ function convert(spec: FlagSpec, value: string, source: string): string | number
   }
 }
 
+/** A number flag's value, refused unless above 0 (an interval of 0 would spin). */
+export function positiveFlag(flags: FlagValues, name: string): number {
+  const v = flags[name] as number;
+  if (!(v > 0)) throw new FlagError(`--${name} must be above 0 (got ${v})`);
+  return v;
+}
+
 /** The help text of a command's flags. */
 export function flagHelp(specs: FlagSpec[]): string {
   return specs

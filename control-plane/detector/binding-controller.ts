@@ -26,7 +26,8 @@ const FIELD_MANAGER = "flotilla-binding-controller";
 
 /**
  * How long every parent must have let a dependency go, on synced caches, before its binding is
- * released: long enough for a parent binding deleted by hand to be made again.
+ * released: long enough for a parent binding deleted by hand to be made again. The default of
+ * --dependency-release-grace-period.
  */
 export const DEPENDENCY_RELEASE_GRACE_MS = 10_000;
 
@@ -56,6 +57,7 @@ export class BindingController {
   private readonly fresh = new FreshServed(() => this.now());
   private readonly evictionPeriodMs: number;
   private readonly unschedulableThresholdMs: number;
+  private readonly dependencyReleaseGraceMs: number;
   private readonly moveSignals = new MoveSignals();
   private readonly failover = new FailoverSignals();
   private readonly requireAcceptance: boolean;
@@ -72,6 +74,8 @@ export class BindingController {
     evictionPeriodMs: number;
     /** --unschedulable-threshold: replicas whose pods stay Unschedulable this long move (0: never). */
     unschedulableThresholdMs?: number;
+    /** --dependency-release-grace-period (default DEPENDENCY_RELEASE_GRACE_MS). */
+    dependencyReleaseGraceMs?: number;
     /** --require-acceptance: clusters not accepted get no new templates. */
     requireAcceptance?: boolean;
     /** Each kind's interpreter (customizations over the native ones). */
@@ -82,6 +86,7 @@ export class BindingController {
   }) {
     this.evictionPeriodMs = opts.evictionPeriodMs;
     this.unschedulableThresholdMs = opts.unschedulableThresholdMs ?? 0;
+    this.dependencyReleaseGraceMs = opts.dependencyReleaseGraceMs ?? DEPENDENCY_RELEASE_GRACE_MS;
     this.requireAcceptance = opts.requireAcceptance ?? false;
     this.interpreters = opts.interpreters ?? NATIVE_INTERPRETERS;
     this.quotaGuard = opts.quotaGuard;
@@ -248,7 +253,7 @@ export class BindingController {
     if (bindingPolicyId(existing) === undefined && (existing.spec.requiredBy ?? []).length > 0) {
       const since = this.dependencyRelease.get(key) ?? this.now();
       this.dependencyRelease.set(key, since);
-      const wait = since + DEPENDENCY_RELEASE_GRACE_MS - this.now();
+      const wait = since + this.dependencyReleaseGraceMs - this.now();
       if (wait > 0) return { requeueAfterMs: wait };
       this.dependencyRelease.delete(key);
       this.outcomes.delete(key);

@@ -8,7 +8,7 @@ import { addedKinds, kindsSignature, wantedKinds } from "./wanted-kinds.ts";
 
 export function startDetector(ctx: ControlPlaneContext): Part {
   const { caches, templates, log } = ctx;
-  const bindingCtl = new BindingController({ caches, templates, rest: ctx.rest, outcomes: ctx.outcomes, log, evictionPeriodMs: ctx.opts.gracefulEvictionPeriodMs, unschedulableThresholdMs: ctx.opts.unschedulableThresholdMs, requireAcceptance: ctx.opts.requireAcceptance, interpreters: ctx.interpreters, quotaGuard: (t, e, d) => ctx.scheduleGuards.quota?.(t, e, d), ...(ctx.opts.templateSyncs === undefined ? {} : { workers: ctx.opts.templateSyncs }) });
+  const bindingCtl = new BindingController({ caches, templates, rest: ctx.rest, outcomes: ctx.outcomes, log, evictionPeriodMs: ctx.opts.gracefulEvictionPeriodMs, unschedulableThresholdMs: ctx.opts.unschedulableThresholdMs, dependencyReleaseGraceMs: ctx.opts.dependencyReleaseGraceMs, requireAcceptance: ctx.opts.requireAcceptance, interpreters: ctx.interpreters, quotaGuard: (t, e, d) => ctx.scheduleGuards.quota?.(t, e, d), ...(ctx.opts.templateSyncs === undefined ? {} : { workers: ctx.opts.templateSyncs }) });
   ctx.events.on("templateChanged", (k) => bindingCtl.templateChanged(k));
 
   // Which kinds to watch follows the policies and bindings; one key, so bursts coalesce.

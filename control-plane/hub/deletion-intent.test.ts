@@ -22,7 +22,7 @@ const unknown: TemplateKnowledge = { known: false };
 const m1 = { name: "member1", leaving: false, readyForMs: Infinity };
 
 describe("deletionIntent", () => {
-  const cases: { name: string; cluster?: JudgedCluster; binding: ResourceBinding | undefined; template: TemplateKnowledge; intent: DeletionIntent | undefined }[] = [
+  const cases: { name: string; cluster?: JudgedCluster; binding: ResourceBinding | undefined; template: TemplateKnowledge; settleMs?: number; intent: DeletionIntent | undefined }[] = [
     { name: "the binding still targets the cluster and the template exists: keep (a render error, a suspension, a start)", binding: binding(["member1"]), template: present, intent: undefined },
     { name: "the binding targets the cluster, template kind not watched yet: keep", binding: binding(["member1"]), template: unknown, intent: undefined },
     { name: "the template is deleted", binding: binding(["member1"]), template: gone, intent: { reason: "TemplateDeleted", preserve: false } },
@@ -40,6 +40,8 @@ describe("deletionIntent", () => {
     { name: "the placement dropped a cluster that is not Ready: not sent there (readiness is no intent)", cluster: { ...m1, readyForMs: 0 }, binding: binding(["member2"]), template: present, intent: undefined },
     { name: "the cluster is Ready again but the scheduler may not have placed it yet: not yet", cluster: { ...m1, readyForMs: READY_SETTLE_MS - 1 }, binding: binding(["member2"]), template: present, intent: undefined },
     { name: "Ready long enough and still not placed there: the placement changed", cluster: { ...m1, readyForMs: READY_SETTLE_MS }, binding: binding(["member2"]), template: present, intent: { reason: "PlacementChanged", preserve: false } },
+    { name: "a shorter --cluster-ready-settle-period: Ready that long is long enough", cluster: { ...m1, readyForMs: 2_000 }, binding: binding(["member2"]), template: present, settleMs: 2_000, intent: { reason: "PlacementChanged", preserve: false } },
+    { name: "…and just under it, not yet", cluster: { ...m1, readyForMs: 1_999 }, binding: binding(["member2"]), template: present, settleMs: 2_000, intent: undefined },
     { name: "a not-Ready cluster still hears of a deleted template", cluster: { ...m1, readyForMs: 0 }, binding: binding(["member1"], { deleting: true }), template: gone, intent: { reason: "TemplateDeleted", preserve: false } },
     { name: "a not-Ready cluster that is leaving still cleans up (unjoin)", cluster: { name: "member1", leaving: true, readyForMs: 0 }, binding: binding(["member2"]), template: present, intent: { reason: "ClusterUnjoined", preserve: false } },
     { name: "--require-acceptance: a member that registered again, not accepted yet, keeps what it runs", cluster: { ...m1, accepted: false }, binding: binding(["member2"]), template: present, intent: undefined },
@@ -53,5 +55,5 @@ describe("deletionIntent", () => {
     { name: "…also of a deleted template", cluster: { name: "member1", leaving: true, readyForMs: 0, accepted: false }, binding: undefined, template: gone, intent: { reason: "TemplateDeleted", preserve: false, preserveUnknown: true } },
     { name: "a preserving binding that moved off the cluster deletes there (preservation is for template deletion)", binding: binding(["member2"], { preserve: true }), template: present, intent: { reason: "PlacementChanged", preserve: false } },
   ];
-  for (const c of cases) it(c.name, () => assert.deepEqual(deletionIntent(c.cluster ?? m1, c.binding, c.template), c.intent));
+  for (const c of cases) it(c.name, () => assert.deepEqual(deletionIntent(c.cluster ?? m1, c.binding, c.template, c.settleMs ?? READY_SETTLE_MS), c.intent));
 });

@@ -19,21 +19,9 @@ export interface DeletionIntent {
 }
 
 /**
- * The intent behind the absence of a Work for a cluster, or undefined when there is none (the
- * agent keeps the Work). binding: the template's binding from the synced binding informer.
- * Intent is one of: the template seen deleted; a binding that no longer places the template on
- * the cluster; a binding the control plane deleted on purpose and said why on
- * (`flotilla.dev/released-because`: a dependency no parent needs). Never intent: a missing
- * binding, or one deleted by hand, while the template lives (it is made again); a binding being
- * deleted while the template's kind has not listed (absence counts only from a synced informer);
- * a placement that dropped the cluster while it is not Ready, or just Ready again (READY_SETTLE_MS);
- * anything a cluster not accepted yet runs that its placement does not name (--require-acceptance:
- * a member that registered again is held as it is, neither given nor told to remove anything,
- * until an admin accepts it; then its absences are judged again), unless it is leaving.
- */
-/**
  * How long a cluster must have been Ready before it is told to remove what its placement dropped:
- * long enough for the scheduler to have placed it again after it returned.
+ * long enough for the scheduler to have placed it again after it returned. The default of
+ * --cluster-ready-settle-period.
  */
 export const READY_SETTLE_MS = 10_000;
 
@@ -48,7 +36,21 @@ export interface JudgedCluster {
   accepted?: boolean;
 }
 
-export function deletionIntent(cluster: JudgedCluster, binding: ResourceBinding | undefined, template: TemplateKnowledge): DeletionIntent | undefined {
+/**
+ * The intent behind the absence of a Work for a cluster, or undefined when there is none (the
+ * agent keeps the Work). binding: the template's binding from the synced binding informer.
+ * Intent is one of: the template seen deleted; a binding that no longer places the template on
+ * the cluster; a binding the control plane deleted on purpose and said why on
+ * (`flotilla.dev/released-because`: a dependency no parent needs). Never intent: a missing
+ * binding, or one deleted by hand, while the template lives (it is made again); a binding being
+ * deleted while the template's kind has not listed (absence counts only from a synced informer);
+ * a placement that dropped the cluster while it is not Ready, or Ready again for less than
+ * settleMs (--cluster-ready-settle-period);
+ * anything a cluster not accepted yet runs that its placement does not name (--require-acceptance:
+ * a member that registered again is held as it is, neither given nor told to remove anything,
+ * until an admin accepts it; then its absences are judged again), unless it is leaving.
+ */
+export function deletionIntent(cluster: JudgedCluster, binding: ResourceBinding | undefined, template: TemplateKnowledge, settleMs: number): DeletionIntent | undefined {
   const templateGone = template.known && (template.template === undefined || template.template.metadata.deletionTimestamp !== undefined);
   const preserve = binding?.spec.preserveResourcesOnDeletion === true;
   // Not accepted (--require-acceptance): no admin has vouched for this member yet, so the hub acts
@@ -67,7 +69,7 @@ export function deletionIntent(cluster: JudgedCluster, binding: ResourceBinding 
     if (cluster.leaving) return { reason: "ClusterUnjoined", preserve: false };
     // A placement that dropped a cluster while it was not Ready dropped it because of readiness:
     // never sent there; decided again once it has been Ready long enough to be placed again.
-    return cluster.readyForMs < READY_SETTLE_MS ? undefined : { reason: "PlacementChanged", preserve: false };
+    return cluster.readyForMs < settleMs ? undefined : { reason: "PlacementChanged", preserve: false };
   }
   if (templateGone) return { reason: "TemplateDeleted", preserve };
   return undefined;

@@ -24,13 +24,14 @@ function decisionsOf(c: Cluster): string {
 
 export function startHub(ctx: ControlPlaneContext): HubPart {
   const { caches, templates, events } = ctx;
+  const settleMs = ctx.opts.clusterReadySettleMs ?? READY_SETTLE_MS;
   // Absences kept while a cluster was not Ready (or just Ready again) are judged again once it has settled.
   const rechecks = new ClusterTimers((cluster) => hub.session(cluster)?.recheckAbsent());
   // (Also once an admin accepts it: the scheduler places it first, then its absences are judged.)
   caches.onClusterShapeChange(
     (c) => `${clusterReady(c)}/${c.spec?.hubAcceptsClient === true}`,
     (name, _before, after) => {
-      if (after !== undefined && clusterReady(after)) rechecks.after(name, READY_SETTLE_MS);
+      if (after !== undefined && clusterReady(after)) rechecks.after(name, settleMs);
     },
   );
   // A person's answer to the held deletions of a cluster: a new value of its annotation.
@@ -66,8 +67,8 @@ export function startHub(ctx: ControlPlaneContext): HubPart {
     const readyForMs = c === undefined || !clusterReady(c) ? 0 : since === undefined ? Infinity : Math.max(0, Date.now() - since);
     const template: TemplateKnowledge = templates.watching(ref) ? { known: true, template: templates.get(ref) } : { known: false };
     const accepted = !ctx.opts.requireAcceptance || c?.spec?.hubAcceptsClient === true;
-    const judged = deletionIntent({ name: cluster, leaving: c === undefined || c.metadata.deletionTimestamp !== undefined, readyForMs, accepted }, caches.bindingOf(ref), template);
-    if (judged === undefined && readyForMs > 0 && readyForMs < READY_SETTLE_MS) rechecks.after(cluster, READY_SETTLE_MS - readyForMs);
+    const judged = deletionIntent({ name: cluster, leaving: c === undefined || c.metadata.deletionTimestamp !== undefined, readyForMs, accepted }, caches.bindingOf(ref), template, settleMs);
+    if (judged === undefined && readyForMs > 0 && readyForMs < settleMs) rechecks.after(cluster, settleMs - readyForMs);
     return judged;
   };
   // Only reports this control plane accepted made these records (DESIGN §7: an agent speaks for what it was sent).

@@ -10,6 +10,8 @@ import { bindingName } from "../../control-plane/scheduling/binding-spec.ts";
 import { apply, type BindingJson, condition, deletions, eventually, getJson, kubectl, sleep } from "./helpers.ts";
 
 const NS = "absent";
+/** --dependency-release-grace-period in this file. */
+const RELEASE_GRACE_MS = 4_000;
 
 interface Obj {
   metadata: { name: string; uid: string; labels?: Record<string, string>; annotations?: Record<string, string>; finalizers?: string[]; ownerReferences?: unknown[] };
@@ -45,7 +47,8 @@ describe("no inferred absence deletes what runs", () => {
   let m2: Cluster;
   before(async () => {
     fleet = await startFleet({ members: 2 });
-    flotilla = await startFlotilla(fleet);
+    // A dependency's release waits --dependency-release-grace-period: 4 s here (10 s in production).
+    flotilla = await startFlotilla(fleet, { controlPlaneArgs: [`--dependency-release-grace-period=${RELEASE_GRACE_MS}ms`] });
     [m1, m2] = fleet.members as [Cluster, Cluster];
     for (const c of [fleet.control, m1, m2]) {
       await kubectl(c, ["create", "namespace", NS]);
@@ -113,7 +116,7 @@ describe("no inferred absence deletes what runs", () => {
     const deletes = [deletions(await flotilla.agentMetrics("member1")), deletions(await flotilla.agentMetrics("member2"))];
     await kubectl(fleet.control, ["delete", "rb", "-n", NS, "parent-deployment"]);
     await eventually("the parent's binding made again", () => binding("parent-deployment"), (b) => b.metadata.uid !== old.metadata.uid && b.spec.clusters.length === 2);
-    await sleep(12_000); // past the 10 s a dependency's release waits for
+    await sleep(RELEASE_GRACE_MS + 2_000); // past --dependency-release-grace-period (4 s here), which a dependency's release waits for
     assert.deepEqual(await uids("cm", "parent-conf"), before, "the dependency is the same object in both members");
     assert.deepEqual(await uids("deploy", "parent"), parent, "and so is the parent");
     assert.ok(await binding("parent-conf-configmap"), "the dependency's binding stays");

@@ -15,6 +15,8 @@ import { apply, type BindingJson, condition, eventually, getJson, kubectl, sleep
 
 const NS = "lua-deps";
 const GROUP = "deps.flotilla.dev";
+/** --dependency-release-grace-period in this file. */
+const RELEASE_GRACE_MS = 4_000;
 
 const crd = (kind: string, plural: string) => ({
   apiVersion: "apiextensions.k8s.io/v1",
@@ -58,7 +60,8 @@ describe("dependencies a customization's GetDependencies names, on real members"
   let flotilla: Flotilla;
   before(async () => {
     fleet = await startFleet({ members: 2 });
-    flotilla = await startFlotilla(fleet);
+    // A dependency's release waits --dependency-release-grace-period: 4 s here (10 s in production).
+    flotilla = await startFlotilla(fleet, { controlPlaneArgs: [`--dependency-release-grace-period=${RELEASE_GRACE_MS}ms`] });
     await kubectl(fleet.control, ["create", "namespace", NS]);
   });
   after(async () => {
@@ -128,7 +131,7 @@ describe("dependencies a customization's GetDependencies names, on real members"
     const failed = await eventually("InterpreterFailed on the Widget's binding", widgetBinding, (b) => condition(b, "Scheduled")?.reason === "InterpreterFailed");
     assert.match(condition(failed, "Scheduled")?.message ?? "", /^InterpretDependency: .*missing/);
     assert.deepEqual(failed.spec.clusters.map((c) => c.name), ["member1", "member2"], "the Widget keeps its placement");
-    await sleep(12_000); // past the 10 s a dependency's release waits for
+    await sleep(RELEASE_GRACE_MS + 2_000); // past --dependency-release-grace-period (4 s here), which a dependency's release waits for
     for (const m of [m1, m2]) {
       for (const [kind, name] of dependencies) {
         const got = await getJson<ObjectJson>(m, [kind, "-n", NS, name]);

@@ -41,7 +41,8 @@ describe("what the agent deletes, keeps and repairs in a member", () => {
   let m1: Cluster;
   before(async () => {
     fleet = await startFleet({ members: 1 });
-    flotilla = await startFlotilla(fleet);
+    // A kept Namespace or CRD is tried again every --kept-recheck-interval: 2 s here (30 s in production).
+    flotilla = await startFlotilla(fleet, { agentArgs: ["--kept-recheck-interval=2s"] });
     [m1] = fleet.members as [Cluster];
     await kubectl(fleet.control, ["create", "namespace", NS]);
   });

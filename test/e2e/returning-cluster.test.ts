@@ -10,6 +10,8 @@ import { type Flotilla, startFlotilla } from "../env/flotilla.ts";
 import { apply, type BindingJson, deletions, deploymentJson, eventually, getJson, kubectl, sleep } from "./helpers.ts";
 
 const NS = "returning";
+/** --cluster-ready-settle-period in this file. */
+const SETTLE_MS = 3_000;
 
 interface DeploymentJson {
   metadata: { uid: string };
@@ -39,7 +41,8 @@ describe("a returning cluster is asked again, not told to delete", () => {
   before(async () => {
     fleet = await startFleet({ members: 2 });
     // The issue's fleet: a short failure threshold and eviction period, so a freeze evicts.
-    flotilla = await startFlotilla(fleet, { clusterFailureThreshold: "4s", gracefulEvictionPeriod: "2s" });
+    // A held removal is judged again once the cluster has been Ready --cluster-ready-settle-period: 3 s here.
+    flotilla = await startFlotilla(fleet, { clusterFailureThreshold: "4s", gracefulEvictionPeriod: "2s", controlPlaneArgs: [`--cluster-ready-settle-period=${SETTLE_MS}ms`] });
     [m1, m2] = fleet.members as [Cluster, Cluster];
     await kubectl(fleet.control, ["create", "namespace", NS]);
   });
@@ -72,8 +75,8 @@ describe("a returning cluster is asked again, not told to delete", () => {
     }
     await eventually("member2 placed again", binding, (b) => split(b) === "member1=2 member2=2", 60_000);
     await eventually("member2 runs 2 again", () => getJson<DeploymentJson>(m2, ["deploy", "-n", NS, "web"]), (d) => d.spec.replicas === 2, 60_000);
-    // Past the settle period in which a held removal is judged again.
-    await sleep(12_000);
+    // Past the settle period after which a held removal is judged again (--cluster-ready-settle-period, 3 s here), and its sending and acting.
+    await sleep(SETTLE_MS + 2_000);
     const after2 = await getJson<DeploymentJson>(m2, ["deploy", "-n", NS, "web"]);
     assert.equal(after2?.metadata.uid, before2.metadata.uid, "member2's Deployment is the same object: never deleted and made again");
     assert.deepEqual(deletions(await flotilla.agentMetrics("member2")), deletesBefore, "member2's agent deleted nothing");

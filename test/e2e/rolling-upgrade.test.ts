@@ -102,7 +102,8 @@ describe("a rolling upgrade from the previous commit", () => {
     // Agents dial one address in front of every replica, as behind a Service. The failure
     // threshold is the control plane's default, 30 s (the tests' 5 s would let a slow agent restart on a loaded machine
     // evict its Divided share, a failover this test is not about).
-    flotilla = await startFlotilla(fleet, { hubProxy: true, version: old, clusterFailureThreshold: "30s" });
+    // --cluster-ready-settle-period 3 s for this checkout's control planes (the previous version's keeps its 10 s; none leads at the end).
+    flotilla = await startFlotilla(fleet, { hubProxy: true, version: old, clusterFailureThreshold: "30s", controlPlaneArgs: ["--cluster-ready-settle-period=3s"] });
     await kubectl(fleet.control, ["create", "namespace", NS]);
   });
   after(async () => {
@@ -184,8 +185,8 @@ describe("a rolling upgrade from the previous commit", () => {
       await sleep(5_000);
       await settled().catch((err: unknown) => assert.fail(`after "${what}" (from ${previous.title}): ${String(err)}`));
     }
-    // Past the hub's 10 s settle after a cluster's return, and a resync or two.
-    await sleep(12_000);
+    // Past the hub's settle after a cluster's return (--cluster-ready-settle-period, 3 s here), and a resync or two.
+    await sleep(6_000);
     await settled();
 
     const problems: string[] = [];

@@ -93,7 +93,8 @@ describe("WorkloadRebalancer on real members", () => {
     await sleep(3_000);
     assert.equal(split((await binding("web")) as Binding), "member1=5 member2=1", "room alone moves nothing");
 
-    await apply(fleet.control, rebalancer("spread-web", ["web", "missing"], 20));
+    // ttlSecondsAfterFinished 5: long enough to read its status once finished, and the TTL's deletion is awaited below.
+    await apply(fleet.control, rebalancer("spread-web", ["web", "missing"], 5));
     const r = await eventually("the rebalancer finished", () => getJson<RebalancerJson>(fleet.control, ["workloadrebalancer", "spread-web"]), (x) => x.status?.finishTime !== undefined);
     assert.deepEqual(
       r.status?.observedWorkloads?.map((w) => [w.workload.name, w.result, w.reason]),
