@@ -24,6 +24,8 @@ export const agentFlags: FlagSpec[] = [
   { name: "state-namespace", type: "string", default: "flotilla-system", help: "namespace in the member where the agent keeps its applied-work records" },
   { name: "heartbeat-interval", type: "duration", default: "10s", help: "how often the agent reports cluster health and capacity" },
   { name: "metrics-interval", type: "duration", default: "15s", help: "how often the agent summarises the pods of the workloads the hub autoscales (metrics.k8s.io has no watch)" },
+  { name: "horizontal-pod-autoscaler-cpu-initialization-period", type: "duration", default: "5m", help: "for this long after a pod starts, its CPU sample counts toward a FederatedHPA only while it is Ready and the sample was taken one metrics window after its last readiness change (kube-controller-manager's flag and default, as Karmada's; the agent applies it, since the summaries it sends carry no per-pod times)" },
+  { name: "horizontal-pod-autoscaler-initial-readiness-delay", type: "duration", default: "30s", help: "past the CPU initialization period, a pod that is not Ready counts toward a FederatedHPA's CPU only if it became not Ready later than this after it started, so was Ready once (kube-controller-manager's flag and default, as Karmada's)" },
   { name: "health-listen", type: "string", default: "0.0.0.0:8081", help: 'host:port for /healthz, /readyz, /metrics ("" disables)' },
   { name: "workers", type: "int", default: "8", help: "Works applied in parallel" },
 ];
@@ -62,6 +64,10 @@ export async function runAgent(flags: FlagValues): Promise<void> {
     stateNamespace: flags["state-namespace"] as string,
     heartbeatMs: flags["heartbeat-interval"] as number,
     metricsIntervalMs: flags["metrics-interval"] as number,
+    hpaReadiness: {
+      cpuInitializationPeriodMs: flags["horizontal-pod-autoscaler-cpu-initialization-period"] as number,
+      initialReadinessDelayMs: flags["horizontal-pod-autoscaler-initial-readiness-delay"] as number,
+    },
     healthListen: flags["health-listen"] as string,
     workers: flags.workers as number,
   });
