@@ -63,6 +63,8 @@ export interface FlotillaOptions {
   hubProxy?: boolean;
   /** More flags for every control-plane replica (e.g. `--deletion-budget-min=3`). */
   controlPlaneArgs?: string[];
+  /** More flags for every agent (e.g. `--metrics-interval=2s`). */
+  agentArgs?: string[];
   /** The Flotilla the first control plane and the agents run (default this checkout's). */
   version?: FlotillaVersion;
 }
@@ -234,6 +236,7 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
         `--health-listen=127.0.0.1:${healthPort}`,
         `--heartbeat-interval=${opts.heartbeatInterval ?? "1s"}`,
         ...(o.stateNamespace !== undefined ? [`--state-namespace=${o.stateNamespace}`] : []),
+        ...(opts.agentArgs ?? []),
       ])],
       env,
       logFile: join(logsDir, `agent-${member}.log`),
