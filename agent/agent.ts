@@ -45,6 +45,8 @@ export interface AgentOptions {
   heartbeatMs: number;
   /** How often the wanted workloads' pods are summarised (metrics.k8s.io has no watch). */
   metricsIntervalMs?: number;
+  /** --horizontal-pod-autoscaler-cpu-initialization-period and …-initial-readiness-delay (default 5 min and 30 s). */
+  hpaReadiness?: { cpuInitializationPeriodMs: number; initialReadinessDelayMs: number };
   healthListen: string;
   workers: number;
   /** --kept-recheck-interval: how often a Work whose removal keeps a Namespace or CRD is tried again (default 30 s). */
@@ -121,6 +123,7 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
     source: new KubeMetricsSource(rest, discovery),
     pods: (namespace) => heartbeats.podsIn(namespace),
     intervalMs: opts.metricsIntervalMs ?? 15_000,
+    ...(opts.hpaReadiness === undefined ? {} : { readiness: opts.hpaReadiness }),
     log: log.child({ component: "workload-metrics" }),
     changed: (key) => connection.reportMetrics(key),
   });

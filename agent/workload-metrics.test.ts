@@ -28,7 +28,7 @@ class FakeSource implements MetricsSource {
   async podMetrics(namespace: string, selector: string): Promise<Read<Map<string, PodSample>>> {
     this.asked.push(`pods ${namespace} ${selector}`);
     if (this.podMetricsProblem !== undefined) return { ok: false, problem: this.podMetricsProblem };
-    const s = (at: number): PodSample => ({ timestampMs: at, windowMs: 15_000, containers: [{ name: "app", usage: { memory: this.usage } }] });
+    const s = (at: number): PodSample => ({ timestampMs: at, windowMs: 15_000, containers: [{ name: "app", usage: { memory: this.usage, cpu: "250m" } }] });
     return { ok: true, value: new Map([["web-1", s(Date.now())], ["web-2", s(Date.now())], ["api-1", s(Date.now())]]) };
   }
   async podsMetric(): Promise<Read<Map<string, bigint>>> {
@@ -131,6 +131,28 @@ describe("WorkloadMetricsPoller", () => {
     poller.want(metricsWanted([]));
     assert.deepEqual([poller.keys(), poller.latest(WEB), poller.hash], [[], undefined, ""]);
   });
+});
+
+describe("WorkloadMetricsPoller's CPU readiness timing (--horizontal-pod-autoscaler-cpu-initialization-period, …-initial-readiness-delay)", () => {
+  // web-1 started at 0 and turned not Ready at 60 s; the poll is at 90 s.
+  const notReady: SummaryPod = { ...pod("web-1", "web"), status: { phase: "Running", startTime: "1970-01-01T00:00:00Z", conditions: [{ type: "Ready", status: "False", lastTransitionTime: "1970-01-01T00:01:00Z" }] } };
+  const cases: { name: string; readiness?: { cpuInitializationPeriodMs?: number; initialReadinessDelayMs?: number }; unready: number }[] = [
+    { name: "the defaults (5 min, 30 s): within the period, a pod not Ready is set aside", unready: 1 },
+    { name: "a 1 min period: past it, a pod that turned not Ready after the 30 s delay counts", readiness: { cpuInitializationPeriodMs: 60_000 }, unready: 0 },
+    { name: "a 1 min period and a 2 min delay: it turned not Ready within the delay, so never was Ready: set aside", readiness: { cpuInitializationPeriodMs: 60_000, initialReadinessDelayMs: 120_000 }, unready: 1 },
+  ];
+  for (const c of cases) {
+    it(c.name, async () => {
+      const clock = new FakeClock();
+      clock.advance(90_000);
+      const poller = new WorkloadMetricsPoller({ source: new FakeSource(), pods: () => [notReady], intervalMs: 15_000, log: silentLogger(), changed: () => {}, clock, ...(c.readiness ? { readiness: c.readiness } : {}) });
+      poller.want(wanted([metric({ key: "cpu", resource: "cpu" })]));
+      await poller.poll();
+      const cpu = reportOf(poller.latest(WEB) ?? assert.fail("no summary")).summary.resources?.cpu;
+      assert.equal(cpu?.unreadyPods, c.unready);
+      assert.equal(cpu?.readyPods, 1 - c.unready);
+    });
+  }
 });
 
 it("selectorString writes a label selector as the labelSelector parameter", () => {

@@ -27,6 +27,7 @@ export class WorkloadMetricsPoller {
   private readonly source: MetricsSource;
   private readonly pods: (namespace: string) => SummaryPod[];
   private readonly intervalMs: number;
+  private readonly readiness: { cpuInitializationPeriodMs?: number; initialReadinessDelayMs?: number };
   private readonly clock: Clock;
   private readonly log: Logger;
   private readonly changed: (key: string) => void;
@@ -44,6 +45,8 @@ export class WorkloadMetricsPoller {
     /** The cached pods of a namespace. */
     pods: (namespace: string) => SummaryPod[];
     intervalMs: number;
+    /** kube-controller-manager's CPU readiness timing (metrics-summary.ts; default its defaults). */
+    readiness?: { cpuInitializationPeriodMs?: number; initialReadinessDelayMs?: number };
     log: Logger;
     /** A workload's summary changed (or it is gone from the list: latest() is then undefined). */
     changed: (key: string) => void;
@@ -52,6 +55,7 @@ export class WorkloadMetricsPoller {
     this.source = opts.source;
     this.pods = opts.pods;
     this.intervalMs = opts.intervalMs;
+    this.readiness = opts.readiness ?? {};
     this.log = opts.log;
     this.changed = opts.changed;
     this.clock = opts.clock ?? realClock;
@@ -159,7 +163,7 @@ export class WorkloadMetricsPoller {
         problem(`metric ${m.key}`, `unknown type ${JSON.stringify(m.type)}; left out`);
       }
     }
-    const out = summarize({ pods, metrics: w.metrics, podMetrics, podsValues, values, now: this.clock.now() });
+    const out = summarize({ pods, metrics: w.metrics, podMetrics, podsValues, values, now: this.clock.now(), ...this.readiness });
     return summaryToWire(out.summary, { workload: ref, wantedHash, windowStartMs: out.windowStartMs, windowEndMs: out.windowEndMs, problems: problems.slice(0, MAX_PROBLEMS) });
   }
 }

@@ -43,6 +43,8 @@ export interface ControlPlaneOptions {
   clusterStartupGraceMs: number;
   /** A not-Ready cluster keeps its Divided copy at least this long, and until the replacement is Available. */
   gracefulEvictionPeriodMs: number;
+  /** --horizontal-pod-autoscaler-sync-period: how often each FederatedHPA runs (default 15 s). */
+  federatedHpaSyncPeriodMs?: number;
   /** --concurrent-resource-template-syncs: the binding controller's workers (default 16). */
   templateSyncs?: number;
   /** --unschedulable-threshold (ms; 0: replicas never move off Unschedulable pods). */

@@ -59,6 +59,7 @@ export const controlPlaneFlags: FlagSpec[] = [
   { name: "webhook-url", type: "string", default: "", help: "https://host:port where the apiserver calls the webhook (default: the --webhook-listen address, which must then not be 0.0.0.0); the hub's certificate must name the host" },
   { name: "webhook-service", type: "string", default: "", help: "namespace/name[:port] of the Service the apiserver calls the webhook through (port default 443), instead of --webhook-url; the hub's certificate must name <name>.<namespace>.svc" },
   { name: "peer-address", type: "string", default: "", help: "host:port where the other control-plane replicas reach this one's gRPC listener (default: --grpc-listen's host, or $POD_IP with its port when it listens on every interface). The leader collects there, every 5 s, the workload metrics this replica's agents send, so its FederatedHPAs see every cluster (written into the cluster Leases this replica holds; needs --ca-key on the leader, which signs itself a control-plane client certificate). Without an address, the leader counts the clusters streaming here as missing" },
+  { name: "horizontal-pod-autoscaler-sync-period", type: "duration", default: "15s", help: "how often the leader runs each FederatedHPA over the members' latest workload summaries (Karmada's flag and default, as kube-controller-manager's); a FederatedHPA created or changed runs at once" },
   { name: "dashboard-address", type: "string", default: "", help: 'host:port of the read-only web dashboard (HTTPS with --tls-cert; overview, topology, clusters, explain, live): a browser signs in with an admin or viewer client certificate, or with the one-time link `flotillactl dashboard` prints. "" (the default) turns it off' },
   { name: "dashboard-url", type: "string", default: "", help: "https://host:port where browsers reach the dashboard, used in the login links (default: https://<--dashboard-address>, with 127.0.0.1 for an address on every interface)" },
   { name: "dashboard-session-ttl", type: "duration", default: "1h", help: "how long a dashboard session lasts after its login link was used (the link itself works once, within two minutes)" },
@@ -101,6 +102,7 @@ export async function runControlPlane(flags: FlagValues): Promise<void> {
     deletionBudget: deletionBudget(flags),
     bindingStatusEntries: positive(flags, "binding-status-entries"),
     templateSyncs: templateSyncs(flags),
+    federatedHpaSyncPeriodMs: positive(flags, "horizontal-pod-autoscaler-sync-period"),
     leaderElection: flags["leader-elect"]
       ? {
           namespace: flags["leader-elect-namespace"] as string,

@@ -18,7 +18,7 @@ const NOW = Date.parse("2026-11-24T12:00:00Z");
 const WORKLOAD = "apps/v1/Deployment/shop/web";
 const deployments: ResourceInfo = { apiVersion: "apps/v1", kind: "Deployment", plural: "deployments", namespaced: true };
 
-function setup(o: { scaleFails?: boolean } = {}) {
+function setup(o: { scaleFails?: boolean; syncPeriodMs?: number } = {}) {
   const fhpas = new FakeInformer<FederatedHPA>(RESOURCES.federatedHPA);
   const template: KubeObject = { apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "web", namespace: "shop" }, spec: { replicas: 4 }, ...{ status: { replicas: 4 } } };
   const binding = { spec: { clusters: [{ name: "m1", replicas: 2 }, { name: "m2", replicas: 2 }] } } as ResourceBinding;
@@ -36,7 +36,7 @@ function setup(o: { scaleFails?: boolean } = {}) {
   const clock = { now: NOW };
   const events: string[] = [];
   const recorder = { record: async (o: { kind: string; name: string }, e: Failure) => void events.push(`${o.kind}/${o.name} ${e.type ?? "Warning"} ${e.reason}: ${e.message}`) };
-  const ctl = new FederatedHpaController({ caches, templates, rest, metrics, log: silentLogger(), events: recorder, now: () => clock.now });
+  const ctl = new FederatedHpaController({ caches, templates, rest, metrics, log: silentLogger(), events: recorder, now: () => clock.now, ...(o.syncPeriodMs === undefined ? {} : { syncPeriodMs: o.syncPeriodMs }) });
   fhpas.put({
     apiVersion: "flotilla.dev/v1alpha1",
     kind: "FederatedHPA",
@@ -102,5 +102,15 @@ describe("FederatedHpaController", () => {
     assert.match(able?.message ?? "", /unable to handle/);
     assert.equal(status?.lastScaleTime, undefined);
     assert.deepEqual(events, ["FederatedHPA/web Warning FailedRescale: New size: 8; reason: cpu resource utilization (percentage of request) above target; error: the server is currently unable to handle the request"]);
+  });
+
+  it("runs each FederatedHPA again one sync period later: 15 s by default, else --horizontal-pod-autoscaler-sync-period", async () => {
+    for (const [syncPeriodMs, want] of [[undefined, 15_000], [1_000, 1_000]] as const) {
+      const { ctl } = setup(syncPeriodMs === undefined ? {} : { syncPeriodMs });
+      const requeued: [string, number][] = [];
+      ctl.controller.queue.addAfter = (key, ms) => void requeued.push([key, ms]);
+      await ctl.controller.process("shop/web");
+      assert.deepEqual(requeued, [["shop/web", want]]);
+    }
   });
 });

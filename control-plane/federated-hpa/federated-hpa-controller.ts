@@ -1,4 +1,5 @@
-// The FederatedHPA controller (issue 22; leader only): every sync period, each FederatedHPA's run
+// The FederatedHPA controller (issue 22; leader only): every sync period
+// (--horizontal-pod-autoscaler-sync-period), each FederatedHPA's run
 // (autoscaling/federated-hpa-run.ts, pure) over its target template, the binding's placement and
 // the members' summaries; it writes the template's replicas through its scale subresource (or
 // spec.replicas for a kind without one) and the FederatedHPA's status, each only when it changes.
@@ -27,7 +28,7 @@ import { statusHolds } from "../status/status-holds.ts";
 import type { MetricsStore } from "./metrics-store.ts";
 import { AUTOSCALER_FIELD_MANAGER, scaleTemplate } from "./scale-target.ts";
 
-/** kube-controller-manager's --horizontal-pod-autoscaler-sync-period. */
+/** The default of --horizontal-pod-autoscaler-sync-period (kube-controller-manager's and Karmada's). */
 export const SYNC_PERIOD_MS = 15_000;
 /** A member's summary older than this counts as missing (four sync periods). */
 export const METRICS_MAX_AGE_MS = 60_000;
@@ -46,8 +47,20 @@ export class FederatedHpaController {
   private readonly interpreters: InterpreterRegistry;
   private readonly log: Logger;
   private readonly now: () => number;
+  private readonly syncPeriodMs: number;
 
-  constructor(opts: { caches: Caches; templates: TemplateInformers; rest: KubeRest; metrics: MetricsStore; log: Logger; events?: Pick<EventRecorder, "record">; interpreters?: InterpreterRegistry; now?: () => number }) {
+  constructor(opts: {
+    caches: Caches;
+    templates: TemplateInformers;
+    rest: KubeRest;
+    metrics: MetricsStore;
+    log: Logger;
+    events?: Pick<EventRecorder, "record">;
+    interpreters?: InterpreterRegistry;
+    now?: () => number;
+    /** How long after a run the FederatedHPA runs again (default SYNC_PERIOD_MS). */
+    syncPeriodMs?: number;
+  }) {
     this.events = opts.events;
     this.caches = opts.caches;
     this.templates = opts.templates;
@@ -56,6 +69,7 @@ export class FederatedHpaController {
     this.log = opts.log.child({ component: "federated-hpa" });
     this.interpreters = opts.interpreters ?? NATIVE_INTERPRETERS;
     this.now = opts.now ?? Date.now;
+    this.syncPeriodMs = opts.syncPeriodMs ?? SYNC_PERIOD_MS;
     this.controller = new Controller({ name: "federated-hpa", reconcile: (k) => this.reconcile(k), log: this.log, workers: 2 });
     const changed = (f: FederatedHPA) => this.controller.enqueue(keyOf(f));
     this.caches.federatedHpas.on({ add: changed, update: changed, delete: changed });
@@ -119,7 +133,7 @@ export class FederatedHpaController {
     });
     // A failed status write is retried by the controller's backoff (the run's decisions stand).
     if (statusError !== undefined) throw statusError;
-    return { requeueAfterMs: SYNC_PERIOD_MS };
+    return { requeueAfterMs: this.syncPeriodMs };
   }
 
   private record(key: string, fhpa: FederatedHPA, outcome: Parameters<typeof federatedHpaEvents>[0]): void {

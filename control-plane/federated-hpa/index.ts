@@ -41,7 +41,7 @@ export function startFederatedHpa(ctx: ControlPlaneContext): Part & { metrics: M
   ctx.caches.federatedHpas.on({ add: poke, update: poke, delete: poke });
   ctx.caches.bindings.on({ add: poke, update: poke, delete: poke });
   ctx.events.on("templateChanged", poke);
-  const fhpa = new FederatedHpaController({ caches: ctx.caches, templates: ctx.templates, rest: ctx.rest, metrics, log: ctx.log, events: ctx.recorder, interpreters: ctx.interpreters });
+  const fhpa = new FederatedHpaController({ caches: ctx.caches, templates: ctx.templates, rest: ctx.rest, metrics, log: ctx.log, events: ctx.recorder, interpreters: ctx.interpreters, ...(ctx.opts.federatedHpaSyncPeriodMs === undefined ? {} : { syncPeriodMs: ctx.opts.federatedHpaSyncPeriodMs }) });
   counterOf("flotilla_federated_hpa_scale_writes_total", "Target replica writes by the FederatedHPA controller.", () => fhpa.writes.scale);
   counterOf("flotilla_federated_hpa_status_writes_total", "FederatedHPA status writes.", () => fhpa.writes.status);
   const cron = new CronFederatedHpaController({ caches: ctx.caches, templates: ctx.templates, rest: ctx.rest, log: ctx.log, events: ctx.recorder });

@@ -3,11 +3,15 @@
 // FederatedHPA holds its target within its bounds and says, on its own status, that it receives no
 // metrics (nothing scales on missing data); a CronFederatedHPA rule on a FederatedHPA moves its
 // bounds, and the target follows.
+//
+// A cron rule fires only on a minute (schedules have no seconds), so each of the two cases waits up
+// to a minute for one; the two run at once, so that those waits overlap instead of adding up.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { Cluster } from "../env/cluster.ts";
 import { type Fleet, startFleet } from "../env/fleet.ts";
 import { type Flotilla, startFlotilla } from "../env/flotilla.ts";
+import { SHORT_AUTOSCALING_PERIODS } from "./fleet-autoscaling.fixtures.ts";
 import { apply, type BindingJson, deploymentJson, eventually, getJson, kubectl } from "./helpers.ts";
 
 const NS = "autoscale";
@@ -47,12 +51,13 @@ const divided = (name: string) =>
     },
   });
 
-describe("fleet autoscaling without metrics", () => {
+// The cases use their own Deployments, policies and autoscalers (web, api), so they may run at once.
+describe("fleet autoscaling without metrics", { concurrency: 2 }, () => {
   let fleet: Fleet;
   let flotilla: Flotilla;
   before(async () => {
     fleet = await startFleet({ members: 2 });
-    flotilla = await startFlotilla(fleet);
+    flotilla = await startFlotilla(fleet, SHORT_AUTOSCALING_PERIODS);
     await kubectl(fleet.control, ["create", "namespace", NS]);
   });
   after(async () => {

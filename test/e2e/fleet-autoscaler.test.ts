@@ -9,7 +9,7 @@ import type { Cluster } from "../env/cluster.ts";
 import { type Fleet, startFleet } from "../env/fleet.ts";
 import { type Flotilla, startFlotilla } from "../env/flotilla.ts";
 import { setWorkloadUsage } from "../env/usage.ts";
-import { cpuDeployment, cpuFederatedHpa, dividedPolicy } from "./fleet-autoscaling.fixtures.ts";
+import { cpuDeployment, cpuFederatedHpa, dividedPolicy, SHORT_AUTOSCALING_PERIODS } from "./fleet-autoscaling.fixtures.ts";
 import { apply, type BindingJson, eventually, getJson, kubectl } from "./helpers.ts";
 
 const NS = "fleet-hpa";
@@ -33,7 +33,7 @@ describe("a FederatedHPA on real metrics", () => {
   let flotilla: Flotilla;
   before(async () => {
     fleet = await startFleet({ members: 2, metrics: true });
-    flotilla = await startFlotilla(fleet);
+    flotilla = await startFlotilla(fleet, SHORT_AUTOSCALING_PERIODS);
     await kubectl(fleet.control, ["create", "namespace", NS]);
   });
   after(async () => {

@@ -23,7 +23,13 @@ const CTL = fileURLToPath(new URL("../../bin/flotillactl.ts", import.meta.url));
 const NS = "rollout";
 const MEMBERS = ["member1", "member2", "member3"];
 const SOAK_S = 5;
-const DEADLINE_S = 30;
+/** progressDeadline of the good images: they are healthy within seconds, so it is never waited for. */
+const DEADLINE_S = 60;
+/**
+ * progressDeadline of the bad image's case, which waits it out: short, yet above what the canary
+ * takes to run the good image again when rolled back (a few seconds), which the deadline bounds too.
+ */
+const BAD_DEADLINE_S = 12;
 /** Slack for comparing a time the test saw with one the control plane wrote (same machine clock). */
 const SLACK_MS = 1_000;
 
@@ -42,15 +48,15 @@ interface RolloutStatusJson {
   groups: { name: string; approval: string; clusters: { name: string; revision: string; phase: string; since: string; message: string }[] }[];
 }
 
-/** The rollout of the test, group rest-of-fleet's approval and the soak given. */
-function rollout(opts: { approval?: "BeforeGroup"; soakS?: number } = {}): RolloutStrategy {
+/** The rollout of the test, group rest-of-fleet's approval, the soak and the deadline given. */
+function rollout(opts: { approval?: "BeforeGroup"; soakS?: number; deadlineS?: number } = {}): RolloutStrategy {
   return {
     groups: [
       { name: "canary", clusterNames: ["member1"] },
       { name: "rest-of-fleet", clusterNames: ["member2", "member3"], ...(opts.approval ? { approval: opts.approval } : {}) },
     ],
     minSuccessTime: `${opts.soakS ?? SOAK_S}s`,
-    progressDeadline: `${DEADLINE_S}s`,
+    progressDeadline: `${opts.deadlineS ?? DEADLINE_S}s`,
     onFailure: "Rollback",
   };
 }
@@ -288,6 +294,9 @@ describe("progressive rollout across 3 members (issue 23)", () => {
     const prev = await state("web-deployment");
     const good = await memberImage("member1");
     assert.ok(prev && good, "a finished rollout before");
+    // The short deadline this case waits out (the approval case's policy sets the long one again).
+    await apply(control, webPolicy({ deadlineS: BAD_DEADLINE_S }));
+    await untilBindingStrategy("web-deployment", (r) => r.progressDeadline === `${BAD_DEADLINE_S}s`);
     const rec2 = record(() => memberImage("member2"));
     const rec3 = record(() => memberImage("member3"));
     const phases = record(async () => (await state("web-deployment"))?.phase);
@@ -302,11 +311,11 @@ describe("progressive rollout across 3 members (issue 23)", () => {
     assert.ok(Number.isFinite(toldAt));
 
     // member1 never becomes healthy: past the deadline it fails, and the rollout rolls it back.
-    const rollingBack = await untilState("the rollout RollingBack or RolledBack", "web-deployment", (s) => s.revision === bad && (s.phase === "RollingBack" || s.phase === "RolledBack"), (DEADLINE_S + 60) * 1000);
-    assert.ok(Date.now() >= toldAt + DEADLINE_S * 1000 - SLACK_MS, `rolled back ${Date.now() - toldAt} ms after member1 was told, before the ${DEADLINE_S}s deadline`);
+    const rollingBack = await untilState("the rollout RollingBack or RolledBack", "web-deployment", (s) => s.revision === bad && (s.phase === "RollingBack" || s.phase === "RolledBack"), (BAD_DEADLINE_S + 60) * 1000);
+    assert.ok(Date.now() >= toldAt + BAD_DEADLINE_S * 1000 - SLACK_MS, `rolled back ${Date.now() - toldAt} ms after member1 was told, before the ${BAD_DEADLINE_S}s deadline`);
     assert.match(rollingBack.message ?? "", /member1/, "the state says which cluster failed");
     const backAt = Date.parse(entry(rollingBack, "member1")?.updatedAt ?? "");
-    if (entry(rollingBack, "member1")?.revision === prev.revision && Number.isFinite(backAt)) assert.ok(backAt >= toldAt + DEADLINE_S * 1000, `member1 was told to go back ${backAt - toldAt} ms after it was told the bad revision, before the ${DEADLINE_S}s deadline`);
+    if (entry(rollingBack, "member1")?.revision === prev.revision && Number.isFinite(backAt)) assert.ok(backAt >= toldAt + BAD_DEADLINE_S * 1000, `member1 was told to go back ${backAt - toldAt} ms after it was told the bad revision, before the ${BAD_DEADLINE_S}s deadline`);
 
     const rolledBack = await untilState("the rollout RolledBack", "web-deployment", (s) => s.phase === "RolledBack", 90_000);
     assert.equal(rolledBack.revision, bad, "the rollout stays the bad revision's");

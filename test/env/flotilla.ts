@@ -63,7 +63,7 @@ export interface FlotillaOptions {
   hubProxy?: boolean;
   /** More flags for every control-plane replica (e.g. `--deletion-budget-min=3`). */
   controlPlaneArgs?: string[];
-  /** More flags for every agent (e.g. `--kept-recheck-interval=2s`). */
+  /** More flags for every agent (e.g. `--kept-recheck-interval=2s`, `--metrics-interval=2s`). */
   agentArgs?: string[];
   /** The Flotilla the first control plane and the agents run (default this checkout's). */
   version?: FlotillaVersion;
