@@ -25,9 +25,8 @@ import { isPropagatable, type KindRef, type TemplateInformers } from "./template
 const FIELD_MANAGER = "flotilla-binding-controller";
 
 /**
- * How long every parent must have let a dependency go, on synced caches, before its binding is
- * released: long enough for a parent binding deleted by hand to be made again. The default of
- * --dependency-release-grace-period.
+ * --dependency-release-grace-period's default: how long every parent must have let a dependency go,
+ * on synced caches, before its binding is released (a parent binding deleted by hand is made again).
  */
 export const DEPENDENCY_RELEASE_GRACE_MS = 10_000;
 
