@@ -100,7 +100,7 @@ async function up(opts: UpOptions): Promise<number> {
     (tearingDown ??= (async () => {
       await control.close();
       await dns?.stop(); // ExternalDNS, CoreDNS, their etcd; removes <state>/dns
-      await flotilla?.stop(); // agents, then the control plane
+      await flotilla?.stop(); // agents and the control plane, at once
       await fleet?.stop();
       await Promise.all(written.map((f) => rm(f, { recursive: true, force: true })));
       unregister();

@@ -5,7 +5,7 @@ import { CoreV1Api, KubeConfig } from "@kubernetes/client-node";
 import { pino } from "pino";
 import { ensureBinaries, ensureMetricsBinaries } from "./binaries.ts";
 import { onExit } from "./cleanup.ts";
-import { CONTROL_CLUSTER_CONTROLLERS, startKubeControllerManager, startKubeScheduler } from "./controllers.ts";
+import { CONTROL_CLUSTER_CONTROLLERS, MEMBER_CLUSTER_CONTROLLERS, startKubeControllerManager, startKubeScheduler } from "./controllers.ts";
 import { startEtcd } from "./etcd.ts";
 import { startKubeApiserver } from "./kube-apiserver.ts";
 import { writeKubeconfig } from "./kubeconfig.ts";
@@ -19,6 +19,7 @@ import { installFallbackUsage } from "./usage.ts";
 import { type AggregationPki, adminCredentials, makeAggregationPki, makeClusterPki } from "./pki.ts";
 import { withStartSlot } from "./start-slots.ts";
 import { waitFor } from "./wait.ts";
+import { allSettledOrThrow } from "./all-settled.ts";
 
 /** control: apiserver + etcd + GC/namespace controllers, no workloads. member: runs workloads on kwok. */
 export type ClusterRole = "control" | "member";
@@ -69,7 +70,7 @@ export interface Cluster {
   loadBalancers?: LoadBalancers;
   /** A client-node KubeConfig for the admin user. */
   kubeConfig(): KubeConfig;
-  /** Stops every process (SIGTERM, then SIGKILL) and removes dir. Idempotent. */
+  /** Kills every process at once (SIGKILL: the cluster is thrown away) and removes dir. Idempotent. */
   stop(): Promise<void>;
 }
 
@@ -89,8 +90,9 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     stopped ??= (async () => {
       await loadBalancers?.stop();
       loadBalancersLog?.end();
-      // Reverse start order: clients before the apiserver, the apiserver before etcd.
-      for (const p of [...processes].reverse()) await p.stop();
+      // Every process at once, with SIGKILL: the directory (etcd's data with it) goes right after,
+      // so no process has anything to finish, and a SIGTERM only costs its grace period.
+      await Promise.all(processes.map((p) => p.kill()));
       await rm(dir, { recursive: true, force: true });
       unregisterDir();
     })();
@@ -101,9 +103,14 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     rmSync(dir, { recursive: true, force: true });
   });
   try {
-    const pki = await makeClusterPki(dir);
-    const etcd = await startEtcd({ binDir, dir, name });
-    processes.push(etcd.process);
+    // etcd needs no certificate: it starts while openssl makes them.
+    const [pki, etcd] = await allSettledOrThrow([
+      makeClusterPki(dir),
+      startEtcd({ binDir, dir, name }).then((e) => {
+        processes.push(e.process);
+        return e;
+      }),
+    ] as const);
     const auditLogPath = opts.audit ? join(dir, "audit.log") : undefined;
     const metrics = opts.metrics === true && opts.role === "member";
     const metricsBinDir = metrics ? (opts.metricsBinDir ?? (await ensureMetricsBinaries())) : undefined;
@@ -119,7 +126,7 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     if (opts.role === "control") {
       processes.push(startKubeControllerManager({ ...common, pki, controllers: CONTROL_CLUSTER_CONTROLLERS }));
     } else {
-      processes.push(startKubeControllerManager({ ...common, pki }));
+      processes.push(startKubeControllerManager({ ...common, pki, controllers: MEMBER_CLUSTER_CONTROLLERS }));
       processes.push(startKubeScheduler(common));
       let kwokMetrics: KwokMetrics | undefined;
       if (metricsBinDir !== undefined) {
@@ -186,10 +193,11 @@ async function waitUntilMemberReady(kc: KubeConfig, name: string, processes: Man
       await core.readNamespacedServiceAccount({ name: "default", namespace: "default" });
       return true;
     },
-    { what: `${name} nodes Ready and default ServiceAccount`, timeoutMs: readyTimeoutMs, intervalMs: 200 },
+    { what: `${name} nodes Ready and default ServiceAccount`, timeoutMs: readyTimeoutMs, intervalMs: 100 },
   );
   // If any component dies while we wait, fail with its log rather than a timeout.
   let guarded: Promise<boolean> = ready;
   for (const p of processes) guarded = p.guard(guarded);
   await guarded;
 }
+

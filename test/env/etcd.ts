@@ -47,7 +47,7 @@ export function startEtcd(opts: { binDir: string; dir: string; name: string }): 
         waitFor(healthy, { what: `${opts.name} etcd health`, timeoutMs: 30_000, intervalMs: 50 }),
       );
     } catch (err) {
-      await process.stop(0);
+      await process.kill();
       throw err;
     }
     return { process, clientUrl, ports: [clientPort, peerPort] };

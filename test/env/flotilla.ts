@@ -5,7 +5,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { CustomObjectsApi } from "@kubernetes/client-node";
 import { createCa, issueAdminCertificate, issueAgentCertificate, issueCertificate } from "../../shared/pki.ts";
+import { allSettledOrThrow } from "./all-settled.ts";
 import type { Cluster } from "./cluster.ts";
+import { nodeCompileCacheDir } from "./compile-cache.ts";
 import type { Fleet } from "./fleet.ts";
 import { freePort } from "./free-port.ts";
 import { type HubProxy, startHubProxy } from "./hub-proxy.ts";
@@ -154,7 +156,7 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
   await Promise.all(files.map(([f, text]) => writeFile(join(certsDir, f), text, { mode: 0o600 })));
 
   const controlPlaneHealthPort = await freePort();
-  const env = { ...process.env, LOG_LEVEL: opts.logLevel ?? process.env.FLOTILLA_TEST_LOG_LEVEL ?? "info" };
+  const env = { ...process.env, LOG_LEVEL: opts.logLevel ?? process.env.FLOTILLA_TEST_LOG_LEVEL ?? "info", NODE_COMPILE_CACHE: nodeCompileCacheDir() };
   const node = process.execPath;
   let controlPlane: ManagedProcess | undefined;
   const agents = new Map<string, { process: ManagedProcess; healthPort: number }>();
@@ -251,10 +253,10 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
     agents.delete(member);
   };
 
+  // Agents, replicas and the control plane end at once: each still gets its SIGTERM (and its
+  // orderly shutdown), but no one waits for another's.
   const stop = async () => {
-    await Promise.all([...agents.keys()].map(stopAgent));
-    await Promise.all(replicas.map((r) => r.stop()));
-    await controlPlane?.stop();
+    await Promise.all([...[...agents.keys()].map(stopAgent), ...replicas.map((r) => r.stop()), controlPlane?.stop()]);
     await proxy?.close();
   };
 
@@ -272,24 +274,27 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
   try {
     await startControlPlane();
     const registered = fleet.members.filter((m) => !(opts.unregistered ?? []).includes(m.name));
-    for (const m of registered) {
-      const extra = opts.clusterSpecs?.[m.name] ?? {};
-      const spec = extra.spec ?? defaultClusterSpec(m.name);
-      const created = (await custom.createClusterCustomObject({
-        group: "flotilla.dev",
-        version: "v1alpha1",
-        plural: "clusters",
-        body: { apiVersion: "flotilla.dev/v1alpha1", kind: "Cluster", metadata: { name: m.name, labels: extra.labels ?? {} }, spec },
-      })) as { metadata: { uid: string } };
-      await writeAgentCertificate(m.name, created.metadata.uid);
-    }
-    await Promise.all(registered.map((m) => startAgent(m.name)));
+    // Each member on its own: its Cluster, its certificate (bound to the Cluster's uid), its agent.
+    await allSettledOrThrow(
+      registered.map(async (m) => {
+        const extra = opts.clusterSpecs?.[m.name] ?? {};
+        const spec = extra.spec ?? defaultClusterSpec(m.name);
+        const created = (await custom.createClusterCustomObject({
+          group: "flotilla.dev",
+          version: "v1alpha1",
+          plural: "clusters",
+          body: { apiVersion: "flotilla.dev/v1alpha1", kind: "Cluster", metadata: { name: m.name, labels: extra.labels ?? {} }, spec },
+        })) as { metadata: { uid: string } };
+        await writeAgentCertificate(m.name, created.metadata.uid);
+        await startAgent(m.name);
+      }),
+    );
     await waitFor(
       async () => {
         const list = (await custom.listClusterCustomObject({ group: "flotilla.dev", version: "v1alpha1", plural: "clusters" })) as { items: { status?: { conditions?: { type: string; status: string }[] } }[] };
         return list.items.length === registered.length && list.items.every((c) => c.status?.conditions?.some((x) => x.type === "Ready" && x.status === "True"));
       },
-      { what: "every member Cluster Ready", timeoutMs: 60_000, intervalMs: 250 },
+      { what: "every member Cluster Ready", timeoutMs: 60_000, intervalMs: 100 },
     );
   } catch (err) {
     await stop();

@@ -70,7 +70,7 @@ export function startKubeApiserver(opts: {
         }),
       );
     } catch (err) {
-      await process.stop(0);
+      await process.kill();
       throw err;
     }
     return { process, server, port };
