@@ -117,7 +117,8 @@ async function up(opts: UpOptions): Promise<number> {
   let processes: ManagedProcess[];
   try {
     console.error(`flotilla: starting the control cluster and ${opts.members} member(s) in ${state}`);
-    fleet = await startFleet({ members: opts.members, root: state });
+    // People try any workload on the local fleet: its members run every default controller.
+    fleet = await startFleet({ members: opts.members, root: state, allControllers: true });
     for (const cluster of fleet.all()) {
       const kubeconfig = join(state, `${cluster.name}.kubeconfig`);
       await copyFile(cluster.kubeconfigPath, kubeconfig);

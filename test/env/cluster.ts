@@ -46,6 +46,12 @@ export interface ClusterOptions {
   metrics?: boolean;
   /** Where metrics-server and kwok's metrics files are (default: ensureMetricsBinaries()). */
   metricsBinDir?: string;
+  /**
+   * A member runs every controller kube-controller-manager turns on by default (StatefulSets,
+   * DaemonSets, CronJobs, …), as the local fleet of `npm run up` does for people; tests run only
+   * MEMBER_CLUSTER_CONTROLLERS, which is cheaper.
+   */
+  allControllers?: boolean;
   /** The caller holds a start slot for it already (start-slots.ts; startFleet does). */
   startSlotHeld?: boolean;
 }
@@ -126,7 +132,7 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     if (opts.role === "control") {
       processes.push(startKubeControllerManager({ ...common, pki, controllers: CONTROL_CLUSTER_CONTROLLERS }));
     } else {
-      processes.push(startKubeControllerManager({ ...common, pki, controllers: MEMBER_CLUSTER_CONTROLLERS }));
+      processes.push(startKubeControllerManager({ ...common, pki, controllers: opts.allControllers ? ["*"] : MEMBER_CLUSTER_CONTROLLERS }));
       processes.push(startKubeScheduler(common));
       let kwokMetrics: KwokMetrics | undefined;
       if (metricsBinDir !== undefined) {

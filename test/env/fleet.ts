@@ -32,6 +32,8 @@ export interface FleetOptions {
    * `kubectl get --raw /apis/metrics.k8s.io/v1beta1/...` and member HPAs see it. Default off.
    */
   metrics?: boolean;
+  /** Members run every default controller, not only what tests need (cluster.ts: allControllers). */
+  allControllers?: boolean;
   /**
    * Directory for the clusters' files; a fresh temp dir when absent. startFleet removes what it
    * creates there on stop, and a temp dir entirely.
@@ -81,6 +83,7 @@ export async function startFleet(opts: FleetOptions = {}): Promise<Fleet> {
           nodes: opts.nodesPerMember,
           metrics: opts.metrics,
           metricsBinDir,
+          allControllers: opts.allControllers,
           startSlotHeld: true,
         }),
       ),
