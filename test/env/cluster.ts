@@ -52,8 +52,6 @@ export interface ClusterOptions {
    * MEMBER_CLUSTER_CONTROLLERS, which is cheaper.
    */
   allControllers?: boolean;
-  /** The caller holds a start slot for it already (start-slots.ts; startFleet does). */
-  startSlotHeld?: boolean;
 }
 
 /** A running test cluster on loopback ports. */
@@ -84,7 +82,10 @@ const readyTimeoutMs = 90_000;
 
 /** Starts one cluster; on failure stops what it started and throws with the failing log's tail. */
 export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
-  if (opts.startSlotHeld !== true) return withStartSlot(() => startCluster({ ...opts, startSlotHeld: true }));
+  return withStartSlot(() => startClusterNow(opts));
+}
+
+async function startClusterNow(opts: ClusterOptions): Promise<Cluster> {
   const binDir = opts.binDir ?? (await ensureBinaries());
   const { name, dir } = opts;
   await mkdir(dir, { recursive: true, mode: 0o700 });

@@ -73,7 +73,7 @@ export async function startFleet(opts: FleetOptions = {}): Promise<Fleet> {
   // Across parallel test files, only a few fleets start at once (start-slots.ts).
   const results = await withStartSlot(() =>
     Promise.allSettled([
-      startCluster({ name: "control", role: "control", dir: join(clustersDir, "control"), binDir, audit: opts.auditControl, startSlotHeld: true }),
+      startCluster({ name: "control", role: "control", dir: join(clustersDir, "control"), binDir, audit: opts.auditControl }),
       ...memberNames(opts.members ?? 2).map((name) =>
         startCluster({
           name,
@@ -84,7 +84,6 @@ export async function startFleet(opts: FleetOptions = {}): Promise<Fleet> {
           metrics: opts.metrics,
           metricsBinDir,
           allControllers: opts.allControllers,
-          startSlotHeld: true,
         }),
       ),
     ]),

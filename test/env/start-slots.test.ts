@@ -45,6 +45,23 @@ describe("start slots", () => {
     assert.equal(await mostAtOnce({ FLOTILLA_TEST_SLOT_DIR: dir, FLOTILLA_TEST_START_SLOTS: "2" }, 4, 500), 2);
   });
 
+  it("a start inside a start takes no second slot (one slot: no deadlock)", async () => {
+    const env = { FLOTILLA_TEST_SLOT_DIR: dir, FLOTILLA_TEST_START_SLOTS: "1" };
+    const inner = await withStartSlot(() => Promise.all([withStartSlot(async () => "a", env), withStartSlot(async () => "b", env)]), env);
+    assert.deepEqual(inner, ["a", "b"]);
+  });
+
+  it("a waiting start takes the first slot that frees", async () => {
+    const env = { FLOTILLA_TEST_SLOT_DIR: dir, FLOTILLA_TEST_START_SLOTS: "2" };
+    const t0 = Date.now();
+    const holds = [withStartSlot(() => sleep(500), env), withStartSlot(() => sleep(4000), env)];
+    await sleep(100);
+    await withStartSlot(async () => undefined, env);
+    const waited = Date.now() - t0;
+    assert.ok(waited < 2500, `took a slot after ${waited} ms; the first freed at 500 ms`);
+    await Promise.all(holds);
+  });
+
   it("no slots set: all at once", async () => {
     assert.equal(await mostAtOnce({}, 3, 100), 3);
   });

@@ -4,9 +4,16 @@
 // FLOTILLA_TEST_START_SLOTS; a file run on its own has no slots and starts at once.
 //
 // A slot is an flock(1) on <dir>/slot-<i>, held by a small child process (`flock FILE cat`) for as
-// long as its stdin is open: closing it, or this process dying, frees the slot.
+// long as its stdin is open: closing it, or this process dying, frees the slot. A start inside
+// another's slot (startFleet's clusters) takes none, so nested starts never wait on themselves.
+import { AsyncLocalStorage } from "node:async_hooks";
 import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
+
+/** How often a start that found every slot taken tries them all again. */
+const RETRY_MS = 250;
+
+const holding = new AsyncLocalStorage<true>();
 
 /** Where the slots are and how many, from the environment; undefined when starts are not limited. */
 export function startSlotsFromEnv(env: NodeJS.ProcessEnv = process.env): { dir: string; count: number } | undefined {
@@ -16,39 +23,44 @@ export function startSlotsFromEnv(env: NodeJS.ProcessEnv = process.env): { dir: 
   return { dir, count };
 }
 
-/** Runs fn while holding a start slot (at once when starts are not limited). */
+/**
+ * Runs fn while holding a start slot: at once when starts are not limited or this start is inside
+ * one that holds a slot already.
+ */
 export async function withStartSlot<T>(fn: () => Promise<T>, env: NodeJS.ProcessEnv = process.env): Promise<T> {
   const slots = startSlotsFromEnv(env);
-  if (slots === undefined) return fn();
+  if (slots === undefined || holding.getStore() === true) return fn();
   const holder = await takeSlot(slots.dir, slots.count);
   try {
-    return await fn();
+    return await holding.run(true, fn);
   } finally {
     holder.stdin?.end();
   }
 }
 
+/** The first slot that is free, trying them all every RETRY_MS until one is. */
 async function takeSlot(dir: string, count: number): Promise<ChildProcess> {
-  const order = Array.from({ length: count }, (_, i) => i).sort(() => Math.random() - 0.5);
-  for (const i of order) {
-    const held = await lock(join(dir, `slot-${i}`), false);
-    if (held !== undefined) return held;
+  for (;;) {
+    const order = Array.from({ length: count }, (_, i) => i).sort(() => Math.random() - 0.5);
+    for (const i of order) {
+      const held = await tryLock(join(dir, `slot-${i}`));
+      if (held !== undefined) return held;
+    }
+    await new Promise((r) => setTimeout(r, RETRY_MS));
   }
-  // All busy: wait for one of them.
-  const held = await lock(join(dir, `slot-${order[0]}`), true);
-  if (held === undefined) throw new Error(`test/env: could not take a fleet start slot in ${dir}`);
-  return held;
 }
 
-/** Resolves with the process holding the lock, or undefined when wait is false and it is taken. */
-function lock(file: string, wait: boolean): Promise<ChildProcess | undefined> {
+/** Resolves with the process holding the lock, or undefined when it is taken. */
+function tryLock(file: string): Promise<ChildProcess | undefined> {
   return new Promise((resolve, reject) => {
-    const child = spawn("flock", [...(wait ? [] : ["-n"]), file, "sh", "-c", "echo held; exec cat >/dev/null"], { stdio: ["pipe", "pipe", "ignore"] });
+    const child = spawn("flock", ["-n", file, "sh", "-c", "echo held; exec cat >/dev/null"], { stdio: ["pipe", "pipe", "ignore"] });
     let out = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
       out += chunk;
       if (out.includes("held")) {
         child.stdout.destroy();
+        // Held: the holder must not keep this process alive once the test is done with all else.
+        child.unref();
         resolve(child);
       }
     });
@@ -56,7 +68,5 @@ function lock(file: string, wait: boolean): Promise<ChildProcess | undefined> {
     child.on("exit", () => {
       if (!out.includes("held")) resolve(undefined);
     });
-    // The holder must not keep this process alive once the test is done with everything else.
-    child.unref();
   });
 }

@@ -30,6 +30,36 @@ describe("reportLine", () => {
       event: { type: "test:summary", data: { file: "/repo/test/a.test.ts", counts: { tests: 3, passed: 2, failed: 1, skipped: 0, cancelled: 0, todo: 0, topLevel: 3, suites: 0 } } },
       line: { kind: "counts", file: "test/a.test.ts", tests: 3, passed: 2, failed: 1, skipped: 0, cancelled: 0, todo: 0 },
     },
+    {
+      name: "a test that passed",
+      event: { type: "test:pass", data: { name: "t", nesting: 1, file: "/repo/test/a.test.ts", entryFile: "/repo/test/a.test.ts", details: { type: "test" } } },
+      line: { kind: "test", file: "test/a.test.ts", outcome: "passed" },
+    },
+    {
+      name: "a skipped test",
+      event: { type: "test:pass", data: { name: "t", nesting: 0, file: "/repo/test/a.test.ts", entryFile: "/repo/test/a.test.ts", skip: true, details: { type: "test" } } },
+      line: { kind: "test", file: "test/a.test.ts", outcome: "skipped" },
+    },
+    {
+      name: "a todo test",
+      event: { type: "test:pass", data: { name: "t", nesting: 0, file: "/repo/test/a.test.ts", entryFile: "/repo/test/a.test.ts", todo: true, details: { type: "test" } } },
+      line: { kind: "test", file: "test/a.test.ts", outcome: "todo" },
+    },
+    {
+      name: "a failed test",
+      event: { type: "test:fail", data: { name: "t", nesting: 0, file: "/repo/test/a.test.ts", entryFile: "/repo/test/a.test.ts", details: { type: "test", error: { failureType: "testCodeFailure" } } } },
+      line: { kind: "test", file: "test/a.test.ts", outcome: "failed" },
+    },
+    {
+      name: "a test cancelled with its suite",
+      event: { type: "test:fail", data: { name: "t", nesting: 1, file: "/repo/test/a.test.ts", entryFile: "/repo/test/a.test.ts", details: { type: "test", error: { failureType: "cancelledByParent" } } } },
+      line: { kind: "test", file: "test/a.test.ts", outcome: "cancelled" },
+    },
+    {
+      name: "a suite is not a test",
+      event: { type: "test:fail", data: { name: "s", nesting: 0, file: "/repo/test/a.test.ts", entryFile: "/repo/test/a.test.ts", details: { type: "suite", error: { failureType: "subtestsFailed" } } } },
+      line: undefined,
+    },
     { name: "the run's summary names no file", event: { type: "test:summary", data: { counts: { tests: 3 } } }, line: undefined },
     { name: "other events", event: { type: "test:pass", data: { name: "x", nesting: 1, file: "/repo/test/a.test.ts" } }, line: undefined },
   ];

@@ -27,15 +27,24 @@ export interface FileCounts {
   todo: number;
 }
 
-/** One line of the reporter's output. */
-export type ReportLine = ({ kind: "file" } & FileTime) | ({ kind: "counts" } & FileCounts);
+/** How one test ended (suites are not counted, as in node's summary). */
+export type TestOutcome = "passed" | "failed" | "skipped" | "cancelled" | "todo";
+
+/**
+ * One line of the reporter's output: a file's time, node's per-file summary (absent when the file
+ * ended before it: a process.exit in a test), and each test's outcome as it ends (so a file that
+ * dies midway still counts what ran).
+ */
+export type ReportLine = ({ kind: "file" } & FileTime) | ({ kind: "counts" } & FileCounts) | { kind: "test"; file: string; outcome: TestOutcome };
 
 interface EventData {
   name?: string;
   nesting?: number;
   file?: string;
   entryFile?: string;
-  details?: { duration_ms?: number; passed?: boolean };
+  skip?: unknown;
+  todo?: unknown;
+  details?: { duration_ms?: number; passed?: boolean; type?: string; error?: { failureType?: string } };
   counts?: { tests: number; passed: number; failed: number; skipped: number; cancelled: number; todo: number };
 }
 
@@ -50,6 +59,19 @@ export function reportLine(event: { type: string; data: unknown }, cwd: string):
   const file = relative(cwd, data.file);
   if (event.type === "test:complete" && data.nesting === 0 && data.entryFile === undefined && data.name === file) {
     return { kind: "file", file, ms: Math.round(data.details?.duration_ms ?? 0), passed: data.details?.passed === true };
+  }
+  if ((event.type === "test:pass" || event.type === "test:fail") && data.entryFile !== undefined && data.details?.type === "test") {
+    const outcome: TestOutcome =
+      event.type === "test:fail"
+        ? data.details.error?.failureType === "cancelledByParent"
+          ? "cancelled"
+          : "failed"
+        : data.skip !== undefined && data.skip !== false
+          ? "skipped"
+          : data.todo !== undefined && data.todo !== false
+            ? "todo"
+            : "passed";
+    return { kind: "test", file, outcome };
   }
   if (event.type === "test:summary" && data.counts !== undefined) {
     const c = data.counts;

@@ -68,9 +68,29 @@ describe("test/runner/run.ts", () => {
     assert.equal(lastLine(r.out), "tests: 1 passed, 1 failed, 1 skipped");
   });
 
+  it("fails the run when a file exits 0 in the middle of its tests", async () => {
+    const exits = fixture("exits.test.mjs", `it("passes", () => {});\nit("exits", () => process.exit(0));\nit("would fail", () => { throw new Error("never run"); });`);
+    const r = await runSuite([exits, fast]);
+    assert.equal(r.code, 1, r.out);
+    assert.match(r.out, /failed: test\/exits\.test\.mjs: it ended before node's summary/);
+    // The test that passed before the exit counts when its report got out before the exit.
+    assert.match(lastLine(r.out) ?? "", /^tests: [12] passed, 1 failed, 1 skipped$/);
+  });
+
+  it("ends a job past --job-timeout-s, and fails the run", async () => {
+    const hangs = fixture("hangs.test.mjs", `it("never ends", () => new Promise(() => setInterval(() => {}, 1000)));`);
+    const r = await runSuite(["--job-timeout-s", "2", hangs]);
+    assert.equal(r.code, 1, r.out);
+    assert.match(r.out, /✖ test\/hangs\.test\.mjs \(\d+\.\d s, still running after --job-timeout-s: ended/);
+    assert.match(lastLine(r.out) ?? "", /^tests: 0 passed, [1-9]\d* failed, 0 skipped$/);
+  });
+
   it("refuses a bad option with exit 2", async () => {
     const r = await runSuite(["--concurrency", "zero", fast]);
     assert.equal(r.code, 2, r.out);
     assert.match(r.out, /--concurrency must be a positive number/);
+    const half = await runSuite(["--concurrency", "0.5", fast]);
+    assert.equal(half.code, 2, half.out);
+    assert.match(half.out, /--concurrency must be a whole number/);
   });
 });

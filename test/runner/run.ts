@@ -11,8 +11,9 @@ import { dirname, join, relative, resolve } from "node:path";
 import { finished } from "node:stream/promises";
 import { parseArgs } from "node:util";
 import { budgetReport, FILE_BUDGET_MS, judgeFileTimes, OVER_BUDGET_EXCUSED } from "./file-budget.ts";
-import type { FileCounts, FileTime, ReportLine } from "./file-times-reporter.ts";
+import type { FileTime, ReportLine } from "./file-times-reporter.ts";
 import { type Job, jobsToStart, planJobs, UNIT_BATCH } from "./suite-plan.ts";
+import { judgeSuite } from "./suite-verdict.ts";
 
 const usage = `usage: node test/runner/run.ts [options] [FILE...]
   FILE...                  test files to run (default: every *.test.ts of shared/, bin/, control-plane/, agent/ and test/)
@@ -42,6 +43,12 @@ function positive(name: string, value: string | undefined, fallback: number): nu
   if (value === undefined || value === "") return fallback;
   const n = Number(value);
   if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number, not ${JSON.stringify(value)}`);
+  return n;
+}
+
+function count(name: string, value: string | undefined, fallback: number): number {
+  const n = positive(name, value, fallback);
+  if (!Number.isInteger(n)) throw new Error(`${name} must be a whole number, not ${JSON.stringify(value)}`);
   return n;
 }
 
@@ -76,10 +83,10 @@ async function parseOptions(argv: string[]): Promise<Options> {
   }
   return {
     files,
-    concurrency: Math.floor(positive("--concurrency", values.concurrency ?? process.env.FLOTILLA_TEST_CONCURRENCY, 3)),
-    startSlots: Math.floor(positive("--start-slots", values["start-slots"] ?? process.env.FLOTILLA_TEST_START_SLOTS, 2)),
+    concurrency: count("--concurrency", values.concurrency ?? process.env.FLOTILLA_TEST_CONCURRENCY, 3),
+    startSlots: count("--start-slots", values["start-slots"] ?? process.env.FLOTILLA_TEST_START_SLOTS, 2),
     budgetMs: positive("--file-budget-s", values["file-budget-s"], FILE_BUDGET_MS / 1000) * 1000,
-    slowest: Math.floor(positive("--slowest", values.slowest, 15)),
+    slowest: count("--slowest", values.slowest, 15),
     timesFile: values.times ?? join(cacheDir(), "test-times.json"),
     globalSetup: values["global-setup"] ?? "test/global-setup.ts",
     jobTimeoutMs: positive("--job-timeout-s", values["job-timeout-s"], 1200) * 1000,
@@ -108,6 +115,8 @@ interface JobResult {
   code: number | null;
   signal: string | null;
   ms: number;
+  /** Ended by --job-timeout-s. */
+  timedOut: boolean;
   lines: ReportLine[];
 }
 
@@ -123,20 +132,16 @@ async function main(): Promise<number> {
   await mkdir(slotDir);
   const children = new Set<number>();
   const killAll = () => {
-    for (const pid of children) {
-      try {
-        process.kill(-pid, "SIGKILL");
-      } catch {
-        // gone
-      }
-    }
+    for (const pid of children) signalGroup(pid, "SIGKILL");
   };
+  // A signal ends every job as a timeout does (SIGTERM, so test/env removes its clusters, then
+  // SIGKILL); jobs also get SIGTERM from their parent-death signal if this process is killed.
   const onSignal = (sig: NodeJS.Signals) => {
-    killAll();
-    void rm(work, { recursive: true, force: true }).finally(() => process.exit(sig === "SIGINT" ? 130 : 143));
+    void Promise.all([...children].map((pid) => endGroup(pid)))
+      .then(() => rm(work, { recursive: true, force: true }))
+      .finally(() => process.exit(128 + (sig === "SIGINT" ? 2 : sig === "SIGHUP" ? 1 : 15)));
   };
-  process.once("SIGINT", onSignal);
-  process.once("SIGTERM", onSignal);
+  for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.once(sig, onSignal);
   try {
     if (opts.globalSetup !== "") {
       const t = Date.now();
@@ -160,6 +165,7 @@ async function main(): Promise<number> {
         const i = n++;
         running.set(job, runJob(job, join(work, `job-${i}`), env, opts.jobTimeoutMs, children));
       }
+      if (running.size === 0) throw new Error(`no job could start (${waiting.length} waiting)`);
       const done = await Promise.race(running.values());
       running.delete(done.job);
       results.push(done);
@@ -186,28 +192,45 @@ function runJob(job: Job, base: string, env: NodeJS.ProcessEnv, timeoutMs: numbe
   ];
   const t = Date.now();
   const log = openSync(`${base}.log`, "w");
-  const child = spawn(process.execPath, args, { env, detached: true, stdio: ["ignore", log, log] });
+  // Its own process group, and SIGTERM when this runner dies however it dies (setpriv, as test/env does).
+  const child = spawn("setpriv", ["--pdeathsig", "TERM", "--", process.execPath, ...args], { env, detached: true, stdio: ["ignore", log, log] });
   closeSync(log);
   const pid = child.pid ?? 0;
   if (pid > 0) children.add(pid);
-  const killGroup = () => {
-    try {
-      process.kill(-pid, "SIGKILL");
-    } catch {
-      // gone
-    }
-  };
-  const timer = setTimeout(killGroup, timeoutMs);
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    void endGroup(pid);
+  }, timeoutMs);
   return new Promise((resolveJob) => {
     child.on("error", () => undefined);
     child.on("close", (code, signal) => {
       clearTimeout(timer);
       children.delete(pid);
       // Whatever the job left in its group goes with it (test/env's processes also have a parent-death signal).
-      killGroup();
-      void readLines(`${base}.jsonl`).then((lines) => resolveJob({ job, base, code, signal, ms: Date.now() - t, lines }));
+      signalGroup(pid, "SIGKILL");
+      void readLines(`${base}.jsonl`).then((lines) => resolveJob({ job, base, code, signal, ms: Date.now() - t, lines, timedOut }));
     });
   });
+}
+
+function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(-pid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** SIGTERM to a job's group (its test files clean up: test/env/cleanup.ts), SIGKILL 10 s later if it still runs. */
+async function endGroup(pid: number): Promise<void> {
+  if (!signalGroup(pid, "SIGTERM")) return;
+  for (let i = 0; i < 100; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    if (!signalGroup(pid, 0)) return;
+  }
+  signalGroup(pid, "SIGKILL");
 }
 
 async function readLines(path: string): Promise<ReportLine[]> {
@@ -224,7 +247,8 @@ async function readLines(path: string): Promise<ReportLine[]> {
 
 async function printJob(r: JobResult): Promise<void> {
   const ok = r.code === 0;
-  console.log(`\n${ok ? "▶" : "✖"} ${r.job.name} (${s(r.ms)}${ok ? "" : `, exit ${r.code ?? r.signal}`})`);
+  const how = r.timedOut ? `, still running after --job-timeout-s: ended, exit ${r.code ?? r.signal}` : ok ? "" : `, exit ${r.code ?? r.signal}`;
+  console.log(`\n${ok ? "▶" : "✖"} ${r.job.name} (${s(r.ms)}${how})`);
   const out = createReadStream(`${r.base}.log`);
   out.pipe(process.stdout, { end: false });
   await finished(out).catch(() => undefined);
@@ -232,12 +256,8 @@ async function printJob(r: JobResult): Promise<void> {
 
 async function finish(opts: Options, results: JobResult[], previous: Times, wallMs: number): Promise<number> {
   const fileTimes: FileTime[] = [];
-  const counts: FileCounts[] = [];
   for (const r of results) {
-    for (const l of r.lines) {
-      if (l.kind === "file") fileTimes.push({ file: l.file, ms: l.ms, passed: l.passed });
-      else counts.push(l);
-    }
+    for (const l of r.lines) if (l.kind === "file") fileTimes.push({ file: l.file, ms: l.ms, passed: l.passed });
     // A file the reporter said nothing of (its job died first) counts as failed, with its job's time.
     for (const f of r.job.files) {
       if (fileTimes.some((t) => t.file === f)) continue;
@@ -247,23 +267,19 @@ async function finish(opts: Options, results: JobResult[], previous: Times, wall
   const verdict = judgeFileTimes(fileTimes, { budgetMs: opts.budgetMs, excused: OVER_BUDGET_EXCUSED, slowest: opts.slowest });
   console.log("");
   for (const line of budgetReport(verdict, opts.budgetMs)) console.log(line);
-  const failedJobs = results.filter((r) => r.code !== 0);
-  for (const r of failedJobs) console.log(`failed: ${r.job.name} (exit ${r.code ?? r.signal})`);
+  const suite = judgeSuite(results.map((r) => ({ name: r.job.name, files: r.job.files, code: r.code, lines: r.lines })));
+  for (const p of suite.problems) console.log(`failed: ${p}`);
   const times: Times = {
     jobs: { ...previous.jobs, ...Object.fromEntries(results.map((r) => [r.job.name, r.ms])) },
     files: { ...previous.files, ...Object.fromEntries(fileTimes.map((t) => [t.file, t.ms])) },
   };
   await mkdir(dirname(opts.timesFile), { recursive: true });
   await writeFile(opts.timesFile, `${JSON.stringify(times, null, 1)}\n`);
-  const sum = (k: keyof Omit<FileCounts, "file">) => counts.reduce((a, c) => a + c[k], 0);
-  // A file that failed with no failing test (it did not load, exited non-zero, or died unreported) counts as one failure.
-  const failedWithoutTests = fileTimes.filter((t) => !t.passed && !counts.some((c) => c.file === t.file && c.failed + c.cancelled > 0)).length;
-  const failed = sum("failed") + sum("cancelled") + failedWithoutTests;
   const cpuMs = childrenCpuMs();
   console.log(`suite: ${results.length} jobs, ${fileTimes.length} files in ${s(wallMs)} wall, ${s(cpuMs)} CPU in the jobs (CPU/wall ${(cpuMs / wallMs).toFixed(2)}); the files' times are in ${opts.timesFile}`);
-  const ok = failed === 0 && failedJobs.length === 0 && verdict.over.length === 0;
+  const ok = suite.problems.length === 0 && verdict.over.length === 0;
   // The plain closing line, counted over every file.
-  console.log(`tests: ${sum("passed")} passed, ${failed} failed, ${sum("skipped")} skipped`);
+  console.log(`tests: ${suite.passed} passed, ${suite.failed} failed, ${suite.skipped} skipped`);
   return ok ? 0 : 1;
 }
 
