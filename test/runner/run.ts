@@ -14,6 +14,7 @@ import { budgetReport, FILE_BUDGET_MS, judgeFileTimes, OVER_BUDGET_EXCUSED } fro
 import type { FileTime, ReportLine } from "./file-times-reporter.ts";
 import { type Job, jobsToStart, planJobs, UNIT_BATCH } from "./suite-plan.ts";
 import { judgeSuite } from "./suite-verdict.ts";
+import { nodeCompileCacheDir } from "../env/compile-cache.ts";
 
 const usage = `usage: node test/runner/run.ts [options] [FILE...]
   FILE...                  test files to run (default: every *.test.ts of shared/, bin/, control-plane/, agent/ and test/)
@@ -155,7 +156,8 @@ async function main(): Promise<number> {
     console.log(`suite: ${opts.files.length} files in ${waiting.length} jobs, ${opts.concurrency} at once, ${opts.startSlots} fleet starts at once`);
     // NODE_TEST_CONTEXT would make a job think it runs inside a test file (as when this runner is itself under test) and run nothing.
     const { NODE_TEST_CONTEXT: _, ...outside } = process.env;
-    const env = { ...outside, FLOTILLA_TEST_START_SLOTS: String(opts.startSlots), FLOTILLA_TEST_SLOT_DIR: slotDir };
+    // Test files load the same modules again and again: Node's compile cache halves that (test/env/compile-cache.ts).
+    const env = { ...outside, FLOTILLA_TEST_START_SLOTS: String(opts.startSlots), FLOTILLA_TEST_SLOT_DIR: slotDir, NODE_COMPILE_CACHE: nodeCompileCacheDir() };
     const results: JobResult[] = [];
     const running = new Map<Job, Promise<JobResult>>();
     let n = 0;
