@@ -7,228 +7,27 @@
 // `flotillactl rollout approve`; a ConfigMap goes in the same waves; a control plane killed
 // mid-rollout resumes where it was, with no cluster jumping ahead. The state is the binding's
 // status.rollout, its Rollout condition and Events on the template.
+// The control-plane kill is in progressive-rollout-restart.test.ts (its own fleet: a file each stays
+// within the suite's per-file budget).
 import assert from "node:assert/strict";
-import { fileURLToPath } from "node:url";
-import { after, before, describe, it } from "node:test";
-import { AppsV1Api, CoreV1Api, CustomObjectsApi } from "@kubernetes/client-node";
-import type { ClusterRollout, RolloutState, RolloutStrategy } from "../../shared/api/types.ts";
-import type { Cluster } from "../env/cluster.ts";
-import { type Fleet, startFleet } from "../env/fleet.ts";
-import { type Flotilla, startFlotilla } from "../env/flotilla.ts";
+import { describe, it } from "node:test";
+import { AppsV1Api } from "@kubernetes/client-node";
 import { NEVER_READY_IMAGE } from "../env/kwok.ts";
-import { waitFor } from "../env/wait.ts";
-import { apply, type BindingJson, type CommandResult, condition, deploymentJson, kubectl, runCommand, sleep } from "./helpers.ts";
-
-const CTL = fileURLToPath(new URL("../../bin/flotillactl.ts", import.meta.url));
-const NS = "rollout";
-const MEMBERS = ["member1", "member2", "member3"];
-const SOAK_S = 5;
-/** progressDeadline of the good images: they are healthy within seconds, so it is never waited for. */
-const DEADLINE_S = 60;
-/**
- * progressDeadline of the bad image's case, which waits it out: short, yet above what the canary
- * takes to run the good image again when rolled back (a few seconds), which the deadline bounds too.
- */
-const BAD_DEADLINE_S = 12;
-/** Slack for comparing a time the test saw with one the control plane wrote (same machine clock). */
-const SLACK_MS = 1_000;
-
-interface RolloutBinding extends BindingJson {
-  spec: BindingJson["spec"] & { rollout?: RolloutStrategy };
-  status?: BindingJson["status"] & { rollout?: RolloutState };
-}
-
-/** `flotillactl rollout status -o json`: the Admin API's RolloutResponse. */
-interface RolloutStatusJson {
-  phase: string;
-  revision: string;
-  stableRevision: string;
-  waitingFor: string;
-  message: string;
-  groups: { name: string; approval: string; clusters: { name: string; revision: string; phase: string; since: string; message: string }[] }[];
-}
-
-/** The rollout of the test, group rest-of-fleet's approval, the soak and the deadline given. */
-function rollout(opts: { approval?: "BeforeGroup"; soakS?: number; deadlineS?: number } = {}): RolloutStrategy {
-  return {
-    groups: [
-      { name: "canary", clusterNames: ["member1"] },
-      { name: "rest-of-fleet", clusterNames: ["member2", "member3"], ...(opts.approval ? { approval: opts.approval } : {}) },
-    ],
-    minSuccessTime: `${opts.soakS ?? SOAK_S}s`,
-    progressDeadline: `${opts.deadlineS ?? DEADLINE_S}s`,
-    onFailure: "Rollback",
-  };
-}
-
-function policyJson(name: string, selector: { apiVersion: string; kind: string; name: string }, strategy: RolloutStrategy): string {
-  return JSON.stringify({
-    apiVersion: "flotilla.dev/v1alpha1",
-    kind: "PropagationPolicy",
-    metadata: { name, namespace: NS },
-    spec: {
-      resourceSelectors: [selector],
-      placement: { clusterAffinity: { clusterNames: MEMBERS }, replicaScheduling: { replicaSchedulingType: "Duplicated" } },
-      rollout: strategy,
-    },
-  });
-}
-
-const webPolicy = (opts: Parameters<typeof rollout>[0] = {}) => policyJson("web", { apiVersion: "apps/v1", kind: "Deployment", name: "web" }, rollout(opts));
-const settingsPolicy = () => policyJson("settings", { apiVersion: "v1", kind: "ConfigMap", name: "settings" }, rollout());
-const settingsJson = (version: string) => JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "settings", namespace: NS }, data: { version } });
-
-/** The value or undefined when the apiserver says 404. */
-async function orAbsent<T>(p: Promise<T>): Promise<T | undefined> {
-  try {
-    return await p;
-  } catch (err) {
-    if ((err as { code?: number }).code === 404) return undefined;
-    throw err;
-  }
-}
-
-/**
- * Records, every 500 ms until stopped, each value `read` returns and when it first did: what a
- * member's object was throughout a case.
- */
-class Recorder {
-  readonly firstSeen = new Map<string, number>();
-  private stopped = false;
-  private readonly loop: Promise<void>;
-  constructor(read: () => Promise<string | undefined>) {
-    this.loop = (async () => {
-      while (!this.stopped) {
-        const v = await read().catch(() => undefined);
-        if (v !== undefined && !this.firstSeen.has(v)) this.firstSeen.set(v, Date.now());
-        await sleep(500);
-      }
-    })();
-  }
-  async stop(): Promise<Map<string, number>> {
-    this.stopped = true;
-    await this.loop;
-    return this.firstSeen;
-  }
-  values(): string[] {
-    return [...this.firstSeen.keys()];
-  }
-}
+import { apply, deploymentJson, kubectl, sleep } from "./helpers.ts";
+import { BAD_DEADLINE_S, MEMBERS, NS, type Recorder, rolloutHarness, settingsJson, settingsPolicy, SLACK_MS, SOAK_S, webPolicy } from "./progressive-rollout.fixtures.ts";
 
 describe("progressive rollout across 3 members (issue 23)", () => {
-  let fleet: Fleet;
-  let flotilla: Flotilla;
-  let control: Cluster;
-  const members = new Map<string, Cluster>();
-  const recorders: Recorder[] = [];
+  const h = rolloutHarness();
+  const { memberImage, images, memberSettings, replicaSetImages, runsHealthy, record, stopRecording, state, entry, until, untilState, untilImage, ctl, rolloutStatus, eventReasons, untilBindingStrategy, untilRolloutCondition, succeededAt } = h;
 
-  before(async () => {
-    fleet = await startFleet({ members: 3 });
-    flotilla = await startFlotilla(fleet);
-    control = fleet.control;
-    for (const m of fleet.members) members.set(m.name, m);
-    await kubectl(control, ["create", "namespace", NS]);
-  });
-  after(async () => {
-    await Promise.all(recorders.map((r) => r.stop()));
-    await flotilla?.stop();
-    await fleet?.stop();
-  });
-
-  const member = (name: string) => members.get(name) as Cluster;
-  const apps = (name: string) => member(name).kubeConfig().makeApiClient(AppsV1Api);
-  const memberImage = async (name: string) => (await orAbsent(apps(name).readNamespacedDeployment({ name: "web", namespace: NS })))?.spec?.template.spec?.containers[0]?.image;
-  const images = async () => Object.fromEntries(await Promise.all(MEMBERS.map(async (m) => [m, await memberImage(m)] as const)));
-  const memberSettings = async (name: string) => (await orAbsent(member(name).kubeConfig().makeApiClient(CoreV1Api).readNamespacedConfigMap({ name: "settings", namespace: NS })))?.data?.version;
-  /** Every image the member's ReplicaSets of web have had (the Deployment's history, kept after the fact). */
-  const replicaSetImages = async (name: string) =>
-    new Set((await apps(name).listNamespacedReplicaSet({ namespace: NS, labelSelector: "app=web" })).items.flatMap((rs) => (rs.spec?.template?.spec?.containers ?? []).map((c) => c.image)));
-  /** Whether the member runs web at `image`, every replica updated and available, no old one left. */
-  const runsHealthy = async (name: string, image: string) => {
-    const d = await orAbsent(apps(name).readNamespacedDeployment({ name: "web", namespace: NS }));
-    const s = d?.status;
-    return d?.spec?.template.spec?.containers[0]?.image === image && s?.observedGeneration === d.metadata?.generation && s?.updatedReplicas === 1 && s?.availableReplicas === 1 && s?.replicas === 1;
-  };
-  const record = (read: () => Promise<string | undefined>) => {
-    const r = new Recorder(read);
-    recorders.push(r);
-    return r;
-  };
-  const stopRecording = async (r: Recorder) => {
-    recorders.splice(recorders.indexOf(r), 1);
-    return r.stop();
-  };
-
-  const custom = () => control.kubeConfig().makeApiClient(CustomObjectsApi);
-  const binding = async (name: string) => orAbsent(custom().getNamespacedCustomObject({ group: "flotilla.dev", version: "v1alpha1", namespace: NS, plural: "resourcebindings", name }) as Promise<RolloutBinding>);
-  const state = async (name: string) => (await binding(name))?.status?.rollout;
-  const entry = (s: RolloutState | undefined, cluster: string): ClusterRollout | undefined => s?.clusters.find((c) => c.name === cluster);
-  const describeState = (s: RolloutState | undefined) =>
-    s === undefined ? "no status.rollout" : `${s.phase} rev ${s.revision} (stable ${s.stableRevision})${s.waitingFor ? ` waitingFor ${s.waitingFor}` : ""}${s.message ? ` "${s.message}"` : ""}: ${s.clusters.map((c) => `${c.name} ${c.phase}@${c.revision}`).join(", ")}`;
-
-  /** Waits until check holds; the timeout's message says the last value seen. */
-  async function until<T>(what: string, get: () => Promise<T | undefined>, check: (v: T) => boolean, opts: { timeoutMs?: number; show?: (v: T | undefined) => string } = {}): Promise<T> {
-    let last: T | undefined;
-    try {
-      return await waitFor(
-        async () => {
-          last = await get();
-          return last !== undefined && check(last) ? last : undefined;
-        },
-        { what, timeoutMs: opts.timeoutMs ?? 60_000, intervalMs: 250 },
-      );
-    } catch (err) {
-      throw new Error(`${(err as Error).message}; last seen: ${opts.show ? opts.show(last) : JSON.stringify(last)}`, { cause: err });
-    }
-  }
-  /** Waits on the rollout state of a binding. */
-  const untilState = (what: string, name: string, check: (s: RolloutState) => boolean, timeoutMs = 60_000) => until(what, () => state(name), check, { timeoutMs, show: describeState });
-  const untilImage = (cluster: string, image: string, timeoutMs = 60_000) => until(`${cluster} runs ${image}`, () => memberImage(cluster), (i) => i === image, { timeoutMs });
-
-  const ctl = (args: string[]): Promise<CommandResult> =>
-    runCommand(process.execPath, [CTL, ...args], { env: { ...process.env, FLOTILLA_STATE_DIR: fleet.root, FLOTILLA_CONTROL_KUBECONFIG: control.kubeconfigPath } });
-  const rolloutStatus = async (): Promise<RolloutStatusJson> => {
-    const r = await ctl(["rollout", "status", "deployment/web", "-n", NS, "-o", "json"]);
-    assert.equal(r.code, 0, `flotillactl rollout status: ${r.stderr}`);
-    return JSON.parse(r.stdout) as RolloutStatusJson;
-  };
-  /** The reasons of the Events on the template (core/v1, as kubectl describe shows them). */
-  const eventReasons = async (kind: string, name: string) => {
-    const list = await control.kubeConfig().makeApiClient(CoreV1Api).listNamespacedEvent({ namespace: NS, fieldSelector: `involvedObject.kind=${kind},involvedObject.name=${name}` });
-    return new Set(list.items.map((e) => e.reason ?? ""));
-  };
-  /** The policy's rollout reached the binding (its spec.rollout), so the next template change is rolled out under it. */
-  const untilBindingStrategy = (name: string, check: (r: RolloutStrategy) => boolean) => until(`${name}'s spec.rollout updated`, () => binding(name), (b) => b.spec.rollout !== undefined && check(b.spec.rollout), { show: (b) => JSON.stringify(b?.spec.rollout) });
-
-  /**
-   * Waits until web's Rollout condition has this status and reason (the status controller writes it
-   * from status.rollout, so it may follow the state by a report or two).
-   */
-  const untilRolloutCondition = (status: "True" | "False", reason: string, timeoutMs = 30_000) =>
-    until(`web's Rollout condition ${status} (${reason})`, () => binding("web-deployment"), (b) => condition(b, "Rollout")?.status === status && condition(b, "Rollout")?.reason === reason, {
-      timeoutMs,
-      show: (b) => JSON.stringify(b && condition(b, "Rollout")),
-    });
-
-  /** The rollout of `rev` is done: Succeeded, every cluster Succeeded at it, it is the stable revision. */
-  const succeededAt = (rev: string) => (s: RolloutState) => s.phase === "Succeeded" && s.revision === rev && s.stableRevision === rev && s.clusters.length === 3 && s.clusters.every((c) => c.revision === rev && c.phase === "Succeeded");
-
-  it("the first revision is Succeeded on every cluster at once", async () => {
-    await apply(control, deploymentJson("web", NS, 1, "nginx:1"));
-    await apply(control, webPolicy());
-    const s = await untilState("web's first rollout state", "web-deployment", (x) => x.phase === "Succeeded" && x.clusters.length === 3);
-    assert.equal(s.stableRevision, s.revision);
-    assert.deepEqual(s.clusters.map((c) => [c.name, c.revision, c.phase]).sort(), MEMBERS.map((m) => [m, s.revision, "Succeeded"]));
-    for (const m of MEMBERS) await until(`${m} runs web nginx:1 Available`, () => runsHealthy(m, "nginx:1"), (ok) => ok);
-    await untilRolloutCondition("True", "Succeeded");
-  });
+  it("the first revision is Succeeded on every cluster at once", h.firstRevisionSucceeds);
 
   it("a good image rolls through canary, then rest-of-fleet once member1 has soaked minSuccessTime", async () => {
     const r1 = (await state("web-deployment"))?.revision;
     assert.ok(r1, "a first revision");
     const rec2 = record(() => memberImage("member2"));
     const rec3 = record(() => memberImage("member3"));
-    await apply(control, deploymentJson("web", NS, 1, "nginx:2"));
+    await apply(h.control, deploymentJson("web", NS, 1, "nginx:2"));
 
     const started = await untilState("a rollout of a new revision", "web-deployment", (s) => s.revision !== r1);
     const r2 = started.revision;
@@ -252,7 +51,7 @@ describe("progressive rollout across 3 members (issue 23)", () => {
     assert.equal(soaking.phase, "Progressing");
     // kubectl rollout status on the template waits for the fleet: the clusters still on nginx:1
     // keep its observedGeneration below its generation.
-    const template = await control.kubeConfig().makeApiClient(AppsV1Api).readNamespacedDeployment({ name: "web", namespace: NS });
+    const template = await h.control.kubeConfig().makeApiClient(AppsV1Api).readNamespacedDeployment({ name: "web", namespace: NS });
     assert.ok((template.status?.observedGeneration ?? 0) < (template.metadata?.generation ?? 0), `the template's observedGeneration ${template.status?.observedGeneration} is below its generation ${template.metadata?.generation} while rest-of-fleet waits`);
     // The Rollout condition is True only once it succeeded.
     await untilRolloutCondition("False", "Progressing", 15_000);
@@ -271,12 +70,12 @@ describe("progressive rollout across 3 members (issue 23)", () => {
     const reasons = await eventReasons("Deployment", "web");
     assert.ok(["RolloutProgressing", "RolloutSucceeded"].some((r) => reasons.has(r)), `Rollout Events on the template, got ${[...reasons].join(", ")}`);
     // The leader's metrics count the rollout and its clusters by phase.
-    const metrics = await flotilla.controlPlaneMetrics();
+    const metrics = await h.flotilla.controlPlaneMetrics();
     assert.ok((metrics['flotilla_rollouts{phase="Succeeded"}'] ?? 0) >= 1, "flotilla_rollouts{phase=Succeeded}");
     assert.ok((metrics['flotilla_rollout_clusters{phase="Succeeded"}'] ?? 0) >= 3, "flotilla_rollout_clusters{phase=Succeeded}");
     assert.ok((metrics['flotilla_rollout_state_writes_total{outcome="written"}'] ?? 0) >= 2, "flotilla_rollout_state_writes_total{outcome=written}");
     // The whole fleet runs it: kubectl rollout status on the control cluster returns.
-    assert.match(await kubectl(control, ["rollout", "status", "deployment/web", "-n", NS, "--timeout=60s"]), /successfully rolled out/);
+    assert.match(await kubectl(h.control, ["rollout", "status", "deployment/web", "-n", NS, "--timeout=60s"]), /successfully rolled out/);
 
     const status = await rolloutStatus();
     assert.equal(status.phase, "Succeeded");
@@ -295,12 +94,12 @@ describe("progressive rollout across 3 members (issue 23)", () => {
     const good = await memberImage("member1");
     assert.ok(prev && good, "a finished rollout before");
     // The short deadline this case waits out (the approval case's policy sets the long one again).
-    await apply(control, webPolicy({ deadlineS: BAD_DEADLINE_S }));
+    await apply(h.control, webPolicy({ deadlineS: BAD_DEADLINE_S }));
     await untilBindingStrategy("web-deployment", (r) => r.progressDeadline === `${BAD_DEADLINE_S}s`);
     const rec2 = record(() => memberImage("member2"));
     const rec3 = record(() => memberImage("member3"));
     const phases = record(async () => (await state("web-deployment"))?.phase);
-    await apply(control, deploymentJson("web", NS, 1, NEVER_READY_IMAGE));
+    await apply(h.control, deploymentJson("web", NS, 1, NEVER_READY_IMAGE));
 
     const started = await untilState("a rollout of the bad revision", "web-deployment", (s) => s.revision !== prev.revision);
     const bad = started.revision;
@@ -337,7 +136,7 @@ describe("progressive rollout across 3 members (issue 23)", () => {
     // kubectl rollout status on the template fails, as on one cluster past its progress deadline.
     const failedStatus = await until(
       "kubectl rollout status fails with the progress deadline",
-      () => kubectl(control, ["rollout", "status", "deployment/web", "-n", NS, "--timeout=5s"]).then(() => "", (err: Error) => err.message),
+      () => kubectl(h.control, ["rollout", "status", "deployment/web", "-n", NS, "--timeout=5s"]).then(() => "", (err: Error) => err.message),
       (msg) => /exceeded its progress deadline/.test(msg),
       { timeoutMs: 30_000, show: (msg) => msg ?? "" },
     );
@@ -354,7 +153,7 @@ describe("progressive rollout across 3 members (issue 23)", () => {
     const good = await memberImage("member2");
     assert.ok(good);
     const recs = MEMBERS.map((m) => record(() => memberImage(m)));
-    await apply(control, deploymentJson("web", NS, 1, good));
+    await apply(h.control, deploymentJson("web", NS, 1, good));
     const done = await untilState("the rollout of the good image again Succeeded everywhere", "web-deployment", (s) => s.revision !== prev.revision && s.phase === "Succeeded" && s.clusters.every((c) => c.revision === s.revision && c.phase === "Succeeded"));
     if (prev.phase === "RolledBack") assert.equal(done.revision, prev.stableRevision, "the same template is the same revision");
     for (const [i, m] of MEMBERS.entries()) {
@@ -364,7 +163,7 @@ describe("progressive rollout across 3 members (issue 23)", () => {
   });
 
   it("approval BeforeGroup holds rest-of-fleet until flotillactl rollout approve", async () => {
-    await apply(control, webPolicy({ approval: "BeforeGroup" }));
+    await apply(h.control, webPolicy({ approval: "BeforeGroup" }));
     await untilBindingStrategy("web-deployment", (r) => r.groups?.[1]?.approval === "BeforeGroup");
     const old2 = await memberImage("member2");
     const old3 = await memberImage("member3");
@@ -372,7 +171,7 @@ describe("progressive rollout across 3 members (issue 23)", () => {
     const prev = await state("web-deployment");
     assert.ok(prev);
     const rec2 = record(() => memberImage("member2"));
-    await apply(control, deploymentJson("web", NS, 1, "nginx:3"));
+    await apply(h.control, deploymentJson("web", NS, 1, "nginx:3"));
 
     const waiting = await untilState("WaitingForApproval for rest-of-fleet", "web-deployment", (s) => s.revision !== prev.revision && s.phase === "WaitingForApproval", 90_000);
     const r3 = waiting.revision;
@@ -403,18 +202,18 @@ describe("progressive rollout across 3 members (issue 23)", () => {
     await untilRolloutCondition("True", "Succeeded");
 
     // Restore: no approval for the cases after this one.
-    await apply(control, webPolicy());
+    await apply(h.control, webPolicy());
     await untilBindingStrategy("web-deployment", (r) => r.groups?.[1]?.approval === undefined || r.groups[1].approval === "None");
   });
 
   it("a ConfigMap change goes in the same waves: a kind without replicas is healthy once applied", async () => {
-    await apply(control, settingsJson("1"));
-    await apply(control, settingsPolicy());
+    await apply(h.control, settingsJson("1"));
+    await apply(h.control, settingsPolicy());
     const first = await untilState("settings' first rollout state", "settings-configmap", (s) => s.phase === "Succeeded" && s.clusters.length === 3);
     for (const m of MEMBERS) await until(`${m} has settings version 1`, () => memberSettings(m), (v) => v === "1");
 
     const recs = new Map(MEMBERS.map((m) => [m, record(() => memberSettings(m))]));
-    await apply(control, settingsJson("2"));
+    await apply(h.control, settingsJson("2"));
     const started = await untilState("a rollout of settings' new revision", "settings-configmap", (s) => s.revision !== first.revision);
     const r2 = started.revision;
     await until("member1 has settings version 2", () => memberSettings("member1"), (v) => v === "2");
@@ -439,55 +238,4 @@ describe("progressive rollout across 3 members (issue 23)", () => {
     }
   });
 
-  it("a control plane killed mid-rollout resumes where it was: same revision, no cluster jumping ahead", async () => {
-    // Long enough that the restarted control plane is back, its agents connected, well within it.
-    const soakS = 30;
-    await apply(control, webPolicy({ soakS }));
-    await untilBindingStrategy("web-deployment", (r) => r.minSuccessTime === `${soakS}s`);
-    const prev = await state("web-deployment");
-    assert.ok(prev);
-    const old2 = await memberImage("member2");
-    const old3 = await memberImage("member3");
-    assert.ok(old2 && old3);
-    const rec2 = record(() => memberImage("member2"));
-    const rec3 = record(() => memberImage("member3"));
-    await apply(control, deploymentJson("web", NS, 1, "nginx:4"));
-
-    const soaking = await untilState("member1 Soaking at nginx:4's revision", "web-deployment", (s) => s.revision !== prev.revision && entry(s, "member1")?.phase === "Soaking", 90_000);
-    const r4 = soaking.revision;
-    const soakSince = Date.parse(entry(soaking, "member1")?.since ?? "");
-    assert.ok(Number.isFinite(soakSince));
-
-    // kill -9 the only replica mid-soak, and start it again in place.
-    await flotilla.controlPlane.kill();
-    await sleep(2_000);
-    assert.equal(await memberImage("member2"), old2, "nothing moved while the control plane was down");
-    await flotilla.startControlPlane();
-    await until("the 3 agents connected to the restarted control plane", () => flotilla.controlPlaneMetrics(), (m) => m.flotilla_connected_agents === 3, { timeoutMs: 60_000 });
-    // What the restarted leader does once it has looked (a reconcile of the binding after the restart).
-    await sleep(2_000);
-    const backMs = Date.now() - soakSince;
-    assert.ok(backMs < (soakS - 3) * 1000, `the control plane and its agents were back ${backMs} ms into member1's ${soakS}s soak: too late to see whether it resumes mid-soak`);
-
-    const resumed = await state("web-deployment");
-    assert.equal(resumed?.revision, r4, "the same rollout after the restart");
-    assert.equal(entry(resumed, "member1")?.phase, "Soaking", `member1 still soaking, not started again: ${describeState(resumed)}`);
-    assert.equal(Date.parse(entry(resumed, "member1")?.since ?? ""), soakSince, "member1's soak goes on from when it began");
-    for (const m of ["member2", "member3"]) {
-      assert.equal(entry(resumed, m)?.revision, prev.revision, `${m} is still told the old revision`);
-      assert.equal(entry(resumed, m)?.phase, "Waiting", `${m} still waits`);
-    }
-    assert.equal(await memberImage("member2"), old2, "member2 did not jump ahead at the restart");
-    assert.equal(await memberImage("member3"), old3, "member3 did not jump ahead at the restart");
-
-    await untilState("the rollout of nginx:4 Succeeded", "web-deployment", succeededAt(r4), 120_000);
-    for (const m of MEMBERS) await until(`${m} runs nginx:4 Available`, () => runsHealthy(m, "nginx:4"), (ok) => ok);
-    for (const [m, rec] of [["member2", rec2], ["member3", rec3]] as const) {
-      const seen = await stopRecording(rec);
-      assert.deepEqual([...seen.keys()], [m === "member2" ? old2 : old3, "nginx:4"], `${m} went from the old image to nginx:4 only`);
-      const at = seen.get("nginx:4") ?? 0;
-      assert.ok(at >= soakSince + soakS * 1000 - SLACK_MS, `${m} got nginx:4 ${at - soakSince} ms after member1 began soaking, before minSuccessTime (${soakS}s)`);
-    }
-    await untilRolloutCondition("True", "Succeeded");
-  });
 });
