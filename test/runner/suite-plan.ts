@@ -14,7 +14,7 @@ export const RUN_ALONE: Readonly<Record<string, string>> = {
   "test/e2e/propagation.test.ts": "stops an agent and asserts NotReady within the threshold plus 5 s",
   "test/e2e/scheduling.test.ts": "stops an agent and asserts the share moves within the threshold plus 6 s",
   "test/e2e/admin-roles.test.ts": "asserts a revoked certificate is refused within 10 s",
-  "test/e2e/progressive-rollout.test.ts": "kills the control plane and agents and asserts they are back within a soak",
+  "test/e2e/progressive-rollout-restart.test.ts": "kills the control plane mid-rollout and asserts it is back within the soak",
   "test/leader-thread.test.ts": "blocks the main thread past the renew deadline and times the lease thread",
   "control-plane/peers/peer-collector.test.ts": "asserts a peer round takes under 3 s",
 };
