@@ -102,18 +102,21 @@ describe("readMember and workStatus with a kind's customization", () => {
 });
 
 describe("readMember with runaway scripts in the agent's Lua runtime", () => {
-  const runtime = new LuaInterpreterRuntime({ timeoutMs: 200, memoryBytes: 8 * 2 ** 20 });
+  // The loop meets a short time limit; the allocation a generous one, so that on a loaded machine
+  // it meets the memory limit first (with 200 ms it once met the time limit under CI's load).
+  const quick = new LuaInterpreterRuntime({ timeoutMs: 200, memoryBytes: 8 * 2 ** 20 });
+  const patient = new LuaInterpreterRuntime({ timeoutMs: 20_000, memoryBytes: 8 * 2 ** 20 });
   const live = { apiVersion: "example.com/v1", kind: "Gizmo", metadata: { name: "g", namespace: "shop", generation: 1 }, status: { phase: "Running" } } as KubeObject;
-  const health = (script: string) => runtime.interpreter({ healthInterpretation: { luaScript: script } });
-  const cases: [string, string, RegExp][] = [
-    ["an infinite loop", "function InterpretHealth(o)\n  while true do end\nend", /^InterpretHealth: .*time limit/],
-    ["a huge allocation", "function InterpretHealth(o)\n  local t = {}\n  for i = 1, 1e8 do t[i] = {i} end\n  return true\nend", /^InterpretHealth: .*memory/],
-    ["os.exit", "function InterpretHealth(o) os.exit(1) return true end", /^InterpretHealth: .*exit/],
-    ["io.open", `function InterpretHealth(o) local f = io.open("/etc/passwd") return true end`, /^InterpretHealth: .*'io'/],
+  const health = (script: string, runtime = quick) => runtime.interpreter({ healthInterpretation: { luaScript: script } });
+  const cases: [string, string, RegExp, LuaInterpreterRuntime][] = [
+    ["an infinite loop", "function InterpretHealth(o)\n  while true do end\nend", /^InterpretHealth: .*time limit/, quick],
+    ["a huge allocation", "function InterpretHealth(o)\n  local t = {}\n  for i = 1, 1e8 do t[i] = {i} end\n  return true\nend", /^InterpretHealth: .*memory/, patient],
+    ["os.exit", "function InterpretHealth(o) os.exit(1) return true end", /^InterpretHealth: .*exit/, quick],
+    ["io.open", `function InterpretHealth(o) local f = io.open("/etc/passwd") return true end`, /^InterpretHealth: .*'io'/, quick],
   ];
-  for (const [name, script, want] of cases) {
+  for (const [name, script, want, runtime] of cases) {
     it(`${name}: Unknown, said, and the next object is judged as usual`, () => {
-      const r = readMember(live, health(script));
+      const r = readMember(live, health(script, runtime));
       assert.equal(r.health.health, "Unknown");
       assert.match(r.failures[0] ?? "", want);
       assert.equal(readMember(live, health("function InterpretHealth(o) return o.status.phase == 'Running' end")).health.health, "Healthy");

@@ -36,6 +36,11 @@ describe("reportLine", () => {
       line: { kind: "test", file: "test/a.test.ts", outcome: "passed" },
     },
     {
+      name: "a test defined in a fixtures file counts for the test file that ran it",
+      event: { type: "test:pass", data: { name: "t", nesting: 1, file: "/repo/test/cases.fixtures.ts", entryFile: "/repo/test/a.test.ts", details: { type: "test" } } },
+      line: { kind: "test", file: "test/a.test.ts", outcome: "passed" },
+    },
+    {
       name: "a skipped test",
       event: { type: "test:pass", data: { name: "t", nesting: 0, file: "/repo/test/a.test.ts", entryFile: "/repo/test/a.test.ts", skip: true, details: { type: "test" } } },
       line: { kind: "test", file: "test/a.test.ts", outcome: "skipped" },

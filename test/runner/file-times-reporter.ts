@@ -71,7 +71,8 @@ export function reportLine(event: { type: string; data: unknown }, cwd: string):
           : data.todo !== undefined && data.todo !== false
             ? "todo"
             : "passed";
-    return { kind: "test", file, outcome };
+    // A test defined in a shared fixtures file belongs to the test file that ran it.
+    return { kind: "test", file: relative(cwd, data.entryFile), outcome };
   }
   if (event.type === "test:summary" && data.counts !== undefined) {
     const c = data.counts;
