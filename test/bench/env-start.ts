@@ -1,6 +1,6 @@
 // Benchmark of the test environment: warm start time of the local fleet (1 control + K members)
-// against a baseline of starting one member alone in the same process, and the RSS of a member's
-// processes. Prints figures; never fails on a time.
+// against a baseline of starting one member alone in the same process, the CPU a member's start
+// takes, and the RSS of a member's processes. Prints figures; never fails on a time.
 //   node test/bench/env-start.ts [--members K] [--rounds N]
 import { parseArgs } from "node:util";
 import { AppsV1Api } from "@kubernetes/client-node";
@@ -8,7 +8,7 @@ import { ensureBinaries } from "../env/binaries.ts";
 import { type Cluster, startCluster } from "../env/cluster.ts";
 import { startFleet } from "../env/fleet.ts";
 import { waitFor } from "../env/wait.ts";
-import { mib, rssBytes } from "./rss.ts";
+import { cpuSeconds, mib, rssBytes } from "./rss.ts";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -38,11 +38,16 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 await ensureBinaries();
 const single: number[] = [];
+const singleCpu: number[] = [];
 const fleetTimes: number[] = [];
 for (let i = 0; i < rounds; i++) {
   const dir = await mkdtemp(join(tmpdir(), "flotilla-bench-"));
   const [one, t1] = await timed(() => startCluster({ name: "solo", role: "member", dir }));
   single.push(t1);
+  // CPU each process used from its start to the cluster's readiness (the kube-apiserver most).
+  const cpu = await Promise.all(one.processes.map(async (p) => [p.name.slice(one.name.length + 1), await cpuSeconds(p.pid)] as const));
+  singleCpu.push(cpu.reduce((sum, [, c]) => sum + c, 0));
+  console.log(`one member's start, CPU until ready: ${cpu.map(([n, c]) => `${n} ${c.toFixed(2)} s`).join(", ")}`);
   await one.stop();
   await rm(dir, { recursive: true, force: true });
 
@@ -74,3 +79,4 @@ const f = median(fleetTimes);
 console.log(`warm start, one member alone (baseline): median ${(s / 1000).toFixed(2)} s of ${rounds} [${single.map((x) => (x / 1000).toFixed(2)).join(" ")}]`);
 console.log(`warm start, control + ${members} members: median ${(f / 1000).toFixed(2)} s of ${rounds} [${fleetTimes.map((x) => (x / 1000).toFixed(2)).join(" ")}]`);
 console.log(`ratio fleet / one member: ${(f / s).toFixed(2)}`);
+console.log(`CPU of one member's start: median ${median(singleCpu).toFixed(2)} s, ${(median(singleCpu) / (s / 1000)).toFixed(2)} cores over its wall time`);

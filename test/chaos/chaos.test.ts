@@ -1,4 +1,5 @@
-// The seeded 2-minute chaos run of npm test (issue 11): 2 control-plane replicas and 3 members
+// The seeded 100-second chaos run of npm test (issue 11; 2 minutes until issue 36 shortened it:
+// seed 1 meets every fault kind by 97 s): 2 control-plane replicas and 3 members
 // under churn, every kind of fault at least once, then nothing missing, stray or mismatched, and
 // no deletion that the user's intent does not explain. Longer runs: `npm run chaos -- --duration 10m`.
 import assert from "node:assert/strict";
@@ -32,14 +33,14 @@ describe("npm run chaos", () => {
     assert.match(r.stderr, /--members must be a whole number from 3 to 6, not "1"[\s\S]*usage: npm run chaos/);
   });
 
-  it("seed 1, 2 minutes: every fault kind, then 0 missing, 0 stray, 0 mismatched, 0 unintended deletions", async () => {
+  it("seed 1, 100 s: every fault kind, then 0 missing, 0 stray, 0 mismatched, 0 unintended deletions", async () => {
     const dir = await mkdtemp(join(tmpdir(), "flotilla-chaos-"));
     dirs.push(dir);
     const json = join(dir, "report.json");
-    const r = await runChaos(["--duration", "2m", "--seed", "1", "--json", json]);
+    const r = await runChaos(["--duration", "100s", "--seed", "1", "--json", json]);
     console.log(r.stdout.trim());
     assert.equal(r.code, 0, `${r.stdout}\n${r.stderr.split("\n").slice(-60).join("\n")}`);
-    assert.match(r.stdout, /^chaos: seed 1, 120 s, 3 members: .* 0 missing, 0 stray, 0 mismatched, 0 unintended deletions .* PASS$/m);
+    assert.match(r.stdout, /^chaos: seed 1, 100 s, 3 members: .* 0 missing, 0 stray, 0 mismatched, 0 unintended deletions .* PASS$/m);
     const report = JSON.parse(await readFile(json, "utf8")) as {
       faults: { kind: string; error?: string }[];
       churn: { operations: number; byOp: Record<string, number> };

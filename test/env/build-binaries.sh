@@ -2,7 +2,8 @@
 # Builds pinned binaries from public Go modules into a cache outside the repo, once, in groups:
 #   build-binaries.sh [cluster]  kube-apiserver, kube-controller-manager, kube-scheduler, kubectl,
 #                                kwok, helm, etcd
-#   build-binaries.sh dns        external-dns, coredns (only tests that run DNS need them)
+#   build-binaries.sh dns        external-dns, coredns with the plugins test/env uses (only tests
+#                                that run DNS need them)
 #   build-binaries.sh metrics    metrics-server, and kwok's resource-usage CRDs and its Metric
 #                                for /metrics/resource (only fleets started with metrics need them)
 #   build-binaries.sh karmada    karmada-aggregated-apiserver, -controller-manager, -scheduler,
@@ -226,7 +227,7 @@ else
   RECIPE_DNS=1
   stamp=$(cat <(echo "dns $RECIPE_DNS $goversion $dns_flags ${binaries[*]}") \
     "$tools/external-dns/go.mod" "$tools/external-dns/go.sum" \
-    "$tools/coredns/go.mod" "$tools/coredns/go.sum" | sha256sum | cut -c1-16)
+    "$tools/coredns/go.mod" "$tools/coredns/go.sum" "$tools/coredns/main.go" | sha256sum | cut -c1-16)
   lock="$cache/build-dns.lock"
   what="DNS binaries"
 
@@ -238,7 +239,8 @@ else
     ) | progress "external-dns"
     (
       cd "$tools/coredns"
-      go build -v -trimpath -ldflags "-s -w" -o "$out/coredns" github.com/coredns/coredns 2>&1
+      # Our main (tools/coredns/main.go): CoreDNS with only the plugins the Corefile uses.
+      go build -v -trimpath -ldflags "-s -w" -o "$out/coredns" . 2>&1
     ) | progress "coredns"
   }
 fi
