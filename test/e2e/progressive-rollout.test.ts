@@ -94,7 +94,7 @@ describe("progressive rollout across 3 members (issue 23)", () => {
     const prev = await state("web-deployment");
     const good = await memberImage("member1");
     assert.ok(prev && good, "a finished rollout before");
-    // The short deadline this case waits out (the approval case's policy sets the long one again).
+    // The short deadline this case waits out; the case after it (the template changed back) keeps it.
     await apply(h.control, webPolicy({ deadlineS: BAD_DEADLINE_S }));
     await untilBindingStrategy("web-deployment", (r) => r.progressDeadline === `${BAD_DEADLINE_S}s`);
     const rec2 = record(() => memberImage("member2"));

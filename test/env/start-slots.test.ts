@@ -62,6 +62,13 @@ describe("start slots", () => {
     await Promise.all(holds);
   });
 
+  it("a slot directory that is gone: the start fails at once, naming the slot, instead of waiting", async () => {
+    const env = { FLOTILLA_TEST_SLOT_DIR: join(dir, "gone"), FLOTILLA_TEST_START_SLOTS: "1" };
+    const t = Date.now();
+    await assert.rejects(withStartSlot(async () => "started", env), /cannot take the start slot .*gone\/slot-0: flock exited 6\d/);
+    assert.ok(Date.now() - t < 5_000, "it did not wait");
+  });
+
   it("no slots set: all at once", async () => {
     assert.equal(await mostAtOnce({}, 3, 100), 3);
   });

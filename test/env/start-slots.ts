@@ -50,10 +50,14 @@ async function takeSlot(dir: string, count: number): Promise<ChildProcess> {
   }
 }
 
-/** Resolves with the process holding the lock, or undefined when it is taken. */
+/** flock's exit code for a lock another process holds (its -E). */
+const FLOCK_TAKEN = 75;
+
+/** Resolves with the process holding the lock, or undefined when it is taken; rejects when flock cannot lock the file at all. */
 function tryLock(file: string): Promise<ChildProcess | undefined> {
   return new Promise((resolve, reject) => {
-    const child = spawn("flock", ["-n", file, "sh", "-c", "echo held; exec cat >/dev/null"], { stdio: ["pipe", "pipe", "ignore"] });
+    // -E: a taken lock exits FLOCK_TAKEN, so that any other exit (the file cannot be opened) is an error, not a wait.
+    const child = spawn("flock", ["-n", "-E", String(FLOCK_TAKEN), file, "sh", "-c", "echo held; exec cat >/dev/null"], { stdio: ["pipe", "pipe", "ignore"] });
     let out = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
       out += chunk;
@@ -65,8 +69,10 @@ function tryLock(file: string): Promise<ChildProcess | undefined> {
       }
     });
     child.on("error", reject);
-    child.on("exit", () => {
-      if (!out.includes("held")) resolve(undefined);
+    child.on("exit", (code) => {
+      if (out.includes("held")) return;
+      if (code === FLOCK_TAKEN) resolve(undefined);
+      else reject(new Error(`test/env: cannot take the start slot ${file}: flock exited ${code}`));
     });
   });
 }

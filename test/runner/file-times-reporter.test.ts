@@ -51,6 +51,11 @@ describe("reportLine", () => {
       line: { kind: "test", file: "test/a.test.ts", outcome: "todo" },
     },
     {
+      name: "a todo test that fails is todo, as node counts it",
+      event: { type: "test:fail", data: { name: "t", nesting: 0, file: "/repo/test/a.test.ts", entryFile: "/repo/test/a.test.ts", todo: true, details: { type: "test", error: { failureType: "testCodeFailure" } } } },
+      line: { kind: "test", file: "test/a.test.ts", outcome: "todo" },
+    },
+    {
       name: "a failed test",
       event: { type: "test:fail", data: { name: "t", nesting: 0, file: "/repo/test/a.test.ts", entryFile: "/repo/test/a.test.ts", details: { type: "test", error: { failureType: "testCodeFailure" } } } },
       line: { kind: "test", file: "test/a.test.ts", outcome: "failed" },

@@ -61,15 +61,16 @@ export function reportLine(event: { type: string; data: unknown }, cwd: string):
     return { kind: "file", file, ms: Math.round(data.details?.duration_ms ?? 0), passed: data.details?.passed === true };
   }
   if ((event.type === "test:pass" || event.type === "test:fail") && data.entryFile !== undefined && data.details?.type === "test") {
+    // A todo test is todo whether it passes or fails (node counts neither as a failure).
     const outcome: TestOutcome =
-      event.type === "test:fail"
-        ? data.details.error?.failureType === "cancelledByParent"
-          ? "cancelled"
-          : "failed"
-        : data.skip !== undefined && data.skip !== false
-          ? "skipped"
-          : data.todo !== undefined && data.todo !== false
-            ? "todo"
+      data.todo !== undefined && data.todo !== false
+        ? "todo"
+        : event.type === "test:fail"
+          ? data.details.error?.failureType === "cancelledByParent"
+            ? "cancelled"
+            : "failed"
+          : data.skip !== undefined && data.skip !== false
+            ? "skipped"
             : "passed";
     // A test defined in a shared fixtures file belongs to the test file that ran it.
     return { kind: "test", file: relative(cwd, data.entryFile), outcome };

@@ -1,8 +1,8 @@
 // The suite runner as a process, on small test files made for it: the per-file budget bites on a
 // file made slow on purpose, a failing test fails the run, and the closing line counts every file.
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { execFile, spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -83,6 +83,32 @@ describe("test/runner/run.ts", () => {
     assert.equal(r.code, 1, r.out);
     assert.match(r.out, /✖ test\/hangs\.test\.mjs \(\d+\.\d s, still running after --job-timeout-s: ended/);
     assert.match(lastLine(r.out) ?? "", /^tests: 0 passed, [1-9]\d* failed, 0 skipped$/);
+  });
+
+  it("on SIGINT ends the running job, giving its cleanup time, starts no other, and exits 130", async () => {
+    const mark = (name: string) => JSON.stringify(join(dir, name));
+    // Its SIGTERM handler cleans up for half a second, as test/env's does when it stops clusters.
+    const holds = fixture(
+      "holds.test.mjs",
+      `import { writeFileSync } from "node:fs";\nprocess.on("SIGTERM", () => setTimeout(() => { writeFileSync(${mark("cleaned")}, "yes"); process.exit(1); }, 500));\nit("holds", () => { writeFileSync(${mark("started")}, "yes"); return new Promise(() => setInterval(() => {}, 1000)); });`,
+    );
+    const later = fixture("later.test.mjs", `import { writeFileSync } from "node:fs";\nwriteFileSync(${mark("later")}, "yes");\nit("runs", () => {});`);
+    const tmp = join(dir, "tmp");
+    mkdirSync(tmp);
+    const runner = spawn(process.execPath, [join(root, "test/runner/run.ts"), "--global-setup", "", "--times", join(dir, "signal-times.json"), "--concurrency", "1", holds, later], { cwd: dir, env: { ...process.env, TMPDIR: tmp }, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    runner.stdout.setEncoding("utf8").on("data", (c: string) => (out += c));
+    runner.stderr.setEncoding("utf8").on("data", (c: string) => (out += c));
+    const exited = new Promise<number | null>((r) => runner.on("exit", (code) => r(code)));
+    for (let i = 0; i < 200 && !existsSync(join(dir, "started")); i++) await new Promise((r) => setTimeout(r, 50));
+    assert.ok(existsSync(join(dir, "started")), `the first job started: ${out}`);
+    runner.kill("SIGINT");
+    assert.equal(await exited, 130, out);
+    assert.match(out, /suite: stopped by SIGINT: 1 jobs ended, 1 never started; no times kept/);
+    assert.ok(existsSync(join(dir, "cleaned")), "the job's cleanup ran to its end before its group was killed");
+    assert.ok(!existsSync(join(dir, "later")), "no job started after the signal");
+    assert.ok(!existsSync(join(dir, "signal-times.json")), "no times kept");
+    assert.deepEqual(readdirSync(tmp), [], "the runner's work directory is gone");
   });
 
   it("refuses a bad option with exit 2", async () => {

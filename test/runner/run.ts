@@ -138,12 +138,18 @@ async function main(): Promise<number> {
   const killAll = () => {
     for (const pid of children) signalGroup(pid, "SIGKILL");
   };
-  // A signal ends every job as a timeout does (SIGTERM, so test/env removes its clusters, then
-  // SIGKILL); jobs also get SIGTERM from their parent-death signal if this process is killed.
+  // A signal ends every running job as a timeout does (SIGTERM, so test/env removes its clusters,
+  // then SIGKILL), and no other job starts; the run then ends with 128 + the signal's number and
+  // keeps no times. Jobs also get SIGTERM from their parent-death signal if this process is killed.
+  let stoppedBy: NodeJS.Signals | undefined;
+  let jobsStarted = false;
+  const signalExit = (sig: NodeJS.Signals) => 128 + (sig === "SIGINT" ? 2 : sig === "SIGHUP" ? 1 : 15);
   const onSignal = (sig: NodeJS.Signals) => {
-    void Promise.all([...children].map((pid) => endGroup(pid)))
-      .then(() => rm(work, { recursive: true, force: true }))
-      .finally(() => process.exit(128 + (sig === "SIGINT" ? 2 : sig === "SIGHUP" ? 1 : 15)));
+    if (stoppedBy !== undefined) return;
+    stoppedBy = sig;
+    // Before the first job (the global setup): nothing of ours runs yet.
+    if (!jobsStarted) void rm(work, { recursive: true, force: true }).finally(() => process.exit(signalExit(sig)));
+    for (const pid of children) void endGroup(pid);
   };
   for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.once(sig, onSignal);
   try {
@@ -164,8 +170,9 @@ async function main(): Promise<number> {
     const results: JobResult[] = [];
     const running = new Map<Job, Promise<JobResult>>();
     let n = 0;
-    while (waiting.length > 0 || running.size > 0) {
-      for (const job of jobsToStart(waiting, [...running.keys()], opts.concurrency)) {
+    jobsStarted = true;
+    while ((stoppedBy === undefined && waiting.length > 0) || running.size > 0) {
+      for (const job of stoppedBy === undefined ? jobsToStart(waiting, [...running.keys()], opts.concurrency) : []) {
         waiting.splice(waiting.indexOf(job), 1);
         const i = n++;
         running.set(job, runJob(job, join(work, `job-${i}`), env, opts.jobTimeoutMs, children));
@@ -175,6 +182,10 @@ async function main(): Promise<number> {
       running.delete(done.job);
       results.push(done);
       await printJob(done);
+    }
+    if (stoppedBy !== undefined) {
+      console.log(`suite: stopped by ${stoppedBy}: ${results.length} jobs ended, ${waiting.length} never started; no times kept`);
+      return signalExit(stoppedBy);
     }
     return await finish(opts, results, previous, Date.now() - started);
   } finally {
@@ -212,14 +223,18 @@ function runJob(job: Job, base: string, env: NodeJS.ProcessEnv, timeoutMs: numbe
     child.on("close", (code, signal) => {
       clearTimeout(timer);
       children.delete(pid);
-      // Whatever the job left in its group goes with it (test/env's processes also have a parent-death signal).
-      signalGroup(pid, "SIGKILL");
-      void readLines(`${base}.jsonl`).then((lines) => resolveJob({ job, base, code, signal, ms: Date.now() - t, lines, timedOut }));
+      // What the job left in its group (a test file still cleaning up after a SIGTERM: test/env's
+      // cleanup.ts) gets GRACE_MS to end, then goes with it.
+      void drainGroup(pid)
+        .then(() => readLines(`${base}.jsonl`))
+        .then((lines) => resolveJob({ job, base, code, signal, ms: Date.now() - t, lines, timedOut }));
     });
   });
 }
 
 function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
+  // No pid (the spawn failed): -0 would be this runner's own group.
+  if (!(pid > 0)) return false;
   try {
     process.kill(-pid, signal);
     return true;
@@ -228,13 +243,17 @@ function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
   }
 }
 
-/** SIGTERM to a job's group (its test files clean up: test/env/cleanup.ts), SIGKILL 10 s later if it still runs. */
+/** How long a job's processes get to clean up after a SIGTERM, or after the job's own process ended. */
+const GRACE_MS = 10_000;
+
+/** SIGTERM to a job's group (its test files clean up: test/env/cleanup.ts), SIGKILL GRACE_MS later if it still runs. */
 async function endGroup(pid: number): Promise<void> {
-  if (!signalGroup(pid, "SIGTERM")) return;
-  for (let i = 0; i < 100; i++) {
-    await new Promise((r) => setTimeout(r, 100));
-    if (!signalGroup(pid, 0)) return;
-  }
+  if (signalGroup(pid, "SIGTERM")) await drainGroup(pid);
+}
+
+/** Waits up to GRACE_MS for a group to have no process left, then SIGKILLs what remains. */
+async function drainGroup(pid: number): Promise<void> {
+  for (let waited = 0; waited < GRACE_MS && signalGroup(pid, 0); waited += 100) await new Promise((r) => setTimeout(r, 100));
   signalGroup(pid, "SIGKILL");
 }
 
