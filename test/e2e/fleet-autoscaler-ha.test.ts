@@ -67,8 +67,11 @@ describe("a FederatedHPA in an HA control plane", () => {
     assert.equal(fhpa.status?.conditions?.find((c) => c.type === "ScalingActive")?.status, "True");
     const utilization = fhpa.status?.currentMetrics?.find((m) => m.resource?.name === "cpu")?.resource?.current.averageUtilization ?? -1;
     assert.ok(utilization >= 0 && utilization <= 20, `the fleet's CPU utilization read ${utilization}%`);
-    const events = await getJson<{ items: EventJson[] }>(fleet.control, ["events", "-n", NS, "--field-selector", "involvedObject.kind=FederatedHPA,involvedObject.name=cpu"]);
-    assert.ok(events?.items.some((e) => e.reason === "SuccessfulRescale" && e.message === "New size: 2; reason: All metrics below target"), JSON.stringify(events?.items.map((e) => `${e.reason}: ${e.message}`)));
+    // The Event is recorded after the scale (the recorder writes it on its own): wait for it, as
+    // reading at once failed once on a loaded machine with only the earlier Warnings there.
+    const rescaled = (e: EventJson) => e.reason === "SuccessfulRescale" && e.message === "New size: 2; reason: All metrics below target";
+    const events = async () => (await getJson<{ items: EventJson[] }>(fleet.control, ["events", "-n", NS, "--field-selector", "involvedObject.kind=FederatedHPA,involvedObject.name=cpu"]))?.items;
+    await eventually("a SuccessfulRescale Event for the scale-down", events, (items) => items.some(rescaled));
 
     // The summaries came through the standby: the leader took them, the standby served them.
     const leader = await flotilla.controlPlaneMetrics();
