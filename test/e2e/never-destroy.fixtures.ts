@@ -6,7 +6,7 @@ import type { Cluster } from "../env/cluster.ts";
 import { type Fleet, startFleet } from "../env/fleet.ts";
 import { type Flotilla, startFlotilla } from "../env/flotilla.ts";
 import assert from "node:assert/strict";
-import { apply, type BindingJson, deploymentJson, eventually, getJson, kubectl } from "./helpers.ts";
+import { apply, type BindingJson, deploymentJson, eventually, getJson, kubectl, placementPolicyJson } from "./helpers.ts";
 
 export const NS = "keep";
 
@@ -61,15 +61,7 @@ export interface ReadyCondition {
  * that both members still run the same objects (same uid) as when it began.
  */
 export async function sharedDivided(h: KeepFleet) {
-  const divided = JSON.stringify({
-    apiVersion: "flotilla.dev/v1alpha1",
-    kind: "PropagationPolicy",
-    metadata: { name: "shared", namespace: NS },
-    spec: {
-      resourceSelectors: [{ apiVersion: "apps/v1", kind: "Deployment", name: "shared" }],
-      placement: { clusterAffinity: { clusterNames: ["member1", "member2"] }, replicaScheduling: { replicaSchedulingType: "Divided", replicaDivisionPreference: "Weighted" } },
-    },
-  });
+  const divided = placementPolicyJson("shared", NS, ["member1", "member2"], { replicaScheduling: { replicaSchedulingType: "Divided", replicaDivisionPreference: "Weighted" } });
   const split = (b: BindingJson) => b.spec.clusters.map((c) => `${c.name}=${c.replicas}`).join(" ");
   await apply(h.fleet.control, deployment("shared", 4));
   await apply(h.fleet.control, divided);
