@@ -5,6 +5,7 @@
 // which is what the serializer does for the type 'string'. A bundle test fails when an upgrade
 // brings the models back.
 import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
 import type { Plugin } from "esbuild";
 
 const DIST = "/@kubernetes/client-node/dist/";
@@ -25,6 +26,10 @@ export const leanClientNode: Plugin = {
     build.onResolve({ filter: /.*/ }, async (args) => {
       if (args.pluginData === "lean-client-node") return undefined;
       if (!args.path.startsWith("@kubernetes/client-node") && !args.resolveDir.includes("/@kubernetes/client-node/")) return undefined;
+      // The package's own relative imports name their files (`./x.js`): resolved here, without a
+      // round trip to esbuild for each of its thousands of files (15 s a bundle, measured).
+      const relative = args.path.startsWith("./") || args.path.startsWith("../") ? resolve(args.resolveDir, args.path) : undefined;
+      if (relative !== undefined && relative.endsWith(".js") && relative.includes(DIST)) return { path: relative, sideEffects: relative.endsWith("/polyfill.js") };
       const r = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: "lean-client-node" });
       if (r.errors.length > 0 || !r.path.includes(DIST)) return undefined;
       return { path: r.path, sideEffects: r.path.endsWith("/polyfill.js") };
