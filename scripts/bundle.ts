@@ -46,24 +46,35 @@ const bundledFengari: Plugin = {
 export async function bundle(name: BundleName, out = DEFAULT_BUNDLE_DIR): Promise<{ file: string; metafile: Metafile }> {
   await mkdir(out, { recursive: true });
   const file = `${out.replace(/\/$/, "")}/${name}.mjs`;
+  const metafile = await buildBundle(fileURLToPath(new URL(BUNDLES[name], import.meta.url)), file, { production: true });
+  await writeFile(`${file}.THIRD-PARTY-NOTICES.txt`, await thirdPartyNotices(name, metafile));
+  return { file, metafile };
+}
+
+/**
+ * esbuild's bundle of one entry point into one ES module, as the processes run it: client-node's
+ * generated API left out, fengari bundled. production: minified, with an external source map and
+ * linked legal comments (the image's bundles); without it, names and layout kept and nothing
+ * beside the module (what the tests run, test/env/test-bundles.ts).
+ */
+export async function buildBundle(entry: string, outfile: string, o: { production: boolean }): Promise<Metafile> {
   const result = await build({
-    entryPoints: [fileURLToPath(new URL(BUNDLES[name], import.meta.url))],
-    outfile: file,
+    entryPoints: [entry],
+    outfile,
     bundle: true,
     platform: "node",
     format: "esm",
     target: "node24",
-    minify: true,
-    sourcemap: "external",
-    legalComments: "linked",
+    minify: o.production,
+    sourcemap: o.production ? "external" : false,
+    legalComments: o.production ? "linked" : "none",
     metafile: true,
     logLevel: "warning",
     plugins: [leanClientNode, bundledFengari],
     // Bundled CommonJS dependencies call require(); an ES module has none of its own.
     banner: { js: 'import { createRequire as __flotillaRequire } from "node:module"; const require = __flotillaRequire(import.meta.url);' },
   });
-  await writeFile(`${file}.THIRD-PARTY-NOTICES.txt`, await thirdPartyNotices(name, result.metafile));
-  return { file, metafile: result.metafile };
+  return result.metafile;
 }
 
 /** The agent's bundle alone (bench:agent-rss --bundle, the bundle test). */

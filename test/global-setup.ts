@@ -1,10 +1,12 @@
 // Runs once before any test file (test/runner/run.ts calls it; so does `node --test
 // --test-global-setup=test/global-setup.ts`): builds (or finds) every group of test binaries, so
 // parallel test files never race to build, the long first builds show their progress once, and no
-// test file's time (or its 150 s budget) includes a build. It also builds the dashboard's page.
+// test file's time (or its 150 s budget) includes a build. It also builds the dashboard's page and
+// the bundles that tests run Flotilla's processes from.
 // Each step's time is printed: on a cold machine they are most of the run.
 import { buildDashboard } from "../scripts/build-dashboard.ts";
 import { ensureBinaries, ensureDnsBinaries, ensureKarmadaBinaries, ensureMetricsBinaries } from "./env/binaries.ts";
+import { ensureTestBundles } from "./env/test-bundles.ts";
 
 async function timed(what: string, step: () => Promise<unknown>): Promise<void> {
   const start = Date.now();
@@ -21,4 +23,6 @@ export async function globalSetup(): Promise<void> {
   await timed("Karmada binaries", ensureKarmadaBinaries);
   // The dashboard's page, which control planes started from source serve (the browser tests load it).
   await timed("dashboard page", buildDashboard);
+  // The control planes, agents and flotillactl that tests start run from these (env/test-bundles.ts).
+  await timed("Flotilla's test bundles", ensureTestBundles);
 }

@@ -8,15 +8,15 @@ import { X509Certificate } from "node:crypto";
 import { appendFile, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { fileURLToPath } from "node:url";
 import type { Cluster } from "../env/cluster.ts";
 import { type Fleet, startFleet } from "../env/fleet.ts";
 import { type Flotilla, startFlotilla } from "../env/flotilla.ts";
 import { apply, type CommandResult, eventually, getJson, kubectl, runCommand } from "./helpers.ts";
+import { ensureTestBundles } from "../env/test-bundles.ts";
 
 const NS = "roles";
-const FLOTILLA = fileURLToPath(new URL("../../bin/flotilla.ts", import.meta.url));
-const CTL = fileURLToPath(new URL("../../bin/flotillactl.ts", import.meta.url));
+const FLOTILLA = (await ensureTestBundles()).flotilla;
+const CTL = (await ensureTestBundles()).flotillactl;
 
 const configMap = (name: string, value: string) => JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: { name, namespace: NS }, data: { setting: value } });
 const secret = JSON.stringify({ apiVersion: "v1", kind: "Secret", metadata: { name: "creds", namespace: NS }, stringData: { token: "viewer-must-not-see" } });

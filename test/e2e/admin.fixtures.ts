@@ -5,14 +5,14 @@ import assert from "node:assert/strict";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before } from "node:test";
-import { fileURLToPath } from "node:url";
 import type { Cluster } from "../env/cluster.ts";
 import { type Fleet, startFleet } from "../env/fleet.ts";
 import { type Flotilla, startFlotilla } from "../env/flotilla.ts";
 import { apply, type CommandResult, deploymentJson, eventually, getJson, kubectl, placementPolicyJson, runCommand } from "./helpers.ts";
+import { ensureTestBundles } from "../env/test-bundles.ts";
 
 export const NS = "adm";
-export const CTL = fileURLToPath(new URL("../../bin/flotillactl.ts", import.meta.url));
+export const CTL = (await ensureTestBundles()).flotillactl;
 
 export const deployment = (name: string) => deploymentJson(name, NS, 2, "nginx:1.25");
 export const policy = (name: string, clusters: string[]) => placementPolicyJson(name, NS, clusters);

@@ -5,15 +5,15 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { fileURLToPath } from "node:url";
 import type { Cluster } from "../env/cluster.ts";
 import { ensureBinaries } from "../env/binaries.ts";
 import { type Fleet, startFleet } from "../env/fleet.ts";
 import { type Flotilla, startFlotilla } from "../env/flotilla.ts";
 import { apply, type BindingJson, condition, deploymentJson, eventually, getJson, kubectl, placementPolicyJson, runCommand, sleep } from "./helpers.ts";
+import { ensureTestBundles } from "../env/test-bundles.ts";
 
 const NS = "bounded";
-const CTL = fileURLToPath(new URL("../../bin/flotillactl.ts", import.meta.url));
+const CTL = (await ensureTestBundles()).flotillactl;
 const MEMBERS = ["member1", "member2", "member3"];
 
 interface Summary {

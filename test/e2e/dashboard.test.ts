@@ -14,10 +14,11 @@ import { type Fleet, startFleet } from "../env/fleet.ts";
 import { type Flotilla, startFlotilla } from "../env/flotilla.ts";
 import { launchBrowser, testOutputDir } from "./browser.ts";
 import { apply, deploymentJson, eventually, getJson, kubectl, placementPolicyJson, runCommand } from "./helpers.ts";
+import { ensureTestBundles } from "../env/test-bundles.ts";
 
 const NS = "dash";
-const FLOTILLA = fileURLToPath(new URL("../../bin/flotilla.ts", import.meta.url));
-const CTL = fileURLToPath(new URL("../../bin/flotillactl.ts", import.meta.url));
+const FLOTILLA = (await ensureTestBundles()).flotilla;
+const CTL = (await ensureTestBundles()).flotillactl;
 const AXE = fileURLToPath(new URL("../../node_modules/axe-core/axe.min.js", import.meta.url));
 const TOPOLOGY = `#/topology?apiVersion=apps%2Fv1&kind=Deployment&namespace=${NS}&name=web`;
 const FAILURE_THRESHOLD_MS = 5_000;

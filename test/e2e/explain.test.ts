@@ -6,16 +6,16 @@ import assert from "node:assert/strict";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { fileURLToPath } from "node:url";
 import type { Cluster } from "../env/cluster.ts";
 import { type Fleet, startFleet } from "../env/fleet.ts";
 import { type Flotilla, startFlotilla } from "../env/flotilla.ts";
 import type { Explanation } from "../../control-plane/explain/index.ts";
 import { apply, type CommandResult, deploymentJson, eventually, kubectl, placementPolicyJson, runCommand } from "./helpers.ts";
+import { ensureTestBundles } from "../env/test-bundles.ts";
 
 const NS = "exp";
-const CTL = fileURLToPath(new URL("../../bin/flotillactl.ts", import.meta.url));
-const FLOTILLA = fileURLToPath(new URL("../../bin/flotilla.ts", import.meta.url));
+const CTL = (await ensureTestBundles()).flotillactl;
+const FLOTILLA = (await ensureTestBundles()).flotilla;
 
 describe("flotillactl explain", () => {
   let fleet: Fleet;

@@ -2,14 +2,14 @@
 // dependentOverrides, activationPreference Lazy, schedulePriority, a selector naming the policy's
 // own namespace, and `flotillactl get pp`.
 import assert from "node:assert/strict";
-import { fileURLToPath } from "node:url";
 import { after, before, describe, it } from "node:test";
 import type { Cluster } from "../env/cluster.ts";
 import { type Fleet, startFleet } from "../env/fleet.ts";
 import { type Flotilla, startFlotilla } from "../env/flotilla.ts";
 import { apply, type BindingJson, type CommandResult, condition, eventually, getJson, kubectl, runCommand, sleep } from "./helpers.ts";
+import { ensureTestBundles } from "../env/test-bundles.ts";
 
-const CTL = fileURLToPath(new URL("../../bin/flotillactl.ts", import.meta.url));
+const CTL = (await ensureTestBundles()).flotillactl;
 const NS = "karmada-fields";
 
 interface ConfigMapJson {

@@ -8,15 +8,15 @@ import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { after, before, describe, it } from "node:test";
 import type { Cluster } from "../env/cluster.ts";
 import { type Fleet, startFleet } from "../env/fleet.ts";
 import { type Flotilla, startFlotilla } from "../env/flotilla.ts";
 import { apply, type BindingJson, clusterItem, type CommandResult, eventually, getJson, kubectl, runCommand, sleep } from "./helpers.ts";
+import { ensureTestBundles } from "../env/test-bundles.ts";
 
-const CTL = fileURLToPath(new URL("../../bin/flotillactl.ts", import.meta.url));
+const CTL = (await ensureTestBundles()).flotillactl;
 const NS = "shop";
 const KARMADA_VERSION = "v1.18.0";
 

@@ -2,7 +2,6 @@
 // policies of the test, and a harness that starts 3 members with Flotilla and reads what a person
 // would (the binding's status.rollout, its Rollout condition, the members' images).
 import assert from "node:assert/strict";
-import { fileURLToPath } from "node:url";
 import { after, before } from "node:test";
 import { AppsV1Api, CoreV1Api, CustomObjectsApi } from "@kubernetes/client-node";
 import type { ClusterRollout, RolloutState, RolloutStrategy } from "../../shared/api/types.ts";
@@ -11,9 +10,10 @@ import { type Fleet, startFleet } from "../env/fleet.ts";
 import { type Flotilla, startFlotilla } from "../env/flotilla.ts";
 import { waitFor } from "../env/wait.ts";
 import { apply, type BindingJson, type CommandResult, condition, deploymentJson, kubectl, runCommand, sleep } from "./helpers.ts";
+import { ensureTestBundles } from "../env/test-bundles.ts";
 
 
-export const CTL = fileURLToPath(new URL("../../bin/flotillactl.ts", import.meta.url));
+export const CTL = (await ensureTestBundles()).flotillactl;
 export const NS = "rollout";
 export const MEMBERS = ["member1", "member2", "member3"];
 export const SOAK_S = 5;

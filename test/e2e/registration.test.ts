@@ -5,7 +5,6 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { fileURLToPath } from "node:url";
 import { credentials, Metadata, status as GrpcStatus } from "@grpc/grpc-js";
 import { RegistrationClient } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
 import { createCsr, signAgentCsr } from "../../shared/pki.ts";
@@ -15,8 +14,9 @@ import { type Flotilla, startFlotilla } from "../env/flotilla.ts";
 import { waitFor } from "../env/wait.ts";
 import { helloOutcome } from "./hostile-agent.ts";
 import { apply, type CommandResult, eventually, getJson, kubectl, runCommand } from "./helpers.ts";
+import { ensureTestBundles } from "../env/test-bundles.ts";
 
-const CTL = fileURLToPath(new URL("../../bin/flotillactl.ts", import.meta.url));
+const CTL = (await ensureTestBundles()).flotillactl;
 const NS = "reg";
 
 interface SecretJson {

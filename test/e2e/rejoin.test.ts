@@ -8,13 +8,13 @@
 import assert from "node:assert/strict";
 import { X509Certificate } from "node:crypto";
 import { after, before, describe, it } from "node:test";
-import { fileURLToPath } from "node:url";
 import type { Cluster } from "../env/cluster.ts";
 import { type Fleet, startFleet } from "../env/fleet.ts";
 import { type Flotilla, startFlotilla } from "../env/flotilla.ts";
 import { apply, type CommandResult, deletions, deploymentJson, eventually, getJson, kubectl, runCommand, sleep } from "./helpers.ts";
+import { ensureTestBundles } from "../env/test-bundles.ts";
 
-const CTL = fileURLToPath(new URL("../../bin/flotillactl.ts", import.meta.url));
+const CTL = (await ensureTestBundles()).flotillactl;
 const NS = "rejoin";
 const WORK = "flotilla.dev/work";
 /** The hub's --cluster-ready-settle-period in this file (10 s in production). */

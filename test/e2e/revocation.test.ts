@@ -7,16 +7,16 @@ import { X509Certificate } from "node:crypto";
 import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { fileURLToPath } from "node:url";
 import { status as GrpcStatus } from "@grpc/grpc-js";
 import { issueAgentCertificate } from "../../shared/pki.ts";
 import { type Fleet, startFleet } from "../env/fleet.ts";
 import { type Flotilla, startFlotilla } from "../env/flotilla.ts";
 import { helloOutcome } from "./hostile-agent.ts";
 import { apply, type CommandResult, eventually, getJson, runCommand } from "./helpers.ts";
+import { ensureTestBundles } from "../env/test-bundles.ts";
 
-const FLOTILLA = fileURLToPath(new URL("../../bin/flotilla.ts", import.meta.url));
-const CTL = fileURLToPath(new URL("../../bin/flotillactl.ts", import.meta.url));
+const FLOTILLA = (await ensureTestBundles()).flotilla;
+const CTL = (await ensureTestBundles()).flotillactl;
 
 interface ClusterJson {
   metadata: { uid: string };

@@ -4,7 +4,6 @@
 // standby leads on from the binding's state, and an approval through the Admin API of the
 // restarted first replica (now the standby) lets the rollout finish.
 import assert from "node:assert/strict";
-import { fileURLToPath } from "node:url";
 import { after, before, describe, it } from "node:test";
 import type { RolloutState } from "../../shared/api/types.ts";
 import type { Cluster } from "../env/cluster.ts";
@@ -12,8 +11,9 @@ import { type Fleet, startFleet } from "../env/fleet.ts";
 import { type Flotilla, startFlotilla } from "../env/flotilla.ts";
 import { waitFor } from "../env/wait.ts";
 import { apply, eventually, getJson, kubectl, runCommand, sleep } from "./helpers.ts";
+import { ensureTestBundles } from "../env/test-bundles.ts";
 
-const CTL = fileURLToPath(new URL("../../bin/flotillactl.ts", import.meta.url));
+const CTL = (await ensureTestBundles()).flotillactl;
 const NS = "rollout-ha";
 
 const settings = (version: string) => JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "settings", namespace: NS }, data: { version } });

@@ -2,13 +2,13 @@
 // one apiserver) never take each other's objects. (A member that joins again: rejoin.test.ts.)
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { fileURLToPath } from "node:url";
 import type { Cluster } from "../env/cluster.ts";
 import { type Fleet, startFleet } from "../env/fleet.ts";
 import { type Flotilla, startFlotilla } from "../env/flotilla.ts";
 import { apply, type BindingJson, clusterItem, type CommandResult, deletions, eventually, getJson, kubectl, runCommand } from "./helpers.ts";
+import { ensureTestBundles } from "../env/test-bundles.ts";
 
-const CTL = fileURLToPath(new URL("../../bin/flotillactl.ts", import.meta.url));
+const CTL = (await ensureTestBundles()).flotillactl;
 const NS = "shared-member";
 const WORK = "flotilla.dev/work";
 

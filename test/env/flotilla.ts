@@ -13,6 +13,7 @@ import { freePort } from "./free-port.ts";
 import { type HubProxy, startHubProxy } from "./hub-proxy.ts";
 import { ManagedProcess } from "./managed-process.ts";
 import { argsKnownBy } from "./previous-version.ts";
+import { ensureTestBundles } from "./test-bundles.ts";
 import { waitFor } from "./wait.ts";
 
 const flotillaBin = fileURLToPath(new URL("../../bin/flotilla.ts", import.meta.url));
@@ -27,11 +28,11 @@ export interface FlotillaVersion {
   flags?: Map<string, Set<string>>;
 }
 
-/** This checkout's Flotilla. */
+/** This checkout's Flotilla: its processes run from bundles of the sources (test-bundles.ts). */
 export const CURRENT_VERSION: FlotillaVersion = { flotillaBin };
 
 export interface FlotillaOptions {
-  /** The agent's entry point (default the fleet version's flotillaBin), e.g. the production bundle dist/bundle/agent.mjs. */
+  /** The agent's entry point (default: this checkout's agent bundle, or an older version's flotillaBin), e.g. the production bundle dist/bundle/agent.mjs. */
   agentBin?: string;
   /** Node.js flags before the agent's entry point, e.g. ["--optimize-for-size"] (which NODE_OPTIONS does not take). */
   agentNodeArgs?: string[];
@@ -158,6 +159,9 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
   const controlPlaneHealthPort = await freePort();
   const env = { ...process.env, LOG_LEVEL: opts.logLevel ?? process.env.FLOTILLA_TEST_LOG_LEVEL ?? "info", NODE_COMPILE_CACHE: nodeCompileCacheDir() };
   const node = process.execPath;
+  const bundles = await ensureTestBundles();
+  // This checkout's processes start from its bundles; an older version's from its own sources.
+  const controlPlaneBin = (version: FlotillaVersion) => (version === CURRENT_VERSION ? bundles.flotilla : version.flotillaBin);
   let controlPlane: ManagedProcess | undefined;
   const agents = new Map<string, { process: ManagedProcess; healthPort: number }>();
   const members = new Map(fleet.members.map((m) => [m.name, m]));
@@ -172,7 +176,7 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
       name: "control-plane",
       command: node,
       args: argsKnownBy(version.flags?.get("control-plane"), [
-        version.flotillaBin, "control-plane",
+        controlPlaneBin(version), "control-plane",
         `--kubeconfig=${fleet.control.kubeconfigPath}`,
         `--grpc-listen=127.0.0.1:${grpcPort}`,
         `--health-listen=127.0.0.1:${healthPort}`,
@@ -226,7 +230,7 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
       name: `agent-${member}`,
       command: node,
       args: [...(opts.agentNodeArgs ?? []), ...argsKnownBy(version.flags?.get("agent"), [
-        o.version === undefined && opts.agentBin !== undefined ? opts.agentBin : version.flotillaBin, "agent",
+        o.version === undefined && opts.agentBin !== undefined ? opts.agentBin : version === CURRENT_VERSION ? bundles.agent : version.flotillaBin, "agent",
         `--cluster-name=${member}`,
         `--hub-address=127.0.0.1:${o.hubPort ?? agentHubPort}`,
         "--hub-server-name=localhost",
