@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { closeSync, openSync, readFileSync } from "node:fs";
 import { onExit } from "./cleanup.ts";
 import { waitFor } from "./wait.ts";
+import { inheritAutogroupNice } from "./autogroup.ts";
 
 /** How a process ended. */
 export interface ProcessExit {
@@ -71,6 +72,8 @@ export class ManagedProcess {
         stdio: ["ignore", log, log],
       });
       if (child.pid === undefined) throw new Error(`${opts.name}: could not start ${opts.command}`);
+      // Its own session is its own autogroup: as low a priority as this process's (autogroup.ts).
+      inheritAutogroupNice(child.pid);
       this.pid = child.pid;
       this.exited = new Promise((resolve) => {
         child.on("exit", (code, signal) => {

@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { after, describe, it } from "node:test";
+import { autogroupNice } from "../env/autogroup.ts";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 // The runner runs in this directory, so files under its test/ are jobs of their own, as in the repository.
@@ -109,6 +110,27 @@ describe("test/runner/run.ts", () => {
     assert.ok(!existsSync(join(dir, "later")), "no job started after the signal");
     assert.ok(!existsSync(join(dir, "signal-times.json")), "no times kept");
     assert.deepEqual(readdirSync(tmp), [], "the runner's work directory is gone");
+  });
+
+  it("runs a companion at the lowest priority beside a file that runs alone, and raises it once the alone file is done", async () => {
+    // test/leader-thread.test.ts is in RUN_ALONE (it allows a companion); the other prints its
+    // autogroup's priority (test/env/autogroup.ts) beside it, and again after it ended.
+    const aloneFile = fixture("leader-thread.test.ts", `it("runs alone a while", () => new Promise((r) => setTimeout(r, 2000)));`);
+    const companion = fixture(
+      "companion.test.mjs",
+      `import { readFileSync } from "node:fs";\nconst nice = () => readFileSync("/proc/self/autogroup", "utf8").trim();\nit("reports its priority", async () => { console.log("BESIDE:", nice()); await new Promise((r) => setTimeout(r, 4000)); console.log("AFTER:", nice()); });`,
+    );
+    const r = await new Promise<{ code: number; out: string }>((resolve) => {
+      execFile(process.execPath, [join(root, "test/runner/run.ts"), "--global-setup", "", "--times", join(dir, "companion-times.json"), "--concurrency", "2", aloneFile, companion], { cwd: dir, encoding: "utf8", timeout: 60_000 }, (err, stdout, stderr) => {
+        resolve({ code: err ? 1 : 0, out: stdout + stderr });
+      });
+    });
+    assert.equal(r.code, 0, r.out);
+    assert.match(r.out, new RegExp(`▶ ${companion.replaceAll(".", "\\.")} \\(\\d+\\.\\d s, started at low priority beside an alone file\\)`));
+    assert.match(r.out, /BESIDE: \/autogroup-\d+ nice 19/);
+    // Back to the runner's own priority: this file's, which is 19 when it runs as a companion itself.
+    assert.match(r.out, new RegExp(`AFTER: /autogroup-\\d+ nice ${autogroupNice("self")}\n`));
+    assert.match(r.out, /suite: 2 jobs \(1 started as companions of alone files\)/);
   });
 
   it("refuses a bad option with exit 2", async () => {

@@ -12,9 +12,10 @@ import { finished } from "node:stream/promises";
 import { parseArgs } from "node:util";
 import { budgetReport, FILE_BUDGET_MS, judgeFileTimes, OVER_BUDGET_EXCUSED } from "./file-budget.ts";
 import type { FileTime, ReportLine } from "./file-times-reporter.ts";
-import { type Job, jobsToStart, planJobs, UNIT_BATCH } from "./suite-plan.ts";
+import { companionsToRaise, type Job, jobsToStart, planJobs, type Running, UNIT_BATCH } from "./suite-plan.ts";
 import { judgeSuite } from "./suite-verdict.ts";
 import { nodeCompileCacheDir } from "../env/compile-cache.ts";
+import { autogroupNice, inheritAutogroupNice, LOW_NICE, setAutogroupNice, setTreeAutogroupNice } from "../env/autogroup.ts";
 
 const usage = `usage: node test/runner/run.ts [options] [FILE...]
   FILE...                  test files to run (default: every *.test.ts of shared/, bin/, control-plane/, agent/ and test/)
@@ -122,6 +123,8 @@ interface JobResult {
   /** Ended by --job-timeout-s. */
   timedOut: boolean;
   lines: ReportLine[];
+  /** Started as a companion, at the lowest priority beside an alone job (suite-plan.ts). */
+  low: boolean;
 }
 
 function s(ms: number): string {
@@ -168,17 +171,26 @@ async function main(): Promise<number> {
     // Test files load the same modules again and again: Node's compile cache halves that (test/env/compile-cache.ts).
     const env = { ...outside, FLOTILLA_TEST_START_SLOTS: String(opts.startSlots), FLOTILLA_TEST_SLOT_DIR: slotDir, NODE_COMPILE_CACHE: nodeCompileCacheDir() };
     const results: JobResult[] = [];
-    const running = new Map<Job, Promise<JobResult>>();
+    const running = new Map<Job, { done: Promise<JobResult>; pid: number; low: boolean }>();
+    const now = (): Running[] => [...running].map(([job, r]) => ({ job, low: r.low }));
     let n = 0;
     jobsStarted = true;
     while ((stoppedBy === undefined && waiting.length > 0) || running.size > 0) {
-      for (const job of stoppedBy === undefined ? jobsToStart(waiting, [...running.keys()], opts.concurrency) : []) {
+      // Once no alone job runs or waits, companions take their share again (their whole process tree).
+      for (const { job } of companionsToRaise(waiting, now())) {
+        const r = running.get(job);
+        if (r === undefined) continue;
+        r.low = false;
+        setTreeAutogroupNice(r.pid, autogroupNice("self") ?? 0);
+      }
+      for (const { job, low } of stoppedBy === undefined ? jobsToStart(waiting, now(), opts.concurrency) : []) {
         waiting.splice(waiting.indexOf(job), 1);
         const i = n++;
-        running.set(job, runJob(job, join(work, `job-${i}`), env, opts.jobTimeoutMs, children));
+        const started = runJob(job, join(work, `job-${i}`), env, opts.jobTimeoutMs, children, low);
+        running.set(job, { ...started, low });
       }
       if (running.size === 0) throw new Error(`no job could start (${waiting.length} waiting)`);
-      const done = await Promise.race(running.values());
+      const done = await Promise.race([...running.values()].map((r) => r.done));
       running.delete(done.job);
       results.push(done);
       await printJob(done);
@@ -195,7 +207,7 @@ async function main(): Promise<number> {
 }
 
 /** Runs one job: `node --test` on its files, its output to <base>.log, the reporter's lines to <base>.jsonl. */
-function runJob(job: Job, base: string, env: NodeJS.ProcessEnv, timeoutMs: number, children: Set<number>): Promise<JobResult> {
+function runJob(job: Job, base: string, env: NodeJS.ProcessEnv, timeoutMs: number, children: Set<number>, low: boolean): { done: Promise<JobResult>; pid: number } {
   const args = [
     "--test",
     "--test-timeout=600000",
@@ -213,12 +225,16 @@ function runJob(job: Job, base: string, env: NodeJS.ProcessEnv, timeoutMs: numbe
   closeSync(log);
   const pid = child.pid ?? 0;
   if (pid > 0) children.add(pid);
+  // A companion: its session's autogroup at the lowest priority before it runs any code (spawn
+  // returns after the exec); what it starts inherits it (test/env/autogroup.ts).
+  if (low) setAutogroupNice(pid, LOW_NICE);
+  else inheritAutogroupNice(pid);
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
     void endGroup(pid);
   }, timeoutMs);
-  return new Promise((resolveJob) => {
+  const done = new Promise<JobResult>((resolveJob) => {
     child.on("error", () => undefined);
     child.on("close", (code, signal) => {
       clearTimeout(timer);
@@ -227,9 +243,10 @@ function runJob(job: Job, base: string, env: NodeJS.ProcessEnv, timeoutMs: numbe
       // cleanup.ts) gets GRACE_MS to end, then goes with it.
       void drainGroup(pid)
         .then(() => readLines(`${base}.jsonl`))
-        .then((lines) => resolveJob({ job, base, code, signal, ms: Date.now() - t, lines, timedOut }));
+        .then((lines) => resolveJob({ job, base, code, signal, ms: Date.now() - t, lines, timedOut, low }));
     });
   });
+  return { done, pid };
 }
 
 function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
@@ -272,7 +289,8 @@ async function readLines(path: string): Promise<ReportLine[]> {
 async function printJob(r: JobResult): Promise<void> {
   const ok = r.code === 0;
   const how = r.timedOut ? `, still running after --job-timeout-s: ended, exit ${r.code ?? r.signal}` : ok ? "" : `, exit ${r.code ?? r.signal}`;
-  console.log(`\n${ok ? "▶" : "✖"} ${r.job.name} (${s(r.ms)}${how})`);
+  const beside = r.low ? ", started at low priority beside an alone file" : "";
+  console.log(`\n${ok ? "▶" : "✖"} ${r.job.name} (${s(r.ms)}${beside}${how})`);
   const out = createReadStream(`${r.base}.log`);
   out.pipe(process.stdout, { end: false });
   await finished(out).catch(() => undefined);
@@ -300,7 +318,8 @@ async function finish(opts: Options, results: JobResult[], previous: Times, wall
   await mkdir(dirname(opts.timesFile), { recursive: true });
   await writeFile(opts.timesFile, `${JSON.stringify(times, null, 1)}\n`);
   const cpuMs = childrenCpuMs();
-  console.log(`suite: ${results.length} jobs, ${fileTimes.length} files in ${s(wallMs)} wall, ${s(cpuMs)} CPU in the jobs (CPU/wall ${(cpuMs / wallMs).toFixed(2)}); the files' times are in ${opts.timesFile}`);
+  const companions = results.filter((r) => r.low).length;
+  console.log(`suite: ${results.length} jobs (${companions} started as companions of alone files), ${fileTimes.length} files in ${s(wallMs)} wall, ${s(cpuMs)} CPU in the jobs (CPU/wall ${(cpuMs / wallMs).toFixed(2)}); the files' times are in ${opts.timesFile}`);
   const ok = suite.problems.length === 0 && verdict.over.length === 0;
   // The plain closing line, counted over every file.
   console.log(`tests: ${suite.passed} passed, ${suite.failed} failed, ${suite.skipped} skipped`);

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { type Job, jobsToStart, ownJob, planJobs, UNIT_BATCH } from "./suite-plan.ts";
+import { companionsToRaise, type Job, jobsToStart, ownJob, planJobs, type Running, UNIT_BATCH } from "./suite-plan.ts";
 
 const alone = { "test/e2e/ha.test.ts": "times failover", "control-plane/peers/x.test.ts": "times a round" };
 
@@ -18,17 +18,22 @@ describe("ownJob", () => {
 describe("planJobs", () => {
   const files = ["agent/a.test.ts", "control-plane/peers/x.test.ts", "shared/b.test.ts", "test/e2e/fast.test.ts", "test/e2e/ha.test.ts", "test/e2e/slow.test.ts", "test/docs.test.ts"];
 
-  it("runs the files that must run alone first, then the rest, each longest first; unit files as one batch", () => {
-    const jobs = planJobs(files, { "test/e2e/slow.test.ts": 120_000, "test/e2e/fast.test.ts": 5_000, "test/e2e/ha.test.ts": 40_000, [UNIT_BATCH]: 20_000 }, alone);
+  it("runs the files that must run alone first (those without companions before the others), then the rest, each longest first; unit files as one batch", () => {
+    const jobs = planJobs(
+      files,
+      { "test/e2e/slow.test.ts": 120_000, "test/e2e/fast.test.ts": 5_000, "test/e2e/ha.test.ts": 40_000, [UNIT_BATCH]: 20_000 },
+      alone,
+      { "control-plane/peers/x.test.ts": "busy" },
+    );
     assert.deepEqual(
-      jobs.map((j) => [j.name, j.alone, j.estimateMs]),
+      jobs.map((j) => [j.name, j.alone, j.companions, j.estimateMs]),
       [
-        ["test/e2e/ha.test.ts", true, 40_000],
-        ["control-plane/peers/x.test.ts", true, 10_000],
-        ["test/e2e/slow.test.ts", false, 120_000],
-        [UNIT_BATCH, false, 20_000],
-        ["test/docs.test.ts", false, 10_000],
-        ["test/e2e/fast.test.ts", false, 5_000],
+        ["control-plane/peers/x.test.ts", true, false, 10_000],
+        ["test/e2e/ha.test.ts", true, true, 40_000],
+        ["test/e2e/slow.test.ts", false, true, 120_000],
+        [UNIT_BATCH, false, true, 20_000],
+        ["test/docs.test.ts", false, true, 10_000],
+        ["test/e2e/fast.test.ts", false, true, 5_000],
       ],
     );
     assert.deepEqual(jobs.find((j) => j.name === UNIT_BATCH)?.files, ["agent/a.test.ts", "shared/b.test.ts"]);
@@ -55,19 +60,43 @@ describe("planJobs", () => {
 });
 
 describe("jobsToStart", () => {
-  const job = (name: string, isAlone = false): Job => ({ name, files: [name], alone: isAlone, estimateMs: 1 });
+  const job = (name: string, isAlone = false, companions = true): Job => ({ name, files: [name], alone: isAlone, companions, estimateMs: 1 });
   const [a, b, c, d] = [job("a"), job("b"), job("c"), job("d")];
   const x = job("x", true);
-  const names = (js: Job[]) => js.map((j) => j.name);
-  const cases: { name: string; waiting: Job[]; running: Job[]; concurrency: number; start: string[] }[] = [
+  const y = job("y", true);
+  const busy = job("busy", true, false);
+  const unit = job(UNIT_BATCH);
+  const normal = (...js: Job[]): Running[] => js.map((j) => ({ job: j, low: false }));
+  const low = (...js: Job[]): Running[] => js.map((j) => ({ job: j, low: true }));
+  const show = (rs: Running[]) => rs.map((r) => `${r.job.name}${r.low ? " low" : ""}`);
+  const cases: { name: string; waiting: Job[]; running: Running[]; concurrency: number; start: string[] }[] = [
     { name: "fills the free places in order", waiting: [a, b, c, d], running: [], concurrency: 3, start: ["a", "b", "c"] },
-    { name: "only as many as are free", waiting: [c, d], running: [a, b], concurrency: 3, start: ["c"] },
-    { name: "none when full", waiting: [c], running: [a, b], concurrency: 2, start: [] },
-    { name: "a job that runs alone starts when nothing runs", waiting: [x, a], running: [], concurrency: 3, start: ["x"] },
-    { name: "and nothing beside it", waiting: [a, b], running: [x], concurrency: 3, start: [] },
-    { name: "it waits for what runs, and nothing overtakes it", waiting: [x, a], running: [b], concurrency: 3, start: [] },
+    { name: "only as many as are free", waiting: [c, d], running: normal(a, b), concurrency: 3, start: ["c"] },
+    { name: "none when full", waiting: [c], running: normal(a, b), concurrency: 2, start: [] },
+    { name: "a job that runs alone starts when nothing runs, with the shortest job (the queue's end) as its low companion", waiting: [x, a, b], running: [], concurrency: 2, start: ["x", "b low"] },
+    { name: "as many companions as places beside it", waiting: [x, a, b, c], running: [], concurrency: 3, start: ["x", "c low", "b low"] },
+    { name: "never the unit batch as a companion", waiting: [x, a, unit], running: [], concurrency: 2, start: ["x", "a low"] },
+    { name: "no companion beside an alone job that allows none", waiting: [busy, a, b], running: [], concurrency: 2, start: ["busy"] },
+    { name: "and it starts only when nothing runs, not even a companion", waiting: [busy, a], running: low(b), concurrency: 2, start: [] },
+    { name: "a companion beside a running alone job", waiting: [a, b], running: normal(x), concurrency: 2, start: ["b low"] },
+    { name: "no second companion when the places are full", waiting: [a, b], running: [...normal(x), ...low(c)], concurrency: 2, start: [] },
+    { name: "nothing beside a running alone job that allows none", waiting: [a, b], running: normal(busy), concurrency: 3, start: [] },
+    { name: "the next alone job starts beside a companion still running, which stays", waiting: [y, a], running: low(b), concurrency: 2, start: ["y"] },
+    { name: "an alone job waits for a job at normal priority, and nothing overtakes it", waiting: [x, a], running: normal(b), concurrency: 3, start: [] },
     { name: "jobs before it in the queue still start", waiting: [a, x, b], running: [], concurrency: 3, start: ["a"] },
-    { name: "nothing waiting", waiting: [], running: [a], concurrency: 3, start: [] },
+    { name: "nothing waiting", waiting: [], running: normal(a), concurrency: 3, start: [] },
+    { name: "no companion left to take", waiting: [y], running: [], concurrency: 2, start: ["y"] },
   ];
-  for (const t of cases) it(t.name, () => assert.deepEqual(names(jobsToStart(t.waiting, t.running, t.concurrency)), t.start));
+  for (const t of cases) it(t.name, () => assert.deepEqual(show(jobsToStart(t.waiting, t.running, t.concurrency)), t.start));
+});
+
+describe("companionsToRaise", () => {
+  const job = (name: string, isAlone = false): Job => ({ name, files: [name], alone: isAlone, companions: true, estimateMs: 1 });
+  const [a, b, x] = [job("a"), job("b"), job("x", true)];
+  const cases: { name: string; waiting: Job[]; running: Running[]; raise: string[] }[] = [
+    { name: "none while an alone job runs", waiting: [], running: [{ job: x, low: false }, { job: a, low: true }], raise: [] },
+    { name: "none while an alone job waits (between two)", waiting: [x], running: [{ job: a, low: true }], raise: [] },
+    { name: "every companion once none runs or waits", waiting: [b], running: [{ job: a, low: true }, { job: b, low: false }], raise: ["a"] },
+  ];
+  for (const t of cases) it(t.name, () => assert.deepEqual(companionsToRaise(t.waiting, t.running).map((r) => r.job.name), t.raise));
 });

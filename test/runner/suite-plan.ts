@@ -2,9 +2,9 @@
 // order, and which job starts next. run.ts is the I/O shell around these.
 
 /**
- * Files that run alone: nothing else runs beside them. Each asserts an upper bound on how long the
- * system takes, or pauses and kills processes and then times what follows, so another file's load
- * on the 2 cores would make it fail or prove nothing.
+ * Files that run alone: no other file runs beside them at its normal priority. Each asserts an
+ * upper bound on how long the system takes, or pauses and kills processes and then times what
+ * follows, so another file's load on the 2 cores would make it fail or prove nothing.
  */
 export const RUN_ALONE: Readonly<Record<string, string>> = {
   "test/chaos/chaos.test.ts": "the chaos run: minutes of seeded churn and faults, judged on convergence time",
@@ -19,6 +19,15 @@ export const RUN_ALONE: Readonly<Record<string, string>> = {
   "control-plane/peers/peer-collector.test.ts": "asserts a peer round takes under 3 s",
 };
 
+/**
+ * Files of RUN_ALONE beside which not even a companion runs (see jobsToStart): each keeps both
+ * cores busy for long, and a companion at the lowest priority would get no CPU for minutes.
+ */
+export const NO_COMPANION: Readonly<Record<string, string>> = {
+  "test/chaos/chaos.test.ts": "2 control planes, 3 members and their churn: both cores for 100 s",
+  "test/image.test.ts": "podman builds the image on both cores",
+};
+
 /** Whether a file runs in its own job; files outside test/ are fast unit tests, run as one batch. */
 export function ownJob(file: string, runAlone: Readonly<Record<string, string>> = RUN_ALONE): boolean {
   return file.startsWith("test/") || file in runAlone;
@@ -29,8 +38,10 @@ export interface Job {
   /** The file, or "unit tests" for the batch. */
   name: string;
   files: string[];
-  /** Runs with nothing beside it. */
+  /** Runs with nothing beside it at its normal priority. */
   alone: boolean;
+  /** An alone job beside which a companion at the lowest priority may run. */
+  companions: boolean;
   /** What it took last time (ms), or a guess; the longest start first. */
   estimateMs: number;
 }
@@ -42,11 +53,18 @@ export const UNIT_BATCH = "unit tests";
  * start: the files that run alone first, then the rest, each group longest first (the longest
  * file decides how soon a parallel run can end). previousMs: a job's time in an earlier run.
  */
-export function planJobs(files: readonly string[], previousMs: Readonly<Record<string, number>>, runAlone: Readonly<Record<string, string>> = RUN_ALONE): Job[] {
+export function planJobs(
+  files: readonly string[],
+  previousMs: Readonly<Record<string, number>>,
+  runAlone: Readonly<Record<string, string>> = RUN_ALONE,
+  noCompanion: Readonly<Record<string, string>> = NO_COMPANION,
+): Job[] {
   const batch = files.filter((f) => !ownJob(f, runAlone));
-  const jobs: Job[] = files.filter((f) => ownJob(f, runAlone)).map((f) => ({ name: f, files: [f], alone: f in runAlone, estimateMs: previousMs[f] ?? guessMs(f) }));
-  if (batch.length > 0) jobs.push({ name: UNIT_BATCH, files: batch, alone: false, estimateMs: previousMs[UNIT_BATCH] ?? 30_000 });
-  const order = (a: Job, b: Job) => Number(b.alone) - Number(a.alone) || b.estimateMs - a.estimateMs || a.name.localeCompare(b.name);
+  const jobs: Job[] = files.filter((f) => ownJob(f, runAlone)).map((f) => ({ name: f, files: [f], alone: f in runAlone, companions: !(f in noCompanion), estimateMs: previousMs[f] ?? guessMs(f) }));
+  if (batch.length > 0) jobs.push({ name: UNIT_BATCH, files: batch, alone: false, companions: true, estimateMs: previousMs[UNIT_BATCH] ?? 30_000 });
+  // The alone jobs without companions first: a companion still running would hold them up.
+  const rank = (j: Job) => (j.alone ? (j.companions ? 1 : 0) : 2);
+  const order = (a: Job, b: Job) => rank(a) - rank(b) || b.estimateMs - a.estimateMs || a.name.localeCompare(b.name);
   return jobs.sort(order);
 }
 
@@ -56,23 +74,55 @@ function guessMs(file: string): number {
   return 10_000;
 }
 
+/** A job that runs, and whether at the lowest priority (a companion). */
+export interface Running {
+  job: Job;
+  low: boolean;
+}
+
 /**
- * Which of the waiting jobs (in plan order) start now, given what runs. A job that runs alone
- * starts only when nothing runs, and then nothing starts beside it; the queue keeps its order, so a
- * job that must run alone is not passed over indefinitely.
+ * Which of the waiting jobs (in plan order) start now, given what runs, and which of them start at
+ * the lowest priority. A job that runs alone starts only when no job runs at normal priority, and
+ * then no other starts at normal priority beside it; the queue keeps its order, so a job that must
+ * run alone is not passed over indefinitely. Beside an alone job that allows it, companions start:
+ * the shortest waiting jobs (from the queue's end; never the unit batch, whose timing tests want
+ * their CPU), at the lowest priority, so they take only the CPU the alone job leaves idle (the
+ * runner lowers their whole process tree: run.ts).
  */
-export function jobsToStart(waiting: readonly Job[], running: readonly Job[], concurrency: number): Job[] {
-  if (running.some((j) => j.alone)) return [];
-  const start: Job[] = [];
-  let busy = running.length;
-  for (const job of waiting) {
-    if (busy >= concurrency) break;
-    if (job.alone) {
-      if (busy === 0) start.push(job);
-      break;
+export function jobsToStart(waiting: readonly Job[], running: readonly Running[], concurrency: number): Running[] {
+  const now = [...running];
+  const start: Running[] = [];
+  const queue = [...waiting];
+  for (;;) {
+    const alone = now.find((r) => r.job.alone);
+    if (alone !== undefined) {
+      if (!alone.job.companions || now.length >= concurrency) return start;
+      const companion = queue.findLast((j) => !j.alone && j.name !== UNIT_BATCH);
+      if (companion === undefined) return start;
+      queue.splice(queue.indexOf(companion), 1);
+      const r = { job: companion, low: true };
+      start.push(r);
+      now.push(r);
+      continue;
     }
-    start.push(job);
-    busy++;
+    const next = queue[0];
+    if (next === undefined || now.length >= concurrency) return start;
+    if (next.alone) {
+      const clear = next.companions ? now.every((r) => r.low) : now.length === 0;
+      if (!clear) return start;
+    }
+    queue.shift();
+    const r = { job: next, low: false };
+    start.push(r);
+    now.push(r);
   }
-  return start;
+}
+
+/**
+ * Companions that may run at normal priority again: every one, once no alone job runs or waits.
+ * Until then a companion stays low even between two alone jobs.
+ */
+export function companionsToRaise(waiting: readonly Job[], running: readonly Running[]): Running[] {
+  if (waiting.some((j) => j.alone) || running.some((r) => r.job.alone)) return [];
+  return running.filter((r) => r.low);
 }
