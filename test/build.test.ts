@@ -2,11 +2,13 @@
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { cpSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { it } from "node:test";
+import { waitFor } from "./env/wait.ts";
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -14,10 +16,15 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 it("the compiled flotilla command runs and finds its CRDs", async (t) => {
   const out = mkdtempSync(join(tmpdir(), "flotilla-build-"));
   t.after(() => rmSync(out, { recursive: true, force: true }));
-  // `npm test` type-checks with emit into FLOTILLA_COMPILED_DIR just before (scripts/lint-and-typecheck.sh):
+  // `npm test` type-checks with emit into FLOTILLA_COMPILED_DIR beside the suite
+  // (scripts/lint-and-typecheck.sh, which writes tsc's exit code to <dir>.exit when it is done):
   // the same tsc output, so the suite compiles once. Run alone, this test compiles itself.
   const compiled = process.env.FLOTILLA_COMPILED_DIR;
-  if (compiled !== undefined && compiled !== "") cpSync(join(root, compiled), out, { recursive: true });
+  if (compiled !== undefined && compiled !== "") {
+    const exit = await waitFor(() => readFile(join(root, `${compiled}.exit`), "utf8").catch(() => undefined), { what: `${compiled}.exit (the type check beside the suite)`, timeoutMs: 900_000, intervalMs: 1000 });
+    assert.equal(exit.trim(), "0", `the type check that wrote ${compiled} failed`);
+    cpSync(join(root, compiled), out, { recursive: true });
+  }
   else await run(join(root, "node_modules/.bin/tsc"), ["-p", join(root, "tsconfig.json"), "--outDir", out], { cwd: root });
   cpSync(join(root, "control-plane/crds"), join(out, "control-plane/crds"), { recursive: true });
   // What an image would hold next to dist/: package.json (ESM) and the installed dependencies.

@@ -133,6 +133,18 @@ describe("test/runner/run.ts", () => {
     assert.match(r.out, /suite: 2 jobs \(1 started as companions of alone files\)/);
   });
 
+  it("runs --beside at the lowest priority, prints its output, and fails the run when it fails", async () => {
+    const ok = await runSuite(["--beside", "echo BESIDE-OUT; cat /proc/self/autogroup", fast]);
+    assert.equal(ok.code, 0, ok.out);
+    assert.match(ok.out, /▶ beside: echo BESIDE-OUT; cat \/proc\/self\/autogroup \(\d+\.\d s\)\nBESIDE-OUT\n\/autogroup-\d+ nice 19\n/);
+    assert.equal(lastLine(ok.out), "tests: 1 passed, 0 failed, 1 skipped");
+    const bad = await runSuite(["--beside", "echo broken >&2; exit 3", fast]);
+    assert.equal(bad.code, 1, bad.out);
+    assert.match(bad.out, /✖ beside: echo broken >&2; exit 3 \(\d+\.\d s, exit 3\)\nbroken\n/);
+    assert.match(bad.out, /failed: echo broken >&2; exit 3: exit 3/);
+    assert.equal(lastLine(bad.out), "tests: 1 passed, 0 failed, 1 skipped");
+  });
+
   it("refuses a bad option with exit 2", async () => {
     const r = await runSuite(["--concurrency", "zero", fast]);
     assert.equal(r.code, 2, r.out);

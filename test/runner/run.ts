@@ -25,7 +25,8 @@ const usage = `usage: node test/runner/run.ts [options] [FILE...]
   --slowest N              how many of the slowest files to list (default 15)
   --times FILE             where to keep the files' times (default: <cache>/test-times.json)
   --global-setup FILE      run FILE's globalSetup() once first (default test/global-setup.ts; "" for none)
-  --job-timeout-s S        kill a job still running after S seconds (default 1200)`;
+  --job-timeout-s S        kill a job still running after S seconds (default 1200)
+  --beside CMD             run the shell command CMD from the start, at the lowest priority beside everything else (npm test: the lint and type check); the run fails when it fails`;
 
 const DEFAULT_GLOBS = ["shared/**/*.test.ts", "bin/**/*.test.ts", "control-plane/**/*.test.ts", "agent/**/*.test.ts", "test/**/*.test.ts"];
 const reporter = new URL("./file-times-reporter.ts", import.meta.url).pathname;
@@ -39,6 +40,7 @@ interface Options {
   timesFile: string;
   globalSetup: string;
   jobTimeoutMs: number;
+  beside: string;
 }
 
 function positive(name: string, value: string | undefined, fallback: number): number {
@@ -70,6 +72,7 @@ async function parseOptions(argv: string[]): Promise<Options> {
       times: { type: "string" },
       "global-setup": { type: "string" },
       "job-timeout-s": { type: "string" },
+      beside: { type: "string" },
       help: { type: "boolean" },
     },
   });
@@ -95,6 +98,7 @@ async function parseOptions(argv: string[]): Promise<Options> {
     timesFile: values.times ?? join(cacheDir(), "test-times.json"),
     globalSetup: values["global-setup"] ?? "test/global-setup.ts",
     jobTimeoutMs: positive("--job-timeout-s", values["job-timeout-s"], 1200) * 1000,
+    beside: values.beside ?? "",
   };
 }
 
@@ -156,6 +160,15 @@ async function main(): Promise<number> {
   };
   for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.once(sig, onSignal);
   try {
+    const beside = opts.beside === "" ? undefined : runBeside(opts.beside, join(work, "beside.log"), children);
+    // Until it ends, the --beside command counts as a light companion (suite-plan.ts): it takes the
+    // place of other companions beside the first alone file, and a job at normal priority waits
+    // for it only when no alone file is left.
+    let besideRunning = beside !== undefined;
+    const besideEnded = beside?.then(() => {
+      besideRunning = false;
+    });
+    const besideJob: Job = { name: `beside: ${opts.beside}`, files: [], alone: false, companions: "any", estimateMs: 0 };
     if (opts.globalSetup !== "") {
       const t = Date.now();
       console.log(`suite: global setup (${opts.globalSetup}): building or finding the test binaries`);
@@ -172,7 +185,7 @@ async function main(): Promise<number> {
     const env = { ...outside, FLOTILLA_TEST_START_SLOTS: String(opts.startSlots), FLOTILLA_TEST_SLOT_DIR: slotDir, NODE_COMPILE_CACHE: nodeCompileCacheDir() };
     const results: JobResult[] = [];
     const running = new Map<Job, { done: Promise<JobResult>; pid: number; low: boolean }>();
-    const now = (): Running[] => [...running].map(([job, r]) => ({ job, low: r.low }));
+    const now = (): Running[] => [...[...running].map(([job, r]) => ({ job, low: r.low })), ...(besideRunning ? [{ job: besideJob, low: true }] : [])];
     let n = 0;
     jobsStarted = true;
     while ((stoppedBy === undefined && waiting.length > 0) || running.size > 0) {
@@ -189,8 +202,9 @@ async function main(): Promise<number> {
         const started = runJob(job, join(work, `job-${i}`), env, opts.jobTimeoutMs, children, low);
         running.set(job, { ...started, low });
       }
-      if (running.size === 0) throw new Error(`no job could start (${waiting.length} waiting)`);
-      const done = await Promise.race([...running.values()].map((r) => r.done));
+      if (running.size === 0 && !besideRunning) throw new Error(`no job could start (${waiting.length} waiting)`);
+      const done = await Promise.race([...[...running.values()].map((r) => r.done), ...(besideRunning && besideEnded ? [besideEnded] : [])]);
+      if (done === undefined) continue;
       running.delete(done.job);
       results.push(done);
       await printJob(done);
@@ -199,11 +213,41 @@ async function main(): Promise<number> {
       console.log(`suite: stopped by ${stoppedBy}: ${results.length} jobs ended, ${waiting.length} never started; no times kept`);
       return signalExit(stoppedBy);
     }
-    return await finish(opts, results, previous, Date.now() - started);
+    const besideProblems: string[] = [];
+    if (beside !== undefined) {
+      const b = await beside;
+      console.log(`\n${b.code === 0 ? "▶" : "✖"} beside: ${opts.beside} (${s(b.ms)}${b.code === 0 ? "" : `, exit ${b.code ?? b.signal}`})`);
+      const out = createReadStream(join(work, "beside.log"));
+      out.pipe(process.stdout, { end: false });
+      await finished(out).catch(() => undefined);
+      if (b.code !== 0) besideProblems.push(`${opts.beside}: exit ${b.code ?? b.signal}`);
+    }
+    return await finish(opts, results, previous, Date.now() - started, besideProblems);
   } finally {
     killAll();
     await rm(work, { recursive: true, force: true });
   }
+}
+
+/**
+ * The --beside command: a shell command in a session of its own at the lowest priority (it takes
+ * only CPU the jobs leave idle), its output to logPath; ends with the run's signals as a job does.
+ */
+function runBeside(command: string, logPath: string, children: Set<number>): Promise<{ code: number | null; signal: string | null; ms: number }> {
+  const t = Date.now();
+  const log = openSync(logPath, "w");
+  const child = spawn("setpriv", ["--pdeathsig", "TERM", "--", "bash", "-c", command], { detached: true, stdio: ["ignore", log, log] });
+  closeSync(log);
+  const pid = child.pid ?? 0;
+  if (pid > 0) children.add(pid);
+  setAutogroupNice(pid, LOW_NICE);
+  return new Promise((resolve) => {
+    child.on("error", () => undefined);
+    child.on("close", (code, signal) => {
+      children.delete(pid);
+      resolve({ code, signal, ms: Date.now() - t });
+    });
+  });
 }
 
 /** Runs one job: `node --test` on its files, its output to <base>.log, the reporter's lines to <base>.jsonl. */
@@ -296,7 +340,7 @@ async function printJob(r: JobResult): Promise<void> {
   await finished(out).catch(() => undefined);
 }
 
-async function finish(opts: Options, results: JobResult[], previous: Times, wallMs: number): Promise<number> {
+async function finish(opts: Options, results: JobResult[], previous: Times, wallMs: number, besideProblems: string[]): Promise<number> {
   const fileTimes: FileTime[] = [];
   for (const r of results) {
     for (const l of r.lines) if (l.kind === "file") fileTimes.push({ file: l.file, ms: l.ms, passed: l.passed });
@@ -310,7 +354,7 @@ async function finish(opts: Options, results: JobResult[], previous: Times, wall
   console.log("");
   for (const line of budgetReport(verdict, opts.budgetMs)) console.log(line);
   const suite = judgeSuite(results.map((r) => ({ name: r.job.name, files: r.job.files, code: r.code, lines: r.lines })));
-  for (const p of suite.problems) console.log(`failed: ${p}`);
+  for (const p of [...suite.problems, ...besideProblems]) console.log(`failed: ${p}`);
   const times: Times = {
     jobs: { ...previous.jobs, ...Object.fromEntries(results.map((r) => [r.job.name, r.ms])) },
     files: { ...previous.files, ...Object.fromEntries(fileTimes.map((t) => [t.file, t.ms])) },
@@ -320,7 +364,7 @@ async function finish(opts: Options, results: JobResult[], previous: Times, wall
   const cpuMs = childrenCpuMs();
   const companions = results.filter((r) => r.low).length;
   console.log(`suite: ${results.length} jobs (${companions} started as companions of alone files), ${fileTimes.length} files in ${s(wallMs)} wall, ${s(cpuMs)} CPU in the jobs (CPU/wall ${(cpuMs / wallMs).toFixed(2)}); the files' times are in ${opts.timesFile}`);
-  const ok = suite.problems.length === 0 && verdict.over.length === 0;
+  const ok = suite.problems.length === 0 && besideProblems.length === 0 && verdict.over.length === 0;
   // The plain closing line, counted over every file.
   console.log(`tests: ${suite.passed} passed, ${suite.failed} failed, ${suite.skipped} skipped`);
   return ok ? 0 : 1;

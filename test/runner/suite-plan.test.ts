@@ -18,7 +18,7 @@ describe("ownJob", () => {
 describe("planJobs", () => {
   const files = ["agent/a.test.ts", "control-plane/peers/x.test.ts", "shared/b.test.ts", "test/e2e/fast.test.ts", "test/e2e/ha.test.ts", "test/e2e/slow.test.ts", "test/docs.test.ts"];
 
-  it("runs the files that must run alone first (those without companions before the others), then the rest, each longest first; unit files as one batch", () => {
+  it("runs the files that must run alone first (the busy ones before the others), then the rest, each longest first; unit files as one batch", () => {
     const jobs = planJobs(
       files,
       { "test/e2e/slow.test.ts": 120_000, "test/e2e/fast.test.ts": 5_000, "test/e2e/ha.test.ts": 40_000, [UNIT_BATCH]: 20_000 },
@@ -28,12 +28,12 @@ describe("planJobs", () => {
     assert.deepEqual(
       jobs.map((j) => [j.name, j.alone, j.companions, j.estimateMs]),
       [
-        ["control-plane/peers/x.test.ts", true, false, 10_000],
-        ["test/e2e/ha.test.ts", true, true, 40_000],
-        ["test/e2e/slow.test.ts", false, true, 120_000],
-        [UNIT_BATCH, false, true, 20_000],
-        ["test/docs.test.ts", false, true, 10_000],
-        ["test/e2e/fast.test.ts", false, true, 5_000],
+        ["control-plane/peers/x.test.ts", true, "light", 10_000],
+        ["test/e2e/ha.test.ts", true, "any", 40_000],
+        ["test/e2e/slow.test.ts", false, "any", 120_000],
+        [UNIT_BATCH, false, "any", 20_000],
+        ["test/docs.test.ts", false, "any", 10_000],
+        ["test/e2e/fast.test.ts", false, "any", 5_000],
       ],
     );
     assert.deepEqual(jobs.find((j) => j.name === UNIT_BATCH)?.files, ["agent/a.test.ts", "shared/b.test.ts"]);
@@ -60,12 +60,13 @@ describe("planJobs", () => {
 });
 
 describe("jobsToStart", () => {
-  const job = (name: string, isAlone = false, companions = true): Job => ({ name, files: [name], alone: isAlone, companions, estimateMs: 1 });
-  const [a, b, c, d] = [job("a"), job("b"), job("c"), job("d")];
-  const x = job("x", true);
-  const y = job("y", true);
-  const busy = job("busy", true, false);
-  const unit = job(UNIT_BATCH);
+  const job = (name: string, estimateMs = 1, alone = false, companions: "any" | "light" = "any"): Job => ({ name, files: [name], alone, companions, estimateMs });
+  // In plan order: longest first.
+  const [huge, long, mid, a, b, c, d] = [job("huge", 120_000), job("long", 80_000), job("mid", 30_000), job("a", 3000), job("b", 2000), job("c", 1000), job("d", 500)];
+  const x = job("x", 1, true);
+  const y = job("y", 1, true);
+  const busy = job("busy", 1, true, "light");
+  const unit = job(UNIT_BATCH, 5000);
   const normal = (...js: Job[]): Running[] => js.map((j) => ({ job: j, low: false }));
   const low = (...js: Job[]): Running[] => js.map((j) => ({ job: j, low: true }));
   const show = (rs: Running[]) => rs.map((r) => `${r.job.name}${r.low ? " low" : ""}`);
@@ -73,25 +74,26 @@ describe("jobsToStart", () => {
     { name: "fills the free places in order", waiting: [a, b, c, d], running: [], concurrency: 3, start: ["a", "b", "c"] },
     { name: "only as many as are free", waiting: [c, d], running: normal(a, b), concurrency: 3, start: ["c"] },
     { name: "none when full", waiting: [c], running: normal(a, b), concurrency: 2, start: [] },
-    { name: "a job that runs alone starts when nothing runs, with the shortest job (the queue's end) as its low companion", waiting: [x, a, b], running: [], concurrency: 2, start: ["x", "b low"] },
-    { name: "as many companions as places beside it", waiting: [x, a, b, c], running: [], concurrency: 3, start: ["x", "c low", "b low"] },
-    { name: "never the unit batch as a companion", waiting: [x, a, unit], running: [], concurrency: 2, start: ["x", "a low"] },
-    { name: "no companion beside an alone job that allows none", waiting: [busy, a, b], running: [], concurrency: 2, start: ["busy"] },
-    { name: "and it starts only when nothing runs, not even a companion", waiting: [busy, a], running: low(b), concurrency: 2, start: [] },
-    { name: "a companion beside a running alone job", waiting: [a, b], running: normal(x), concurrency: 2, start: ["b low"] },
+    { name: "an alone job starts when nothing runs, with the longest job up to COMPANION_MAX_MS as its low companion", waiting: [x, huge, long, mid, a], running: [], concurrency: 2, start: ["x", "long low"] },
+    { name: "as many companions as places beside it", waiting: [x, huge, long, mid, a], running: [], concurrency: 3, start: ["x", "long low", "mid low"] },
+    { name: "never the unit batch as a companion", waiting: [x, unit, a], running: [], concurrency: 2, start: ["x", "a low"] },
+    { name: "beside a busy alone job, only the shortest light jobs", waiting: [busy, long, mid, a, b], running: [], concurrency: 3, start: ["busy", "b low", "a low"] },
+    { name: "and none when no light job waits", waiting: [busy, long, mid], running: [], concurrency: 2, start: ["busy"] },
+    { name: "a busy alone job waits for a companion that is not light", waiting: [busy, a], running: low(mid), concurrency: 2, start: [] },
+    { name: "but starts beside a light one", waiting: [busy, a], running: low(b), concurrency: 3, start: ["busy", "a low"] },
+    { name: "a companion beside a running alone job", waiting: [mid, a], running: normal(x), concurrency: 2, start: ["mid low"] },
     { name: "no second companion when the places are full", waiting: [a, b], running: [...normal(x), ...low(c)], concurrency: 2, start: [] },
-    { name: "nothing beside a running alone job that allows none", waiting: [a, b], running: normal(busy), concurrency: 3, start: [] },
-    { name: "the next alone job starts beside a companion still running, which stays", waiting: [y, a], running: low(b), concurrency: 2, start: ["y"] },
+    { name: "the next alone job starts beside a companion still running, which stays", waiting: [y, a], running: low(long), concurrency: 2, start: ["y"] },
     { name: "an alone job waits for a job at normal priority, and nothing overtakes it", waiting: [x, a], running: normal(b), concurrency: 3, start: [] },
     { name: "jobs before it in the queue still start", waiting: [a, x, b], running: [], concurrency: 3, start: ["a"] },
     { name: "nothing waiting", waiting: [], running: normal(a), concurrency: 3, start: [] },
-    { name: "no companion left to take", waiting: [y], running: [], concurrency: 2, start: ["y"] },
+    { name: "no companion left to take", waiting: [y, huge], running: [], concurrency: 2, start: ["y"] },
   ];
   for (const t of cases) it(t.name, () => assert.deepEqual(show(jobsToStart(t.waiting, t.running, t.concurrency)), t.start));
 });
 
 describe("companionsToRaise", () => {
-  const job = (name: string, isAlone = false): Job => ({ name, files: [name], alone: isAlone, companions: true, estimateMs: 1 });
+  const job = (name: string, isAlone = false): Job => ({ name, files: [name], alone: isAlone, companions: "any", estimateMs: 1 });
   const [a, b, x] = [job("a"), job("b"), job("x", true)];
   const cases: { name: string; waiting: Job[]; running: Running[]; raise: string[] }[] = [
     { name: "none while an alone job runs", waiting: [], running: [{ job: x, low: false }, { job: a, low: true }], raise: [] },

@@ -20,10 +20,11 @@ export const RUN_ALONE: Readonly<Record<string, string>> = {
 };
 
 /**
- * Files of RUN_ALONE beside which not even a companion runs (see jobsToStart): each keeps both
- * cores busy for long, and a companion at the lowest priority would get no CPU for minutes.
+ * Files of RUN_ALONE that keep both cores busy for long: beside them only light companions run
+ * (see jobsToStart), which need no CPU at a given moment to pass; a fleet at the lowest priority
+ * could get none for tens of seconds, and its agents would miss their heartbeats.
  */
-export const NO_COMPANION: Readonly<Record<string, string>> = {
+export const BUSY_ALONE: Readonly<Record<string, string>> = {
   "test/chaos/chaos.test.ts": "2 control planes, 3 members and their churn: both cores for 100 s",
   "test/image.test.ts": "podman builds the image on both cores",
 };
@@ -40,8 +41,8 @@ export interface Job {
   files: string[];
   /** Runs with nothing beside it at its normal priority. */
   alone: boolean;
-  /** An alone job beside which a companion at the lowest priority may run. */
-  companions: boolean;
+  /** Which companions may run beside this alone job: any, or only light ones (LIGHT_MS). */
+  companions: "any" | "light";
   /** What it took last time (ms), or a guess; the longest start first. */
   estimateMs: number;
 }
@@ -57,13 +58,13 @@ export function planJobs(
   files: readonly string[],
   previousMs: Readonly<Record<string, number>>,
   runAlone: Readonly<Record<string, string>> = RUN_ALONE,
-  noCompanion: Readonly<Record<string, string>> = NO_COMPANION,
+  busyAlone: Readonly<Record<string, string>> = BUSY_ALONE,
 ): Job[] {
   const batch = files.filter((f) => !ownJob(f, runAlone));
-  const jobs: Job[] = files.filter((f) => ownJob(f, runAlone)).map((f) => ({ name: f, files: [f], alone: f in runAlone, companions: !(f in noCompanion), estimateMs: previousMs[f] ?? guessMs(f) }));
-  if (batch.length > 0) jobs.push({ name: UNIT_BATCH, files: batch, alone: false, companions: true, estimateMs: previousMs[UNIT_BATCH] ?? 30_000 });
-  // The alone jobs without companions first: a companion still running would hold them up.
-  const rank = (j: Job) => (j.alone ? (j.companions ? 1 : 0) : 2);
+  const jobs: Job[] = files.filter((f) => ownJob(f, runAlone)).map((f) => ({ name: f, files: [f], alone: f in runAlone, companions: f in busyAlone ? "light" : "any", estimateMs: previousMs[f] ?? guessMs(f) }));
+  if (batch.length > 0) jobs.push({ name: UNIT_BATCH, files: batch, alone: false, companions: "any", estimateMs: previousMs[UNIT_BATCH] ?? 30_000 });
+  // The busy alone jobs first: a companion that is not light, still running, would hold them up.
+  const rank = (j: Job) => (j.alone ? (j.companions === "light" ? 0 : 1) : 2);
   const order = (a: Job, b: Job) => rank(a) - rank(b) || b.estimateMs - a.estimateMs || a.name.localeCompare(b.name);
   return jobs.sort(order);
 }
@@ -80,24 +81,32 @@ export interface Running {
   low: boolean;
 }
 
+/** A light companion: a short job (by its last time), which passes whatever CPU it gets meanwhile. */
+export const LIGHT_MS = 10_000;
+/** The longest companion beside an alone job that is not busy: even 1.5 times slower, it stays within the 150 s budget. */
+export const COMPANION_MAX_MS = 90_000;
+
 /**
  * Which of the waiting jobs (in plan order) start now, given what runs, and which of them start at
  * the lowest priority. A job that runs alone starts only when no job runs at normal priority, and
  * then no other starts at normal priority beside it; the queue keeps its order, so a job that must
- * run alone is not passed over indefinitely. Beside an alone job that allows it, companions start:
- * the shortest waiting jobs (from the queue's end; never the unit batch, whose timing tests want
- * their CPU), at the lowest priority, so they take only the CPU the alone job leaves idle (the
- * runner lowers their whole process tree: run.ts).
+ * run alone is not passed over indefinitely. Beside an alone job, companions start at the lowest
+ * priority and so take only the CPU it leaves idle (the runner lowers their whole process tree:
+ * run.ts), never the unit batch (whose timing tests want their CPU): beside a busy one (BUSY_ALONE)
+ * the shortest light jobs, beside the others the longest jobs up to COMPANION_MAX_MS, which the
+ * idle core runs nearly at full speed.
  */
 export function jobsToStart(waiting: readonly Job[], running: readonly Running[], concurrency: number): Running[] {
   const now = [...running];
   const start: Running[] = [];
   const queue = [...waiting];
+  const light = (j: Job) => j.estimateMs <= LIGHT_MS;
   for (;;) {
     const alone = now.find((r) => r.job.alone);
     if (alone !== undefined) {
-      if (!alone.job.companions || now.length >= concurrency) return start;
-      const companion = queue.findLast((j) => !j.alone && j.name !== UNIT_BATCH);
+      if (now.length >= concurrency) return start;
+      const candidates = queue.filter((j) => !j.alone && j.name !== UNIT_BATCH);
+      const companion = alone.job.companions === "light" ? candidates.findLast(light) : candidates.find((j) => j.estimateMs <= COMPANION_MAX_MS);
       if (companion === undefined) return start;
       queue.splice(queue.indexOf(companion), 1);
       const r = { job: companion, low: true };
@@ -107,10 +116,7 @@ export function jobsToStart(waiting: readonly Job[], running: readonly Running[]
     }
     const next = queue[0];
     if (next === undefined || now.length >= concurrency) return start;
-    if (next.alone) {
-      const clear = next.companions ? now.every((r) => r.low) : now.length === 0;
-      if (!clear) return start;
-    }
+    if (next.alone && !now.every((r) => r.low && (next.companions === "any" || light(r.job)))) return start;
     queue.shift();
     const r = { job: next, low: false };
     start.push(r);
