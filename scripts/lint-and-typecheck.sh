@@ -6,10 +6,10 @@
 # compiles once. Fails when either fails; prints both times.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-rm -rf dist/check dist/check.exit
+rm -rf dist/check dist/check.exit dist/check.exit.tmp
 start=$(date +%s)
 npx eslint . & lint=$!
-( tsc -p tsconfig.json --outDir dist/check; rc=$?; echo "$rc" > dist/check.exit; ((rc == 0)) && tsc -p control-plane/dashboard/web/tsconfig.json ) & check=$!
+( tsc -p tsconfig.json --outDir dist/check; rc=$?; echo "$rc" > dist/check.exit.tmp && mv dist/check.exit.tmp dist/check.exit; ((rc == 0)) && tsc -p control-plane/dashboard/web/tsconfig.json ) & check=$!
 wait $lint; lint_rc=$?
 echo "lint: exit $lint_rc after $(($(date +%s) - start)) s" >&2
 wait $check; check_rc=$?

@@ -21,7 +21,7 @@ it("the compiled flotilla command runs and finds its CRDs", async (t) => {
   // the same tsc output, so the suite compiles once. Run alone, this test compiles itself.
   const compiled = process.env.FLOTILLA_COMPILED_DIR;
   if (compiled !== undefined && compiled !== "") {
-    const exit = await waitFor(() => readFile(join(root, `${compiled}.exit`), "utf8").catch(() => undefined), { what: `${compiled}.exit (the type check beside the suite)`, timeoutMs: 900_000, intervalMs: 1000 });
+    const exit = await waitFor(() => readFile(join(root, `${compiled}.exit`), "utf8").catch(() => undefined), { what: `${compiled}.exit (the type check beside the suite)`, timeoutMs: 500_000, intervalMs: 1000 });
     assert.equal(exit.trim(), "0", `the type check that wrote ${compiled} failed`);
     cpSync(join(root, compiled), out, { recursive: true });
   }

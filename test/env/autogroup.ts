@@ -3,7 +3,9 @@
 // by their nice value, not the processes': so a job is made low priority by setting its
 // autogroup's nice (/proc/PID/autogroup), and each process test/env starts takes its parent's.
 // Measured here (2026-11-29): two busy autogroups at nice 19 beside two at 0 got 0.1 s of CPU in
-// 5 s each, the two at 0 3.5 s each. Without autogroups (another kernel) these do nothing.
+// 5 s each, the two at 0 3.5 s each. Without autogroups (another kernel) these do nothing, and
+// without CAP_SYS_ADMIN the kernel refuses a second write within 100 ms anywhere on the machine
+// (EAGAIN), so the runner uses them only where autogroupsUsable() says so.
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 
 /** The lowest priority: a companion job's (test/runner/suite-plan.ts). */
@@ -13,6 +15,17 @@ export const LOW_NICE = 19;
 export function parseAutogroupNice(text: string): number | undefined {
   const m = /\bnice\s+(-?\d+)/.exec(text);
   return m?.[1] === undefined ? undefined : Number(m[1]);
+}
+
+/**
+ * Whether this process can set autogroup priorities as often as the runner needs: the kernel has
+ * autogroups, and two writes in a row both succeed (without CAP_SYS_ADMIN the second fails).
+ * Writes this process's own value back, which changes nothing.
+ */
+export function autogroupsUsable(): boolean {
+  const own = autogroupNice("self");
+  if (own === undefined) return false;
+  return setAutogroupNice(process.pid, own) && setAutogroupNice(process.pid, own);
 }
 
 /** The nice value of pid's autogroup ("self" for this process), or undefined. */
@@ -77,6 +90,6 @@ export function processTree(pid: number): number[] {
 /** Sets the autogroup priority of pid and every process under it (the root first, so what it starts next inherits the new value). */
 export function setTreeAutogroupNice(pid: number, nice: number): void {
   if (!(pid > 0)) return;
-  setAutogroupNice(pid, nice);
+  // processTree lists pid first.
   for (const p of processTree(pid)) setAutogroupNice(p, nice);
 }

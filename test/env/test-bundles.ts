@@ -4,10 +4,10 @@
 // (client-node's generated API most); from a bundle it starts in a quarter of that: a fleet's
 // Flotilla took 7 s and 6.8 s of CPU from source, 4.6 s and 3.2 s from bundles (2026-11-29,
 // docs/development/testing.md). The bundles are kept in dist/test-bundle/<hash of the sources>/,
-// so a change to any source builds new ones (about 5 s) the next time a test needs them; the
+// so a change to any source builds new ones (about 7 s) the next time a test needs them; the
 // global setup builds them first. FLOTILLA_TEST_FROM_SOURCE=1 runs the sources instead.
 import { createHash } from "node:crypto";
-import { mkdir, readdir, readFile, rename, rm, stat, symlink, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, stat, symlink, utimes, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -16,7 +16,7 @@ export const TEST_BUNDLE_DIR = join(ROOT, "dist", "test-bundle");
 
 /** The directories whose sources go into the bundles, and the files beside them that shape a build. */
 const SOURCE_DIRS = ["agent", "control-plane", "shared", "bin"];
-const BUILD_FILES = ["package-lock.json", "scripts/bundle.ts", "scripts/lean-client-node.ts", "test/env/test-bundles.ts"];
+const BUILD_FILES = ["package.json", "package-lock.json", "tsconfig.json", "scripts/bundle.ts", "scripts/lean-client-node.ts", "test/env/test-bundles.ts"];
 
 /** Each bundle and its entry point. The control plane loads lease-worker.mjs from beside flotilla.mjs. */
 const ENTRIES = { flotilla: "bin/flotilla.ts", agent: "bin/agent-bundle.ts", "lease-worker": "control-plane/lease-worker.ts", flotillactl: "bin/flotillactl.ts" } as const;
@@ -57,22 +57,28 @@ async function buildIfMissing(): Promise<TestBundles> {
   const hash = sourcesHash(await readSources());
   const dir = join(TEST_BUNDLE_DIR, hash);
   const bundles: TestBundles = { flotilla: join(dir, "flotilla.mjs"), agent: join(dir, "agent.mjs"), flotillactl: join(dir, "flotillactl.mjs") };
-  if (await exists(join(dir, "done"))) return bundles;
+  if (await exists(join(dir, "done"))) {
+    // Marks them used: only bundles no test used for an hour are pruned (pruneOthers).
+    await utimes(dir, new Date(), new Date()).catch(() => undefined);
+    return bundles;
+  }
   // Built aside and renamed into place, so a parallel test file never runs a half-written bundle;
   // when two build at once, the first rename wins and the other's copy goes.
   const tmp = `${dir}.tmp-${process.pid}`;
   await rm(tmp, { recursive: true, force: true });
   await mkdir(tmp, { recursive: true });
-  const { buildBundle } = await import("../../scripts/bundle.ts");
-  await Promise.all(Object.entries(ENTRIES).map(([name, entry]) => buildBundle(join(ROOT, entry), join(tmp, `${name}.mjs`), { production: false })));
-  // The control plane reads its CRDs and the dashboard's page from beside its module.
-  await symlink(join(ROOT, "control-plane", "crds"), join(tmp, "crds"));
-  await symlink(join(ROOT, "control-plane", "dashboard", "web-dist"), join(tmp, "web-dist"));
-  await writeFile(join(tmp, "done"), `${new Date().toISOString()}\n`);
   try {
-    await rename(tmp, dir);
-  } catch (err) {
-    if (!["ENOTEMPTY", "EEXIST"].includes((err as NodeJS.ErrnoException).code ?? "")) throw err;
+    const { buildBundle } = await import("../../scripts/bundle.ts");
+    await Promise.all(Object.entries(ENTRIES).map(([name, entry]) => buildBundle(join(ROOT, entry), join(tmp, `${name}.mjs`), { production: false })));
+    // The control plane reads its CRDs and the dashboard's page from beside its module.
+    await symlink(join(ROOT, "control-plane", "crds"), join(tmp, "crds"));
+    await symlink(join(ROOT, "control-plane", "dashboard", "web-dist"), join(tmp, "web-dist"));
+    await writeFile(join(tmp, "done"), `${new Date().toISOString()}\n`);
+    await rename(tmp, dir).catch((err: NodeJS.ErrnoException) => {
+      // Another process put the same bundles there first: ours go (finally).
+      if (!["ENOTEMPTY", "EEXIST"].includes(err.code ?? "")) throw err;
+    });
+  } finally {
     await rm(tmp, { recursive: true, force: true });
   }
   await pruneOthers(hash);
@@ -91,7 +97,7 @@ async function readSources(): Promise<{ path: string; content: Buffer }[]> {
   return Promise.all(paths.map(async (path) => ({ path, content: await readFile(join(ROOT, path)) })));
 }
 
-/** Bundles of other sources (and builds a killed process left) go once they are an hour old. */
+/** Bundles of other sources that no test used for an hour (and builds a killed process left) go. */
 async function pruneOthers(keep: string): Promise<void> {
   const hourAgo = Date.now() - 3_600_000;
   for (const name of await readdir(TEST_BUNDLE_DIR).catch(() => [] as string[])) {

@@ -15,7 +15,7 @@ import type { FileTime, ReportLine } from "./file-times-reporter.ts";
 import { companionsToRaise, type Job, jobsToStart, planJobs, type Running, UNIT_BATCH } from "./suite-plan.ts";
 import { judgeSuite } from "./suite-verdict.ts";
 import { nodeCompileCacheDir } from "../env/compile-cache.ts";
-import { autogroupNice, inheritAutogroupNice, LOW_NICE, setAutogroupNice, setTreeAutogroupNice } from "../env/autogroup.ts";
+import { autogroupNice, autogroupsUsable, inheritAutogroupNice, LOW_NICE, setAutogroupNice, setTreeAutogroupNice } from "../env/autogroup.ts";
 
 const usage = `usage: node test/runner/run.ts [options] [FILE...]
   FILE...                  test files to run (default: every *.test.ts of shared/, bin/, control-plane/, agent/ and test/)
@@ -154,12 +154,17 @@ async function main(): Promise<number> {
   const onSignal = (sig: NodeJS.Signals) => {
     if (stoppedBy !== undefined) return;
     stoppedBy = sig;
-    // Before the first job (the global setup): nothing of ours runs yet.
+    // Before the first job (the global setup): nothing of ours runs but the --beside command, which
+    // gets its SIGTERM below (and its parent-death signal when this process exits).
     if (!jobsStarted) void rm(work, { recursive: true, force: true }).finally(() => process.exit(signalExit(sig)));
     for (const pid of children) void endGroup(pid);
   };
   for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.once(sig, onSignal);
   try {
+    // Companions and a low-priority --beside need autogroup priorities this process may set as often
+    // as it needs (test/env/autogroup.ts); without them, alone files run with nothing beside them
+    // and the --beside command runs before the jobs.
+    const priorities = autogroupsUsable();
     const beside = opts.beside === "" ? undefined : runBeside(opts.beside, join(work, "beside.log"), children);
     // Until it ends, the --beside command counts as a light companion (suite-plan.ts): it takes the
     // place of other companions beside the first alone file, and a job at normal priority waits
@@ -175,6 +180,10 @@ async function main(): Promise<number> {
       const mod = (await import(resolve(opts.globalSetup))) as { globalSetup?: () => Promise<void> };
       await mod.globalSetup?.();
       console.log(`suite: global setup done in ${s(Date.now() - t)}`);
+    }
+    if (!priorities) {
+      console.log("suite: this process cannot set autogroup priorities (no autogroups, or no CAP_SYS_ADMIN): no companions beside alone files");
+      await beside;
     }
     const previous = await readTimes(opts.timesFile);
     const waiting = planJobs(opts.files, previous.jobs);
@@ -196,7 +205,7 @@ async function main(): Promise<number> {
         r.low = false;
         setTreeAutogroupNice(r.pid, autogroupNice("self") ?? 0);
       }
-      for (const { job, low } of stoppedBy === undefined ? jobsToStart(waiting, now(), opts.concurrency) : []) {
+      for (const { job, low } of stoppedBy === undefined ? jobsToStart(waiting, now(), opts.concurrency, priorities) : []) {
         waiting.splice(waiting.indexOf(job), 1);
         const i = n++;
         const started = runJob(job, join(work, `job-${i}`), env, opts.jobTimeoutMs, children, low);
@@ -216,6 +225,7 @@ async function main(): Promise<number> {
     const besideProblems: string[] = [];
     if (beside !== undefined) {
       const b = await beside;
+      if (stoppedBy !== undefined) return signalExit(stoppedBy);
       console.log(`\n${b.code === 0 ? "▶" : "✖"} beside: ${opts.beside} (${s(b.ms)}${b.code === 0 ? "" : `, exit ${b.code ?? b.signal}`})`);
       const out = createReadStream(join(work, "beside.log"));
       out.pipe(process.stdout, { end: false });

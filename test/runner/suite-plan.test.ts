@@ -90,6 +90,12 @@ describe("jobsToStart", () => {
     { name: "no companion left to take", waiting: [y, huge], running: [], concurrency: 2, start: ["y"] },
   ];
   for (const t of cases) it(t.name, () => assert.deepEqual(show(jobsToStart(t.waiting, t.running, t.concurrency)), t.start));
+
+  it("without companions, an alone job starts when nothing runs, and nothing beside it", () => {
+    assert.deepEqual(show(jobsToStart([x, a, b], [], 2, false)), ["x"]);
+    assert.deepEqual(show(jobsToStart([a, b], normal(x), 2, false)), []);
+    assert.deepEqual(show(jobsToStart([y, a], low(b), 2, false)), []);
+  });
 });
 
 describe("companionsToRaise", () => {

@@ -94,9 +94,10 @@ export const COMPANION_MAX_MS = 90_000;
  * priority and so take only the CPU it leaves idle (the runner lowers their whole process tree:
  * run.ts), never the unit batch (whose timing tests want their CPU): beside a busy one (BUSY_ALONE)
  * the shortest light jobs, beside the others the longest jobs up to COMPANION_MAX_MS, which the
- * idle core runs nearly at full speed.
+ * idle core runs nearly at full speed. Without companions (the runner cannot set priorities) an
+ * alone job runs with nothing at all beside it.
  */
-export function jobsToStart(waiting: readonly Job[], running: readonly Running[], concurrency: number): Running[] {
+export function jobsToStart(waiting: readonly Job[], running: readonly Running[], concurrency: number, companions = true): Running[] {
   const now = [...running];
   const start: Running[] = [];
   const queue = [...waiting];
@@ -104,7 +105,7 @@ export function jobsToStart(waiting: readonly Job[], running: readonly Running[]
   for (;;) {
     const alone = now.find((r) => r.job.alone);
     if (alone !== undefined) {
-      if (now.length >= concurrency) return start;
+      if (!companions || now.length >= concurrency) return start;
       const candidates = queue.filter((j) => !j.alone && j.name !== UNIT_BATCH);
       const companion = alone.job.companions === "light" ? candidates.findLast(light) : candidates.find((j) => j.estimateMs <= COMPANION_MAX_MS);
       if (companion === undefined) return start;
@@ -116,7 +117,7 @@ export function jobsToStart(waiting: readonly Job[], running: readonly Running[]
     }
     const next = queue[0];
     if (next === undefined || now.length >= concurrency) return start;
-    if (next.alone && !now.every((r) => r.low && (next.companions === "any" || light(r.job)))) return start;
+    if (next.alone && !now.every((r) => companions && r.low && (next.companions === "any" || light(r.job)))) return start;
     queue.shift();
     const r = { job: next, low: false };
     start.push(r);
