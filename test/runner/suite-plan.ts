@@ -83,8 +83,6 @@ export interface Running {
 
 /** A light companion: a short job (by its last time), which passes whatever CPU it gets meanwhile. */
 export const LIGHT_MS = 10_000;
-/** The longest companion beside an alone job that is not busy: even 1.5 times slower, it stays within the 150 s budget. */
-export const COMPANION_MAX_MS = 90_000;
 
 /**
  * Which of the waiting jobs (in plan order) start now, given what runs, and which of them start at
@@ -92,9 +90,11 @@ export const COMPANION_MAX_MS = 90_000;
  * then no other starts at normal priority beside it; the queue keeps its order, so a job that must
  * run alone is not passed over indefinitely. Beside an alone job, companions start at the lowest
  * priority and so take only the CPU it leaves idle (the runner lowers their whole process tree:
- * run.ts), never the unit batch (whose timing tests want their CPU): beside a busy one (BUSY_ALONE)
- * the shortest light jobs, beside the others the longest jobs up to COMPANION_MAX_MS, which the
- * idle core runs nearly at full speed. Without companions (the runner cannot set priorities) an
+ * run.ts), never the unit batch (whose timing tests want their CPU): the shortest waiting jobs, and
+ * beside a busy one (BUSY_ALONE) only light ones. Longer companions (the longest up to 90 s) made
+ * a full run fail: never-destroy, a companion, took 146 s and failed, and the alone
+ * progressive-rollout-restart beside it saw its control plane back 32.6 s after a kill, not 12.
+ * Without companions (the runner cannot set priorities) an
  * alone job runs with nothing at all beside it.
  */
 export function jobsToStart(waiting: readonly Job[], running: readonly Running[], concurrency: number, companions = true): Running[] {
@@ -107,7 +107,7 @@ export function jobsToStart(waiting: readonly Job[], running: readonly Running[]
     if (alone !== undefined) {
       if (!companions || now.length >= concurrency) return start;
       const candidates = queue.filter((j) => !j.alone && j.name !== UNIT_BATCH);
-      const companion = alone.job.companions === "light" ? candidates.findLast(light) : candidates.find((j) => j.estimateMs <= COMPANION_MAX_MS);
+      const companion = alone.job.companions === "light" ? candidates.findLast(light) : candidates.at(-1);
       if (companion === undefined) return start;
       queue.splice(queue.indexOf(companion), 1);
       const r = { job: companion, low: true };
