@@ -227,9 +227,7 @@ async function main(): Promise<number> {
       const b = await beside;
       if (stoppedBy !== undefined) return signalExit(stoppedBy);
       console.log(`\n${b.code === 0 ? "▶" : "✖"} beside: ${opts.beside} (${s(b.ms)}${b.code === 0 ? "" : `, exit ${b.code ?? b.signal}`})`);
-      const out = createReadStream(join(work, "beside.log"));
-      out.pipe(process.stdout, { end: false });
-      await finished(out).catch(() => undefined);
+      await printLog(join(work, "beside.log"));
       if (b.code !== 0) besideProblems.push(`${opts.beside}: exit ${b.code ?? b.signal}`);
     }
     return await finish(opts, results, previous, Date.now() - started, besideProblems);
@@ -345,7 +343,12 @@ async function printJob(r: JobResult): Promise<void> {
   const how = r.timedOut ? `, still running after --job-timeout-s: ended, exit ${r.code ?? r.signal}` : ok ? "" : `, exit ${r.code ?? r.signal}`;
   const beside = r.low ? ", started at low priority beside an alone file" : "";
   console.log(`\n${ok ? "▶" : "✖"} ${r.job.name} (${s(r.ms)}${beside}${how})`);
-  const out = createReadStream(`${r.base}.log`);
+  await printLog(`${r.base}.log`);
+}
+
+/** Copies a job's (or --beside's) output to this process's stdout. */
+async function printLog(path: string): Promise<void> {
+  const out = createReadStream(path);
   out.pipe(process.stdout, { end: false });
   await finished(out).catch(() => undefined);
 }
