@@ -51,6 +51,8 @@ export interface AgentOptions {
   workers: number;
   /** --kept-recheck-interval: how often a Work whose removal keeps a Namespace or CRD is tried again (default 30 s). */
   keptRecheckMs?: number;
+  /** --max-reconnect-backoff: the longest wait between attempts to reach the hub (default and most AGENT_MAX_RECONNECT_BACKOFF_MS). */
+  maxReconnectBackoffMs?: number;
 }
 
 export interface RunningAgent {
@@ -133,6 +135,7 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
   const connection: HubConnection = new HubConnection({
     address: opts.hubAddress,
     serverName: opts.hubServerName,
+    ...(opts.maxReconnectBackoffMs === undefined ? {} : { maxBackoffMs: opts.maxReconnectBackoffMs }),
     ca,
     cert: Buffer.from(creds.certPem),
     key: Buffer.from(creds.keyPem),

@@ -1,7 +1,7 @@
 import { type ClientDuplexStream, credentials, Metadata, status as GrpcStatus } from "@grpc/grpc-js";
 import type { Logger } from "pino";
 import { CoalescingOutbox } from "../shared/coalescing-outbox.ts";
-import { AGENT_MAX_RECONNECT_BACKOFF_MS, RECONNECT_ELSEWHERE_METADATA, reconnectDelay, RETRY_AFTER_METADATA, retryAfterOf } from "../shared/reconnect.ts";
+import { AGENT_MAX_RECONNECT_BACKOFF_MS, AGENT_MIN_RECONNECT_BACKOFF_MS, RECONNECT_ELSEWHERE_METADATA, reconnectDelay, RETRY_AFTER_METADATA, retryAfterOf } from "../shared/reconnect.ts";
 import {
   type AgentMessage,
   AgentHubClient,
@@ -93,8 +93,8 @@ export class HubConnection {
       // A Work is one template's objects (etcd caps an object at 1.5 MiB): anything far larger is not the hub's.
       "grpc.max_receive_message_length": 16 * 1024 * 1024,
       // grpc-js backs off up to 120 s by default; the control plane's startup grace counts on less.
-      "grpc.initial_reconnect_backoff_ms": 500,
-      "grpc.max_reconnect_backoff_ms": AGENT_MAX_RECONNECT_BACKOFF_MS,
+      "grpc.initial_reconnect_backoff_ms": AGENT_MIN_RECONNECT_BACKOFF_MS,
+      "grpc.max_reconnect_backoff_ms": opts.maxBackoffMs ?? AGENT_MAX_RECONNECT_BACKOFF_MS,
       // Its own connection: a new channel (reconnectElsewhere) must not reuse the old one's.
       "grpc.use_local_subchannel_pool": 1,
     };
@@ -237,7 +237,7 @@ export class HubConnection {
       if (this.stopped) return;
       // A hub that refused with a retry-after (its admission gate) gave this agent a slot: it comes
       // back then, and its own backoff does not grow meanwhile.
-      const delay = reconnectDelay({ attempt: this.attempt, minBackoffMs: this.opts.minBackoffMs ?? 500, maxBackoffMs: this.opts.maxBackoffMs ?? AGENT_MAX_RECONNECT_BACKOFF_MS, ...(retryAfterMs === undefined ? {} : { retryAfterMs }), ...(this.spreadMs === undefined ? {} : { spreadMs: this.spreadMs }), random: Math.random() });
+      const delay = reconnectDelay({ attempt: this.attempt, minBackoffMs: this.opts.minBackoffMs ?? AGENT_MIN_RECONNECT_BACKOFF_MS, maxBackoffMs: this.opts.maxBackoffMs ?? AGENT_MAX_RECONNECT_BACKOFF_MS, ...(retryAfterMs === undefined ? {} : { retryAfterMs }), ...(this.spreadMs === undefined ? {} : { spreadMs: this.spreadMs }), random: Math.random() });
       if (retryAfterMs === undefined) this.attempt++;
       else this.refusals++;
       const level = code === GrpcStatus.PERMISSION_DENIED || code === GrpcStatus.UNAUTHENTICATED ? "error" : retryAfterMs === undefined ? "warn" : "info";

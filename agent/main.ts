@@ -3,6 +3,7 @@ import { FlagError, type FlagSpec, type FlagValues, positiveFlag } from "../shar
 import { loadKubeConfig } from "../shared/kubeconfig.ts";
 import { createLogger } from "../shared/logger.ts";
 import { waitForSignal } from "../shared/signals.ts";
+import { maxReconnectBackoffProblem } from "../shared/reconnect.ts";
 import { startAgent } from "./agent.ts";
 import type { RegistrationOptions } from "./credentials.ts";
 
@@ -28,8 +29,17 @@ export const agentFlags: FlagSpec[] = [
   { name: "horizontal-pod-autoscaler-initial-readiness-delay", type: "duration", default: "30s", help: "past the CPU initialization period, a pod that is not Ready counts toward a FederatedHPA's CPU only if it became not Ready later than this after it started, so was Ready once (kube-controller-manager's flag and default, as Karmada's)" },
   { name: "health-listen", type: "string", default: "0.0.0.0:8081", help: 'host:port for /healthz, /readyz, /metrics ("" disables)' },
   { name: "workers", type: "int", default: "8", help: "Works applied in parallel" },
+  { name: "max-reconnect-backoff", type: "duration", default: "30s", help: "the longest the agent waits between attempts to reach the hub (exponential backoff from 500ms with full jitter, for its connection and its stream); at most 30s, which the control plane counts on when it judges clusters after a restart" },
   { name: "kept-recheck-interval", type: "duration", default: "30s", help: "a removed Work whose Namespace or CRD is kept (it holds objects Flotilla does not manage; the binding says which) is tried again this often, and goes once they are gone" },
 ];
+
+/** --max-reconnect-backoff, refused outside what the control plane allows for (maxReconnectBackoffProblem). */
+function maxReconnectBackoffFlag(flags: FlagValues): number {
+  const v = flags["max-reconnect-backoff"] as number;
+  const problem = maxReconnectBackoffProblem(v);
+  if (problem !== undefined) throw new FlagError(`--max-reconnect-backoff ${problem}`);
+  return v;
+}
 
 /** Registration options from the flags, when a bootstrap token is given. */
 function registrationOf(flags: FlagValues): RegistrationOptions | undefined {
@@ -72,6 +82,7 @@ export async function runAgent(flags: FlagValues): Promise<void> {
     healthListen: flags["health-listen"] as string,
     workers: flags.workers as number,
     keptRecheckMs: positiveFlag(flags, "kept-recheck-interval"),
+    maxReconnectBackoffMs: maxReconnectBackoffFlag(flags),
   });
   log.info({ healthPort: agent.healthPort }, "agent started");
   await waitForSignal();

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { reconnectDelay, retryAfterOf } from "./reconnect.ts";
+import { maxReconnectBackoffProblem, reconnectDelay, retryAfterOf } from "./reconnect.ts";
 
 describe("reconnectDelay", () => {
   const base = { minBackoffMs: 500, maxBackoffMs: 30_000 };
@@ -29,4 +29,21 @@ describe("retryAfterOf", () => {
     { name: "absurdly long: an hour at most", values: ["999999999"], want: 3_600_000 },
   ];
   for (const c of cases) it(c.name, () => assert.equal(retryAfterOf(c.values), c.want));
+});
+
+describe("maxReconnectBackoffProblem: an agent's --max-reconnect-backoff", () => {
+  const cases: { name: string; ms: number; want: RegExp | undefined }[] = [
+    { name: "the default, 30s", ms: 30_000, want: undefined },
+    { name: "shorter, as tests set it", ms: 2_000, want: undefined },
+    { name: "the first backoff itself", ms: 500, want: undefined },
+    { name: "longer than the control plane allows for after a restart", ms: 31_000, want: /at most 30s.*got 31s/ },
+    { name: "below the first backoff", ms: 100, want: /at least 500ms/ },
+    { name: "not a number", ms: Number.NaN, want: /must be a duration/ },
+  ];
+  for (const c of cases)
+    it(c.name, () => {
+      const got = maxReconnectBackoffProblem(c.ms);
+      if (c.want === undefined) assert.equal(got, undefined);
+      else assert.match(got ?? "", c.want);
+    });
 });

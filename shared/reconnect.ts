@@ -1,8 +1,19 @@
 // How agents reconnect to the hub, which the control plane must allow for when it judges
 // clusters after a restart or failover (DESIGN §11).
 
-/** The longest an agent waits between reconnect attempts (full jitter below it). */
+/** An agent's first backoff between reconnect attempts (it doubles from there). */
+export const AGENT_MIN_RECONNECT_BACKOFF_MS = 500;
+
+/** The longest an agent waits between reconnect attempts (full jitter below it); its --max-reconnect-backoff may lower it, never raise it. */
 export const AGENT_MAX_RECONNECT_BACKOFF_MS = 30_000;
+
+/** Why an agent's --max-reconnect-backoff (ms) is refused, or undefined when it is one it may take. */
+export function maxReconnectBackoffProblem(ms: number): string | undefined {
+  if (!Number.isFinite(ms)) return `must be a duration (got ${ms})`;
+  if (ms > AGENT_MAX_RECONNECT_BACKOFF_MS) return `must be at most ${AGENT_MAX_RECONNECT_BACKOFF_MS / 1000}s, which the control plane allows an agent to reconnect in (got ${ms / 1000}s)`;
+  if (ms < AGENT_MIN_RECONNECT_BACKOFF_MS) return `must be at least ${AGENT_MIN_RECONNECT_BACKOFF_MS}ms, the first backoff (got ${ms}ms)`;
+  return undefined;
+}
 
 /**
  * The longest an agent can take to be heard again once the hub is back: its gRPC channel

@@ -13,8 +13,9 @@ describe("progressive rollout across a control-plane restart (issue 23)", () => 
 
   it("a control plane killed mid-rollout resumes where it was: same revision, no cluster jumping ahead", async (t) => {
     // Long enough that the restarted control plane is back, its agents connected, well within it:
-    // they were back 11.6 s after member1 began soaking alone, and 21.1 s in a full run (the agents'
-    // reconnect backoff: a retry missed waits for the next), which failed a soak of 22 s.
+    // they were back 11.6 s after member1 began soaking alone, and 21.1 s in a full run, which failed
+    // a soak of 22 s: the agents' reconnect backoff had grown to tens of seconds while the control
+    // plane was down. Test agents now back off at most 2 s (--max-reconnect-backoff, test/env/flotilla.ts).
     const soakS = 30;
     await apply(h.control, webPolicy({ soakS }));
     await untilBindingStrategy("web-deployment", (r) => r.minSuccessTime === `${soakS}s`);

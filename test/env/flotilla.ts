@@ -66,6 +66,8 @@ export interface FlotillaOptions {
   hubProxy?: boolean;
   /** More flags for every control-plane replica (e.g. `--deletion-budget-min=3`). */
   controlPlaneArgs?: string[];
+  /** Every agent's --max-reconnect-backoff (default 2s; the product's default is 30s). */
+  maxReconnectBackoff?: string;
   /** More flags for every agent (e.g. `--kept-recheck-interval=2s`, `--metrics-interval=2s`). */
   agentArgs?: string[];
   /** The Flotilla the first control plane and the agents run (default this checkout's). */
@@ -241,6 +243,8 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
           : [`--tls-cert=${join(certsDir, `${certName}.crt`)}`, `--tls-key=${join(certsDir, `${certName}.key`)}`]),
         `--health-listen=127.0.0.1:${healthPort}`,
         `--heartbeat-interval=${opts.heartbeatInterval ?? "1s"}`,
+        // Back on the hub within about 2 s of it listening again, not up to 30 s later (tests restart control planes often).
+        `--max-reconnect-backoff=${opts.maxReconnectBackoff ?? "2s"}`,
         ...(o.stateNamespace !== undefined ? [`--state-namespace=${o.stateNamespace}`] : []),
         ...(opts.agentArgs ?? []),
       ])],
