@@ -3,9 +3,10 @@
 // by their nice value, not the processes': so a job is made low priority by setting its
 // autogroup's nice (/proc/PID/autogroup), and each process test/env starts takes its parent's.
 // Measured here (2026-11-29): two busy autogroups at nice 19 beside two at 0 got 0.1 s of CPU in
-// 5 s each, the two at 0 3.5 s each. Without autogroups (another kernel) these do nothing, and
-// without CAP_SYS_ADMIN the kernel refuses a second write within 100 ms anywhere on the machine
-// (EAGAIN), so the runner uses them only where autogroupsUsable() says so.
+// 5 s each, the two at 0 3.5 s each. Without autogroups (another kernel) these do nothing, and the
+// runner uses them only where autogroupsUsable() says so. Without CAP_SYS_ADMIN (as on CI) the
+// kernel takes one write in 100 ms on the whole machine and refuses the others (EAGAIN): each
+// write here waits and tries again, and a tree's autogroups are each written once.
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 
 /** The lowest priority: a companion job's (test/runner/suite-plan.ts). */
@@ -18,14 +19,23 @@ export function parseAutogroupNice(text: string): number | undefined {
 }
 
 /**
- * Whether this process can set autogroup priorities as often as the runner needs: the kernel has
- * autogroups, and two writes in a row both succeed (without CAP_SYS_ADMIN the second fails).
- * Writes this process's own value back, which changes nothing.
+ * Whether this process can set autogroup priorities: the kernel has autogroups, and a write
+ * succeeds. Writes this process's own value back, which changes nothing.
  */
 export function autogroupsUsable(): boolean {
   const own = autogroupNice("self");
   if (own === undefined) return false;
-  return setAutogroupNice(process.pid, own) && setAutogroupNice(process.pid, own);
+  return setAutogroupNice(process.pid, own);
+}
+
+/** How long setAutogroupNice goes on trying while the kernel refuses for the 100 ms rate limit. */
+export const AUTOGROUP_WRITE_PATIENCE_MS = 3_000;
+
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+
+/** Blocks this thread for ms (a write refused for the rate limit is tried again within ~100 ms). */
+function sleepSync(ms: number): void {
+  Atomics.wait(sleeper, 0, 0, ms);
 }
 
 /** The nice value of pid's autogroup ("self" for this process), or undefined. */
@@ -37,14 +47,31 @@ export function autogroupNice(pid: number | "self"): number | undefined {
   }
 }
 
-/** Sets the nice value of pid's autogroup; false when there is no such process or no autogroups. */
-export function setAutogroupNice(pid: number, nice: number): boolean {
+/**
+ * Sets the nice value of pid's autogroup; false when there is no such process, no autogroups, or
+ * the kernel still refused for its rate limit (EAGAIN, without CAP_SYS_ADMIN) after patienceMs.
+ */
+export function setAutogroupNice(pid: number, nice: number, patienceMs = AUTOGROUP_WRITE_PATIENCE_MS): boolean {
   if (!(pid > 0)) return false;
+  const until = Date.now() + patienceMs;
+  for (;;) {
+    try {
+      writeFileSync(`/proc/${pid}/autogroup`, String(nice));
+      return true;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EAGAIN" || Date.now() >= until) return false;
+      // Other processes of the suite may be waiting too: a random wait spreads them over the limit's windows.
+      sleepSync(20 + Math.random() * 100);
+    }
+  }
+}
+
+/** The autogroup a process is in ("/autogroup-N"), or undefined. */
+export function autogroupOf(pid: number): string | undefined {
   try {
-    writeFileSync(`/proc/${pid}/autogroup`, String(nice));
-    return true;
+    return /^\S+/.exec(readFileSync(`/proc/${pid}/autogroup`, "utf8"))?.[0];
   } catch {
-    return false;
+    return undefined;
   }
 }
 
@@ -87,9 +114,18 @@ export function processTree(pid: number): number[] {
   return tree;
 }
 
-/** Sets the autogroup priority of pid and every process under it (the root first, so what it starts next inherits the new value). */
+/**
+ * Sets the autogroup priority of pid and every process under it (the root first, so what it starts
+ * next inherits the new value): one write for each autogroup of the tree not at nice already.
+ */
 export function setTreeAutogroupNice(pid: number, nice: number): void {
   if (!(pid > 0)) return;
+  const done = new Set<string>();
   // processTree lists pid first.
-  for (const p of processTree(pid)) setAutogroupNice(p, nice);
+  for (const p of processTree(pid)) {
+    const group = autogroupOf(p);
+    if (group === undefined || done.has(group)) continue;
+    done.add(group);
+    if (autogroupNice(p) !== nice) setAutogroupNice(p, nice);
+  }
 }

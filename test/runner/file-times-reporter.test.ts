@@ -46,6 +46,16 @@ describe("reportLine", () => {
       line: { kind: "test", file: "test/a.test.ts", outcome: "skipped" },
     },
     {
+      name: "a skipped describe: one skipped test (node counts none)",
+      event: { type: "test:pass", data: { name: "s", nesting: 0, file: "/repo/test/a.test.ts", entryFile: "/repo/test/a.test.ts", skip: "no autogroups", details: { type: "suite" } } },
+      line: { kind: "test", file: "test/a.test.ts", outcome: "skipped" },
+    },
+    {
+      name: "a describe that ran: nothing of its own",
+      event: { type: "test:pass", data: { name: "s", nesting: 0, file: "/repo/test/a.test.ts", entryFile: "/repo/test/a.test.ts", details: { type: "suite" } } },
+      line: undefined,
+    },
+    {
       name: "a todo test",
       event: { type: "test:pass", data: { name: "t", nesting: 0, file: "/repo/test/a.test.ts", entryFile: "/repo/test/a.test.ts", todo: true, details: { type: "test" } } },
       line: { kind: "test", file: "test/a.test.ts", outcome: "todo" },

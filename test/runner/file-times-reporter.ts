@@ -60,13 +60,15 @@ export function reportLine(event: { type: string; data: unknown }, cwd: string):
   if (event.type === "test:complete" && data.nesting === 0 && data.entryFile === undefined && data.name === file) {
     return { kind: "file", file, ms: Math.round(data.details?.duration_ms ?? 0), passed: data.details?.passed === true };
   }
-  if ((event.type === "test:pass" || event.type === "test:fail") && data.entryFile !== undefined && data.details?.type === "test") {
+  // A skipped describe runs none of its tests and node counts none of them: it counts as one skipped test here.
+  const skippedSuite = data.details?.type === "suite" && event.type === "test:pass" && data.skip !== undefined && data.skip !== false;
+  if ((event.type === "test:pass" || event.type === "test:fail") && data.entryFile !== undefined && (data.details?.type === "test" || skippedSuite)) {
     // A todo test is todo whether it passes or fails (node counts neither as a failure).
     const outcome: TestOutcome =
       data.todo !== undefined && data.todo !== false
         ? "todo"
         : event.type === "test:fail"
-          ? data.details.error?.failureType === "cancelledByParent"
+          ? data.details?.error?.failureType === "cancelledByParent"
             ? "cancelled"
             : "failed"
           : data.skip !== undefined && data.skip !== false

@@ -182,7 +182,7 @@ async function main(): Promise<number> {
       console.log(`suite: global setup done in ${s(Date.now() - t)}`);
     }
     if (!priorities) {
-      console.log("suite: this process cannot set autogroup priorities (no autogroups, or no CAP_SYS_ADMIN): no companions beside alone files");
+      console.log("suite: this process cannot set autogroup priorities (no autogroups in this kernel): no companions beside alone files");
       await beside;
     }
     const previous = await readTimes(opts.timesFile);
