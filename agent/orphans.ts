@@ -3,9 +3,12 @@
 // first. Pure. The agent adopts them into the record of the Work their annotation names; the hub
 // then decides, from the user's intent, whether that Work is wanted (it keeps them) or not (the
 // agent deletes them with the hub's reason). Nothing is deleted on the agent's own judgement.
+// An object is adopted only when it is the very object its key names (group, kind, namespace and
+// name; labels alone can be copied with the object, as `kubectl get -o yaml | sed | apply` or a
+// restore under another namespace do), and the record keeps every other field it had.
 import { foreign } from "./owner.ts";
 import { type KubeObject, LABELS } from "../shared/api/types.ts";
-import { workKeyLabelValue } from "../shared/work-key.ts";
+import { parseWorkKey, type WorkRef, workKeyLabelValue } from "../shared/work-key.ts";
 import type { AppliedRecord, AppliedResource } from "./applied-store.ts";
 import { WORK_KEY_ANNOTATION } from "./object-watch.ts";
 import { resourceId } from "./prune-decision.ts";
@@ -19,12 +22,35 @@ export function adoptOrphans(records: ReadonlyMap<string, AppliedRecord>, labell
     if (key === undefined || o.metadata.labels?.[LABELS.work] !== workKeyLabelValue(key) || o.metadata.labels?.[LABELS.managed] === "false") continue;
     // Another fleet's or another cluster's agent's object is never adopted.
     if (foreign(o, owner)) continue;
+    // A copy under another name, namespace or kind carries the same label and annotation: not the Work's.
+    if (!namedByKey(o, key)) continue;
     const record = adopted.get(key) ?? records.get(key);
     const resource: AppliedResource = { apiVersion: o.apiVersion, kind: o.kind, ...(o.metadata.namespace ? { namespace: o.metadata.namespace } : {}), name: o.metadata.name ?? "" };
     if (record?.resources.some((r) => resourceId(r) === resourceId(resource))) continue;
     // The hash stays what the record said ("" when there was none): the hub sends the Work again.
-    adopted.set(key, { key, hash: record?.hash ?? "", resources: [...(record?.resources ?? []), resource] });
+    adopted.set(key, { ...record, key, hash: record?.hash ?? "", resources: [...(record?.resources ?? []), resource] });
   }
   return [...adopted.values()].sort((a, b) => (a.key < b.key ? -1 : 1));
+}
+
+/** The API group of an apiVersion ("" for the core group's "v1"). */
+function groupOf(apiVersion: string): string {
+  const slash = apiVersion.indexOf("/");
+  return slash < 0 ? "" : apiVersion.slice(0, slash);
+}
+
+/**
+ * Whether the object is the one a Work key names: the same group (any version: a CRD served at
+ * several versions lists its objects at one of them), kind, namespace and name. A key that does
+ * not parse names nothing.
+ */
+export function namedByKey(o: KubeObject, key: string): boolean {
+  let ref: WorkRef;
+  try {
+    ref = parseWorkKey(key);
+  } catch {
+    return false;
+  }
+  return groupOf(o.apiVersion) === groupOf(ref.apiVersion) && o.kind === ref.kind && (o.metadata.namespace ?? "") === (ref.namespace ?? "") && o.metadata.name === ref.name;
 }
 

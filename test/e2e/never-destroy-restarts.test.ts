@@ -7,7 +7,7 @@ import { CoreV1Api } from "@kubernetes/client-node";
 import { waitFor } from "../env/wait.ts";
 import { workKeyLabelValue } from "../../shared/work-key.ts";
 import { keepFleet, NS, sharedDivided } from "./never-destroy.fixtures.ts";
-import { apply, type BindingJson, deletions, eventually, getJson, kubectl } from "./helpers.ts";
+import { apply, type BindingJson, deletions, eventually, getJson, kubectl, sleep } from "./helpers.ts";
 
 describe("never destroy what runs: kills and restarts", () => {
   const h = keepFleet();
@@ -51,6 +51,29 @@ describe("never destroy what runs: kills and restarts", () => {
     // Its template does not exist: the hub's reason is TemplateDeleted.
     assert.ok((metrics['flotilla_agent_deletes_total{reason="TemplateDeleted"}'] ?? 0) >= 1, `deleted for the hub's reason: ${JSON.stringify(deletions(metrics))}`);
     assert.equal((await getJson<{ metadata: { uid: string } }>(h.m1, ["cm", "-n", NS, "wanted"]))?.metadata.uid, wanted?.metadata.uid, "the wanted object is untouched");
+  });
+
+  it("a user's copy of an applied object, under another name with its labels, is not adopted: it survives an agent restart and a template edit (issue 37, item 3)", async () => {
+    const core = h.m1.kubeConfig().makeApiClient(CoreV1Api);
+    const cm = (a: string) => JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "copied", namespace: NS }, data: { a } });
+    await apply(h.fleet.control, cm("1"));
+    await apply(h.fleet.control, JSON.stringify({ apiVersion: "flotilla.dev/v1alpha1", kind: "PropagationPolicy", metadata: { name: "copied", namespace: NS }, spec: { resourceSelectors: [{ apiVersion: "v1", kind: "ConfigMap", name: "copied" }], placement: { clusterAffinity: { clusterNames: ["member1"] } } } }));
+    const original = await eventually("copied in member1", () => getJson<{ metadata: { labels: Record<string, string>; annotations: Record<string, string> } }>(h.m1, ["cm", "-n", NS, "copied"]), (o) => o !== undefined);
+    // `kubectl get -o yaml | sed s/copied/copied-by-hand/ | kubectl apply`: the Work's label and key annotation come along.
+    await apply(h.m1, JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "copied-by-hand", namespace: NS, labels: original?.metadata.labels, annotations: original?.metadata.annotations }, data: { a: "1" } }));
+    const copy = await core.readNamespacedConfigMap({ name: "copied-by-hand", namespace: NS });
+    await h.flotilla.stopAgent("member1");
+    await h.flotilla.startAgent("member1");
+    // Connected and synced, so its start's scan for orphans is done before the edit arrives.
+    await eventually("member1's agent is connected again", () => h.flotilla.controlPlaneMetrics(), (m) => m.flotilla_connected_agents === h.fleet.members.length);
+    await sleep(1_000);
+    await apply(h.fleet.control, cm("2"));
+    await eventually("the template's edit reaches member1", () => core.readNamespacedConfigMap({ name: "copied", namespace: NS }).then((o) => o.data?.a), (a) => a === "2");
+    // The old agent adopted the copy into the Work's record at its start and pruned it right after
+    // the edit's apply, in the same run of that Work (milliseconds): 2 s outlasts that run.
+    await sleep(2_000);
+    const after = await core.readNamespacedConfigMap({ name: "copied-by-hand", namespace: NS }).catch(() => undefined);
+    assert.equal(after?.metadata?.uid, copy.metadata?.uid, "the user's copy is still there, the same object");
   });
 
   it("a Work the hub keeps without sending (its render fails after a control-plane restart) stays when its object changes in the member", async () => {
