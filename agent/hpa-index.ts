@@ -15,6 +15,7 @@ export class HpaIndex {
   private readonly informer: Informer<Hpa>;
   private readonly log: Logger;
   private started: Promise<void> | undefined;
+  private waitedOut = false;
 
   constructor(opts: { kc: KubeConfig; rest: KubeRest; log: Logger }) {
     this.log = opts.log;
@@ -28,14 +29,31 @@ export class HpaIndex {
     });
   }
 
-  /** Starts watching (once); an agent that may not read HPAs treats every workload as unscaled. */
+  /**
+   * Starts watching (once). Until the first list succeeds scales() is undefined, and the agent
+   * keeps a live workload's replicas (retain.ts): an agent that may not list HPAs never changes a
+   * live workload's replicas, and logs why.
+   */
   ensure(): void {
     this.started ??= this.informer.start().catch((err: unknown) => this.log.warn({ err: String(err) }, "cannot watch HorizontalPodAutoscalers; replicas are applied as rendered"));
   }
 
-  /** Whether an HPA in the namespace scales this workload (false until the HPAs are listed). */
-  scales(namespace: string, apiVersion: string, kind: string, name: string): boolean {
-    if (!this.informer.synced) return false;
+  /**
+   * Resolves once the HPAs are listed, or after ms, whichever comes first. Once a wait has run out
+   * (an agent that may not list them), later calls return at once until the list succeeds.
+   */
+  async whenListed(ms: number): Promise<void> {
+    this.ensure();
+    if (this.informer.synced || this.waitedOut) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.informer.whenSynced(), new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+    clearTimeout(timer);
+    if (!this.informer.synced) this.waitedOut = true;
+  }
+
+  /** Whether an HPA in the namespace scales this workload; undefined until the HPAs are listed. */
+  scales(namespace: string, apiVersion: string, kind: string, name: string): boolean | undefined {
+    if (!this.informer.synced) return undefined;
     const want = scaleTargetId(namespace, apiVersion, kind, name);
     return this.informer.list(namespace).some((h) => {
       const t = h.spec?.scaleTargetRef;

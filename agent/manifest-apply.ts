@@ -17,6 +17,9 @@ import { type CustomizedInterpreter, INTERPRETER_FAILED, type ManifestOutcome } 
 
 const FIELD_MANAGER = "flotilla-agent";
 
+/** How long an apply of a live scalable workload waits for the member's HPAs to be listed (an agent's start). */
+export const HPA_LIST_WAIT_MS = 10_000;
+
 /** What reads and writes the member: the work runner's and the applier's. */
 export interface MemberAccess {
   rest: KubeRest;
@@ -59,11 +62,17 @@ export class ManifestApplier {
     this.log = opts.log;
   }
 
-  /** Whether a member HPA scales this workload (its replicas are then the member's). */
-  private scaledByHpa(manifest: KubeObject, namespace: string | undefined, name: string): boolean {
+  /**
+   * Whether a member HPA scales this workload (its replicas are then the member's); undefined while
+   * the member's HPAs are not listed. A live workload waits for that list up to HPA_LIST_WAIT_MS.
+   */
+  private async scaledByHpa(manifest: KubeObject, namespace: string | undefined, name: string, live: KubeObject | undefined): Promise<boolean | undefined> {
     if (this.hpas === undefined || namespace === undefined || !isScalable(manifest.apiVersion, manifest.kind)) return false;
-    this.hpas.ensure();
-    return this.hpas.scales(namespace, manifest.apiVersion, manifest.kind, name);
+    if (live !== undefined) await this.hpas.whenListed(HPA_LIST_WAIT_MS);
+    else this.hpas.ensure();
+    const scaled = this.hpas.scales(namespace, manifest.apiVersion, manifest.kind, name);
+    if (scaled === undefined && live !== undefined) this.log.warn({ namespace, kind: manifest.kind, name }, "the member's HorizontalPodAutoscalers are not listed yet: keeping the workload's replicas as they are");
+    return scaled;
   }
 
   /**
@@ -89,7 +98,7 @@ export class ManifestApplier {
     if (decision.action === "skip") return { manifest, applied: false, reason: decision.reason, message: decision.message };
     const retained = retainByCustomization(manifest, live, this.customized(manifest));
     if ("failure" in retained) return { manifest, applied: false, reason: INTERPRETER_FAILED, message: retained.failure, ...(live === undefined ? {} : { live }) };
-    const desired = retainMemberOwned(withOwnership(retained.desired, key, label, namespace, this.owner), live, this.scaledByHpa(manifest, namespace, name));
+    const desired = retainMemberOwned(withOwnership(retained.desired, key, label, namespace, this.owner), live, await this.scaledByHpa(manifest, namespace, name, live));
     this.objects.ensure(res);
     if (!full && live !== undefined && containsFields(live, desired)) return { manifest, applied: true, reason: "", message: "", live };
     try {

@@ -7,10 +7,12 @@ import { isScalable, retainByCustomization, retainMemberOwned, scaleTargetId } f
 const deploy = (replicas: number): KubeObject => ({ apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "web", namespace: "default" }, spec: { replicas, template: {} } });
 
 describe("retainMemberOwned", () => {
-  const cases: { name: string; desired: KubeObject; live: KubeObject | undefined; hpa: boolean; replicas: unknown }[] = [
+  const cases: { name: string; desired: KubeObject; live: KubeObject | undefined; hpa: boolean | undefined; replicas: unknown }[] = [
     { name: "an HPA scales it: the member's replicas are kept", desired: deploy(2), live: deploy(7), hpa: true, replicas: 7 },
     { name: "no HPA: the rendered replicas are applied", desired: deploy(2), live: deploy(7), hpa: false, replicas: 2 },
     { name: "not created yet: the rendered replicas start it", desired: deploy(2), live: undefined, hpa: true, replicas: 2 },
+    { name: "the member's HPAs not listed yet (an agent's start): the member's replicas are kept", desired: deploy(2), live: deploy(6), hpa: undefined, replicas: 6 },
+    { name: "not listed yet, not created yet: the rendered replicas start it", desired: deploy(2), live: undefined, hpa: undefined, replicas: 2 },
     { name: "a kind an HPA does not scale through spec.replicas is left alone", desired: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "c" }, spec: { replicas: 1 } }, live: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "c" }, spec: { replicas: 9 } }, hpa: true, replicas: 1 },
   ];
   for (const c of cases) it(c.name, () => assert.equal((retainMemberOwned(c.desired, c.live, c.hpa).spec as { replicas?: unknown }).replicas, c.replicas));

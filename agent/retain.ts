@@ -21,10 +21,12 @@ export function isScalable(apiVersion: string, kind: string): boolean {
 
 /**
  * The manifest to apply: as rendered, except spec.replicas taken from the live object when an HPA
- * in the member scales it. A workload not yet created keeps the rendered replicas.
+ * in the member scales it, or may (scaledByHpa undefined: the member's HPAs are not listed yet, as
+ * right after an agent's start; issue 37, item 4). A workload not yet created keeps the rendered
+ * replicas.
  */
-export function retainMemberOwned(desired: KubeObject, live: KubeObject | undefined, scaledByHpa: boolean): KubeObject {
-  if (!scaledByHpa || live === undefined || !isScalable(desired.apiVersion, desired.kind)) return desired;
+export function retainMemberOwned(desired: KubeObject, live: KubeObject | undefined, scaledByHpa: boolean | undefined): KubeObject {
+  if (scaledByHpa === false || live === undefined || !isScalable(desired.apiVersion, desired.kind)) return desired;
   const liveReplicas = (live.spec as { replicas?: unknown } | undefined)?.replicas;
   const spec = desired.spec as Record<string, unknown> | undefined;
   if (typeof liveReplicas !== "number" || spec === undefined || spec.replicas === liveReplicas) return desired;

@@ -155,5 +155,16 @@ describe("never destroy what runs", () => {
     const after = await eventually("the new image in member1", () => getJson<DeploymentJson & { spec: { template: { spec: { containers: { image: string }[] } } } }>(m1, ["deploy", "-n", NS, "scaled"]), (d) => d.spec.template.spec.containers[0]?.image === "nginx:1.28");
     assert.equal(after.spec.replicas, 4);
     assert.equal(after.metadata.uid, before.metadata.uid);
+
+    // Issue 37, item 4: a restarted agent has not listed the member's HPAs when the next change
+    // comes; it must not apply the template's 2 meanwhile (the HPA would scale back to 4, after
+    // pods were killed). Each change of spec, replicas too, bumps the Deployment's generation.
+    await flotilla.stopAgent("member1");
+    await flotilla.startAgent("member1");
+    const generation = (await getJson<{ metadata: { generation: number } }>(m1, ["deploy", "-n", NS, "scaled"]))?.metadata.generation ?? 0;
+    await apply(fleet.control, deployment("scaled", 2, "nginx:1.29"));
+    const restarted = await eventually("the next image in member1 after the agent's restart", () => getJson<DeploymentJson & { metadata: { generation: number }; spec: { template: { spec: { containers: { image: string }[] } } } }>(m1, ["deploy", "-n", NS, "scaled"]), (d) => d.spec.template.spec.containers[0]?.image === "nginx:1.29");
+    assert.equal(restarted.spec.replicas, 4, "the HPA's replicas kept through the agent's restart");
+    assert.equal(restarted.metadata.generation, generation + 1, "one change of spec (the image): replicas were never set to the template's 2");
   });
 });
