@@ -7,7 +7,7 @@ import { counter } from "../../shared/metrics.ts";
 import type { RateLimiter } from "../../shared/rate-limiter.ts";
 import { DEFAULT_INBOUND_RATE, InboundGate, inboundBucket } from "./inbound-gate.ts";
 import { checkHello } from "./message-bounds.ts";
-import type { DeletionBudget } from "./deletion-brake.ts";
+import type { DeletionBudget, DeletionWindow } from "./deletion-brake.ts";
 import { LiveRequests } from "./live-requests.ts";
 import { type Decision, DELETION_HELD, type Intent, OutboundDeletions } from "./outbound-deletions.ts";
 import { heldReport, type SessionEvents, type SessionStats } from "./session-events.ts";
@@ -64,6 +64,8 @@ export class AgentSession {
     helloTimeoutMs?: number;
     /** The blast-radius brake's budget for this cluster (default DEFAULT_DELETION_BUDGET). */
     deletionBudget?: DeletionBudget;
+    /** The cluster's deletion window, the same for each of its streams (the hub keeps it). */
+    deletionWindow?: DeletionWindow;
     /** The interpreter customizations agents run, as sent (default: none). */
     customizations?: () => InterpreterCustomizations;
     /** The workloads this cluster's agent summarises (default: none). */
@@ -83,6 +85,7 @@ export class AgentSession {
       cluster: this.cluster,
       intent: (key) => this.intent(key),
       ...(opts.deletionBudget ? { budget: opts.deletionBudget } : {}),
+      ...(opts.deletionWindow ? { window: opts.deletionWindow } : {}),
       onHeld: (key, message) => {
         this.log.warn({ work: key, held: this.deletions.heldCount }, "deletion held by the brake");
         this.events.deletionHeld?.(this.cluster, key);

@@ -21,7 +21,7 @@ describe("agent hub", () => {
   let server: Server;
   let port: number;
   const works = new WorkStore();
-  const registered = new Set(["member1", "member2"]);
+  const registered = new Set(["member1", "member2", "member3"]);
   const statuses: [string, string][] = [];
   /** Works whose absence from the store is no intent to delete them (DESIGN §11). */
   const noIntent = new Set<string>();
@@ -36,7 +36,7 @@ describe("agent hub", () => {
   before(async () => {
     ca = await createCa("test-ca");
     const serving = await issueCertificate(ca, { commonName: "hub", dnsNames: ["localhost"], usage: "server" });
-    for (const c of ["member1", "member2", "stranger"]) certs.set(c, await issueAgentCertificate(ca, c));
+    for (const c of ["member1", "member2", "member3", "stranger"]) certs.set(c, await issueAgentCertificate(ca, c));
     // Registered agents' certificates carry their Cluster's uid: member2's current one, and one of an unjoined earlier member2.
     certs.set("member2-current", await issueCertificate(ca, { commonName: "member2", organization: "flotilla:agents", organizationalUnit: "uid-2", usage: "client" }));
     certs.set("member2-revoked", await issueCertificate(ca, { commonName: "member2", organization: "flotilla:agents", organizationalUnit: "uid-old", usage: "client" }));
@@ -237,6 +237,27 @@ describe("agent hub", () => {
     const again = received.filter((m) => m.kind?.$case === "workDelete").map((m) => (m.kind?.$case === "workDelete" ? m.kind.value.workKey : "")).sort();
     assert.deepEqual(again, ["core/v1/ConfigMap/default/kept", "core/v1/ConfigMap/default/moved", "core/v1/ConfigMap/default/unrendered"], "each held Work judged once more; a deleted one is not sent twice");
     stream.end();
+  });
+
+  it("the deletion brake's window is the cluster's: a reconnect within it releases nothing more (issue 37, item 6)", async () => {
+    // member3's agent holds 60 Works the store no longer has, each with an intent: the default
+    // budget (50% of what it holds, at least 20, per minute) sends 30 and holds 30.
+    const stale = Array.from({ length: 60 }, (_, i) => `core/v1/ConfigMap/shop/cm${i}`);
+    const deletesOf = (received: ControlMessage[]) => received.flatMap((m) => (m.kind?.$case === "workDelete" ? [m.kind.value.workKey] : []));
+    const first = connect("member3");
+    first.stream.write(hello("member3", Object.fromEntries(stale.map((k) => [k, "h"]))));
+    await until(() => first.received.some((m) => m.kind?.$case === "syncDone"), "SyncDone");
+    const sent = deletesOf(first.received);
+    assert.equal(sent.length, 30, "half of the 60 it held");
+    first.stream.end();
+    // The agent restarts twice within the minute, each time still holding what was held.
+    for (const round of [1, 2]) {
+      const again = connect("member3");
+      again.stream.write(hello("member3", Object.fromEntries(stale.filter((k) => !sent.includes(k)).map((k) => [k, "h"]))));
+      await until(() => again.received.some((m) => m.kind?.$case === "syncDone"), `SyncDone after restart ${round}`);
+      assert.deepEqual(deletesOf(again.received), [], `restart ${round}: the window of 30 sent is still the cluster's`);
+      again.stream.end();
+    }
   });
 
   it("never sends an agent from before versioned Hellos a removal it would misread (a Namespace's): held, and said so", async () => {

@@ -7,7 +7,7 @@ import { RECONNECT_ELSEWHERE_METADATA, RETRY_AFTER_METADATA } from "../../shared
 import { overShare } from "./fair-share.ts";
 import { AgentSession } from "./agent-session.ts";
 import type { SessionEvents } from "./session-events.ts";
-import type { DeletionBudget } from "./deletion-brake.ts";
+import { DEFAULT_DELETION_BUDGET, type DeletionBudget, DeletionWindow } from "./deletion-brake.ts";
 import type { RateLimiter } from "../../shared/rate-limiter.ts";
 import { DEFAULT_INBOUND_RATE, type InboundRate, inboundBucket } from "./inbound-gate.ts";
 import { certificateRefusal } from "./certificate-refusal.ts";
@@ -37,6 +37,8 @@ export class Hub {
   private readonly rate: InboundRate;
   /** One token bucket per cluster, so that a new stream does not start with a full one. */
   private readonly buckets = new Map<string, RateLimiter>();
+  /** Each cluster's deletion window, across its streams: a reconnect does not start a new one. */
+  private readonly deletionWindows = new Map<string, DeletionWindow>();
   private readonly helloTimeoutMs: number | undefined;
   /** Streams per cluster that have not said Hello yet: a peer cannot hold many open for free. */
   private readonly awaitingHello = new Map<string, number>();
@@ -214,6 +216,7 @@ export class Hub {
       bucket: this.bucketOf(cluster),
       helloTimeoutMs: this.helloTimeoutMs,
       ...(this.deletionBudget ? { deletionBudget: this.deletionBudget } : {}),
+      deletionWindow: this.deletionWindowOf(cluster),
       ...(this.customizations ? { customizations: this.customizations } : {}),
       ...(this.metricsWanted ? { metricsWanted: () => this.metricsWanted?.(cluster) ?? { contentHash: "", workloads: [] } } : {}),
       // Only a stream that passed its Hello replaces the cluster's current one.
@@ -236,6 +239,15 @@ export class Hub {
         }
       },
     });
+  }
+
+  private deletionWindowOf(cluster: string): DeletionWindow {
+    let w = this.deletionWindows.get(cluster);
+    if (w === undefined) {
+      w = new DeletionWindow(this.deletionBudget ?? DEFAULT_DELETION_BUDGET);
+      this.deletionWindows.set(cluster, w);
+    }
+    return w;
   }
 
   private bucketOf(cluster: string): RateLimiter {

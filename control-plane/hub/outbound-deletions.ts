@@ -53,6 +53,11 @@ export class OutboundDeletions {
     /** Why the Work goes, or undefined when its absence is no intent (the agent keeps it). */
     intent: (key: string) => Intent | undefined;
     budget?: DeletionBudget;
+    /**
+     * The cluster's window, kept by the hub across this cluster's streams (issue 37, item 6: a
+     * window per stream let each reconnect release another share); default a window of its own.
+     */
+    window?: DeletionWindow;
     /** A deletion was held (once per key until it is sent, given back, or decided). */
     onHeld: (key: string, message: string) => void;
     now?: () => number;
@@ -60,7 +65,7 @@ export class OutboundDeletions {
     this.cluster = opts.cluster;
     this.intent = opts.intent;
     this.onHeld = opts.onHeld;
-    this.window = new DeletionWindow(opts.budget ?? DEFAULT_DELETION_BUDGET, opts.now);
+    this.window = opts.window ?? new DeletionWindow(opts.budget ?? DEFAULT_DELETION_BUDGET, opts.now);
   }
 
   /** The features the agent declared in its Hello. */
