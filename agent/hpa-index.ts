@@ -30,9 +30,8 @@ export class HpaIndex {
   }
 
   /**
-   * Starts watching (once). Until the first list succeeds scales() is undefined, and the agent
-   * keeps a live workload's replicas (retain.ts): an agent that may not list HPAs never changes a
-   * live workload's replicas, and logs why.
+   * Starts watching (once). Until the first list succeeds, or a wait for it runs out (whenListed),
+   * scales() is undefined and the agent keeps a live workload's replicas (retain.ts).
    */
   ensure(): void {
     this.started ??= this.informer.start().catch((err: unknown) => this.log.warn({ err: String(err) }, "cannot watch HorizontalPodAutoscalers; replicas are applied as rendered"));
@@ -46,14 +45,18 @@ export class HpaIndex {
     this.ensure();
     if (this.informer.synced || this.waitedOut) return;
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([this.informer.whenSynced(), new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+    await Promise.race([this.informer.whenSynced(), new Promise<void>((resolve) => (timer = setTimeout(resolve, ms).unref()))]);
     clearTimeout(timer);
     if (!this.informer.synced) this.waitedOut = true;
   }
 
-  /** Whether an HPA in the namespace scales this workload; undefined until the HPAs are listed. */
+  /**
+   * Whether an HPA in the namespace scales this workload; undefined while the HPAs are not listed,
+   * until a wait for them ran out (then false: an agent that may not list them applies replicas as
+   * rendered, as it always did, and said so when the watch failed).
+   */
   scales(namespace: string, apiVersion: string, kind: string, name: string): boolean | undefined {
-    if (!this.informer.synced) return undefined;
+    if (!this.informer.synced) return this.waitedOut ? false : undefined;
     const want = scaleTargetId(namespace, apiVersion, kind, name);
     return this.informer.list(namespace).some((h) => {
       const t = h.spec?.scaleTargetRef;

@@ -29,7 +29,7 @@ export const agentFlags: FlagSpec[] = [
   { name: "horizontal-pod-autoscaler-initial-readiness-delay", type: "duration", default: "30s", help: "past the CPU initialization period, a pod that is not Ready counts toward a FederatedHPA's CPU only if it became not Ready later than this after it started, so was Ready once (kube-controller-manager's flag and default, as Karmada's)" },
   { name: "health-listen", type: "string", default: "0.0.0.0:8081", help: 'host:port for /healthz, /readyz, /metrics ("" disables)' },
   { name: "workers", type: "int", default: "8", help: "Works applied in parallel" },
-  { name: "max-reconnect-backoff", type: "duration", default: "30s", help: "the longest the agent waits between attempts to reach the hub (exponential backoff from 500ms with full jitter, for its connection and its stream); at most 30s, which the control plane counts on when it judges clusters after a restart" },
+  { name: "max-reconnect-backoff", type: "duration", default: "30s", help: "the longest the agent backs off between attempts to reach the hub (exponential from 500ms with full jitter, for its connection and its stream; a hub's retry-after or reconnect spread, which the hub sets, is waited for as told); at most 30s, which the control plane counts on when it judges clusters after a restart" },
   { name: "kept-recheck-interval", type: "duration", default: "30s", help: "a removed Work whose Namespace or CRD is kept (it holds objects Flotilla does not manage; the binding says which) is tried again this often, and goes once they are gone" },
 ];
 

@@ -34,6 +34,18 @@ describe("adoptOrphans", () => {
     { name: "a copy as another kind: left alone", records: [], objects: [{ ...labelled("web"), kind: "Secret" }], want: [] },
     { name: "a copy in another group: left alone", records: [], objects: [{ ...widget("other.io/v1"), kind: "Widget" }], want: [] },
     { name: "the key's custom object listed at another version of its CRD: adopted", records: [], objects: [widget("example.com/v2")], want: [{ key: crKey, hash: "", resources: [{ apiVersion: "example.com/v2", kind: "Widget", namespace: "default", name: "w" }] }] },
+    {
+      name: "recorded at one version, listed at that one and another: already the Work's, not adopted twice (a prune would delete it)",
+      records: [{ key: crKey, hash: "h", resources: [{ apiVersion: "example.com/v1", kind: "Widget", namespace: "default", name: "w" }], whole: true }],
+      objects: [widget("example.com/v1"), widget("example.com/v2")],
+      want: [],
+    },
+    {
+      name: "no record, listed at two versions: adopted once",
+      records: [],
+      objects: [widget("example.com/v1"), widget("example.com/v2")],
+      want: [{ key: crKey, hash: "", resources: [{ apiVersion: "example.com/v1", kind: "Widget", namespace: "default", name: "w" }] }],
+    },
     { name: "a key that does not parse names nothing", records: [], objects: [{ ...labelled("web", "not-a-key"), metadata: { ...labelled("web", "not-a-key").metadata, labels: { "flotilla.dev/work": workKeyLabelValue("not-a-key") } } }], want: [] },
     { name: "a label that does not match the annotation is not a Work's: left alone", records: [], objects: [{ ...labelled("web"), metadata: { ...labelled("web").metadata, labels: { "flotilla.dev/work": "0000" } } }], want: [] },
     { name: "no annotation: left alone", records: [], objects: [{ ...labelled("web"), metadata: { ...labelled("web").metadata, annotations: {} } }], want: [] },

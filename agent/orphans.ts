@@ -11,7 +11,6 @@ import { type KubeObject, LABELS } from "../shared/api/types.ts";
 import { parseWorkKey, type WorkRef, workKeyLabelValue } from "../shared/work-key.ts";
 import type { AppliedRecord, AppliedResource } from "./applied-store.ts";
 import { WORK_KEY_ANNOTATION } from "./object-watch.ts";
-import { resourceId } from "./prune-decision.ts";
 
 /** The records to write so that every labelled object is named by its Work's record. */
 export function adoptOrphans(records: ReadonlyMap<string, AppliedRecord>, labelled: readonly KubeObject[], owner?: string): AppliedRecord[] {
@@ -26,11 +25,17 @@ export function adoptOrphans(records: ReadonlyMap<string, AppliedRecord>, labell
     if (!namedByKey(o, key)) continue;
     const record = adopted.get(key) ?? records.get(key);
     const resource: AppliedResource = { apiVersion: o.apiVersion, kind: o.kind, ...(o.metadata.namespace ? { namespace: o.metadata.namespace } : {}), name: o.metadata.name ?? "" };
-    if (record?.resources.some((r) => resourceId(r) === resourceId(resource))) continue;
+    // Recorded at any version of its group (a CRD served at several is listed at each): already the Work's.
+    if (record?.resources.some((r) => sameObject(r, resource))) continue;
     // The hash stays what the record said ("" when there was none): the hub sends the Work again.
     adopted.set(key, { ...record, key, hash: record?.hash ?? "", resources: [...(record?.resources ?? []), resource] });
   }
   return [...adopted.values()].sort((a, b) => (a.key < b.key ? -1 : 1));
+}
+
+/** The same object: group, kind, namespace and name (a version is only how it was read). */
+function sameObject(a: AppliedResource, b: AppliedResource): boolean {
+  return groupOf(a.apiVersion) === groupOf(b.apiVersion) && a.kind === b.kind && (a.namespace ?? "") === (b.namespace ?? "") && a.name === b.name;
 }
 
 /** The API group of an apiVersion ("" for the core group's "v1"). */

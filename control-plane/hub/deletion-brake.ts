@@ -22,9 +22,13 @@ export function deletionAllowance(holding: number, sentInWindow: number, b: Dele
   return Math.max(b.min, Math.floor((b.percent * (holding + sentInWindow)) / 100));
 }
 
-/** One cluster's sliding window of deletions sent. */
+/**
+ * One cluster's sliding window of deletions sent, by Work key: a key sent again within the window
+ * (its agent reconnected before it finished, or retries a kept Namespace) counts once.
+ */
 export class DeletionWindow {
-  private sent: number[] = [];
+  /** Work key → when its deletion was last counted. */
+  private sent = new Map<string, number>();
   private readonly budget: DeletionBudget;
   private readonly now: () => number;
 
@@ -33,24 +37,30 @@ export class DeletionWindow {
     this.now = now;
   }
 
-  /** Whether one more deletion fits, for a cluster that holds `holding` objects now. */
-  allows(holding: number): boolean {
+  private expire(): void {
     const since = this.now() - this.budget.windowMs;
-    this.sent = this.sent.filter((t) => t > since);
-    return this.sent.length < deletionAllowance(holding, this.sent.length, this.budget);
+    for (const [key, at] of this.sent) if (at <= since) this.sent.delete(key);
+  }
+
+  /** Whether the deletion of key fits, for a cluster that holds `holding` objects now: one counted in the window already does. */
+  allows(holding: number, key: string): boolean {
+    this.expire();
+    if (this.sent.has(key)) return true;
+    return this.sent.size < deletionAllowance(holding, this.sent.size, this.budget);
   }
 
   /** That many in the window so far (after allows()). */
   get used(): number {
-    return this.sent.length;
+    return this.sent.size;
   }
 
-  record(): void {
-    this.sent.push(this.now());
+  /** Counts key's deletion in the window (once while it is in the window). */
+  record(key: string): void {
+    if (!this.sent.has(key)) this.sent.set(key, this.now());
   }
 
   /** A person approved what was held: the window starts again. */
   reset(): void {
-    this.sent = [];
+    this.sent.clear();
   }
 }

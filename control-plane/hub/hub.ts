@@ -141,6 +141,7 @@ export class Hub {
   disconnect(cluster: string, why: string): void {
     this.sessions.get(cluster)?.fail(GrpcStatus.PERMISSION_DENIED, why);
     this.buckets.delete(cluster);
+    this.deletionWindows.delete(cluster);
   }
 
   /** The interpreter customizations changed: every agent that takes them and holds another set is sent the new one. */

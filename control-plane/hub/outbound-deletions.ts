@@ -111,14 +111,14 @@ export class OutboundDeletions {
     }
     // Nothing is destroyed when the objects stay, nor when the cluster itself is leaving (unjoin).
     const exempt = intent.preserve || intent.reason === "ClusterUnjoined" || decision !== undefined;
-    if (!exempt && !this.window.allows(this.holds.size)) {
+    if (!exempt && !this.window.allows(this.holds.size, key)) {
       if (!this.held.has(key)) {
         this.held.set(key, intent.reason);
         this.onHeld(key, this.heldMessage(key));
       }
       return undefined;
     }
-    if (decision === undefined && !exempt) this.window.record();
+    if (decision === undefined && !exempt) this.window.record(key);
     this.misread.delete(key);
     this.holds.delete(key);
     this.held.delete(key);

@@ -65,7 +65,7 @@ describe("never destroy what runs: kills and restarts", () => {
     await h.flotilla.stopAgent("member1");
     await h.flotilla.startAgent("member1");
     // Connected and synced, so its start's scan for orphans is done before the edit arrives.
-    await eventually("member1's agent is connected again", () => h.flotilla.controlPlaneMetrics(), (m) => m.flotilla_connected_agents === h.fleet.members.length);
+    await eventually("member1's new agent is connected", () => h.flotilla.agentMetrics("member1"), (m) => m.flotilla_agent_connected === 1);
     await sleep(1_000);
     await apply(h.fleet.control, cm("2"));
     await eventually("the template's edit reaches member1", () => core.readNamespacedConfigMap({ name: "copied", namespace: NS }).then((o) => o.data?.a), (a) => a === "2");

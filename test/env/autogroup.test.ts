@@ -53,7 +53,6 @@ describe("autogroup priorities of processes", { skip: usable ? false : "no autog
     // A parent in a session of its own at nice 7 starts a child the way ManagedProcess does.
     const script = `
       import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
       import { inheritAutogroupNice, setAutogroupNice, autogroupNice } from ${JSON.stringify(new URL("./autogroup.ts", import.meta.url).pathname)};
       setAutogroupNice(process.pid, 7);
       const child = spawn("sleep", ["30"], { detached: true, stdio: "ignore" });
