@@ -62,9 +62,8 @@ export class AgentSession {
     bucket?: RateLimiter;
     /** A stream that has not said Hello this long is closed (default 30 s). */
     helloTimeoutMs?: number;
-    /** The blast-radius brake's budget for this cluster (default DEFAULT_DELETION_BUDGET). */
+    /** The brake's budget (default DEFAULT_DELETION_BUDGET) and the cluster's window, kept by the hub across its streams. */
     deletionBudget?: DeletionBudget;
-    /** The cluster's deletion window, the same for each of its streams (the hub keeps it). */
     deletionWindow?: DeletionWindow;
     /** The interpreter customizations agents run, as sent (default: none). */
     customizations?: () => InterpreterCustomizations;

@@ -18,7 +18,7 @@ describe("ownJob", () => {
 describe("planJobs", () => {
   const files = ["agent/a.test.ts", "control-plane/peers/x.test.ts", "shared/b.test.ts", "test/e2e/fast.test.ts", "test/e2e/ha.test.ts", "test/e2e/slow.test.ts", "test/docs.test.ts"];
 
-  it("runs the files that must run alone first (the busy ones before the others), then the rest, each longest first; unit files as one batch", () => {
+  it("runs the files that must run alone first (the busy ones before the others), then the rest, each longest first; unit files as one batch; alone files take only light companions", () => {
     const jobs = planJobs(
       files,
       { "test/e2e/slow.test.ts": 120_000, "test/e2e/fast.test.ts": 5_000, "test/e2e/ha.test.ts": 40_000, [UNIT_BATCH]: 20_000 },
@@ -29,7 +29,7 @@ describe("planJobs", () => {
       jobs.map((j) => [j.name, j.alone, j.companions, j.estimateMs]),
       [
         ["control-plane/peers/x.test.ts", true, "light", 10_000],
-        ["test/e2e/ha.test.ts", true, "any", 40_000],
+        ["test/e2e/ha.test.ts", true, "light", 40_000],
         ["test/e2e/slow.test.ts", false, "any", 120_000],
         [UNIT_BATCH, false, "any", 20_000],
         ["test/docs.test.ts", false, "any", 10_000],

@@ -20,9 +20,9 @@ export const RUN_ALONE: Readonly<Record<string, string>> = {
 };
 
 /**
- * Files of RUN_ALONE that keep both cores busy for long: beside them only light companions run
- * (see jobsToStart), which need no CPU at a given moment to pass; a fleet at the lowest priority
- * could get none for tens of seconds, and its agents would miss their heartbeats.
+ * Files of RUN_ALONE that keep both cores busy for long: they start first, so that no companion
+ * (light ones only, beside any alone file: jobsToStart) holds them up. A fleet at the lowest
+ * priority could get no CPU for tens of seconds beside one, and its agents would miss heartbeats.
  */
 export const BUSY_ALONE: Readonly<Record<string, string>> = {
   "test/chaos/chaos.test.ts": "2 control planes, 3 members and their churn: both cores for 100 s",
@@ -61,10 +61,12 @@ export function planJobs(
   busyAlone: Readonly<Record<string, string>> = BUSY_ALONE,
 ): Job[] {
   const batch = files.filter((f) => !ownJob(f, runAlone));
-  const jobs: Job[] = files.filter((f) => ownJob(f, runAlone)).map((f) => ({ name: f, files: [f], alone: f in runAlone, companions: f in busyAlone ? "light" : "any", estimateMs: previousMs[f] ?? guessMs(f) }));
+  // Every alone job takes only light companions (see jobsToStart): a longer companion, a fleet at
+  // the lowest priority, can get no CPU for tens of seconds beside one.
+  const jobs: Job[] = files.filter((f) => ownJob(f, runAlone)).map((f) => ({ name: f, files: [f], alone: f in runAlone, companions: f in runAlone ? "light" : "any", estimateMs: previousMs[f] ?? guessMs(f) }));
   if (batch.length > 0) jobs.push({ name: UNIT_BATCH, files: batch, alone: false, companions: "any", estimateMs: previousMs[UNIT_BATCH] ?? 30_000 });
   // The busy alone jobs first: a companion that is not light, still running, would hold them up.
-  const rank = (j: Job) => (j.alone ? (j.companions === "light" ? 0 : 1) : 2);
+  const rank = (j: Job) => (j.alone ? (j.name in busyAlone ? 0 : 1) : 2);
   const order = (a: Job, b: Job) => rank(a) - rank(b) || b.estimateMs - a.estimateMs || a.name.localeCompare(b.name);
   return jobs.sort(order);
 }
@@ -91,9 +93,11 @@ export const LIGHT_MS = 10_000;
  * run alone is not passed over indefinitely. Beside an alone job, companions start at the lowest
  * priority and so take only the CPU it leaves idle (the runner lowers their whole process tree:
  * run.ts), never the unit batch (whose timing tests want their CPU): the shortest waiting jobs, and
- * beside a busy one (BUSY_ALONE) only light ones. Longer companions (the longest up to 90 s) made
- * a full run fail: never-destroy, a companion, took 146 s and failed, and the alone
- * progressive-rollout-restart beside it saw its control plane back 32.6 s after a kill, not 12.
+ * planJobs makes every alone job take only light ones. Longer companions (the longest up to 90 s)
+ * made a full run fail: never-destroy, a companion, took 146 s and failed, and the alone
+ * progressive-rollout-restart beside it saw its control plane back 32.6 s after a kill, not 12;
+ * so did the shortest ones of any length, once: interpreter-components, a companion beside ha,
+ * took 96.8 s (29 s before) and its control plane stopped answering its webhook.
  * Without companions (the runner cannot set priorities) an
  * alone job runs with nothing at all beside it.
  */
