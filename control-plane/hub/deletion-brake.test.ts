@@ -43,6 +43,16 @@ describe("DeletionWindow", () => {
     w.record("a");
     assert.equal(w.used, 2);
   });
+  it("is idle only once everything counted has left the window", () => {
+    let now = 0;
+    const w = new DeletionWindow({ percent: 50, min: 2, windowMs: 60_000 }, () => now);
+    assert.ok(w.idle());
+    w.record("a");
+    now = 59_000;
+    assert.ok(!w.idle());
+    now = 60_001;
+    assert.ok(w.idle());
+  });
   it("an approval starts the window again", () => {
     const w = new DeletionWindow({ percent: 50, min: 1, windowMs: 60_000 }, () => 0);
     w.record("a");

@@ -49,6 +49,12 @@ export class DeletionWindow {
     return this.sent.size < deletionAllowance(holding, this.sent.size, this.budget);
   }
 
+  /** Whether nothing is counted in the window any more (it may then be forgotten). */
+  idle(): boolean {
+    this.expire();
+    return this.sent.size === 0;
+  }
+
   /** That many in the window so far (after allows()). */
   get used(): number {
     return this.sent.size;

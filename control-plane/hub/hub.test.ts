@@ -258,6 +258,13 @@ describe("agent hub", () => {
       assert.deepEqual(deletesOf(again.received), [], `restart ${round}: the window of 30 sent is still the cluster's`);
       again.stream.end();
     }
+    // Unjoined and joined again under the same name within the window: still no new allowance.
+    hub.disconnect("member3", "cluster member3 was unjoined");
+    const rejoined = connect("member3");
+    rejoined.stream.write(hello("member3", Object.fromEntries(stale.filter((k) => !sent.includes(k)).map((k) => [k, "h"]))));
+    await until(() => rejoined.received.some((m) => m.kind?.$case === "syncDone"), "SyncDone after a rejoin");
+    assert.deepEqual(deletesOf(rejoined.received), [], "a rejoin within the window: the window of 30 sent is kept");
+    rejoined.stream.end();
   });
 
   it("never sends an agent from before versioned Hellos a removal it would misread (a Namespace's): held, and said so", async () => {

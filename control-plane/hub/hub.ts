@@ -141,7 +141,8 @@ export class Hub {
   disconnect(cluster: string, why: string): void {
     this.sessions.get(cluster)?.fail(GrpcStatus.PERMISSION_DENIED, why);
     this.buckets.delete(cluster);
-    this.deletionWindows.delete(cluster);
+    // A window still counting is kept: a cluster joined again under the name gets no new allowance.
+    if (this.deletionWindows.get(cluster)?.idle() === true) this.deletionWindows.delete(cluster);
   }
 
   /** The interpreter customizations changed: every agent that takes them and holds another set is sent the new one. */
