@@ -30,11 +30,12 @@ export class HpaIndex {
   }
 
   /**
-   * Starts watching (once). Until the first list succeeds, or a wait for it runs out (whenListed),
-   * scales() is undefined and the agent keeps a live workload's replicas (retain.ts).
+   * Starts watching (once). Until the first list succeeds scales() is undefined and the agent keeps
+   * a live workload's replicas (retain.ts), logging why: an agent that may not list HPAs never
+   * changes a running workload's replicas.
    */
   ensure(): void {
-    this.started ??= this.informer.start().catch((err: unknown) => this.log.warn({ err: String(err) }, "cannot watch HorizontalPodAutoscalers; replicas are applied as rendered"));
+    this.started ??= this.informer.start().catch((err: unknown) => this.log.warn({ err: String(err) }, "cannot list HorizontalPodAutoscalers yet; running workloads keep their replicas until they are listed"));
   }
 
   /**
@@ -51,12 +52,11 @@ export class HpaIndex {
   }
 
   /**
-   * Whether an HPA in the namespace scales this workload; undefined while the HPAs are not listed,
-   * until a wait for them ran out (then false: an agent that may not list them applies replicas as
-   * rendered, as it always did, and said so when the watch failed).
+   * Whether an HPA in the namespace scales this workload; undefined while the HPAs are not listed
+   * (a cache not listed yet is no answer: the caller keeps the member's replicas, DESIGN §11).
    */
   scales(namespace: string, apiVersion: string, kind: string, name: string): boolean | undefined {
-    if (!this.informer.synced) return this.waitedOut ? false : undefined;
+    if (!this.informer.synced) return undefined;
     const want = scaleTargetId(namespace, apiVersion, kind, name);
     return this.informer.list(namespace).some((h) => {
       const t = h.spec?.scaleTargetRef;
