@@ -8,7 +8,7 @@
 // restore under another namespace do), and the record keeps every other field it had.
 import { foreign } from "./owner.ts";
 import { type KubeObject, LABELS } from "../shared/api/types.ts";
-import { parseWorkKey, type WorkRef, workKeyLabelValue } from "../shared/work-key.ts";
+import { apiGroup, parseWorkKey, type WorkRef, workKeyLabelValue } from "../shared/work-key.ts";
 import type { AppliedRecord, AppliedResource } from "./applied-store.ts";
 import { WORK_KEY_ANNOTATION } from "./object-watch.ts";
 
@@ -35,13 +35,7 @@ export function adoptOrphans(records: ReadonlyMap<string, AppliedRecord>, labell
 
 /** The same object: group, kind, namespace and name (a version is only how it was read). */
 function sameObject(a: AppliedResource, b: AppliedResource): boolean {
-  return groupOf(a.apiVersion) === groupOf(b.apiVersion) && a.kind === b.kind && (a.namespace ?? "") === (b.namespace ?? "") && a.name === b.name;
-}
-
-/** The API group of an apiVersion ("" for the core group's "v1"). */
-function groupOf(apiVersion: string): string {
-  const slash = apiVersion.indexOf("/");
-  return slash < 0 ? "" : apiVersion.slice(0, slash);
+  return apiGroup(a.apiVersion) === apiGroup(b.apiVersion) && a.kind === b.kind && (a.namespace ?? "") === (b.namespace ?? "") && a.name === b.name;
 }
 
 /**
@@ -56,6 +50,6 @@ export function namedByKey(o: KubeObject, key: string): boolean {
   } catch {
     return false;
   }
-  return groupOf(o.apiVersion) === groupOf(ref.apiVersion) && o.kind === ref.kind && (o.metadata.namespace ?? "") === (ref.namespace ?? "") && o.metadata.name === ref.name;
+  return apiGroup(o.apiVersion) === apiGroup(ref.apiVersion) && o.kind === ref.kind && (o.metadata.namespace ?? "") === (ref.namespace ?? "") && o.metadata.name === ref.name;
 }
 
