@@ -1,10 +1,11 @@
-// Divided scheduling, failover and overrides on three real members.
+// Divided scheduling, failover and overrides on three real members, and a lost cluster judged
+// NotReady within the failure threshold (this file runs alone: test/runner/suite-plan.ts).
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { Cluster } from "../env/cluster.ts";
 import { type Fleet, startFleet } from "../env/fleet.ts";
 import { type Flotilla, startFlotilla } from "../env/flotilla.ts";
-import { apply, type BindingJson, deploymentJson, eventually, getJson, kubectl } from "./helpers.ts";
+import { apply, type BindingJson, clusterItem, deploymentJson, eventually, getJson, kubectl } from "./helpers.ts";
 
 interface DeploymentJson {
   spec: { replicas: number };
@@ -13,23 +14,23 @@ interface DeploymentJson {
 
 const NS = "sched";
 const deployment = (name: string, replicas: number) => deploymentJson(name, NS, replicas);
-/** Weights by cluster name, or staticWeightList entries as they are. */
-const dividedPolicy = (name: string, weights?: Record<string, number> | object[]) =>
+/** The PropagationPolicy `name` for the Deployment `name`, with the placement given (none: every cluster, Duplicated). */
+const policy = (name: string, placement?: object) =>
   JSON.stringify({
     apiVersion: "flotilla.dev/v1alpha1",
     kind: "PropagationPolicy",
     metadata: { name, namespace: NS },
-    spec: {
-      resourceSelectors: [{ apiVersion: "apps/v1", kind: "Deployment", name }],
-      placement: {
-        replicaScheduling: {
-          replicaSchedulingType: "Divided",
-          replicaDivisionPreference: "Weighted",
-          ...(weights
-            ? { weightPreference: { staticWeightList: Array.isArray(weights) ? weights : Object.entries(weights).map(([c, weight]) => ({ targetCluster: { clusterNames: [c] }, weight })) } }
-            : {}),
-        },
-      },
+    spec: { resourceSelectors: [{ apiVersion: "apps/v1", kind: "Deployment", name }], ...(placement === undefined ? {} : { placement }) },
+  });
+/** Weights by cluster name, or staticWeightList entries as they are. */
+const dividedPolicy = (name: string, weights?: Record<string, number> | object[]) =>
+  policy(name, {
+    replicaScheduling: {
+      replicaSchedulingType: "Divided",
+      replicaDivisionPreference: "Weighted",
+      ...(weights
+        ? { weightPreference: { staticWeightList: Array.isArray(weights) ? weights : Object.entries(weights).map(([c, weight]) => ({ targetCluster: { clusterNames: [c] }, weight })) } }
+        : {}),
     },
   });
 
@@ -80,6 +81,28 @@ describe("Divided scheduling, failover and overrides", () => {
     await eventually("template shows 10", () => getJson<DeploymentJson>(fleet.control, ["deploy", "-n", NS, "bounded"]), (d) => d.status?.readyReplicas === 10);
   });
 
+  it("marks a cluster whose agent stops NotReady within the failure threshold, and Ready when it returns", async () => {
+    // Duplicated on every member: the binding says which cluster is not ready, and the template stops counting it.
+    await apply(fleet.control, deployment("web", 1));
+    await apply(fleet.control, policy("web"));
+    const web = () => getJson<DeploymentJson>(fleet.control, ["deploy", "-n", NS, "web"]);
+    const binding = () => getJson<BindingJson>(fleet.control, ["rb", "-n", NS, "web-deployment"]);
+    const ready = async (name: string) =>
+      (await getJson<{ status?: { conditions?: { type: string; status: string; reason: string }[] } }>(fleet.control, ["cluster", name]))?.status?.conditions?.find((c) => c.type === "Ready");
+    await eventually("template counts 3", web, (d) => d.status?.readyReplicas === 3);
+    await flotilla.stopAgent("member2");
+    const stoppedAt = Date.now();
+    const notReady = await eventually("member2 NotReady", () => ready("member2"), (c) => c.status === "False", 30_000);
+    const elapsed = Date.now() - stoppedAt;
+    assert.equal(notReady.reason, "ClusterNotReachable");
+    assert.ok(elapsed < 4_000 + 5_000, `NotReady after ${elapsed} ms (threshold 4 s)`);
+    await eventually("web binding shows member2 ClusterNotReady", binding, (b) => clusterItem(b, "member2")?.reason === "ClusterNotReady");
+    await eventually("template no longer counts member2", web, (d) => d.status?.readyReplicas === 2);
+    await flotilla.startAgent("member2");
+    await eventually("member2 Ready again", () => ready("member2"), (c) => c.status === "True", 30_000);
+    await eventually("template counts member2 again", web, (d) => d.status?.readyReplicas === 3);
+  });
+
   it("moves a lost cluster's share to the Ready ones (adding it there first: graceful eviction), and gives it back when the cluster returns", async () => {
     await apply(fleet.control, deployment("spread", 6));
     await apply(fleet.control, dividedPolicy("spread"));
@@ -115,15 +138,7 @@ describe("Divided scheduling, failover and overrides", () => {
         spec: { resourceSelectors: [{ apiVersion: "apps/v1", kind: "Deployment", name: "custom" }], overrideRules: [{ targetCluster: { clusterNames: ["member2"] }, overriders }] },
       });
     await apply(fleet.control, deployment("custom", 2));
-    await apply(
-      fleet.control,
-      JSON.stringify({
-        apiVersion: "flotilla.dev/v1alpha1",
-        kind: "PropagationPolicy",
-        metadata: { name: "custom", namespace: NS },
-        spec: { resourceSelectors: [{ apiVersion: "apps/v1", kind: "Deployment", name: "custom" }], placement: { clusterAffinity: { clusterNames: ["member1", "member2"] } } },
-      }),
-    );
+    await apply(fleet.control, policy("custom", { clusterAffinity: { clusterNames: ["member1", "member2"] } }));
     await apply(
       fleet.control,
       customOverride({

@@ -110,7 +110,10 @@ progress() {
 copy_from_kwok() {
   local dir=$1 kwok_src file
   shift
-  kwok_src=$(cd "$tools/k8s" && go list -m -f '{{.Dir}}' sigs.k8s.io/kwok)
+  # Downloaded first: the metrics group may build before (or beside) the cluster group, which
+  # would otherwise have brought the module into the module cache.
+  kwok_src=$(cd "$tools/k8s" && go mod download sigs.k8s.io/kwok && go list -m -f '{{.Dir}}' sigs.k8s.io/kwok)
+  [[ -n $kwok_src ]] || { log "the kwok module's directory is unknown (go list -m sigs.k8s.io/kwok)"; return 1; }
   mkdir -p "$dir"
   for file in "$@"; do cp "$kwok_src/kustomize/$file" "$dir/$(basename "$file")"; done
   chmod -R u+w "$dir"
