@@ -30,7 +30,7 @@ export const agentFlags: FlagSpec[] = [
   { name: "health-listen", type: "string", default: "0.0.0.0:8081", help: 'host:port for /healthz, /readyz, /metrics ("" disables)' },
   { name: "workers", type: "int", default: "8", help: "Works applied in parallel" },
   { name: "max-reconnect-backoff", type: "duration", default: "30s", help: "the longest the agent backs off between attempts to reach the hub (exponential from 500ms with full jitter, for its connection and its stream; a hub's retry-after or reconnect spread, which the hub sets, is waited for as told); at most 30s, which the control plane counts on when it judges clusters after a restart" },
-  { name: "kept-recheck-interval", type: "duration", default: "30s", help: "a removed Work whose Namespace or CRD is kept (it holds objects Flotilla does not manage; the binding says which) is tried again this often, and goes once they are gone" },
+  { name: "kept-recheck-interval", type: "duration", default: "30s", help: "a removed Work whose Namespace or CRD is kept (it holds objects Flotilla does not manage or another Work places; the binding says which) is tried again this often, and goes once they are gone" },
 ];
 
 /** --max-reconnect-backoff, refused outside what the control plane allows for (maxReconnectBackoffProblem). */

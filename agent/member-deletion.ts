@@ -1,6 +1,7 @@
 // The agent's deletes and releases of member objects (DESIGN §11). Every delete names the uid of
 // the live object it decided on (a precondition), so an object replaced meanwhile is never
-// deleted; a Namespace or CRD that holds objects Flotilla does not manage is kept and reported.
+// deleted; a Namespace or CRD that holds objects Flotilla does not manage, or objects another Work
+// or fleet places there, is kept and reported (unmanaged-contents.ts).
 import { foreign, OWNER_ANNOTATION } from "./owner.ts";
 import type { Logger } from "pino";
 import { type KubeObject, LABELS } from "../shared/api/types.ts";
@@ -9,7 +10,7 @@ import { isKubeStatus, type KubeRest, objectPath } from "../shared/kube-rest.ts"
 import type { AppliedResource } from "./applied-store.ts";
 import { crdContents, namespaceContents } from "./member-lists.ts";
 import { type ObjectWatch, WORK_KEY_ANNOTATION } from "./object-watch.ts";
-import { cascades, keptMessage, unmanagedContents } from "./unmanaged-contents.ts";
+import { cascades, heldContents, holdsAny, keptMessage } from "./unmanaged-contents.ts";
 
 /** Whether a live member object is this Work's to delete or release. */
 export function isOurs(live: KubeObject | undefined, label: string, owner?: string): live is KubeObject {
@@ -49,7 +50,7 @@ export class MemberDeletion {
   /**
    * Deletes a member object only while it still carries this Work's label, and only the object
    * seen (its uid); logs and counts it with its reason. Returns why it was kept instead (a
-   * Namespace or CRD holding objects Flotilla does not manage), or undefined.
+   * Namespace or CRD holding objects Flotilla does not manage or another Work places), or undefined.
    */
   async deleteIfOurs(key: string, r: AppliedResource, label: string, reason: string): Promise<string | undefined> {
     const res = await this.discovery.resourceFor(r.apiVersion, r.kind);
@@ -57,10 +58,14 @@ export class MemberDeletion {
     const live = await this.objects.get(res, r.namespace, r.name);
     if (!isOurs(live, label, this.owner)) return undefined;
     if (cascades(r.apiVersion, r.kind)) {
-      const contents = unmanagedContents(r.kind === "Namespace" ? await namespaceContents(this.rest, r.name) : await crdContents(this.rest, live));
-      if (contents.total > 0) {
-        const message = keptMessage(r.kind, r.name, contents);
-        this.log.warn({ work: key, kind: r.kind, name: r.name, unmanaged: contents.total, byKind: Object.fromEntries(contents.byKind), reason }, "kept a member object that holds objects Flotilla does not manage");
+      const listed = r.kind === "Namespace" ? await namespaceContents(this.rest, r.name) : await crdContents(this.rest, live);
+      const held = heldContents(listed, (o) => isOurs(o, label, this.owner));
+      if (holdsAny(held)) {
+        const message = keptMessage(r.kind, r.name, held);
+        this.log.warn(
+          { work: key, kind: r.kind, name: r.name, unmanaged: Object.fromEntries(held.unmanaged.byKind), otherWorks: Object.fromEntries(held.otherWorks.byKind), reason },
+          "kept a member object that holds objects Flotilla does not manage or another Work places",
+        );
         return message;
       }
     }

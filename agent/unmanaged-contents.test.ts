@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { KubeObject } from "../shared/api/types.ts";
-import { cascades, keptMessage, unmanagedContents } from "./unmanaged-contents.ts";
+import { isOurs } from "./member-deletion.ts";
+import { cascades, type HeldContents, heldContents, holdsAny, keptMessage } from "./unmanaged-contents.ts";
 
 const WORK = { "flotilla.dev/work": "abc" };
 const obj = (apiVersion: string, kind: string, name: string, extra: Partial<KubeObject["metadata"]> = {}, fields: Record<string, unknown> = {}): KubeObject => ({
@@ -11,9 +12,13 @@ const obj = (apiVersion: string, kind: string, name: string, extra: Partial<Kube
   ...fields,
 });
 const owned = (uid: string) => ({ ownerReferences: [{ apiVersion: "v1", kind: "X", name: "x", uid }] });
+/** The removed Work is "abc", of this agent (owner fleet-a/member1), as member-deletion.ts asks. */
+const thisWorks = (o: KubeObject) => isOurs(o, "abc", "fleet-a/member1");
+const OTHER = { "flotilla.dev/work": "def" };
+const plain = (c: HeldContents) => ({ unmanaged: Object.fromEntries(c.unmanaged.byKind), otherWorks: Object.fromEntries(c.otherWorks.byKind), total: c.unmanaged.total + c.otherWorks.total });
 
-describe("unmanagedContents", () => {
-  const cases: { name: string; objects: KubeObject[]; total: number; byKind: Record<string, number> }[] = [
+describe("heldContents", () => {
+  const cases: { name: string; objects: KubeObject[]; total: number; byKind: Record<string, number>; otherWorks?: Record<string, number> }[] = [
     { name: "an empty namespace", objects: [], total: 0, byKind: {} },
     {
       name: "only what Kubernetes makes in every namespace",
@@ -59,22 +64,40 @@ describe("unmanagedContents", () => {
     { name: "a ServiceAccount other than default is counted", objects: [obj("v1", "ServiceAccount", "builder")], total: 1, byKind: { ServiceAccount: 1 } },
     { name: "a Pod owned by something outside the namespace is counted", objects: [obj("v1", "Pod", "static", owned("node-1"))], total: 1, byKind: { Pod: 1 } },
     { name: "custom resources of a CRD without Flotilla's label", objects: [obj("example.com/v1", "Widget", "a"), obj("example.com/v1", "Widget", "b", { labels: WORK })], total: 1, byKind: { Widget: 1 } },
+    // Issue 37: a ClusterPropagationPolicy dropped member1 from Namespace shop while a PropagationPolicy still placed a ConfigMap there.
+    { name: "another Work's objects are held: someone still places them there", objects: [obj("v1", "ConfigMap", "conf", { labels: OTHER }), obj("apps/v1", "Deployment", "web", { labels: WORK })], total: 1, byKind: {}, otherWorks: { ConfigMap: 1 } },
+    {
+      name: "another Work's Deployment is held once, with its ReplicaSet and Pods",
+      objects: [obj("apps/v1", "Deployment", "db", { labels: OTHER, uid: "d3" }), obj("apps/v1", "ReplicaSet", "db-1", { uid: "rs3", ...owned("d3") }), obj("v1", "Pod", "db-1-a", owned("rs3"))],
+      total: 1,
+      byKind: {},
+      otherWorks: { Deployment: 1 },
+    },
+    { name: "this Work's label from another fleet (another owner) is held", objects: [obj("v1", "ConfigMap", "twin", { labels: WORK, annotations: { "flotilla.dev/owner": "fleet-b/member1" } })], total: 1, byKind: {}, otherWorks: { ConfigMap: 1 } },
+    { name: "another Work's custom resource of a CRD is held", objects: [obj("example.com/v1", "Widget", "a", { labels: OTHER })], total: 1, byKind: {}, otherWorks: { Widget: 1 } },
+    { name: "another Work's label with flotilla.dev/managed=false is not managed", objects: [obj("v1", "ConfigMap", "x", { labels: { ...OTHER, "flotilla.dev/managed": "false" } })], total: 1, byKind: { ConfigMap: 1 } },
   ];
   for (const c of cases) {
     it(c.name, () => {
-      const got = unmanagedContents(c.objects);
-      assert.deepEqual({ total: got.total, byKind: Object.fromEntries(got.byKind) }, { total: c.total, byKind: c.byKind });
+      const got = heldContents(c.objects, thisWorks);
+      assert.deepEqual(plain(got), { unmanaged: c.byKind, otherWorks: c.otherWorks ?? {}, total: c.total });
+      assert.equal(holdsAny(got), c.total > 0);
     });
   }
 });
 
 describe("keptMessage", () => {
   it("names the object and the counts, most first", () => {
-    const contents = unmanagedContents([obj("v1", "Secret", "s", {}, { type: "Opaque" }), obj("v1", "ConfigMap", "a"), obj("v1", "ConfigMap", "b")]);
+    const contents = heldContents([obj("v1", "Secret", "s", {}, { type: "Opaque" }), obj("v1", "ConfigMap", "a"), obj("v1", "ConfigMap", "b")], thisWorks);
     assert.equal(keptMessage("Namespace", "shop", contents), "kept Namespace shop: it holds 3 objects Flotilla does not manage (2 ConfigMap, 1 Secret)");
   });
   it("says one object", () => {
-    assert.equal(keptMessage("CustomResourceDefinition", "widgets.example.com", unmanagedContents([obj("example.com/v1", "Widget", "a")])), "kept CustomResourceDefinition widgets.example.com: it holds 1 object Flotilla does not manage (1 Widget)");
+    assert.equal(keptMessage("CustomResourceDefinition", "widgets.example.com", heldContents([obj("example.com/v1", "Widget", "a")], thisWorks)), "kept CustomResourceDefinition widgets.example.com: it holds 1 object Flotilla does not manage (1 Widget)");
+  });
+  it("names another Work's objects, and both kinds joined by and", () => {
+    assert.equal(keptMessage("Namespace", "shop", heldContents([obj("v1", "ConfigMap", "conf", { labels: OTHER })], thisWorks)), "kept Namespace shop: it holds 1 object another Work or fleet places (1 ConfigMap)");
+    const both = heldContents([obj("v1", "ConfigMap", "conf", { labels: OTHER }), obj("v1", "Secret", "s", {}, { type: "Opaque" }), obj("apps/v1", "Deployment", "d", { labels: OTHER })], thisWorks);
+    assert.equal(keptMessage("Namespace", "shop", both), "kept Namespace shop: it holds 1 object Flotilla does not manage (1 Secret) and 2 objects another Work or fleet places (1 ConfigMap, 1 Deployment)");
   });
 });
 

@@ -10,6 +10,8 @@ export const FEATURES = {
   durablePreserve: "durable-preserve",
   /** It never deletes a Namespace or CRD that holds objects Flotilla does not manage. */
   keepUnmanagedContents: "keep-unmanaged-contents",
+  /** It never deletes a Namespace or CRD that holds objects another Work (or another fleet) places there (issue 37). */
+  keepOtherWorksContents: "keep-other-works-contents",
   /** Its deletes carry the uid of the object it decided to delete. */
   deletePreconditions: "delete-preconditions",
   /** It takes InterpreterCustomizations (Retain, ReflectStatus, InterpretHealth run in the agent) and states their hash in its Hello. */

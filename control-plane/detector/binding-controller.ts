@@ -190,7 +190,7 @@ export class BindingController {
       return undefined;
     }
     const match = claimPolicy(template, this.caches.allPolicies(), existing === undefined ? undefined : bindingPolicyId(existing));
-    const dependenciesFailed = this.noteDependencies(key, match?.policy.spec.propagateDeps === true ? template : undefined);
+    const dependenciesFailed = this.noteDependencies(key, this.deps.follows(key, match?.policy.spec.propagateDeps === true) ? template : undefined);
     // Any kind can be a dependency; only a kind some parent refers to, or an object something required, needs the look.
     const requiredBy = (existing?.spec.requiredBy ?? []).length > 0 || this.deps.refersToKind(ref) ? this.deps.requiredBy(template, existing) : [];
     if (match === undefined && requiredBy.length === 0) return this.unclaimed(key, path, existing, current, legacy);

@@ -3,7 +3,7 @@ import { describe, it } from "node:test";
 import type { KubeObject } from "../../shared/api/types.ts";
 import { type DependentObjectReference, InterpreterError, type KindInterpreter } from "../../shared/interpreter/interpreter.ts";
 import { NATIVE_INTERPRETERS } from "../../shared/interpreter/registry.ts";
-import { interpretDependencies, parentRequires, referencedKinds, refersTo, resolveDependencies } from "./dependencies.ts";
+import { interpretDependencies, parentRequires, referencedKinds, refersTo, requiredClusters, resolveDependencies } from "./dependencies.ts";
 
 type DependencyRef = DependentObjectReference;
 type DependencyKind = "ConfigMap" | "Secret" | "ServiceAccount" | "PersistentVolumeClaim";
@@ -353,4 +353,19 @@ describe("referencedKinds", () => {
       { apiVersion: "example.dev/v1", kind: "Secret" },
     ]);
   });
+});
+
+describe("requiredClusters: where a parent's binding requires a dependency", () => {
+  const parent = (propagateDeps: boolean, clusters: string[]) => ({ name: "web-deployment", propagateDeps, clusters });
+  const cases: { name: string; parent: ReturnType<typeof parent>; before?: { name: string; clusters?: string[] }; requires: boolean; want: string[] | undefined }[] = [
+    { name: "propagateDeps: wherever the parent is placed", parent: parent(true, ["member1", "member2"]), requires: true, want: ["member1", "member2"] },
+    { name: "propagateDeps, moved: follows it", parent: parent(true, ["member2"]), before: { name: "web-deployment", clusters: ["member1"] }, requires: true, want: ["member2"] },
+    { name: "a parent that no longer refers to it requires nothing", parent: parent(true, ["member1"]), before: { name: "web-deployment", clusters: ["member1"] }, requires: false, want: undefined },
+    // Issue 37: the Deployment's policy was deleted and a policy without propagateDeps took it; it still mounts the ConfigMap in member2.
+    { name: "without propagateDeps it holds where it had it and is still placed", parent: parent(false, ["member2", "member3"]), before: { name: "web-deployment", clusters: ["member1", "member2"] }, requires: true, want: ["member2"] },
+    { name: "without propagateDeps, never required before: adds nothing", parent: parent(false, ["member2"]), requires: true, want: undefined },
+    { name: "without propagateDeps, placed nowhere it had it: holds nothing", parent: parent(false, ["member3"]), before: { name: "web-deployment", clusters: ["member2"] }, requires: true, want: undefined },
+    { name: "without propagateDeps and no longer referring: lets go", parent: parent(false, ["member2"]), before: { name: "web-deployment", clusters: ["member2"] }, requires: false, want: undefined },
+  ];
+  for (const c of cases) it(c.name, () => assert.deepEqual(requiredClusters(c.parent, c.before, c.requires), c.want));
 });

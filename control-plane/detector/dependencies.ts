@@ -3,7 +3,7 @@
 // InterpretDependency (a ResourceInterpreterCustomization's GetDependencies first, then the native
 // one, which reads pod templates: shared/interpreter/native/pod-template.ts). A reference names one
 // object, or every object of its kind in its namespace whose labels match its selector. Pure.
-import type { KubeObject, LabelSelector } from "../../shared/api/types.ts";
+import type { BindingSnapshot, KubeObject, LabelSelector } from "../../shared/api/types.ts";
 import { type DependentObjectReference, InterpreterError, type KindInterpreter } from "../../shared/interpreter/interpreter.ts";
 import { matchesLabelSelector } from "../../shared/label-selector.ts";
 import { templateKey } from "../../shared/work-key.ts";
@@ -55,6 +55,30 @@ export function refersTo(ref: DependentObjectReference, obj: KubeObject): boolea
 export function parentRequires(parent: { refs: readonly DependentObjectReference[]; settled: boolean }, obj: KubeObject, requiredBefore: boolean): boolean {
   if (parent.refs.some((r) => refersTo(r, obj))) return true;
   return !parent.settled && requiredBefore;
+}
+
+/** A parent's binding as a dependency's requirement reads it. */
+export interface ParentBinding {
+  name: string;
+  propagateDeps: boolean;
+  /** Where the parent is placed now. */
+  clusters: readonly string[];
+}
+
+/**
+ * Which clusters a parent's binding requires a dependency in, or undefined for none. `requires`:
+ * the parent refers to it (parentRequires); `before`: the parent's entry in the dependency's
+ * binding, if it had one. Under propagateDeps: wherever the parent is placed. Without it (its
+ * policy changed to one that does not propagate dependencies) the parent only holds, issue 37: the
+ * dependency stays in the clusters it had it in and is still placed in, because the workload
+ * running there may mount it; it goes nowhere new, and goes where the parent goes.
+ */
+export function requiredClusters(parent: ParentBinding, before: BindingSnapshot | undefined, requires: boolean): string[] | undefined {
+  if (!requires) return undefined;
+  if (parent.propagateDeps) return [...parent.clusters];
+  if (before === undefined) return undefined;
+  const held = parent.clusters.filter((c) => before.clusters?.includes(c) === true);
+  return held.length > 0 ? held : undefined;
 }
 
 /**

@@ -6,7 +6,7 @@ import type { InterpreterRegistry } from "../../shared/interpreter/registry.ts";
 import { parseWorkKey, templateKey, templateKeyOfBinding } from "../../shared/work-key.ts";
 import type { Caches } from "../caches.ts";
 import { isCurrentBinding, type RequiredBy } from "../scheduling/binding-spec.ts";
-import { parentRequires, resolveDependencies } from "./dependencies.ts";
+import { parentRequires, requiredClusters, resolveDependencies } from "./dependencies.ts";
 import { DependencyIndex, type ParentRefs } from "./dependency-index.ts";
 import type { KindRef, TemplateInformers } from "./template-informers.ts";
 
@@ -39,6 +39,15 @@ export class DependencyTracker {
     return this.deps.refersToKind(ref);
   }
 
+  /**
+   * Whether a parent's references are followed: under a propagateDeps policy, and after it (its
+   * policy changed to one without) while it still refers to any, because what it required then it
+   * holds in the clusters that have it (requiredBy).
+   */
+  follows(parentKey: string, propagateDeps: boolean): boolean {
+    return propagateDeps || this.deps.known(parentKey).length > 0;
+  }
+
   /** The template keys a parent needed when last seen. */
   known(parentKey: string): string[] {
     return this.resolve(this.deps.known(parentKey));
@@ -60,13 +69,20 @@ export class DependencyTracker {
     return got.interpreterFailed === undefined ? { touched } : { touched, failed: got.interpreterFailed };
   }
 
-  /** The live bindings (propagateDeps) whose templates refer to this object, with their clusters. */
+  /**
+   * The live bindings whose templates refer to this object, with their clusters: those under
+   * propagateDeps, and those that required it before and still refer to it (issue 37: a workload
+   * whose policy no longer propagates dependencies still mounts them). A binding without
+   * propagateDeps only holds: it keeps the object in the clusters it had it in, and adds none.
+   */
   requiredBy(dep: KubeObject, existing: ResourceBinding | undefined): RequiredBy[] {
-    const requiredBefore = new Set((existing?.spec.requiredBy ?? []).map((r) => r.name));
+    const requiredBefore = new Map((existing?.spec.requiredBy ?? []).map((r) => [r.name, r]));
     const depKey = templateKey(dep);
     const needs: RequiredBy[] = [];
     for (const b of this.caches.bindings.list(dep.metadata.namespace)) {
-      if (b.spec.propagateDeps !== true || b.metadata.deletionTimestamp !== undefined) continue;
+      const holdsOnly = b.spec.propagateDeps !== true;
+      const before = requiredBefore.get(b.metadata.name ?? "");
+      if (b.metadata.deletionTimestamp !== undefined || (holdsOnly && before === undefined)) continue;
       const parentKey = templateKeyOfBinding(b);
       if (parentKey === depKey) continue; // a script that names its own object adds nothing
       if (!isCurrentBinding(b) && this.caches.currentBindingOf(parseWorkKey(parentKey)) !== undefined) continue; // counted under its current name
@@ -81,8 +97,10 @@ export class DependencyTracker {
         const got = this.deps.refsOf(parentKey, parent, this.interpreters.for(parent));
         refs = { refs: got.refs, settled: got.interpreterFailed === undefined };
       }
-      if (!parentRequires(refs, dep, requiredBefore.has(b.metadata.name ?? ""))) continue;
-      needs.push({ name: b.metadata.name ?? "", clusters: b.spec.clusters.map((c) => c.name), ...(b.spec.conflictResolution ? { conflictResolution: b.spec.conflictResolution } : {}) });
+      const parentBinding = { name: b.metadata.name ?? "", propagateDeps: !holdsOnly, clusters: b.spec.clusters.map((c) => c.name) };
+      const clusters = requiredClusters(parentBinding, before, parentRequires(refs, dep, before !== undefined));
+      if (clusters === undefined) continue;
+      needs.push({ name: parentBinding.name, clusters, ...(b.spec.conflictResolution ? { conflictResolution: b.spec.conflictResolution } : {}) });
     }
     return needs;
   }

@@ -275,7 +275,7 @@ describe("agent hub", () => {
     await until(() => old.received.some((m) => m.kind?.$case === "syncDone"), "the old agent synced");
     assert.ok(!old.received.some((m) => m.kind?.$case === "workDelete"), "no removal sent");
     assert.ok(statuses.slice(before).some(([c, k]) => c === "member1" && k === ns), "the hold is reported as the Work's status");
-    assert.deepEqual(hub.session("member1")?.deletions.missingFeatures(), ["durable-preserve", "keep-unmanaged-contents"]);
+    assert.deepEqual(hub.session("member1")?.deletions.missingFeatures(), ["durable-preserve", "keep-unmanaged-contents", "keep-other-works-contents"]);
     old.stream.cancel();
     // The same with a current agent: sent.
     const current = connect("member1");

@@ -75,6 +75,13 @@ describe("misreadBy: what an older agent would get wrong", () => {
     { name: "a current agent gets everything", features: all, key: ns, intent: { reason: "TemplateDeleted", preserve: false, preserveUnknown: true }, want: undefined },
     { name: "an old agent and a Namespace: it would cascade", features: none, key: ns, intent: { reason: "TemplateDeleted", preserve: false }, want: FEATURES.keepUnmanagedContents },
     { name: "an old agent and a CRD: likewise", features: none, key: crd, intent: { reason: "PlacementChanged", preserve: false }, want: FEATURES.keepUnmanagedContents },
+    {
+      name: "an agent that keeps unmanaged contents but not another Work's: it would take that Work's objects with the Namespace",
+      features: new Set([FEATURES.durablePreserve, FEATURES.keepUnmanagedContents]),
+      key: ns,
+      intent: { reason: "PlacementChanged", preserve: false },
+      want: FEATURES.keepOtherWorksContents,
+    },
     { name: "an old agent, binding gone: it cannot know to preserve", features: none, key: cm, intent: { reason: "TemplateDeleted", preserve: false, preserveUnknown: true }, want: FEATURES.durablePreserve },
     { name: "an old agent and an ordinary removal: sent", features: none, key: cm, intent: { reason: "TemplateDeleted", preserve: false }, want: undefined },
     { name: "a preserving removal destroys nothing: sent", features: none, key: ns, intent: { reason: "TemplateDeleted", preserve: true }, want: undefined },
@@ -86,7 +93,7 @@ describe("misreadBy: what an older agent would get wrong", () => {
     const d = new OutboundDeletions({ cluster: "member1", intent: () => ({ reason: "TemplateDeleted", preserve: false }), onHeld: (k, m) => held.push([k, m]) });
     d.agentDeclared([]);
     d.holding("core/v1/Namespace/-/shop");
-    assert.deepEqual(d.missingFeatures(), [FEATURES.durablePreserve, FEATURES.keepUnmanagedContents]);
+    assert.deepEqual(d.missingFeatures(), [FEATURES.durablePreserve, FEATURES.keepUnmanagedContents, FEATURES.keepOtherWorksContents]);
     assert.equal(d.deleteFor("core/v1/Namespace/-/shop"), undefined);
     assert.match(held[0]?.[1] ?? "", /outdated \(it lacks keep-unmanaged-contents\)/);
     d.decide("approve");

@@ -14,18 +14,21 @@ export interface Intent {
 /**
  * What an agent that lacks a feature would get wrong about a removal, or undefined when nothing:
  * without durable-preserve it would delete what its record says to preserve; without
- * keep-unmanaged-contents it would cascade a Namespace's or CRD's deletion past Flotilla's objects.
+ * keep-unmanaged-contents it would cascade a Namespace's or CRD's deletion past Flotilla's objects,
+ * and without keep-other-works-contents past another Work's objects in it.
  */
 export function misreadBy(features: ReadonlySet<string>, key: string, intent: Intent): string | undefined {
   if (intent.preserve) return undefined;
   if (intent.preserveUnknown === true && !features.has(FEATURES.durablePreserve)) return FEATURES.durablePreserve;
   const kind = key.split("/")[2];
-  if ((kind === "Namespace" || kind === "CustomResourceDefinition") && !features.has(FEATURES.keepUnmanagedContents)) return FEATURES.keepUnmanagedContents;
+  if (kind === "Namespace" || kind === "CustomResourceDefinition") {
+    for (const f of [FEATURES.keepUnmanagedContents, FEATURES.keepOtherWorksContents]) if (!features.has(f)) return f;
+  }
   return undefined;
 }
 
 /** The features the hub relies on for removals; an agent that lacks one is AgentOutdated. */
-export const REMOVAL_FEATURES: readonly string[] = [FEATURES.durablePreserve, FEATURES.keepUnmanagedContents];
+export const REMOVAL_FEATURES: readonly string[] = [FEATURES.durablePreserve, FEATURES.keepUnmanagedContents, FEATURES.keepOtherWorksContents];
 
 /** A person's answer to the held deletions of a cluster (flotillactl deletions approve|reject). */
 export type Decision = "approve" | "reject";

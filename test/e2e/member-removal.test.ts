@@ -1,7 +1,7 @@
 // Issue 20 on a real member: what the agent deletes and keeps (items 6, 7) and what it repairs (8).
 // - every delete names the uid of the object decided on, so a replaced object stays;
 // - a member namespace deleted by hand comes back with Flotilla's objects in it;
-// - a Namespace or CRD that holds objects Flotilla does not manage is kept and reported;
+// - a Namespace or CRD that holds objects Flotilla does not manage, or another Work's, is kept and reported;
 // - preserveResourcesOnDeletion holds when the binding is gone before the agent hears of the removal.
 import { bindingName } from "../../control-plane/scheduling/binding-spec.ts";
 import assert from "node:assert/strict";
@@ -121,6 +121,31 @@ describe("what the agent deletes, keeps and repairs in a member", () => {
     await kubectl(m1, ["delete", "configmap", "-n", "shop", "theirs"]);
     await eventually("shop leaves member1", gone(() => getJson(m1, ["namespace", "shop"])), (x) => x, 120_000);
     await eventually("the binding released", gone(binding), (x) => x, 60_000);
+  });
+
+  it("a template Namespace dropped from a member while another policy still places an object in it stays, with that object, until that object goes (issue 37)", async () => {
+    const ns = "aisle";
+    await apply(fleet.control, JSON.stringify({ apiVersion: "v1", kind: "Namespace", metadata: { name: ns } }));
+    await apply(fleet.control, clusterPolicy(ns, { apiVersion: "v1", kind: "Namespace", name: ns }));
+    await apply(fleet.control, configMap("stock", ns));
+    await apply(fleet.control, policy("stock", ns, "ConfigMap"));
+    const stock = await eventually("stock in member1", () => getJson<ObjectJson>(m1, ["configmap", "-n", ns, "stock"]), (c) => c.metadata.labels?.[WORK] !== undefined);
+    const namespace = await eventually("aisle is Flotilla's in member1", () => getJson<ObjectJson>(m1, ["namespace", ns]), (n) => n.metadata.labels?.[WORK] !== undefined);
+
+    // The ClusterPropagationPolicy no longer places the Namespace on member1; the PropagationPolicy still places stock there.
+    await apply(fleet.control, JSON.stringify({ apiVersion: "flotilla.dev/v1alpha1", kind: "ClusterPropagationPolicy", metadata: { name: ns }, spec: { resourceSelectors: [{ apiVersion: "v1", kind: "Namespace", name: ns }], placement: { clusterAffinity: { clusterNames: ["member2"] } } } }));
+    const binding = () => getJson<BindingJson>(fleet.control, ["clusterresourcebinding", `${ns}-namespace`]);
+    const b = await eventually("the binding says why member1 keeps aisle", binding, (x) => /kept Namespace aisle/.test(clusterItem(x, "member1")?.message ?? ""), 60_000);
+    assert.match(clusterItem(b, "member1")?.message ?? "", /kept Namespace aisle: it holds 1 object another Work or fleet places \(1 ConfigMap\)/);
+    const kept = await getJson<ObjectJson>(m1, ["namespace", ns]);
+    assert.equal(kept?.metadata.uid, namespace.metadata.uid, "the same namespace");
+    assert.equal(kept?.metadata.deletionTimestamp, undefined, "not terminating");
+    assert.equal((await getJson<ObjectJson>(m1, ["configmap", "-n", ns, "stock"]))?.metadata.uid, stock.metadata.uid, "stock is the same object: never deleted and made again");
+
+    // Once stock's template is deleted (its Work removes it), nothing holds the namespace, and it goes too.
+    await kubectl(fleet.control, ["delete", "configmap", "-n", ns, "stock"]);
+    await eventually("stock leaves member1", gone(() => getJson(m1, ["configmap", "-n", ns, "stock"])), (x) => x, 60_000);
+    await eventually("aisle leaves member1", gone(() => getJson(m1, ["namespace", ns])), (x) => x, 120_000);
   });
 
   it("a template CRD whose member holds a custom resource Flotilla does not manage stays, and the binding says why", async () => {

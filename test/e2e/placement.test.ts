@@ -53,6 +53,8 @@ describe("Placement: cluster groups, spread, rescheduling, dependencies, preserv
     fleet = await startFleet({ members: 3 });
     flotilla = await startFlotilla(fleet, {
       clusterFailureThreshold: "4s",
+      // A dependency every parent let go is released after 2 s (10 s in production).
+      controlPlaneArgs: ["--dependency-release-grace-period=2s"],
       clusterSpecs: {
         member1: { labels: { tier: "gold" }, spec: { region: "eu" } },
         member2: { labels: { tier: "silver" }, spec: { region: "eu" } },
@@ -200,6 +202,41 @@ describe("Placement: cluster groups, spread, rescheduling, dependencies, preserv
     }
     await eventually("dependency binding gone", () => binding("web-conf-configmap")().then((b) => (b === undefined ? "gone" : undefined)), () => true);
     assert.ok(await getJson(fleet.control, ["configmap", "-n", NS, "web-conf"]), "the template itself stays in the control cluster");
+  });
+
+  it("keeps a dependency in a member while the workload placed there still uses it, after a policy without propagateDeps takes the workload (issue 37)", async () => {
+    await apply(fleet.control, JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "held-conf", namespace: NS }, data: { MODE: "fleet" } }));
+    await apply(fleet.control, deployment("held", 1, { containers: [{ name: "c", image: "nginx", envFrom: [{ configMapRef: { name: "held-conf" } }] }] }));
+    await apply(fleet.control, policy("held", { propagateDeps: true, placement: { clusterAffinity: { clusterNames: ["member2"] } } }));
+    const conf = await eventually("held-conf in member2", () => getJson<ObjectJson & { metadata: { uid: string } }>(m2, ["configmap", "-n", NS, "held-conf"]), () => true);
+    // Another policy for the same Deployment, without propagateDeps; it takes the Deployment once the first is deleted.
+    const other = JSON.stringify({
+      apiVersion: "flotilla.dev/v1alpha1",
+      kind: "PropagationPolicy",
+      metadata: { name: "held-plain", namespace: NS },
+      spec: { resourceSelectors: [{ apiVersion: "apps/v1", kind: "Deployment", name: "held" }], placement: { clusterAffinity: { clusterNames: ["member2"] } } },
+    });
+    await apply(fleet.control, other);
+    await kubectl(fleet.control, ["delete", "propagationpolicy", "-n", NS, "held"]);
+    await eventually("held-plain holds the Deployment, without propagateDeps", binding("held-deployment"), (b) => (b.metadata as { labels?: Record<string, string> }).labels?.["flotilla.dev/policy-name"] === "held-plain" && (b.spec as { propagateDeps?: boolean }).propagateDeps !== true);
+    // Outlasts the 2 s --dependency-release-grace-period (before(): a release would be done by then).
+    await new Promise((r) => setTimeout(r, 6_000));
+    assert.equal((await getJson<ObjectJson & { metadata: { uid: string } }>(m2, ["configmap", "-n", NS, "held-conf"]))?.metadata.uid, conf.metadata.uid, "member2 keeps the ConfigMap the Deployment running there uses");
+    const dep = await binding("held-conf-configmap")();
+    assert.deepEqual(dep?.spec.requiredBy, [{ name: "held-deployment", clusters: ["member2"] }], "still required by the Deployment's binding");
+
+    // Placed nowhere new without propagateDeps: the Deployment also goes to member3, the ConfigMap does not.
+    await apply(fleet.control, JSON.stringify({ ...JSON.parse(other), spec: { ...JSON.parse(other).spec, placement: { clusterAffinity: { clusterNames: ["member2", "member3"] } } } }));
+    await eventually("held in member3", () => getJson(m3, ["deploy", "-n", NS, "held"]), () => true);
+    await new Promise((r) => setTimeout(r, 3_000)); // room for a dependency Work that should not come
+    assert.equal(await getJson(m3, ["configmap", "-n", NS, "held-conf"]), undefined, "no dependency propagated without propagateDeps");
+    assert.deepEqual((await binding("held-conf-configmap")())?.spec.requiredBy, [{ name: "held-deployment", clusters: ["member2"] }], "held in member2 only");
+
+    // The workload stops using it (its policy still without propagateDeps): nothing holds it, and it leaves member2.
+    await apply(fleet.control, deployment("held", 1));
+    await eventually("held-conf leaves member2", () => getJson(m2, ["configmap", "-n", NS, "held-conf"]).then((c) => (c === undefined ? "gone" : undefined)), () => true, 60_000);
+    assert.ok(await getJson(m2, ["deploy", "-n", NS, "held"]), "the Deployment stays");
+    await kubectl(fleet.control, ["delete", "deployment", "-n", NS, "held"]);
   });
 
   it("leaves the member copies, no longer managed, when a template under preserveResourcesOnDeletion is deleted", async () => {
