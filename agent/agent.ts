@@ -18,6 +18,7 @@ import { readLive } from "./live-objects.ts";
 import { ObjectWatch, WORK_KEY_ANNOTATION } from "./object-watch.ts";
 import { POD_WORKLOAD_KINDS, selectsPod } from "./unschedulable-pods.ts";
 import { UnschedulablePodWatch } from "./unschedulable-watch.ts";
+import { manifestsProblem } from "./work-manifests.ts";
 import { WorkRunner } from "./work-runner.ts";
 import { HpaIndex } from "./hpa-index.ts";
 import { EndpointSliceIndex } from "./endpoint-slices.ts";
@@ -160,6 +161,12 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
       upsert: (u) => {
         try {
           const manifests = u.manifests.map((b) => JSON.parse(Buffer.from(b).toString("utf8")) as KubeObject);
+          const problem = manifestsProblem(manifests);
+          if (problem !== undefined) {
+            log.error({ work: u.workKey }, problem);
+            runner.reject(u.workKey, u.contentHash, problem);
+            return;
+          }
           runner.upsert({ key: u.workKey, hash: u.contentHash, manifests, conflictResolution: u.conflictResolution || "Abort", preserve: u.preserveResourcesOnDeletion });
         } catch (err) {
           log.error({ work: u.workKey, err: String(err) }, "the hub sent a manifest that is not JSON; ignoring the work");

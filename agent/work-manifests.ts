@@ -31,6 +31,22 @@ export function isLeftAlone(o: ManifestOutcome): boolean {
   return !o.applied && (o.reason === "AlreadyExists" || o.reason === "ManagedLabelFalse");
 }
 
+/**
+ * Why a WorkUpsert's manifests cannot be a Work, or undefined: none at all (a Work without
+ * manifests would prune everything the agent applied for it: issue 37), or one that is not a
+ * Kubernetes object with an apiVersion, a kind and a name. The agent then applies and prunes
+ * nothing, keeps what it applied, and says why (CreationFailed).
+ */
+export function manifestsProblem(manifests: readonly unknown[]): string | undefined {
+  if (manifests.length === 0) return "the hub sent a Work without manifests; nothing is applied or removed";
+  for (const [i, m] of manifests.entries()) {
+    const o = m as Partial<KubeObject> | null;
+    const named = typeof o === "object" && o !== null && typeof o.metadata === "object" && o.metadata !== null && typeof o.metadata.name === "string" && o.metadata.name !== "";
+    if (!named || typeof o.apiVersion !== "string" || o.apiVersion === "" || typeof o.kind !== "string" || o.kind === "") return `the hub sent manifest ${i + 1} of ${manifests.length} without an apiVersion, a kind and a name; nothing is applied or removed`;
+  }
+  return undefined;
+}
+
 export function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }

@@ -27,6 +27,8 @@ describe("the dashboard's listener", () => {
   let key: Buffer;
   let live: LiveViews;
   let clusters = 1;
+  /** The admin revocation list's fingerprints, changed by a test. */
+  const revoked = new Set<string>();
   const viewer = { user: "vera", role: "viewer" as const, fingerprint256: "AA", serialNumber: "01" };
 
   const get = (path: string, opts: { method?: string; cookie?: string; until?: (body: string) => boolean } = {}) =>
@@ -66,8 +68,9 @@ describe("the dashboard's listener", () => {
       live,
       view: (k) => ({ k }),
       explain: async (q) => ({ text: `explained ${q.get("name")}` }),
-      revocations: async () => ({ list: { fingerprints: new Set<string>(), serials: new Set<string>(), errors: [] } }),
+      revocations: async () => ({ list: { fingerprints: revoked, serials: new Set<string>(), errors: [] } }),
       log: pino({ level: "silent" }),
+      streamRecheckMs: 50,
     });
   });
   after(async () => {
@@ -128,5 +131,29 @@ describe("the dashboard's listener", () => {
     const r = await get("/api/events?view=overview", { cookie: session, until: (b) => b.includes('"clusters":2') });
     assert.equal(r.headers["content-type"], "text/event-stream");
     assert.deepEqual(r.body.trim().split("\n\n").map((e) => JSON.parse(e.replace(/^data: /, "")).view.clusters), [1, 2]);
+  });
+
+  // Issue 37: a stream outlived its session's expiry and the caller's revocation.
+  const lastEvent = (body: string) => JSON.parse(body.trim().split("\n\n").at(-1)?.replace(/^data: /, "") ?? "{}") as { error?: string };
+  it("ends a stream once its session expires, saying why", { timeout: 10_000 }, async () => {
+    const session = `flotilla_session=${signToken(key, viewer, "session", Date.now(), 1_500)}`;
+    const r = await get("/api/events?view=overview", { cookie: session });
+    assert.equal(r.status, 200);
+    assert.match(lastEvent(r.body).error ?? "", /^the session is not valid \(.*expired.*\)/);
+  });
+
+  it("ends a stream once its caller's certificate is revoked, saying why; others' streams go on", { timeout: 10_000 }, async () => {
+    const mallory = { user: "mallory", role: "admin" as const, fingerprint256: "BB", serialNumber: "02" };
+    const theirs = `flotilla_session=${signToken(key, mallory, "session", Date.now(), 60_000)}`;
+    const ours = `flotilla_session=${signToken(key, viewer, "session", Date.now(), 60_000)}`;
+    setTimeout(() => revoked.add("BB"), 200);
+    try {
+      const r = await get("/api/events?view=overview", { cookie: theirs });
+      assert.match(lastEvent(r.body).error ?? "", /^certificate revoked: admin mallory's certificate is in the admin revocation list/);
+      const still = await get("/api/events?view=overview", { cookie: ours, until: (b) => b.includes("data:") });
+      assert.equal(still.status, 200, "vera reads on");
+    } finally {
+      revoked.delete("BB");
+    }
   });
 });

@@ -30,7 +30,16 @@ export interface DashboardServerOptions {
   revocations(): Promise<{ list: RevocationList } | { broken: string }>;
   log: Logger;
   now?: () => number;
+  /** How often an open events stream asks again whether its caller may read (default STREAM_RECHECK_MS). */
+  streamRecheckMs?: number;
 }
+
+/**
+ * An events stream's caller is judged again this often, as every request is: a session that
+ * expired, or a certificate or session revoked (or a revocation list gone bad) meanwhile, ends the
+ * stream with an error event (issue 37: a stream outlived both).
+ */
+export const STREAM_RECHECK_MS = 5_000;
 
 const TYPES: Record<string, string> = { ".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml" };
 const HEADERS = {
@@ -46,8 +55,8 @@ export async function startDashboardServer(o: DashboardServerOptions): Promise<{
   const assets = new Map<string, Buffer>();
   for (const name of await readdir(o.webDir).catch(() => [] as string[])) assets.set(name, await readFile(new URL(name, o.webDir)));
 
-  const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    const url = new URL(req.url ?? "/", "https://dashboard.invalid");
+  /** Whether this request's caller may do what it asks, judged now (its certificate, its session, the revocation list). */
+  const judge = async (req: IncomingMessage, url: URL) => {
     const socket = req.socket as TLSSocket;
     const peer = socket.authorized ? socket.getPeerCertificate() : undefined;
     const cert = peer === undefined || Object.keys(peer).length === 0 ? undefined : { subject: peer.subject as { CN?: string; O?: string }, fingerprint256: peer.fingerprint256, serialNumber: peer.serialNumber };
@@ -55,7 +64,12 @@ export async function startDashboardServer(o: DashboardServerOptions): Promise<{
     const session: Verified | undefined = cookie === undefined ? undefined : verifyToken(o.tokenKey, cookie, "session", now());
     const state = await o.revocations();
     const revocation = (who: DashboardIdentity) => ("broken" in state ? { listBroken: state.broken } : { revokedBy: revokingEntry(state.list, who) });
-    const access = dashboardAccess({ method: req.method ?? "GET", path: url.pathname, ...(cert === undefined ? {} : { cert }), ...(session === undefined ? {} : { session }), revocation });
+    return dashboardAccess({ method: req.method ?? "GET", path: url.pathname, ...(cert === undefined ? {} : { cert }), ...(session === undefined ? {} : { session }), revocation });
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? "/", "https://dashboard.invalid");
+    const access = await judge(req, url);
     if (!access.allowed) {
       o.log.info({ path: url.pathname, method: req.method, status: access.status, reason: access.reason }, "dashboard request refused");
       return send(res, access.status, { error: access.reason }, access.status === 405 ? { allow: "GET, HEAD" } : {});
@@ -67,7 +81,7 @@ export async function startDashboardServer(o: DashboardServerOptions): Promise<{
     if (path === "/api/whoami") return send(res, 200, { user: access.identity?.user, role: access.identity?.role, via: access.via });
     if (path === "/api/view") return send(res, 200, { view: o.view(viewKey(url.searchParams)) });
     if (path === "/api/explain") return send(res, 200, await o.explain(url.searchParams));
-    if (path === "/api/events") return events(viewKey(url.searchParams), req, res);
+    if (path === "/api/events") return events(viewKey(url.searchParams), req, res, () => judge(req, url));
     return send(res, 404, { error: `no such page: ${path}` });
   };
 
@@ -92,7 +106,7 @@ export async function startDashboardServer(o: DashboardServerOptions): Promise<{
     res.end();
   };
 
-  const events = (key: string, req: IncomingMessage, res: ServerResponse) => {
+  const events = (key: string, req: IncomingMessage, res: ServerResponse, again: () => ReturnType<typeof judge>) => {
     res.writeHead(200, { ...HEADERS, "content-type": "text/event-stream", connection: "keep-alive" });
     const sub = o.live.subscribe(key, { send: (data) => res.write(`data: ${data}\n\n`) });
     if (sub === undefined) {
@@ -104,10 +118,28 @@ export async function startDashboardServer(o: DashboardServerOptions): Promise<{
     // A comment line now and then keeps idle proxies and load balancers from cutting a quiet stream.
     const keepAlive = setInterval(() => res.write(": keep-alive\n\n"), 25_000);
     keepAlive.unref();
-    req.on("close", () => {
+    let ended = false;
+    const stop = () => {
+      if (ended) return;
+      ended = true;
       clearInterval(keepAlive);
+      clearInterval(recheck);
       sub.end();
-    });
+    };
+    const recheck = setInterval(() => {
+      void again().then(
+        (access) => {
+          if (access.allowed || ended) return;
+          o.log.info({ path: "/api/events", status: access.status, reason: access.reason }, "dashboard stream ended: its caller may no longer read");
+          res.end(`data: ${JSON.stringify({ error: access.reason })}\n\n`);
+          stop();
+        },
+        () => undefined,
+      );
+    }, o.streamRecheckMs ?? STREAM_RECHECK_MS);
+    recheck.unref();
+    req.on("close", stop);
+    res.on("close", stop);
   };
 
   const server: Server = createServer({ ca: o.tls.caPem, cert: o.tls.certPem, key: o.tls.keyPem, requestCert: true, rejectUnauthorized: false }, (req, res) => {

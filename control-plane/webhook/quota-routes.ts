@@ -9,13 +9,32 @@ import { reviewFederatedResourceQuota, reviewTemplateQuota } from "./quota-revie
 import { FEDERATED_RESOURCE_QUOTA_WEBHOOK_PATH, TEMPLATE_QUOTA_WEBHOOK_PATH } from "./quota-webhooks.ts";
 import { BadRequestError } from "./webhook-server.ts";
 
+/** A group (a DNS subdomain, or "" for the core group), a version or a resource, as the apiserver names them. */
+const GROUP = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*)?$/;
+const SEGMENT = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+/**
+ * The apiserver path of the template a scale request names, or undefined when the request names
+ * none, or names it with a group, version or resource no apiserver could serve (the review's body
+ * is input: issue 37, never a path of its own making). Namespace and name are encoded.
+ */
+export function storedTemplatePath(req: Pick<AdmissionRequest, "resource" | "namespace" | "name">): string | undefined {
+  const r: unknown = req.resource;
+  if (typeof r !== "object" || r === null || typeof req.namespace !== "string" || typeof req.name !== "string") return undefined;
+  const { group, version, resource } = r as Record<string, unknown>;
+  if (typeof group !== "string" || typeof version !== "string" || typeof resource !== "string") return undefined;
+  // Lengths first: the patterns then run on at most 253 characters.
+  if (group.length > 253 || version.length > 63 || resource.length > 63 || !GROUP.test(group) || !SEGMENT.test(version) || !SEGMENT.test(resource)) return undefined;
+  const base = group === "" ? `/api/${version}` : `/apis/${group}/${version}`;
+  return `${base}/namespaces/${encodeURIComponent(req.namespace)}/${resource}/${encodeURIComponent(req.name)}`;
+}
+
 /** The stored template a scale request names (its group, version, resource, namespace and name), or undefined when gone. */
 async function storedTemplate(ctx: ControlPlaneContext, req: AdmissionRequest): Promise<KubeObject | undefined> {
-  const r = req.resource;
-  if (r === undefined || req.namespace === undefined || req.name === undefined) return undefined;
-  const base = r.group === "" ? `/api/${r.version}` : `/apis/${r.group}/${r.version}`;
+  const path = storedTemplatePath(req);
+  if (path === undefined) return undefined;
   try {
-    return await ctx.rest.get<KubeObject>(`${base}/namespaces/${encodeURIComponent(req.namespace)}/${r.resource}/${encodeURIComponent(req.name)}`);
+    return await ctx.rest.get<KubeObject>(path);
   } catch (err) {
     if (isKubeStatus(err, 404)) return undefined;
     throw err;

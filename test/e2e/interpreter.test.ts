@@ -49,7 +49,8 @@ const crd = {
 };
 
 /** GetReplicas reads spec.fleet.count; ReviseReplica writes it; AggregateStatus sums status.ready (times `factor`). */
-const customization = (factor: number, replicaScript = "function GetReplicas(obj)\n  return obj.spec.fleet.count, nil\nend") => ({
+const REVISE = "function ReviseReplica(obj, desiredReplica)\n  obj.spec.fleet.count = desiredReplica\n  return obj\nend";
+const customization = (factor: number, replicaScript = "function GetReplicas(obj)\n  return obj.spec.fleet.count, nil\nend", reviseScript = REVISE) => ({
   apiVersion: "flotilla.dev/v1alpha1",
   kind: "ResourceInterpreterCustomization",
   metadata: { name: "gizmo" },
@@ -57,7 +58,7 @@ const customization = (factor: number, replicaScript = "function GetReplicas(obj
     target: { apiVersion: `${GROUP}/v1`, kind: "Gizmo" },
     customizations: {
       replicaResource: { luaScript: replicaScript },
-      replicaRevision: { luaScript: "function ReviseReplica(obj, desiredReplica)\n  obj.spec.fleet.count = desiredReplica\n  return obj\nend" },
+      replicaRevision: { luaScript: reviseScript },
       statusAggregation: {
         luaScript: `function AggregateStatus(desiredObj, statusItems)\n  if statusItems == nil then\n    return desiredObj\n  end\n  local ready = 0\n  for i = 1, #statusItems do\n    if statusItems[i].status ~= nil and statusItems[i].status.ready ~= nil then\n      ready = ready + statusItems[i].status.ready\n    end\n  end\n  desiredObj.status = { ready = ready * ${factor}, clusters = #statusItems }\n  return desiredObj\nend`,
       },
@@ -191,6 +192,17 @@ describe("the resource interpreter on real members", () => {
       const g = await getJson<GizmoJson>(m, [`gizmos.${GROUP}`, "-n", GIZMOS, "g"]);
       assert.equal(g?.metadata.uid, copies.get(m.name)?.metadata.uid, `${m.name} keeps its Gizmo`);
       assert.equal(g?.spec.fleet.count, 3);
+    }
+
+    // Issue 37: a ReviseReplica that returns another object (renamed) fails as a failing script does: nothing is applied under the new name, nothing removed.
+    const renaming = "function ReviseReplica(obj, desiredReplica)\n  obj.spec.fleet.count = desiredReplica\n  obj.metadata.name = obj.metadata.name .. '-renamed'\n  return obj\nend";
+    await apply(fleet.control, JSON.stringify(customization(10, undefined, renaming)));
+    const said = await eventually("the binding says ReviseReplica returned another object", bindings, (b) => JSON.stringify(b.status ?? {}).includes("ReviseReplica: the script returned Gizmo/g-renamed"));
+    assert.deepEqual(said.spec.clusters.map((c) => `${c.name}=${c.replicas}`), ["member1=3", "member2=3"]);
+    await new Promise((r) => setTimeout(r, 3_000)); // room for a Work that should not come
+    for (const m of [m1, m2]) {
+      assert.equal(await getJson(m, [`gizmos.${GROUP}`, "-n", GIZMOS, "g-renamed"]), undefined, `${m.name} has no Gizmo under the script's name`);
+      assert.equal((await getJson<GizmoJson>(m, [`gizmos.${GROUP}`, "-n", GIZMOS, "g"]))?.metadata.uid, copies.get(m.name)?.metadata.uid, `${m.name} keeps its Gizmo`);
     }
   });
 

@@ -20,8 +20,11 @@ export function liveView<T>(query: URLSearchParams, onView: (v: T) => void, onEr
   const source = new EventSource(`/api/events?${query.toString()}`);
   source.onmessage = (e: MessageEvent<string>) => {
     const msg = JSON.parse(e.data) as { view?: T; error?: string };
-    if (msg.error !== undefined) onError(msg.error);
-    else onView(msg.view as T);
+    // The server ends a stream it refuses (too many live views, a session expired or revoked): no retry.
+    if (msg.error !== undefined) {
+      source.close();
+      onError(msg.error);
+    } else onView(msg.view as T);
   };
   source.onerror = () => onError(source.readyState === EventSource.CLOSED ? "live updates stopped: reload to sign in again" : "reconnecting…");
   return () => source.close();

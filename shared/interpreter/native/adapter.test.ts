@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { KubeObject } from "../../api/types.ts";
+import { InterpreterError, type KindInterpreter } from "../interpreter.ts";
 import { aggregatedStatusOf, jobCompletionsFor, replicasOf, reviseForMember, statusItemsOf } from "./adapter.ts";
 import { obj } from "./native.fixtures.ts";
 
@@ -53,4 +54,24 @@ describe("native adapter", () => {
     const cm = obj("v1", "ConfigMap", { name: "c", namespace: "x" }, { data: {} });
     assert.equal(aggregatedStatusOf(cm, []), undefined);
   });
+});
+
+describe("reviseForMember: a customization's ReviseReplica keeps the object it was given (issue 37)", () => {
+  const widget = crd({ replicas: 5 });
+  const revising = (change: (o: KubeObject) => KubeObject): KindInterpreter => ({ reviseReplica: (o, n) => change({ ...o, spec: { replicas: n } }) });
+  const cases: { name: string; change: (o: KubeObject) => KubeObject; fails?: RegExp }[] = [
+    { name: "the replicas set: applied", change: (o) => o },
+    { name: "a label added: applied", change: (o) => ({ ...o, metadata: { ...o.metadata, labels: { shard: "a" } } }) },
+    { name: "another name: fails", change: (o) => ({ ...o, metadata: { ...o.metadata, name: "w-copy" } }), fails: /ReviseReplica: the script returned Widget\/w-copy \(example.com\/v1, namespace x\), not the object it was given/ },
+    { name: "another namespace: fails", change: (o) => ({ ...o, metadata: { ...o.metadata, namespace: "kube-system" } }), fails: /namespace kube-system/ },
+    { name: "another apiVersion: fails", change: (o) => ({ ...o, apiVersion: "example.com/v2" }), fails: /example.com\/v2/ },
+    { name: "another kind: fails", change: (o) => ({ ...o, kind: "Gadget" }), fails: /Gadget\/w/ },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const run = () => reviseForMember(widget, 2, undefined, revising(c.change));
+      if (c.fails === undefined) assert.deepEqual(run().spec, { replicas: 2 });
+      else assert.throws(run, (err: unknown) => err instanceof InterpreterError && err.operation === "ReviseReplica" && c.fails!.test(err.message));
+    });
+  }
 });

@@ -3,7 +3,7 @@
 // rendering, the template's summed status, dependencies, and the member's health word. Kinds
 // without a native interpreter keep today's behaviour (spec.replicas read and set as is). Pure.
 import type { AggregatedStatusItem, KubeObject } from "../../api/types.ts";
-import type { KindInterpreter, ReplicaRequirements, StatusItem } from "../interpreter.ts";
+import { InterpreterError, type KindInterpreter, type ReplicaRequirements, type StatusItem } from "../interpreter.ts";
 import { divideJobCompletions, type JobTarget, reviseJobCompletions } from "./batch.ts";
 import { nativeInterpreterFor } from "./index.ts";
 import { at, copy, isRecord } from "./object.ts";
@@ -25,12 +25,19 @@ export function replicasOf(template: KubeObject, interpreter = nativeInterpreter
 /**
  * A member's copy of the template with its share of the replicas (and, for a Divided Job with
  * completions, its share of those: see jobCompletionsFor). Kinds without a native interpreter keep
- * today's rendering: spec.replicas set only when the template has it.
+ * today's rendering: spec.replicas set only when the template has it. A ReviseReplica that returns
+ * another object (another apiVersion, kind, name or namespace) fails (InterpreterError), as a
+ * failing script does: the Work would otherwise apply, and later prune, an object no template names
+ * (issue 37).
  */
 export function reviseForMember(template: KubeObject, replicas: number, completions?: number, interpreter: KindInterpreter | undefined = nativeInterpreterFor(template)): KubeObject {
   let out: KubeObject;
-  if (interpreter?.reviseReplica !== undefined) out = interpreter.reviseReplica(template, replicas);
-  else if (nativeInterpreterFor(template) !== undefined) out = copy(template);
+  if (interpreter?.reviseReplica !== undefined) {
+    out = interpreter.reviseReplica(template, replicas);
+    const id = (o: KubeObject) => [o.apiVersion, o.kind, o.metadata?.name ?? "", o.metadata?.namespace ?? ""];
+    const [was, now] = [id(template), id(out)];
+    if (JSON.stringify(was) !== JSON.stringify(now)) throw new InterpreterError("ReviseReplica", `the script returned ${now[1]}/${now[2]} (${now[0]}${now[3] === "" ? "" : `, namespace ${now[3]}`}), not the object it was given`);
+  } else if (nativeInterpreterFor(template) !== undefined) out = copy(template);
   else {
     out = copy(template);
     if (isRecord(out.spec) && typeof out.spec.replicas === "number") out.spec.replicas = replicas;
