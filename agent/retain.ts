@@ -2,7 +2,7 @@
 // scales a workload owns its spec.replicas; the agent applies the member's current value there,
 // so it neither fights the autoscaler nor counts its changes as drift.
 import type { KubeObject } from "../shared/api/types.ts";
-import { InterpreterError, type KindInterpreter } from "../shared/interpreter/interpreter.ts";
+import { anotherObject, InterpreterError, type KindInterpreter } from "../shared/interpreter/interpreter.ts";
 
 /** Kinds an HPA scales through spec.replicas. */
 const SCALABLE: Readonly<Record<string, ReadonlySet<string>>> = {
@@ -52,7 +52,7 @@ export function retainByCustomization(manifest: KubeObject, live: KubeObject | u
   } catch (err) {
     return { failure: err instanceof InterpreterError ? err.message : `Retain: ${err instanceof Error ? err.message : String(err)}` };
   }
-  const same = (o: KubeObject) => JSON.stringify([o.apiVersion, o.kind, o.metadata?.name ?? "", o.metadata?.namespace ?? ""]);
-  if (same(out) !== same(manifest)) return { failure: `Retain: the script returned ${out.kind}/${out.metadata?.name ?? ""} (${out.apiVersion}), not the object it was given` };
+  const problem = anotherObject(manifest, out);
+  if (problem !== undefined) return { failure: `Retain: ${problem}` };
   return { desired: out };
 }

@@ -126,16 +126,25 @@ export async function startDashboardServer(o: DashboardServerOptions): Promise<{
       clearInterval(recheck);
       sub.end();
     };
+    // One check at a time; a check that fails ends the stream too (its caller could not be judged).
+    let checking = false;
+    const refuse = (reason: string) => {
+      if (ended) return;
+      o.log.info({ path: "/api/events", reason }, "dashboard stream ended: its caller may no longer read");
+      res.end(`data: ${JSON.stringify({ error: reason })}\n\n`);
+      stop();
+    };
     const recheck = setInterval(() => {
-      void again().then(
-        (access) => {
-          if (access.allowed || ended) return;
-          o.log.info({ path: "/api/events", status: access.status, reason: access.reason }, "dashboard stream ended: its caller may no longer read");
-          res.end(`data: ${JSON.stringify({ error: access.reason })}\n\n`);
-          stop();
-        },
-        () => undefined,
-      );
+      if (checking || ended) return;
+      checking = true;
+      again()
+        .then(
+          (access) => !access.allowed && refuse(access.reason),
+          (err: unknown) => refuse(`the dashboard could not judge this stream's caller again: ${err instanceof Error ? err.message : String(err)}`),
+        )
+        .finally(() => {
+          checking = false;
+        });
     }, o.streamRecheckMs ?? STREAM_RECHECK_MS);
     recheck.unref();
     req.on("close", stop);

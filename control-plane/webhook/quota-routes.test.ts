@@ -15,6 +15,8 @@ describe("storedTemplatePath: the template a scale review names, as an apiserver
     { name: "a resource with a slash: none", req: req({ ...deployments, resource: "deployments/../../secrets" }), want: undefined },
     { name: "a version with a query: none", req: req({ ...deployments, version: "v1?watch=1" }), want: undefined },
     { name: "an upper-case group: none", req: req({ ...deployments, group: "Apps" }), want: undefined },
+    { name: "a group with an empty label: none", req: req({ ...deployments, group: "apps..example.com" }), want: undefined },
+    { name: "a group label that ends in a dash: none", req: req({ ...deployments, group: "apps-.example.com" }), want: undefined },
     { name: "a group too long to be one: none", req: req({ ...deployments, group: `${"a".repeat(250)}.com` }), want: undefined },
     { name: "fields that are not strings: none", req: req({ group: 1, version: ["v1"], resource: null }), want: undefined },
     { name: "no resource: none", req: req(undefined), want: undefined },

@@ -9,8 +9,7 @@ import { reviewFederatedResourceQuota, reviewTemplateQuota } from "./quota-revie
 import { FEDERATED_RESOURCE_QUOTA_WEBHOOK_PATH, TEMPLATE_QUOTA_WEBHOOK_PATH } from "./quota-webhooks.ts";
 import { BadRequestError } from "./webhook-server.ts";
 
-/** A group (a DNS subdomain, or "" for the core group), a version or a resource, as the apiserver names them. */
-const GROUP = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*)?$/;
+/** A version, a resource, or one label of a group (a DNS subdomain, or "" for the core group), as the apiserver names them. */
 const SEGMENT = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
 /**
@@ -24,7 +23,8 @@ export function storedTemplatePath(req: Pick<AdmissionRequest, "resource" | "nam
   const { group, version, resource } = r as Record<string, unknown>;
   if (typeof group !== "string" || typeof version !== "string" || typeof resource !== "string") return undefined;
   // Lengths first: the patterns then run on at most 253 characters.
-  if (group.length > 253 || version.length > 63 || resource.length > 63 || !GROUP.test(group) || !SEGMENT.test(version) || !SEGMENT.test(resource)) return undefined;
+  const groupOk = group === "" || group.split(".").every((label) => label.length <= 63 && SEGMENT.test(label));
+  if (group.length > 253 || version.length > 63 || resource.length > 63 || !groupOk || !SEGMENT.test(version) || !SEGMENT.test(resource)) return undefined;
   const base = group === "" ? `/api/${version}` : `/apis/${group}/${version}`;
   return `${base}/namespaces/${encodeURIComponent(req.namespace)}/${resource}/${encodeURIComponent(req.name)}`;
 }

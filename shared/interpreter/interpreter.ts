@@ -96,3 +96,15 @@ export class InterpreterError extends Error {
 export function kindKey(apiVersion: string, kind: string): string {
   return `${apiVersion}/${kind}`;
 }
+
+/**
+ * Why an object a script returned (Retain, ReviseReplica) is not the one it was given: another
+ * apiVersion, kind, name or namespace, which would apply (and later prune) an object no template
+ * names (issue 37). Undefined when it is the same object.
+ */
+export function anotherObject(given: KubeObject, returned: KubeObject): string | undefined {
+  const id = (o: KubeObject) => [o.apiVersion, o.kind, o.metadata?.name ?? "", o.metadata?.namespace ?? ""] as const;
+  const [apiVersion, kind, name, namespace] = id(returned);
+  if (JSON.stringify(id(given)) === JSON.stringify(id(returned))) return undefined;
+  return `the script returned ${kind}/${name} (${apiVersion}${namespace === "" ? "" : `, namespace ${namespace}`}), not the object it was given`;
+}

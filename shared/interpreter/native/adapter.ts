@@ -3,7 +3,7 @@
 // rendering, the template's summed status, dependencies, and the member's health word. Kinds
 // without a native interpreter keep today's behaviour (spec.replicas read and set as is). Pure.
 import type { AggregatedStatusItem, KubeObject } from "../../api/types.ts";
-import { InterpreterError, type KindInterpreter, type ReplicaRequirements, type StatusItem } from "../interpreter.ts";
+import { anotherObject, InterpreterError, type KindInterpreter, type ReplicaRequirements, type StatusItem } from "../interpreter.ts";
 import { divideJobCompletions, type JobTarget, reviseJobCompletions } from "./batch.ts";
 import { nativeInterpreterFor } from "./index.ts";
 import { at, copy, isRecord } from "./object.ts";
@@ -34,9 +34,8 @@ export function reviseForMember(template: KubeObject, replicas: number, completi
   let out: KubeObject;
   if (interpreter?.reviseReplica !== undefined) {
     out = interpreter.reviseReplica(template, replicas);
-    const id = (o: KubeObject) => [o.apiVersion, o.kind, o.metadata?.name ?? "", o.metadata?.namespace ?? ""];
-    const [was, now] = [id(template), id(out)];
-    if (JSON.stringify(was) !== JSON.stringify(now)) throw new InterpreterError("ReviseReplica", `the script returned ${now[1]}/${now[2]} (${now[0]}${now[3] === "" ? "" : `, namespace ${now[3]}`}), not the object it was given`);
+    const problem = anotherObject(template, out);
+    if (problem !== undefined) throw new InterpreterError("ReviseReplica", problem);
   } else if (nativeInterpreterFor(template) !== undefined) out = copy(template);
   else {
     out = copy(template);
