@@ -4,10 +4,11 @@
 // test file's time (or its 150 s budget) includes a build. It also builds the dashboard's page and
 // the bundles that tests run Flotilla's processes from.
 // Each step's time is printed: on a cold machine they are most of the run. The binary groups build
-// at once (their progress lines name their binaries).
+// at once (their progress lines name their binaries). It also makes the etcd seed clusters start from.
 import { buildDashboard } from "../scripts/build-dashboard.ts";
 import { allSettledOrThrow } from "./env/all-settled.ts";
 import { ensureBinaries, ensureDnsBinaries, ensureKarmadaBinaries, ensureMetricsBinaries } from "./env/binaries.ts";
+import { etcdSeed, seedWanted } from "./env/etcd-seed.ts";
 import { ensureTestBundles } from "./env/test-bundles.ts";
 
 async function timed(what: string, step: () => Promise<unknown>): Promise<void> {
@@ -23,7 +24,8 @@ export async function globalSetup(): Promise<void> {
   // one after the other with the cluster group's modules already compiled (docs/development/testing.md).
   // Every build settles before a failure is thrown, so none is left running.
   await allSettledOrThrow([
-    timed("cluster binaries (Kubernetes, kwok, helm, etcd)", ensureBinaries),
+    // Then the etcd seed every cluster starts from (env/etcd-seed.ts), made once before the files.
+    timed("cluster binaries (Kubernetes, kwok, helm, etcd) and the etcd seed", async () => (seedWanted() ? etcdSeed(await ensureBinaries()) : ensureBinaries())),
     timed("DNS binaries (ExternalDNS, CoreDNS)", ensureDnsBinaries),
     timed("metrics binaries (metrics-server)", ensureMetricsBinaries),
     // Only test/env/karmada.test.ts, migrate-karmada and the Karmada benchmark run Karmada, but its

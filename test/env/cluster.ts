@@ -7,6 +7,7 @@ import { ensureBinaries, ensureMetricsBinaries } from "./binaries.ts";
 import { onExit } from "./cleanup.ts";
 import { CONTROL_CLUSTER_CONTROLLERS, MEMBER_CLUSTER_CONTROLLERS, startKubeControllerManager, startKubeScheduler } from "./controllers.ts";
 import { startEtcd } from "./etcd.ts";
+import { etcdSeed, seedWanted } from "./etcd-seed.ts";
 import { startKubeApiserver } from "./kube-apiserver.ts";
 import { writeKubeconfig } from "./kubeconfig.ts";
 import { createFakeNodes, installUsageCrds, type KwokMetrics, startKwok } from "./kwok.ts";
@@ -110,10 +111,10 @@ async function startClusterNow(opts: ClusterOptions): Promise<Cluster> {
     rmSync(dir, { recursive: true, force: true });
   });
   try {
-    // etcd needs no certificate: it starts while openssl makes them.
+    // etcd needs no certificate: it starts while openssl makes them, from the seed (etcd-seed.ts).
     const [pki, etcd] = await allSettledOrThrow([
       makeClusterPki(dir),
-      startEtcd({ binDir, dir, name }).then((e) => {
+      (seedWanted() ? etcdSeed(binDir) : Promise.resolve(undefined)).then((seed) => startEtcd({ binDir, dir, name, seed })).then((e) => {
         processes.push(e.process);
         return e;
       }),

@@ -2,7 +2,9 @@
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
-import { AppsV1Api, CoreV1Api } from "@kubernetes/client-node";
+import { AppsV1Api, CoreV1Api, RbacAuthorizationV1Api } from "@kubernetes/client-node";
+import { ensureBinaries } from "./binaries.ts";
+import { seedPath, seedWanted } from "./etcd-seed.ts";
 import { type Cluster, startCluster } from "./cluster.ts";
 import { type Fleet, startFleet } from "./fleet.ts";
 import { NEVER_READY_IMAGE } from "./kwok.ts";
@@ -145,6 +147,24 @@ describe("test/env fleet", () => {
     assert.equal(d.status?.observedGeneration, undefined, "no controller observed the Deployment");
     assert.deepEqual((await apps.listNamespacedReplicaSet({ namespace: "default" })).items, []);
     assert.deepEqual((await core.listPodForAllNamespaces()).items, []);
+  });
+
+  it("starts every cluster from the etcd seed, each one its own: its CA in extension-apiserver-authentication, the seed's first-start objects there", async () => {
+    for (const cluster of [fleet.control, ...fleet.members]) {
+      const kc = cluster.kubeConfig();
+      const core = kc.makeApiClient(CoreV1Api);
+      const ca = Buffer.from(kc.getCurrentCluster()?.caData ?? "", "base64").toString("utf8").trim();
+      assert.ok(ca.startsWith("-----BEGIN CERTIFICATE-----"), "the kubeconfig names the cluster's CA");
+      const auth = await core.readNamespacedConfigMap({ name: "extension-apiserver-authentication", namespace: "kube-system" });
+      assert.equal(auth.data?.["client-ca-file"]?.trim(), ca, `${cluster.name} trusts its own CA, not the seed's`);
+      // What a first start writes: RBAC's cluster-admin binding, the kubernetes Service. (No
+      // Endpoints: the apiserver publishes none for a loopback address.)
+      const rbac = kc.makeApiClient(RbacAuthorizationV1Api);
+      assert.equal((await rbac.readClusterRoleBinding({ name: "cluster-admin" })).roleRef.name, "cluster-admin");
+      assert.equal((await core.readNamespacedService({ name: "kubernetes", namespace: "default" })).spec?.clusterIP, "10.0.0.1");
+    }
+    // FLOTILLA_TEST_ETCD_SEED=0 starts them empty; the checks above hold either way.
+    if (seedWanted()) assert.ok(existsSync(seedPath(await ensureBinaries())), "the seed is in the cache");
   });
 });
 

@@ -1,6 +1,7 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { binaryPath } from "./binaries.ts";
+import { copySeed } from "./etcd-seed-copy.ts";
 import { freePort } from "./free-port.ts";
 import { ManagedProcess } from "./managed-process.ts";
 import { retryOnPortClash } from "./port-retry.ts";
@@ -13,14 +14,18 @@ export interface Etcd {
   ports: number[];
 }
 
-/** Starts a single-member etcd on loopback ports, data in dir/etcd; resolves once /health is true. */
-export function startEtcd(opts: { binDir: string; dir: string; name: string }): Promise<Etcd> {
+/**
+ * Starts a single-member etcd on loopback ports, data in dir/etcd; resolves once /health is true.
+ * seed: a data directory to start from (a copy of it; etcd-seed.ts), else an empty one.
+ */
+export function startEtcd(opts: { binDir: string; dir: string; name: string; seed?: string }): Promise<Etcd> {
   return retryOnPortClash(async () => {
     const [clientPort, peerPort] = [await freePort(), await freePort()];
     const clientUrl = `http://127.0.0.1:${clientPort}`;
     const peerUrl = `http://127.0.0.1:${peerPort}`;
     const dataDir = join(opts.dir, "etcd");
     await mkdir(dataDir, { recursive: true, mode: 0o700 });
+    if (opts.seed !== undefined) await copySeed(opts.seed, dataDir);
     const healthy = async () => {
       const res = await fetch(`${clientUrl}/health`, { signal: AbortSignal.timeout(5_000) });
       return res.ok && ((await res.json()) as { health?: string }).health === "true";

@@ -15,6 +15,19 @@ export interface KubeApiserver {
   port: number;
 }
 
+/**
+ * Its flags that name no port or path. They decide what it writes into a new etcd at its first
+ * start, so they are part of the etcd seed's key (etcd-seed.ts).
+ */
+export const FIXED_FLAGS: readonly string[] = [
+  "--service-cluster-ip-range=10.0.0.0/24",
+  "--authorization-mode=RBAC",
+  "--allow-privileged=true",
+  "--profiling=false",
+  "--enable-priority-and-fairness=false",
+  "--v=0",
+];
+
 /** Starts kube-apiserver on a loopback port against etcdUrl; resolves once /readyz says ok. */
 export function startKubeApiserver(opts: {
   binDir: string;
@@ -49,12 +62,7 @@ export function startKubeApiserver(opts: {
         `--service-account-issuer=${server}/`,
         `--service-account-key-file=${pki.serviceAccountPub}`,
         `--service-account-signing-key-file=${pki.serviceAccountKey}`,
-        "--service-cluster-ip-range=10.0.0.0/24",
-        "--authorization-mode=RBAC",
-        "--allow-privileged=true",
-        "--profiling=false",
-        "--enable-priority-and-fairness=false",
-        "--v=0",
+        ...FIXED_FLAGS,
         ...audit,
         ...(opts.aggregation === undefined ? [] : aggregationFlags(opts.aggregation)),
       ],
