@@ -149,7 +149,7 @@ describe("test/env fleet", () => {
     assert.deepEqual((await core.listPodForAllNamespaces()).items, []);
   });
 
-  it("starts every cluster from the etcd seed, each one its own: its CA in extension-apiserver-authentication, the seed's first-start objects there", async () => {
+  it("starts every cluster from the etcd seed, each one its own: its kube-system uid (a cluster ID), its CA in extension-apiserver-authentication, the seed's first-start objects there", async () => {
     for (const cluster of [fleet.control, ...fleet.members]) {
       const kc = cluster.kubeConfig();
       const core = kc.makeApiClient(CoreV1Api);
@@ -163,6 +163,9 @@ describe("test/env fleet", () => {
       assert.equal((await rbac.readClusterRoleBinding({ name: "cluster-admin" })).roleRef.name, "cluster-admin");
       assert.equal((await core.readNamespacedService({ name: "kubernetes", namespace: "default" })).spec?.clusterIP, "10.0.0.1");
     }
+    // kube-system's uid is a cluster's ID (Karmada's, the MCS API's): each cluster has its own.
+    const ids = await Promise.all([fleet.control, ...fleet.members].map(async (c) => (await c.kubeConfig().makeApiClient(CoreV1Api).readNamespace({ name: "kube-system" })).metadata?.uid));
+    assert.equal(new Set(ids).size, ids.length, `every cluster has its own kube-system uid: ${ids.join(", ")}`);
     // FLOTILLA_TEST_ETCD_SEED=0 starts them empty; the checks above hold either way.
     if (seedWanted()) assert.ok(existsSync(seedPath(await ensureBinaries())), "the seed is in the cache");
   });

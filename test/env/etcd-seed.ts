@@ -2,9 +2,9 @@
 // cluster's etcd starts from a copy of it, so its kube-apiserver finds the objects every first
 // start writes (RBAC's default roles and bindings, the system namespaces and priority classes, the
 // `kubernetes` Service) instead of creating them: about 1 s less CPU for each cluster started
-// (docs/development/testing.md). What names one apiserver (its client CA in
-// kube-system/extension-apiserver-authentication, its identity lease) is taken out of the seed,
-// and each cluster's apiserver writes its own. The copies are single-member etcds that share
+// (docs/development/testing.md). What names one cluster or apiserver (the namespaces, whose uids
+// are cluster IDs; its client CA in kube-system/extension-apiserver-authentication; its identity
+// lease) is taken out of the seed, and each cluster's apiserver writes its own. The copies are single-member etcds that share
 // one member and cluster ID; each is alone on its own ports, so nothing sees two of them.
 //
 // The seed is kept in the cache beside the binaries, keyed by the binaries' directory and the
@@ -22,7 +22,7 @@ import { makeClusterPki } from "./pki.ts";
 const run = promisify(execFile);
 
 /** Bump when what goes into a seed changes in a way FIXED_FLAGS does not show. */
-const SEED_FORMAT = 1;
+const SEED_FORMAT = 2;
 
 /** Where the seed for binDir's binaries lives: `<cache>/etcd-seed/<binaries' hash>-<flags' hash>`. */
 export function seedPath(binDir: string, flags: readonly string[] = FIXED_FLAGS): string {
@@ -57,11 +57,14 @@ async function exists(path: string): Promise<boolean> {
 }
 
 /**
- * What the seed's own apiserver wrote that names it (key, and whether it is a prefix): the client
- * CA it trusted (an apiserver adds its own CA to the one it finds there, and keeps the old),
+ * What the seed's own apiserver wrote that names it or its cluster (key, and whether it is a
+ * prefix): the namespaces (their uids), the client CA it trusted (an apiserver adds its own CA to the one it finds there, and keeps the old),
  * its identity lease, its Events. Each cluster's apiserver writes its own.
  */
 const SEED_ONLY: readonly (readonly [string, boolean])[] = [
+  // A namespace's uid names a cluster: Karmada's cluster ID and the MCS API's ClusterProperty
+  // `cluster.clusterset.k8s.io` are kube-system's uid. Each apiserver makes its own namespaces.
+  ["/registry/namespaces/", true],
   ["/registry/configmaps/kube-system/extension-apiserver-authentication", false],
   ["/registry/leases/kube-system/apiserver-", true],
   ["/registry/events/", true],
