@@ -19,7 +19,7 @@ const present: TemplateKnowledge = { known: true, template };
 const gone: TemplateKnowledge = { known: true, template: undefined };
 const deleting: TemplateKnowledge = { known: true, template: { ...template, metadata: { ...template.metadata, deletionTimestamp: "2026-11-23T10:00:00Z" } } };
 const unknown: TemplateKnowledge = { known: false };
-const m1 = { name: "member1", leaving: false, readyForMs: Infinity, reported: true };
+const m1 = { name: "member1", leaving: false, readyForMs: Infinity };
 
 describe("deletionIntent", () => {
   const cases: { name: string; cluster?: JudgedCluster; binding: ResourceBinding | undefined; template: TemplateKnowledge; settleMs?: number; intent: DeletionIntent | undefined }[] = [
@@ -36,14 +36,14 @@ describe("deletionIntent", () => {
     { name: "no binding, template kind not listed yet: keep", binding: undefined, template: unknown, intent: undefined },
     { name: "no binding and no template: the agent's record says whether to preserve", binding: undefined, template: gone, intent: { reason: "TemplateDeleted", preserve: false, preserveUnknown: true } },
     { name: "the placement no longer names the cluster", binding: binding(["member2"]), template: present, intent: { reason: "PlacementChanged", preserve: false } },
-    { name: "the cluster is leaving (unjoin)", cluster: { name: "member1", leaving: true, readyForMs: 0, reported: true }, binding: binding(["member2"]), template: present, intent: { reason: "ClusterUnjoined", preserve: false } },
+    { name: "the cluster is leaving (unjoin)", cluster: { name: "member1", leaving: true, readyForMs: 0 }, binding: binding(["member2"]), template: present, intent: { reason: "ClusterUnjoined", preserve: false } },
     { name: "the placement dropped a cluster that is not Ready: not sent there (readiness is no intent)", cluster: { ...m1, readyForMs: 0 }, binding: binding(["member2"]), template: present, intent: undefined },
     { name: "the cluster is Ready again but the scheduler may not have placed it yet: not yet", cluster: { ...m1, readyForMs: READY_SETTLE_MS - 1 }, binding: binding(["member2"]), template: present, intent: undefined },
     { name: "Ready long enough and still not placed there: the placement changed", cluster: { ...m1, readyForMs: READY_SETTLE_MS }, binding: binding(["member2"]), template: present, intent: { reason: "PlacementChanged", preserve: false } },
     { name: "a shorter --cluster-ready-settle-period: Ready that long is long enough", cluster: { ...m1, readyForMs: 2_000 }, binding: binding(["member2"]), template: present, settleMs: 2_000, intent: { reason: "PlacementChanged", preserve: false } },
     { name: "…and just under it, not yet", cluster: { ...m1, readyForMs: 1_999 }, binding: binding(["member2"]), template: present, settleMs: 2_000, intent: undefined },
     { name: "a not-Ready cluster still hears of a deleted template", cluster: { ...m1, readyForMs: 0 }, binding: binding(["member1"], { deleting: true }), template: gone, intent: { reason: "TemplateDeleted", preserve: false } },
-    { name: "a not-Ready cluster that is leaving still cleans up (unjoin)", cluster: { name: "member1", leaving: true, readyForMs: 0, reported: true }, binding: binding(["member2"]), template: present, intent: { reason: "ClusterUnjoined", preserve: false } },
+    { name: "a not-Ready cluster that is leaving still cleans up (unjoin)", cluster: { name: "member1", leaving: true, readyForMs: 0 }, binding: binding(["member2"]), template: present, intent: { reason: "ClusterUnjoined", preserve: false } },
     { name: "--require-acceptance: a member that registered again, not accepted yet, keeps what it runs", cluster: { ...m1, accepted: false }, binding: binding(["member2"]), template: present, intent: undefined },
     { name: "…nor is told of a template deleted while it was away: held until accepted (issue 20 item 4)", cluster: { ...m1, accepted: false }, binding: binding(["member2"], { deleting: true }), template: gone, intent: undefined },
     { name: "…nor of one whose binding is gone too", cluster: { ...m1, accepted: false }, binding: undefined, template: gone, intent: undefined },
@@ -51,13 +51,8 @@ describe("deletionIntent", () => {
     { name: "a cluster not accepted that its placement still names (placed before acceptance was required) follows its template's deletion", cluster: { ...m1, accepted: false }, binding: binding(["member1"], { deleting: true }), template: gone, intent: { reason: "TemplateDeleted", preserve: false } },
     { name: "…and a released dependency placed there", cluster: { ...m1, accepted: false }, binding: binding(["member1"], { deleting: true, released: "DependencyReleased" }), template: present, intent: { reason: "DependencyReleased", preserve: false } },
     { name: "once accepted, the deleted template's removal is sent", cluster: { ...m1, accepted: true }, binding: undefined, template: gone, intent: { reason: "TemplateDeleted", preserve: false, preserveUnknown: true } },
-    { name: "a cluster not accepted that is unjoined still cleans up", cluster: { name: "member1", leaving: true, readyForMs: 0, accepted: false, reported: true }, binding: binding(["member2"]), template: present, intent: { reason: "ClusterUnjoined", preserve: false } },
-    { name: "…also of a deleted template", cluster: { name: "member1", leaving: true, readyForMs: 0, accepted: false, reported: true }, binding: undefined, template: gone, intent: { reason: "TemplateDeleted", preserve: false, preserveUnknown: true } },
-    { name: "a member that registered again (forced unjoin) holds a Work from before that its placement does not give the new registration (an admin's Cluster label lost): keep", cluster: { ...m1, reported: false }, binding: binding(["member2"]), template: present, intent: undefined },
-    { name: "…and long Ready changes nothing", cluster: { ...m1, reported: false, readyForMs: 10 * READY_SETTLE_MS }, binding: binding(["member2"]), template: present, intent: undefined },
-    { name: "…but it follows its template's deletion", cluster: { ...m1, reported: false }, binding: binding(["member2"], { deleting: true }), template: gone, intent: { reason: "TemplateDeleted", preserve: false } },
-    { name: "…and its template's deletion once the binding is gone too", cluster: { ...m1, reported: false }, binding: undefined, template: gone, intent: { reason: "TemplateDeleted", preserve: false, preserveUnknown: true } },
-    { name: "…and an unjoin of the new registration", cluster: { name: "member1", leaving: true, readyForMs: 0, reported: false }, binding: binding(["member2"]), template: present, intent: { reason: "ClusterUnjoined", preserve: false } },
+    { name: "a cluster not accepted that is unjoined still cleans up", cluster: { name: "member1", leaving: true, readyForMs: 0, accepted: false }, binding: binding(["member2"]), template: present, intent: { reason: "ClusterUnjoined", preserve: false } },
+    { name: "…also of a deleted template", cluster: { name: "member1", leaving: true, readyForMs: 0, accepted: false }, binding: undefined, template: gone, intent: { reason: "TemplateDeleted", preserve: false, preserveUnknown: true } },
     { name: "a preserving binding that moved off the cluster deletes there (preservation is for template deletion)", binding: binding(["member2"], { preserve: true }), template: present, intent: { reason: "PlacementChanged", preserve: false } },
   ];
   for (const c of cases) it(c.name, () => assert.deepEqual(deletionIntent(c.cluster ?? m1, c.binding, c.template, c.settleMs ?? READY_SETTLE_MS), c.intent));

@@ -34,14 +34,6 @@ export interface JudgedCluster {
   readyForMs: number;
   /** False while --require-acceptance waits for an admin to accept it (a member that registered again). */
   accepted?: boolean;
-  /**
-   * Whether this control plane took a report of the Work from this cluster's current registration
-   * (the status store, or the binding's entry for the cluster): a placement can only have dropped
-   * what it gave this cluster. False for a Work that a member that registered again (after a
-   * forced unjoin) still holds from before: its new Cluster lacks the labels an admin had set on
-   * the old one, and no placement has spoken about it since (issue 37 item 7).
-   */
-  reported: boolean;
 }
 
 /**
@@ -53,8 +45,7 @@ export interface JudgedCluster {
  * binding, or one deleted by hand, while the template lives (it is made again); a binding being
  * deleted while the template's kind has not listed (absence counts only from a synced informer);
  * a placement that dropped the cluster while it is not Ready, or Ready again for less than
- * settleMs (--cluster-ready-settle-period); a placement that never gave the Work to this
- * registration of the cluster (JudgedCluster.reported);
+ * settleMs (--cluster-ready-settle-period);
  * anything a cluster not accepted yet runs that its placement does not name (--require-acceptance:
  * a member that registered again is held as it is, neither given nor told to remove anything,
  * until an admin accepts it; then its absences are judged again), unless it is leaving.
@@ -78,10 +69,7 @@ export function deletionIntent(cluster: JudgedCluster, binding: ResourceBinding 
     if (cluster.leaving) return { reason: "ClusterUnjoined", preserve: false };
     // A placement that dropped a cluster while it was not Ready dropped it because of readiness:
     // never sent there; decided again once it has been Ready long enough to be placed again.
-    if (cluster.readyForMs < settleMs) return undefined;
-    // Nothing this registration was given: kept until a placement gives it (adopted) or the
-    // template goes.
-    return cluster.reported ? { reason: "PlacementChanged", preserve: false } : undefined;
+    return cluster.readyForMs < settleMs ? undefined : { reason: "PlacementChanged", preserve: false };
   }
   if (templateGone) return { reason: "TemplateDeleted", preserve };
   return undefined;

@@ -51,15 +51,6 @@ export function startHub(ctx: ControlPlaneContext): HubPart {
     },
     delete: (c) => decisions.delete(c.metadata.name ?? ""),
   });
-  // Only reports this control plane accepted made these records (DESIGN §7: an agent speaks for what it was sent).
-  const recorded = (cluster: string, key: string): boolean => {
-    if (ctx.statuses.get(key).has(cluster)) return true;
-    try {
-      return caches.bindingEntries.of(caches.bindingOf(parseWorkKey(key))).some((i) => i.clusterName === cluster);
-    } catch {
-      return false;
-    }
-  };
   // What the informers say of a Work the store lacks; a key that does not parse is kept.
   const intent = (cluster: string, key: string) => {
     // A Work no binding renders (a FederatedResourceQuota's) is judged by its source.
@@ -76,9 +67,18 @@ export function startHub(ctx: ControlPlaneContext): HubPart {
     const readyForMs = c === undefined || !clusterReady(c) ? 0 : since === undefined ? Infinity : Math.max(0, Date.now() - since);
     const template: TemplateKnowledge = templates.watching(ref) ? { known: true, template: templates.get(ref) } : { known: false };
     const accepted = !ctx.opts.requireAcceptance || c?.spec?.hubAcceptsClient === true;
-    const judged = deletionIntent({ name: cluster, leaving: c === undefined || c.metadata.deletionTimestamp !== undefined, readyForMs, accepted, reported: recorded(cluster, key) }, caches.bindingOf(ref), template, settleMs);
+    const judged = deletionIntent({ name: cluster, leaving: c === undefined || c.metadata.deletionTimestamp !== undefined, readyForMs, accepted }, caches.bindingOf(ref), template, settleMs);
     if (judged === undefined && readyForMs > 0 && readyForMs < settleMs) rechecks.after(cluster, settleMs - readyForMs);
     return judged;
+  };
+  // Only reports this control plane accepted made these records (DESIGN §7: an agent speaks for what it was sent).
+  const recorded = (cluster: string, key: string): boolean => {
+    if (ctx.statuses.get(key).has(cluster)) return true;
+    try {
+      return caches.bindingEntries.of(caches.bindingOf(parseWorkKey(key))).some((i) => i.clusterName === cluster);
+    } catch {
+      return false;
+    }
   };
   // Counted at most once a second: every SyncDone asks (the spread told each agent).
   let clusterCount = { at: 0, n: 0 };
@@ -93,12 +93,7 @@ export function startHub(ctx: ControlPlaneContext): HubPart {
     registrar: ctx.registrar,
     allowCertsWithoutUid: ctx.opts.allowAgentCertsWithoutUid,
     events: {
-      status: (cluster, s) => {
-        events.emit("agentStatus", cluster, s);
-        // The first report on a Work its placement dropped before the cluster had reported it: the
-        // removal waited for one (deletionIntent's `reported`), and is judged again now.
-        if (!s.deleted && ctx.works.get(cluster, s.workKey) === undefined) hub.session(cluster)?.recheckAbsent();
-      },
+      status: (cluster, s) => events.emit("agentStatus", cluster, s),
       heartbeat: (cluster, hb, problems) => events.emit("heartbeat", cluster, hb, problems),
       recorded,
       deletionIntent: intent,

@@ -9,7 +9,7 @@ export interface ClusterView {
   existing: Set<string>;
   /** Those whose Ready condition is not True. */
   notReady: Set<string>;
-  /** Those whose entries this replica writes (see StatusController); on the leader, also the gone ones. */
+  /** Those whose entries this replica writes (see StatusController). */
   owned: Set<string>;
 }
 
@@ -23,13 +23,7 @@ export function clusterView(input: {
   const view: ClusterView = { existing: new Set(), notReady: new Set(), owned: new Set() };
   for (const name of new Set(input.names)) {
     const c = input.clusterNamed(name);
-    if (c === undefined) {
-      // An unjoined cluster's entry is the leader's to release (aggregateStatus drops it). Left
-      // to nobody, it stayed for good, and a member that registered again under the name found
-      // its old registration's entries standing for reports of its own (issue 37 item 7).
-      if (input.leader) view.owned.add(name);
-      continue;
-    }
+    if (c === undefined) continue;
     view.existing.add(name);
     const ready = clusterReady(c);
     if (!ready) view.notReady.add(name);

@@ -69,17 +69,6 @@ export function startStatus(ctx: ControlPlaneContext, links: { hub: Hub; heardHe
     const message = `deletions held by the blast-radius brake: more than the budget within the window; review with \`flotillactl deletions list --cluster ${cluster}\`, then approve or reject`;
     void recorder.record({ apiVersion: c.apiVersion, kind: c.kind, name: cluster, ...(c.metadata.uid ? { uid: c.metadata.uid } : {}) }, { reason: "DeletionHeld", message });
   });
-  // An unjoined cluster's reports and entries go with it (aggregateStatus releases clusters that no
-  // longer exist), judged now rather than at each binding's next change: a member that registers
-  // again under the same name must not find its old registration's, which would stand for reports
-  // of its own (the hub's evidence for a PlacementChanged removal; issue 37 item 7).
-  caches.clusters.on({
-    delete: (c) => {
-      const name = c.metadata.name ?? "";
-      statusCtl.clusterChanged(name);
-      for (const key of statuses.keysOf(name)) statuses.forget(key, name);
-    },
-  });
   events.on("agentStreamChanged", (c) => statusCtl.clusterChanged(c));
   events.on("clusterReadyChanged", (c) => statusCtl.clusterChanged(c));
   events.on("templateChanged", (k) => statusCtl.reported(k));
