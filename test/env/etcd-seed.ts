@@ -12,10 +12,13 @@
 // the first cluster of a file run on its own. FLOTILLA_TEST_ETCD_SEED=0 starts every etcd empty.
 import { createHash } from "node:crypto";
 import { execFile } from "node:child_process";
-import { mkdir, mkdtemp, rename, rm, stat } from "node:fs/promises";
+import { rmSync } from "node:fs";
+import { mkdir, mkdtemp, readdir, rename, rm, stat } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { promisify } from "node:util";
-import { startEtcd } from "./etcd.ts";
+import { allSettledOrThrow } from "./all-settled.ts";
+import { onExit } from "./cleanup.ts";
+import { type Etcd, startEtcd } from "./etcd.ts";
 import { FIXED_FLAGS, startKubeApiserver } from "./kube-apiserver.ts";
 import { makeClusterPki } from "./pki.ts";
 
@@ -56,6 +59,15 @@ async function exists(path: string): Promise<boolean> {
   );
 }
 
+/** A maker killed with SIGKILL leaves its scratch directory: those an hour old are removed. */
+async function sweepAbandoned(dir: string): Promise<void> {
+  for (const name of await readdir(dir)) {
+    if (!name.startsWith(".making-")) continue;
+    const at = await stat(join(dir, name)).then((st) => st.mtimeMs, () => Date.now());
+    if (Date.now() - at > 3_600_000) await rm(join(dir, name), { recursive: true, force: true });
+  }
+}
+
 /**
  * What the seed's own apiserver wrote that names it or its cluster (key, and whether it is a
  * prefix): the namespaces (their uids), the client CA it trusted (an apiserver adds its own CA to the one it finds there, and keeps the old),
@@ -92,16 +104,18 @@ async function deleteKeys(clientUrl: string, key: string, prefix: boolean): Prom
  */
 async function makeSeed(binDir: string, path: string): Promise<string> {
   await mkdir(dirname(path), { recursive: true });
+  await sweepAbandoned(dirname(path));
   const work = await mkdtemp(join(dirname(path), ".making-"));
+  // A process killed meanwhile leaves no half-made seed (its etcd dies with it: pdeathsig).
+  const unregister = onExit(() => rmSync(work, { recursive: true, force: true }));
+  let etcd: Etcd | undefined;
   try {
-    const [pki, etcd] = await Promise.all([makeClusterPki(work), startEtcd({ binDir, dir: work, name: "seed" })]);
-    try {
-      const apiserver = await startKubeApiserver({ binDir, dir: work, name: "seed", etcdUrl: etcd.clientUrl, pki });
-      await apiserver.process.stop();
-      for (const [key, prefix] of SEED_ONLY) await deleteKeys(etcd.clientUrl, key, prefix);
-    } finally {
-      await etcd.process.stop();
-    }
+    // Both settle before a failure is thrown, so an etcd that started is stopped below.
+    const [pki, started] = await allSettledOrThrow([makeClusterPki(work), startEtcd({ binDir, dir: work, name: "seed" }).then((e) => (etcd = e))] as const);
+    const apiserver = await startKubeApiserver({ binDir, dir: work, name: "seed", etcdUrl: started.clientUrl, pki });
+    await apiserver.process.stop();
+    for (const [key, prefix] of SEED_ONLY) await deleteKeys(started.clientUrl, key, prefix);
+    await started.process.stop();
     const sparse = join(work, "sparse");
     await run("cp", ["-R", "--sparse=always", join(work, "etcd"), sparse]);
     await rename(sparse, path).catch(async (err: NodeJS.ErrnoException) => {
@@ -109,6 +123,8 @@ async function makeSeed(binDir: string, path: string): Promise<string> {
     });
     return path;
   } finally {
+    await etcd?.process.stop();
     await rm(work, { recursive: true, force: true });
+    unregister();
   }
 }
