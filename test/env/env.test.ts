@@ -166,8 +166,13 @@ describe("test/env fleet", () => {
     // kube-system's uid is a cluster's ID (Karmada's, the MCS API's): each cluster has its own.
     const ids = await Promise.all([fleet.control, ...fleet.members].map(async (c) => (await c.kubeConfig().makeApiClient(CoreV1Api).readNamespace({ name: "kube-system" })).metadata?.uid));
     assert.equal(new Set(ids).size, ids.length, `every cluster has its own kube-system uid: ${ids.join(", ")}`);
-    // FLOTILLA_TEST_ETCD_SEED=0 starts them empty; the checks above hold either way.
-    if (seedWanted()) assert.ok(existsSync(seedPath(await ensureBinaries())), "the seed is in the cache");
+    // From the seed, RBAC's first-start objects are the seed's own, the same in every cluster;
+    // from empty etcds (FLOTILLA_TEST_ETCD_SEED=0), each cluster makes its own.
+    const admins = await Promise.all([fleet.control, ...fleet.members].map(async (c) => (await c.kubeConfig().makeApiClient(RbacAuthorizationV1Api).readClusterRoleBinding({ name: "cluster-admin" })).metadata?.uid));
+    if (seedWanted()) {
+      assert.equal(new Set(admins).size, 1, `every cluster started from the seed: ${admins.join(", ")}`);
+      assert.ok(existsSync(seedPath(await ensureBinaries())), "the seed is in the cache");
+    } else assert.equal(new Set(admins).size, admins.length, "every cluster started empty");
   });
 });
 

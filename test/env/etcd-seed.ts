@@ -11,18 +11,14 @@
 // kube-apiserver's fixed flags (FIXED_FLAGS), and made once: by the suite's global setup, or by
 // the first cluster of a file run on its own. FLOTILLA_TEST_ETCD_SEED=0 starts every etcd empty.
 import { createHash } from "node:crypto";
-import { execFile } from "node:child_process";
 import { rmSync } from "node:fs";
 import { mkdir, mkdtemp, readdir, rename, rm, stat } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-import { promisify } from "node:util";
 import { allSettledOrThrow } from "./all-settled.ts";
 import { onExit } from "./cleanup.ts";
-import { type Etcd, startEtcd } from "./etcd.ts";
+import { copySeed, type Etcd, startEtcd } from "./etcd.ts";
 import { FIXED_FLAGS, startKubeApiserver } from "./kube-apiserver.ts";
 import { makeClusterPki } from "./pki.ts";
-
-const run = promisify(execFile);
 
 /** Bump when what goes into a seed changes in a way FIXED_FLAGS does not show. */
 const SEED_FORMAT = 2;
@@ -117,7 +113,8 @@ async function makeSeed(binDir: string, path: string): Promise<string> {
     for (const [key, prefix] of SEED_ONLY) await deleteKeys(started.clientUrl, key, prefix);
     await started.process.stop();
     const sparse = join(work, "sparse");
-    await run("cp", ["-R", "--sparse=always", join(work, "etcd"), sparse]);
+    await mkdir(sparse);
+    await copySeed(join(work, "etcd"), sparse);
     await rename(sparse, path).catch(async (err: NodeJS.ErrnoException) => {
       if (!(await exists(path))) throw err;
     });

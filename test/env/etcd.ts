@@ -1,7 +1,8 @@
+import { execFile } from "node:child_process";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { binaryPath } from "./binaries.ts";
-import { copySeed } from "./etcd-seed-copy.ts";
 import { freePort } from "./free-port.ts";
 import { ManagedProcess } from "./managed-process.ts";
 import { retryOnPortClash } from "./port-retry.ts";
@@ -57,4 +58,13 @@ export function startEtcd(opts: { binDir: string; dir: string; name: string; see
     }
     return { process, clientUrl, ports: [clientPort, peerPort] };
   });
+}
+
+/**
+ * Copies an etcd seed's contents (etcd-seed.ts) into dataDir, which exists. GNU cp keeps the
+ * holes of the seed's sparse WAL: a 64 MiB segment of which a few KiB are written copies in
+ * milliseconds.
+ */
+export async function copySeed(seed: string, dataDir: string): Promise<void> {
+  await promisify(execFile)("cp", ["-R", "--sparse=always", `${seed}/.`, dataDir]);
 }
