@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { ensureBinaries } from "../env/binaries.ts";
 import type { Cluster } from "../env/cluster.ts";
+import { goCommandEnv } from "../env/managed-process.ts";
 import { waitFor } from "../env/wait.ts";
 import { parseGetArgs } from "./get-args.ts";
 import { ASK_KUBECTL, restGet } from "./rest-get.ts";
@@ -15,7 +16,7 @@ export async function kubectl(cluster: Cluster, args: string[], input?: string):
   const bin = join(await ensureBinaries(), "kubectl");
   return new Promise((resolve, reject) => {
     // Bounded, so a kubectl that never returns (a delete waiting on a finalizer) fails the test instead of stalling the run.
-    const child = execFile(bin, ["--kubeconfig", cluster.kubeconfigPath, ...args], { encoding: "utf8", timeout: 180_000, killSignal: "SIGKILL" }, (err, stdout, stderr) => {
+    const child = execFile(bin, ["--kubeconfig", cluster.kubeconfigPath, ...args], { encoding: "utf8", timeout: 180_000, killSignal: "SIGKILL", env: goCommandEnv() }, (err, stdout, stderr) => {
       if (err) reject(Object.assign(new Error(`kubectl ${args.join(" ")}: ${stderr.trim() || err.message}`), { stderr, code: (err as { code?: number }).code }));
       else resolve(stdout);
     });

@@ -32,6 +32,16 @@ export interface StartOptions {
 const GO_TEST_ENV: NodeJS.ProcessEnv = { GOGC: "400" };
 
 /**
+ * The environment of short-lived Go commands tests run (kubectl, helm): no garbage collection
+ * until the heap nears 1 GiB, which such a command never reaches. A `kubectl apply` took 0.15 s
+ * of CPU instead of 0.21 s (GOGC=off against Go's default, 4 applies each, 2026-11-30); a suite
+ * runs some 1,700 of them. A GOGC or GOMEMLIMIT in the environment wins.
+ */
+export function goCommandEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  return { GOGC: "off", GOMEMLIMIT: "1GiB", ...env };
+}
+
+/**
  * A child process the test environment owns. It runs in its own process group with a parent-death
  * signal (setpriv --pdeathsig), so it never outlives this process, however this process ends.
  */

@@ -5,6 +5,10 @@
 //   --test-reporter=./test/runner/file-times-reporter.ts --test-reporter-destination=FILE
 import { relative } from "node:path";
 import type { TestEvent } from "node:test/reporters";
+import { SharedProcessReport } from "./shared-process-report.ts";
+import { type EventData, type TestOutcome, testOutcome } from "./test-events.ts";
+
+export type { TestOutcome };
 
 /** What the reporter writes for one test file. */
 export interface FileTime {
@@ -27,8 +31,6 @@ export interface FileCounts {
   todo: number;
 }
 
-/** How one test ended (suites are not counted, as in node's summary). */
-export type TestOutcome = "passed" | "failed" | "skipped" | "cancelled" | "todo";
 
 /**
  * One line of the reporter's output: a file's time, node's per-file summary (absent when the file
@@ -37,16 +39,6 @@ export type TestOutcome = "passed" | "failed" | "skipped" | "cancelled" | "todo"
  */
 export type ReportLine = ({ kind: "file" } & FileTime) | ({ kind: "counts" } & FileCounts) | { kind: "test"; file: string; outcome: TestOutcome };
 
-interface EventData {
-  name?: string;
-  nesting?: number;
-  file?: string;
-  entryFile?: string;
-  skip?: unknown;
-  todo?: unknown;
-  details?: { duration_ms?: number; passed?: boolean; type?: string; error?: { failureType?: string } };
-  counts?: { tests: number; passed: number; failed: number; skipped: number; cancelled: number; todo: number };
-}
 
 /**
  * What one runner event says about a file, if anything. A file's own completion is the top-level
@@ -60,23 +52,9 @@ export function reportLine(event: { type: string; data: unknown }, cwd: string):
   if (event.type === "test:complete" && data.nesting === 0 && data.entryFile === undefined && data.name === file) {
     return { kind: "file", file, ms: Math.round(data.details?.duration_ms ?? 0), passed: data.details?.passed === true };
   }
-  // A skipped describe runs none of its tests and node counts none of them: it counts as one skipped test here.
-  const skippedSuite = data.details?.type === "suite" && event.type === "test:pass" && data.skip !== undefined && data.skip !== false;
-  if ((event.type === "test:pass" || event.type === "test:fail") && data.entryFile !== undefined && (data.details?.type === "test" || skippedSuite)) {
-    // A todo test is todo whether it passes or fails (node counts neither as a failure).
-    const outcome: TestOutcome =
-      data.todo !== undefined && data.todo !== false
-        ? "todo"
-        : event.type === "test:fail"
-          ? data.details?.error?.failureType === "cancelledByParent"
-            ? "cancelled"
-            : "failed"
-          : data.skip !== undefined && data.skip !== false
-            ? "skipped"
-            : "passed";
-    // A test defined in a shared fixtures file belongs to the test file that ran it.
-    return { kind: "test", file: relative(cwd, data.entryFile), outcome };
-  }
+  const outcome = testOutcome(event);
+  // A test defined in a shared fixtures file belongs to the test file that ran it.
+  if (outcome !== undefined && data.entryFile !== undefined) return { kind: "test", file: relative(cwd, data.entryFile), outcome };
   if (event.type === "test:summary" && data.counts !== undefined) {
     const c = data.counts;
     return { kind: "counts", file, tests: c.tests, passed: c.passed, failed: c.failed, skipped: c.skipped, cancelled: c.cancelled, todo: c.todo };
@@ -84,10 +62,14 @@ export function reportLine(event: { type: string; data: unknown }, cwd: string):
   return undefined;
 }
 
+/** Set by the runner on a job whose files run in one process (`--test-isolation=none`). */
+export const SHARED_PROCESS_ENV = "FLOTILLA_TEST_ISOLATION";
+
 export default async function* fileTimesReporter(source: AsyncIterable<TestEvent>): AsyncGenerator<string> {
   const cwd = process.cwd();
+  const shared = process.env[SHARED_PROCESS_ENV] === "none" ? new SharedProcessReport(cwd) : undefined;
   for await (const event of source) {
-    const line = reportLine(event, cwd);
-    if (line !== undefined) yield `${JSON.stringify(line)}\n`;
+    const lines = shared !== undefined ? shared.take(event) : [reportLine(event, cwd)];
+    for (const line of lines) if (line !== undefined) yield `${JSON.stringify(line)}\n`;
   }
 }

@@ -11,6 +11,8 @@ describe("ownJob", () => {
     ["control-plane/scheduling/place.test.ts", false],
     ["agent/apply/x.test.ts", false],
     ["control-plane/peers/x.test.ts", true],
+    ["bin/ctl/interpret-cli.test.ts", true],
+    ["control-plane/hub/hub.test.ts", true],
   ];
   for (const [file, own] of cases) it(`${file}: ${own ? "its own job" : "the unit batch"}`, () => assert.equal(ownJob(file, alone), own));
 });
