@@ -3,8 +3,8 @@
 //   agent.mjs     `flotilla agent` alone (bin/agent-bundle.ts), what every member runs;
 //   flotilla.mjs  every `flotilla` command (bin/flotilla.ts): the control plane and `certs …`;
 //   lease-worker.mjs  the control plane's leader-election thread (control-plane/lease-worker.ts);
-// beside them what the control plane reads from its own directory at run time (crds/, and the
-// dashboard's web-dist/), the licence of every bundled package (<bundle>.THIRD-PARTY-NOTICES.txt,
+// beside them what the control plane reads from its own directory at run time (crds.json, its CRDs
+// parsed from crds/ at build time, crds/ itself, and the dashboard's web-dist/), the licence of every bundled package (<bundle>.THIRD-PARTY-NOTICES.txt,
 // and the legal comments esbuild keeps in <bundle>.LEGAL.txt), and a source map per bundle kept as
 // a build artifact (<bundle>.map: the image leaves it out, and production does not turn on
 // --enable-source-maps). The image runs these (Dockerfile); development and tests keep running the
@@ -13,6 +13,7 @@
 import { cp, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { build, type Metafile, type Plugin } from "esbuild";
+import { writeParsedCrds } from "../control-plane/crds.ts";
 import { buildDashboard } from "./build-dashboard.ts";
 import { leanClientNode } from "./lean-client-node.ts";
 
@@ -89,6 +90,7 @@ export async function bundleAll(out = DEFAULT_BUNDLE_DIR): Promise<Record<Bundle
   // The control plane's leader-election thread (control-plane/lease-thread.ts) loads it from beside flotilla.mjs.
   const leaseWorker = await bundle("lease-worker", out);
   await cp(fileURLToPath(new URL("../control-plane/crds/", import.meta.url)), `${out}/crds`, { recursive: true });
+  await writeParsedCrds(out);
   await buildDashboard(`${out}/web-dist`);
   return { agent, flotilla, "lease-worker": leaseWorker };
 }

@@ -8,7 +8,7 @@ import { rmSync } from "node:fs";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { ApiregistrationV1Api, CoreV1Api, CustomObjectsApi, KubeConfig } from "@kubernetes/client-node";
+import { ApiextensionsV1Api, ApiregistrationV1Api, CoreV1Api, CustomObjectsApi, KubeConfig } from "@kubernetes/client-node";
 import { parseAllDocuments } from "yaml";
 import { binaryPath, ensureBinaries, ensureKarmadaBinaries, type KARMADA_BINARY_NAMES } from "./binaries.ts";
 import { onExit } from "./cleanup.ts";
@@ -107,7 +107,17 @@ export async function startKarmada(opts: KarmadaOptions): Promise<Karmada> {
     for (const ns of ["karmada-system", "karmada-cluster"]) await core.createNamespace({ body: { metadata: { name: ns } } });
     const crds = join(karmadaBinDir, "karmada-crds");
     await kubectl("apply", "--server-side", "-R", "-f", join(crds, "bases"));
-    await kubectl("wait", "--for=condition=Established", "--timeout=60s", "crd", "--all");
+    // Not `kubectl wait --for=condition=Established`: it fails at once on a CRD whose status has no
+    // conditions yet (".status.conditions accessor error: <nil>"), as one just created can (a run
+    // of 2026-11-30 failed so).
+    const extensions = kc.makeApiClient(ApiextensionsV1Api);
+    await waitFor(
+      async () => {
+        const list = await extensions.listCustomResourceDefinition();
+        return list.items.length > 0 && list.items.every((crd) => crd.status?.conditions?.some((c) => c.type === "Established" && c.status === "True") === true);
+      },
+      { what: "Karmada's CRDs Established", timeoutMs: 60_000, intervalMs: 200 },
+    );
 
     const ca = await readFile(pki.caCert);
     const start = (c: string, args: string[], ports: ComponentPorts, ready: (p: ManagedProcess) => Promise<void>, command = c) =>

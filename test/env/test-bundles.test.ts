@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { readlink, stat } from "node:fs/promises";
+import { readFile, readlink, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { describe, it } from "node:test";
 import { promisify } from "node:util";
+import { PARSED_CRDS_FILE, parseCrdFiles } from "../../control-plane/crds.ts";
 import { ensureTestBundles, isBundledSource, SOURCES, sourcesHash } from "./test-bundles.ts";
 
 describe("isBundledSource", () => {
@@ -46,6 +47,8 @@ describe("ensureTestBundles", () => {
     const dir = dirname(b.flotilla);
     assert.ok((await stat(join(dir, "lease-worker.mjs"))).isFile());
     assert.match(await readlink(join(dir, "crds")), /control-plane\/crds$/);
+    // The CRDs the bundled control plane installs: the YAML files, parsed at build time.
+    assert.deepEqual(JSON.parse(await readFile(join(dir, PARSED_CRDS_FILE), "utf8")), await parseCrdFiles());
     const usage = await promisify(execFile)(process.execPath, [b.flotillactl, "help"]);
     assert.match(usage.stdout, /flotillactl/);
     const agent = await promisify(execFile)(process.execPath, [b.agent, "agent", "--help"]).catch((e: { stdout: string; stderr: string }) => e);

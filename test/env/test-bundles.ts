@@ -72,6 +72,8 @@ async function buildIfMissing(): Promise<TestBundles> {
     await Promise.all(Object.entries(ENTRIES).map(([name, entry]) => buildBundle(join(ROOT, entry), join(tmp, `${name}.mjs`), { production: false })));
     // The control plane reads its CRDs and the dashboard's page from beside its module.
     await symlink(join(ROOT, "control-plane", "crds"), join(tmp, "crds"));
+    const { writeParsedCrds } = await import("../../control-plane/crds.ts");
+    await writeParsedCrds(tmp);
     await symlink(join(ROOT, "control-plane", "dashboard", "web-dist"), join(tmp, "web-dist"));
     await writeFile(join(tmp, "done"), `${new Date().toISOString()}\n`);
     await rename(tmp, dir).catch((err: NodeJS.ErrnoException) => {
