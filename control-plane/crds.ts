@@ -29,12 +29,16 @@ export const PARSED_CRDS_FILE = "crds.json";
 
 /**
  * The CustomResourceDefinitions in control-plane/crds/, in file-name order. A bundle reads them
- * as its build parsed them: parsing the YAML (0.5 MiB) took about 0.6 s of CPU of each control
- * plane's start (2026-11-30). The sources always parse the YAML.
+ * as its build parsed them, from crds.json beside it: parsing the YAML (0.5 MiB) took about 0.6 s
+ * of CPU of each control plane's start (2026-11-30). Anything else (the sources, the compiled
+ * build) has no crds.json beside it and parses the YAML.
  */
 export async function loadCrds(): Promise<KubeObject[]> {
-  if (import.meta.url.endsWith(".ts")) return parseCrdFiles();
-  return JSON.parse(await readFile(parsedCrdsFile, "utf8")) as KubeObject[];
+  const parsed = await readFile(parsedCrdsFile, "utf8").catch((err: NodeJS.ErrnoException) => {
+    if (err.code === "ENOENT") return undefined;
+    throw err;
+  });
+  return parsed === undefined ? parseCrdFiles() : (JSON.parse(parsed) as KubeObject[]);
 }
 
 /** Writes the parsed CRDs where a bundle in outDir reads them (scripts/bundle.ts, test/env/test-bundles.ts). */
