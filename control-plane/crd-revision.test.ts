@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import { describe, it } from "node:test";
-import { CRD_FILES_SHA256, CRD_REVISION, CRD_REVISION_ANNOTATION, crdInstallAction } from "./crd-revision.ts";
+import { CRD_FILES_SHA256, CRD_REVISION, CRD_REVISION_ANNOTATION, crdInstallAction, crdsOfRevision } from "./crd-revision.ts";
 import { loadCrds } from "./crds.ts";
 
 describe("crdInstallAction: never replace a newer served CRD", () => {
@@ -16,6 +16,17 @@ describe("crdInstallAction: never replace a newer served CRD", () => {
     { name: "a revision that is not a number", served: served("abc"), want: "apply" },
   ];
   for (const c of cases) it(c.name, () => assert.equal(crdInstallAction(c.served, 2), c.want));
+});
+
+describe("crdsOfRevision: a bundle's parsed CRDs are used only when they are this revision's", () => {
+  const at = (r: string) => ({ metadata: { annotations: { [CRD_REVISION_ANNOTATION]: r } } });
+  const cases = [
+    { name: "all of this revision", crds: [at("2"), at("2")], want: true },
+    { name: "one of an older build", crds: [at("2"), at("1")], want: false },
+    { name: "one without the annotation", crds: [at("2"), { metadata: {} }], want: false },
+    { name: "none", crds: [], want: false },
+  ];
+  for (const c of cases) it(c.name, () => assert.equal(crdsOfRevision(c.crds, 2), c.want));
 });
 
 describe("the CRD files and their revision", () => {

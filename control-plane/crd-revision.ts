@@ -23,3 +23,8 @@ export function crdInstallAction(served: { annotations?: Record<string, string> 
   const revision = value === undefined ? Number.NaN : Number(value);
   return Number.isInteger(revision) && revision > ours ? "keep-newer" : "apply";
 }
+
+/** Whether a set of CRDs is non-empty and every one of them carries this revision. */
+export function crdsOfRevision(crds: readonly { metadata?: { annotations?: Record<string, string> } }[], revision: number): boolean {
+  return crds.length > 0 && crds.every((c) => c.metadata?.annotations?.[CRD_REVISION_ANNOTATION] === String(revision));
+}

@@ -8,7 +8,7 @@ import { parseAllDocuments } from "yaml";
 import type { KubeObject } from "../shared/api/types.ts";
 import { KubeRest, objectPath, type ResourceInfo } from "../shared/kube-rest.ts";
 import { admissionPolicies } from "./admission-policies.ts";
-import { CRD_REVISION, CRD_REVISION_ANNOTATION, crdInstallAction } from "./crd-revision.ts";
+import { CRD_REVISION, CRD_REVISION_ANNOTATION, crdInstallAction, crdsOfRevision } from "./crd-revision.ts";
 
 /** The field manager of everything the control plane applies. */
 export const FIELD_MANAGER = "flotilla-control-plane";
@@ -38,7 +38,9 @@ export async function loadCrds(): Promise<KubeObject[]> {
     if (err.code === "ENOENT") return undefined;
     throw err;
   });
-  return parsed === undefined ? parseCrdFiles() : (JSON.parse(parsed) as KubeObject[]);
+  const crds = parsed === undefined ? undefined : (JSON.parse(parsed) as KubeObject[]);
+  // A crds.json of another revision (an older build's, left beside a newer module) is not ours.
+  return crds !== undefined && crdsOfRevision(crds, CRD_REVISION) ? crds : parseCrdFiles();
 }
 
 /** Writes the parsed CRDs where a bundle in outDir reads them (scripts/bundle.ts, test/env/test-bundles.ts). */

@@ -32,7 +32,7 @@ export interface StartOptions {
 const GO_TEST_ENV: NodeJS.ProcessEnv = { GOGC: "400" };
 
 /**
- * The environment of short-lived Go commands tests run (kubectl, helm): no garbage collection
+ * The environment of the short-lived `kubectl` commands the e2e helpers run: no garbage collection
  * until the heap nears 1 GiB, which such a command never reaches. A `kubectl apply` took 0.15 s
  * of CPU instead of 0.21 s (GOGC=off against Go's default, 4 applies each, 2026-11-30); a suite
  * runs some 1,700 of them. A GOGC or GOMEMLIMIT in the environment wins.

@@ -48,6 +48,12 @@ describe("SharedProcessReport: files that ran in one process", () => {
       counts: [{ kind: "counts", file: "a.test.ts", tests: 3, passed: 0, failed: 0, skipped: 1, cancelled: 1, todo: 1 }],
     },
     {
+      name: "a file that registered no test: node's stand-in named after it passes, and counts as no test",
+      events: [pass("a.test.ts", 0, "a.test.ts"), summary],
+      file: [{ kind: "file", file: "a.test.ts", ms: 10, passed: true }],
+      counts: [{ kind: "counts", file: "a.test.ts", tests: 0, passed: 0, failed: 0, skipped: 0, cancelled: 0, todo: 0 }],
+    },
+    {
       name: "a batch that ends before node's summary (a process.exit) reports no file: each of them fails",
       events: [pass("a1", 0, "a.test.ts"), pass("b1", 0, "b.test.ts")],
       file: [],

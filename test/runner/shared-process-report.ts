@@ -4,7 +4,9 @@
 // nested test's outcome belongs to the top-level test or suite that ends next, and that one names
 // the test file (a test a fixtures file defines inside a describe counts for the test file). A
 // file's time is the sum of its top-level tests' times; its lines are written at the summary, so
-// a batch that dies before it (a process.exit) reports no file, and every file of it fails.
+// a batch that dies before it (a process.exit) reports no file, and every file of it fails. Not
+// seen here: an import that throws after the file registered a test (node keeps the error only
+// for a file that registered none), which a process per file reported as a failed file.
 import { relative } from "node:path";
 import type { ReportLine } from "./file-times-reporter.ts";
 import { type EventData, type TestOutcome, testOutcome } from "./test-events.ts";
@@ -38,7 +40,10 @@ export class SharedProcessReport {
     // A top-level test or suite, or a file that did not load (a failed test named after it).
     if (data.file === undefined) return [];
     const file = relative(this.cwd, data.file);
-    const outcomes = [...this.nested, ...(outcome === undefined ? [] : [outcome])];
+    // Node stands a test named after the file in for a file that registered none: it passes
+    // unless the import threw. A pass of it is no test: the file then "ran no test".
+    const standIn = data.name === file && event.type === "test:pass";
+    const outcomes = [...this.nested, ...(outcome === undefined || standIn ? [] : [outcome])];
     this.nested = [];
     const soFar = this.files.get(file) ?? { ms: 0, passed: true, outcomes: [] };
     soFar.ms += data.details?.duration_ms ?? 0;

@@ -69,6 +69,7 @@ describe("jobsToStart", () => {
   const y = job("y", 1, true);
   const busy = job("busy", 1, true, "light");
   const unit = job(UNIT_BATCH, 5000);
+  const hub = job("control-plane/hub/hub.test.ts", 100);
   const normal = (...js: Job[]): Running[] => js.map((j) => ({ job: j, low: false }));
   const low = (...js: Job[]): Running[] => js.map((j) => ({ job: j, low: true }));
   const show = (rs: Running[]) => rs.map((r) => `${r.job.name}${r.low ? " low" : ""}`);
@@ -80,6 +81,7 @@ describe("jobsToStart", () => {
     { name: "as many companions as places beside it", waiting: [x, huge, long, mid, a], running: [], concurrency: 3, start: ["x", "a low", "mid low"] },
     { name: "a long job too, when no shorter one is left", waiting: [x, huge], running: [], concurrency: 2, start: ["x", "huge low"] },
     { name: "never the unit batch as a companion", waiting: [x, unit, a], running: [], concurrency: 2, start: ["x", "a low"] },
+    { name: "nor a waiting unit file (its timers are short)", waiting: [x, a, hub], running: [], concurrency: 2, start: ["x", "a low"] },
     { name: "beside a busy alone job, only the shortest light jobs", waiting: [busy, long, mid, a, b], running: [], concurrency: 3, start: ["busy", "b low", "a low"] },
     { name: "and none when no light job waits", waiting: [busy, long, mid], running: [], concurrency: 2, start: ["busy"] },
     { name: "a busy alone job waits for a companion that is not light", waiting: [busy, a], running: low(mid), concurrency: 2, start: [] },

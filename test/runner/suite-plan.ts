@@ -119,7 +119,8 @@ export function jobsToStart(waiting: readonly Job[], running: readonly Running[]
     const alone = now.find((r) => r.job.alone);
     if (alone !== undefined) {
       if (!companions || now.length >= concurrency) return start;
-      const candidates = queue.filter((j) => !j.alone && j.name !== UNIT_BATCH);
+      // Never the unit batch nor a waiting unit file: their timers are short (hub.test's 1 s hello timeout).
+      const candidates = queue.filter((j) => !j.alone && j.name !== UNIT_BATCH && !(j.name in WAITING_UNIT_FILES));
       const companion = alone.job.companions === "light" ? candidates.findLast(light) : candidates.at(-1);
       if (companion === undefined) return start;
       queue.splice(queue.indexOf(companion), 1);
