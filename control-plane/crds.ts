@@ -24,8 +24,8 @@ const defaultTimeoutMs = 60_000;
 const relistPauseMs = 200;
 
 /** The CRDs parsed at build time, beside a bundle's module (writeParsedCrds). */
-const parsedCrdsFile = new URL("./crds.json", import.meta.url);
 export const PARSED_CRDS_FILE = "crds.json";
+const parsedCrdsFile = new URL(`./${PARSED_CRDS_FILE}`, import.meta.url);
 
 /**
  * The CustomResourceDefinitions in control-plane/crds/, in file-name order. A bundle reads them

@@ -260,13 +260,14 @@ function runBeside(command: string, logPath: string, children: Set<number>): Pro
 
 /** Runs one job: `node --test` on its files, its output to <base>.log, the reporter's lines to <base>.jsonl. */
 function runJob(job: Job, base: string, env: NodeJS.ProcessEnv, timeoutMs: number, children: Set<number>, low: boolean): { done: Promise<JobResult>; pid: number } {
+  const sharedProcess = job.name === UNIT_BATCH;
   const args = [
     "--test",
     "--test-timeout=600000",
     // The unit batch's files share one process: each file in a process of its own spent 175 s of
     // CPU (91.9 s wall) on what one process runs in 62 s (46.7 s), mostly loading the same modules
     // again (226 files, 2026-11-30). shared-process-report.ts credits their tests to the files.
-    ...(job.name === UNIT_BATCH ? ["--test-isolation=none"] : ["--test-concurrency=1"]),
+    ...(sharedProcess ? ["--test-isolation=none"] : ["--test-concurrency=1"]),
     "--test-reporter=spec",
     "--test-reporter-destination=stdout",
     `--test-reporter=${reporter}`,
@@ -276,7 +277,7 @@ function runJob(job: Job, base: string, env: NodeJS.ProcessEnv, timeoutMs: numbe
   const t = Date.now();
   const log = openSync(`${base}.log`, "w");
   // Its own process group, and SIGTERM when this runner dies however it dies (setpriv, as test/env does).
-  const jobEnv = job.name === UNIT_BATCH ? { ...env, [SHARED_PROCESS_ENV]: "none" } : env;
+  const jobEnv = sharedProcess ? { ...env, [SHARED_PROCESS_ENV]: "none" } : env;
   const child = spawn("setpriv", ["--pdeathsig", "TERM", "--", process.execPath, ...args], { env: jobEnv, detached: true, stdio: ["ignore", log, log] });
   closeSync(log);
   const pid = child.pid ?? 0;
