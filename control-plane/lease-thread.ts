@@ -7,6 +7,7 @@
 import { Worker } from "node:worker_threads";
 import type { KubeConfig } from "@kubernetes/client-node";
 import type { Logger } from "pino";
+import { workerFileBeside } from "../shared/worker-file.ts";
 import type { LeaderElectionOptions } from "./leader-election.ts";
 
 /** Int32 slots of the shared state; the last renewal time is a BigInt64 after them. */
@@ -43,14 +44,9 @@ export interface LeaseWorkerData {
 /** Worker → main thread. */
 export type LeaseWorkerMessage = { type: "started" } | { type: "startFailed"; message: string } | { type: "leading" } | { type: "stoppedLeading" } | { type: "released" };
 
-/**
- * The worker's file beside the module at `self`, in the same form: lease-worker.ts from source
- * (Node strips its types), .js built by tsc, .mjs in the production bundles (scripts/bundle.ts
- * bundles it as an entry of its own beside flotilla.mjs).
- */
+/** The lease worker's file beside the module at `self` (worker-file.ts). */
 export function leaseWorkerFile(self: string): URL {
-  const ext = /\.(ts|mjs|js)$/.exec(new URL(self).pathname)?.[1] ?? "js";
-  return new URL(`./lease-worker.${ext}`, self);
+  return workerFileBeside(self, "lease-worker");
 }
 
 /** LeaderElector's surface, run in a worker thread (lease-worker.ts). */

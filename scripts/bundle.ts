@@ -3,6 +3,7 @@
 //   agent.mjs     `flotilla agent` alone (bin/agent-bundle.ts), what every member runs;
 //   flotilla.mjs  every `flotilla` command (bin/flotilla.ts): the control plane and `certs …`;
 //   lease-worker.mjs  the control plane's leader-election thread (control-plane/lease-worker.ts);
+//   lua-worker.mjs    the Lua thread of any process that runs customizations (shared/interpreter/lua/lua-worker.ts);
 // beside them what the control plane reads from its own directory at run time (crds.json, its CRDs
 // parsed from crds/ at build time, crds/ itself, and the dashboard's web-dist/), the licence of every bundled package (<bundle>.THIRD-PARTY-NOTICES.txt,
 // and the legal comments esbuild keeps in <bundle>.LEGAL.txt), and a source map per bundle kept as
@@ -20,7 +21,12 @@ import { leanClientNode } from "./lean-client-node.ts";
 export const DEFAULT_BUNDLE_DIR = fileURLToPath(new URL("../dist/bundle/", import.meta.url));
 
 /** The processes bundled: the output's name and its entry point. */
-export const BUNDLES = { agent: "../bin/agent-bundle.ts", flotilla: "../bin/flotilla.ts", "lease-worker": "../control-plane/lease-worker.ts" } as const;
+export const BUNDLES = {
+  agent: "../bin/agent-bundle.ts",
+  flotilla: "../bin/flotilla.ts",
+  "lease-worker": "../control-plane/lease-worker.ts",
+  "lua-worker": "../shared/interpreter/lua/lua-worker.ts",
+} as const;
 export type BundleName = keyof typeof BUNDLES;
 
 const FENGARI_LOADER = /[\\/]shared[\\/]interpreter[\\/]lua[\\/]fengari\.ts$/;
@@ -78,8 +84,9 @@ export async function buildBundle(entry: string, outfile: string, o: { productio
   return result.metafile;
 }
 
-/** The agent's bundle alone (bench:agent-rss --bundle, the bundle test). */
-export function bundleAgent(out = DEFAULT_BUNDLE_DIR): Promise<{ file: string; metafile: Metafile }> {
+/** The agent's bundle, and the Lua thread's it loads from beside it (bench:agent-rss --bundle, the bundle test). */
+export async function bundleAgent(out = DEFAULT_BUNDLE_DIR): Promise<{ file: string; metafile: Metafile }> {
+  await bundle("lua-worker", out);
   return bundle("agent", out);
 }
 
@@ -89,10 +96,12 @@ export async function bundleAll(out = DEFAULT_BUNDLE_DIR): Promise<Record<Bundle
   const flotilla = await bundle("flotilla", out);
   // The control plane's leader-election thread (control-plane/lease-thread.ts) loads it from beside flotilla.mjs.
   const leaseWorker = await bundle("lease-worker", out);
+  // Every process that runs Lua (shared/interpreter/lua/lua-thread.ts) loads it from beside its bundle.
+  const luaWorker = await bundle("lua-worker", out);
   await cp(fileURLToPath(new URL("../control-plane/crds/", import.meta.url)), `${out}/crds`, { recursive: true });
   await writeParsedCrds(out);
   await buildDashboard(`${out}/web-dist`);
-  return { agent, flotilla, "lease-worker": leaseWorker };
+  return { agent, flotilla, "lease-worker": leaseWorker, "lua-worker": luaWorker };
 }
 
 /** Each bundled package's name, version, licence and licence file, from the inputs esbuild read. */

@@ -446,32 +446,43 @@ async function main(): Promise<void> {
   }
   const [f, w] = results as [Figures, Figures];
 
-  // The chosen runtime as callers use it: sandbox, fresh environment per call, limits, Karmada's conversions.
+  // The chosen runtime as callers use it: sandbox, fresh environment per call, limits, Karmada's
+  // conversions; on the calling thread and in its Lua thread (lua-thread.ts), side by side.
   const { LuaInterpreterRuntime } = await import("../../shared/interpreter/lua/runtime.ts");
-  const rt = new LuaInterpreterRuntime();
   const asObject = observed as unknown as KubeObject;
-  const one = rt.interpreter({ healthInterpretation: { luaScript: healthScript }, statusAggregation: { luaScript: aggregateScript } });
-  const rtHealth = perCall(() => one.interpretHealth?.(asObject));
-  const rtAggregate = perCall(() => one.aggregateStatus?.(asObject, items as never));
   const heapMiB = () => {
     gc();
     gc();
     return process.memoryUsage().heapUsed / 2 ** 20;
   };
-  const before = rssMiB();
-  const heapBefore = heapMiB();
-  t0 = performance.now();
-  for (let i = 0; i < 100; i++) {
-    const c = rt.interpreter({ healthInterpretation: { luaScript: `${healthScript}\n-- customization ${i}` }, statusAggregation: { luaScript: `${aggregateScript}\n-- customization ${i}` } });
-    c.interpretHealth?.(asObject);
-    c.aggregateStatus?.(asObject, items as never);
-  }
-  const compileMs = (performance.now() - t0) / 100;
-  const rss100 = rssMiB() - before;
-  const heap100 = heapMiB() - heapBefore;
-  console.log(`\nLuaInterpreterRuntime (fengari, sandbox, fresh environment per call, 1 s / 32 MiB limits)`);
-  console.log(`  InterpretHealth ${rtHealth.toFixed(1)} µs/call (${(rtHealth / baseHealth).toFixed(1)}× baseline); AggregateStatus ${rtAggregate.toFixed(1)} µs/call (${(rtAggregate / baseAggregate).toFixed(1)}× baseline)`);
-  console.log(`  100 customizations (health + aggregate scripts each) compiled and run once: ${compileMs.toFixed(2)} ms each, JS heap +${heap100.toFixed(1)} MiB, RSS +${rss100.toFixed(1)} MiB`);
+  const runtimeFigures = (thread: boolean) => {
+    const rt = new LuaInterpreterRuntime({ thread });
+    const firstStart = performance.now();
+    rt.check(healthScript, "InterpretHealth");
+    const firstMs = performance.now() - firstStart;
+    const one = rt.interpreter({ healthInterpretation: { luaScript: healthScript }, statusAggregation: { luaScript: aggregateScript } });
+    const health = perCall(() => one.interpretHealth?.(asObject));
+    const aggregate = perCall(() => one.aggregateStatus?.(asObject, items as never));
+    const before = rssMiB();
+    const heapBefore = heapMiB();
+    const start = performance.now();
+    for (let i = 0; i < 100; i++) {
+      const c = rt.interpreter({ healthInterpretation: { luaScript: `${healthScript}\n-- customization ${i}` }, statusAggregation: { luaScript: `${aggregateScript}\n-- customization ${i}` } });
+      c.interpretHealth?.(asObject);
+      c.aggregateStatus?.(asObject, items as never);
+    }
+    const figures = { firstMs, health, aggregate, compileMs: (performance.now() - start) / 100, heap100: heapMiB() - heapBefore, rss100: rssMiB() - before };
+    rt.close();
+    return figures;
+  };
+  const local = runtimeFigures(false);
+  const threaded = runtimeFigures(true);
+  console.log(`\nLuaInterpreterRuntime (fengari, sandbox, fresh environment per call, 1 s / 32 MiB limits): calling thread | Lua thread | ratio`);
+  console.log(`  first call (a new VM; the thread's start and fengari's load): ${local.firstMs.toFixed(1)} ms | ${threaded.firstMs.toFixed(1)} ms | ${(threaded.firstMs / local.firstMs).toFixed(2)}`);
+  console.log(`  InterpretHealth µs/call: ${local.health.toFixed(1)} (${(local.health / baseHealth).toFixed(1)}× baseline) | ${threaded.health.toFixed(1)} (${(threaded.health / baseHealth).toFixed(1)}×) | ${(threaded.health / local.health).toFixed(2)}`);
+  console.log(`  AggregateStatus µs/call: ${local.aggregate.toFixed(1)} (${(local.aggregate / baseAggregate).toFixed(1)}× baseline) | ${threaded.aggregate.toFixed(1)} (${(threaded.aggregate / baseAggregate).toFixed(1)}×) | ${(threaded.aggregate / local.aggregate).toFixed(2)}`);
+  console.log(`  100 customizations (health + aggregate scripts each) compiled and run once, ms each: ${local.compileMs.toFixed(2)} | ${threaded.compileMs.toFixed(2)} | ${(threaded.compileMs / local.compileMs).toFixed(2)}`);
+  console.log(`  ... the caller's JS heap +${local.heap100.toFixed(1)} MiB | +${threaded.heap100.toFixed(1)} MiB (the VM's heap is the thread's); RSS +${local.rss100.toFixed(1)} MiB | +${threaded.rss100.toFixed(1)} MiB (the thread's included)`);
   console.log(`\nratios fengari/wasmoon: health ${(f.healthUs / w.healthUs).toFixed(2)}, aggregate ${(f.aggregateUs / w.aggregateUs).toFixed(2)}, next VM ${(f.nextVmMs / w.nextVmMs).toFixed(2)}, RSS/100 VMs ${(f.rss100Vms / Math.max(w.rss100Vms, 0.1)).toFixed(2)}`);
 }
 

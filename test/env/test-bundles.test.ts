@@ -46,6 +46,7 @@ describe("ensureTestBundles", () => {
     assert.equal(await ensureTestBundles(), await ensureTestBundles(), "once per process");
     const dir = dirname(b.flotilla);
     assert.ok((await stat(join(dir, "lease-worker.mjs"))).isFile());
+    assert.ok((await stat(join(dir, "lua-worker.mjs"))).isFile());
     assert.match(await readlink(join(dir, "crds")), /control-plane\/crds$/);
     // The CRDs the bundled control plane installs: the YAML files, parsed at build time.
     assert.deepEqual(JSON.parse(await readFile(join(dir, PARSED_CRDS_FILE), "utf8")), await parseCrdFiles());

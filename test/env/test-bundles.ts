@@ -18,8 +18,17 @@ export const TEST_BUNDLE_DIR = join(ROOT, "dist", "test-bundle");
 const SOURCE_DIRS = ["agent", "control-plane", "shared", "bin"];
 const BUILD_FILES = ["package.json", "package-lock.json", "tsconfig.json", "scripts/bundle.ts", "scripts/lean-client-node.ts", "test/env/test-bundles.ts"];
 
-/** Each bundle and its entry point. The control plane loads lease-worker.mjs from beside flotilla.mjs. */
-const ENTRIES = { flotilla: "bin/flotilla.ts", agent: "bin/agent-bundle.ts", "lease-worker": "control-plane/lease-worker.ts", flotillactl: "bin/flotillactl.ts" } as const;
+/**
+ * Each bundle and its entry point. The control plane loads lease-worker.mjs from beside
+ * flotilla.mjs, and every process that runs Lua loads lua-worker.mjs from beside its own bundle.
+ */
+const ENTRIES = {
+  flotilla: "bin/flotilla.ts",
+  agent: "bin/agent-bundle.ts",
+  "lease-worker": "control-plane/lease-worker.ts",
+  "lua-worker": "shared/interpreter/lua/lua-worker.ts",
+  flotillactl: "bin/flotillactl.ts",
+} as const;
 
 /** Where the processes' entry points are: the bundles, or the sources. */
 export interface TestBundles {

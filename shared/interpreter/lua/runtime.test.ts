@@ -201,6 +201,40 @@ describe("runaway scripts", () => {
   });
 });
 
+describe("built-in functions, which the VM's own check never reaches", () => {
+  // A 16 KiB subject and a pattern of 20 `a*` then a `b` it never finds: string.find backtracks
+  // through ~n^20 positions inside fengari's JavaScript, between two Lua instructions. On the
+  // calling thread it ran for minutes and held the event loop (issue 37's webhook reproduction).
+  const backtracking = `local s = "a"\nfor i = 1, 14 do s = s .. s end\nlocal p = ""\nfor i = 1, 20 do p = p .. "a*" end\np = p .. "b"`;
+  it("a backtracking string.find ends at the hard deadline, and the runtime keeps serving", () => {
+    const started = performance.now();
+    failsWith(() => health(`${backtracking}\nfunction InterpretHealth(o)\n  return s:find(p) ~= nil\nend`), "InterpretHealth", /script exceeded the time limit of 200 ms \(its thread was ended 1200 ms into the call\)$/);
+    const took = performance.now() - started;
+    assert.ok(took >= 1200 && took < 6000, `the call took ${took.toFixed(0)} ms`);
+    assert.equal(health(`function InterpretHealth(o) return true end`), true);
+    // The same script again is refused at once, for a while: a customization that does this on
+    // every call (an agent's health reports) would hold its caller each time.
+    const again = performance.now();
+    failsWith(() => health(`${backtracking}\nfunction InterpretHealth(o)\n  return s:find(p) ~= nil\nend`), "InterpretHealth", /its thread was ended 1200 ms into the call/);
+    assert.ok(performance.now() - again < 500, `the second call took ${(performance.now() - again).toFixed(0)} ms`);
+  });
+  it("at check, as the admission webhook runs a script's top level", () => {
+    const started = performance.now();
+    assert.throws(() => rt.check(`${backtracking}\nlocal found = s:find(p)\nfunction InterpretHealth(o) return true end`, "InterpretHealth"), (e: unknown) => e instanceof LuaScriptError && /time limit of 200 ms/.test(e.message));
+    assert.ok(performance.now() - started < 6000);
+    rt.check(`function InterpretHealth(o) return true end`, "InterpretHealth");
+  });
+  it("arguments that cannot reach the thread give an InterpreterError", () =>
+    failsWith(() => rt.run("InterpretHealth", `function InterpretHealth(o) return true end`, "InterpretHealth", [{ f: () => 1 }], 1, ([h]) => h), "InterpretHealth", /cannot be passed to Lua/));
+  it("on the calling thread (thread: false) the same scripts run, under the VM's own checks", () => {
+    const local = new LuaInterpreterRuntime({ timeoutMs: 200, memoryBytes: 16 * 2 ** 20, thread: false });
+    const run = (script: string) => local.interpreter({ healthInterpretation: { luaScript: script } }).interpretHealth?.(workload);
+    assert.equal(run(`function InterpretHealth(o) return o.status.readyReplicas == 4 end`), true);
+    failsWith(() => run(`function InterpretHealth(o)\n  while true do end\nend`), "InterpretHealth", /luaScript:2: script exceeded the time limit of 200 ms$/);
+    assert.throws(() => local.check(`function Other() end`, "InterpretHealth"), /not found function InterpretHealth/);
+  });
+});
+
 describe("check, as an apply does", () => {
   it("passes a script that defines its function", () => rt.check(`function InterpretHealth(o) return true end`, "InterpretHealth"));
   it("refuses a syntax error with the Lua message and line", () =>

@@ -4,19 +4,23 @@
 // time and a memory limit per call, and turns results into what Karmada's luavm returns.
 //
 // One VM serves every call: calls are synchronous and JavaScript runs one at a time, so a pool
-// would only add memory (a VM with its libraries is ~0.2 MiB). A script is compiled once per
-// content hash (sha256) and kept, up to `maxScripts`, least recently used first out. Each call
-// runs the compiled chunk in a fresh environment, as Karmada's DoString per call does, so one
-// call's globals never reach the next. A call that hits its time or memory limit, or breaks the
-// VM, throws an InterpreterError and the VM is replaced; other calls go on.
+// would only add memory (a VM with its libraries is ~0.2 MiB). It runs in a worker thread of its
+// own (lua-thread.ts) with a hard deadline, so no script holds the caller longer than the time
+// limit and a grace, even inside a built-in function; `thread: false` runs it on the calling
+// thread (lua-calls.ts), with only the VM's own checks. A script is compiled once per content hash
+// (sha256) and kept, up to `maxScripts`, least recently used first out. Each call runs the
+// compiled chunk in a fresh environment, as Karmada's DoString per call does, so one call's
+// globals never reach the next. A call that hits its time or memory limit, or breaks the VM,
+// throws an InterpreterError and the VM is replaced; other calls go on.
 import type { Logger } from "pino";
 import type { KubeObject } from "../../api/types.ts";
 import { InterpreterError, type InterpreterOperation, type KindInterpreter, type ReplicaRequirements, type StatusItem } from "../interpreter.ts";
-import { fengari } from "./fengari.ts";
-import { LuaConversionError, pullValue, type JsonValue } from "./convert.ts";
+import type { JsonValue } from "./convert.ts";
 import { fixEmptyTables } from "./empty-tables.ts";
+import { InThreadLua, type LuaCalls } from "./lua-calls.ts";
+import { ThreadedLua } from "./lua-thread.ts";
 import { aggregatedStatusItem, componentList, dependencies, replicaRequirements } from "./results.ts";
-import { LuaScriptError, Vm, type VmOptions } from "./vm.ts";
+import { LuaScriptError } from "./vm.ts";
 
 export { LuaScriptError };
 
@@ -29,6 +33,11 @@ export interface LuaRuntimeOptions {
   maxScripts?: number;
   /** Where a script's print() goes (debug level); dropped when absent. */
   logger?: Logger;
+  /**
+   * Run the VM in a worker thread with a hard deadline (default true); false runs it on the
+   * calling thread, where a built-in function can outlast the time limit (benchmarks compare the two).
+   */
+  thread?: boolean;
 }
 
 /** A customization's script, as in Karmada's ResourceInterpreterCustomization. */
@@ -68,23 +77,26 @@ function luaTypeName(v: JsonValue | undefined): string {
 
 /** Runs customization scripts; see the file comment. */
 export class LuaInterpreterRuntime {
-  private readonly opts: VmOptions;
-  private vm: Vm | undefined;
+  private readonly calls: LuaCalls & { close?(): void };
 
   constructor(opts: LuaRuntimeOptions = {}) {
-    this.opts = { timeoutMs: opts.timeoutMs ?? 1000, memoryBytes: opts.memoryBytes ?? 32 * 2 ** 20, maxScripts: opts.maxScripts ?? 1000, logger: opts.logger };
+    const options = { timeoutMs: opts.timeoutMs ?? 1000, memoryBytes: opts.memoryBytes ?? 32 * 2 ** 20, maxScripts: opts.maxScripts ?? 1000, logger: opts.logger };
+    this.calls = opts.thread === false ? new InThreadLua(options) : new ThreadedLua(options);
   }
 
   /** Checks a script as an apply would: it compiles, loads, and defines `functionName`. Throws LuaScriptError with the Lua message and line. */
   check(script: string, functionName: string): void {
-    const vm = this.current();
     try {
-      vm.check(script, functionName);
+      this.calls.check(script, functionName);
     } catch (e) {
-      if (vm.fatal !== undefined || !(e instanceof LuaScriptError)) this.vm = undefined;
       if (e instanceof LuaScriptError) throw e;
       throw new LuaScriptError(e instanceof Error ? e.message : String(e));
     }
+  }
+
+  /** Ends the runtime's Lua thread, if it has one (a later call starts another); it never keeps a process alive either way. */
+  close(): void {
+    this.calls.close?.();
   }
 
   /** As check, but the Lua message (with its line) is returned, undefined when the script is fine: the apply-time check's ScriptChecker. */
@@ -185,34 +197,11 @@ export class LuaInterpreterRuntime {
 
   /** Calls `fn`, reads `nret` results as JSON, and maps them; any failure becomes an InterpreterError for `operation`. */
   run<T>(operation: InterpreterOperation, script: string, fn: string, args: readonly unknown[], nret: number, map: (results: (JsonValue | undefined)[]) => T): T {
-    const { lua } = fengari();
-    let vm: Vm | undefined;
-    let base: number | undefined;
     try {
-      vm = this.current();
-      base = vm.call(script, fn, args, nret);
-      const visited = new Set<unknown>();
-      const results: (JsonValue | undefined)[] = [];
-      for (let i = 1; i <= nret; i++) results.push(pullValue(vm.L, base + i, visited));
-      lua.lua_settop(vm.L, base);
-      return map(results);
+      return map(this.calls.call(script, fn, args, nret));
     } catch (e) {
-      if (vm && base !== undefined) lua.lua_settop(vm.L, base);
-      if (!vm || vm.fatal !== undefined || !(e instanceof Error) || !(e instanceof LuaScriptError || e instanceof LuaConversionError || e.constructor === Error)) {
-        // A limit was hit, or something broke inside fengari: start from a fresh VM.
-        this.vm = undefined;
-      }
       if (e instanceof InterpreterError) throw e;
       throw new InterpreterError(operation, e instanceof Error ? e.message : String(e));
     }
-  }
-
-  private current(): Vm {
-    this.vm ??= this.newVm();
-    return this.vm;
-  }
-
-  private newVm(): Vm {
-    return new Vm(this.opts);
   }
 }

@@ -15,7 +15,7 @@ export interface VmOptions {
   timeoutMs: number;
   memoryBytes: number;
   maxScripts: number;
-  logger?: Logger;
+  logger?: Pick<Logger, "debug">;
 }
 
 /** A script that does not compile, fails at load, or lacks its function: the message has the Lua line. */
