@@ -6,8 +6,8 @@ import type { FederatedResourceQuota } from "../shared/api/quota.ts";
 import type { KubeConfig } from "@kubernetes/client-node";
 import type { Logger } from "pino";
 import { DNS_RESOURCES, type DNSEndpoint, type Domain, type IngressDNSRecord, type ServiceDNSRecord } from "../shared/api/dns.ts";
-import { CONTROLLER_REVISIONS, PRIORITY_CLASSES, RESOURCES, ROLLOUT_OF_LABEL } from "../shared/api/resources.ts";
-import type { Cluster, ControllerRevision, OverridePolicy, PropagationPolicy, ResourceBinding } from "../shared/api/types.ts";
+import { CONTROLLER_REVISIONS, PRIORITY_CLASSES, RESOURCES, ROLLOUT_OF_LABEL, SECRETS } from "../shared/api/resources.ts";
+import type { Cluster, ControllerRevision, KubeObject, OverridePolicy, PropagationPolicy, ResourceBinding } from "../shared/api/types.ts";
 import { Informer } from "../shared/informer.ts";
 import { BindingIndex, policyId } from "./binding-index.ts";
 import { BindingEntries } from "./binding-entries.ts";
@@ -45,6 +45,8 @@ export class Caches {
   readonly federatedResourceQuotas: Informer<FederatedResourceQuota>;
   /** Templates' rollout revisions (issue 23): only the ControllerRevisions Flotilla labels. */
   readonly controllerRevisions: Informer<ControllerRevision>;
+  /** The Secrets that hold Secret templates' revisions (works/revision-secret.ts): only those Flotilla labels. */
+  readonly revisionSecrets: Informer<KubeObject>;
   /** scheduling.k8s.io PriorityClasses: a policy's schedulePriority names one (issue 26). */
   readonly priorityClasses: Informer<{ metadata: { name?: string }; value?: number }>;
   /** Bindings of both scopes by cluster and by policy; up to date before any other handler of theirs runs. */
@@ -76,6 +78,7 @@ export class Caches {
     this.controllerRevisions = informer
       ? (informer(CONTROLLER_REVISIONS) as Informer<ControllerRevision>)
       : new Informer<ControllerRevision>({ kc, rest, resource: CONTROLLER_REVISIONS, labelSelector: ROLLOUT_OF_LABEL, log });
+    this.revisionSecrets = informer ? (informer(SECRETS) as Informer<KubeObject>) : new Informer<KubeObject>({ kc, rest, resource: SECRETS, labelSelector: ROLLOUT_OF_LABEL, log });
     // Registered first, so every controller's handler reads the index with the event in it.
     // Only a template's current binding is indexed: one left under a legacy name (being moved)
     // must not unfile the current one when it goes.
@@ -93,7 +96,7 @@ export class Caches {
 
   /** The caches propagation decides from: clusters, policies, bindings, overrides, interpreter customizations, priority classes. */
   private propagation(): Informer<unknown>[] {
-    return [this.clusters, this.policies, this.clusterPolicies, this.bindings, this.clusterBindings, this.overrides, this.clusterOverrides, this.customizations, this.controllerRevisions, this.priorityClasses] as Informer<unknown>[];
+    return [this.clusters, this.policies, this.clusterPolicies, this.bindings, this.clusterBindings, this.overrides, this.clusterOverrides, this.customizations, this.controllerRevisions, this.revisionSecrets, this.priorityClasses] as Informer<unknown>[];
   }
 
   /**

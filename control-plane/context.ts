@@ -100,7 +100,7 @@ export interface ControlPlaneOptions {
    * it (--webhook-url or --webhook-service; neither: the listen address). Undefined or an empty
    * listen: off, and a configuration applied earlier is left as it is.
    */
-  webhook?: { listen: string; url?: string; service?: string };
+  webhook?: { listen: string; url?: string; service?: string; clientAuth?: { caPem: string; names: string[] } };
   /**
    * The read-only web dashboard (dashboard/, issue 24): --dashboard-address, --dashboard-url (the
    * address browsers use, in the login links; default https://<listen address>),
@@ -224,7 +224,7 @@ export function createContext(opts: ControlPlaneOptions, isLeader: () => boolean
     caches,
     templates,
     works: new WorkStore(),
-    revisions: new RevisionStore({ rest, namespace: opts.clusterLeaseNamespace, informer: caches.controllerRevisions }),
+    revisions: new RevisionStore({ rest, namespace: opts.clusterLeaseNamespace, informer: caches.controllerRevisions, secrets: caches.revisionSecrets }),
     statuses: new StatusStore(),
     recorder: new EventRecorder({ rest, log: log.child({ component: "events" }) }),
     outcomes: new ScheduleOutcomes(),

@@ -8,6 +8,7 @@ import { createLogger } from "../shared/logger.ts";
 import { AGENT_RECONNECT_WORST_CASE_MS } from "../shared/reconnect.ts";
 import { waitForSignal } from "../shared/signals.ts";
 import { startControlPlane } from "./control-plane.ts";
+import type { ControlPlaneOptions } from "./context.ts";
 import { peerAddress } from "./peers/peer-address.ts";
 import { webhookEndpoint } from "./webhook/webhook-configuration.ts";
 import { splitHostPort } from "./dashboard/dashboard-server.ts";
@@ -58,6 +59,8 @@ export const controlPlaneFlags: FlagSpec[] = [
   { name: "webhook-listen", type: "string", default: "", help: 'host:port of the validating admission webhook (HTTPS with --tls-cert): the apiserver sends it every create and update of a ResourceInterpreterCustomization, refused when a script lacks its function or conflicts with another customization of the same kind; the control plane applies the ValidatingWebhookConfiguration (failurePolicy Fail, caBundle the --ca-cert) at start. "" (the default) turns it off and leaves an existing configuration as it is' },
   { name: "webhook-url", type: "string", default: "", help: "https://host:port where the apiserver calls the webhook (default: the --webhook-listen address, which must then not be 0.0.0.0); the hub's certificate must name the host" },
   { name: "webhook-service", type: "string", default: "", help: "namespace/name[:port] of the Service the apiserver calls the webhook through (port default 443), instead of --webhook-url; the hub's certificate must name <name>.<namespace>.svc" },
+  { name: "webhook-client-ca", type: "string", default: "", help: "PEM file of the CA whose client certificates may call the webhook: the listener then refuses any caller without one (the TLS handshake fails). The apiserver presents one when its AdmissionConfiguration gives the ValidatingAdmissionWebhook plugin a kubeConfigFile with a client certificate (docs/operations/webhook-authentication.md). \"\" (the default): callers are not authenticated, which a cluster whose apiserver cannot be configured needs" },
+  { name: "webhook-client-names", type: "string", default: "", help: "comma-separated common names of the client certificates --webhook-client-ca signed that may call the webhook (the apiserver's); any other gets 403. \"\" (the default): any certificate that CA signed" },
   { name: "peer-address", type: "string", default: "", help: "host:port where the other control-plane replicas reach this one's gRPC listener (default: --grpc-listen's host, or $POD_IP with its port when it listens on every interface). The leader collects there, every 5 s, the workload metrics this replica's agents send, so its FederatedHPAs see every cluster (written into the cluster Leases this replica holds; needs --ca-key on the leader, which signs itself a control-plane client certificate). Without an address, the leader counts the clusters streaming here as missing" },
   { name: "horizontal-pod-autoscaler-sync-period", type: "duration", default: "15s", help: "how often the leader runs each FederatedHPA over the members' latest workload summaries (Karmada's flag and default, as kube-controller-manager's); a FederatedHPA created or changed runs at once" },
   { name: "dashboard-address", type: "string", default: "", help: 'host:port of the read-only web dashboard (HTTPS with --tls-cert; overview, topology, clusters, explain, live): a browser signs in with an admin or viewer client certificate, or with the one-time link `flotillactl dashboard` prints. "" (the default) turns it off' },
@@ -127,7 +130,7 @@ export async function runControlPlane(flags: FlagValues): Promise<void> {
     allowNoExecuteTaintPolicy: flags["allow-no-execute-taint-policy"] as boolean,
     enableNoExecuteTaintEviction: flags["enable-no-execute-taint-eviction"] as boolean,
     adminRevocationList: (flags["admin-revocation-list"] as string | undefined) || undefined,
-    webhook: webhookFlags(flags),
+    webhook: await webhookFlags(flags),
     dashboard: dashboardFlags(flags),
     ...(peer === undefined ? {} : { peerAddress: peer }),
     maxReceiveMessageBytes: positive(flags, "max-receive-message-size"),
@@ -145,17 +148,21 @@ export async function runControlPlane(flags: FlagValues): Promise<void> {
 }
 
 /** The webhook's flags, checked before anything starts; undefined when it is off. */
-function webhookFlags(flags: FlagValues): { listen: string; url?: string; service?: string } | undefined {
+async function webhookFlags(flags: FlagValues): Promise<ControlPlaneOptions["webhook"]> {
   const listen = flags["webhook-listen"] as string;
   const url = (flags["webhook-url"] as string) || undefined;
   const service = (flags["webhook-service"] as string) || undefined;
+  const clientCa = flags["webhook-client-ca"] as string;
+  const names = (flags["webhook-client-names"] as string).split(",").map((n) => n.trim()).filter((n) => n !== "");
   if (listen === "") {
-    if (url !== undefined || service !== undefined) throw new FlagError("--webhook-url and --webhook-service need --webhook-listen");
+    if (url !== undefined || service !== undefined || clientCa !== "" || names.length > 0) throw new FlagError("--webhook-url, --webhook-service, --webhook-client-ca and --webhook-client-names need --webhook-listen");
     return undefined;
   }
+  if (names.length > 0 && clientCa === "") throw new FlagError("--webhook-client-names needs --webhook-client-ca");
   const endpoint = webhookEndpoint({ listen, url, service });
   if (endpoint instanceof Error) throw new FlagError(endpoint.message);
-  return { listen, url, service };
+  const clientAuth = clientCa === "" ? undefined : { caPem: await readFile(clientCa, "utf8"), names };
+  return { listen, url, service, ...(clientAuth === undefined ? {} : { clientAuth }) };
 }
 
 /** The dashboard's flags, checked before anything starts; undefined when it is off. */

@@ -158,7 +158,7 @@ const CONTROL_PLANE_ARGS = [
   `--leader-elect-namespace=${NS}`,
   "--identity=$(POD_NAME)",
   "--webhook-listen=0.0.0.0:9445",
-  `--webhook-service=${NS}/flotilla-control-plane:443`,
+  `--webhook-service=${NS}/flotilla-control-plane-webhook:443`,
 ];
 
 /** The rules the agent's ClusterRole always gets on top of rbac.rules. */
@@ -257,9 +257,13 @@ describe("helm template of flotilla-control-plane", () => {
     const svc = one<V1Service>(objects, "Service", "flotilla-control-plane");
     assert.deepEqual(
       svc.spec?.ports?.map((p) => [p.name, p.port, p.targetPort]),
-      [["grpc", 9443, "grpc"], ["registration", 9444, "registration"], ["webhook", 443, "webhook"]],
+      [["grpc", 9443, "grpc"], ["registration", 9444, "registration"]],
     );
     assert.deepEqual(svc.spec?.selector, d.spec?.selector.matchLabels);
+    const webhookSvc = one<V1Service>(objects, "Service", "flotilla-control-plane-webhook");
+    assert.equal(webhookSvc.spec?.type, "ClusterIP");
+    assert.deepEqual(webhookSvc.spec?.ports?.map((p) => [p.name, p.port, p.targetPort]), [["webhook", 443, "webhook"]]);
+    assert.deepEqual(webhookSvc.spec?.selector, d.spec?.selector.matchLabels);
 
     const cr = one<V1ClusterRole>(objects, "ClusterRole", "flotilla-control-plane");
     assert.deepEqual(cr.rules, [
@@ -341,16 +345,30 @@ describe("helm template of flotilla-control-plane", () => {
     assert.deepEqual(d.spec?.template.spec?.volumes, [{ name: "tls", secret: { secretName: "hub-tls" } }]);
   });
 
-  it("serves the admission webhook through the Service (its port from values), or not at all with webhook.enabled false", async () => {
-    const on = await render(controlPlaneChart, { ...controlPlaneValues(), service: { webhookPort: 8443 } });
+  it("serves the admission webhook through a ClusterIP Service of its own (its port from values), never the hub's, or not at all with webhook.enabled false", async () => {
+    const on = await render(controlPlaneChart, { ...controlPlaneValues(), service: { type: "LoadBalancer", webhookPort: 8443 } });
     const d = one<V1Deployment>(on, "Deployment", "flotilla-control-plane");
-    assert.ok(container(d).args?.includes(`--webhook-service=${NS}/flotilla-control-plane:8443`), "the configuration calls the Service's port");
-    assert.deepEqual(one<V1Service>(on, "Service", "flotilla-control-plane").spec?.ports?.find((p) => p.name === "webhook"), { name: "webhook", port: 8443, targetPort: "webhook", protocol: "TCP" });
+    assert.ok(container(d).args?.includes(`--webhook-service=${NS}/flotilla-control-plane-webhook:8443`), "the configuration calls the webhook Service's port");
+    const webhookSvc = one<V1Service>(on, "Service", "flotilla-control-plane-webhook");
+    assert.equal(webhookSvc.spec?.type, "ClusterIP", "not the hub's LoadBalancer");
+    assert.deepEqual(webhookSvc.spec?.ports, [{ name: "webhook", port: 8443, targetPort: "webhook", protocol: "TCP" }]);
+    assert.equal(one<V1Service>(on, "Service", "flotilla-control-plane").spec?.ports?.find((p) => p.name === "webhook"), undefined, "the hub's Service has no webhook port");
     const off = await render(controlPlaneChart, { ...controlPlaneValues(), webhook: { enabled: false } });
     const c = container(one<V1Deployment>(off, "Deployment", "flotilla-control-plane"));
     assert.deepEqual(c.args, CONTROL_PLANE_ARGS.filter((a) => !a.startsWith("--webhook-")));
     assert.equal(c.ports?.find((p) => p.name === "webhook"), undefined);
-    assert.equal(one<V1Service>(off, "Service", "flotilla-control-plane").spec?.ports?.find((p) => p.name === "webhook"), undefined);
+    assert.equal(off.find((o) => o.kind === "Service" && o.metadata?.name === "flotilla-control-plane-webhook"), undefined);
+  });
+
+  it("with webhook.clientCA, the webhook takes only the apiserver's client certificate: the CA mounted from a ConfigMap, the names as a flag", async () => {
+    const objects = await render(controlPlaneChart, { ...controlPlaneValues(), webhook: { enabled: true, clientCA: "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n", clientNames: ["kube-apiserver-webhook-client", "other"] } });
+    const d = one<V1Deployment>(objects, "Deployment", "flotilla-control-plane");
+    const args = container(d).args ?? [];
+    assert.ok(args.includes("--webhook-client-ca=/etc/flotilla/webhook-client/ca.crt"), args.join(" "));
+    assert.ok(args.includes("--webhook-client-names=kube-apiserver-webhook-client,other"), args.join(" "));
+    assert.equal(one<V1ConfigMap>(objects, "ConfigMap", "flotilla-control-plane-webhook-client-ca").data?.["ca.crt"], "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n");
+    assert.deepEqual(d.spec?.template.spec?.volumes?.find((v) => v.name === "webhook-client-ca"), { name: "webhook-client-ca", configMap: { name: "flotilla-control-plane-webhook-client-ca" } });
+    assert.deepEqual(container(d).volumeMounts?.find((m) => m.name === "webhook-client-ca"), { name: "webhook-client-ca", mountPath: "/etc/flotilla/webhook-client", readOnly: true });
   });
 
   it("serves the dashboard through the Service only with dashboard.enabled, and lets the control plane watch Events for it", async () => {

@@ -70,6 +70,13 @@ describe("selectorMatches", () => {
     { name: "ClusterPropagationPolicy: cluster-scoped template", selector: { apiVersion: "rbac.authorization.k8s.io/v1", kind: "ClusterRole" }, template: clusterRole, policy: clusterPolicy, want: true },
     { name: "ClusterPropagationPolicy: selector namespace equal", selector: { ...byKind, namespace: "shop" }, template: web, policy: clusterPolicy, want: true },
     { name: "ClusterPropagationPolicy: selector namespace differs", selector: { ...byKind, namespace: "other" }, template: web, policy: clusterPolicy, want: false },
+    {
+      name: "Flotilla's rollout bookkeeping (a revision's Secret) is never selected, even by kind alone",
+      selector: { apiVersion: "v1", kind: "Secret" },
+      template: { apiVersion: "v1", kind: "Secret", metadata: { namespace: "shop", name: "db-secret-0123456789", labels: { "flotilla.dev/rollout-of": "abc" } } },
+      policy: clusterPolicy,
+      want: false,
+    },
     { name: "ClusterPropagationPolicy: selector namespace set, cluster-scoped template", selector: { apiVersion: "rbac.authorization.k8s.io/v1", kind: "ClusterRole", namespace: "shop" }, template: clusterRole, policy: clusterPolicy, want: false },
   ];
   for (const c of cases) {

@@ -26,6 +26,9 @@ const RANK: Record<Specificity, number> = { kind: 1, labels: 2, name: 3 };
 /** Whether one of a policy's resourceSelectors selects the template, scope rules included. */
 export function selectorMatches(selector: ResourceSelector, template: KubeObject, policy: PropagationPolicy): boolean {
   if (selector.apiVersion !== template.apiVersion || selector.kind !== template.kind) return false;
+  // Flotilla's own rollout bookkeeping (ControllerRevisions, and the Secrets holding a Secret's
+  // revisions) is never a template, whatever a policy selects: no member gets a copy.
+  if (template.metadata.labels?.[LABELS.rolloutOf] !== undefined) return false;
   if (selector.name && selector.name !== template.metadata.name) return false;
   const namespace = template.metadata.namespace ?? "";
   if (policy.kind === "PropagationPolicy") {

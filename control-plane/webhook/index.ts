@@ -9,7 +9,9 @@ import { collectionPath } from "../../shared/kube-rest.ts";
 import type { ControlPlaneContext, Part } from "../context.ts";
 import { type AdmissionRequest, type AdmissionResponse, requestOf, reviewCronFederatedHPA, reviewCustomization, reviewFederatedHPA, reviewResponse } from "./admission.ts";
 import {
+  certificateNames,
   CRON_FEDERATED_HPA_WEBHOOK_PATH,
+  endpointHost,
   CUSTOMIZATION_WEBHOOK_PATH,
   FEDERATED_HPA_WEBHOOK_PATH,
   validatingWebhookConfiguration,
@@ -72,9 +74,14 @@ export function startWebhook(ctx: ControlPlaneContext, deps: { checkScript: Scri
           [CRON_FEDERATED_HPA_WEBHOOK_PATH]: reviewWith("CronFederatedHPA", reviewCronFederatedHPA),
         },
         onError: (err, path) => log.error({ err, path }, "admission review failed"),
+        ...(flags.clientAuth === undefined ? {} : { clientAuth: flags.clientAuth }),
       });
       const endpoint = webhookEndpoint(flags, server.port);
       if (endpoint instanceof Error) throw endpoint;
+      const host = endpointHost(endpoint);
+      if (!certificateNames(opts.tls.certPem, host)) {
+        log.error({ host }, "the hub's certificate does not name the host the apiserver calls the webhook by: it will refuse the webhook's TLS, and every write the webhook checks is refused (failurePolicy Fail) until the certificate names it (docs/operations/upgrades.md)");
+      }
       // Served before it is configured: the apiserver never calls a webhook that is not listening
       // yet. Every replica applies the same object (a no-op but for the first).
       await ctx.rest.apply(CONFIGURATION_PATH, validatingWebhookConfiguration(endpoint, opts.tls.caPem), FIELD_MANAGER);

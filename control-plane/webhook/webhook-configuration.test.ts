@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { validatingWebhookConfiguration, type WebhookEndpoint, webhookEndpoint } from "./webhook-configuration.ts";
+import { createCa, issueCertificate } from "../../shared/pki.ts";
+import { certificateNames, endpointHost, validatingWebhookConfiguration, type WebhookEndpoint, webhookEndpoint } from "./webhook-configuration.ts";
 
 describe("webhookEndpoint: where the apiserver calls the webhook, from the flags", () => {
   const cases: { name: string; flags: { listen: string; url?: string; service?: string }; boundPort?: number; want: WebhookEndpoint | RegExp }[] = [
@@ -54,5 +55,22 @@ describe("validatingWebhookConfiguration", () => {
     const cfg = validatingWebhookConfiguration({ service: { namespace: "flotilla-system", name: "flotilla-control-plane", port: 443 } }, ca);
     const [hook] = cfg.webhooks as { clientConfig: unknown }[];
     assert.deepEqual(hook?.clientConfig, { service: { namespace: "flotilla-system", name: "flotilla-control-plane", port: 443, path: "/validate-resourceinterpretercustomization" }, caBundle: Buffer.from(ca).toString("base64") });
+  });
+});
+
+describe("endpointHost and certificateNames: the name the apiserver checks the webhook's certificate against", () => {
+  it("a Service's <name>.<namespace>.svc, a URL's host (an IPv6 one without brackets)", () => {
+    assert.equal(endpointHost({ service: { namespace: "flotilla-system", name: "flotilla-control-plane-webhook", port: 443 } }), "flotilla-control-plane-webhook.flotilla-system.svc");
+    assert.equal(endpointHost({ url: "https://127.0.0.1:9445" }), "127.0.0.1");
+    assert.equal(endpointHost({ url: "https://[::1]:9445" }), "::1");
+    assert.equal(endpointHost({ url: "https://hooks.example.com" }), "hooks.example.com");
+  });
+  it("a certificate names its DNS names and IP addresses, and no other host", async () => {
+    const ca = await createCa("names-ca");
+    const hub = await issueCertificate(ca, { commonName: "hub", dnsNames: ["flotilla-control-plane.flotilla-system.svc"], ipAddresses: ["127.0.0.1"], usage: "server" });
+    assert.equal(certificateNames(hub.certPem, "flotilla-control-plane.flotilla-system.svc"), true);
+    assert.equal(certificateNames(hub.certPem, "127.0.0.1"), true);
+    assert.equal(certificateNames(hub.certPem, "flotilla-control-plane-webhook.flotilla-system.svc"), false);
+    assert.equal(certificateNames(hub.certPem, "10.0.0.1"), false);
   });
 });

@@ -1,5 +1,7 @@
 // The ValidatingWebhookConfiguration the control plane applies (pure): how the apiserver reaches
 // the webhook (a URL, or a Service in the cluster) and which requests it sends there.
+import { X509Certificate } from "node:crypto";
+import { isIP } from "node:net";
 import type { KubeObject } from "../../shared/api/types.ts";
 import { quotaWebhooks } from "./quota-webhooks.ts";
 
@@ -48,6 +50,18 @@ export function webhookEndpoint(flags: { listen: string; url?: string; service?:
   }
   const port = boundPort ?? Number(flags.listen.slice(i + 1));
   return { url: `https://${host.includes(":") ? `[${host}]` : host}:${port}` };
+}
+
+/** The host the apiserver checks the webhook's serving certificate against: a Service's `<name>.<namespace>.svc`, or the URL's host. */
+export function endpointHost(endpoint: WebhookEndpoint): string {
+  if ("service" in endpoint) return `${endpoint.service.name}.${endpoint.service.namespace}.svc`;
+  return new URL(endpoint.url).hostname.replace(/^\[|\]$/g, "");
+}
+
+/** Whether the serving certificate names `host` (a DNS name or an IP address), as the apiserver will check it. */
+export function certificateNames(certPem: string, host: string): boolean {
+  const cert = new X509Certificate(certPem);
+  return isIP(host) === 0 ? cert.checkHost(host) !== undefined : cert.checkIP(host) !== undefined;
 }
 
 /** One validating webhook: CREATE and UPDATE of a flotilla.dev resource go to `path`. */

@@ -2,12 +2,13 @@ import assert from "node:assert/strict";
 import { request } from "node:https";
 import { after, before, describe, it } from "node:test";
 import { createCa, issueCertificate } from "../../shared/pki.ts";
-import { BadRequestError, startWebhookServer, type WebhookServer } from "./webhook-server.ts";
+import { BadRequestError, callerAllowed, startWebhookServer, type WebhookServer } from "./webhook-server.ts";
 
-/** POSTs (or sends `method`) to the server over TLS, verifying its certificate against the CA. */
-function call(port: number, caPem: string, path: string, body: string, method = "POST"): Promise<{ status: number; text: string }> {
+/** POSTs (or sends `method`) to the server over TLS, verifying its certificate against the CA; `client`: the certificate to present. */
+function call(port: number, caPem: string, path: string, body: string, method = "POST", client?: { certPem: string; keyPem: string }): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: "127.0.0.1", port, path, method, ca: caPem, servername: "localhost", headers: { "content-type": "application/json" } }, (res) => {
+    const tls = client === undefined ? {} : { cert: client.certPem, key: client.keyPem };
+    const req = request({ host: "127.0.0.1", port, path, method, ca: caPem, servername: "localhost", headers: { "content-type": "application/json" }, ...tls }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (c: Buffer) => chunks.push(c));
       res.on("end", () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
@@ -76,5 +77,54 @@ describe("the webhook's HTTPS listener", () => {
     release();
     assert.deepEqual((await Promise.all(slow)).map((r) => r.status), Array(16).fill(200));
     assert.equal((await call(server.port, caPem, "/echo", "{}")).status, 200);
+  });
+});
+
+describe("callerAllowed", () => {
+  for (const [what, cn, names, want] of [
+    ["no names: any certificate the CA signed", "anyone", [], true],
+    ["a listed name", "kube-apiserver", ["kube-apiserver", "other"], true],
+    ["a name not listed", "admin", ["kube-apiserver"], false],
+    ["no common name", undefined, ["kube-apiserver"], false],
+  ] as const) {
+    it(what, () => assert.equal(callerAllowed(cn, names), want));
+  }
+});
+
+describe("the webhook's listener with client authentication (issue 37)", () => {
+  let server: WebhookServer;
+  let caPem: string;
+  let apiserver: { certPem: string; keyPem: string };
+  let admin: { certPem: string; keyPem: string };
+  let stranger: { certPem: string; keyPem: string };
+  before(async () => {
+    const ca = await createCa("webhook-test-ca");
+    const clients = await createCa("apiserver-clients");
+    const other = await createCa("someone-else");
+    caPem = ca.certPem;
+    const serving = await issueCertificate(ca, { commonName: "flotilla-hub", dnsNames: ["localhost"], ipAddresses: ["127.0.0.1"], usage: "server" });
+    apiserver = await issueCertificate(clients, { commonName: "kube-apiserver", usage: "client" });
+    admin = await issueCertificate(clients, { commonName: "admin", usage: "client" });
+    stranger = await issueCertificate(other, { commonName: "kube-apiserver", usage: "client" });
+    server = await startWebhookServer({
+      listen: "127.0.0.1:0",
+      certPem: serving.certPem,
+      keyPem: serving.keyPem,
+      routes: { "/echo": async (body) => ({ got: body }) },
+      onError: () => undefined,
+      clientAuth: { caPem: clients.certPem, names: ["kube-apiserver"] },
+    });
+  });
+  after(() => server?.close());
+
+  it("answers the apiserver's certificate", async () => {
+    assert.deepEqual(await call(server.port, caPem, "/echo", "{}", "POST", apiserver), { status: 200, text: '{"got":{}}' });
+  });
+  it("refuses a caller without a certificate, and one another CA signed, in the TLS handshake", async () => {
+    await assert.rejects(call(server.port, caPem, "/echo", "{}"));
+    await assert.rejects(call(server.port, caPem, "/echo", "{}", "POST", stranger));
+  });
+  it("answers 403 to a certificate of that CA with another name", async () => {
+    assert.equal((await call(server.port, caPem, "/echo", "{}", "POST", admin)).status, 403);
   });
 });

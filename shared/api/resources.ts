@@ -1,5 +1,5 @@
 import type { ResourceInfo } from "../kube-rest.ts";
-import { API_VERSION } from "./types.ts";
+import { API_VERSION, LABELS } from "./types.ts";
 
 const r = (kind: string, plural: string, namespaced: boolean): ResourceInfo => ({ apiVersion: API_VERSION, kind, plural, namespaced });
 
@@ -30,4 +30,4 @@ export const SECRETS: ResourceInfo = { apiVersion: "v1", kind: "Secret", plural:
 export const CONTROLLER_REVISIONS: ResourceInfo = { apiVersion: "apps/v1", kind: "ControllerRevision", plural: "controllerrevisions", namespaced: true };
 
 /** The label every Flotilla rollout revision carries: a digest of its template's key. The control plane watches only those. */
-export const ROLLOUT_OF_LABEL = "flotilla.dev/rollout-of";
+export const ROLLOUT_OF_LABEL = LABELS.rolloutOf;

@@ -8,6 +8,11 @@ export const API_VERSION = `${GROUP}/${VERSION}`;
 
 /** Labels and annotations Flotilla sets or reads. */
 export const LABELS = {
+  /**
+   * On Flotilla's rollout bookkeeping in the control cluster (a template's ControllerRevisions, a
+   * Secret's revision values): the template key's digest. Never a template: no policy selects it.
+   */
+  rolloutOf: "flotilla.dev/rollout-of",
   /** On a member object: "false" means Flotilla never touches it (ManagedLabelFalse). */
   managed: "flotilla.dev/managed",
   /** On a member object Flotilla applied: the Work key that owns it (sanitised into a label value hash). */

@@ -4,6 +4,7 @@
 // plane's Lua runtime compiles each script, so a syntax error comes back with its line.
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
+import { request } from "node:https";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { type Fleet, startFleet } from "../env/fleet.ts";
@@ -49,6 +50,26 @@ describe("ResourceInterpreterCustomizations checked at apply time by the control
     assert.equal(hook?.failurePolicy, "Fail");
   });
 
+  it("answers only the control cluster's apiserver: without a client certificate the handshake fails, the cluster admin's certificate gets 403", async () => {
+    // The apiserver presents its webhook client certificate (test/env: AdmissionConfiguration
+    // kubeConfigFile), and the control plane takes only that CA and that name (--webhook-client-ca,
+    // --webhook-client-names); every apply in this file goes through it.
+    const ca = await readFile(join(flotilla.certsDir, "ca.crt"), "utf8");
+    const post = (tls: { cert?: Buffer; key?: Buffer }) =>
+      new Promise<number>((resolve, reject) => {
+        const req = request({ host: "127.0.0.1", port: flotilla.webhookPort, path: "/validate-resourceinterpretercustomization", method: "POST", ca, timeout: 5_000, ...tls }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on("timeout", () => req.destroy(new Error("timeout")));
+        req.on("error", reject);
+        req.end("{}");
+      });
+    await assert.rejects(post({}));
+    const [cert, key] = await Promise.all(["admin.crt", "admin.key"].map((f) => readFile(join(fleet.control.dir, f))));
+    assert.equal(await post({ cert, key }), 403);
+  });
+
   it("stores Karmada's example customization (only its apiVersion changed)", async () => {
     assert.match(await apply(fleet.control, karmadaExampleManifest), /declarative-configuration-example (created|configured)/);
     assert.ok(await getJson(fleet.control, ["ric", "declarative-configuration-example"]));
@@ -85,6 +106,35 @@ describe("ResourceInterpreterCustomizations checked at apply time by the control
     const kept = await getJson<{ spec: { customizations: { componentResource: { luaScript: string } } } }>(fleet.control, ["ric", "more-deps"]);
     assert.equal(kept?.spec.customizations.componentResource.luaScript, "function GetComponents(o) return {} end");
     await kubectl(fleet.control, ["label", "ric", "more-deps", "team=platform"]);
+  });
+
+  it("refuses a script whose top level backtracks inside string.find past the time limit, and the control plane keeps answering", async () => {
+    // Issue 37's reproduction: the VM's count hook never runs inside a built-in function, and this
+    // one apply held the control plane's event loop for minutes. Its Lua thread is now ended at
+    // the hard deadline (1 s limit + 1 s grace), and the webhook answers with the limit.
+    const script = [
+      'local s = "a"',
+      "for i = 1, 14 do s = s .. s end",
+      'local p = ""',
+      'for i = 1, 20 do p = p .. "a*" end',
+      'local found = s:find(p .. "b")',
+      "function InterpretHealth(o) return true end",
+    ].join("\n");
+    // A target no other customization here has, so that only the script can be refused.
+    const manifest = JSON.stringify({
+      apiVersion: "flotilla.dev/v1alpha1",
+      kind: "ResourceInterpreterCustomization",
+      metadata: { name: "backtracking" },
+      spec: { target: { apiVersion: "example.io/v1", kind: "Widget" }, customizations: { healthInterpretation: { luaScript: script } } },
+    });
+    const started = Date.now();
+    const stderr = await refused(fleet, manifest);
+    assert.match(stderr, DENIED);
+    assert.match(stderr, /InterpreterOperation\(InterpretHealth\) Lua script error: script exceeded the time limit of 1000 ms/);
+    const health = await fetch(`http://127.0.0.1:${flotilla.controlPlaneHealthPort}/healthz`, { signal: AbortSignal.timeout(5_000) });
+    assert.equal(health.status, 200);
+    assert.ok(Date.now() - started < 15_000, `the refusal and /healthz took ${Date.now() - started} ms`);
+    assert.equal(await getJson(fleet.control, ["ric", "backtracking"]), undefined);
   });
 
   it("refuses a CronFederatedHPA whose schedule does not parse or whose time zone is unknown, and stores a good one", async () => {

@@ -70,6 +70,9 @@ export function policyJson(name: string, selector: { apiVersion: string; kind: s
 
 export const webPolicy = (opts: Parameters<typeof rollout>[0] = {}) => policyJson("web", { apiVersion: "apps/v1", kind: "Deployment", name: "web" }, rollout(opts));
 export const settingsPolicy = () => policyJson("settings", { apiVersion: "v1", kind: "ConfigMap", name: "settings" }, rollout());
+export const secretPolicy = () => policyJson("db", { apiVersion: "v1", kind: "Secret", name: "db" }, rollout());
+/** The Secret `db` whose password is `password` (its data holds the base64). */
+export const secretJson = (password: string) => JSON.stringify({ apiVersion: "v1", kind: "Secret", metadata: { name: "db", namespace: NS }, data: { password: Buffer.from(password).toString("base64") } });
 export const settingsJson = (version: string) => JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "settings", namespace: NS }, data: { version } });
 
 /** The value or undefined when the apiserver says 404. */
@@ -135,6 +138,10 @@ export function rolloutHarness() {
   const apps = (name: string) => member(name).kubeConfig().makeApiClient(AppsV1Api);
   const memberImage = async (name: string) => (await orAbsent(apps(name).readNamespacedDeployment({ name: "web", namespace: NS })))?.spec?.template.spec?.containers[0]?.image;
   const images = async () => Object.fromEntries(await Promise.all(MEMBERS.map(async (m) => [m, await memberImage(m)] as const)));
+  const memberPassword = async (name: string) => {
+    const data = (await orAbsent(member(name).kubeConfig().makeApiClient(CoreV1Api).readNamespacedSecret({ name: "db", namespace: NS })))?.data;
+    return data?.password === undefined ? undefined : Buffer.from(data.password, "base64").toString();
+  };
   const memberSettings = async (name: string) => (await orAbsent(member(name).kubeConfig().makeApiClient(CoreV1Api).readNamespacedConfigMap({ name: "settings", namespace: NS })))?.data?.version;
   /** Every image the member's ReplicaSets of web have had (the Deployment's history, kept after the fact). */
   const replicaSetImages = async (name: string) =>
@@ -230,6 +237,6 @@ export function rolloutHarness() {
     get control() {
       return control;
     },
-    member, apps, memberImage, images, memberSettings, replicaSetImages, runsHealthy, record, stopRecording, custom, binding, state, entry, describeState, until, untilState, untilImage, ctl, rolloutStatus, eventReasons, untilBindingStrategy, untilRolloutCondition, succeededAt, firstRevisionSucceeds,
+    member, apps, memberImage, images, memberSettings, memberPassword, replicaSetImages, runsHealthy, record, stopRecording, custom, binding, state, entry, describeState, until, untilState, untilImage, ctl, rolloutStatus, eventReasons, untilBindingStrategy, untilRolloutCondition, succeededAt, firstRevisionSucceeds,
   };
 }

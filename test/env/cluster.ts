@@ -17,7 +17,7 @@ import { type LoadBalancers, startLoadBalancers } from "./load-balancers.ts";
 import { freePort } from "./free-port.ts";
 import { startMetricsServer } from "./metrics-server.ts";
 import { installFallbackUsage } from "./usage.ts";
-import { type AggregationPki, adminCredentials, makeAggregationPki, makeClusterPki } from "./pki.ts";
+import { type AggregationPki, adminCredentials, makeAggregationPki, makeClusterPki, makeWebhookClientPki, WEBHOOK_CLIENT_NAME } from "./pki.ts";
 import { withStartSlot } from "./start-slots.ts";
 import { waitFor } from "./wait.ts";
 import { allSettledOrThrow } from "./all-settled.ts";
@@ -73,6 +73,11 @@ export interface Cluster {
   auditLogPath?: string;
   /** A member's cloud: addresses of its LoadBalancer Services and Ingresses (absent in a control cluster). */
   loadBalancers?: LoadBalancers;
+  /**
+   * A control cluster's apiserver presents a client certificate to admission webhooks: the CA that
+   * signed it (PEM file) and its common name, what a webhook checks its callers against.
+   */
+  webhookClient?: { caCert: string; name: string };
   /** A client-node KubeConfig for the admin user. */
   kubeConfig(): KubeConfig;
   /** Kills every process at once (SIGKILL: the cluster is thrown away) and removes dir. Idempotent. */
@@ -123,7 +128,8 @@ async function startClusterNow(opts: ClusterOptions): Promise<Cluster> {
     const metrics = opts.metrics === true && opts.role === "member";
     const metricsBinDir = metrics ? (opts.metricsBinDir ?? (await ensureMetricsBinaries())) : undefined;
     const aggregation: AggregationPki | undefined = metrics ? await makeAggregationPki(dir, pki) : undefined;
-    const apiserver = await startKubeApiserver({ binDir, dir, name, etcdUrl: etcd.clientUrl, pki, auditLogPath, aggregation });
+    const webhookClient = opts.role === "control" ? await makeWebhookClientPki(dir, pki) : undefined;
+    const apiserver = await startKubeApiserver({ binDir, dir, name, etcdUrl: etcd.clientUrl, pki, auditLogPath, aggregation, webhookClient });
     processes.push(apiserver.process);
     const kubeconfigPath = join(dir, "admin.kubeconfig");
     await writeKubeconfig(kubeconfigPath, name, apiserver.server, await adminCredentials(pki));
@@ -167,6 +173,7 @@ async function startClusterNow(opts: ClusterOptions): Promise<Cluster> {
       auditLogPath,
       processes,
       loadBalancers,
+      ...(webhookClient === undefined ? {} : { webhookClient: { caCert: pki.caCert, name: WEBHOOK_CLIENT_NAME } }),
       ports,
       etcdUrl: etcd.clientUrl,
       kubeConfig: () => {

@@ -188,6 +188,8 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
         `--ca-key=${join(certsDir, "ca.key")}`,
         `--registration-listen=${registrationListen}`,
         `--webhook-listen=${webhookListen}`,
+        // The control cluster's apiserver presents its webhook client certificate: only it may call.
+        ...(webhookListen === "" || fleet.control.webhookClient === undefined ? [] : [`--webhook-client-ca=${fleet.control.webhookClient.caCert}`, `--webhook-client-names=${fleet.control.webhookClient.name}`]),
         ...(dashboardListen === "" ? [] : [`--dashboard-address=${dashboardListen}`]),
         `--agent-cert-validity=${opts.agentCertValidity ?? "24h"}`,
         `--cluster-failure-threshold=${opts.clusterFailureThreshold ?? "5s"}`,

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { binaryPath } from "./binaries.ts";
 import { freePort } from "./free-port.ts";
 import { ManagedProcess } from "./managed-process.ts";
-import type { AggregationPki, ClusterPki } from "./pki.ts";
+import type { AggregationPki, ClusterPki, WebhookClientPki } from "./pki.ts";
 import { retryOnPortClash } from "./port-retry.ts";
 import { waitFor } from "./wait.ts";
 
@@ -43,9 +43,12 @@ export function startKubeApiserver(opts: {
   auditLogPath?: string;
   /** Turn on the aggregation layer's proxy (front-proxy client certificate and request headers), for APIServices. */
   aggregation?: AggregationPki;
+  /** Present this client certificate to every admission webhook (AdmissionConfiguration kubeConfigFile). */
+  webhookClient?: WebhookClientPki;
 }): Promise<KubeApiserver> {
   return retryOnPortClash(async () => {
     const audit = opts.auditLogPath === undefined ? [] : await auditFlags(opts.dir, opts.auditLogPath);
+    const admission = opts.webhookClient === undefined ? [] : await admissionFlags(opts.dir, opts.webhookClient);
     const port = await freePort();
     const server = `https://127.0.0.1:${port}`;
     const { pki } = opts;
@@ -68,6 +71,7 @@ export function startKubeApiserver(opts: {
         `--service-account-signing-key-file=${pki.serviceAccountKey}`,
         ...FIXED_FLAGS,
         ...audit,
+        ...admission,
         ...(opts.aggregation === undefined ? [] : aggregationFlags(opts.aggregation)),
       ],
       logFile: join(opts.dir, "kube-apiserver.log"),
@@ -120,6 +124,35 @@ async function auditFlags(dir: string, logPath: string): Promise<string[]> {
   const policyFile = join(dir, "audit-policy.yaml");
   await writeFile(policyFile, auditPolicy);
   return [`--audit-policy-file=${policyFile}`, `--audit-log-path=${logPath}`, "--audit-log-format=json", "--audit-log-maxbackup=0"];
+}
+
+/**
+ * The webhook admission plugins read a kubeconfig whose user `*` (any webhook host) holds the
+ * client certificate they present to admission webhooks, as a production apiserver is configured
+ * to authenticate to one (docs/operations/webhook-authentication.md).
+ */
+async function admissionFlags(dir: string, client: WebhookClientPki): Promise<string[]> {
+  const kubeconfig = join(dir, "admission-webhooks.kubeconfig");
+  const config = join(dir, "admission-configuration.yaml");
+  await writeFile(kubeconfig, `apiVersion: v1
+kind: Config
+users:
+  - name: "*"
+    user:
+      client-certificate: ${client.cert}
+      client-key: ${client.key}
+`);
+  const plugin = (name: string) => `  - name: ${name}
+    configuration:
+      apiVersion: apiserver.config.k8s.io/v1
+      kind: WebhookAdmissionConfiguration
+      kubeConfigFile: ${kubeconfig}
+`;
+  await writeFile(config, `apiVersion: apiserver.config.k8s.io/v1
+kind: AdmissionConfiguration
+plugins:
+${plugin("ValidatingAdmissionWebhook")}${plugin("MutatingAdmissionWebhook")}`);
+  return [`--admission-control-config-file=${config}`];
 }
 
 /**

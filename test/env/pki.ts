@@ -90,6 +90,23 @@ export async function makeClusterPki(dir: string): Promise<ClusterPki> {
   return pki;
 }
 
+/** The common name of the client certificate a test control cluster's apiserver presents to admission webhooks. */
+export const WEBHOOK_CLIENT_NAME = "kube-apiserver-webhook-client";
+
+/** The apiserver's client certificate for admission webhooks (signed by the cluster CA). */
+export interface WebhookClientPki {
+  cert: string;
+  key: string;
+}
+
+/** Makes the client certificate a control cluster's apiserver calls admission webhooks with (CN WEBHOOK_CLIENT_NAME). */
+export async function makeWebhookClientPki(dir: string, pki: ClusterPki): Promise<WebhookClientPki> {
+  const out: WebhookClientPki = { cert: join(dir, "webhook-client.crt"), key: join(dir, "webhook-client.key") };
+  await ecKey(out.key);
+  await signCert({ caCert: pki.caCert, caKey: pki.caKey }, out.key, `/CN=${WEBHOOK_CLIENT_NAME}`, out.cert, ["extendedKeyUsage=clientAuth"]);
+  return out;
+}
+
 /** Reads the admin credentials a kubeconfig embeds. */
 export async function adminCredentials(pki: ClusterPki): Promise<KubeconfigCredentials> {
   const [caCert, clientCert, clientKey] = await Promise.all(
