@@ -221,6 +221,7 @@ describe("helm template of flotilla-control-plane", () => {
         "RoleBinding/flotilla-control-plane",
         "Secret/flotilla-control-plane-tls",
         "Service/flotilla-control-plane",
+        "Service/flotilla-control-plane-webhook",
         "ServiceAccount/flotilla-control-plane",
       ].sort(),
     );
@@ -616,7 +617,10 @@ describe("helm install into real clusters", () => {
     assert.equal(d?.spec?.replicas, 2);
     assert.deepEqual(d?.spec?.template.spec?.containers[0]?.args, CONTROL_PLANE_ARGS);
     const svc = await getJson<V1Service>(control, ["service", "-n", NS, "flotilla-control-plane"]);
-    assert.deepEqual(svc?.spec?.ports?.map((p) => [p.name, p.port]), [["grpc", 9443], ["registration", 9444], ["webhook", 443]]);
+    assert.deepEqual(svc?.spec?.ports?.map((p) => [p.name, p.port]), [["grpc", 9443], ["registration", 9444]]);
+    const webhookSvc = await getJson<V1Service>(control, ["service", "-n", NS, "flotilla-control-plane-webhook"]);
+    assert.deepEqual(webhookSvc?.spec?.ports?.map((p) => [p.name, p.port]), [["webhook", 443]]);
+    assert.equal(webhookSvc?.spec?.type, "ClusterIP");
     const secret = await getJson<V1Secret>(control, ["secret", "-n", NS, "flotilla-control-plane-tls"]);
     assert.ok(secret);
     assert.equal(decode(secret, "tls.crt"), hub.certPem);
