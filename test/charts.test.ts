@@ -610,7 +610,19 @@ describe("helm install into real clusters", () => {
     assert.match(out, /STATUS: deployed/);
 
     const crdNames = sourceCrds().map((c) => `crd/${c.metadata?.name}`);
-    await kubectl(control, ["wait", "--for=condition=Established", "--timeout=60s", ...crdNames]);
+    // A CRD just created may have no conditions yet, which kubectl wait refuses (".status.conditions
+    // accessor error"; seen in a full run): that case is asked again.
+    for (let attempt = 0; ; attempt++) {
+      const waited = await kubectl(control, ["wait", "--for=condition=Established", "--timeout=60s", ...crdNames]).then(
+        () => true,
+        (err: unknown) => {
+          if (attempt < 20 && /status\.conditions accessor error/.test(String((err as { stderr?: string }).stderr ?? err))) return false;
+          throw err;
+        },
+      );
+      if (waited) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
     assert.deepEqual(await kubectl(control, ["get", "clusters.flotilla.dev", "-o", "name"]), "");
 
     const d = await getJson<V1Deployment>(control, ["deployment", "-n", NS, "flotilla-control-plane"]);
