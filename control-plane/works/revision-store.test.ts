@@ -79,15 +79,21 @@ describe("RevisionStore: a Secret template's revisions (issue 37, item 5)", () =
     const secrets = new FakeInformer<KubeObject>({ apiVersion: "v1", kind: "Secret", plural: "secrets", namespaced: true });
     const calls: { method: string; path: string; body?: unknown }[] = [];
     let uid = 0;
+    /** ControllerRevisions the apiserver holds that the informer may not have heard of yet. */
+    const served = new Set<string>();
     const rest = {
       request: async (method: string, path: string, init: { body?: KubeObject } = {}) => {
+        if (method === "GET") {
+          if (served.has(path)) return {};
+          throw new KubeError(404, "NotFound", "no such ControllerRevision");
+        }
         calls.push({ method, path, body: init.body });
         if (method === "POST") return { ...init.body, metadata: { ...init.body?.metadata, uid: `u${++uid}` } };
         return {};
       },
     } as unknown as KubeRest;
     const store = new RevisionStore({ rest, namespace: "flotilla-system", informer: revisions as unknown as Informer<ControllerRevision>, secrets: secrets as unknown as Informer<KubeObject> });
-    return { store, revisions, secrets, calls };
+    return { store, revisions, secrets, calls, served };
   }
 
   it("keeps the values in a Secret of its own, and the ControllerRevision without them; get gives the whole template", async () => {
@@ -152,5 +158,20 @@ describe("RevisionStore: a Secret template's revisions (issue 37, item 5)", () =
     stray("other-secret-r9", "r9", "v1/Secret/shop/other");
     assert.equal(await s.store.prune(SECRET_KEY, new Set(["r8"])), 0);
     assert.deepEqual(s.calls.map((c) => [c.method, c.path, c.body]), [["DELETE", "/api/v1/namespaces/shop/secrets/db-secret-r7", { preconditions: { uid: "u-db-secret-r7" } }]]);
+  });
+
+  it("never deletes values whose ControllerRevision the apiserver holds but this replica's informer has not heard of (a new leader's lagging cache)", async () => {
+    const s = secretSetup();
+    s.secrets.put({ apiVersion: "v1", kind: "Secret", metadata: { name: "db-secret-r7", namespace: "shop", uid: "u7", annotations: { "flotilla.dev/template-key": SECRET_KEY, "flotilla.dev/revision": "r7" } }, type: "flotilla.dev/rollout-revision", data: {} } as unknown as KubeObject);
+    s.served.add("/apis/apps/v1/namespaces/shop/controllerrevisions/db-secret-r7");
+    assert.equal(await s.store.prune(SECRET_KEY, new Set()), 0);
+    assert.deepEqual(s.calls, []);
+  });
+
+  it("never deletes a user's Secret that has a values Secret's name but not its type", async () => {
+    const s = secretSetup();
+    s.secrets.put({ apiVersion: "v1", kind: "Secret", metadata: { name: "db-secret-r7", namespace: "shop", uid: "u7", annotations: { "flotilla.dev/template-key": SECRET_KEY, "flotilla.dev/revision": "r7" } }, type: "Opaque", data: { a: "Yg==" } } as unknown as KubeObject);
+    assert.equal(await s.store.prune(SECRET_KEY, new Set()), 0);
+    assert.deepEqual(s.calls, []);
   });
 });

@@ -136,7 +136,17 @@ export class RevisionStore {
     for (const [name, secret] of this.valueSecrets) {
       const revision = secret.metadata.annotations?.[REVISION];
       if (secret.metadata.annotations?.[TEMPLATE_KEY] !== key || revisionNames.has(name) || revision === undefined || inUse.has(revision)) continue;
-      await this.deleteSecret(secret);
+      // Judged on the apiserver, not this replica's cache: a ControllerRevision its informer has
+      // not heard of yet (a new leader) still needs its values.
+      const path = objectPath(CONTROLLER_REVISIONS, secret.metadata.namespace, secret.metadata.name ?? "");
+      const written = await this.rest.request("GET", path).then(
+        () => true,
+        (err: unknown) => {
+          if (isKubeStatus(err, 404)) return false;
+          throw err;
+        },
+      );
+      if (!written) await this.deleteSecret(secret);
     }
     return extra.length;
   }
