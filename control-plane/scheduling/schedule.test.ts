@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import fc from "fast-check";
 import type { Cluster, KubeObject, PropagationPolicy, ReplicaSchedulingStrategy } from "../../shared/api/types.ts";
 import type { KindInterpreter } from "../../shared/interpreter/interpreter.ts";
 import { schedulable, scheduleTemplate } from "./schedule.ts";
@@ -252,8 +253,11 @@ describe("scheduleTemplate: a division by room keeps a whole last assignment (ro
   it("without a last assignment the figures divide (member2 claims more room)", () => {
     assert.equal(show(scheduleTemplate(deployment(6, "1"), dynamic, lagging).targets), "member1=2 member2=4");
   });
-  it("other replicas: divided again", () => {
-    assert.equal(show(scheduleTemplate(deployment(8, "1"), dynamic, lagging, previous).targets), "member1=3 member2=5");
+  it("a scale-up keeps what runs and divides only the new replicas by free room (5 and 10 free: 1 + 1, the tie to the first)", () => {
+    assert.equal(show(scheduleTemplate(deployment(8, "1"), dynamic, lagging, previous).targets), "member1=4 member2=4");
+  });
+  it("a scale-down takes replicas off in proportion to what each runs", () => {
+    assert.equal(show(scheduleTemplate(deployment(4, "1"), dynamic, lagging, [{ name: "member1", replicas: 6 }, { name: "member2", replicas: 2 }]).targets), "member1=3 member2=1");
   });
   it("a newly chosen cluster: divided again, so it gets its share", () => {
     const s = scheduleTemplate(deployment(6, "1"), dynamic, [...lagging, cluster("member3", { cpu: "8" })], previous);
@@ -272,6 +276,70 @@ describe("scheduleTemplate: a division by room keeps a whole last assignment (ro
   it("Aggregated keeps its cluster while it holds them all, though another now claims more room", () => {
     assert.equal(show(scheduleTemplate(deployment(3, "1"), aggregated, lagging, [{ name: "member1", replicas: 3 }]).targets), "member1=3");
   });
+  // Issue 37, item 8: divided afresh, 4 replicas went whole to member2 (most room), and member1's
+  // running copy was removed at once.
+  it("Aggregated scale-up: the cluster it uses takes the new replicas first, though another claims more room", () => {
+    assert.equal(show(scheduleTemplate(deployment(4, "1"), aggregated, lagging, [{ name: "member1", replicas: 3 }]).targets), "member1=4");
+  });
+  it("Aggregated scale-up past the room of the cluster it uses: the rest go to the next by room, nothing moves", () => {
+    assert.equal(show(scheduleTemplate(deployment(12, "1"), aggregated, lagging, [{ name: "member1", replicas: 3 }]).targets), "member1=8 member2=4");
+  });
+  it("Aggregated scale-up without room reports: the new replicas join the cluster that runs the most", () => {
+    const unreported = [cluster("member1"), cluster("member2")];
+    assert.equal(show(scheduleTemplate(deployment(9, "1"), aggregated, unreported, [{ name: "member1", replicas: 2 }, { name: "member2", replicas: 5 }]).targets), "member1=2 member2=7");
+  });
+  it("Aggregated scale-up with no room anywhere: the new replicas are unplaced, the running ones stay", () => {
+    const full = [cluster("member1", { cpu: "3", usedCpu: "3" }), cluster("member2", { cpu: "2", usedCpu: "2" })];
+    const s = scheduleTemplate(deployment(5, "1"), aggregated, full, [{ name: "member1", replicas: 3 }]);
+    assert.equal(show(s.targets), "member1=3");
+    assert.equal(s.unplaced, 2);
+    assert.match(s.message ?? "", /2 of 5 replicas unplaced/);
+  });
+  it("Aggregated scale-down: the cluster with the most keeps its replicas, the others give theirs up first", () => {
+    assert.equal(show(scheduleTemplate(deployment(5, "1"), aggregated, lagging, [{ name: "member1", replicas: 2 }, { name: "member2", replicas: 4 }]).targets), "member1=1 member2=4");
+  });
+});
+
+describe("scheduleTemplate: a scale change under a division by room never moves a running replica (property)", () => {
+  const strategies: [string, ReplicaSchedulingStrategy][] = [
+    ["Aggregated", { replicaSchedulingType: "Divided", replicaDivisionPreference: "Aggregated" }],
+    ["dynamic weights", { replicaSchedulingType: "Divided", replicaDivisionPreference: "Weighted", weightPreference: { dynamicWeight: "AvailableReplicas" } }],
+  ];
+  for (const [name, strategy] of strategies) {
+    it(`${name}: a scale-up takes no replica from a cluster, a scale-down gives none to one`, () => {
+      const members = ["member1", "member2", "member3"];
+      fc.assert(
+        fc.property(
+          fc.array(fc.record({ cpu: fc.integer({ min: 0, max: 40 }), used: fc.integer({ min: 0, max: 40 }), reports: fc.boolean() }), { minLength: 3, maxLength: 3 }),
+          fc.array(fc.integer({ min: 0, max: 12 }), { minLength: 3, maxLength: 3 }),
+          fc.integer({ min: 1, max: 60 }),
+          (rooms, had, replicas) => {
+            fc.pre(had.some((n) => n > 0));
+            const clusters = members.map((m, i) => {
+              const r = rooms[i] as { cpu: number; used: number; reports: boolean };
+              return r.reports ? cluster(m, { cpu: String(Math.max(r.cpu, r.used)), usedCpu: String(r.used) }) : cluster(m);
+            });
+            const previous = members.map((m, i) => ({ name: m, replicas: had[i] as number })).filter((t) => t.replicas > 0);
+            const total = previous.reduce((s, t) => s + t.replicas, 0);
+            // The same replicas: stableDivision's other rules (a newly chosen cluster, caps), tested above.
+            fc.pre(replicas !== total);
+            const s = scheduleTemplate(deployment(replicas, "1"), policy(strategy), clusters, previous);
+            const now = new Map(s.targets.map((t) => [t.name, t.replicas ?? 0]));
+            assert.equal(s.targets.reduce((n, t) => n + (t.replicas ?? 0), 0) + s.unplaced, replicas, show(s.targets));
+            for (const t of previous) {
+              const after = now.get(t.name) ?? 0;
+              if (replicas > total) assert.ok(after >= t.replicas, `${t.name} ${t.replicas} -> ${after} on a scale-up to ${replicas}: ${show(s.targets)}`);
+            }
+            if (replicas < total) {
+              for (const [m, n] of now) assert.ok(n <= (previous.find((t) => t.name === m)?.replicas ?? 0), `${m} gained on a scale-down to ${replicas}: ${show(s.targets)}`);
+              assert.equal(s.unplaced, 0);
+            }
+          },
+        ),
+        { numRuns: 300 },
+      );
+    });
+  }
 });
 
 describe("scheduleTemplate: overflowAffinities (Karmada v1.19) widen a group tier by tier", () => {

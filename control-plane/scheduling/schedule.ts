@@ -186,7 +186,12 @@ function scheduleWithin(
   }
   const chosen = new Set(spread.clusters);
   const chosenClusters = candidates.filter((c) => chosen.has(c.metadata.name ?? ""));
-  const free = perReplica ? new Map(chosenClusters.map((c) => [c.metadata.name ?? "", freeReplicas(c, perReplica) ?? 0])) : undefined;
+  const free = perReplica
+    ? new Map(chosenClusters.flatMap((c): [string, number][] => {
+        const n = freeReplicas(c, perReplica);
+        return n === undefined ? [] : [[c.metadata.name ?? "", n]];
+      }))
+    : undefined;
   const stable = stableDivision({ strategy, previous: sticky, chosen: chosenClusters, replicas, caps, ...(free ? { free } : {}) });
   if (stable !== undefined) return stable;
   try {
