@@ -10,6 +10,7 @@ import { Discovery } from "../shared/discovery.ts";
 import { startHealthServer } from "../shared/health-server.ts";
 import { KubeRest } from "../shared/kube-rest.ts";
 import { counterOf, gaugeOf } from "../shared/metrics.ts";
+import { clusterUidOfCertificate } from "../shared/agent-pki.ts";
 import { AppliedStore } from "./applied-store.ts";
 import { CertificateRenewer, CredentialStore, type RegistrationOptions } from "./credentials.ts";
 import { HeartbeatSource } from "./heartbeat.ts";
@@ -133,6 +134,9 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
 
   const credentials = new CredentialStore({ rest, namespace: opts.stateNamespace, secretName: opts.credentialsSecret, caPem: ca, clusterName: opts.clusterName, log });
   const creds = await credentials.load({ certFile: opts.tls.certFile, keyFile: opts.tls.keyFile }, opts.registration);
+  // Records say which registration each Work was applied under (issue 37, item 7).
+  runner.registration = clusterUidOfCertificate(creds.certPem);
+  runner.stampRegistration();
   const connection: HubConnection = new HubConnection({
     address: opts.hubAddress,
     serverName: opts.hubServerName,
@@ -154,6 +158,7 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
         features: [...AGENT_FEATURES],
         customizationsHash: customizations.hash,
         metricsWantedHash: metrics.hash,
+        earlierRegistrationWorks: runner.earlierRegistrationWorks(),
       }),
       metricsWanted: (m) => metrics.want(m),
       workloadMetrics: (key) => metrics.latest(key),

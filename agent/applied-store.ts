@@ -8,6 +8,12 @@ export interface AppliedResource {
   kind: string;
   namespace?: string;
   name: string;
+  /**
+   * The uid the member gave the object this Work applied (from the apply itself, as OCM's
+   * AppliedManifestWork keeps it): only that object may be deleted or released for the Work
+   * (deletion-judge.ts). Absent in records of older agents, and for an object left alone.
+   */
+  uid?: string;
 }
 
 /** What the agent applied for one Work: survives agent restarts (a pod has no lasting disk). */
@@ -26,6 +32,13 @@ export interface AppliedRecord {
    * the binding is gone still preserves (agent/preserve-decision.ts). Absent means false.
    */
   preserve?: boolean;
+  /**
+   * The registration of the cluster (the Cluster uid its certificate named) under which the hub
+   * last gave this Work and the agent applied it. A Work of an earlier registration is named in the
+   * Hello, and the hub does not remove it for a placement that no longer names the cluster (issue
+   * 37, item 7). Absent in records of older agents and of agents whose certificate names no uid.
+   */
+  registration?: string;
 }
 
 const SHARDS = 16;

@@ -1,21 +1,17 @@
-// The agent's deletes and releases of member objects (DESIGN §11). Every delete names the uid of
-// the live object it decided on (a precondition), so an object replaced meanwhile is never
-// deleted; a Namespace or CRD that holds objects Flotilla does not manage, or objects another Work
-// or fleet places there, is kept and reported (unmanaged-contents.ts).
-import { foreign, OWNER_ANNOTATION } from "./owner.ts";
+// The agent's deletes and releases of member objects (DESIGN §11): the I/O shell around
+// deletion-judge.ts, which decides. Every delete names the uid of the live object judged (a
+// precondition), so an object replaced meanwhile is never deleted; what the judge keeps is logged,
+// and what holds a Namespace or CRD is reported (the removal waits and is tried again).
+import { OWNER_ANNOTATION } from "./owner.ts";
 import type { Logger } from "pino";
-import { type KubeObject, LABELS } from "../shared/api/types.ts";
+import { LABELS } from "../shared/api/types.ts";
 import type { Discovery } from "../shared/discovery.ts";
-import { isKubeStatus, type KubeRest, objectPath } from "../shared/kube-rest.ts";
+import { isKubeStatus, type KubeRest, objectPath, type ResourceInfo } from "../shared/kube-rest.ts";
 import type { AppliedResource } from "./applied-store.ts";
+import { isOurs, judgeMemberDeletion, sameApplied } from "./deletion-judge.ts";
 import { crdContents, namespaceContents } from "./member-lists.ts";
 import { type ObjectWatch, WORK_KEY_ANNOTATION } from "./object-watch.ts";
-import { cascades, heldContents, holdsAny, keptMessage } from "./unmanaged-contents.ts";
-
-/** Whether a live member object is this Work's to delete or release. */
-export function isOurs(live: KubeObject | undefined, label: string, owner?: string): live is KubeObject {
-  return live !== undefined && live.metadata.labels?.[LABELS.work] === label && live.metadata.labels?.[LABELS.managed] !== "false" && !foreign(live, owner);
-}
+import { cascades } from "./unmanaged-contents.ts";
 
 /** The DeleteOptions of an agent's delete: only the object with this uid (an object replaced meanwhile stays). */
 export function deleteOptions(uid: string | undefined): Record<string, unknown> {
@@ -38,8 +34,19 @@ export class MemberDeletion {
 
   /** This agent's owner value (agent/owner.ts): another owner's object is never deleted. */
   private readonly owner: string | undefined;
-  constructor(opts: { rest: KubeRest; discovery: Discovery; objects: Pick<ObjectWatch, "get">; stats: DeletionStats; log: Logger; owner?: string }) {
+  /** Another Work whose record names the same object, if any (WorkRunner's records). */
+  private readonly sharedWith: (key: string, r: AppliedResource) => string | undefined;
+  constructor(opts: {
+    rest: KubeRest;
+    discovery: Discovery;
+    objects: Pick<ObjectWatch, "get">;
+    stats: DeletionStats;
+    log: Logger;
+    owner?: string;
+    sharedWith?: (key: string, r: AppliedResource) => string | undefined;
+  }) {
     this.owner = opts.owner;
+    this.sharedWith = opts.sharedWith ?? (() => undefined);
     this.rest = opts.rest;
     this.discovery = opts.discovery;
     this.objects = opts.objects;
@@ -48,28 +55,32 @@ export class MemberDeletion {
   }
 
   /**
-   * Deletes a member object only while it still carries this Work's label, and only the object
-   * seen (its uid); logs and counts it with its reason. Returns why it was kept instead (a
-   * Namespace or CRD holding objects Flotilla does not manage or another Work places), or undefined.
+   * Deletes a member object when the judge (deletion-judge.ts) says it is the one this Work
+   * applied and nothing anyone else wants goes with it; logs and counts it with its reason. Returns
+   * why a Namespace or CRD was kept (it holds what another Work or nobody in Flotilla placed), or
+   * undefined. `record`: every object this Work's record names.
    */
-  async deleteIfOurs(key: string, r: AppliedResource, label: string, reason: string): Promise<string | undefined> {
+  async deleteIfOurs(key: string, r: AppliedResource, label: string, reason: string, record: readonly AppliedResource[] = [r]): Promise<string | undefined> {
     const res = await this.discovery.resourceFor(r.apiVersion, r.kind);
     if (res === undefined) return undefined;
     const live = await this.objects.get(res, r.namespace, r.name);
-    if (!isOurs(live, label, this.owner)) return undefined;
-    if (cascades(r.apiVersion, r.kind)) {
-      const listed = r.kind === "Namespace" ? await namespaceContents(this.rest, r.name) : await crdContents(this.rest, live);
-      const held = heldContents(listed, (o) => isOurs(o, label, this.owner));
-      if (holdsAny(held)) {
-        const message = keptMessage(r.kind, r.name, held);
-        this.log.warn(
-          { work: key, kind: r.kind, name: r.name, unmanaged: Object.fromEntries(held.unmanaged.byKind), otherWorks: Object.fromEntries(held.otherWorks.byKind), reason },
-          "kept a member object that holds objects Flotilla does not manage or another Work places",
-        );
-        return message;
+    const contents = isOurs(live, label, this.owner) && sameApplied(r, live) && cascades(r.apiVersion, r.kind) ? (r.kind === "Namespace" ? await namespaceContents(this.rest, r.name) : await crdContents(this.rest, live)) : undefined;
+    const sharedWith = this.sharedWith(key, r);
+    const verdict = judgeMemberDeletion({ live, recorded: r, label, ...(this.owner !== undefined ? { owner: this.owner } : {}), ...(contents !== undefined ? { contents } : {}), record, ...(sharedWith !== undefined ? { sharedWith } : {}) });
+    if (!verdict.delete) {
+      if (verdict.keep === "holds") {
+        this.log.warn({ work: key, kind: r.kind, name: r.name, reason, why: verdict.message }, "kept a member object that holds objects Flotilla does not manage or another Work places");
+        return verdict.message;
       }
+      if (verdict.keep === "shared") this.log.info({ work: key, kind: r.kind, namespace: r.namespace, name: r.name, reason, why: verdict.message }, "kept a member object another Work applied too");
+      if (verdict.keep === "replaced") {
+        // Not Flotilla's object: it keeps running, without Flotilla's label (else a later restart would adopt it as an orphan).
+        this.log.warn({ work: key, kind: r.kind, namespace: r.namespace, name: r.name, reason, why: verdict.message }, "kept a member object: not the one this Work applied; released from Flotilla");
+        await this.unlabel(res, r);
+      }
+      return undefined;
     }
-    const uid = live.metadata.uid;
+    const uid = verdict.uid;
     try {
       await this.rest.delete(objectPath(res, r.namespace, r.name), deleteOptions(uid));
     } catch (err) {
@@ -94,7 +105,7 @@ export class MemberDeletion {
     const failures: string[] = [];
     for (const r of resources) {
       try {
-        const why = preserve ? await this.releaseIfOurs(r, label) : await this.deleteIfOurs(key, r, label, reason);
+        const why = preserve ? await this.releaseIfOurs(r, label) : await this.deleteIfOurs(key, r, label, reason, resources);
         if (why !== undefined) kept.push(why);
       } catch (err) {
         failures.push(`${r.kind}/${r.name}: ${err instanceof Error ? err.message : String(err)}`);
@@ -108,7 +119,13 @@ export class MemberDeletion {
     const res = await this.discovery.resourceFor(r.apiVersion, r.kind);
     if (res === undefined) return;
     const live = await this.objects.get(res, r.namespace, r.name);
+    // Whichever object carries this Work's label now (the one applied, or one made again since): it stays, released.
     if (!isOurs(live, label, this.owner)) return;
+    await this.unlabel(res, r);
+  }
+
+  /** Takes Flotilla's label and annotations off a member object, which stays: nothing manages it any more. */
+  private async unlabel(res: ResourceInfo, r: AppliedResource): Promise<void> {
     const patch = { metadata: { labels: { [LABELS.work]: null }, annotations: { [WORK_KEY_ANNOTATION]: null, [OWNER_ANNOTATION]: null } } };
     await this.rest.mergePatch(objectPath(res, r.namespace, r.name), patch).catch((err: unknown) => {
       if (!isKubeStatus(err, 404)) throw err;

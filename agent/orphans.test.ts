@@ -49,6 +49,12 @@ describe("adoptOrphans", () => {
     { name: "a key that does not parse names nothing", records: [], objects: [{ ...labelled("web", "not-a-key"), metadata: { ...labelled("web", "not-a-key").metadata, labels: { "flotilla.dev/work": workKeyLabelValue("not-a-key") } } }], want: [] },
     { name: "a label that does not match the annotation is not a Work's: left alone", records: [], objects: [{ ...labelled("web"), metadata: { ...labelled("web").metadata, labels: { "flotilla.dev/work": "0000" } } }], want: [] },
     { name: "no annotation: left alone", records: [], objects: [{ ...labelled("web"), metadata: { ...labelled("web").metadata, annotations: {} } }], want: [] },
+    {
+      name: "an adopted object is recorded with its uid: only that object may go with the Work",
+      records: [],
+      objects: [{ ...labelled("web"), metadata: { ...labelled("web").metadata, uid: "u7" } }],
+      want: [{ key: KEY, hash: "", resources: [{ apiVersion: "v1", kind: "ConfigMap", namespace: "default", name: "web", uid: "u7" }] }],
+    },
     { name: "managed=false: never touched", records: [], objects: [labelled("web", KEY, { "flotilla.dev/managed": "false" })], want: [] },
   ];
   for (const c of cases) it(c.name, () => assert.deepEqual(adoptOrphans(new Map(c.records.map((r) => [r.key, r])), c.objects), c.want));

@@ -10,6 +10,7 @@ import { foreign } from "./owner.ts";
 import { type KubeObject, LABELS } from "../shared/api/types.ts";
 import { apiGroup, parseWorkKey, type WorkRef, workKeyLabelValue } from "../shared/work-key.ts";
 import type { AppliedRecord, AppliedResource } from "./applied-store.ts";
+import { sameObject } from "./deletion-judge.ts";
 import { WORK_KEY_ANNOTATION } from "./object-watch.ts";
 
 /** The records to write so that every labelled object is named by its Work's record. */
@@ -24,18 +25,14 @@ export function adoptOrphans(records: ReadonlyMap<string, AppliedRecord>, labell
     // A copy under another name, namespace or kind carries the same label and annotation: not the Work's.
     if (!namedByKey(o, key)) continue;
     const record = adopted.get(key) ?? records.get(key);
-    const resource: AppliedResource = { apiVersion: o.apiVersion, kind: o.kind, ...(o.metadata.namespace ? { namespace: o.metadata.namespace } : {}), name: o.metadata.name ?? "" };
+    // Its uid: the object found is the one the Work applied before the crash, and only it may go.
+    const resource: AppliedResource = { apiVersion: o.apiVersion, kind: o.kind, ...(o.metadata.namespace ? { namespace: o.metadata.namespace } : {}), name: o.metadata.name ?? "", ...(o.metadata.uid !== undefined ? { uid: o.metadata.uid } : {}) };
     // Recorded at any version of its group (a CRD served at several is listed at each): already the Work's.
     if (record?.resources.some((r) => sameObject(r, resource))) continue;
     // The hash stays what the record said ("" when there was none): the hub sends the Work again.
     adopted.set(key, { ...record, key, hash: record?.hash ?? "", resources: [...(record?.resources ?? []), resource] });
   }
   return [...adopted.values()].sort((a, b) => (a.key < b.key ? -1 : 1));
-}
-
-/** The same object: group, kind, namespace and name (a version is only how it was read). */
-function sameObject(a: AppliedResource, b: AppliedResource): boolean {
-  return apiGroup(a.apiVersion) === apiGroup(b.apiVersion) && a.kind === b.kind && (a.namespace ?? "") === (b.namespace ?? "") && a.name === b.name;
 }
 
 /**

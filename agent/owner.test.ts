@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { LABELS, type KubeObject } from "../shared/api/types.ts";
 import { decideApply } from "./apply-decision.ts";
-import { isOurs } from "./member-deletion.ts";
+import { isOurs } from "./deletion-judge.ts";
 import { adoptOrphans } from "./orphans.ts";
 import { WORK_KEY_ANNOTATION } from "./object-watch.ts";
 import { foreign, OWNER_ANNOTATION, ownerOf } from "./owner.ts";

@@ -33,14 +33,21 @@ export function decidePrune(previous: readonly AppliedResource[], results: reado
 
 /**
  * The record after the same version applied again: it becomes whole (held by hash after a restart)
- * once nothing was skipped (a conflict cleared, or a record of an older agent), and it follows the
- * binding's preserveResourcesOnDeletion. Undefined when it does not change.
+ * once nothing was skipped (a conflict cleared, or a record of an older agent), it follows the
+ * binding's preserveResourcesOnDeletion, and it takes the uid of each object applied (one deleted
+ * by hand and applied again is another object) and the cluster's registration it was given under.
+ * `applied` carries a uid only for what was applied.
+ * Undefined when it does not change.
  */
-export function recordAgain(record: AppliedRecord, applied: readonly AppliedResource[], skipped: boolean, preserve: boolean): AppliedRecord | undefined {
-  let next = record;
+export function recordAgain(record: AppliedRecord, applied: readonly AppliedResource[], skipped: boolean, preserve: boolean, registration?: string): AppliedRecord | undefined {
+  let next = registration !== undefined && record.registration !== registration ? { ...record, registration } : record;
+  const uids = new Map(applied.filter((r) => r.uid !== undefined).map((r) => [resourceId(r), r.uid]));
+  if (record.resources.some((r) => uids.has(resourceId(r)) && uids.get(resourceId(r)) !== r.uid)) {
+    next = { ...next, resources: next.resources.map((r) => (uids.has(resourceId(r)) ? { ...r, uid: uids.get(resourceId(r)) as string } : r)) };
+  }
   if (record.whole !== true && !skipped) {
-    const ids = new Set(record.resources.map(resourceId));
-    next = { ...record, resources: [...record.resources, ...applied.filter((r) => !ids.has(resourceId(r)))], whole: true };
+    const ids = new Set(next.resources.map(resourceId));
+    next = { ...next, resources: [...next.resources, ...applied.filter((r) => !ids.has(resourceId(r)))], whole: true };
   }
   if ((record.preserve === true) !== preserve) {
     const { preserve: _dropped, ...rest } = next;

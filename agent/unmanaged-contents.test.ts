@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { KubeObject } from "../shared/api/types.ts";
-import { isOurs } from "./member-deletion.ts";
+import { isOurs } from "./deletion-judge.ts";
 import { cascades, type HeldContents, heldContents, holdsAny, keptMessage } from "./unmanaged-contents.ts";
 
 const WORK = { "flotilla.dev/work": "abc" };

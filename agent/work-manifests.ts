@@ -4,6 +4,7 @@ import { type KubeObject, LABELS } from "../shared/api/types.ts";
 import type { AppliedResource } from "./applied-store.ts";
 import { WORK_KEY_ANNOTATION } from "./object-watch.ts";
 import type { ManifestOutcome } from "./work-status.ts";
+import { deleteOrder } from "./apply-order.ts";
 
 /** The manifest with Flotilla's ownership label and annotation, in its namespace. */
 export function withOwnership(m: KubeObject, key: string, label: string, namespace: string | undefined, owner?: string): KubeObject {
@@ -20,6 +21,18 @@ export function withOwnership(m: KubeObject, key: string, label: string, namespa
 
 export function resourceOf(m: KubeObject): AppliedResource {
   return { apiVersion: m.apiVersion, kind: m.kind, ...(m.metadata.namespace ? { namespace: m.metadata.namespace } : {}), name: m.metadata.name ?? "" };
+}
+
+/** The record's entry for a manifest's outcome: with the uid of the object, when it was applied. */
+export function appliedResource(o: ManifestOutcome): AppliedResource {
+  const uid = o.applied ? o.live?.metadata.uid : undefined;
+  return { ...resourceOf(o.manifest), ...(uid !== undefined ? { uid } : {}) };
+}
+
+/** Recorded objects in the order they are deleted (apply-order.ts), each entry as recorded (its uid kept). */
+export function inDeleteOrder(resources: readonly AppliedResource[]): AppliedResource[] {
+  const byObject = new Map<KubeObject, AppliedResource>(resources.map((r) => [asObject(r), r]));
+  return deleteOrder([...byObject.keys()]).map((o) => byObject.get(o) as AppliedResource);
 }
 
 export function asObject(r: AppliedResource): KubeObject {

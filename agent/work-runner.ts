@@ -6,7 +6,7 @@ import type { WorkStatus } from "../shared/gen/flotilla/v1alpha1/agent.ts";
 import type { KubeRest } from "../shared/kube-rest.ts";
 import { counter } from "../shared/metrics.ts";
 import { workKeyLabelValue } from "../shared/work-key.ts";
-import { applyOrder, deleteOrder } from "./apply-order.ts";
+import { applyOrder } from "./apply-order.ts";
 import { type ReadyEndpointsSource, withReadyEndpoints } from "./endpoint-slices.ts";
 import { type PodSource, withUnschedulable } from "./unschedulable-pods.ts";
 import type { HpaIndex } from "./hpa-index.ts";
@@ -15,12 +15,13 @@ import { adoptOrphans } from "./orphans.ts";
 import { helloHashes, liveFingerprint } from "./by-hash.ts";
 import { decidePrune, recordAgain } from "./prune-decision.ts";
 import type { AppliedRecord, AppliedResource, AppliedStore } from "./applied-store.ts";
-import { isOurs, MemberDeletion } from "./member-deletion.ts";
+import { isOurs, sameApplied, sameObject } from "./deletion-judge.ts";
+import { MemberDeletion } from "./member-deletion.ts";
 import { ManifestApplier, type MemberAccess } from "./manifest-apply.ts";
 import { statusDigest } from "./work-status.ts";
 import type { ObjectWatch } from "./object-watch.ts";
 import { preserveOnRemoval } from "./preserve-decision.ts";
-import { asObject, isLeftAlone, resourceOf } from "./work-manifests.ts";
+import { appliedResource, asObject, inDeleteOrder, isLeftAlone } from "./work-manifests.ts";
 import { type CustomizedInterpreter, type ManifestOutcome, workStatus } from "./work-status.ts";
 
 /** How often a Work with a skipped manifest (a conflict) is looked at again. */
@@ -62,6 +63,8 @@ const PRUNED = "PrunedFromWork";
  */
 export class WorkRunner {
   readonly controller: Controller;
+  /** The Cluster uid this agent's certificate names (its registration), once its credentials are loaded; undefined when it names none. */
+  registration: string | undefined;
   readonly stats: RunnerStats = { applies: 0, createConflicts: 0, deletes: 0, deletesByReason: new Map() };
   private readonly desired = new Map<string, DesiredWork>();
   private readonly statuses = new Map<string, WorkStatus>();
@@ -122,7 +125,15 @@ export class WorkRunner {
     this.report = opts.report;
     this.log = opts.log;
     this.applier = new ManifestApplier({ rest: opts.rest, discovery: opts.discovery, applied: opts.applied, objects: opts.objects, hpas: opts.hpas, counts: this.stats, log: opts.log, customized: this.customized, ...(opts.owner !== undefined ? { owner: opts.owner } : {}) });
-    this.deletion = new MemberDeletion({ rest: opts.rest, discovery: opts.discovery, objects: opts.objects, stats: this.stats, log: opts.log, ...(opts.owner !== undefined ? { owner: opts.owner } : {}) });
+    this.deletion = new MemberDeletion({
+      rest: opts.rest,
+      discovery: opts.discovery,
+      objects: opts.objects,
+      stats: this.stats,
+      log: opts.log,
+      ...(opts.owner !== undefined ? { owner: opts.owner } : {}),
+      sharedWith: (key, r) => [...this.applied.all().values()].find((other) => other.key !== key && other.resources.some((x) => sameObject(x, r)))?.key,
+    });
     this.controller = new Controller({ name: "work", reconcile: (k) => this.reconcile(k), log: opts.log, workers: opts.workers ?? 4 });
   }
 
@@ -168,6 +179,30 @@ export class WorkRunner {
   /** What the Hello says the agent holds: by hash where it can stand for a Work, else "" (send it). */
   helloHashes(): Record<string, string> {
     return helloHashes(this.applied.all().values(), this.desired.values(), this.contentWanted);
+  }
+
+  /**
+   * Works last applied under an earlier registration of the cluster (another Cluster uid than its
+   * certificate names now), for the Hello: the hub removes none of them for a placement change.
+   */
+  earlierRegistrationWorks(): string[] {
+    const now = this.registration;
+    if (now === undefined) return [];
+    return [...this.applied.all().values()].filter((r) => r.registration !== undefined && r.registration !== now).map((r) => r.key);
+  }
+
+  /**
+   * Records of agents before registrations were recorded name none: they are taken as this
+   * registration's (the one the agent runs under as it first starts with them).
+   */
+  stampRegistration(): void {
+    const now = this.registration;
+    if (now === undefined) return;
+    for (const r of this.applied.all().values()) if (r.registration === undefined) this.applied.set({ ...r, registration: now });
+  }
+
+  private registered(): { registration?: string } {
+    return this.registration === undefined ? {} : { registration: this.registration };
   }
 
   /** Works held by hash only: applied in full before a restart, no manifests in memory, not being removed. */
@@ -241,14 +276,20 @@ export class WorkRunner {
       if (!outcome.applied) skipped = true;
     }
     if (full) {
-      const results = outcomes.map((o) => ({ resource: resourceOf(o.manifest), applied: o.applied, leftAlone: isLeftAlone(o) }));
+      const results = outcomes.map((o) => ({ resource: appliedResource(o), applied: o.applied, leftAlone: isLeftAlone(o) }));
       const decision = decidePrune(record?.resources ?? [], results);
       // A pruned Namespace or CRD that is kept (it holds objects Flotilla does not manage) stays in the record: tried again later.
       const kept: AppliedResource[] = [];
-      for (const r of deleteOrder(decision.prune.map(asObject))) if ((await this.deletion.deleteIfOurs(key, resourceOf(r), label, PRUNED)) !== undefined) kept.push(resourceOf(r));
-      if (decision.record !== undefined) this.applied.set({ key, hash: want.hash, resources: [...decision.record, ...kept], ...(skipped ? {} : { whole: true }), ...(want.preserve === true ? { preserve: true } : {}) });
+      // Only what is pruned with it counts as a pruned Namespace's or CRD's own: what the new version still applies holds it.
+      for (const r of inDeleteOrder(decision.prune)) if ((await this.deletion.deleteIfOurs(key, r, label, PRUNED, decision.prune)) !== undefined) kept.push(r);
+      if (decision.record !== undefined) this.applied.set({ key, hash: want.hash, resources: [...decision.record, ...kept], ...(skipped ? {} : { whole: true }), ...(want.preserve === true ? { preserve: true } : {}), ...this.registered() });
+      else if (record !== undefined) {
+        // The version did not apply in full: its record stays, but an object it made again is the one to delete later.
+        const next = recordAgain(record, outcomes.map(appliedResource), true, record.preserve === true);
+        if (next !== undefined) this.applied.set(next);
+      }
     } else if (record !== undefined) {
-      const next = recordAgain(record, outcomes.map((o) => resourceOf(o.manifest)), skipped, want.preserve === true);
+      const next = recordAgain(record, outcomes.map(appliedResource), skipped, want.preserve === true, this.registration);
       if (next !== undefined) this.applied.set(next);
     }
     this.publish(workStatus(key, want.hash, await this.observed(outcomes), this.customized));
@@ -277,7 +318,8 @@ export class WorkRunner {
       }
       this.objects.ensure(res);
       const live = await this.objects.get(res, res.namespaced ? r.namespace || "default" : undefined, r.name);
-      if (!isOurs(live, label, this.owner)) drifted = true;
+      // Gone, no longer Flotilla's, or another object than the one applied (another uid): asked again.
+      if (!isOurs(live, label, this.owner) || !sameApplied(r, live)) drifted = true;
       outcomes.push({ manifest: asObject(r), applied: true, reason: "", message: "", live });
     }
     const fingerprint = liveFingerprint(outcomes.map((o) => o.live));
@@ -315,7 +357,7 @@ export class WorkRunner {
     const record = this.applied.get(key);
     const label = workKeyLabelValue(key);
     const preserve = this.preserving.has(key);
-    const { kept, failures } = await this.deletion.removeAll(key, deleteOrder((record?.resources ?? []).map(asObject)).map(resourceOf), label, preserve, this.removalReasons.get(key) ?? "Unspecified");
+    const { kept, failures } = await this.deletion.removeAll(key, inDeleteOrder(record?.resources ?? []), label, preserve, this.removalReasons.get(key) ?? "Unspecified");
     if (failures.length > 0 || kept.length > 0) {
       // Not removed yet: the binding keeps waiting for it, and shows why (DESIGN §11: keep and report).
       const message = [...kept, ...failures].join("; ");

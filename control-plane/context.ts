@@ -57,6 +57,10 @@ export interface ControlPlaneOptions {
   grpcKeepalive?: { intervalMs: number; timeoutMs: number };
   /** --binding-status-entries: over this many targets, a binding lists only the clusters not as desired (default 100). */
   bindingStatusEntries?: number;
+  /** --max-status-bytes-per-cluster: what one cluster's Work statuses may hold in memory (default DEFAULT_CLUSTER_STATUS_BYTES). */
+  maxStatusBytesPerCluster?: number;
+  /** --max-cluster-nodes: the most nodes a heartbeat may claim (default CLAIM_BOUNDS.nodes). */
+  maxClusterNodes?: number;
   /** The blast-radius brake (--deletion-budget-percent, --deletion-budget-min; a 60 s window). */
   deletionBudget?: DeletionBudget;
   /** Lease-based leader election; without it this replica always leads. */
@@ -225,7 +229,7 @@ export function createContext(opts: ControlPlaneOptions, isLeader: () => boolean
     templates,
     works: new WorkStore(),
     revisions: new RevisionStore({ rest, namespace: opts.clusterLeaseNamespace, informer: caches.controllerRevisions, secrets: caches.revisionSecrets }),
-    statuses: new StatusStore(),
+    statuses: new StatusStore(opts.maxStatusBytesPerCluster === undefined ? {} : { maxBytesPerCluster: opts.maxStatusBytesPerCluster }),
     recorder: new EventRecorder({ rest, log: log.child({ component: "events" }) }),
     outcomes: new ScheduleOutcomes(),
     registrar,

@@ -13,3 +13,12 @@ export async function createCsr(commonName: string): Promise<{ csrPem: string; k
   const pki = await import("./pki.ts");
   return pki.createCsr(commonName);
 }
+
+/**
+ * The Cluster uid a registered agent's certificate is bound to (its one OU), as the hub reads it
+ * (shared/pki.ts clusterUidOfSubject); undefined when it names none, or several.
+ */
+export function clusterUidOfCertificate(certPem: string): string | undefined {
+  const ous = new X509Certificate(certPem).subject.split("\n").filter((line) => line.startsWith("OU="));
+  return ous.length === 1 && ous[0] !== "OU=" ? (ous[0] as string).slice(3) : undefined;
+}

@@ -5,13 +5,13 @@
 // the unjoin was forced. Then the Cluster is gone and the hub ends its stream.
 import type { Logger } from "pino";
 import { RESOURCES } from "../../shared/api/resources.ts";
-import type { Cluster } from "../../shared/api/types.ts";
+import { type Cluster, LABELS } from "../../shared/api/types.ts";
 import { Controller, type ReconcileResult } from "../../shared/controller.ts";
 import { isKubeStatus, type KubeRest, objectPath } from "../../shared/kube-rest.ts";
 import { CLUSTER_FINALIZER } from "./registration.ts";
 
 /** On a Cluster: release it without waiting for its agent (`flotillactl unjoin --force`). */
-export const FORCE_ANNOTATION = "flotilla.dev/unjoin-force";
+export const FORCE_ANNOTATION = LABELS.unjoinForce;
 const RECHECK_MS = 1000;
 
 /** What to do with a Cluster's cleanup finalizer. */

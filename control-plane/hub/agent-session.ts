@@ -1,19 +1,16 @@
 import { type ServerDuplexStream, status as GrpcStatus } from "@grpc/grpc-js";
 import type { Logger } from "pino";
-import type { AgentMessage, ControlMessage, Hello, InterpreterCustomizations, MetricsWanted, ResourceIdentifier } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
+import type { AgentMessage, ControlMessage, Hello, ResourceIdentifier } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
 import { ListDeliveries, type ListName } from "./hashed-delivery.ts";
 import { CoalescingOutbox } from "../../shared/coalescing-outbox.ts";
 import { counter } from "../../shared/metrics.ts";
-import type { RateLimiter } from "../../shared/rate-limiter.ts";
 import { DEFAULT_INBOUND_RATE, InboundGate, inboundBucket } from "./inbound-gate.ts";
 import { checkHello } from "./message-bounds.ts";
-import type { DeletionBudget, DeletionWindow } from "./deletion-brake.ts";
 import { LiveRequests } from "./live-requests.ts";
 import { type Decision, DELETION_HELD, type Intent, OutboundDeletions } from "./outbound-deletions.ts";
-import { heldReport, type SessionEvents, type SessionStats } from "./session-events.ts";
+import { type AgentSessionOptions, heldReport, type SessionEvents, type SessionStats } from "./session-events.ts";
 import { planResync } from "./resync.ts";
 import type { WorkStore } from "../works/work-store.ts";
-
 const SYNC_DONE = "\u0000sync-done";
 const bytesSent = counter("flotilla_stream_bytes_sent_total", "Manifest bytes of the WorkUpserts sent to a cluster.", ["cluster"]);
 const bytesReceived = counter("flotilla_stream_bytes_received_total", "Manifest status bytes of the WorkStatuses a cluster sent.", ["cluster"]);
@@ -49,27 +46,7 @@ export class AgentSession {
   /** The whole lists (customizations, MetricsWanted), read when there is room to send. */
   private readonly lists: ListDeliveries;
 
-  constructor(opts: {
-    cluster: string;
-    call: ServerDuplexStream<AgentMessage, ControlMessage>;
-    works: WorkStore;
-    events: SessionEvents;
-    log: Logger;
-    /** The stream proved who it is: the hub makes it the cluster's session. */
-    onHello: () => void;
-    onClosed: () => void;
-    /** The token bucket on the cluster's messages (the hub keeps one per cluster). */
-    bucket?: RateLimiter;
-    /** A stream that has not said Hello this long is closed (default 30 s). */
-    helloTimeoutMs?: number;
-    /** The brake's budget (default DEFAULT_DELETION_BUDGET) and the cluster's window, kept by the hub across its streams. */
-    deletionBudget?: DeletionBudget;
-    deletionWindow?: DeletionWindow;
-    /** The interpreter customizations agents run, as sent (default: none). */
-    customizations?: () => InterpreterCustomizations;
-    /** The workloads this cluster's agent summarises (default: none). */
-    metricsWanted?: () => MetricsWanted;
-  }) {
+  constructor(opts: AgentSessionOptions) {
     const wanted = opts.metricsWanted ?? (() => ({ contentHash: "", workloads: [] }));
     this.lists = new ListDeliveries({ customizations: opts.customizations ?? (() => ({ contentHash: "", customizations: [] })), metricsWanted: wanted }, this.stats);
     this.cluster = opts.cluster;
@@ -97,10 +74,10 @@ export class AgentSession {
       bucket: opts.bucket ?? inboundBucket(DEFAULT_INBOUND_RATE),
       inStore: (key) => this.works.get(this.cluster, key) !== undefined,
       recorded: (key) => this.events.recorded?.(this.cluster, key) ?? false,
-      wanted,
+      ...(opts.maxClusterNodes === undefined ? { wanted } : { wanted, maxNodes: opts.maxClusterNodes }),
     });
-    const helloTimeoutMs = opts.helloTimeoutMs ?? 30_000;
-    this.helloTimer = setTimeout(() => this.fail(GrpcStatus.DEADLINE_EXCEEDED, `no Hello within ${helloTimeoutMs} ms`), helloTimeoutMs);
+    const helloMs = opts.helloTimeoutMs ?? 30_000;
+    this.helloTimer = setTimeout(() => this.fail(GrpcStatus.DEADLINE_EXCEEDED, `no Hello within ${helloMs} ms`), helloMs);
     this.call.on("data", (m: AgentMessage) => {
       try {
         this.receive(m);
@@ -231,6 +208,11 @@ export class AgentSession {
     this.deletions.agentDeclared(hello.protocolVersion >= 2 ? hello.features : []);
     for (const key of this.lists.hello(hello)) this.outbox.mark(key);
     const hub = this.works.hashes(this.cluster);
+    // What the placement gives this registration now is its own, whichever registration applied it:
+    // sent again (even at the same hash) so that the agent's record says so too.
+    const earlier = hello.earlierRegistrationWorks ?? [];
+    this.deletions.registeredEarlier(earlier.filter((k) => !hub.has(k)));
+    for (const k of earlier) if (hub.has(k)) this.outbox.mark(k);
     const plan = planResync(hello.needsContents ? {} : hello.workHashes, hub);
     // An agent that lost its manifests still tells what it applied, so that Works gone meanwhile are
     // deleted; only those the user's intent removed (DESIGN §11), not those merely missing here.

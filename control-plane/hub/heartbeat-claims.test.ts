@@ -67,3 +67,19 @@ it("never throws, and every claim it passes on is a sane quantity", () => {
     { numRuns: 300 },
   );
 });
+
+it("counts capacity only as far as the nodes it names could hold it, and no more nodes than --max-cluster-nodes (issue 37: one agent skewing dynamic weights)", () => {
+  const skewed = checkHeartbeat(hb({ nodeSummary: { total: 2, ready: 2 }, resourceSummary: { allocatable: { cpu: "4096", memory: "128Ti", pods: "220", "nvidia.com/gpu": "8" }, allocated: { cpu: "3000" } } }));
+  assert.deepEqual(skewed.heartbeat.resourceSummary, { allocatable: { cpu: "2048", memory: String(64 * 2 ** 40), pods: "220", "nvidia.com/gpu": "8" }, allocated: { cpu: "2048" } });
+  assert.match(skewed.problems.join("\n"), /allocatable: cpu 4096 is more than 2 nodes hold \(at most 1024 each\)/);
+  assert.match(skewed.problems.join("\n"), /allocatable: memory 128Ti is more than 2 nodes hold/);
+  assert.match(skewed.problems.join("\n"), /allocated: cpu 3000/);
+  // Without nodes, no capacity: a heartbeat cannot drop its node count to escape the bound.
+  const nodeless = checkHeartbeat(hb({ nodeSummary: undefined, resourceSummary: { allocatable: { cpu: "8" }, allocated: {} } }));
+  assert.deepEqual(nodeless.heartbeat.resourceSummary?.allocatable, { cpu: "0" });
+  const many = checkHeartbeat(hb({ nodeSummary: { total: 600, ready: 600 }, resourceSummary: { allocatable: { cpu: "9600" }, allocated: {} } }), 500);
+  assert.equal(many.heartbeat.nodeSummary, undefined);
+  assert.match(many.problems[0] ?? "", /at most 500 nodes, --max-cluster-nodes/);
+  assert.deepEqual(many.heartbeat.resourceSummary?.allocatable, { cpu: "0" }, "nodes not counted: no capacity either");
+  assert.deepEqual(checkHeartbeat(hb({ nodeSummary: { total: 600, ready: 600 }, resourceSummary: { allocatable: { cpu: "9600" }, allocated: {} } })).problems, [], "the default allows it");
+});

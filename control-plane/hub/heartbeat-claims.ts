@@ -13,11 +13,19 @@ export const CLAIM_BOUNDS = {
   quantity: 64,
   /** No resource of a real member reaches this many base units (an exa-unit). */
   ceiling: 1e18,
-  /** Nodes a member may say it has. */
-  nodes: 1_000_000,
+  /** Nodes a member may say it has: the default of --max-cluster-nodes (GKE's largest clusters hold 65,000). */
+  nodes: 65_000,
   /** group/version entries. */
   apiEnablements: 5_000,
 } as const;
+
+/**
+ * The most one node holds of a resource the scheduler divides by (the largest machines sold today
+ * are below these: 896 vCPU, 24 TiB): a claim above nodes × this counts as nodes × this (capped,
+ * not left out: a resource left out would bound nothing). A lying agent can still claim what its
+ * node count allows; --max-cluster-nodes bounds that.
+ */
+export const PER_NODE_BOUNDS: Readonly<Record<string, number>> = { cpu: 1024, memory: 32 * 2 ** 40, pods: 1024 };
 
 export interface CheckedHeartbeat {
   heartbeat: Heartbeat;
@@ -59,8 +67,27 @@ function bounded(field: string, value: string, problems: string[]): string {
   return "";
 }
 
-/** The heartbeat with its insane claims left out, and what was left out. */
-export function checkHeartbeat(hb: Heartbeat): CheckedHeartbeat {
+/** Caps the claims of cpu, memory and pods at what `nodes` nodes could hold, and says which. */
+function withinNodes(list: Record<string, string>, field: string, nodes: number, problems: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, q] of Object.entries(list)) {
+    const perNode = PER_NODE_BOUNDS[name];
+    const most = perNode === undefined ? Infinity : Math.min(nodes * perNode, CLAIM_BOUNDS.ceiling);
+    if (parseQuantity(q) <= most) {
+      out[name] = q;
+      continue;
+    }
+    out[name] = String(most);
+    problems.push(`${field}: ${name} ${q} is more than ${nodes} node${nodes === 1 ? "" : "s"} hold (at most ${perNode} each): counted as ${most}`);
+  }
+  return out;
+}
+
+/**
+ * The heartbeat with its insane claims left out, and what was left out. maxNodes: --max-cluster-nodes.
+ * Capacity counts only as far as the nodes the heartbeat names could hold it.
+ */
+export function checkHeartbeat(hb: Heartbeat, maxNodes: number = CLAIM_BOUNDS.nodes): CheckedHeartbeat {
   const problems: string[] = [];
   const out: Heartbeat = {
     kubernetesVersion: bounded("kubernetesVersion", hb.kubernetesVersion, problems),
@@ -74,9 +101,13 @@ export function checkHeartbeat(hb: Heartbeat): CheckedHeartbeat {
   };
   if (out.apiEnablements.length < hb.apiEnablements.length) problems.push(`apiEnablements: ${hb.apiEnablements.length - out.apiEnablements.length} entries left out (empty, too long or over ${CLAIM_BOUNDS.apiEnablements})`);
   const nodes = hb.nodeSummary;
-  if (nodes !== undefined && (nodes.total > CLAIM_BOUNDS.nodes || nodes.ready > nodes.total)) {
-    problems.push(`nodeSummary: ${nodes.ready} ready of ${nodes.total} is not possible (at most ${CLAIM_BOUNDS.nodes} nodes)`);
+  if (nodes !== undefined && (nodes.total > maxNodes || nodes.ready > nodes.total)) {
+    problems.push(`nodeSummary: ${nodes.ready} ready of ${nodes.total} is not possible (at most ${maxNodes} nodes, --max-cluster-nodes)`);
     out.nodeSummary = undefined;
+  }
+  if (out.resourceSummary !== undefined) {
+    const n = out.nodeSummary?.total ?? 0;
+    out.resourceSummary = { allocatable: withinNodes(out.resourceSummary.allocatable, "allocatable", n, problems), allocated: withinNodes(out.resourceSummary.allocated, "allocated", n, problems) };
   }
   return { heartbeat: out, problems };
 }

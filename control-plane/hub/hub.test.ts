@@ -92,6 +92,7 @@ describe("agent hub", () => {
         clusterName: cluster,
         agentVersion: "t",
         workHashes,
+        earlierRegistrationWorks: [],
         needsContents,
         protocolVersion: PROTOCOL_VERSION,
         features,
@@ -239,6 +240,22 @@ describe("agent hub", () => {
     stream.end();
   });
 
+  it("a Hello's Works of an earlier registration: those the store places are sent again at their hash, those it lacks are held, not deleted (issue 37, item 7)", async () => {
+    const placed = "core/v1/ConfigMap/default/given-again";
+    const dropped = "core/v1/ConfigMap/default/label-lost";
+    works.set("member1", work(placed, "g1"));
+    const { stream, received } = connect("member1");
+    const h = hello("member1", { ...Object.fromEntries(works.hashes("member1")), [dropped]: "d1" });
+    if (h.kind?.$case === "hello") h.kind.value.earlierRegistrationWorks = [placed, dropped];
+    stream.write(h);
+    await until(() => received.some((m) => m.kind?.$case === "syncDone"), "SyncDone");
+    const sent = received.flatMap((m) => (m.kind?.$case === "workUpsert" ? [`upsert ${m.kind.value.workKey} ${m.kind.value.contentHash}`] : m.kind?.$case === "workDelete" ? [`delete ${m.kind.value.workKey}`] : []));
+    assert.deepEqual(sent, [`upsert ${placed} g1`], "the placed one again at its hash (the agent's record then names this registration); no delete");
+    assert.equal(hub.session("member1")?.deletions.isHeld(dropped), true);
+    assert.match(hub.session("member1")?.deletions.heldMessage(dropped) ?? "", /member1 registered again/);
+    stream.end();
+  });
+
   it("the deletion brake's window is the cluster's: a reconnect within it releases nothing more (issue 37, item 6)", async () => {
     // member3's agent holds 60 Works the store no longer has, each with an intent: the default
     // budget (50% of what it holds, at least 20, per minute) sends 30 and holds 30.
@@ -271,7 +288,7 @@ describe("agent hub", () => {
     const ns = "core/v1/Namespace/-/shop";
     const before = statuses.length;
     const old = connect("member1");
-    old.stream.write({ kind: { $case: "hello", value: { clusterName: "member1", agentVersion: "old", workHashes: { [ns]: "n1" }, needsContents: false, protocolVersion: 0, features: [] } } });
+    old.stream.write({ kind: { $case: "hello", value: { clusterName: "member1", agentVersion: "old", workHashes: { [ns]: "n1" }, earlierRegistrationWorks: [], needsContents: false, protocolVersion: 0, features: [] } } });
     await until(() => old.received.some((m) => m.kind?.$case === "syncDone"), "the old agent synced");
     assert.ok(!old.received.some((m) => m.kind?.$case === "workDelete"), "no removal sent");
     assert.ok(statuses.slice(before).some(([c, k]) => c === "member1" && k === ns), "the hold is reported as the Work's status");

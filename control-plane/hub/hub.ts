@@ -40,6 +40,7 @@ export class Hub {
   /** Each cluster's deletion window, across its streams: a reconnect does not start a new one. */
   private readonly deletionWindows = new Map<string, DeletionWindow>();
   private readonly helloTimeoutMs: number | undefined;
+  private readonly maxClusterNodes: number | undefined;
   /** Streams per cluster that have not said Hello yet: a peer cannot hold many open for free. */
   private readonly awaitingHello = new Map<string, number>();
   private readonly allowCertsWithoutUid: boolean;
@@ -68,6 +69,8 @@ export class Hub {
     rate?: InboundRate;
     /** How long a new stream may take to say Hello (default 30 s). */
     helloTimeoutMs?: number;
+    /** --max-cluster-nodes (heartbeat-claims.ts). */
+    maxClusterNodes?: number;
     /** Accept agent certificates bound to no Cluster uid (not revocable; for migration only). */
     allowCertsWithoutUid?: boolean;
     /** The blast-radius brake's budget per cluster (default DEFAULT_DELETION_BUDGET). */
@@ -101,6 +104,7 @@ export class Hub {
     this.registrar = opts.registrar;
     this.rate = opts.rate ?? DEFAULT_INBOUND_RATE;
     this.helloTimeoutMs = opts.helloTimeoutMs;
+    this.maxClusterNodes = opts.maxClusterNodes;
     // Agents are told the window to spread a reconnect over only when admissions are limited.
     this.events = this.admission.perSecond > 0 ? { ...opts.events, reconnectSpreadMs: () => reconnectSpreadMs(this.clusterCount(), this.admission, spreadCapMs) } : opts.events;
     this.log = opts.log;
@@ -217,6 +221,7 @@ export class Hub {
       log,
       bucket: this.bucketOf(cluster),
       helloTimeoutMs: this.helloTimeoutMs,
+      ...(this.maxClusterNodes === undefined ? {} : { maxClusterNodes: this.maxClusterNodes }),
       ...(this.deletionBudget ? { deletionBudget: this.deletionBudget } : {}),
       deletionWindow: this.deletionWindowOf(cluster),
       ...(this.customizations ? { customizations: this.customizations } : {}),

@@ -8,7 +8,7 @@ import { reportOf, type WorkloadMetricsReport } from "../../shared/workload-metr
 import { type Clock, realClock } from "../../shared/clock.ts";
 import { counter } from "../../shared/metrics.ts";
 import { type RateLimiter, TokenBucketLimiter } from "../../shared/rate-limiter.ts";
-import { type CheckedHeartbeat, checkHeartbeat } from "./heartbeat-claims.ts";
+import { type CheckedHeartbeat, CLAIM_BOUNDS, checkHeartbeat } from "./heartbeat-claims.ts";
 import { checkContentRequest, checkWorkloadMetrics, checkWorkStatus } from "./message-bounds.ts";
 import { admitWorkloadMetrics, type WantedIndex, wantedIndex } from "./metrics-admission.ts";
 import { admitReport } from "./report-admission.ts";
@@ -45,6 +45,7 @@ export class InboundGate {
   private lastWarn = Number.NEGATIVE_INFINITY;
   private unwarned = 0;
   private readonly wanted: () => MetricsWanted;
+  private readonly maxNodes: number;
   private index: { hash: string; index: WantedIndex } | undefined;
 
   constructor(opts: {
@@ -56,7 +57,10 @@ export class InboundGate {
     /** The workloads the agent was asked to summarise (default: none). */
     wanted?: () => MetricsWanted;
     clock?: Clock;
+    /** --max-cluster-nodes (default CLAIM_BOUNDS.nodes). */
+    maxNodes?: number;
   }) {
+    this.maxNodes = opts.maxNodes ?? CLAIM_BOUNDS.nodes;
     this.wanted = opts.wanted ?? (() => ({ contentHash: "", workloads: [] }));
     this.cluster = opts.cluster;
     this.log = opts.log;
@@ -128,7 +132,7 @@ export class InboundGate {
 
   /** The heartbeat with insane claims left out, and what was left out. */
   heartbeat(hb: Heartbeat): CheckedHeartbeat {
-    const checked = checkHeartbeat(hb);
+    const checked = checkHeartbeat(hb, this.maxNodes);
     if (checked.problems.length > 0) {
       badClaims.inc({ cluster: this.cluster }, checked.problems.length);
       this.warn({ problems: checked.problems.slice(0, 5) }, "left insane claims out of an agent's heartbeat");

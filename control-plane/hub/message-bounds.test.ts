@@ -47,7 +47,7 @@ it("bounds each field of a WorkStatus: long messages are cut with a marker, absu
 });
 
 it("refuses a Hello that names absurd Works", () => {
-  const h = (x: Partial<Hello>): Hello => ({ clusterName: "member1", agentVersion: "v1", workHashes: {}, needsContents: false, protocolVersion: 2, features: [], ...x });
+  const h = (x: Partial<Hello>): Hello => ({ clusterName: "member1", agentVersion: "v1", workHashes: {}, needsContents: false, protocolVersion: 2, features: [], earlierRegistrationWorks: [], ...x });
   assert.equal(checkHello(h({ workHashes: { "apps/v1/Deployment/default/web": "h" } })).ok, true);
   assert.equal(checkHello(h({ agentVersion: "v".repeat(BOUNDS.word + 1) })).ok, false);
   assert.equal(checkHello(h({ features: Array.from({ length: BOUNDS.helloFeatures + 1 }, (_, i) => `f${i}`) })).ok, false);
@@ -55,6 +55,10 @@ it("refuses a Hello that names absurd Works", () => {
   assert.equal(checkHello(h({ features: ["durable-preserve"] })).ok, true);
   assert.equal(checkHello(h({ workHashes: { ["k".repeat(BOUNDS.workKey + 1)]: "h" } })).ok, false);
   assert.equal(checkHello(h({ workHashes: { k: "h".repeat(BOUNDS.hash + 1) } })).ok, false);
+  // Works of an earlier registration: only those the Hello holds, so they cost no more than workHashes.
+  assert.equal(checkHello(h({ workHashes: { a: "h" }, earlierRegistrationWorks: ["a"] })).ok, true);
+  assert.equal(checkHello(h({ workHashes: { a: "h" }, earlierRegistrationWorks: ["b"] })).ok, false);
+  assert.equal(checkHello(h({ workHashes: { a: "h" }, earlierRegistrationWorks: ["a", "a"] })).ok, false);
 });
 
 it("refuses a ContentRequest for too many Works or absurd keys", () => {

@@ -117,6 +117,9 @@ export function checkHello(h: Hello): Checked<Hello> {
     const badEntry = tooLong("a workHashes key", key, BOUNDS.workKey) ?? tooLong("a workHashes value", hash, BOUNDS.hash);
     if (badEntry !== undefined) return { ok: false, reason: badEntry };
   }
+  const earlier = h.earlierRegistrationWorks ?? [];
+  if (earlier.length > entries.length) return { ok: false, reason: `the Hello names ${earlier.length} Works of an earlier registration, more than the ${entries.length} it holds` };
+  for (const key of earlier) if (!Object.hasOwn(h.workHashes, key)) return { ok: false, reason: "an earlierRegistrationWorks key the Hello's workHashes do not name" };
   if (h.features.length > BOUNDS.helloFeatures) return { ok: false, reason: `the Hello names ${h.features.length} features (at most ${BOUNDS.helloFeatures})` };
   for (const f of h.features) {
     const badFeature = tooLong("a feature", f, BOUNDS.feature);

@@ -65,6 +65,53 @@ describe("OutboundDeletions: the brake on one cluster", () => {
   });
 });
 
+describe("OutboundDeletions: Works applied under an earlier registration of the cluster (issue 37, item 7)", () => {
+  const budget = { percent: 100, min: 0, windowMs: 60_000 };
+  const make = (reason: string) => {
+    const held: string[] = [];
+    const d = new OutboundDeletions({ cluster: "member1", intent: () => ({ reason, preserve: false }), budget, onHeld: (k) => held.push(k), now: () => 0 });
+    for (const k of ["a", "b"]) d.holding(k);
+    d.registeredEarlier(["a"]);
+    return { d, held };
+  };
+  it("a placement that no longer names the cluster removes nothing it applied before it registered again: held, once, and said why", () => {
+    for (const reason of ["PlacementChanged", "DependencyReleased"]) {
+      const { d, held } = make(reason);
+      assert.equal(d.deleteFor("a"), undefined, reason);
+      assert.equal(d.deleteFor("a"), undefined, "judged again: still held");
+      assert.deepEqual(held, ["a"]);
+      assert.match(d.heldMessage("a"), /member1 registered again since this Work was applied there.*flotillactl deletions approve member1/);
+      assert.deepEqual(d.deleteFor("b"), { reason, preserve: false }, "a Work of this registration goes as before");
+    }
+  });
+  it("a deleted template, or an unjoin, removes it whatever the registration", () => {
+    for (const reason of ["TemplateDeleted", "ClusterUnjoined"]) assert.deepEqual(make(reason).d.deleteFor("a"), { reason, preserve: false });
+  });
+  it("a person decides: approve sends the removal, reject keeps the objects released", () => {
+    const approved = make("PlacementChanged").d;
+    approved.deleteFor("a");
+    assert.deepEqual(approved.decide("approve"), ["a"]);
+    assert.deepEqual(approved.deleteFor("a"), { reason: "PlacementChanged", preserve: false });
+    const rejected = make("PlacementChanged").d;
+    rejected.deleteFor("a");
+    rejected.decide("reject");
+    assert.deepEqual(rejected.deleteFor("a"), { reason: "PlacementChanged", preserve: true });
+  });
+  it("given again by its placement, it belongs to this registration: a later placement change removes it", () => {
+    const { d } = make("PlacementChanged");
+    d.deleteFor("a");
+    d.holding("a");
+    assert.ok(!d.isHeld("a"));
+    assert.deepEqual(d.deleteFor("a"), { reason: "PlacementChanged", preserve: false });
+  });
+  it("a key the agent does not hold is not taken as an earlier registration's", () => {
+    const d = new OutboundDeletions({ cluster: "member1", intent: () => ({ reason: "PlacementChanged", preserve: false }), budget, onHeld: () => {}, now: () => 0 });
+    d.registeredEarlier(["x"]);
+    d.holding("x");
+    assert.deepEqual(d.deleteFor("x"), { reason: "PlacementChanged", preserve: false });
+  });
+});
+
 describe("misreadBy: what an older agent would get wrong", () => {
   const all = new Set(AGENT_FEATURES);
   const none = new Set<string>();

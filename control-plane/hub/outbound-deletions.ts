@@ -30,6 +30,13 @@ export function misreadBy(features: ReadonlySet<string>, key: string, intent: In
 /** The features the hub relies on for removals; an agent that lacks one is AgentOutdated. */
 export const REMOVAL_FEATURES: readonly string[] = [FEATURES.durablePreserve, FEATURES.keepUnmanagedContents, FEATURES.keepOtherWorksContents];
 
+/**
+ * Removals that judge a Work by the cluster's placement or a parent's: for a Work applied under an
+ * earlier registration of the cluster they are held. A deleted template (TemplateDeleted) and an
+ * unjoin (ClusterUnjoined) say what to do whatever the registration.
+ */
+export const EARLIER_REGISTRATION_REASONS: ReadonlySet<string> = new Set(["PlacementChanged", "DependencyReleased"]);
+
 /** A person's answer to the held deletions of a cluster (flotillactl deletions approve|reject). */
 export type Decision = "approve" | "reject";
 
@@ -50,6 +57,10 @@ export class OutboundDeletions {
   private features: ReadonlySet<string> = new Set();
   /** Held because the agent would misread the removal: key → the feature it lacks. */
   private readonly misread = new Map<string, string>();
+  /** Works the agent last applied under an earlier registration of its cluster (its Hello), not given since. */
+  private readonly earlier = new Set<string>();
+  /** Held because the cluster registered again since the Work was applied (EARLIER_REGISTRATION_REASONS). */
+  private readonly heldEarlier = new Set<string>();
 
   constructor(opts: {
     cluster: string;
@@ -81,12 +92,20 @@ export class OutboundDeletions {
     return REMOVAL_FEATURES.filter((f) => !this.features.has(f));
   }
 
-  /** The agent holds this Work now (its Hello said so, or it was just sent). */
+  /** The agent holds this Work now (its Hello said so, or it was just sent: given again, it belongs to this registration). */
   holding(key: string): void {
     this.holds.add(key);
     this.held.delete(key);
     this.misread.delete(key);
+    this.heldEarlier.delete(key);
+    this.earlier.delete(key);
     this.decided.delete(key);
+  }
+
+  /** The Works the agent's Hello says it applied under an earlier registration of the cluster. */
+  registeredEarlier(keys: readonly string[]): void {
+    this.earlier.clear();
+    for (const k of keys) if (this.holds.has(k)) this.earlier.add(k);
   }
 
   /**
@@ -98,10 +117,24 @@ export class OutboundDeletions {
     if (intent === undefined) {
       this.held.delete(key);
       this.misread.delete(key);
+      this.heldEarlier.delete(key);
       this.decided.delete(key);
       return undefined;
     }
     const decision = this.decided.get(key);
+    // Issue 37, item 7: a placement that no longer names a cluster that registered again since the
+    // Work was applied there says nothing about the Work (the new Cluster may lack the labels an
+    // admin set on the old one): held until a person decides, or the placement gives it again.
+    if (decision === undefined && this.earlier.has(key) && EARLIER_REGISTRATION_REASONS.has(intent.reason)) {
+      if (!this.held.has(key)) {
+        this.held.set(key, intent.reason);
+        this.heldEarlier.add(key);
+        this.onHeld(key, this.heldMessage(key));
+      }
+      return undefined;
+    }
+    // No longer held for an earlier registration (given again, or now another reason): judged, and said, afresh.
+    if (this.heldEarlier.delete(key)) this.held.delete(key);
     // An older agent is never sent a removal it would get wrong: held until it is upgraded, or a person approves.
     const lacks = decision === undefined ? misreadBy(this.features, key, intent) : undefined;
     if (lacks !== undefined) {
@@ -123,6 +156,8 @@ export class OutboundDeletions {
     }
     if (decision === undefined && !exempt) this.window.record(key);
     this.misread.delete(key);
+    this.heldEarlier.delete(key);
+    this.earlier.delete(key);
     this.holds.delete(key);
     this.held.delete(key);
     this.decided.delete(key);
@@ -148,6 +183,9 @@ export class OutboundDeletions {
 
   /** What a held deletion says on its binding (the same for every key of a cluster and cause, so Events coalesce). */
   heldMessage(key?: string): string {
+    if (key !== undefined && this.heldEarlier.has(key)) {
+      return `held: ${this.cluster} registered again since this Work was applied there, and its placement no longer names it (did the new Cluster lose labels an admin had set?); set them again, or send the removal with \`flotillactl deletions approve ${this.cluster}\`, or keep the objects with \`flotillactl deletions reject ${this.cluster}\``;
+    }
     const lacks = key === undefined ? undefined : this.misread.get(key);
     if (lacks !== undefined) {
       return `held: the agent of ${this.cluster} is outdated (it lacks ${lacks}) and would get this removal wrong; upgrade the agent, or send it anyway with \`flotillactl deletions approve ${this.cluster}\``;

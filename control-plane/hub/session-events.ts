@@ -1,6 +1,11 @@
 // What an agent session tells the rest of the control plane, and counts of what it did.
 import type { WorkloadMetricsReport } from "../../shared/workload-metrics-wire.ts";
-import type { Heartbeat, WorkStatus } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
+import type { ServerDuplexStream } from "@grpc/grpc-js";
+import type { Logger } from "pino";
+import type { AgentMessage, ControlMessage, Heartbeat, InterpreterCustomizations, MetricsWanted, WorkStatus } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
+import type { RateLimiter } from "../../shared/rate-limiter.ts";
+import type { WorkStore } from "../works/work-store.ts";
+import type { DeletionBudget, DeletionWindow } from "./deletion-brake.ts";
 import { DELETION_HELD } from "./outbound-deletions.ts";
 
 /** What a session reports to the rest of the control plane. */
@@ -48,4 +53,29 @@ export interface SessionStats {
   /** MetricsWanted lists sent, and workload summaries taken. */
   metricsWanted: number;
   workloadMetrics: number;
+}
+
+/** What one agent stream's session is given by the hub. */
+export interface AgentSessionOptions {
+  cluster: string;
+  call: ServerDuplexStream<AgentMessage, ControlMessage>;
+  works: WorkStore;
+  events: SessionEvents;
+  log: Logger;
+  /** The stream proved who it is: the hub makes it the cluster's session. */
+  onHello: () => void;
+  onClosed: () => void;
+  /** The token bucket on the cluster's messages (the hub keeps one per cluster). */
+  bucket?: RateLimiter;
+  /** A stream that has not said Hello this long is closed (default 30 s). */
+  helloTimeoutMs?: number;
+  /** --max-cluster-nodes: a heartbeat claiming more nodes counts no capacity (heartbeat-claims.ts). */
+  maxClusterNodes?: number;
+  /** The brake's budget (default DEFAULT_DELETION_BUDGET) and the cluster's window, kept by the hub across its streams. */
+  deletionBudget?: DeletionBudget;
+  deletionWindow?: DeletionWindow;
+  /** The interpreter customizations agents run, as sent (default: none). */
+  customizations?: () => InterpreterCustomizations;
+  /** The workloads this cluster's agent summarises (default: none). */
+  metricsWanted?: () => MetricsWanted;
 }

@@ -62,11 +62,11 @@ export function startStatus(ctx: ControlPlaneContext, links: { hub: Hub; heardHe
       if (statuses.set(cluster, removalReport(key))) statusCtl.reported(key);
     }
   });
-  // The brake's hold, where a person looks: an Event on the Cluster (coalesced: one message per cluster).
+  // A held deletion, where a person looks: an Event on the Cluster (coalesced: one message per cluster).
   events.on("deletionHeld", (cluster) => {
     const c = caches.clusters.get(cluster);
     if (c === undefined) return;
-    const message = `deletions held by the blast-radius brake: more than the budget within the window; review with \`flotillactl deletions list --cluster ${cluster}\`, then approve or reject`;
+    const message = `deletions held (by the blast-radius brake, for an outdated agent, or for a cluster that registered again); review them and why with \`flotillactl deletions list --cluster ${cluster}\`, then approve or reject`;
     void recorder.record({ apiVersion: c.apiVersion, kind: c.kind, name: cluster, ...(c.metadata.uid ? { uid: c.metadata.uid } : {}) }, { reason: "DeletionHeld", message });
   });
   events.on("agentStreamChanged", (c) => statusCtl.clusterChanged(c));
@@ -76,6 +76,7 @@ export function startStatus(ctx: ControlPlaneContext, links: { hub: Hub; heardHe
 
   counterOf("flotilla_binding_status_writes_total", "ResourceBinding status writes.", () => statusCtl.writes.bindingStatus);
   counterOf("flotilla_template_status_writes_total", "Template status writes.", () => statusCtl.writes.templateStatus);
+  counterOf("flotilla_status_reports_over_budget_total", "Work status reports kept without their objects' status: their cluster's reports were over --max-status-bytes-per-cluster.", () => statuses.overBudgetReports);
   counterOf("flotilla_events_dropped_total", "Warning Events not written: over the rate limit (a burst of 100, then 10/s).", () => recorder.dropped);
   return {
     controllers: [statusCtl.controller],

@@ -1,4 +1,33 @@
-import type { WorkStatus } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
+import type { ManifestStatus, WorkStatus } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
+import { MAX_ENTRY_STATUS_BYTES } from "./aggregate-status.ts";
+
+/** The default of --max-status-bytes-per-cluster: what one cluster's reports may hold in a replica's memory. */
+export const DEFAULT_CLUSTER_STATUS_BYTES = 64 * 1024 * 1024;
+/** A report kept past a cluster's budget: this many manifests, each message cut to this many characters, no object status. */
+export const OVER_BUDGET_MANIFESTS = 16;
+export const OVER_BUDGET_MESSAGE = 256;
+
+/** About what a report costs in memory: its strings and object statuses (each manifest's fixed part counted as 64 bytes). */
+export function reportBytes(s: WorkStatus): number {
+  let n = s.workKey.length + s.observedHash.length + s.reason.length + s.message.length;
+  for (const m of s.manifests) n += 64 + m.status.byteLength + m.reason.length + m.message.length + (m.resource ? m.resource.group.length + m.resource.version.length + m.resource.kind.length + m.resource.namespace.length + m.resource.name.length : 0);
+  return n;
+}
+
+/**
+ * A report as kept past its cluster's budget: the Work's words and health stay, and the template's
+ * own object's status as far as a binding's entry holds it (MAX_ENTRY_STATUS_BYTES: what status
+ * aggregation, rollouts, DNS and failover read); the other objects' statuses go, at most
+ * OVER_BUDGET_MANIFESTS manifests stay, with messages cut. So one agent's reports cost memory in
+ * proportion to the Works the hub sent it, whatever it says (issue 37).
+ */
+export function overBudget(s: WorkStatus, budget: number): WorkStatus {
+  const cut = (text: string) => (text.length > OVER_BUDGET_MESSAGE ? `${text.slice(0, OVER_BUDGET_MESSAGE)}…` : text);
+  const kept = (m: ManifestStatus, i: number) => i === 0 && m.status.byteLength <= MAX_ENTRY_STATUS_BYTES;
+  const manifests: ManifestStatus[] = s.manifests.slice(0, OVER_BUDGET_MANIFESTS).map((m, i) => ({ ...m, status: kept(m, i) ? m.status : Buffer.alloc(0), message: cut(m.message) }));
+  const note = `(the status of its other objects is left out: this cluster's reports hold more than ${budget} bytes, --max-status-bytes-per-cluster)`;
+  return { ...s, message: s.message === "" ? note : `${cut(s.message)} ${note}`, manifests };
+}
 
 /**
  * The latest WorkStatus each agent reported, per Work and cluster (soft state: agents report
@@ -11,15 +40,37 @@ export class StatusStore {
   private readonly byCluster = new Map<string, Set<string>>();
   /** "cluster/key" → when its report last said something new (ms), for explain's "applied 12s ago". */
   private readonly changedAt = new Map<string, number>();
+  /** cluster → reportBytes of the reports kept for it. */
+  private readonly bytes = new Map<string, number>();
+  private readonly budget: number;
+  /** Reports kept without their objects' statuses because their cluster was over its budget. */
+  overBudgetReports = 0;
 
-  /** Records a report; returns false when it says nothing new. */
-  set(cluster: string, status: WorkStatus): boolean {
-    let perCluster = this.byKey.get(status.workKey);
+  /** maxBytesPerCluster: --max-status-bytes-per-cluster. */
+  constructor(opts: { maxBytesPerCluster?: number } = {}) {
+    this.budget = opts.maxBytesPerCluster ?? DEFAULT_CLUSTER_STATUS_BYTES;
+  }
+
+  /** What the reports kept for a cluster cost (reportBytes). */
+  bytesOf(cluster: string): number {
+    return this.bytes.get(cluster) ?? 0;
+  }
+
+  /** Records a report (without its objects' statuses when its cluster is over budget); returns false when it says nothing new. */
+  set(cluster: string, reported: WorkStatus): boolean {
+    let perCluster = this.byKey.get(reported.workKey);
     if (perCluster === undefined) {
       perCluster = new Map();
-      this.byKey.set(status.workKey, perCluster);
+      this.byKey.set(reported.workKey, perCluster);
     }
     const before = perCluster.get(cluster);
+    const others = this.bytesOf(cluster) - (before === undefined ? 0 : reportBytes(before));
+    let status = reported;
+    if (others + reportBytes(reported) > this.budget) {
+      status = overBudget(reported, this.budget);
+      this.overBudgetReports++;
+    }
+    this.bytes.set(cluster, others + reportBytes(status));
     perCluster.set(cluster, status);
     let keys = this.byCluster.get(cluster);
     if (keys === undefined) this.byCluster.set(cluster, (keys = new Set()));
@@ -47,7 +98,9 @@ export class StatusStore {
   /** Forgets one cluster's report on a Work (it is stale: the agent reconnected and reports again). */
   forget(key: string, cluster: string): void {
     const perCluster = this.byKey.get(key);
-    if (perCluster?.delete(cluster) !== true) return;
+    const before = perCluster?.get(cluster);
+    if (before === undefined || perCluster?.delete(cluster) !== true) return;
+    this.release(cluster, before);
     this.changedAt.delete(`${cluster}/${key}`);
     if (perCluster.size === 0) this.byKey.delete(key);
     const keys = this.byCluster.get(cluster);
@@ -57,12 +110,19 @@ export class StatusStore {
 
   /** Forgets a Work entirely (its binding is gone). */
   drop(key: string): void {
-    for (const cluster of this.byKey.get(key)?.keys() ?? []) {
+    for (const [cluster, before] of this.byKey.get(key) ?? []) {
+      this.release(cluster, before);
       this.changedAt.delete(`${cluster}/${key}`);
       const keys = this.byCluster.get(cluster);
       keys?.delete(key);
       if (keys?.size === 0) this.byCluster.delete(cluster);
     }
     this.byKey.delete(key);
+  }
+
+  private release(cluster: string, report: WorkStatus): void {
+    const left = this.bytesOf(cluster) - reportBytes(report);
+    if (left > 0) this.bytes.set(cluster, left);
+    else this.bytes.delete(cluster);
   }
 }

@@ -32,6 +32,11 @@ export const LABELS = {
   deletionsApproved: "flotilla.dev/deletions-approved",
   deletionsRejected: "flotilla.dev/deletions-rejected",
   /**
+   * On a Cluster: "true" when `flotillactl unjoin --force` deletes it: the finalizer is released at
+   * once and the member keeps what Flotilla applied (no ClusterUnjoined removal is sent).
+   */
+  unjoinForce: "flotilla.dev/unjoin-force",
+  /**
    * On a ResourceBinding: the spec.rescheduleTriggeredAt its last fresh reschedule served, written
    * by the binding controller in the same write as that schedule's clusters (so a restart or a new
    * leader never serves it twice, and never loses it).

@@ -2,7 +2,8 @@
 // - every delete names the uid of the object decided on, so a replaced object stays;
 // - a member namespace deleted by hand comes back with Flotilla's objects in it;
 // - a Namespace or CRD that holds objects Flotilla does not manage, or another Work's, is kept and reported;
-// - preserveResourcesOnDeletion holds when the binding is gone before the agent hears of the removal.
+// - preserveResourcesOnDeletion holds when the binding is gone before the agent hears of the removal;
+// - a forced unjoin while the agent is connected removes nothing (issue 37, item 9): last, it ends the member.
 import { bindingName } from "../../control-plane/scheduling/binding-spec.ts";
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
@@ -14,7 +15,8 @@ import type { KubeObject } from "../../shared/api/types.ts";
 import { Discovery } from "../../shared/discovery.ts";
 import { KubeRest } from "../../shared/kube-rest.ts";
 import { MemberDeletion } from "../../agent/member-deletion.ts";
-import { apply, type BindingJson, clusterItem, eventually, getJson, kubectl } from "./helpers.ts";
+import { apply, type BindingJson, clusterItem, deletions, eventually, getJson, kubectl, runCommand, sleep } from "./helpers.ts";
+import { ensureTestBundles } from "../env/test-bundles.ts";
 
 const NS = "removal";
 const WORK = "flotilla.dev/work";
@@ -201,5 +203,24 @@ describe("what the agent deletes, keeps and repairs in a member", () => {
     );
     assert.equal(after.metadata.uid, before.metadata.uid, "the same object stays in member1");
     assert.equal(Object.keys(after.metadata.annotations ?? {}).some((k) => k.startsWith("flotilla.dev/")), false, "no Flotilla annotation");
+  });
+
+  // Issue 37, item 9: the Cluster being deleted read as an unjoin, and the hub sent ClusterUnjoined
+  // removals until the forced release ended the stream; then the Cluster gone read as one too.
+  it("a forced unjoin while the agent is connected removes nothing: the member keeps what Flotilla applied (the last case: member1 goes)", async () => {
+    const names = ["f1", "f2", "f3", "f4", "f5", "f6"];
+    for (const n of names) await apply(fleet.control, configMap(n, NS));
+    for (const n of names) await apply(fleet.control, policy(n, NS, "ConfigMap"));
+    const uids: Record<string, string> = {};
+    for (const n of names) uids[n] = (await eventually(`${n} in member1`, () => getJson<ObjectJson>(m1, ["configmap", "-n", NS, n]), (c) => c.metadata.labels?.[WORK] !== undefined)).metadata.uid;
+    const before = deletions(await flotilla.agentMetrics("member1"));
+    const ctl = (await ensureTestBundles()).flotillactl;
+    const r = await runCommand(process.execPath, [ctl, "unjoin", "member1", "--force"], { env: { ...process.env, FLOTILLA_STATE_DIR: fleet.root, FLOTILLA_CONTROL_KUBECONFIG: fleet.control.kubeconfigPath } });
+    assert.equal(r.code, 0, r.stderr);
+    await eventually("the Cluster gone", gone(() => getJson(fleet.control, ["cluster", "member1"])), (x) => x, 30_000);
+    // Long enough for any removal the hub had sent to be acted on.
+    await sleep(3_000);
+    for (const n of names) assert.equal((await getJson<ObjectJson>(m1, ["configmap", "-n", NS, n]))?.metadata.uid, uids[n], `${n} stays in member1, the same object`);
+    assert.deepEqual(deletions(await flotilla.agentMetrics("member1")), before, "the agent deleted nothing");
   });
 });

@@ -3,7 +3,8 @@
 // keeps what Flotilla applied), templates change meanwhile, and the member registers again with a
 // bootstrap token (a new Cluster uid, a new certificate). The objects Flotilla had applied are adopted in place: the same uids, nothing
 // deleted, updated to what the templates say now. With --require-acceptance nothing is applied
-// or deleted until `flotillactl accept`, then the same adoption in place. Two agents of one fleet
+// or deleted until `flotillactl accept`, then the same adoption in place. An object placed by a
+// Cluster label, which the new Cluster lacks, stays until the label is back (issue 37 item 7). Two agents of one fleet
 // sharing one member: shared-member.test.ts.
 import assert from "node:assert/strict";
 import { X509Certificate } from "node:crypto";
@@ -45,6 +46,13 @@ const policy = JSON.stringify({
     ],
   },
 });
+/** A ConfigMap placed by a Cluster label an admin set (issue 37 item 7): a new registration lacks it. */
+const byLabel = JSON.stringify({
+  apiVersion: "flotilla.dev/v1alpha1",
+  kind: "PropagationPolicy",
+  metadata: { name: "prod", namespace: NS },
+  spec: { resourceSelectors: [{ apiVersion: "v1", kind: "ConfigMap", name: "labelled" }], placement: { clusterAffinity: { labelSelector: { matchLabels: { env: "prod" } } } } },
+});
 const condition = (c: ClusterJson | undefined, type: string) => c?.status?.conditions?.find((x) => x.type === type);
 
 /**
@@ -83,8 +91,11 @@ function rejoining(opts: { requireAcceptance: boolean; expired: boolean }) {
     for (const name of ["same", "changed", "recreated", "dropped"]) await apply(s.fleet.control, configMap(name, "1"));
     await apply(s.fleet.control, deploymentJson("web", NS, 1));
     await apply(s.fleet.control, policy);
+    await kubectl(s.fleet.control, ["label", "cluster", "member1", "env=prod"]);
+    await apply(s.fleet.control, configMap("labelled", "1"));
+    await apply(s.fleet.control, byLabel);
     s.uids = {};
-    for (const [kind, name] of [["configmap", "same"], ["configmap", "changed"], ["configmap", "recreated"], ["configmap", "dropped"], ["deployment", "web"]] as const) {
+    for (const [kind, name] of [["configmap", "same"], ["configmap", "changed"], ["configmap", "recreated"], ["configmap", "dropped"], ["configmap", "labelled"], ["deployment", "web"]] as const) {
       s.uids[name] = (await eventually(`${name} in member1`, () => member(kind, name), (o) => o.metadata.labels?.[WORK] !== undefined)).metadata.uid;
     }
     s.oldClusterUid = (await cluster())?.metadata.uid ?? "";
@@ -105,7 +116,8 @@ function rejoining(opts: { requireAcceptance: boolean; expired: boolean }) {
     await apply(s.fleet.control, configMap("recreated", "again"));
     await kubectl(s.fleet.control, ["delete", "configmap", "-n", NS, "dropped"]);
     await apply(s.fleet.control, deploymentJson("web", NS, 2));
-    for (const name of ["same", "changed", "recreated", "dropped", "web"]) {
+    await apply(s.fleet.control, configMap("labelled", "2"));
+    for (const name of ["same", "changed", "recreated", "dropped", "labelled", "web"]) {
       assert.equal((await member(name === "web" ? "deployment" : "configmap", name))?.metadata.uid, s.uids[name], `${name} stays in the member after the forced unjoin`);
     }
 
@@ -126,8 +138,12 @@ function rejoining(opts: { requireAcceptance: boolean; expired: boolean }) {
   return { s, ctl, member };
 }
 
-/** The objects are the ones from before (same uids) and say what the templates say now; the dropped template's object went for that reason only. */
-async function adoptedInPlace(s: ReturnType<typeof rejoining>["s"], member: ReturnType<typeof rejoining>["member"]): Promise<void> {
+/**
+ * The objects are the ones from before (same uids) and say what the templates say now; the dropped
+ * template's object went for that reason only; the one placed by a Cluster label the new
+ * registration lacks stays until an admin sets the label again.
+ */
+async function adoptedInPlace(s: ReturnType<typeof rejoining>["s"], member: ReturnType<typeof rejoining>["member"], ctl: ReturnType<typeof rejoining>["ctl"]): Promise<void> {
   await eventually("changed updated in place", () => member("configmap", "changed"), (o) => o.data?.a === "2", 60_000);
   await eventually("recreated updated in place", () => member("configmap", "recreated"), (o) => o.data?.a === "again", 60_000);
   await eventually("web scaled in place", () => member("deployment", "web"), (o) => o.spec?.replicas === 2, 60_000);
@@ -139,14 +155,34 @@ async function adoptedInPlace(s: ReturnType<typeof rejoining>["s"], member: Retu
     assert.ok(o?.metadata.labels?.[WORK], `${name} is Flotilla's`);
   }
   assert.equal((await member("configmap", "same"))?.data?.a, "1");
+  // The new Cluster lacks the admin's label, so no placement gives it `labelled`; that is no
+  // intent about the object (issue 37 item 7): it stays as it was, until the label is back.
+  const kept = await member("configmap", "labelled");
+  assert.equal(kept?.metadata.uid, s.uids.labelled, "labelled stays while the new Cluster lacks the label that placed it");
+  assert.equal(kept?.data?.a, "1", "…as it was: nothing placed it on the new registration");
+  // The removal its placement would make is held where a person looks, with the way out.
+  const listed = await eventually(
+    "flotillactl lists labelled's removal as held",
+    async () => {
+      const r = await ctl(["deletions", "list", "--cluster", "member1", "-o", "json"]);
+      assert.equal(r.code, 0, r.stderr);
+      return JSON.parse(r.stdout) as { name: string; message?: string }[];
+    },
+    (held) => held.some((h) => h.name === "labelled"),
+    30_000,
+  );
+  assert.deepEqual(listed.map((h) => h.name), ["labelled"], "only the Work its new registration was never given");
+  await kubectl(s.fleet.control, ["label", "cluster", "member1", "env=prod"]);
+  const adopted = await eventually("labelled updated in place once the label is back", () => member("configmap", "labelled"), (o) => o.data?.a === "2", 60_000);
+  assert.equal(adopted.metadata.uid, s.uids.labelled, "labelled is the same object");
   assert.deepEqual(deletions(await s.flotilla.agentMetrics("member1")), { 'flotilla_agent_deletes_total{reason="TemplateDeleted"}': 1 }, "the one deletion is the deleted template's");
 }
 
 describe("a member that joins again keeps its objects (its certificate expired)", () => {
-  const { s, member } = rejoining({ requireAcceptance: false, expired: true });
+  const { s, ctl, member } = rejoining({ requireAcceptance: false, expired: true });
 
   it("after its certificate expired, a forced unjoin and a new registration, Flotilla's objects are adopted in place and updated to the templates of now", async () => {
-    await adoptedInPlace(s, member);
+    await adoptedInPlace(s, member, ctl);
   });
 });
 
@@ -166,6 +202,6 @@ describe("a member that joins again keeps its objects (--require-acceptance)", (
 
     const r = await ctl(["accept", "member1"]);
     assert.equal(r.code, 0, r.stderr);
-    await adoptedInPlace(s, member);
+    await adoptedInPlace(s, member, ctl);
   });
 });

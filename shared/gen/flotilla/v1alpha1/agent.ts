@@ -176,7 +176,18 @@ export interface Hello {
    * The content hash of the MetricsWanted the agent holds, empty or absent when it holds none
    * (it keeps the list in memory only): the hub sends its list only when the hash differs.
    */
-  metricsWantedHash?: string | undefined;
+  metricsWantedHash?:
+    | string
+    | undefined;
+  /**
+   * Keys of work_hashes the agent last applied under an earlier registration of its cluster (the
+   * Cluster uid its certificate named then differs from its certificate's now: it registered
+   * again), and not since. The hub removes none of them for a placement that no longer names the
+   * cluster (the new registration may simply lack the labels an admin had set) until a person
+   * says so: only a deleted template, an unjoin or an approval removes them. At most as many as
+   * work_hashes.
+   */
+  earlierRegistrationWorks: string[];
 }
 
 export interface Hello_WorkHashesEntry {
@@ -1283,6 +1294,7 @@ function createBaseHello(): Hello {
     features: [],
     customizationsHash: undefined,
     metricsWantedHash: undefined,
+    earlierRegistrationWorks: [],
   };
 }
 
@@ -1311,6 +1323,9 @@ export const Hello: MessageFns<Hello> = {
     }
     if (message.metricsWantedHash !== undefined) {
       writer.uint32(66).string(message.metricsWantedHash);
+    }
+    for (const v of message.earlierRegistrationWorks) {
+      writer.uint32(74).string(v!);
     }
     return writer;
   },
@@ -1395,6 +1410,14 @@ export const Hello: MessageFns<Hello> = {
             message.metricsWantedHash = reader.string();
             continue;
           }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.earlierRegistrationWorks.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1469,6 +1492,11 @@ export const Hello: MessageFns<Hello> = {
         : isSet(object.metrics_wanted_hash)
         ? globalThis.String(object.metrics_wanted_hash)
         : undefined,
+      earlierRegistrationWorks: globalThis.Array.isArray(object?.earlierRegistrationWorks)
+        ? object.earlierRegistrationWorks.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.earlier_registration_works)
+        ? object.earlier_registration_works.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -1504,6 +1532,9 @@ export const Hello: MessageFns<Hello> = {
     if (message.metricsWantedHash !== undefined) {
       obj.metricsWantedHash = message.metricsWantedHash;
     }
+    if (message.earlierRegistrationWorks?.length) {
+      obj.earlierRegistrationWorks = message.earlierRegistrationWorks;
+    }
     return obj;
   },
 
@@ -1528,6 +1559,7 @@ export const Hello: MessageFns<Hello> = {
     message.features = object.features?.map((e) => e) || [];
     message.customizationsHash = object.customizationsHash ?? undefined;
     message.metricsWantedHash = object.metricsWantedHash ?? undefined;
+    message.earlierRegistrationWorks = object.earlierRegistrationWorks?.map((e) => e) || [];
     return message;
   },
 };

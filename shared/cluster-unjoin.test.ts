@@ -1,0 +1,21 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import type { Cluster } from "./api/types.ts";
+import { unjoinOf } from "./cluster-unjoin.ts";
+
+describe("unjoinOf", () => {
+  const cluster = (deleting: boolean, annotations?: Record<string, string>): Cluster => ({
+    apiVersion: "flotilla.dev/v1alpha1",
+    kind: "Cluster",
+    metadata: { name: "member1", ...(deleting ? { deletionTimestamp: "2026-11-30T10:00:00Z" } : {}), ...(annotations ? { annotations } : {}) },
+    spec: {},
+  });
+  const cases: { name: string; c: Cluster; want: string }[] = [
+    { name: "a Cluster not being deleted", c: cluster(false), want: "member" },
+    { name: "flotillactl unjoin: its agent removes what Flotilla applied", c: cluster(true), want: "unjoining" },
+    { name: "flotillactl unjoin --force: the member keeps what Flotilla applied", c: cluster(true, { "flotilla.dev/unjoin-force": "true" }), want: "forced" },
+    { name: "the force annotation on a Cluster not being deleted changes nothing", c: cluster(false, { "flotilla.dev/unjoin-force": "true" }), want: "member" },
+    { name: "any other value is no force", c: cluster(true, { "flotilla.dev/unjoin-force": "yes" }), want: "unjoining" },
+  ];
+  for (const c of cases) it(c.name, () => assert.equal(unjoinOf(c.c), c.want));
+});
