@@ -47,6 +47,7 @@ describe("npm run chaos", () => {
       convergenceMs: number | null;
       check: { missing: unknown[]; stray: unknown[]; mismatched: unknown[] };
       deletions: { observed: number; unintended: unknown[] };
+      userObjects: { made: number; copiesGone: unknown[] };
       ok: boolean;
     };
     assert.equal(report.ok, true);
@@ -58,5 +59,7 @@ describe("npm run chaos", () => {
     assert.deepEqual(report.check, { missing: [], stray: [], mismatched: [] });
     assert.deepEqual(report.deletions.unintended, []);
     assert.ok(report.deletions.observed > 0, "the member watch saw the churn's own deletions");
+    assert.ok(report.userObjects.made > 0, "users copied or made again some of Flotilla's objects");
+    assert.deepEqual(report.userObjects.copiesGone, [], "no user's copy was taken");
   });
 });

@@ -9,10 +9,11 @@ import { KubeRest } from "../../shared/kube-rest.ts";
 import { applyOperation, type ChurnModel, type ChurnOperation, groupPolicyManifests, GROUPS, initialModel, NAMESPACE, nextOperation, templateManifest, wanted, WIDGET_GROUP } from "./churn-model.ts";
 import { type ControlAccess, Lock, type Manifest, persist } from "./control-writes.ts";
 import { checkFleet, type MemberCheck } from "./convergence.ts";
-import { type IntentSnapshot, judgeDeletions, type NamespaceDeletion, type ObservedDeletion } from "./deletion-judge.ts";
-import { planFaults } from "./fault-plan.ts";
+import { type IntentSnapshot, judgeDeletions, type NamespaceDeletion, type ObservedDeletion, userCopiesGone } from "./deletion-judge.ts";
+import { planFaults, planUserWrites } from "./fault-plan.ts";
 import { type FaultOutcome, inject, type Replica } from "./faults.ts";
 import { MemberWatch } from "./member-watch.ts";
+import { copyMemberObject, recreateMemberObject, type UserObject } from "./object-faults.ts";
 import { ChaosUsageError, chaosUsage, type ChaosOptions, parseChaosOptions } from "./options.ts";
 import { seededRandom } from "./random.ts";
 import { supervise } from "./supervisor.ts";
@@ -27,6 +28,21 @@ function operationManifests(o: ChurnOperation): { apply: Manifest[]; remove: Man
   const { propagation, override } = groupPolicyManifests(o.group, o.policy);
   const overrideName = { kind: "OverridePolicy", metadata: { name: `override-${o.group}`, namespace: NAMESPACE } };
   return { apply: [...(propagation as Manifest[]), ...(override ? [override as Manifest] : [])], remove: override ? [] : [overrideName] };
+}
+
+/** The uid each user-made object has in its member now (undefined: gone), read from the members. */
+async function userObjectUids(users: readonly UserObject[], fleet: Fleet): Promise<(member: string, id: string) => string | undefined> {
+  const now = new Map<string, string>();
+  for (const u of users) {
+    const m = fleet.members.find((x) => x.name === u.member);
+    if (m === undefined) continue;
+    const rest = new KubeRest(m.kubeConfig());
+    const name = u.id.slice(u.id.indexOf("/") + 1);
+    const o = await rest.request<{ metadata: { uid: string } }>("GET", `/api/v1/namespaces/${NAMESPACE}/configmaps/${name}`, { timeoutMs: 10_000 }).catch(() => undefined);
+    rest.close();
+    if (o !== undefined) now.set(`${u.member} ${u.id}`, o.metadata.uid);
+  }
+  return (member, id) => now.get(`${member} ${id}`);
 }
 
 async function setUp(rest: KubeRest, model: ChurnModel): Promise<void> {
@@ -53,6 +69,8 @@ interface Report {
   convergenceMs: number | null;
   check: MemberCheck;
   deletions: { observed: number; intended: number; unintended: ObservedDeletion[]; withNamespace: number; notBack: ObservedDeletion[] };
+  /** Objects users made in members (a copy of Flotilla's under another name, or one deleted and applied again), and the copies Flotilla took. */
+  userObjects: { made: number; copiesGone: UserObject[]; errors: string[] };
   ok: boolean;
 }
 
@@ -109,6 +127,24 @@ async function run(o: ChaosOptions): Promise<Report> {
         console.error(`chaos: +${((Date.now() - start) / 1000).toFixed(1)}s ${out.kind} ${out.target} (${out.tookMs} ms)${out.detail ? `: ${out.detail}` : ""}${out.error ? ` FAILED: ${out.error}` : ""}`);
       }
     })();
+    // Users' own writes in the members, beside the faults (issue 37): copies of Flotilla's objects, and objects deleted and applied again.
+    const users: UserObject[] = [];
+    const userErrors: string[] = [];
+    const writing = (async () => {
+      for (const w of planUserWrites(seededRandom(o.seed ^ 0x05e7), { durationMs: o.durationMs, members: names })) {
+        await sleep(Math.max(0, start + w.atMs - Date.now()));
+        const m = f.members.find((x) => x.name === w.member);
+        if (m === undefined) continue;
+        try {
+          const made = w.how === "copy" ? await copyMemberObject(m.kubeConfig(), m.name, w.pick, w.atMs) : await recreateMemberObject(m.kubeConfig(), m.name, w.pick);
+          if (made !== undefined) users.push(made);
+          console.error(`chaos: +${((Date.now() - start) / 1000).toFixed(1)}s user-${w.how} ${made === undefined ? `nothing of Flotilla's in ${m.name}` : `${made.id} in ${m.name} (uid ${made.uid})`}`);
+        } catch (err) {
+          // The member's apiserver may be down (a fault): the user tries again later, as a person would; not the run's failure.
+          userErrors.push(`${w.how} in ${m.name}: ${err instanceof Error ? err.message : String(err)}`);
+        }
+      }
+    })();
     const byOp: Record<string, number> = {};
     let operations = 0;
     let retries = 0;
@@ -129,6 +165,7 @@ async function run(o: ChaosOptions): Promise<Report> {
       await sleep(rng.between(200, 800));
     }
     await faulting;
+    await writing;
     const churnEnded = Date.now();
     console.error(`chaos: churn and faults over after ${((churnEnded - start) / 1000).toFixed(0)} s: ${operations} operations, ${faults.length} faults; waiting for convergence`);
     const members = fleet.members.map((m) => ({ name: m.name, kc: m.kubeConfig() }));
@@ -151,8 +188,9 @@ async function run(o: ChaosOptions): Promise<Report> {
     rest.close();
     const observed = watches.flatMap((w) => w.deletions());
     const namespaces = faults.flatMap((x): NamespaceDeletion[] => (x.namespace && x.member ? [{ member: x.member, ...x.namespace }] : []));
-    const { unintended, withNamespace, notBack } = judgeDeletions(history, observed, namespaces, (member, id) => watches.find((w) => w.member === member)?.holds(id) === true);
-    const ok = convergenceMs !== null && unintended.length === 0 && notBack.length === 0 && faults.every((x) => x.error === undefined);
+    const { unintended, withNamespace, notBack } = judgeDeletions(history, observed, namespaces, (member, id) => watches.find((w) => w.member === member)?.holds(id) === true, users);
+    const copiesGone = userCopiesGone(users, await userObjectUids(users, fleet), namespaces);
+    const ok = convergenceMs !== null && unintended.length === 0 && notBack.length === 0 && copiesGone.length === 0 && faults.every((x) => x.error === undefined);
     if (!ok && o.keepLogs !== undefined) {
       await cp(flotilla.logsDir, o.keepLogs, { recursive: true });
       console.error(`chaos: logs kept in ${o.keepLogs}`);
@@ -167,6 +205,7 @@ async function run(o: ChaosOptions): Promise<Report> {
       convergenceMs,
       check,
       deletions: { observed: observed.length, intended: observed.length - unintended.length - withNamespace.length, unintended, withNamespace: withNamespace.length, notBack },
+      userObjects: { made: users.length, copiesGone, errors: userErrors },
       ok,
     };
   } finally {
@@ -182,7 +221,7 @@ function summary(r: Report): string {
   return (
     `chaos: seed ${r.seed}, ${r.durationMs / 1000} s, ${r.members} members: ${r.faults.length} faults${failed ? ` (${failed} failed to inject)` : ""}, ${r.churn.operations} churn operations, ${r.restarts.length} restarts after an exit of its own; ${conv}; ` +
     `${r.check.missing.length} missing, ${r.check.stray.length} stray, ${r.check.mismatched.length} mismatched, ${r.deletions.unintended.length} unintended deletions (of ${r.deletions.observed} deletions seen; ` +
-    `${r.deletions.withNamespace} with a deleted member namespace, ${r.deletions.notBack.length} of them not back) — ${r.ok ? "PASS" : "FAIL"}`
+    `${r.deletions.withNamespace} with a deleted member namespace, ${r.deletions.notBack.length} of them not back); ${r.userObjects.made} objects users made, ${r.userObjects.copiesGone.length} copies gone — ${r.ok ? "PASS" : "FAIL"}`
   );
 }
 
@@ -195,7 +234,7 @@ async function main(argv: string[]): Promise<number> {
   console.error(`chaos: seed ${o.seed}, ${o.durationMs / 1000} s, ${o.members} members`);
   const report = await run(o);
   if (o.json !== undefined) await writeFile(o.json, `${JSON.stringify(report, null, 2)}\n`);
-  if (!report.ok) console.error(JSON.stringify({ check: report.check, unintended: report.deletions.unintended, notBack: report.deletions.notBack, failedFaults: report.faults.filter((x) => x.error !== undefined) }, null, 2));
+  if (!report.ok) console.error(JSON.stringify({ check: report.check, unintended: report.deletions.unintended, notBack: report.deletions.notBack, copiesGone: report.userObjects.copiesGone, failedFaults: report.faults.filter((x) => x.error !== undefined) }, null, 2));
   console.log(summary(report));
   return report.ok ? 0 : 1;
 }

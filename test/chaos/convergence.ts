@@ -10,6 +10,7 @@ import { redactSecret } from "../../shared/secret-redaction.ts";
 import { collectionPath, KubeRest } from "../../shared/kube-rest.ts";
 import { type ChurnModel, NAMESPACE, templateManifest, wanted } from "./churn-model.ts";
 import { WATCHED } from "./member-watch.ts";
+import { USER_COPY } from "./object-faults.ts";
 
 export interface Finding {
   member: string;
@@ -79,7 +80,8 @@ export async function checkFleet(model: ChurnModel, members: { name: string; kc:
       for (const r of WATCHED) {
         const list = await rest.request<{ items?: Live[] }>("GET", collectionPath(r, NAMESPACE), { query: { labelSelector: LABELS.work }, timeoutMs: 10_000 }).catch(() => ({ items: [] as Live[] }));
         // A list leaves apiVersion and kind off its items; the render has them.
-        for (const o of list.items ?? []) objects.set(`${r.kind}/${o.metadata?.name ?? ""}`, { ...o, apiVersion: r.apiVersion, kind: r.kind });
+        // A user's copy carries Flotilla's label but is no template's (chaos.ts checks it stays).
+        for (const o of list.items ?? []) if (!(o.metadata?.name ?? "").includes(USER_COPY)) objects.set(`${r.kind}/${o.metadata?.name ?? ""}`, { ...o, apiVersion: r.apiVersion, kind: r.kind });
       }
     } finally {
       rest.close();

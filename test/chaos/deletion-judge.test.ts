@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { INTENT_LAG_MS, type IntentSnapshot, judgeDeletions, type ObservedDeletion, unintendedDeletions } from "./deletion-judge.ts";
+import { deletedByUser, INTENT_LAG_MS, type IntentSnapshot, judgeDeletions, type ObservedDeletion, unintendedDeletions, userCopiesGone } from "./deletion-judge.ts";
+import type { UserObject } from "./object-faults.ts";
 
 const snap = (atMs: number, wanted: Record<string, string[]>): IntentSnapshot => ({ atMs, wanted: new Map(Object.entries(wanted).map(([k, v]) => [k, new Set(v)])) });
 const del = (atMs: number, firstSeenMs: number, member = "m1", id = "ConfigMap/a"): ObservedDeletion => ({ atMs, member, id, firstSeenMs, how: "deleted" });
@@ -73,5 +74,28 @@ describe("judgeDeletions: a member namespace deleted by a fault", () => {
     const d = del(t0 + 12_000, t0 + 1_000, "m1", "ConfigMap/b");
     const h = [...history, snap(t0 + 20_000, { "ConfigMap/a": ["m1", "m2"] })];
     assert.deepEqual(judge([d], () => false, h), { unintended: [], withNamespace: [d], notBack: [] });
+  });
+});
+
+describe("users' own writes (issue 37)", () => {
+  const t0 = 2_000_000;
+  const recreate: UserObject = { member: "m1", id: "ConfigMap/a", uid: "u2", atMs: t0, how: "recreate" };
+  const copy: UserObject = { member: "m2", id: "ConfigMap/a-usercopy9", uid: "c1", atMs: t0, how: "copy" };
+  it("the copy a user deleted and applied again went at the user's hand: not Flotilla's deletion", () => {
+    assert.equal(deletedByUser(del(t0 + 200, t0 - 50_000), [recreate]), true);
+    assert.equal(deletedByUser(del(t0 + 200, t0 + 100), [recreate]), false, "the user's own new object, deleted later: not excused");
+    assert.equal(deletedByUser(del(t0 + 60_000, t0 - 50_000), [recreate]), false, "long after: not the user's");
+    assert.equal(deletedByUser(del(t0 + 200, t0 - 50_000, "m2"), [recreate]), false, "another member");
+    assert.equal(deletedByUser(del(t0 + 200, t0 - 50_000), [copy]), false, "a copy deletes nothing");
+    const wanted = [snap(t0 - 100_000, { "ConfigMap/a": ["m1"] })];
+    assert.deepEqual(judgeDeletions(wanted, [del(t0 + 200, t0 - 50_000)], [], () => true, [recreate]).unintended, []);
+    assert.equal(judgeDeletions(wanted, [del(t0 + 200, t0 - 50_000)], [], () => true, []).unintended.length, 1);
+  });
+  it("a user's copy must be in its member at the end as made: gone or another object, Flotilla took it", () => {
+    assert.deepEqual(userCopiesGone([copy, recreate], () => "c1"), []);
+    assert.deepEqual(userCopiesGone([copy, recreate], () => undefined), [copy], "only copies are checked");
+    assert.deepEqual(userCopiesGone([copy], () => "other"), [copy]);
+    assert.deepEqual(userCopiesGone([copy], () => undefined, [{ member: "m2", fromMs: t0 + 5_000, goneMs: t0 + 9_000 }]), [], "gone with its namespace, which a fault deleted");
+    assert.deepEqual(userCopiesGone([copy], () => undefined, [{ member: "m2", fromMs: t0 - 5_000, goneMs: t0 - 1_000 }]), [copy], "a namespace deleted before the copy was made took nothing of it");
   });
 });

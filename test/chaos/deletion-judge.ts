@@ -6,6 +6,25 @@
 // exception that is not Flotilla's doing: the copies Kubernetes deletes with a member namespace a
 // fault deleted. Those are counted apart, and each one still wanted must be back at the end.
 
+import type { UserObject } from "./object-faults.ts";
+
+/** How long after a user's delete-and-apply the watch may report the old copy gone. */
+const USER_WRITE_LAG_MS = 30_000;
+
+/** Whether a user deleted this copy (user-recreate: deleted and applied again by hand): not Flotilla's doing. */
+export function deletedByUser(d: ObservedDeletion, users: readonly UserObject[]): boolean {
+  return users.some((u) => u.how === "recreate" && u.member === d.member && u.id === d.id && d.firstSeenMs <= u.atMs && d.atMs >= u.atMs - 1_000 && d.atMs <= u.atMs + USER_WRITE_LAG_MS);
+}
+
+/**
+ * The user's copies (user-copy) that are not in their member at the end as they were made (the same
+ * uid): Flotilla took them. A copy whose member namespace a fault deleted after it was made went
+ * with the namespace.
+ */
+export function userCopiesGone(users: readonly UserObject[], uidNow: (member: string, id: string) => string | undefined, namespaces: readonly NamespaceDeletion[] = []): UserObject[] {
+  return users.filter((u) => u.how === "copy" && uidNow(u.member, u.id) !== u.uid && !namespaces.some((n) => n.member === u.member && n.fromMs >= u.atMs));
+}
+
 /** The intent after one churn operation, stamped with the time the operation was first sent. */
 export interface IntentSnapshot {
   atMs: number;
@@ -77,9 +96,16 @@ export interface DeletionJudgement {
  * repair: what is still wanted must be back at the end, `present` says what a member holds then),
  * or unintended.
  */
-export function judgeDeletions(history: readonly IntentSnapshot[], deletions: readonly ObservedDeletion[], namespaces: readonly NamespaceDeletion[], present: (member: string, id: string) => boolean): DeletionJudgement {
+export function judgeDeletions(
+  history: readonly IntentSnapshot[],
+  deletions: readonly ObservedDeletion[],
+  namespaces: readonly NamespaceDeletion[],
+  present: (member: string, id: string) => boolean,
+  /** What users made by hand (user-copy, user-recreate): the copies a user deleted themselves are theirs to delete. */
+  users: readonly UserObject[] = [],
+): DeletionJudgement {
   const withNamespace = deletions.filter((d) => deletedWithNamespace(d, namespaces));
-  const unintended = unintendedDeletions(history, deletions).filter((d) => !withNamespace.includes(d));
+  const unintended = unintendedDeletions(history, deletions).filter((d) => !withNamespace.includes(d) && !deletedByUser(d, users));
   const last = history.at(-1);
   const wantedAtEnd = (d: ObservedDeletion) => last?.wanted.get(d.id)?.has(d.member) === true;
   const notBack = withNamespace.filter((d, i) => wantedAtEnd(d) && !present(d.member, d.id) && withNamespace.findIndex((x) => x.member === d.member && x.id === d.id) === i);

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { ETCD_SNAPSHOT_AGE_MS, FAULT_KINDS, FIRST_FAULT_MS, GAP_MS, planFaults, POLICY_NAMES } from "./fault-plan.ts";
+import { ETCD_SNAPSHOT_AGE_MS, FAULT_KINDS, FIRST_FAULT_MS, GAP_MS, planFaults, planUserWrites, POLICY_NAMES, USER_WRITE_GAP_MS } from "./fault-plan.ts";
 import { seededRandom } from "./random.ts";
 
 describe("planFaults", () => {
@@ -49,5 +49,21 @@ describe("planFaults", () => {
     const faults = plan(1, 600_000);
     assert.ok(faults.length >= 40 && faults.length <= 75, `${faults.length} faults`);
     for (const k of FAULT_KINDS) assert.ok(faults.filter((f) => f.kind === k).length >= 3, k);
+  });
+});
+
+describe("planUserWrites", () => {
+  const members = ["member1", "member2", "member3"];
+  it("copies and re-creations in turn, spaced, within the run, on the run's members; the same for the same seed", () => {
+    const writes = planUserWrites(seededRandom(1), { durationMs: 100_000, members });
+    assert.deepEqual(writes, planUserWrites(seededRandom(1), { durationMs: 100_000, members }));
+    assert.ok(writes.length >= 4, `${writes.length} writes in 100 s`);
+    assert.deepEqual(writes.slice(0, 2).map((w) => w.how), ["copy", "recreate"]);
+    for (const [i, w] of writes.entries()) {
+      assert.ok(w.atMs >= FIRST_FAULT_MS && w.atMs < 100_000 - USER_WRITE_GAP_MS[0]);
+      assert.ok(members.includes(w.member) && w.pick >= 0 && w.pick < 1);
+      const next = writes[i + 1];
+      if (next !== undefined) assert.ok(next.atMs - w.atMs >= USER_WRITE_GAP_MS[0]);
+    }
   });
 });

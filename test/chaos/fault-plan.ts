@@ -129,3 +129,24 @@ function shuffle<T>(rng: Random, items: readonly T[]): T[] {
   }
   return out;
 }
+
+/** A user's own write in a member, beside the faults (issue 37): a copy of one of Flotilla's objects, or one deleted and applied again. */
+export interface UserWrite {
+  atMs: number;
+  how: "copy" | "recreate";
+  member: string;
+  /** Which of the member's copies, as a fraction of their sorted list, [0, 1). */
+  pick: number;
+}
+
+/** The gap range between users' writes: they run on their own clock, beside the faults. */
+export const USER_WRITE_GAP_MS: readonly [number, number] = [10_000, 20_000];
+
+/** Users' writes at seeded times from FIRST_FAULT_MS on, copies and re-creations in turn, each on a seeded member. */
+export function planUserWrites(rng: Random, o: Pick<FaultPlanOptions, "durationMs" | "members">): UserWrite[] {
+  const out: UserWrite[] = [];
+  for (let at = FIRST_FAULT_MS + rng.between(0, USER_WRITE_GAP_MS[0]), i = 0; at < o.durationMs - USER_WRITE_GAP_MS[0]; at += rng.between(USER_WRITE_GAP_MS[0], USER_WRITE_GAP_MS[1]), i++) {
+    out.push({ atMs: at, how: i % 2 === 0 ? "copy" : "recreate", member: rng.pick(o.members), pick: rng.next() });
+  }
+  return out;
+}
