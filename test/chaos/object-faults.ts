@@ -57,6 +57,7 @@ export interface UserObject {
   member: string;
   /** templateId-style: "ConfigMap/<name>". */
   id: string;
+  /** Empty for a re-creation the agent beat (it brought its own object back first). */
   uid: string;
   /** When the user made it (Date.now()). */
   atMs: number;
@@ -114,8 +115,9 @@ export async function recreateMemberObject(kc: KubeConfig, member: string, pick:
     const atMs = Date.now();
     const path = `/api/v1/namespaces/${NAMESPACE}/configmaps/${o.metadata.name}`;
     await rest.delete(path, { preconditions: { uid: o.metadata.uid } });
-    const made = await rest.request<Labelled>("POST", `/api/v1/namespaces/${NAMESPACE}/configmaps`, { body: userManifest(o, o.metadata.name), timeoutMs: 10_000 });
-    return { member, id: `ConfigMap/${o.metadata.name}`, uid: made.metadata.uid, atMs, how: "recreate" };
+    // The agent may bring its object back before the user's apply: the user's deletion stands, the object is Flotilla's (no uid of the user's).
+    const made = await rest.request<Labelled>("POST", `/api/v1/namespaces/${NAMESPACE}/configmaps`, { body: userManifest(o, o.metadata.name), timeoutMs: 10_000 }).catch((err: unknown) => (isKubeStatus(err, 409) ? undefined : Promise.reject(err)));
+    return { member, id: `ConfigMap/${o.metadata.name}`, uid: made?.metadata.uid ?? "", atMs, how: "recreate" };
   } finally {
     rest.close();
   }
