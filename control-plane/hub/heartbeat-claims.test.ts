@@ -82,4 +82,8 @@ it("counts capacity only as far as the nodes it names could hold it, and no more
   assert.match(many.problems[0] ?? "", /at most 500 nodes, --max-cluster-nodes/);
   assert.deepEqual(many.heartbeat.resourceSummary?.allocatable, { cpu: "0" }, "nodes not counted: no capacity either");
   assert.deepEqual(checkHeartbeat(hb({ nodeSummary: { total: 600, ready: 600 }, resourceSummary: { allocatable: { cpu: "9600" }, allocated: {} } })).problems, [], "the default allows it");
+  // Found by the property below in a full run: a resource named like an Object member was capped at "NaN".
+  const odd = checkHeartbeat(hb({ nodeSummary: undefined, resourceSummary: { allocatable: { constructor: "4" }, allocated: { valueOf: "4", __proto__x: "1" } } }));
+  assert.deepEqual(odd.heartbeat.resourceSummary, { allocatable: { constructor: "4" }, allocated: { valueOf: "4", __proto__x: "1" } });
+  assert.deepEqual(odd.problems, []);
 });

@@ -25,7 +25,11 @@ export const CLAIM_BOUNDS = {
  * not left out: a resource left out would bound nothing). A lying agent can still claim what its
  * node count allows; --max-cluster-nodes bounds that.
  */
-export const PER_NODE_BOUNDS: Readonly<Record<string, number>> = { cpu: 1024, memory: 32 * 2 ** 40, pods: 1024 };
+export const PER_NODE_BOUNDS: ReadonlyMap<string, number> = new Map([
+  ["cpu", 1024],
+  ["memory", 32 * 2 ** 40],
+  ["pods", 1024],
+]);
 
 export interface CheckedHeartbeat {
   heartbeat: Heartbeat;
@@ -71,7 +75,8 @@ function bounded(field: string, value: string, problems: string[]): string {
 function withinNodes(list: Record<string, string>, field: string, nodes: number, problems: string[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, q] of Object.entries(list)) {
-    const perNode = PER_NODE_BOUNDS[name];
+    // A Map: a resource named like an Object member ("valueOf", "constructor") is just another name.
+    const perNode = PER_NODE_BOUNDS.get(name);
     const most = perNode === undefined ? Infinity : Math.min(nodes * perNode, CLAIM_BOUNDS.ceiling);
     if (parseQuantity(q) <= most) {
       out[name] = q;
