@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import { isKubeStatus, type KubeRest } from "../shared/kube-rest.ts";
 import { workKeyLabelValue } from "../shared/work-key.ts";
+import { AppliedIndex } from "./applied-index.ts";
 
 /** One member object a Work applied. */
 export interface AppliedResource {
@@ -51,6 +52,7 @@ const FIELD_MANAGER = "flotilla-agent";
  */
 export class AppliedStore {
   private readonly records = new Map<string, AppliedRecord>();
+  private readonly index = new AppliedIndex();
   private readonly dirty = new Set<number>();
   /** Every kind ("apiVersion|kind") the agent has applied, written before its first apply. */
   private readonly appliedKinds = new Set<string>();
@@ -97,6 +99,7 @@ export class AppliedStore {
       for (const value of Object.values(cm.data ?? {})) {
         try {
           const r = JSON.parse(value) as AppliedRecord;
+          this.index.put(r, this.records.get(r.key));
           this.records.set(r.key, r);
         } catch {
           this.log.warn({ shard }, "ignoring an unreadable applied record");
@@ -119,12 +122,22 @@ export class AppliedStore {
   }
 
   set(record: AppliedRecord): void {
+    this.index.put(record, this.records.get(record.key));
     this.records.set(record.key, record);
     this.touch(record.key);
   }
 
   delete(key: string): void {
-    if (this.records.delete(key)) this.touch(key);
+    const before = this.records.get(key);
+    if (before === undefined) return;
+    this.index.remove(before);
+    this.records.delete(key);
+    this.touch(key);
+  }
+
+  /** Another Work whose record names the same object, if any (without a scan of every record). */
+  otherNaming(key: string, r: AppliedResource): string | undefined {
+    return this.index.otherNaming(key, r);
   }
 
   /** The kinds the agent has ever applied here (for the scan for objects no record names). */

@@ -93,6 +93,12 @@ describe("judgeMemberDeletion", () => {
       want: "shared",
     },
     {
+      // work-runner.ts prunes with only the pruned entries as the record: what the new version still applies holds its Namespace.
+      name: "a Namespace a new version prunes while it still applies an object inside: kept (only what is pruned with it is its own)",
+      facts: { live: obj("Namespace", "shop", { uid: "n1", label: LABEL }), recorded: ns, label: LABEL, record: [ns], contents: [obj("ConfigMap", "c", { namespace: "shop", uid: "u1", label: LABEL })] },
+      want: "holds: kept Namespace shop: it holds 1 object another Work or fleet places (1 ConfigMap)",
+    },
+    {
       name: "a replaced Namespace is never looked into: kept as not the one applied",
       facts: { live: obj("Namespace", "shop", { uid: "n2", label: LABEL }), recorded: ns, label: LABEL, record: [ns], contents: [] },
       want: "replaced",

@@ -15,7 +15,7 @@ import { adoptOrphans } from "./orphans.ts";
 import { helloHashes, liveFingerprint } from "./by-hash.ts";
 import { decidePrune, recordAgain } from "./prune-decision.ts";
 import type { AppliedRecord, AppliedResource, AppliedStore } from "./applied-store.ts";
-import { isOurs, sameApplied, sameObject } from "./deletion-judge.ts";
+import { isOurs, sameApplied } from "./deletion-judge.ts";
 import { MemberDeletion } from "./member-deletion.ts";
 import { ManifestApplier, type MemberAccess } from "./manifest-apply.ts";
 import { statusDigest } from "./work-status.ts";
@@ -132,7 +132,7 @@ export class WorkRunner {
       stats: this.stats,
       log: opts.log,
       ...(opts.owner !== undefined ? { owner: opts.owner } : {}),
-      sharedWith: (key, r) => [...this.applied.all().values()].find((other) => other.key !== key && other.resources.some((x) => sameObject(x, r)))?.key,
+      sharedWith: (key, r) => this.applied.otherNaming(key, r),
     });
     this.controller = new Controller({ name: "work", reconcile: (k) => this.reconcile(k), log: opts.log, workers: opts.workers ?? 4 });
   }

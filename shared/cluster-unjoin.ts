@@ -12,3 +12,15 @@ export function unjoinOf(c: Cluster): "member" | "unjoining" | "forced" {
   if (c.metadata.deletionTimestamp === undefined) return "member";
   return c.metadata.annotations?.[LABELS.unjoinForce] === "true" ? "forced" : "unjoining";
 }
+
+/**
+ * Whether the hub judges a cluster's absent Works as its unjoin (true), as a member's (false), or
+ * judges nothing there (undefined): a Cluster unjoined by force, or one the cache lacks (a cache
+ * that lacks it is no intent; its stream is ending anyway). The hub and the quota sync both ask.
+ */
+export function judgedLeaving(c: Cluster | undefined): boolean | undefined {
+  if (c === undefined) return undefined;
+  const u = unjoinOf(c);
+  if (u === "forced") return undefined;
+  return u === "unjoining";
+}

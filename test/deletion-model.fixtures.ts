@@ -19,7 +19,7 @@ import { type Intent, OutboundDeletions } from "../control-plane/hub/outbound-de
 import { claimPolicy, policyIdOf } from "../control-plane/scheduling/policy-match.ts";
 import { scheduleTemplate } from "../control-plane/scheduling/schedule.ts";
 import { API_VERSION, type Cluster, type KubeObject, LABELS, type PropagationPolicy, type ResourceBinding } from "../shared/api/types.ts";
-import { unjoinOf } from "../shared/cluster-unjoin.ts";
+import { judgedLeaving } from "../shared/cluster-unjoin.ts";
 import { workKeyLabelValue } from "../shared/work-key.ts";
 
 export const CLUSTERS = ["m1", "m2", "m3"] as const;
@@ -292,8 +292,8 @@ export class ModelFleet {
     const uid = this.templates.get(t);
     const template = this.staleTemplates ? { known: false as const } : { known: true as const, template: uid === undefined ? undefined : templateOf(t, uid) };
     // The hub's own rule (control-plane/hub/index.ts): a Cluster unjoined by force is judged for nothing.
-    if (this.forceAware && unjoinOf(c.obj) === "forced") return undefined;
-    const leaving = this.forceAware ? unjoinOf(c.obj) === "unjoining" : c.obj.metadata.deletionTimestamp !== undefined;
+    const leaving = this.forceAware ? judgedLeaving(c.obj) : c.obj.metadata.deletionTimestamp !== undefined;
+    if (leaving === undefined) return undefined;
     return deletionIntent({ name: cluster, leaving, readyForMs: !c.ready ? 0 : c.justReady ? 0 : Infinity, accepted: true }, this.binding(t), template, SETTLE_MS);
   }
 

@@ -7,7 +7,7 @@ import { parseWorkKey, type WorkRef } from "../../shared/work-key.ts";
 import type { ControlPlaneContext, Part } from "../context.ts";
 import { clusterReady, readySince } from "../../shared/cluster-ready.ts";
 import { ClusterTimers } from "./cluster-timers.ts";
-import { unjoinOf } from "../../shared/cluster-unjoin.ts";
+import { judgedLeaving } from "../../shared/cluster-unjoin.ts";
 import { deletionIntent, READY_SETTLE_MS, type TemplateKnowledge } from "./deletion-intent.ts";
 import { Hub } from "./hub.ts";
 
@@ -64,13 +64,13 @@ export function startHub(ctx: ControlPlaneContext): HubPart {
       return undefined;
     }
     const c = caches.clusters.get(cluster);
-    // No Cluster seen (a cache that lacks it, a forced unjoin done), or one unjoined by force: no intent (its stream is ending).
-    if (c === undefined || unjoinOf(c) === "forced") return undefined;
+    const leaving = judgedLeaving(c);
+    if (c === undefined || leaving === undefined) return undefined;
     const since = readySince(c);
     const readyForMs = !clusterReady(c) ? 0 : since === undefined ? Infinity : Math.max(0, Date.now() - since);
     const template: TemplateKnowledge = templates.watching(ref) ? { known: true, template: templates.get(ref) } : { known: false };
     const accepted = !ctx.opts.requireAcceptance || c.spec?.hubAcceptsClient === true;
-    const judged = deletionIntent({ name: cluster, leaving: unjoinOf(c) === "unjoining", readyForMs, accepted }, caches.bindingOf(ref), template, settleMs);
+    const judged = deletionIntent({ name: cluster, leaving, readyForMs, accepted }, caches.bindingOf(ref), template, settleMs);
     if (judged === undefined && readyForMs > 0 && readyForMs < settleMs) rechecks.after(cluster, settleMs - readyForMs);
     return judged;
   };

@@ -3,7 +3,7 @@
 // leaves a member only when the user removed its assignment or the FederatedResourceQuota, as
 // seen on the synced informer, or unjoined the cluster.
 import type { FederatedResourceQuota } from "../../shared/api/quota.ts";
-import { unjoinOf } from "../../shared/cluster-unjoin.ts";
+import { judgedLeaving } from "../../shared/cluster-unjoin.ts";
 import type { Caches } from "../caches.ts";
 import type { WorkStore } from "../works/work-store.ts";
 import { quotaAbsenceIntent, quotaOfWorkKey, quotaWorkKey, quotaWorks } from "./quota-works.ts";
@@ -28,11 +28,11 @@ export function syncQuotaWorks(caches: Caches, works: WorkStore): () => void {
       const ref = quotaOfWorkKey(key);
       if (ref === undefined) return undefined;
       const c = caches.clusters.get(cluster);
-      // No Cluster seen (a cache that lacks it, a forced unjoin done), or one unjoined by force: no intent.
-      if (c === undefined || unjoinOf(c) === "forced") return undefined;
+      const leaving = judgedLeaving(c);
+      if (leaving === undefined) return undefined;
       const informer = caches.federatedResourceQuotas;
       const quota = informer.synced ? { known: true as const, frq: informer.get(ref.name, ref.namespace) } : { known: false as const };
-      return quotaAbsenceIntent({ name: cluster, leaving: unjoinOf(c) === "unjoining" }, quota);
+      return quotaAbsenceIntent({ name: cluster, leaving }, quota);
     },
   });
   return () => {
