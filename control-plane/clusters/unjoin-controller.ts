@@ -8,6 +8,7 @@ import { RESOURCES } from "../../shared/api/resources.ts";
 import { type Cluster, LABELS } from "../../shared/api/types.ts";
 import { Controller, type ReconcileResult } from "../../shared/controller.ts";
 import { isKubeStatus, type KubeRest, objectPath } from "../../shared/kube-rest.ts";
+import { unjoinOf } from "../../shared/cluster-unjoin.ts";
 import { CLUSTER_FINALIZER } from "./registration.ts";
 
 /** On a Cluster: release it without waiting for its agent (`flotillactl unjoin --force`). */
@@ -19,7 +20,7 @@ export function unjoinDecision(c: Cluster, waitingBindings: number): "add" | "re
   const has = (c.metadata.finalizers ?? []).includes(CLUSTER_FINALIZER);
   if (c.metadata.deletionTimestamp === undefined) return has ? "nothing" : "add";
   if (!has) return "nothing";
-  if (c.metadata.annotations?.[FORCE_ANNOTATION] === "true" || waitingBindings === 0) return "release";
+  if (unjoinOf(c) === "forced" || waitingBindings === 0) return "release";
   return "wait";
 }
 
@@ -62,7 +63,7 @@ export class UnjoinController {
       .catch((err: unknown) => {
         if (!isKubeStatus(err, 404)) throw err;
       });
-    this.log.info({ cluster: name, forced: c.metadata.annotations?.[FORCE_ANNOTATION] === "true" }, "cluster unjoined");
+    this.log.info({ cluster: name, forced: unjoinOf(c) === "forced" }, "cluster unjoined");
     return undefined;
   }
 }

@@ -208,10 +208,10 @@ export class AgentSession {
     this.deletions.agentDeclared(hello.protocolVersion >= 2 ? hello.features : []);
     for (const key of this.lists.hello(hello)) this.outbox.mark(key);
     const hub = this.works.hashes(this.cluster);
-    // What the placement gives this registration now is its own, whichever registration applied it:
-    // sent again (even at the same hash) so that the agent's record says so too.
+    // What the placement gives this registration now is its own once sent again (even at the same
+    // hash: the agent's record then says so too); until then it is held as an earlier one's.
     const earlier = hello.earlierRegistrationWorks ?? [];
-    this.deletions.registeredEarlier(earlier.filter((k) => !hub.has(k)));
+    this.deletions.registeredEarlier(earlier);
     for (const k of earlier) if (hub.has(k)) this.outbox.mark(k);
     const plan = planResync(hello.needsContents ? {} : hello.workHashes, hub);
     // An agent that lost its manifests still tells what it applied, so that Works gone meanwhile are

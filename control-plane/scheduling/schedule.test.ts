@@ -295,6 +295,13 @@ describe("scheduleTemplate: a division by room keeps a whole last assignment (ro
     assert.equal(s.unplaced, 2);
     assert.match(s.message ?? "", /2 of 5 replicas unplaced/);
   });
+  it("a scale-up gives a cluster capped by a move off Unschedulable pods no new replicas (dynamic weights and Aggregated, with and without room reports)", () => {
+    const caps = new Map([["member1", 3]]);
+    const previous = [{ name: "member1", replicas: 3 }, { name: "member2", replicas: 1 }];
+    assert.equal(show(scheduleTemplate(deployment(10, "1"), aggregated, [cluster("member1"), cluster("member2")], previous, undefined, caps).targets), "member1=3 member2=7");
+    assert.equal(show(scheduleTemplate(deployment(8, "1"), dynamic, lagging, previous, undefined, caps).targets), "member1=3 member2=5");
+    assert.equal(show(scheduleTemplate(deployment(8, "1"), dynamic, [cluster("member1"), cluster("member2")], previous, undefined, caps).targets), "member1=3 member2=5");
+  });
   it("Aggregated scale-down: the cluster with the most keeps its replicas, the others give theirs up first", () => {
     assert.equal(show(scheduleTemplate(deployment(5, "1"), aggregated, lagging, [{ name: "member1", replicas: 2 }, { name: "member2", replicas: 4 }]).targets), "member1=1 member2=4");
   });

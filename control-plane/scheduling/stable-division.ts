@@ -105,18 +105,21 @@ function rescaled(input: StableInput, placed: readonly TargetCluster[], total: n
     return { targets: targetsOf(result), unplaced: 0 };
   }
   const extra = input.replicas - total;
-  // A capped cluster (a move off Unschedulable pods) takes new replicas only up to its cap.
-  const free = new Map([...(input.free ?? new Map<string, number>())].map(([name, n]) => [name, Math.max(0, Math.min(n, (input.caps.get(name) ?? Infinity) - (had.get(name) ?? 0)))]));
+  // A capped cluster (replicas moved off its Unschedulable pods) takes no new ones, as in the move itself.
+  const open = input.chosen.filter((c) => !input.caps.has(c.metadata.name ?? ""));
+  const free = new Map([...(input.free ?? new Map<string, number>())].filter(([name]) => !input.caps.has(name)));
   let unplaced: number;
-  if (aggregated) {
+  if (open.length === 0) {
+    unplaced = extra;
+  } else if (aggregated) {
     const room = (name: string): number => free.get(name) ?? 0;
     const byRoom = (a: string, b: string): number => room(b) - room(a) || compare(a, b);
-    const names = input.chosen.map((c) => c.metadata.name ?? "");
+    const names = open.map((c) => c.metadata.name ?? "");
     const order = [...names.filter((n) => had.has(n)).sort(byRoom), ...names.filter((n) => !had.has(n)).sort(byRoom)];
     let left = extra;
     if (!names.some((n) => free.has(n))) {
       // No cluster reports its room: the new replicas join the cluster that runs the most.
-      const most = [...placed].sort((a, b) => (had.get(b.name) ?? 0) - (had.get(a.name) ?? 0) || compare(a.name, b.name))[0]?.name ?? "";
+      const most = [...placed].filter((t) => names.includes(t.name)).sort((a, b) => (had.get(b.name) ?? 0) - (had.get(a.name) ?? 0) || compare(a.name, b.name))[0]?.name ?? order[0] ?? "";
       result.set(most, (result.get(most) ?? 0) + left);
       left = 0;
     }
@@ -129,7 +132,7 @@ function rescaled(input: StableInput, placed: readonly TargetCluster[], total: n
   } else {
     const division = divideReplicas({
       replicas: extra,
-      clusters: [...input.chosen],
+      clusters: open,
       strategy: input.strategy as ReplicaSchedulingStrategy,
       available: Object.fromEntries(free),
       previous: Object.fromEntries(had),
