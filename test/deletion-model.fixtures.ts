@@ -2,37 +2,62 @@
 // the faults, driven through the real decision code of every removal path, with an oracle of
 // allowed deletions written apart from it.
 //
-// Real: the scheduler's claim and placement (claimPolicy, scheduleTemplate), the hub's judge of a
-// Work's absence (deletionIntent, with unjoining), the hub's per-stream deletions (OutboundDeletions:
-// the brake, holds for a cluster that registered again, a person's approve or reject), the
-// agent's judge of one member object (judgeMemberDeletion) and its record updates (recordAgain).
+// Real: the scheduler's claim and the binding it writes (claimPolicy, placeTemplate), which clusters a
+// workload needs its dependency in (requiredClusters), the hub's judge of a Work's absence
+// (deletionIntent, with unjoining), the hub's per-stream deletions (OutboundDeletions: the brake,
+// holds for a cluster that registered again, a person's approve or reject), the agent's apply
+// decision (decideApply), the replicas a member HPA holds (retainMemberOwned), its judge of one
+// member object with a Namespace's contents (judgeMemberDeletion), its record updates (recordAgain)
+// and its orphan scan (adoptOrphans).
 // Modelled: the stores and streams between them (a binding keeps its last placement while no
-// policy claims its template, and goes once its template is deleted and no agent holds its Work;
-// a Hello names what the records hold), and the member apiserver (objects with uids).
+// policy claims its template, a dependency's binding is released once no workload needs it, and a
+// binding goes once its template is deleted, or it was released, and no agent holds its Work; a
+// Hello names what the records hold), and the member apiserver (objects with uids, a namespace that
+// takes its contents with it, an HPA's replicas).
 import type { AppliedRecord, AppliedResource } from "../agent/applied-store.ts";
+import { AGENT_CREATED_ANNOTATION, decideApply } from "../agent/apply-decision.ts";
 import { isOurs, judgeMemberDeletion } from "../agent/deletion-judge.ts";
 import { WORK_KEY_ANNOTATION } from "../agent/object-watch.ts";
 import { adoptOrphans } from "../agent/orphans.ts";
 import { recordAgain } from "../agent/prune-decision.ts";
+import { retainMemberOwned } from "../agent/retain.ts";
+import { requiredClusters } from "../control-plane/detector/dependencies.ts";
 import { deletionIntent } from "../control-plane/hub/deletion-intent.ts";
 import { type Intent, OutboundDeletions } from "../control-plane/hub/outbound-deletions.ts";
-import { claimPolicy, policyIdOf } from "../control-plane/scheduling/policy-match.ts";
-import { scheduleTemplate } from "../control-plane/scheduling/schedule.ts";
+import { bindingPolicyId, claimPolicy } from "../control-plane/scheduling/policy-match.ts";
+import { placeTemplate } from "../control-plane/detector/template-placement.ts";
+import { bindingName } from "../control-plane/scheduling/binding-spec.ts";
 import { API_VERSION, type Cluster, type KubeObject, LABELS, type PropagationPolicy, type ResourceBinding } from "../shared/api/types.ts";
 import { judgedLeaving } from "../shared/cluster-unjoin.ts";
-import { workKeyLabelValue } from "../shared/work-key.ts";
+import { AGENT_FEATURES } from "../shared/protocol.ts";
+import { workKey, workKeyLabelValue } from "../shared/work-key.ts";
 
 export const CLUSTERS = ["m1", "m2", "m3"] as const;
+/** The templates in namespace NS: ConfigMaps a, b and c, and Deployment d, whose pods mount c. */
 export const TEMPLATES = ["a", "b", "c", "d"] as const;
 export const POLICIES = ["p1", "p2"] as const;
-const NS = "app";
+/** The workload, and the ConfigMap it mounts (propagateDeps brings it along). */
+export const WORKLOAD = "d";
+export const MOUNTED = "c";
+/** The namespace of the templates; its Namespace template is placed by a ClusterPropagationPolicy of its own. */
+export const NS = "app";
 const SETTLE_MS = 10_000;
+const CONFIG_MAP = { apiVersion: "v1", kind: "ConfigMap" };
+const KINDS: Readonly<Record<string, { apiVersion: string; kind: string }>> = { a: CONFIG_MAP, b: CONFIG_MAP, c: CONFIG_MAP, [WORKLOAD]: { apiVersion: "apps/v1", kind: "Deployment" }, [NS]: { apiVersion: "v1", kind: "Namespace" } };
+/** A template's kind (a user's copy is of its original's). */
+const kindOf = (t: string) => KINDS[t.replace(/-copy$/, "")] ?? CONFIG_MAP;
 
 export type Op =
   | { op: "template"; t: string }
   | { op: "deleteTemplate"; t: string }
-  | { op: "policy"; p: string; names: string[]; by: { clusters: string[] } | { env: string } }
+  | { op: "policy"; p: string; names: string[]; by: Placement; deps?: boolean }
   | { op: "deletePolicy"; p: string }
+  | { op: "nsPolicy"; by: Placement }
+  | { op: "deleteNsPolicy" }
+  | { op: "scale"; replicas: number }
+  | { op: "hpa"; c: string; on: boolean }
+  | { op: "autoscale"; c: string; replicas: number }
+  | { op: "hpaListed"; c: string }
   | { op: "label"; c: string; env: string | undefined }
   | { op: "ready"; c: string; ready: boolean }
   | { op: "restartAgent"; c: string }
@@ -45,11 +70,27 @@ export type Op =
   | { op: "loseDeletes"; c: string }
   | { op: "decide"; c: string; decision: "approve" | "reject" };
 
+type Placement = { clusters: string[] } | { env: string };
+
 interface MemberObject {
   name: string;
   uid: string;
   labels: Record<string, string>;
   annotations: Record<string, string>;
+  /** A Deployment's spec.replicas. */
+  replicas?: number;
+}
+
+/** A template's binding: clusters placed, the policy that claims it and whether it propagates dependencies, where the workload requires it (a dependency), released. */
+interface ModelBinding {
+  /** As the binding controller wrote it. */
+  rb: ResourceBinding;
+  clusters: string[];
+  claimant: string | undefined;
+  propagateDeps: boolean;
+  requiredBy?: string[];
+  /** Deleted on purpose: no workload needs this dependency any more (DependencyReleased). */
+  released?: boolean;
 }
 
 interface ClusterState {
@@ -71,18 +112,21 @@ interface Made {
   registration: string;
 }
 
-const keyOf = (t: string) => `core/v1/ConfigMap/${NS}/${t}`;
-const templateOf = (t: string, uid: string): KubeObject => ({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: t, namespace: NS, uid } });
+const keyOf = (t: string) => workKey({ ...kindOf(t), ...(t === NS ? {} : { namespace: NS }), name: t });
+const templateOfKey = (key: string) => key.split("/").at(-1) as string;
+const WORKLOAD_BINDING = bindingName({ ...kindOf(WORKLOAD), name: WORKLOAD });
 
 export class ModelFleet {
   private n = 0;
+  /** template → its uid (the Namespace template NS always lives: deleting it would delete every template). */
   readonly templates = new Map<string, string>();
   /** template → its content's generation: an agent applies a Work again only when it changed (or it holds none). */
   private readonly generation = new Map<string, string>();
+  /** The workload's spec.replicas in its template. */
+  private replicas = 2;
   readonly policies = new Map<string, PropagationPolicy>();
   readonly clusters = new Map<string, ClusterState>();
-  /** template → its binding: clusters placed, the policy that claims it, being deleted. */
-  readonly bindings = new Map<string, { clusters: string[]; claimant: string | undefined }>();
+  readonly bindings = new Map<string, ModelBinding>();
   readonly members = new Map<string, Map<string, MemberObject>>();
   readonly records = new Map<string, Map<string, AppliedRecord>>();
   /** cluster → the Cluster uid its agent's certificate names. */
@@ -93,6 +137,10 @@ export class ModelFleet {
   private staleTemplates = false;
   private readonly goneAfterRound = new Set<string>();
   private readonly losing = new Set<string>();
+  /** Members with an HPA that scales the workload (its replicas are the member's). */
+  private readonly hpa = new Set<string>();
+  /** Agents whose HPA informer has not listed yet (a new process). */
+  private readonly hpaUnlisted = new Set<string>();
   /** Decisions a person made this round: a held deletion sent now was meant. */
   private readonly decided = new Map<string, "approve" | "reject">();
   readonly made = new Map<string, Made>();
@@ -105,22 +153,38 @@ export class ModelFleet {
   private readonly claim = new Map<string, PropagationPolicy>();
   /** The oracle's: template → the clusters its policy selected when one last claimed it (a template no policy claims keeps them). */
   private readonly frozen = new Map<string, Set<string>>();
+  /** The oracle's: the clusters the workload brought its ConfigMap to (its policy propagated dependencies while selecting them). */
+  private readonly broughtAlong = new Set<string>();
+  /** The oracle's: the workloads running when this round began (uids): one applied in this round has no pods yet that mount anything. */
+  private running = new Set<string>();
   readonly violations: string[] = [];
   deletions = 0;
   held = 0;
+  /** Writes of the workload's replicas over what a member HPA set. */
+  resets = 0;
 
   /** What the hub is told of earlier registrations: nothing reproduces a hub before issue 37, item 7 (the test shows the oracle catches it). */
   private readonly earlierRegistrations: boolean;
   /** Records keep the uid applied: without, an agent before issue 37's judge (the test shows the oracle catches it). */
   private readonly uids: boolean;
-
   /** A Cluster deleted by unjoin --force is no unjoin: without, the hub before issue 37, item 9 (the test shows the oracle catches it). */
   private readonly forceAware: boolean;
+  /** A Namespace's other Works' objects count as its contents: without, the agent before issue 37, item 1, which ignored anything with a work label. */
+  private readonly containment: boolean;
+  /** A workload whose policy stops propagating dependencies still holds them where it runs: without, the control plane before issue 37, item 2. */
+  private readonly heldDependencies: boolean;
+  /** HPAs not listed yet keep the live replicas: without, the agent before issue 37, item 4, which read "not listed" as "no HPA". */
+  private readonly unlistedKeeps: boolean;
 
-  constructor(opts: { earlierRegistrations?: boolean; uids?: boolean; forceAware?: boolean } = {}) {
+  constructor(opts: ModelOptions = {}) {
     this.earlierRegistrations = opts.earlierRegistrations ?? true;
     this.forceAware = opts.forceAware ?? true;
     this.uids = opts.uids ?? true;
+    this.containment = opts.containment ?? true;
+    this.heldDependencies = opts.heldDependencies ?? true;
+    this.unlistedKeeps = opts.unlistedKeeps ?? true;
+    this.templates.set(NS, this.uid("tpl"));
+    this.generation.set(NS, this.uid("gen"));
     for (const c of CLUSTERS) {
       this.clusters.set(c, { obj: this.clusterObject(c, undefined), ready: true, justReady: false, unjoined: false, gone: false });
       this.members.set(c, new Map());
@@ -143,6 +207,11 @@ export class ModelFleet {
     };
   }
 
+  /** The template as the control cluster holds it. */
+  private templateOf(t: string, uid: string): KubeObject {
+    return { ...kindOf(t), metadata: { name: t, ...(t === NS ? {} : { namespace: NS }), uid }, ...(t === WORKLOAD ? { spec: { replicas: this.replicas } } : {}) };
+  }
+
   apply(o: Op): void {
     switch (o.op) {
       case "template":
@@ -153,13 +222,26 @@ export class ModelFleet {
       case "deleteTemplate":
         this.templates.delete(o.t);
         break;
-      case "policy": {
-        const placement = "clusters" in o.by ? { clusterAffinity: { clusterNames: o.by.clusters } } : { clusterAffinity: { labelSelector: { matchLabels: { env: o.by.env } } } };
-        this.policies.set(o.p, { apiVersion: API_VERSION, kind: "PropagationPolicy", metadata: { name: o.p, namespace: NS }, spec: { resourceSelectors: o.names.map((name) => ({ apiVersion: "v1", kind: "ConfigMap", name })), placement } });
+      case "scale":
+        this.replicas = o.replicas;
+        if (this.templates.has(WORKLOAD)) this.generation.set(WORKLOAD, this.uid("gen"));
         break;
-      }
+      case "policy":
+        this.policies.set(o.p, {
+          apiVersion: API_VERSION,
+          kind: "PropagationPolicy",
+          metadata: { name: o.p, namespace: NS },
+          spec: { resourceSelectors: o.names.map((name) => ({ ...kindOf(name), name })), placement: placementOf(o.by), ...(o.deps ? { propagateDeps: true } : {}) },
+        });
+        break;
       case "deletePolicy":
         this.policies.delete(o.p);
+        break;
+      case "nsPolicy":
+        this.policies.set("cp", { apiVersion: API_VERSION, kind: "ClusterPropagationPolicy", metadata: { name: "cp" }, spec: { resourceSelectors: [{ ...kindOf(NS), name: NS }], placement: placementOf(o.by) } });
+        break;
+      case "deleteNsPolicy":
+        this.policies.delete("cp");
         break;
       case "label": {
         const c = this.clusters.get(o.c);
@@ -177,11 +259,25 @@ export class ModelFleet {
         break;
       }
       case "restartAgent": {
-        // A new process: after its first sync it adopts objects that carry a Work's label and annotation but no record names.
+        // A new process: its HPA informer not listed yet; after its first sync it adopts objects that carry a Work's label and annotation but no record names.
         this.sessions.delete(o.c);
+        this.hpaUnlisted.add(o.c);
         const records = this.records.get(o.c) as Map<string, AppliedRecord>;
         const labelled = [...(this.members.get(o.c)?.values() ?? [])].map(asKube);
         for (const r of adoptOrphans(records, labelled)) records.set(r.key, r);
+        break;
+      }
+      case "hpaListed":
+        this.hpaUnlisted.delete(o.c);
+        break;
+      case "hpa":
+        if (o.on) this.hpa.add(o.c);
+        else this.hpa.delete(o.c);
+        break;
+      case "autoscale": {
+        // The member's HPA controller scales the workload (through its scale subresource).
+        const live = this.members.get(o.c)?.get(WORKLOAD);
+        if (live !== undefined && this.hpa.has(o.c)) live.replicas = o.replicas;
         break;
       }
       case "forceUnjoin": {
@@ -212,13 +308,13 @@ export class ModelFleet {
       case "userCopy": {
         // kubectl get -o yaml | sed 's/name: t/name: t-copy/' | kubectl apply: the labels travel.
         const live = this.members.get(o.c)?.get(o.t);
-        if (live !== undefined) this.members.get(o.c)?.set(`${o.t}-copy`, { name: `${o.t}-copy`, uid: this.uid("user"), labels: { ...live.labels }, annotations: { ...live.annotations } });
+        if (live !== undefined) this.members.get(o.c)?.set(`${o.t}-copy`, { ...structuredClone(live), name: `${o.t}-copy`, uid: this.uid("user") });
         break;
       }
       case "userRecreate": {
         // Deleted by hand and applied again from a backup: another object, Flotilla's labels and all.
         const live = this.members.get(o.c)?.get(o.t);
-        if (live !== undefined) this.members.get(o.c)?.set(o.t, { name: o.t, uid: this.uid("user"), labels: { ...live.labels }, annotations: { ...live.annotations } });
+        if (live !== undefined) this.members.get(o.c)?.set(o.t, { ...structuredClone(live), uid: this.uid("user") });
         break;
       }
       case "staleTemplates":
@@ -236,8 +332,9 @@ export class ModelFleet {
 
   /** One round: bindings from the policies, then each connected agent's stream. */
   reconcile(): void {
+    this.running = new Set(CLUSTERS.flatMap((c) => this.members.get(c)?.get(WORKLOAD)?.uid ?? []));
     for (const [t, uid] of this.templates) {
-      const claim = claimPolicy(templateOf(t, uid), [...this.policies.values()], this.bindings.get(t)?.claimant);
+      const claim = claimPolicy(this.templateOf(t, uid), [...this.policies.values()], this.bindings.get(t)?.claimant);
       if (claim === undefined) {
         this.claim.delete(t);
         continue;
@@ -245,11 +342,12 @@ export class ModelFleet {
       this.claim.set(t, structuredClone(claim.policy));
       this.frozen.set(t, new Set(CLUSTERS.filter((c) => selects(claim.policy, c, this.adminEnv.get(this.clusters.get(c)?.obj.metadata.uid ?? "")))));
     }
+    this.noteBroughtAlong();
     this.schedule();
     for (const c of CLUSTERS) this.stream(c);
-    // A binding of a deleted template goes once no agent holds its Work (every removal confirmed).
-    for (const t of [...this.bindings.keys()]) {
-      if (!this.templates.has(t) && CLUSTERS.every((c) => !this.records.get(c)?.has(keyOf(t)))) this.bindings.delete(t);
+    // A binding deleted (its template, or released) goes once no agent holds its Work (every removal confirmed).
+    for (const [t, b] of [...this.bindings]) {
+      if ((!this.templates.has(t) || b.released === true) && CLUSTERS.every((c) => !this.records.get(c)?.has(keyOf(t)))) this.bindings.delete(t);
     }
     this.staleTemplates = false;
     for (const name of this.goneAfterRound) {
@@ -263,38 +361,76 @@ export class ModelFleet {
     for (const c of this.clusters.values()) c.justReady = false;
   }
 
-  private schedule(): void {
-    const placeable = CLUSTERS.map((c) => this.clusters.get(c) as ClusterState).filter((c) => !c.unjoined && !c.gone && c.obj.metadata.deletionTimestamp === undefined).map((c) => c.obj);
-    for (const [t, uid] of this.templates) {
-      const previous = this.bindings.get(t);
-      const match = claimPolicy(templateOf(t, uid), [...this.policies.values()], previous?.claimant);
-      // No policy claims it: the binding keeps its last placement (DESIGN §11).
-      if (match === undefined) continue;
-      const s = scheduleTemplate(templateOf(t, uid), match.policy, placeable, (previous?.clusters ?? []).map((name) => ({ name })));
-      this.bindings.set(t, { clusters: s.targets.map((x) => x.name), claimant: policyIdOf(match.policy) });
+  /** The oracle's: where the workload's policy, propagating dependencies, brings its ConfigMap; where the workload is no longer wanted, nothing holds it. */
+  private noteBroughtAlong(): void {
+    const policy = this.claim.get(WORKLOAD);
+    for (const c of CLUSTERS) {
+      // Either template deleted ends it: a ConfigMap made again is brought along only by a policy that propagates it again.
+      if (!this.templates.has(WORKLOAD) || !this.templates.has(MOUNTED)) this.broughtAlong.delete(c);
+      else if (policy !== undefined && !this.wantedBy(WORKLOAD, c, this.registration.get(c) ?? "")) this.broughtAlong.delete(c);
+      else if (policy?.spec.propagateDeps === true && this.wantedBy(WORKLOAD, c, this.registration.get(c) ?? "")) this.broughtAlong.add(c);
     }
   }
 
+  /** The binding controller: each template's binding from its claim and what its workload requires (template-placement.ts). */
+  private schedule(): void {
+    const placeable = CLUSTERS.map((c) => this.clusters.get(c) as ClusterState).filter((c) => !c.unjoined && !c.gone && c.obj.metadata.deletionTimestamp === undefined).map((c) => c.obj);
+    // The workload's binding first, then its ConfigMap's: the binding controller requeues a dependency
+    // when its workload's binding changes. The other order is a race this model leaves out (a removal
+    // of the ConfigMap pending from before can go out after the workload, under propagateDeps, came
+    // back to the cluster and before the ConfigMap's binding lists it: docs/guides/safety.md).
+    const order = [...this.templates].sort(([a], [b]) => Number(a === MOUNTED) - Number(b === MOUNTED));
+    for (const [t, uid] of order) {
+      const previous = this.bindings.get(t);
+      // Released: the new binding waits until the old one is gone.
+      if (previous?.released === true) continue;
+      const template = this.templateOf(t, uid);
+      const match = claimPolicy(template, [...this.policies.values()], previous?.claimant);
+      const required = t === MOUNTED ? this.requiredBy(previous) : undefined;
+      if (match === undefined && required === undefined) {
+        // A dependency's own binding no workload needs any more is released (after a grace period); one a policy made keeps its last placement (DESIGN §11).
+        if (previous !== undefined && previous.claimant === undefined && previous.requiredBy !== undefined) previous.released = true;
+        continue;
+      }
+      const requiredBy = required === undefined ? [] : [{ name: WORKLOAD_BINDING, clusters: required }];
+      const placed = placeTemplate({ template, policy: match?.policy, existing: previous?.rb, live: placeable, requireAcceptance: false, now: 0, evictionPeriodMs: 0, requiredBy, interpreter: undefined });
+      if (!("desired" in placed)) throw new Error(`${t}: ${placed.interpreterFailed}`);
+      const rb = placed.desired;
+      const needs = rb.spec.requiredBy?.find((r) => r.name === WORKLOAD_BINDING)?.clusters;
+      this.bindings.set(t, { rb, clusters: rb.spec.clusters.map((c) => c.name), claimant: bindingPolicyId(rb), propagateDeps: rb.spec.propagateDeps === true, ...(needs === undefined ? {} : { requiredBy: needs }) });
+    }
+  }
+
+  /** Where the workload's binding requires its ConfigMap (dependency-tracker.ts over requiredClusters): undefined for nowhere. */
+  private requiredBy(previous: ModelBinding | undefined): string[] | undefined {
+    const parent = this.bindings.get(WORKLOAD);
+    if (parent === undefined || parent.released === true || !this.templates.has(WORKLOAD)) return undefined;
+    const before = previous?.requiredBy === undefined ? undefined : { name: WORKLOAD_BINDING, clusters: previous.requiredBy };
+    const asParent = { name: WORKLOAD_BINDING, propagateDeps: parent.propagateDeps, clusters: parent.clusters };
+    // Before issue 37, item 2: a workload whose policy did not propagate dependencies required nothing.
+    if (!this.heldDependencies && !parent.propagateDeps) return undefined;
+    return requiredClusters(asParent, before, true);
+  }
+
+  /** The binding as the hub's informer shows it: being deleted once its template is, or released (saying why). */
   private binding(t: string): ResourceBinding | undefined {
     const b = this.bindings.get(t);
     if (b === undefined) return undefined;
-    return {
-      apiVersion: API_VERSION,
-      kind: "ResourceBinding",
-      metadata: { name: `${t}-configmap`, namespace: NS, ...(this.templates.has(t) ? {} : { deletionTimestamp: "2026-11-30T00:00:00Z" }) },
-      spec: { resource: { apiVersion: "v1", kind: "ConfigMap", namespace: NS, name: t }, clusters: b.clusters.map((name) => ({ name })) },
-    };
+    const deleted = !this.templates.has(t) || b.released === true;
+    const metadata = { ...b.rb.metadata, ...(deleted ? { deletionTimestamp: "2026-11-30T00:00:00Z" } : {}), ...(b.released === true ? { annotations: { [LABELS.releasedBecause]: "DependencyReleased" } } : {}) };
+    return { ...b.rb, metadata };
   }
 
   private intent(cluster: string, key: string): Intent | undefined {
     const c = this.clusters.get(cluster) as ClusterState;
-    const t = key.split("/").at(-1) as string;
+    const t = templateOfKey(key);
     const uid = this.templates.get(t);
-    const template = this.staleTemplates ? { known: false as const } : { known: true as const, template: uid === undefined ? undefined : templateOf(t, uid) };
+    const template = this.staleTemplates ? { known: false as const } : { known: true as const, template: uid === undefined ? undefined : this.templateOf(t, uid) };
     // The hub's own rule (control-plane/hub/index.ts): a Cluster unjoined by force is judged for nothing.
     const leaving = this.forceAware ? judgedLeaving(c.obj) : c.obj.metadata.deletionTimestamp !== undefined;
     if (leaving === undefined) return undefined;
-    return deletionIntent({ name: cluster, leaving, readyForMs: !c.ready ? 0 : c.justReady ? 0 : Infinity, accepted: true }, this.binding(t), template, SETTLE_MS);
+    const workloads = (name: string) => (name === WORKLOAD_BINDING ? this.binding(WORKLOAD) : undefined);
+    return deletionIntent({ name: cluster, leaving, readyForMs: !c.ready ? 0 : c.justReady ? 0 : Infinity, accepted: true }, this.binding(t), template, SETTLE_MS, workloads);
   }
 
   /** The cluster's agent stream: a new one says Hello; the hub sends what the binding places and the removals it judges. */
@@ -305,14 +441,17 @@ export class ModelFleet {
     const records = this.records.get(cluster) as Map<string, AppliedRecord>;
     const members = this.members.get(cluster) as Map<string, MemberObject>;
     const current = this.registration.get(cluster);
-    const placed = new Set(c.unjoined || c.obj.metadata.deletionTimestamp !== undefined ? [] : [...this.bindings].filter(([t, b]) => this.templates.has(t) && b.clusters.includes(cluster)).map(([t]) => t));
+    const placed = new Set(
+      c.unjoined || c.obj.metadata.deletionTimestamp !== undefined ? [] : [...this.bindings].filter(([t, b]) => this.templates.has(t) && b.released !== true && b.clusters.includes(cluster)).map(([t]) => t),
+    );
     let session = this.sessions.get(cluster);
     const before = this.sent.get(cluster) ?? new Set<string>();
     if (session === undefined) {
       // Hello: the records' Works; those of an earlier registration that the placement does not give this one now.
       session = new OutboundDeletions({ cluster, intent: (key) => this.intent(cluster, key), budget: { percent: 50, min: 2, windowMs: 60_000 }, onHeld: () => this.held++, now: () => 0 });
+      session.agentDeclared(AGENT_FEATURES);
       for (const key of records.keys()) session.holding(key);
-      const earlier = [...records.values()].filter((r) => r.registration !== undefined && r.registration !== current && !placed.has(r.key.split("/").at(-1) as string));
+      const earlier = [...records.values()].filter((r) => r.registration !== undefined && r.registration !== current && !placed.has(templateOfKey(r.key)));
       if (this.earlierRegistrations) session.registeredEarlier(earlier.map((r) => r.key));
       this.sessions.set(cluster, session);
       // The placement gives this registration what it names now (the oracle's view of intent).
@@ -328,9 +467,9 @@ export class ModelFleet {
       this.applyWork(cluster, t, records, members);
     }
     this.sent.set(cluster, placed);
+    // A removal the agent kept (a Namespace that holds what others want) stays in its record and is tried again each round.
     for (const key of [...records.keys()]) {
-      const t = key.split("/").at(-1) as string;
-      if (placed.has(t)) continue;
+      if (placed.has(templateOfKey(key))) continue;
       const intent = session.deleteFor(key);
       if (intent === undefined || this.losing.has(cluster)) continue;
       this.removeWork(cluster, key, intent, records, members);
@@ -351,13 +490,24 @@ export class ModelFleet {
       this.given(cluster, t);
       return;
     }
-    if (live !== undefined && live.labels[LABELS.work] !== label) return; // someone else's: AlreadyExists
+    if (decideApply(live === undefined ? undefined : asKube(live), label, "Abort").action === "skip") return; // someone else's: AlreadyExists
+    // A namespaced object's namespace: the agent makes it when missing (agent/namespaces.ts), for a Namespace template to take over.
+    if (t !== NS && !members.has(NS)) members.set(NS, { name: NS, uid: this.uid("ns"), labels: {}, annotations: { [AGENT_CREATED_ANNOTATION]: "true" } });
+    const desired = this.templateOf(t, this.templates.get(t) ?? "");
+    // The replicas a member HPA holds stay the member's (a not yet listed HPA informer is no answer).
+    const scaled = this.hpaUnlisted.has(cluster) ? (this.unlistedKeeps ? undefined : false) : this.hpa.has(cluster);
+    const replicas = t === WORKLOAD ? (retainMemberOwned(desired, live === undefined ? undefined : asKube(live), scaled).spec as { replicas: number }).replicas : undefined;
+    if (live !== undefined && replicas !== undefined && this.hpa.has(cluster) && live.replicas !== replicas) {
+      this.resets++;
+      this.violations.push(`reset: ${cluster}/${t} replicas ${String(live.replicas)} → ${replicas} under the member's HPA`);
+    }
     if (live === undefined) {
-      live = { name: t, uid: this.uid("obj"), labels: { [LABELS.work]: label }, annotations: { [WORK_KEY_ANNOTATION]: key } };
+      live = { name: t, uid: this.uid("obj"), labels: {}, annotations: {} };
       members.set(t, live);
     }
+    Object.assign(live, { labels: { [LABELS.work]: label }, annotations: { [WORK_KEY_ANNOTATION]: key } }, replicas === undefined ? {} : { replicas });
     this.made.set(live.uid, { cluster, template: t, registration: this.registration.get(cluster) ?? "" });
-    const resource: AppliedResource = { apiVersion: "v1", kind: "ConfigMap", namespace: NS, name: t, ...(this.uids ? { uid: live.uid } : {}) };
+    const resource: AppliedResource = { ...kindOf(t), ...(t === NS ? {} : { namespace: NS }), name: t, ...(this.uids ? { uid: live.uid } : {}) };
     const registration = this.registration.get(cluster);
     const next = record === undefined ? { key, hash, resources: [resource], whole: true, ...(registration ? { registration } : {}) } : (recordAgain({ ...record, hash }, [resource], false, false, registration) ?? { ...record, hash });
     records.set(key, next);
@@ -370,11 +520,12 @@ export class ModelFleet {
     if (made !== undefined && made.cluster === cluster) made.registration = this.registration.get(cluster) ?? "";
   }
 
-  /** The agent removes a Work: each recorded object as its judge says, then forgets the record (or keeps it while something is kept). */
+  /** The agent removes a Work: each recorded object as its judge says, then forgets the record (or keeps it while a Namespace it holds is kept). */
   private removeWork(cluster: string, key: string, intent: Intent, records: Map<string, AppliedRecord>, members: Map<string, MemberObject>): void {
     const record = records.get(key);
     if (record === undefined) return;
     const label = workKeyLabelValue(key);
+    let kept = false;
     for (const r of record.resources) {
       const o = members.get(r.name);
       const live = o === undefined ? undefined : asKube(o);
@@ -383,15 +534,25 @@ export class ModelFleet {
         if (o !== undefined && isOurs(live, label)) members.set(o.name, { ...o, labels: {}, annotations: {} });
         continue;
       }
-      const verdict = judgeMemberDeletion({ live, recorded: r, label, record: record.resources });
+      // A Namespace's contents: every other object (all live in it). Before issue 37, item 1: only those without a work label.
+      const inside = r.kind === "Namespace" ? [...members.values()].filter((x) => x.name !== NS && (this.containment || x.labels[LABELS.work] === undefined)).map(asKube) : undefined;
+      const verdict = judgeMemberDeletion({ live, recorded: r, label, record: record.resources, ...(inside === undefined ? {} : { contents: inside }) });
       // Not the object applied: kept, and released so that no orphan scan takes it for the Work's.
       if (!verdict.delete && verdict.keep === "replaced" && o !== undefined) members.set(o.name, { ...o, labels: {}, annotations: {} });
+      if (!verdict.delete && verdict.keep === "holds") kept = true;
       if (!verdict.delete || o === undefined) continue;
       members.delete(o.name);
       this.deletions++;
       this.judge(cluster, o, intent.reason);
+      // Kubernetes' namespace controller takes everything inside with it.
+      if (r.kind !== "Namespace") continue;
+      for (const x of [...members.values()]) {
+        members.delete(x.name);
+        this.deletions++;
+        this.judge(cluster, x, `${intent.reason} (with its namespace)`);
+      }
     }
-    records.delete(key);
+    if (!kept) records.delete(key);
   }
 
   /** The oracle, apart from the code under test: was this deletion meant? */
@@ -406,14 +567,36 @@ export class ModelFleet {
     if (!this.templates.has(made.template)) return; // the user deleted the template
     const c = this.clusters.get(cluster) as ClusterState;
     if (c.unjoined) return; // the user unjoined the cluster (not by force)
-    // The user's placement as the user set it: the policy that claims the template, over the labels
-    // the admin gave the registration the object was given under (a label lost to a new
-    // registration is no intent); with no claim, what the last claim selected (a lost claim is no
-    // intent either).
-    const policy = this.claim.get(made.template);
-    const wanted = policy === undefined ? this.frozen.get(made.template)?.has(cluster) !== false : selects(policy, cluster, this.adminEnv.get(made.registration));
-    if (wanted) this.violations.push(`${at}: the user's policy still places its template there`);
+    if (this.wantedBy(made.template, cluster, made.registration)) this.violations.push(`${at}: the user's policy still places its template there`);
+    // The workload's ConfigMap stays while the workload it was brought along for is wanted there and runs (any copy of it, a user's restore too).
+    else if (made.template === MOUNTED && this.broughtAlong.has(cluster) && this.running.has(this.members.get(cluster)?.get(WORKLOAD)?.uid ?? "") && this.wantedBy(WORKLOAD, cluster, made.registration)) {
+      this.violations.push(`${at}: the workload it was brought along for still runs there and mounts it`);
+    }
   }
+
+  /**
+   * The oracle's: the user's placement as the user set it: the policy that claims the template, over
+   * the labels the admin gave the registration the object was given under (a label lost to a new
+   * registration is no intent); with no claim, what the last claim selected (a lost claim is no
+   * intent either); never claimed, nothing.
+   */
+  private wantedBy(t: string, cluster: string, registration: string): boolean {
+    const policy = this.claim.get(t);
+    return policy === undefined ? this.frozen.get(t)?.has(cluster) === true : selects(policy, cluster, this.adminEnv.get(registration));
+  }
+}
+
+export interface ModelOptions {
+  earlierRegistrations?: boolean;
+  uids?: boolean;
+  forceAware?: boolean;
+  containment?: boolean;
+  heldDependencies?: boolean;
+  unlistedKeeps?: boolean;
+}
+
+function placementOf(by: Placement): NonNullable<PropagationPolicy["spec"]["placement"]> {
+  return "clusters" in by ? { clusterAffinity: { clusterNames: by.clusters } } : { clusterAffinity: { labelSelector: { matchLabels: { env: by.env } } } };
 }
 
 /** Whether a policy of the model (cluster names, or an env label) selects a cluster with that env. */
@@ -423,5 +606,10 @@ function selects(policy: PropagationPolicy, cluster: string, env: string | undef
 }
 
 function asKube(o: MemberObject): KubeObject {
-  return { apiVersion: "v1", kind: "ConfigMap", metadata: { name: o.name, namespace: NS, uid: o.uid, labels: o.labels, annotations: o.annotations } };
+  const namespaced = o.name !== NS;
+  return {
+    ...kindOf(o.name),
+    metadata: { name: o.name, ...(namespaced ? { namespace: NS } : {}), uid: o.uid, labels: o.labels, annotations: o.annotations },
+    ...(o.replicas === undefined ? {} : { spec: { replicas: o.replicas } }),
+  };
 }

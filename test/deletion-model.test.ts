@@ -1,22 +1,26 @@
 // Issue 37: a model test of every removal path. Random sequences of the user's operations
-// (templates, policies by cluster name and by label, Cluster labels, unjoin, copies and objects
-// made again by users, a person's approve or reject) and faults (restarts, NotReady, a member that
-// registers again, a template informer not synced, lost WorkDeletes) run through the real
-// decision code (deletion-model.fixtures.ts). An oracle written apart from that code fails any
-// deletion the user did not mean: of an object Flotilla did not apply there, or of one whose
-// template lives, whose cluster is not being unjoined, and which the user's policy, over the
-// labels the admin gave the cluster, still places there.
+// (templates, policies by cluster name and by label, with or without propagateDeps, a Namespace's
+// ClusterPropagationPolicy, a workload's scale, Cluster labels, unjoin, copies and objects made
+// again by users, HPAs in members, a person's approve or reject) and faults (restarts, NotReady, a
+// member that registers again, a template or HPA informer not synced, lost WorkDeletes) run
+// through the real decision code (deletion-model.fixtures.ts). An oracle written apart from that
+// code fails any deletion the user did not mean: of an object Flotilla did not apply there, or of
+// one whose template lives, whose cluster is not being unjoined, and which the user's policy, over
+// the labels the admin gave the cluster, still places there, or which a workload still wanted and
+// running there mounts; objects taken with their namespace count too. It also fails any write of a
+// workload's replicas over what the member's HPA set.
 // FLOTILLA_MODEL_RUNS sets the number of sequences (a long run: see docs/development/testing.md).
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { CLUSTERS, ModelFleet, type Op, POLICIES, TEMPLATES } from "./deletion-model.fixtures.ts";
+import { CLUSTERS, ModelFleet, type ModelOptions, MOUNTED, NS, type Op, POLICIES, TEMPLATES, WORKLOAD } from "./deletion-model.fixtures.ts";
 
 const RUNS = Number(process.env.FLOTILLA_MODEL_RUNS ?? 2000);
 
 const cluster = fc.constantFrom(...CLUSTERS);
 const template = fc.constantFrom(...TEMPLATES);
 const env = fc.constantFrom("prod", "dev");
+const placement = fc.oneof(fc.record({ clusters: fc.uniqueArray(cluster, { maxLength: CLUSTERS.length }) }), fc.record({ env }));
 const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 4, arbitrary: template.map((t) => ({ op: "template" as const, t })) },
   { weight: 2, arbitrary: template.map((t) => ({ op: "deleteTemplate" as const, t })) },
@@ -26,10 +30,17 @@ const op: fc.Arbitrary<Op> = fc.oneof(
       op: fc.constant("policy" as const),
       p: fc.constantFrom(...POLICIES),
       names: fc.uniqueArray(template, { minLength: 1, maxLength: TEMPLATES.length }),
-      by: fc.oneof(fc.record({ clusters: fc.uniqueArray(cluster, { maxLength: CLUSTERS.length }) }), fc.record({ env })),
+      by: placement,
+      deps: fc.boolean(),
     }),
   },
   { weight: 1, arbitrary: fc.constantFrom(...POLICIES).map((p) => ({ op: "deletePolicy" as const, p })) },
+  { weight: 2, arbitrary: placement.map((by) => ({ op: "nsPolicy" as const, by })) },
+  { weight: 1, arbitrary: fc.constant({ op: "deleteNsPolicy" as const }) },
+  { weight: 2, arbitrary: fc.integer({ min: 1, max: 9 }).map((replicas) => ({ op: "scale" as const, replicas })) },
+  { weight: 2, arbitrary: fc.record({ op: fc.constant("hpa" as const), c: cluster, on: fc.boolean() }) },
+  { weight: 2, arbitrary: fc.record({ op: fc.constant("autoscale" as const), c: cluster, replicas: fc.integer({ min: 1, max: 9 }) }) },
+  { weight: 1, arbitrary: cluster.map((c) => ({ op: "hpaListed" as const, c })) },
   { weight: 3, arbitrary: fc.record({ op: fc.constant("label" as const), c: cluster, env: fc.option(env, { nil: undefined }) }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant("ready" as const), c: cluster, ready: fc.boolean() }) },
   { weight: 1, arbitrary: cluster.map((c) => ({ op: "restartAgent" as const, c })) },
@@ -43,15 +54,22 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ op: fc.constant("decide" as const), c: cluster, decision: fc.constantFrom("approve" as const, "reject" as const) }) },
 );
 
-/** Every template placed on every cluster by p1, m1 and m2 labelled prod: the sequences start from a fleet that runs things. */
+/**
+ * Every template placed on every cluster by p1 (the workload with its ConfigMap), the Namespace
+ * too, m1 and m2 labelled prod, an HPA on m1 that scaled the workload to 5: the sequences start
+ * from a fleet that runs things.
+ */
 const RUNNING: Op[] = [
   ...TEMPLATES.map((t) => ({ op: "template" as const, t })),
   { op: "label", c: "m1", env: "prod" },
   { op: "label", c: "m2", env: "prod" },
-  { op: "policy", p: "p1", names: [...TEMPLATES], by: { clusters: [...CLUSTERS] } },
+  { op: "policy", p: "p1", names: [...TEMPLATES], by: { clusters: [...CLUSTERS] }, deps: true },
+  { op: "nsPolicy", by: { clusters: [...CLUSTERS] } },
+  { op: "hpa", c: "m1", on: true },
+  { op: "autoscale", c: "m1", replicas: 5 },
 ];
 
-function run(ops: Op[], opts: { earlierRegistrations?: boolean; uids?: boolean; forceAware?: boolean; from?: Op[] } = {}): ModelFleet {
+function run(ops: Op[], opts: ModelOptions & { from?: Op[] } = {}): ModelFleet {
   const fleet = new ModelFleet(opts);
   for (const o of [...(opts.from ?? []), ...ops]) {
     fleet.apply(o);
@@ -77,6 +95,7 @@ describe("the deletion model: no member object goes unless the user meant it (is
       }),
       { numRuns: RUNS },
     );
+    console.log(`# the deletion model: ${RUNS} sequences, ${deletions} deletions judged, ${held} held`);
     // The sequences do reach deletions and holds: the oracle judged something.
     assert.ok(deletions > RUNS, `only ${deletions} deletions in ${RUNS} sequences`);
     assert.ok(held > 0, "no deletion was ever held");
@@ -94,9 +113,11 @@ describe("the deletion model: no member object goes unless the user meant it (is
       { op: "unjoin", c: "m3" },
     ]);
     assert.deepEqual(fleet.violations, []);
-    assert.deepEqual([...(fleet.members.get("m1")?.keys() ?? [])], ["b"]);
-    assert.deepEqual([...(fleet.members.get("m2")?.keys() ?? [])], [], "b moved off m2, a deleted");
-    assert.deepEqual([...(fleet.members.get("m3")?.keys() ?? [])], [], "unjoined");
+    // The namespace the agent made for them stays: no Work applied it.
+    const names = (c: string) => [...(fleet.members.get(c)?.keys() ?? [])].filter((n) => n !== NS);
+    assert.deepEqual(names("m1"), ["b"]);
+    assert.deepEqual(names("m2"), [], "b moved off m2, a deleted");
+    assert.deepEqual(names("m3"), [], "unjoined");
   });
 
   it("finds the path it was built to find: an agent whose record has no uid deletes an object a user made again under the Work's name", () => {
@@ -140,4 +161,77 @@ describe("the deletion model: no member object goes unless the user meant it (is
     assert.equal(old.violations.length, 1);
     assert.match(old.violations[0] ?? "", /PlacementChanged: m1\/a .*the user's policy still places its template there/);
   });
+
+  it("finds the path it was built to find: an agent that counts only unlabelled objects as a Namespace's contents deletes another Work's objects with it (item 1)", () => {
+    const ops: Op[] = [
+      { op: "template", t: "a" },
+      { op: "policy", p: "p1", names: ["a"], by: { clusters: ["m1"] } },
+      { op: "nsPolicy", by: { clusters: ["m1"] } },
+      { op: "nsPolicy", by: { clusters: ["m2"] } },
+    ];
+    const today = run(ops);
+    assert.deepEqual(today.violations, []);
+    assert.ok(today.members.get("m1")?.has("a"), "the ConfigMap another policy places stays");
+    assert.ok(today.members.get("m1")?.has(NS), "and so does its namespace, kept");
+    const old = run(ops, { containment: false });
+    assert.deepEqual(old.violations.length, 1);
+    assert.match(old.violations[0] ?? "", /PlacementChanged \(with its namespace\): m1\/a .*the user's policy still places its template there/);
+  });
+
+  it("finds the path it was built to find: a control plane that drops a dependency when a policy without propagateDeps takes its workload deletes what the workload mounts (item 2)", () => {
+    const ops: Op[] = [
+      { op: "template", t: MOUNTED },
+      { op: "template", t: WORKLOAD },
+      { op: "policy", p: "p1", names: [WORKLOAD], by: { clusters: ["m1"] }, deps: true },
+      { op: "deletePolicy", p: "p1" },
+      { op: "policy", p: "p2", names: [WORKLOAD], by: { clusters: ["m1"] } },
+    ];
+    const today = run(ops);
+    assert.deepEqual(today.violations, []);
+    assert.ok(today.members.get("m1")?.has(MOUNTED), "the ConfigMap stays with its workload");
+    const old = run(ops, { heldDependencies: false });
+    assert.equal(old.violations.length, 1);
+    assert.match(old.violations[0] ?? "", /DependencyReleased: m1\/c .*the workload it was brought along for still runs there/);
+    // The workload's template deleted: its ConfigMap goes too, as meant.
+    const gone = run([...ops, { op: "deleteTemplate", t: WORKLOAD }]);
+    assert.deepEqual(gone.violations, []);
+    assert.equal(gone.members.get("m1")?.has(MOUNTED), false);
+  });
+
+  it("finds the path it was built to find: an agent that reads HPAs not listed yet as none resets the replicas the member's HPA set (item 4)", () => {
+    const ops: Op[] = [
+      { op: "template", t: WORKLOAD },
+      { op: "policy", p: "p1", names: [WORKLOAD], by: { clusters: ["m1"] } },
+      { op: "hpa", c: "m1", on: true },
+      { op: "autoscale", c: "m1", replicas: 6 },
+      { op: "restartAgent", c: "m1" },
+      { op: "scale", replicas: 3 },
+    ];
+    const today = run(ops);
+    assert.deepEqual(today.violations, []);
+    assert.equal(today.members.get("m1")?.get(WORKLOAD)?.replicas, 6, "the HPA's 6 stays");
+    const old = run(ops, { unlistedKeeps: false });
+    assert.equal(old.resets, 1);
+    assert.match(old.violations[0] ?? "", /reset: m1\/d replicas 6 → 3 under the member's HPA/);
+    // Not listed yet, the member's replicas stay even without an HPA; once listed and none scales it, the template's are applied.
+    const plain = run(ops.filter((o) => o.op !== "hpa"));
+    assert.equal(plain.members.get("m1")?.get(WORKLOAD)?.replicas, 2);
+    const listed = run([...ops.filter((o) => o.op !== "hpa"), { op: "hpaListed", c: "m1" }, { op: "scale", replicas: 4 }]);
+    assert.equal(listed.members.get("m1")?.get(WORKLOAD)?.replicas, 4);
+  });
+
+  // Found by this model (issue 37), failing on the code before its fix: from the running fleet, a
+  // ConfigMap both a policy and its workload's propagateDeps placed lost the policy and was cut to
+  // where the workload was (template-placement.ts keptWhileRequired).
+  const found: Op[][] = [
+    [
+      { op: "policy", p: "p1", names: [WORKLOAD], by: { env: "prod" }, deps: false },
+      { op: "template", t: "a" },
+    ],
+  ];
+  for (const [i, ops] of found.entries()) {
+    it(`a sequence the model found (${i + 1}) keeps what the user still wants`, () => {
+      assert.deepEqual(run(ops, { from: RUNNING }).violations, []);
+    });
+  }
 });

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { Cluster, KubeObject, PropagationPolicy, ResourceBinding } from "../../shared/api/types.ts";
+import { type Cluster, type KubeObject, LABELS, type PropagationPolicy, type ResourceBinding } from "../../shared/api/types.ts";
 import { InterpreterError, type KindInterpreter } from "../../shared/interpreter/interpreter.ts";
 import { type PlacementInput, placeTemplate, QUOTA_RECHECK_MS, type QuotaGuard } from "./template-placement.ts";
 import { NATIVE_INTERPRETERS } from "../../shared/interpreter/registry.ts";
@@ -304,4 +304,68 @@ describe("placeTemplate with a quota guard", () => {
     const placed = placeWeb(undefined, () => assert.fail("asked"), false);
     assert.ok("desired" in placed);
   });
+});
+
+describe("placeTemplate: a dependency whose policy let go of it (issue 37, found by the deletion model)", () => {
+  const config: KubeObject = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "conf", namespace: "ns", uid: "u2" } };
+  const [member3] = [ready("member3")];
+  const byPolicy: ResourceBinding = {
+    apiVersion: "flotilla.dev/v1alpha1",
+    kind: "ResourceBinding",
+    metadata: { name: "conf-configmap", namespace: "ns", labels: { [LABELS.policyName]: "p", [LABELS.policyNamespace]: "ns" } },
+    spec: {
+      resource: { apiVersion: "v1", kind: "ConfigMap", namespace: "ns", name: "conf", uid: "u2" },
+      clusters: [{ name: "member1" }, { name: "member2" }, { name: "member3" }],
+      conflictResolution: "Abort",
+      preserveResourcesOnDeletion: true,
+      requiredBy: [{ name: "web-deployment", clusters: ["member1"] }],
+    },
+  };
+  const placeConf = (existing: ResourceBinding | undefined, requiredBy: { name: string; clusters: string[] }[]) =>
+    placeTemplate({ template: config, policy: undefined, existing, live: [member1, member2, member3], requireAcceptance: false, now: 0, evictionPeriodMs: 0, requiredBy, interpreter: undefined });
+
+  const cases: { name: string; existing: ResourceBinding | undefined; requiredBy: { name: string; clusters: string[] }[]; clusters: string[]; policyLabel: string | undefined; unclaimed: boolean }[] = [
+    {
+      name: "a binding its policy made keeps its last placement and its policy's labels, and adds where the workload needs it",
+      existing: byPolicy,
+      requiredBy: [{ name: "web-deployment", clusters: ["member1"] }],
+      clusters: ["member1", "member2", "member3"],
+      policyLabel: "p",
+      unclaimed: true,
+    },
+    {
+      name: "the workload needs it somewhere new: added, nothing taken",
+      existing: { ...byPolicy, spec: { ...byPolicy.spec, clusters: [{ name: "member2" }] } },
+      requiredBy: [{ name: "web-deployment", clusters: ["member1"] }],
+      clusters: ["member1", "member2"],
+      policyLabel: "p",
+      unclaimed: true,
+    },
+    {
+      name: "a dependency's own binding (no policy ever placed it) follows its workloads",
+      existing: { ...byPolicy, metadata: { ...byPolicy.metadata, labels: {} } },
+      requiredBy: [{ name: "web-deployment", clusters: ["member1"] }],
+      clusters: ["member1"],
+      policyLabel: undefined,
+      unclaimed: false,
+    },
+    { name: "a new dependency goes where its workloads are", existing: undefined, requiredBy: [{ name: "web-deployment", clusters: ["member3"] }], clusters: ["member3"], policyLabel: undefined, unclaimed: false },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const placed = placeConf(c.existing, c.requiredBy);
+      assert.ok("desired" in placed);
+      assert.deepEqual(
+        placed.desired.spec.clusters.map((t) => t.name),
+        c.clusters,
+      );
+      assert.deepEqual(placed.desired.spec.requiredBy, c.requiredBy);
+      assert.equal(placed.desired.metadata.labels?.[LABELS.policyName], c.policyLabel);
+      assert.equal(placed.outcome?.unclaimed !== undefined, c.unclaimed);
+      if (c.unclaimed) {
+        assert.equal(placed.desired.spec.preserveResourcesOnDeletion, true, "the policy's fields stay on the binding");
+        assert.match(placed.outcome?.unclaimed ?? "", /keeps its last placement \(member[0-9, member]+\) and follows the workloads that need it \(web-deployment\)/);
+      }
+    });
+  }
 });

@@ -15,6 +15,7 @@ import type { ScheduleOutcome } from "../scheduling/schedule-outcomes.ts";
 import { perReplicaRequest, type Schedule, scheduleTemplate } from "../scheduling/schedule.ts";
 import { freeReplicas, type ResourceAmounts } from "../scheduling/capacity.ts";
 import { clusterReady } from "../scheduling/placement.ts";
+import { bindingPolicyId } from "../scheduling/policy-match.ts";
 import { holdMoved, planMoves } from "../scheduling/unschedulable-moves.ts";
 import { activePolicy, followedPolicy, policyHold } from "../scheduling/policy-activation.ts";
 import { unactedMessage } from "../scheduling/unacted-fields.ts";
@@ -66,6 +67,8 @@ export type Placed =
 
 export function placeTemplate(input: PlacementInput): Placed {
   const { template, existing, interpreter } = input;
+  const kept = keptWhileRequired(input);
+  if (kept !== undefined) return kept;
   // How the claiming policy takes effect now (policy-activation.ts); a held one keeps what the binding has.
   const active = input.policy === undefined ? undefined : activePolicy(input.policy, template, existing);
   const hold = active === undefined ? undefined : policyHold(active.policy, input.overrideExists ?? (() => true), input.priorityValue);
@@ -135,6 +138,30 @@ export function placeTemplate(input: PlacementInput): Placed {
     if (!(err instanceof InterpreterError)) throw err;
     return { interpreterFailed: err.message };
   }
+}
+
+/**
+ * A binding a policy made whose template no policy claims now (the policy deleted, or no longer
+ * selecting it) while workloads still require it (propagateDeps): it keeps its last placement, its
+ * policy's labels and fields, as an unclaimed binding does (a lost claim is no intent, DESIGN §11),
+ * and adds the clusters its workloads require now. Undefined for any other binding. Issue 37: the
+ * deletion model found it cut to where its workloads were, removing the rest.
+ */
+function keptWhileRequired(input: PlacementInput): Placed | undefined {
+  const { existing, template } = input;
+  if (input.policy !== undefined || existing === undefined || bindingPolicyId(existing) === undefined) return undefined;
+  const kept = existing.spec.clusters;
+  const needed = desiredBinding(template, undefined, kept, input.requiredBy, existing.spec.gracefulEvictionTasks ?? [], input.interpreter, existing.spec.replicaMoves ?? []);
+  const { resource, replicas, components, clusters, requiredBy } = needed.spec;
+  const labels = Object.fromEntries([LABELS.policyName, LABELS.policyNamespace].flatMap((l) => (existing.metadata.labels?.[l] === undefined ? [] : [[l, existing.metadata.labels[l]]])));
+  const desired: ResourceBinding = {
+    ...needed,
+    metadata: { ...needed.metadata, labels },
+    spec: { ...existing.spec, resource, clusters, ...(replicas === undefined ? {} : { replicas }), ...(components === undefined ? {} : { components }), ...(requiredBy === undefined ? {} : { requiredBy }) },
+  };
+  const names = (requiredBy ?? []).map((r) => r.name).join(", ");
+  const unclaimed = `no PropagationPolicy or ClusterPropagationPolicy selects this template; it keeps its last placement (${kept.map((c) => c.name).join(", ") || "no clusters"}) and follows the workloads that need it (${names})`;
+  return { desired: stamped(desired, existing.metadata.annotations, input.served), outcome: { unclaimed } };
 }
 
 /** The binding with the annotations the binding controller owns: the Lazy stamp it keeps, and the trigger served. */

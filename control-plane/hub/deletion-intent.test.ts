@@ -57,3 +57,40 @@ describe("deletionIntent", () => {
   ];
   for (const c of cases) it(c.name, () => assert.deepEqual(deletionIntent(c.cluster ?? m1, c.binding, c.template, c.settleMs ?? READY_SETTLE_MS), c.intent));
 });
+
+describe("deletionIntent: a dependency a workload placed there needs (issue 37, found by the deletion model)", () => {
+  const conf: ResourceBinding = {
+    apiVersion: "flotilla.dev/v1alpha1",
+    kind: "ResourceBinding",
+    metadata: { name: "conf-configmap", namespace: "default" },
+    spec: { resource: { apiVersion: "v1", kind: "ConfigMap", namespace: "default", name: "conf" }, clusters: [{ name: "member2" }], requiredBy: [{ name: "web-deployment", clusters: ["member2"] }] },
+  };
+  const web = (clusters: string[], extra: { propagateDeps?: boolean; deleting?: boolean } = {}): ResourceBinding => ({
+    ...binding(clusters, { deleting: extra.deleting === true }),
+    spec: { ...binding(clusters).spec, ...(extra.propagateDeps === true ? { propagateDeps: true } : {}) },
+  });
+  const confTemplate: TemplateKnowledge = { known: true, template: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "conf", namespace: "default" } } };
+  const cases: { name: string; dependency: ResourceBinding; workload: ResourceBinding | undefined; template?: TemplateKnowledge; intent: DeletionIntent | undefined }[] = [
+    { name: "its workload, under propagateDeps, is placed there now (the dependency's binding has not followed yet): keep", dependency: conf, workload: web(["member1", "member2"], { propagateDeps: true }), intent: undefined },
+    { name: "its workload is placed elsewhere: the placement changed", dependency: conf, workload: web(["member2"], { propagateDeps: true }), intent: { reason: "PlacementChanged", preserve: false } },
+    { name: "its workload is being deleted: the placement changed", dependency: conf, workload: web(["member1"], { propagateDeps: true, deleting: true }), intent: { reason: "PlacementChanged", preserve: false } },
+    { name: "its workload, without propagateDeps, is there but never had it there: the placement changed", dependency: conf, workload: web(["member1"]), intent: { reason: "PlacementChanged", preserve: false } },
+    {
+      name: "…but where its requirement named the cluster: keep",
+      dependency: { ...conf, spec: { ...conf.spec, requiredBy: [{ name: "web-deployment", clusters: ["member1"] }] } },
+      workload: web(["member1"]),
+      intent: undefined,
+    },
+    { name: "no binding of that name: the placement changed", dependency: conf, workload: undefined, intent: { reason: "PlacementChanged", preserve: false } },
+    {
+      name: "the dependency's own template is deleted: deleted, whatever its workloads",
+      dependency: { ...conf, metadata: { ...conf.metadata, deletionTimestamp: "2026-11-30T10:00:00Z" } },
+      workload: web(["member1"], { propagateDeps: true }),
+      template: gone,
+      intent: { reason: "TemplateDeleted", preserve: false },
+    },
+  ];
+  for (const c of cases) {
+    it(c.name, () => assert.deepEqual(deletionIntent(m1, c.dependency, c.template ?? confTemplate, READY_SETTLE_MS, (name) => (name === "web-deployment" ? c.workload : undefined)), c.intent));
+  }
+});

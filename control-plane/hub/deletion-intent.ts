@@ -36,9 +36,29 @@ export interface JudgedCluster {
   accepted?: boolean;
 }
 
+/** A workload's binding by name, in the dependency's namespace (the names its requiredBy lists). */
+export type WorkloadBindings = (name: string) => ResourceBinding | undefined;
+
+/**
+ * Whether a workload that requires this dependency (its binding's requiredBy) is placed on the
+ * cluster now and needs it there: under propagateDeps wherever it is placed, without it where its
+ * requirement already named the cluster. The dependency's binding follows its workloads' a moment
+ * later (the binding controller); until it does, a placement that dropped the cluster is no intent
+ * (issue 37, found by the deletion model: a removal judged before the workload came back went out
+ * after it did).
+ */
+export function workloadNeedsIt(binding: ResourceBinding, cluster: string, workloads: WorkloadBindings): boolean {
+  return (binding.spec.requiredBy ?? []).some((r) => {
+    const w = workloads(r.name);
+    if (w === undefined || w.metadata.deletionTimestamp !== undefined || !w.spec.clusters.some((t) => t.name === cluster)) return false;
+    return w.spec.propagateDeps === true || r.clusters?.includes(cluster) === true;
+  });
+}
+
 /**
  * The intent behind the absence of a Work for a cluster, or undefined when there is none (the
- * agent keeps the Work). binding: the template's binding from the synced binding informer.
+ * agent keeps the Work). binding: the template's binding from the synced binding informer;
+ * workloads: the bindings of the workloads it names as requiring it.
  * Intent is one of: the template seen deleted; a binding that no longer places the template on
  * the cluster; a binding the control plane deleted on purpose and said why on
  * (`flotilla.dev/released-because`: a dependency no parent needs). Never intent: a missing
@@ -46,11 +66,12 @@ export interface JudgedCluster {
  * deleted while the template's kind has not listed (absence counts only from a synced informer);
  * a placement that dropped the cluster while it is not Ready, or Ready again for less than
  * settleMs (--cluster-ready-settle-period);
- * anything a cluster not accepted yet runs that its placement does not name (--require-acceptance:
+ * a placement that dropped a cluster where a workload that requires the template is placed now
+ * (workloadNeedsIt); anything a cluster not accepted yet runs that its placement does not name (--require-acceptance:
  * a member that registered again is held as it is, neither given nor told to remove anything,
  * until an admin accepts it; then its absences are judged again), unless it is leaving.
  */
-export function deletionIntent(cluster: JudgedCluster, binding: ResourceBinding | undefined, template: TemplateKnowledge, settleMs: number): DeletionIntent | undefined {
+export function deletionIntent(cluster: JudgedCluster, binding: ResourceBinding | undefined, template: TemplateKnowledge, settleMs: number, workloads: WorkloadBindings = () => undefined): DeletionIntent | undefined {
   const templateGone = template.known && (template.template === undefined || template.template.metadata.deletionTimestamp !== undefined);
   const preserve = binding?.spec.preserveResourcesOnDeletion === true;
   // Not accepted (--require-acceptance): no admin has vouched for this member yet, so the hub acts
@@ -69,7 +90,8 @@ export function deletionIntent(cluster: JudgedCluster, binding: ResourceBinding 
     if (cluster.leaving) return { reason: "ClusterUnjoined", preserve: false };
     // A placement that dropped a cluster while it was not Ready dropped it because of readiness:
     // never sent there; decided again once it has been Ready long enough to be placed again.
-    return cluster.readyForMs < settleMs ? undefined : { reason: "PlacementChanged", preserve: false };
+    if (cluster.readyForMs < settleMs || workloadNeedsIt(binding, cluster.name, workloads)) return undefined;
+    return { reason: "PlacementChanged", preserve: false };
   }
   if (templateGone) return { reason: "TemplateDeleted", preserve };
   return undefined;

@@ -70,7 +70,8 @@ export function startHub(ctx: ControlPlaneContext): HubPart {
     const readyForMs = !clusterReady(c) ? 0 : since === undefined ? Infinity : Math.max(0, Date.now() - since);
     const template: TemplateKnowledge = templates.watching(ref) ? { known: true, template: templates.get(ref) } : { known: false };
     const accepted = !ctx.opts.requireAcceptance || c.spec?.hubAcceptsClient === true;
-    const judged = deletionIntent({ name: cluster, leaving, readyForMs, accepted }, caches.bindingOf(ref), template, settleMs);
+    const workloads = (name: string) => caches.bindings.get(name, ref.namespace);
+    const judged = deletionIntent({ name: cluster, leaving, readyForMs, accepted }, caches.bindingOf(ref), template, settleMs, workloads);
     if (judged === undefined && readyForMs > 0 && readyForMs < settleMs) rechecks.after(cluster, settleMs - readyForMs);
     return judged;
   };
