@@ -4,7 +4,7 @@
 //
 // Real: the scheduler's claim and the binding it writes (claimPolicy, placeTemplate), which clusters a
 // workload needs its dependency in (requiredClusters), the hub's judge of a Work's absence
-// (deletionIntent, with unjoining), the hub's per-stream deletions (OutboundDeletions: the brake,
+// (deletionIntent, with unjoining and the workloads that need a dependency), the hub's per-stream deletions (OutboundDeletions: the brake,
 // holds for a cluster that registered again, a person's approve or reject), the agent's apply
 // decision (decideApply), the replicas a member HPA holds (retainMemberOwned), its judge of one
 // member object with a Namespace's contents (judgeMemberDeletion), its record updates (recordAgain)
@@ -30,6 +30,7 @@ import { bindingName } from "../control-plane/scheduling/binding-spec.ts";
 import { API_VERSION, type Cluster, type KubeObject, LABELS, type PropagationPolicy, type ResourceBinding } from "../shared/api/types.ts";
 import { judgedLeaving } from "../shared/cluster-unjoin.ts";
 import { AGENT_FEATURES } from "../shared/protocol.ts";
+import { requiresOf } from "../shared/workload-requires.ts";
 import { workKey, workKeyLabelValue } from "../shared/work-key.ts";
 
 export const CLUSTERS = ["m1", "m2", "m3"] as const;
@@ -118,6 +119,7 @@ const WORKLOAD_BINDING = bindingName({ ...kindOf(WORKLOAD), name: WORKLOAD });
 
 export class ModelFleet {
   private n = 0;
+  private rounds = 0;
   /** template → its uid (the Namespace template NS always lives: deleting it would delete every template). */
   readonly templates = new Map<string, string>();
   /** template → its content's generation: an agent applies a Work again only when it changed (or it holds none). */
@@ -220,7 +222,10 @@ export class ModelFleet {
         this.generation.set(o.t, this.uid("gen"));
         break;
       case "deleteTemplate":
+        // The oracle's memory of its claims goes with it: a template made again was never claimed.
         this.templates.delete(o.t);
+        this.claim.delete(o.t);
+        this.frozen.delete(o.t);
         break;
       case "scale":
         this.replicas = o.replicas;
@@ -375,11 +380,11 @@ export class ModelFleet {
   /** The binding controller: each template's binding from its claim and what its workload requires (template-placement.ts). */
   private schedule(): void {
     const placeable = CLUSTERS.map((c) => this.clusters.get(c) as ClusterState).filter((c) => !c.unjoined && !c.gone && c.obj.metadata.deletionTimestamp === undefined).map((c) => c.obj);
-    // The workload's binding first, then its ConfigMap's: the binding controller requeues a dependency
-    // when its workload's binding changes. The other order is a race this model leaves out (a removal
-    // of the ConfigMap pending from before can go out after the workload, under propagateDeps, came
-    // back to the cluster and before the ConfigMap's binding lists it: docs/guides/safety.md).
-    const order = [...this.templates].sort(([a], [b]) => Number(a === MOUNTED) - Number(b === MOUNTED));
+    // The binding controller writes the workload's and its ConfigMap's bindings in either order (it
+    // requeues a dependency when its workload's binding changes, while the hub judges meanwhile):
+    // every other round the ConfigMap's first.
+    this.rounds++;
+    const order = [...this.templates].sort(([a], [b]) => (Number(a === MOUNTED) - Number(b === MOUNTED)) * (this.rounds % 2 === 0 ? 1 : -1));
     for (const [t, uid] of order) {
       const previous = this.bindings.get(t);
       // Released: the new binding waits until the old one is gone.
@@ -393,7 +398,9 @@ export class ModelFleet {
         continue;
       }
       const requiredBy = required === undefined ? [] : [{ name: WORKLOAD_BINDING, clusters: required }];
-      const placed = placeTemplate({ template, policy: match?.policy, existing: previous?.rb, live: placeable, requireAcceptance: false, now: 0, evictionPeriodMs: 0, requiredBy, interpreter: undefined });
+      // The workload, under propagateDeps, says on its binding that it requires the ConfigMap (DependencyTracker.known).
+      const requires = t === WORKLOAD && match?.policy.spec.propagateDeps === true ? [keyOf(MOUNTED)] : [];
+      const placed = placeTemplate({ template, policy: match?.policy, existing: previous?.rb, live: placeable, requireAcceptance: false, now: 0, evictionPeriodMs: 0, requiredBy, requires, interpreter: undefined });
       if (!("desired" in placed)) throw new Error(`${t}: ${placed.interpreterFailed}`);
       const rb = placed.desired;
       const needs = rb.spec.requiredBy?.find((r) => r.name === WORKLOAD_BINDING)?.clusters;
@@ -429,8 +436,13 @@ export class ModelFleet {
     // The hub's own rule (control-plane/hub/index.ts): a Cluster unjoined by force is judged for nothing.
     const leaving = this.forceAware ? judgedLeaving(c.obj) : c.obj.metadata.deletionTimestamp !== undefined;
     if (leaving === undefined) return undefined;
-    const workloads = (name: string) => (name === WORKLOAD_BINDING ? this.binding(WORKLOAD) : undefined);
-    return deletionIntent({ name: cluster, leaving, readyForMs: !c.ready ? 0 : c.justReady ? 0 : Infinity, accepted: true }, this.binding(t), template, SETTLE_MS, workloads);
+    // The hub's lookup (control-plane/hub/index.ts): the workloads its requiredBy names, and those whose binding says they require it.
+    const binding = this.binding(t);
+    const workload = this.binding(WORKLOAD);
+    const needing = () => (workload !== undefined && (binding?.spec.requiredBy?.some((r) => r.name === WORKLOAD_BINDING) === true || requiresOf(workload).includes(key)) ? [workload] : []);
+    // The agent's holdings as the hub's session knows them: what the agent reported or was sent, and was not sent the removal of.
+    const runs = (workKey: string) => this.sessions.get(cluster)?.holds.has(workKey) === true;
+    return deletionIntent({ name: cluster, leaving, readyForMs: !c.ready ? 0 : c.justReady ? 0 : Infinity, accepted: true }, binding, template, SETTLE_MS, { needing, runs });
   }
 
   /** The cluster's agent stream: a new one says Hello; the hub sends what the binding places and the removals it judges. */

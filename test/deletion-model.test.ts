@@ -220,13 +220,41 @@ describe("the deletion model: no member object goes unless the user meant it (is
     assert.equal(listed.members.get("m1")?.get(WORKLOAD)?.replicas, 4);
   });
 
-  // Found by this model (issue 37), failing on the code before its fix: from the running fleet, a
-  // ConfigMap both a policy and its workload's propagateDeps placed lost the policy and was cut to
-  // where the workload was (template-placement.ts keptWhileRequired).
+  // Found by this model (issue 37), each failing on the code before its fix, from the running fleet:
+  // 1. a ConfigMap both a policy and its workload's propagateDeps placed lost the policy and was cut
+  //    to where the workload was (template-placement.ts keptWhileRequired);
+  // 2. a ConfigMap's removal went out while the workload, now under propagateDeps, was placed there
+  //    again, before the ConfigMap's binding named it (deletion-intent.ts workloadNeedsIt, with the
+  //    workload's binding saying it requires the ConfigMap: shared/workload-requires.ts);
+  // 3. the same, where the ConfigMap's binding had never named the workload (only the workload's
+  //    binding says it requires it);
+  // 4. after unjoin --force and a new registration, a ConfigMap's own policy moved it off the member
+  //    while its workload still ran there, held for a person (workloadNeedsIt: a workload the
+  //    agent still holds counts as placed).
   const found: Op[][] = [
     [
       { op: "policy", p: "p1", names: [WORKLOAD], by: { env: "prod" }, deps: false },
       { op: "template", t: "a" },
+    ],
+    [
+      { op: "scale", replicas: 1 },
+      { op: "policy", p: "p1", names: [WORKLOAD, "a"], by: { clusters: ["m1"] }, deps: false },
+      { op: "policy", p: "p1", names: [WORKLOAD], by: { env: "prod" }, deps: false },
+      { op: "policy", p: "p2", names: [WORKLOAD, "a"], by: { env: "prod" }, deps: true },
+      { op: "policy", p: "p1", names: [MOUNTED, "a"], by: { env: "dev" }, deps: false },
+      { op: "loseDeletes", c: "m1" },
+    ],
+    [
+      { op: "policy", p: "p1", names: ["a", WORKLOAD, MOUNTED, "b"], by: { env: "dev" }, deps: false },
+      { op: "policy", p: "p2", names: [WORKLOAD, "a"], by: { clusters: ["m1"] }, deps: true },
+      { op: "deletePolicy", p: "p1" },
+      { op: "autoscale", c: "m1", replicas: 1 },
+    ],
+    [
+      { op: "forceUnjoin", c: "m1" },
+      { op: "policy", p: "p1", names: ["a"], by: { clusters: [] }, deps: false },
+      { op: "reregister", c: "m1" },
+      { op: "policy", p: "p1", names: [MOUNTED, "a"], by: { clusters: ["m3"] }, deps: false },
     ],
   ];
   for (const [i, ops] of found.entries()) {

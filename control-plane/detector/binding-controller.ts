@@ -183,8 +183,7 @@ export class BindingController {
       this.outcomes.delete(key);
       this.dependencyRelease.delete(key);
       this.noteDependencies(key, undefined);
-      // The owner reference lets the garbage collector remove the binding too, but it may take
-      // a discovery period to notice a new CRD; deleting it ourselves starts cleanup at once.
+      // The garbage collector removes the binding too, but may take a discovery period to notice a new CRD; deleting it ourselves starts cleanup at once.
       // Intent: the template (seen gone on a synced informer) is deleted.
       for (const b of [current, legacy]) if (gone && b !== undefined && b.metadata.deletionTimestamp === undefined) await this.deleteBinding(bindingPath(b));
       return undefined;
@@ -206,6 +205,7 @@ export class BindingController {
       unschedulableThresholdMs: this.unschedulableThresholdMs,
       ...(availableSince ? { availableSince } : {}),
       requiredBy,
+      requires: match?.policy.spec.propagateDeps === true ? this.deps.known(key) : [],
       interpreter: this.interpreters.for(template),
       overrideExists: overrideLookup(this.caches, match?.policy),
       priorityValue: priorityLookup(this.caches),

@@ -369,3 +369,26 @@ describe("placeTemplate: a dependency whose policy let go of it (issue 37, found
     });
   }
 });
+
+describe("placeTemplate: what a workload under propagateDeps requires is stamped on its binding (issue 37)", () => {
+  const web: KubeObject = { apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "web", namespace: "ns", uid: "u3" }, spec: { replicas: 2 } };
+  const withDeps = (propagateDeps: boolean): PropagationPolicy => ({
+    apiVersion: "flotilla.dev/v1alpha1",
+    kind: "PropagationPolicy",
+    metadata: { name: "p", namespace: "ns" },
+    spec: { resourceSelectors: [{ apiVersion: "apps/v1", kind: "Deployment" }], placement: { clusterAffinity: { clusterNames: ["member1"] } }, ...(propagateDeps ? { propagateDeps: true } : {}) },
+  });
+  const requires = ["core/v1/Secret/ns/token", "core/v1/ConfigMap/ns/conf"];
+  const cases: { name: string; policy: PropagationPolicy; requires: string[]; want: string | undefined }[] = [
+    { name: "under propagateDeps: the keys, sorted", policy: withDeps(true), requires, want: "core/v1/ConfigMap/ns/conf,core/v1/Secret/ns/token" },
+    { name: "under propagateDeps, requiring nothing: none", policy: withDeps(true), requires: [], want: undefined },
+    { name: "without propagateDeps: none (it only holds what it had)", policy: withDeps(false), requires, want: undefined },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const placed = placeTemplate({ template: web, policy: c.policy, existing: undefined, live: [member1], requireAcceptance: false, now: 0, evictionPeriodMs: 0, requiredBy: [], requires: c.requires, interpreter: undefined });
+      assert.ok("desired" in placed);
+      assert.equal(placed.desired.metadata.annotations?.[LABELS.requires], c.want);
+    });
+  }
+});

@@ -16,6 +16,7 @@ import { perReplicaRequest, type Schedule, scheduleTemplate } from "../schedulin
 import { freeReplicas, type ResourceAmounts } from "../scheduling/capacity.ts";
 import { clusterReady } from "../scheduling/placement.ts";
 import { bindingPolicyId } from "../scheduling/policy-match.ts";
+import { requiresAnnotation } from "../../shared/workload-requires.ts";
 import { holdMoved, planMoves } from "../scheduling/unschedulable-moves.ts";
 import { activePolicy, followedPolicy, policyHold } from "../scheduling/policy-activation.ts";
 import { unactedMessage } from "../scheduling/unacted-fields.ts";
@@ -59,6 +60,8 @@ export interface PlacementInput {
   /** Application failover: when each cluster's copy was first seen Unhealthy (the caller's memory). */
   unhealthySince?: UnhealthySince;
   quotaGuard?: QuotaGuard;
+  /** Under propagateDeps: the template keys of the dependencies it needs (DependencyTracker.known), stamped on its binding (LABELS.requires). */
+  requires?: readonly string[];
 }
 
 export type Placed =
@@ -80,7 +83,7 @@ export function placeTemplate(input: PlacementInput): Placed {
       const kept = existing === undefined ? policy : followedPolicy(policy, existing);
       const desired = desiredBinding(template, kept, existing?.spec.clusters ?? [], input.requiredBy, existing?.spec.gracefulEvictionTasks ?? [], interpreter, existing?.spec.replicaMoves ?? []);
       if (existing?.spec.schedulePriority !== undefined) desired.spec.schedulePriority = existing.spec.schedulePriority;
-      return { desired: stamped(desired, existing?.metadata.annotations, input.served), outcome: notes };
+      return { desired: stamped(desired, existing?.metadata.annotations, input.served, input.requires), outcome: notes };
     }
     let targets: TargetCluster[] = [];
     let evictions: GracefulEvictionTask[] = [];
@@ -133,7 +136,7 @@ export function placeTemplate(input: PlacementInput): Placed {
     // Served in the same write as the schedule it asked for (a failed script above serves nothing).
     const served = input.freshTrigger ?? input.served;
     const annotations = active?.stamp === undefined ? undefined : { [LABELS.templateStamp]: active.stamp };
-    return { desired: stamped(desired, annotations, served), ...out, ...(served === undefined ? {} : { served }) };
+    return { desired: stamped(desired, annotations, served, input.requires), ...out, ...(served === undefined ? {} : { served }) };
   } catch (err) {
     if (!(err instanceof InterpreterError)) throw err;
     return { interpreterFailed: err.message };
@@ -161,13 +164,14 @@ function keptWhileRequired(input: PlacementInput): Placed | undefined {
   };
   const names = (requiredBy ?? []).map((r) => r.name).join(", ");
   const unclaimed = `no PropagationPolicy or ClusterPropagationPolicy selects this template; it keeps its last placement (${kept.map((c) => c.name).join(", ") || "no clusters"}) and follows the workloads that need it (${names})`;
-  return { desired: stamped(desired, existing.metadata.annotations, input.served), outcome: { unclaimed } };
+  return { desired: stamped(desired, existing.metadata.annotations, input.served, input.requires), outcome: { unclaimed } };
 }
 
-/** The binding with the annotations the binding controller owns: the Lazy stamp it keeps, and the trigger served. */
-function stamped(desired: ResourceBinding, kept: Record<string, string> | undefined, served: string | undefined): ResourceBinding {
+/** The binding with the annotations the binding controller owns: the Lazy stamp it keeps, the trigger served, what its workload requires (under propagateDeps). */
+function stamped(desired: ResourceBinding, kept: Record<string, string> | undefined, served: string | undefined, requires: readonly string[] = []): ResourceBinding {
   const stamp = kept?.[LABELS.templateStamp];
-  const annotations = { ...(stamp === undefined ? {} : { [LABELS.templateStamp]: stamp }), ...(served === undefined ? {} : { [LABELS.rescheduleServed]: served }) };
+  const needs = desired.spec.propagateDeps === true ? requiresAnnotation(requires) : undefined;
+  const annotations = { ...(stamp === undefined ? {} : { [LABELS.templateStamp]: stamp }), ...(served === undefined ? {} : { [LABELS.rescheduleServed]: served }), ...(needs === undefined ? {} : { [LABELS.requires]: needs }) };
   if (Object.keys(annotations).length > 0) desired.metadata.annotations = annotations;
   return desired;
 }

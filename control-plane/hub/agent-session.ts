@@ -238,6 +238,11 @@ export class AgentSession {
     for (const key of this.deletions.holds) if (this.works.get(this.cluster, key) === undefined) this.outbox.mark(key);
   }
 
+  /** Whether the agent holds the Work (reported it, or was sent it) and has not been sent its removal. */
+  holdsWork(key: string): boolean {
+    return this.deletions.holds.has(key);
+  }
+
   /** A list changed (the customizations, or this cluster's MetricsWanted): sent if the agent takes it and holds another. */
   listChanged(name: ListName): void {
     const key = this.closed || this.hello === undefined ? undefined : this.lists.changed(name);

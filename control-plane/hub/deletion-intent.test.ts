@@ -70,9 +70,18 @@ describe("deletionIntent: a dependency a workload placed there needs (issue 37, 
     spec: { ...binding(clusters).spec, ...(extra.propagateDeps === true ? { propagateDeps: true } : {}) },
   });
   const confTemplate: TemplateKnowledge = { known: true, template: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "conf", namespace: "default" } } };
-  const cases: { name: string; dependency: ResourceBinding; workload: ResourceBinding | undefined; template?: TemplateKnowledge; intent: DeletionIntent | undefined }[] = [
+  const cases: { name: string; dependency: ResourceBinding; workload: ResourceBinding | undefined; template?: TemplateKnowledge; runs?: string[]; intent: DeletionIntent | undefined }[] = [
     { name: "its workload, under propagateDeps, is placed there now (the dependency's binding has not followed yet): keep", dependency: conf, workload: web(["member1", "member2"], { propagateDeps: true }), intent: undefined },
     { name: "its workload is placed elsewhere: the placement changed", dependency: conf, workload: web(["member2"], { propagateDeps: true }), intent: { reason: "PlacementChanged", preserve: false } },
+    {
+      name: "its workload is placed elsewhere but still runs there (its own removal not sent yet): keep, the workload goes first",
+      dependency: conf,
+      workload: web(["member2"], { propagateDeps: true }),
+      runs: ["apps/v1/Deployment/default/web"],
+      intent: undefined,
+    },
+    { name: "…another Work running there is no reason", dependency: conf, workload: web(["member2"], { propagateDeps: true }), runs: ["apps/v1/Deployment/default/other"], intent: { reason: "PlacementChanged", preserve: false } },
+    { name: "a workload being deleted that still runs there: the placement changed", dependency: conf, workload: web(["member2"], { propagateDeps: true, deleting: true }), runs: ["apps/v1/Deployment/default/web"], intent: { reason: "PlacementChanged", preserve: false } },
     { name: "its workload is being deleted: the placement changed", dependency: conf, workload: web(["member1"], { propagateDeps: true, deleting: true }), intent: { reason: "PlacementChanged", preserve: false } },
     { name: "its workload, without propagateDeps, is there but never had it there: the placement changed", dependency: conf, workload: web(["member1"]), intent: { reason: "PlacementChanged", preserve: false } },
     {
@@ -81,7 +90,13 @@ describe("deletionIntent: a dependency a workload placed there needs (issue 37, 
       workload: web(["member1"]),
       intent: undefined,
     },
-    { name: "no binding of that name: the placement changed", dependency: conf, workload: undefined, intent: { reason: "PlacementChanged", preserve: false } },
+    { name: "no workload needs it: the placement changed", dependency: conf, workload: undefined, intent: { reason: "PlacementChanged", preserve: false } },
+    {
+      name: "a workload its requiredBy does not name yet, under propagateDeps, placed there (its binding says it requires it): keep",
+      dependency: { ...conf, spec: { ...conf.spec, requiredBy: [] } },
+      workload: web(["member1"], { propagateDeps: true }),
+      intent: undefined,
+    },
     {
       name: "the dependency's own template is deleted: deleted, whatever its workloads",
       dependency: { ...conf, metadata: { ...conf.metadata, deletionTimestamp: "2026-11-30T10:00:00Z" } },
@@ -91,6 +106,6 @@ describe("deletionIntent: a dependency a workload placed there needs (issue 37, 
     },
   ];
   for (const c of cases) {
-    it(c.name, () => assert.deepEqual(deletionIntent(m1, c.dependency, c.template ?? confTemplate, READY_SETTLE_MS, (name) => (name === "web-deployment" ? c.workload : undefined)), c.intent));
+    it(c.name, () => assert.deepEqual(deletionIntent(m1, c.dependency, c.template ?? confTemplate, READY_SETTLE_MS, { needing: () => (c.workload === undefined ? [] : [c.workload]), runs: (key) => c.runs?.includes(key) === true }), c.intent));
   }
 });

@@ -4,6 +4,7 @@
 // that failed, a suspended cluster, a control plane that just started, a binding deleted by hand
 // or lost in a restore) is not deleted.
 import { type KubeObject, LABELS, type ResourceBinding } from "../../shared/api/types.ts";
+import { templateKeyOfBinding } from "../../shared/work-key.ts";
 
 /** What the control plane knows of a template: unknown while its kind's informer is not synced. */
 export type TemplateKnowledge = { known: false } | { known: true; template: KubeObject | undefined };
@@ -36,29 +37,44 @@ export interface JudgedCluster {
   accepted?: boolean;
 }
 
-/** A workload's binding by name, in the dependency's namespace (the names its requiredBy lists). */
-export type WorkloadBindings = (name: string) => ResourceBinding | undefined;
+/** What the hub knows of the workloads that may need a template in a cluster (its dependents). */
+export interface Dependents {
+  /**
+   * The bindings of the workloads that may need it: those its binding's requiredBy names, and
+   * those whose binding says, under propagateDeps, that they require it (shared/workload-requires.ts).
+   * Asked only when a placement dropped the cluster.
+   */
+  needing: () => readonly ResourceBinding[];
+  /** Whether the cluster's agent still holds a Work (by key): the workload still runs there. */
+  runs: (workKey: string) => boolean;
+}
+
+const NO_DEPENDENTS: Dependents = { needing: () => [], runs: () => false };
+
+/** How soon a dependency kept for a workload that still runs in the cluster is judged again. */
+export const DEPENDENT_RECHECK_MS = 5_000;
 
 /**
- * Whether a workload that requires this dependency (its binding's requiredBy) is placed on the
- * cluster now and needs it there: under propagateDeps wherever it is placed, without it where its
- * requirement already named the cluster. The dependency's binding follows its workloads' a moment
- * later (the binding controller); until it does, a placement that dropped the cluster is no intent
- * (issue 37, found by the deletion model: a removal judged before the workload came back went out
- * after it did).
+ * Whether a workload that requires this template still needs it in the cluster: one placed there
+ * now, or still running there (its own removal not sent yet: held, or judged after this one), that
+ * refers to it under propagateDeps, or without it where the template's requirement named the
+ * cluster. The dependency's binding follows its workloads' a moment later (the binding controller),
+ * and a dependency goes after the workloads that mount it; until then, a placement that dropped the
+ * cluster is no intent (issue 37, found by the deletion model).
  */
-export function workloadNeedsIt(binding: ResourceBinding, cluster: string, workloads: WorkloadBindings): boolean {
-  return (binding.spec.requiredBy ?? []).some((r) => {
-    const w = workloads(r.name);
-    if (w === undefined || w.metadata.deletionTimestamp !== undefined || !w.spec.clusters.some((t) => t.name === cluster)) return false;
-    return w.spec.propagateDeps === true || r.clusters?.includes(cluster) === true;
+export function workloadNeedsIt(binding: ResourceBinding, cluster: string, dependents: Dependents): boolean {
+  return dependents.needing().some((w) => {
+    if (w.metadata.deletionTimestamp !== undefined) return false;
+    if (!w.spec.clusters.some((t) => t.name === cluster) && !dependents.runs(templateKeyOfBinding(w))) return false;
+    const entry = binding.spec.requiredBy?.find((r) => r.name === w.metadata.name);
+    return w.spec.propagateDeps === true || entry?.clusters?.includes(cluster) === true;
   });
 }
 
 /**
  * The intent behind the absence of a Work for a cluster, or undefined when there is none (the
  * agent keeps the Work). binding: the template's binding from the synced binding informer;
- * workloads: the bindings of the workloads it names as requiring it.
+ * dependents: the workloads that may need it there (Dependents).
  * Intent is one of: the template seen deleted; a binding that no longer places the template on
  * the cluster; a binding the control plane deleted on purpose and said why on
  * (`flotilla.dev/released-because`: a dependency no parent needs). Never intent: a missing
@@ -66,12 +82,12 @@ export function workloadNeedsIt(binding: ResourceBinding, cluster: string, workl
  * deleted while the template's kind has not listed (absence counts only from a synced informer);
  * a placement that dropped the cluster while it is not Ready, or Ready again for less than
  * settleMs (--cluster-ready-settle-period);
- * a placement that dropped a cluster where a workload that requires the template is placed now
- * (workloadNeedsIt); anything a cluster not accepted yet runs that its placement does not name (--require-acceptance:
+ * a placement that dropped a cluster where a workload that requires the template is placed, or
+ * still runs (workloadNeedsIt); anything a cluster not accepted yet runs that its placement does not name (--require-acceptance:
  * a member that registered again is held as it is, neither given nor told to remove anything,
  * until an admin accepts it; then its absences are judged again), unless it is leaving.
  */
-export function deletionIntent(cluster: JudgedCluster, binding: ResourceBinding | undefined, template: TemplateKnowledge, settleMs: number, workloads: WorkloadBindings = () => undefined): DeletionIntent | undefined {
+export function deletionIntent(cluster: JudgedCluster, binding: ResourceBinding | undefined, template: TemplateKnowledge, settleMs: number, dependents: Dependents = NO_DEPENDENTS): DeletionIntent | undefined {
   const templateGone = template.known && (template.template === undefined || template.template.metadata.deletionTimestamp !== undefined);
   const preserve = binding?.spec.preserveResourcesOnDeletion === true;
   // Not accepted (--require-acceptance): no admin has vouched for this member yet, so the hub acts
@@ -90,7 +106,7 @@ export function deletionIntent(cluster: JudgedCluster, binding: ResourceBinding 
     if (cluster.leaving) return { reason: "ClusterUnjoined", preserve: false };
     // A placement that dropped a cluster while it was not Ready dropped it because of readiness:
     // never sent there; decided again once it has been Ready long enough to be placed again.
-    if (cluster.readyForMs < settleMs || workloadNeedsIt(binding, cluster.name, workloads)) return undefined;
+    if (cluster.readyForMs < settleMs || workloadNeedsIt(binding, cluster.name, dependents)) return undefined;
     return { reason: "PlacementChanged", preserve: false };
   }
   if (templateGone) return { reason: "TemplateDeleted", preserve };

@@ -8,7 +8,8 @@ import type { ControlPlaneContext, Part } from "../context.ts";
 import { clusterReady, readySince } from "../../shared/cluster-ready.ts";
 import { ClusterTimers } from "./cluster-timers.ts";
 import { judgedLeaving } from "../../shared/cluster-unjoin.ts";
-import { deletionIntent, READY_SETTLE_MS, type TemplateKnowledge } from "./deletion-intent.ts";
+import { requiresOf } from "../../shared/workload-requires.ts";
+import { DEPENDENT_RECHECK_MS, deletionIntent, READY_SETTLE_MS, type TemplateKnowledge } from "./deletion-intent.ts";
 import { Hub } from "./hub.ts";
 
 export interface HubPart extends Part {
@@ -70,9 +71,19 @@ export function startHub(ctx: ControlPlaneContext): HubPart {
     const readyForMs = !clusterReady(c) ? 0 : since === undefined ? Infinity : Math.max(0, Date.now() - since);
     const template: TemplateKnowledge = templates.watching(ref) ? { known: true, template: templates.get(ref) } : { known: false };
     const accepted = !ctx.opts.requireAcceptance || c.spec?.hubAcceptsClient === true;
-    const workloads = (name: string) => caches.bindings.get(name, ref.namespace);
-    const judged = deletionIntent({ name: cluster, leaving, readyForMs, accepted }, caches.bindingOf(ref), template, settleMs, workloads);
+    const binding = caches.bindingOf(ref);
+    // The workloads that may need it: those its requiredBy names, and those whose binding says they require it (propagateDeps).
+    const needing = () => [...(binding?.spec.requiredBy ?? []).flatMap((r) => caches.bindings.get(r.name, ref.namespace) ?? []), ...caches.bindings.list(ref.namespace).filter((w) => requiresOf(w).includes(key))];
+    let waits = false;
+    const runs = (workKey: string) => {
+      const held = hub.session(cluster)?.holdsWork(workKey) === true;
+      waits ||= held;
+      return held;
+    };
+    const judged = deletionIntent({ name: cluster, leaving, readyForMs, accepted }, binding, template, settleMs, { needing, runs });
     if (judged === undefined && readyForMs > 0 && readyForMs < settleMs) rechecks.after(cluster, settleMs - readyForMs);
+    // Kept while a workload that mounts it still runs there: judged again once that one's removal has had time to go.
+    if (judged === undefined && waits) rechecks.after(cluster, DEPENDENT_RECHECK_MS);
     return judged;
   };
   // Only reports this control plane accepted made these records (DESIGN §7: an agent speaks for what it was sent).

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { Cluster, KubeObject, PropagationPolicy, ResourceBinding } from "../../shared/api/types.ts";
+import { type Cluster, type KubeObject, LABELS, type PropagationPolicy, type ResourceBinding } from "../../shared/api/types.ts";
 import { BINDING_FINALIZER, bindingName, bindingUpToDate, bindsRef, desiredBinding, dispatchSuspended, isCurrentBinding, legacyBindingName, movedBinding, suspensionHolds, withoutEmptyMaps } from "./binding-spec.ts";
 
 const deployment: KubeObject = {
@@ -55,6 +55,10 @@ describe("desiredBinding", () => {
     assert.ok(!bindingUpToDate(base, desiredBinding(deployment, policy, dup(deployment, ["member1", "member2"]))));
     assert.ok(!bindingUpToDate(base, desiredBinding({ ...deployment, spec: { replicas: 4 } }, policy, dup({ ...deployment, spec: { replicas: 4 } }, ["member1"]))));
     assert.ok(!bindingUpToDate(base, desiredBinding(deployment, { ...policy, metadata: { name: "q", namespace: "default" } }, dup(deployment, ["member1"]))));
+    // What a workload requires (issue 37): a change is written, so the hub judges on it.
+    const requiring = { ...base, metadata: { ...base.metadata, annotations: { [LABELS.requires]: "core/v1/ConfigMap/default/conf" } } };
+    assert.ok(!bindingUpToDate(base, requiring));
+    assert.ok(bindingUpToDate(requiring, structuredClone(requiring)));
   });
 
   it("copies propagateDeps and preserveResourcesOnDeletion from the policy", () => {

@@ -241,6 +241,7 @@ export function bindingUpToDate(existing: ResourceBinding, desired: ResourceBind
     owner: (b.metadata.ownerReferences ?? []).map((o) => o.uid),
     served: b.metadata.annotations?.[LABELS.rescheduleServed] ?? "",
     stamp: b.metadata.annotations?.[LABELS.templateStamp] ?? "",
+    requires: b.metadata.annotations?.[LABELS.requires] ?? "",
     spec: { ...b.spec, rescheduleTriggeredAt: undefined },
   });
   return canonicalJson(pick(existing)) === canonicalJson(pick(desired));

@@ -26,6 +26,13 @@ export const LABELS = {
    */
   releasedBecause: "flotilla.dev/released-because",
   /**
+   * On the ResourceBinding of a workload under propagateDeps: the template keys of the
+   * dependencies it needs wherever it is placed (shared/workload-requires.ts). The hub keeps a
+   * dependency in a cluster such a workload is placed on even before the dependency's own binding
+   * names the workload.
+   */
+  requires: "flotilla.dev/requires",
+  /**
    * On a Cluster: a person's answer to the deletions the brake holds for it (flotillactl
    * deletions approve|reject writes the time). Each new value applies to what is held then.
    */

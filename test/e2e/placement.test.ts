@@ -184,12 +184,16 @@ describe("Placement: cluster groups, spread, rescheduling, dependencies, preserv
     }
     const dep = await eventually("dependency binding", binding("web-conf-configmap"), (b) => targets(b) === "member1 member2");
     assert.deepEqual(dep.spec.requiredBy, [{ name: "deps-deployment", clusters: ["member1", "member2"] }]);
+    // The workload's binding says what it requires, so the hub keeps those where it is placed (issue 37).
+    const parent = await binding("deps-deployment")();
+    assert.equal((parent?.metadata as { annotations?: Record<string, string> }).annotations?.["flotilla.dev/requires"], `core/v1/ConfigMap/${NS}/web-conf,core/v1/Secret/${NS}/web-creds`);
     assert.equal(await getJson(m3, ["configmap", "-n", NS, "web-conf"]), undefined, "member3 runs nothing that needs it");
     assert.equal(await getJson(m1, ["configmap", "-n", NS, "unused"]), undefined, "what nothing refers to stays home");
 
     // The workload moves: its dependencies move with it.
     await apply(fleet.control, policy("deps", { propagateDeps: true, placement: { clusterAffinity: { clusterNames: ["member2"] } } }));
     await eventually("ConfigMap leaves member1", () => getJson(m1, ["configmap", "-n", NS, "web-conf"]).then((c) => (c === undefined ? "gone" : undefined)), () => true);
+    assert.equal(await getJson(m1, ["deploy", "-n", NS, "deps"]), undefined, "the Deployment that mounted it went first");
     assert.ok(await getJson(m2, ["configmap", "-n", NS, "web-conf"]), "member2 keeps it");
 
     // A change to the dependency follows too.
@@ -237,6 +241,29 @@ describe("Placement: cluster groups, spread, rescheduling, dependencies, preserv
     await eventually("held-conf leaves member2", () => getJson(m2, ["configmap", "-n", NS, "held-conf"]).then((c) => (c === undefined ? "gone" : undefined)), () => true, 60_000);
     assert.ok(await getJson(m2, ["deploy", "-n", NS, "held"]), "the Deployment stays");
     await kubectl(fleet.control, ["delete", "deployment", "-n", NS, "held"]);
+  });
+
+  it("keeps a ConfigMap's last placement when its own policy lets go of it while a Deployment's propagateDeps still needs it somewhere (issue 37, found by the deletion model)", async () => {
+    await apply(fleet.control, JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "both-conf", namespace: NS }, data: { MODE: "fleet" } }));
+    const own = JSON.stringify({
+      apiVersion: "flotilla.dev/v1alpha1",
+      kind: "PropagationPolicy",
+      metadata: { name: "both-conf", namespace: NS },
+      spec: { resourceSelectors: [{ apiVersion: "v1", kind: "ConfigMap", name: "both-conf" }], placement: { clusterAffinity: { clusterNames: ["member1", "member2", "member3"] } } },
+    });
+    await apply(fleet.control, own);
+    await apply(fleet.control, deployment("both", 1, { containers: [{ name: "c", image: "nginx", envFrom: [{ configMapRef: { name: "both-conf" } }] }] }));
+    await apply(fleet.control, policy("both", { propagateDeps: true, placement: { clusterAffinity: { clusterNames: ["member2"] } } }));
+    await eventually("required by the Deployment", binding("both-conf-configmap"), (b) => targets(b) === "member1 member2 member3" && (b.spec as { requiredBy?: unknown[] }).requiredBy?.length === 1);
+    const uids = new Map<string, string>();
+    for (const m of [m1, m3]) uids.set(m.name, (await eventually(`both-conf in ${m.name}`, () => getJson<ObjectJson & { metadata: { uid: string } }>(m, ["configmap", "-n", NS, "both-conf"]), () => true)).metadata.uid);
+    await kubectl(fleet.control, ["delete", "propagationpolicy", "-n", NS, "both-conf"]);
+    const kept = await eventually("the binding says no policy claims it", binding("both-conf-configmap"), (b) => JSON.stringify(b.status ?? {}).includes("no PropagationPolicy"));
+    assert.equal(targets(kept), "member1 member2 member3", "its last placement, not only where the Deployment is");
+    // Outlasts a removal's way to the agents (the settle period is not involved: every member is Ready).
+    await new Promise((r) => setTimeout(r, 4_000));
+    for (const m of [m1, m3]) assert.equal((await getJson<ObjectJson & { metadata: { uid: string } }>(m, ["configmap", "-n", NS, "both-conf"]))?.metadata.uid, uids.get(m.name), `${m.name} keeps it`);
+    await kubectl(fleet.control, ["delete", "deployment", "-n", NS, "both"]);
   });
 
   it("leaves the member copies, no longer managed, when a template under preserveResourcesOnDeletion is deleted", async () => {
