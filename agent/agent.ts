@@ -2,6 +2,7 @@
 // and the hub stream.
 import { ownerOf } from "./owner.ts";
 import { AGENT_FEATURES, PROTOCOL_VERSION } from "../shared/protocol.ts";
+import { earlierRegistration } from "../shared/earlier-registration.ts";
 import { readFile } from "node:fs/promises";
 import type { KubeConfig } from "@kubernetes/client-node";
 import type { Logger } from "pino";
@@ -149,17 +150,20 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
       // What it applied, by hash, across restarts too: the hub sends only what differs (never
       // needsContents). Works only a record names (adopted objects, a removal still failing) are
       // told too, so the hub judges them on every resync.
-      hello: () => ({
-        clusterName: opts.clusterName,
-        agentVersion: AGENT_VERSION,
-        workHashes: runner.helloHashes(),
-        needsContents: false,
-        protocolVersion: PROTOCOL_VERSION,
-        features: [...AGENT_FEATURES],
-        customizationsHash: customizations.hash,
-        metricsWantedHash: metrics.hash,
-        earlierRegistrationWorks: runner.earlierRegistrationWorks(),
-      }),
+      hello: () => {
+        const workHashes = runner.helloHashes();
+        return {
+          clusterName: opts.clusterName,
+          agentVersion: AGENT_VERSION,
+          workHashes,
+          needsContents: false,
+          protocolVersion: PROTOCOL_VERSION,
+          features: [...AGENT_FEATURES],
+          customizationsHash: customizations.hash,
+          metricsWantedHash: metrics.hash,
+          ...earlierRegistration(Object.keys(workHashes), runner.earlierRegistrationWorks()),
+        };
+      },
       metricsWanted: (m) => metrics.want(m),
       workloadMetrics: (key) => metrics.latest(key),
       customizations: (c) => void customizations.receive(c).then((kinds) => runner.reinterpret(kinds)),

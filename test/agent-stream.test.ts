@@ -88,7 +88,7 @@ it("carries Hello → WorkUpsert → SyncDone → WorkStatus over a mutual-TLS C
     stream.on("end", resolve);
     stream.on("error", reject);
   });
-  stream.write({ kind: { $case: "hello", value: { clusterName: "member1", agentVersion: "test", workHashes: {}, earlierRegistrationWorks: [], needsContents: false, protocolVersion: 0, features: [] } } });
+  stream.write({ kind: { $case: "hello", value: { clusterName: "member1", agentVersion: "test", workHashes: {}, earlierRegistrationWorks: [], earlierRegistrationBits: Buffer.alloc(0), needsContents: false, protocolVersion: 0, features: [] } } });
   await done;
 
   assert.equal(peerSubject, "flotilla-admin", "the hub sees the client certificate");
@@ -115,7 +115,7 @@ it("refuses a client without a certificate signed by the hub's CA", async (t) =>
   const err = await new Promise<Error>((resolve) => {
     stream.on("error", resolve);
     stream.on("data", () => undefined);
-    stream.write({ kind: { $case: "hello", value: { clusterName: "member1", agentVersion: "test", workHashes: {}, earlierRegistrationWorks: [], needsContents: false, protocolVersion: 0, features: [] } } });
+    stream.write({ kind: { $case: "hello", value: { clusterName: "member1", agentVersion: "test", workHashes: {}, earlierRegistrationWorks: [], earlierRegistrationBits: Buffer.alloc(0), needsContents: false, protocolVersion: 0, features: [] } } });
   });
   assert.match(err.message, /UNAVAILABLE/);
   assert.equal(streamsAccepted, 0, "the hub never sees the stream");

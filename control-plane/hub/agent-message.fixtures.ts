@@ -51,7 +51,7 @@ export const heartbeat = (): fc.Arbitrary<Heartbeat> =>
   });
 
 export const hello = (cluster: fc.Arbitrary<string> = text()): fc.Arbitrary<Hello> =>
-  fc.record({ clusterName: cluster, agentVersion: text(), workHashes: fc.dictionary(text(), text(), { maxKeys: 8 }), earlierRegistrationWorks: fc.constant([]), needsContents: fc.boolean(), protocolVersion: fc.nat(), features: fc.array(text(), { maxLength: 8 }) });
+  fc.record({ clusterName: cluster, agentVersion: text(), workHashes: fc.dictionary(text(), text(), { maxKeys: 8 }), earlierRegistrationWorks: fc.constant([]), earlierRegistrationBits: fc.constant(Buffer.alloc(0)), needsContents: fc.boolean(), protocolVersion: fc.nat(), features: fc.array(text(), { maxLength: 8 }) });
 
 /** Any agent message, the empty one included. */
 export const agentMessage = (keys: string[] = []): fc.Arbitrary<AgentMessage> =>

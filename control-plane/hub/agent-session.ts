@@ -1,6 +1,7 @@
 import { type ServerDuplexStream, status as GrpcStatus } from "@grpc/grpc-js";
 import type { Logger } from "pino";
 import type { AgentMessage, ControlMessage, Hello, ResourceIdentifier } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
+import { earlierOfHello } from "../../shared/earlier-registration.ts";
 import { ListDeliveries, type ListName } from "./hashed-delivery.ts";
 import { CoalescingOutbox } from "../../shared/coalescing-outbox.ts";
 import { counter } from "../../shared/metrics.ts";
@@ -210,7 +211,7 @@ export class AgentSession {
     const hub = this.works.hashes(this.cluster);
     // What the placement gives this registration now is its own once sent again (even at the same
     // hash: the agent's record then says so too); until then it is held as an earlier one's.
-    const earlier = hello.earlierRegistrationWorks ?? [];
+    const earlier = earlierOfHello(hello);
     this.deletions.registeredEarlier(earlier);
     for (const k of earlier) if (hub.has(k)) this.outbox.mark(k);
     const plan = planResync(hello.needsContents ? {} : hello.workHashes, hub);

@@ -4,7 +4,7 @@ import type { Hello, InterpreterCustomizations, MetricsWanted } from "../../shar
 import { AGENT_FEATURES, FEATURES, PROTOCOL_VERSION } from "../../shared/protocol.ts";
 import { customizationDelivery, metricsWantedDelivery } from "./hashed-delivery.ts";
 
-const hello = (o: Partial<Hello>): Hello => ({ clusterName: "m1", agentVersion: "t", workHashes: {}, earlierRegistrationWorks: [], needsContents: false, protocolVersion: PROTOCOL_VERSION, features: [...AGENT_FEATURES], ...o });
+const hello = (o: Partial<Hello>): Hello => ({ clusterName: "m1", agentVersion: "t", workHashes: {}, earlierRegistrationWorks: [], earlierRegistrationBits: Buffer.alloc(0), needsContents: false, protocolVersion: PROTOCOL_VERSION, features: [...AGENT_FEATURES], ...o });
 const set = (hash: string): InterpreterCustomizations => ({ contentHash: hash, customizations: hash === "" ? [] : [Buffer.from("{}")] });
 
 describe("customizationDelivery", () => {

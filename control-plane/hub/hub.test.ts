@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { type ClientDuplexStream, credentials, Server, ServerCredentials, status as GrpcStatus } from "@grpc/grpc-js";
 import { type AgentMessage, AgentHubClient, AgentHubService, type ControlMessage, type InterpreterCustomizations, type MetricsWanted, type WantedWorkload, type WorkloadMetrics } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
+import { earlierRegistration } from "../../shared/earlier-registration.ts";
 import { metricsWanted, type WorkloadMetricsReport } from "../../shared/workload-metrics-wire.ts";
 import { agentCustomizationSet, encodeAgentSet } from "../../shared/interpreter/agent-customizations.ts";
 import { silentLogger } from "../../shared/logger.ts";
@@ -92,7 +93,7 @@ describe("agent hub", () => {
         clusterName: cluster,
         agentVersion: "t",
         workHashes,
-        earlierRegistrationWorks: [],
+        earlierRegistrationWorks: [], earlierRegistrationBits: Buffer.alloc(0),
         needsContents,
         protocolVersion: PROTOCOL_VERSION,
         features,
@@ -256,6 +257,19 @@ describe("agent hub", () => {
     stream.end();
   });
 
+  it("…said as bits only (a member holding too many for the list): the same holds", async () => {
+    const dropped = "core/v1/ConfigMap/default/label-lost-bits";
+    const { stream, received } = connect("member1");
+    const held = { ...Object.fromEntries(works.hashes("member1")), [dropped]: "d1" };
+    const h = hello("member1", held);
+    if (h.kind?.$case === "hello") Object.assign(h.kind.value, { ...earlierRegistration(Object.keys(held), [dropped]), earlierRegistrationWorks: [] });
+    stream.write(h);
+    await until(() => received.some((m) => m.kind?.$case === "syncDone"), "SyncDone");
+    assert.equal(received.some((m) => m.kind?.$case === "workDelete"), false, "no delete");
+    assert.equal(hub.session("member1")?.deletions.isHeld(dropped), true);
+    stream.end();
+  });
+
   it("the deletion brake's window is the cluster's: a reconnect within it releases nothing more (issue 37, item 6)", async () => {
     // member3's agent holds 60 Works the store no longer has, each with an intent: the default
     // budget (50% of what it holds, at least 20, per minute) sends 30 and holds 30.
@@ -288,7 +302,7 @@ describe("agent hub", () => {
     const ns = "core/v1/Namespace/-/shop";
     const before = statuses.length;
     const old = connect("member1");
-    old.stream.write({ kind: { $case: "hello", value: { clusterName: "member1", agentVersion: "old", workHashes: { [ns]: "n1" }, earlierRegistrationWorks: [], needsContents: false, protocolVersion: 0, features: [] } } });
+    old.stream.write({ kind: { $case: "hello", value: { clusterName: "member1", agentVersion: "old", workHashes: { [ns]: "n1" }, earlierRegistrationWorks: [], earlierRegistrationBits: Buffer.alloc(0), needsContents: false, protocolVersion: 0, features: [] } } });
     await until(() => old.received.some((m) => m.kind?.$case === "syncDone"), "the old agent synced");
     assert.ok(!old.received.some((m) => m.kind?.$case === "workDelete"), "no removal sent");
     assert.ok(statuses.slice(before).some(([c, k]) => c === "member1" && k === ns), "the hold is reported as the Work's status");

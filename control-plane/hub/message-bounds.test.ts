@@ -47,7 +47,7 @@ it("bounds each field of a WorkStatus: long messages are cut with a marker, absu
 });
 
 it("refuses a Hello that names absurd Works", () => {
-  const h = (x: Partial<Hello>): Hello => ({ clusterName: "member1", agentVersion: "v1", workHashes: {}, needsContents: false, protocolVersion: 2, features: [], earlierRegistrationWorks: [], ...x });
+  const h = (x: Partial<Hello>): Hello => ({ clusterName: "member1", agentVersion: "v1", workHashes: {}, needsContents: false, protocolVersion: 2, features: [], earlierRegistrationWorks: [], earlierRegistrationBits: Buffer.alloc(0), ...x });
   assert.equal(checkHello(h({ workHashes: { "apps/v1/Deployment/default/web": "h" } })).ok, true);
   assert.equal(checkHello(h({ agentVersion: "v".repeat(BOUNDS.word + 1) })).ok, false);
   assert.equal(checkHello(h({ features: Array.from({ length: BOUNDS.helloFeatures + 1 }, (_, i) => `f${i}`) })).ok, false);
@@ -59,6 +59,10 @@ it("refuses a Hello that names absurd Works", () => {
   assert.equal(checkHello(h({ workHashes: { a: "h" }, earlierRegistrationWorks: ["a"] })).ok, true);
   assert.equal(checkHello(h({ workHashes: { a: "h" }, earlierRegistrationWorks: ["b"] })).ok, false);
   assert.equal(checkHello(h({ workHashes: { a: "h" }, earlierRegistrationWorks: ["a", "a"] })).ok, false);
+  // …and as bits over the held keys: no more bytes than they need, no bit past the last.
+  assert.equal(checkHello(h({ workHashes: { a: "h", b: "h" }, earlierRegistrationBits: Buffer.from([0b10]) })).ok, true);
+  assert.equal(checkHello(h({ workHashes: { a: "h" }, earlierRegistrationBits: Buffer.from([0b10]) })).ok, false);
+  assert.equal(checkHello(h({ workHashes: { a: "h" }, earlierRegistrationBits: Buffer.from([1, 0]) })).ok, false);
 });
 
 it("refuses a ContentRequest for too many Works or absurd keys", () => {

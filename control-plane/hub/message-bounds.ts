@@ -2,6 +2,7 @@
 // WorkStatus or a Hello is bounded. A long free-text message is cut with a marker; anything
 // absurd (a name no Kubernetes object can have, a list no member holds) refuses the message.
 import type { ContentRequest, Hello, ManifestStatus, ResourceIdentifier, WorkloadMetrics, WorkStatus } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
+import { earlierFromBits } from "../../shared/earlier-registration.ts";
 import { parseWorkKey } from "../../shared/work-key.ts";
 
 export const BOUNDS = {
@@ -120,6 +121,8 @@ export function checkHello(h: Hello): Checked<Hello> {
   const earlier = h.earlierRegistrationWorks ?? [];
   if (earlier.length > entries.length) return { ok: false, reason: `the Hello names ${earlier.length} Works of an earlier registration, more than the ${entries.length} it holds` };
   for (const key of earlier) if (!Object.hasOwn(h.workHashes, key)) return { ok: false, reason: "an earlierRegistrationWorks key the Hello's workHashes do not name" };
+  const bits = h.earlierRegistrationBits === undefined || h.earlierRegistrationBits.length === 0 ? undefined : earlierFromBits(Object.keys(h.workHashes), h.earlierRegistrationBits);
+  if (bits !== undefined && !bits.ok) return { ok: false, reason: bits.reason };
   if (h.features.length > BOUNDS.helloFeatures) return { ok: false, reason: `the Hello names ${h.features.length} features (at most ${BOUNDS.helloFeatures})` };
   for (const f of h.features) {
     const badFeature = tooLong("a feature", f, BOUNDS.feature);

@@ -21,7 +21,7 @@ export interface Receipt {
  */
 export function restartHello(clusterName: string, hashes: Record<string, string>): Hello {
   const records = Object.entries(hashes).map(([key, hash]) => ({ key, hash, resources: [], whole: true }));
-  return { clusterName, agentVersion: AGENT_VERSION, workHashes: helloHashes(records, [], new Set()), earlierRegistrationWorks: [], needsContents: false, protocolVersion: PROTOCOL_VERSION, features: [...AGENT_FEATURES] };
+  return { clusterName, agentVersion: AGENT_VERSION, workHashes: helloHashes(records, [], new Set()), earlierRegistrationWorks: [], earlierRegistrationBits: Buffer.alloc(0), needsContents: false, protocolVersion: PROTOCOL_VERSION, features: [...AGENT_FEATURES] };
 }
 
 /** A plausible heartbeat of a one-node member (what agent/heartbeat.ts builds, at its smallest). */
@@ -96,7 +96,7 @@ export class SimAgent {
             this.restarted = false;
             return restartHello(this.name, hashes);
           }
-          return { clusterName: this.name, agentVersion: AGENT_VERSION, workHashes: hashes, earlierRegistrationWorks: [], needsContents: false, protocolVersion: PROTOCOL_VERSION, features: [...AGENT_FEATURES] };
+          return { clusterName: this.name, agentVersion: AGENT_VERSION, workHashes: hashes, earlierRegistrationWorks: [], earlierRegistrationBits: Buffer.alloc(0), needsContents: false, protocolVersion: PROTOCOL_VERSION, features: [...AGENT_FEATURES] };
         },
         upsert: (u) => {
           const list = this.receipts.get(u.workKey) ?? [];

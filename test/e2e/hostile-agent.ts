@@ -60,7 +60,7 @@ export function hostileStream(opts: { hubPort: number; certsDir: string; cluster
 }
 
 /** A Hello for `cluster` holding nothing. */
-export const helloAs = (cluster: string): AgentMessage => ({ kind: { $case: "hello", value: { clusterName: cluster, agentVersion: "hostile", workHashes: {}, earlierRegistrationWorks: [], needsContents: false, protocolVersion: 0, features: [] } } });
+export const helloAs = (cluster: string): AgentMessage => ({ kind: { $case: "hello", value: { clusterName: cluster, agentVersion: "hostile", workHashes: {}, earlierRegistrationWorks: [], earlierRegistrationBits: Buffer.alloc(0), needsContents: false, protocolVersion: 0, features: [] } } });
 
 /** A report that the agent still holds a Work and has not removed it: in a non-target cluster, WaitingForRemoval. */
 export const forgedReport = (workKey: string, deleted = false): AgentMessage => {
@@ -80,7 +80,7 @@ export async function helloOutcome(opts: { hubPort: number; certsDir: string; ce
       stream.on("data", () => undefined);
       stream.on("error", (e: { code: number; details: string }) => resolve({ code: e.code, details: e.details }));
       stream.on("end", () => resolve({ code: 0, details: "" }));
-      stream.write({ kind: { $case: "hello", value: { clusterName: opts.cluster, agentVersion: "test", workHashes: {}, earlierRegistrationWorks: [], needsContents: true, protocolVersion: 0, features: [] } } });
+      stream.write({ kind: { $case: "hello", value: { clusterName: opts.cluster, agentVersion: "test", workHashes: {}, earlierRegistrationWorks: [], earlierRegistrationBits: Buffer.alloc(0), needsContents: true, protocolVersion: 0, features: [] } } });
       setTimeout(() => {
         stream.cancel();
         resolve({ code: -1, details: "still connected after 5 s" });

@@ -13,7 +13,7 @@ import { hostileStream, type HostileStream } from "./hostile-agent.ts";
 const NS = "lost";
 const KEY = `core/v1/ConfigMap/${NS}/gone`;
 
-const hello = (holds: Record<string, string>): AgentMessage => ({ kind: { $case: "hello", value: { clusterName: "member2", agentVersion: "stand-in", workHashes: holds, earlierRegistrationWorks: [], needsContents: false, protocolVersion: PROTOCOL_VERSION, features: [...AGENT_FEATURES] } } });
+const hello = (holds: Record<string, string>): AgentMessage => ({ kind: { $case: "hello", value: { clusterName: "member2", agentVersion: "stand-in", workHashes: holds, earlierRegistrationWorks: [], earlierRegistrationBits: Buffer.alloc(0), needsContents: false, protocolVersion: PROTOCOL_VERSION, features: [...AGENT_FEATURES] } } });
 const applied = (hash: string): AgentMessage => ({
   kind: { $case: "workStatus", value: { workKey: KEY, observedHash: hash, applied: true, available: true, reason: "", message: "", manifests: [], deleted: false } },
 });

@@ -185,9 +185,17 @@ export interface Hello {
    * again), and not since. The hub removes none of them for a placement that no longer names the
    * cluster (the new registration may simply lack the labels an admin had set) until a person
    * says so: only a deleted template, an unjoin or an approval removes them. At most as many as
-   * work_hashes.
+   * work_hashes. The same set as earlier_registration_bits; an agent sends this list only while it
+   * is small (for hubs from before that field), and a hub reads the bits when present.
    */
   earlierRegistrationWorks: string[];
+  /**
+   * earlier_registration_works as one bit per key of work_hashes, the keys in ascending order (they
+   * are ASCII): bit i, the (i % 8)-th least significant bit of byte i / 8, set when the i-th key is
+   * an earlier registration's. At most ceil(len(work_hashes) / 8) bytes, no bit set past the last
+   * key. Empty when none is.
+   */
+  earlierRegistrationBits: Buffer;
 }
 
 export interface Hello_WorkHashesEntry {
@@ -1295,6 +1303,7 @@ function createBaseHello(): Hello {
     customizationsHash: undefined,
     metricsWantedHash: undefined,
     earlierRegistrationWorks: [],
+    earlierRegistrationBits: Buffer.alloc(0),
   };
 }
 
@@ -1326,6 +1335,9 @@ export const Hello: MessageFns<Hello> = {
     }
     for (const v of message.earlierRegistrationWorks) {
       writer.uint32(74).string(v!);
+    }
+    if (message.earlierRegistrationBits.length !== 0) {
+      writer.uint32(82).bytes(message.earlierRegistrationBits);
     }
     return writer;
   },
@@ -1418,6 +1430,14 @@ export const Hello: MessageFns<Hello> = {
             message.earlierRegistrationWorks.push(reader.string());
             continue;
           }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.earlierRegistrationBits = Buffer.from(reader.bytes());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1497,6 +1517,11 @@ export const Hello: MessageFns<Hello> = {
         : globalThis.Array.isArray(object?.earlier_registration_works)
         ? object.earlier_registration_works.map((e: any) => globalThis.String(e))
         : [],
+      earlierRegistrationBits: isSet(object.earlierRegistrationBits)
+        ? Buffer.from(bytesFromBase64(object.earlierRegistrationBits))
+        : isSet(object.earlier_registration_bits)
+        ? Buffer.from(bytesFromBase64(object.earlier_registration_bits))
+        : Buffer.alloc(0),
     };
   },
 
@@ -1535,6 +1560,9 @@ export const Hello: MessageFns<Hello> = {
     if (message.earlierRegistrationWorks?.length) {
       obj.earlierRegistrationWorks = message.earlierRegistrationWorks;
     }
+    if (message.earlierRegistrationBits.length !== 0) {
+      obj.earlierRegistrationBits = base64FromBytes(message.earlierRegistrationBits);
+    }
     return obj;
   },
 
@@ -1560,6 +1588,7 @@ export const Hello: MessageFns<Hello> = {
     message.customizationsHash = object.customizationsHash ?? undefined;
     message.metricsWantedHash = object.metricsWantedHash ?? undefined;
     message.earlierRegistrationWorks = object.earlierRegistrationWorks?.map((e) => e) || [];
+    message.earlierRegistrationBits = object.earlierRegistrationBits ?? Buffer.alloc(0);
     return message;
   },
 };
