@@ -24,7 +24,7 @@ describe("a workload's requires annotation", () => {
 
   const reads: { name: string; b: ResourceBinding; want: string[] }[] = [
     { name: "read back under propagateDeps", b: binding(true, "core/v1/ConfigMap/app/a,core/v1/Secret/app/b"), want: ["core/v1/ConfigMap/app/a", "core/v1/Secret/app/b"] },
-    { name: "a binding without propagateDeps requires nothing new (a stale annotation is ignored)", b: binding(false, "core/v1/ConfigMap/app/a"), want: [] },
+    { name: "a binding without propagateDeps (its workload still refers to what it held)", b: binding(false, "core/v1/ConfigMap/app/a"), want: ["core/v1/ConfigMap/app/a"] },
     { name: "no annotation", b: binding(true, undefined), want: [] },
     { name: "an empty one", b: binding(true, ""), want: [] },
   ];

@@ -1,4 +1,5 @@
-// What a workload under propagateDeps needs, as its binding says it (LABELS.requires): written by
+// What a workload refers to, as its binding says it (LABELS.requires), while its dependencies are
+// followed (under propagateDeps, and after it while it still refers to them): written by
 // the binding controller, read by the hub's deletion judge (control-plane/hub/deletion-intent.ts),
 // which runs on every replica and knows no interpreter. Pure.
 import { LABELS, type ResourceBinding } from "./api/types.ts";
@@ -12,8 +13,7 @@ export function requiresAnnotation(keys: readonly string[]): string | undefined 
   return sorted.length === 0 ? undefined : sorted.join(",");
 }
 
-/** The template keys a binding says its workload needs (none without propagateDeps: it only holds what it had). */
+/** The template keys a binding says its workload refers to (rewritten with the binding: never stale for long). */
 export function requiresOf(b: ResourceBinding): string[] {
-  if (b.spec.propagateDeps !== true) return [];
   return (b.metadata.annotations?.[LABELS.requires] ?? "").split(",").filter((k) => k !== "");
 }

@@ -120,6 +120,8 @@ const WORKLOAD_BINDING = bindingName({ ...kindOf(WORKLOAD), name: WORKLOAD });
 export class ModelFleet {
   private n = 0;
   private rounds = 0;
+  /** Whether the workload's dependencies are followed (DependencyTracker.follows): once under propagateDeps, until its template is deleted. */
+  private followed = false;
   /** template → its uid (the Namespace template NS always lives: deleting it would delete every template). */
   readonly templates = new Map<string, string>();
   /** template → its content's generation: an agent applies a Work again only when it changed (or it holds none). */
@@ -143,8 +145,10 @@ export class ModelFleet {
   private readonly hpa = new Set<string>();
   /** Agents whose HPA informer has not listed yet (a new process). */
   private readonly hpaUnlisted = new Set<string>();
-  /** Decisions a person made this round: a held deletion sent now was meant. */
-  private readonly decided = new Map<string, "approve" | "reject">();
+  /** What a person approved, by cluster (Work keys), until given again: those deletions were meant (an agent that kept a Namespace for its contents carries one out later). */
+  private readonly approved = new Map<string, Set<string>>();
+  /** cluster → Work keys whose removal the hub sent (the agent may not have got it: lost): the oracle's "its workload was told to go first". */
+  private readonly removalSent = new Map<string, Set<string>>();
   readonly made = new Map<string, Made>();
   /**
    * Registration (Cluster uid) → the env label the admin gave it. A new registration has none until
@@ -224,6 +228,7 @@ export class ModelFleet {
       case "deleteTemplate":
         // The oracle's memory of its claims goes with it: a template made again was never claimed.
         this.templates.delete(o.t);
+        if (o.t === WORKLOAD) this.followed = false;
         this.claim.delete(o.t);
         this.frozen.delete(o.t);
         break;
@@ -328,10 +333,12 @@ export class ModelFleet {
       case "loseDeletes":
         this.losing.add(o.c);
         break;
-      case "decide":
-        this.decided.set(o.c, o.decision);
-        this.sessions.get(o.c)?.decide(o.decision);
+      case "decide": {
+        // What the person's answer covers: what was held then (and what waited for one of those).
+        const keys = this.sessions.get(o.c)?.decide(o.decision) ?? [];
+        if (o.decision === "approve") for (const k of keys) this.approved.set(o.c, (this.approved.get(o.c) ?? new Set()).add(k));
         break;
+      }
     }
   }
 
@@ -362,7 +369,6 @@ export class ModelFleet {
     }
     this.goneAfterRound.clear();
     this.losing.clear();
-    this.decided.clear();
     for (const c of this.clusters.values()) c.justReady = false;
   }
 
@@ -387,19 +393,30 @@ export class ModelFleet {
     const order = [...this.templates].sort(([a], [b]) => (Number(a === MOUNTED) - Number(b === MOUNTED)) * (this.rounds % 2 === 0 ? 1 : -1));
     for (const [t, uid] of order) {
       const previous = this.bindings.get(t);
-      // Released: the new binding waits until the old one is gone.
-      if (previous?.released === true) continue;
       const template = this.templateOf(t, uid);
       const match = claimPolicy(template, [...this.policies.values()], previous?.claimant);
       const required = t === MOUNTED ? this.requiredBy(previous) : undefined;
+      // A template deleted and made again: its old binding, being deleted, goes at once as one deleted by hand (the status controller), and a new one is made.
+      if (previous !== undefined && previous.rb.spec.resource.uid !== uid) {
+        this.bindings.delete(t);
+        continue;
+      }
+      // Released: the new binding waits until the old one is gone; claimed or required again meanwhile,
+      // the reason comes off (binding-release.ts unreleaseBinding) and it goes at once, as one deleted by hand.
+      if (previous?.released === true) {
+        if (match !== undefined || required !== undefined) this.bindings.delete(t);
+        continue;
+      }
       if (match === undefined && required === undefined) {
         // A dependency's own binding no workload needs any more is released (after a grace period); one a policy made keeps its last placement (DESIGN §11).
         if (previous !== undefined && previous.claimant === undefined && previous.requiredBy !== undefined) previous.released = true;
         continue;
       }
       const requiredBy = required === undefined ? [] : [{ name: WORKLOAD_BINDING, clusters: required }];
-      // The workload, under propagateDeps, says on its binding that it requires the ConfigMap (DependencyTracker.known).
-      const requires = t === WORKLOAD && match?.policy.spec.propagateDeps === true ? [keyOf(MOUNTED)] : [];
+      // The workload says on its binding that it refers to the ConfigMap while its dependencies are followed: under propagateDeps, and after it (DependencyTracker.known).
+      if (t === WORKLOAD && match?.policy.spec.propagateDeps === true) this.followed = true;
+      // Before issue 37, item 2 (heldDependencies off), nothing held a dependency once its workload's policy stopped propagating it.
+      const requires = t === WORKLOAD && (this.heldDependencies ? this.followed : match?.policy.spec.propagateDeps === true) ? [keyOf(MOUNTED)] : [];
       const placed = placeTemplate({ template, policy: match?.policy, existing: previous?.rb, live: placeable, requireAcceptance: false, now: 0, evictionPeriodMs: 0, requiredBy, requires, interpreter: undefined });
       if (!("desired" in placed)) throw new Error(`${t}: ${placed.interpreterFailed}`);
       const rb = placed.desired;
@@ -461,6 +478,7 @@ export class ModelFleet {
     if (session === undefined) {
       // Hello: the records' Works; those of an earlier registration that the placement does not give this one now.
       session = new OutboundDeletions({ cluster, intent: (key) => this.intent(cluster, key), budget: { percent: 50, min: 2, windowMs: 60_000 }, onHeld: () => this.held++, now: () => 0 });
+      this.removalSent.delete(cluster);
       session.agentDeclared(AGENT_FEATURES);
       for (const key of records.keys()) session.holding(key);
       const earlier = [...records.values()].filter((r) => r.registration !== undefined && r.registration !== current && !placed.has(templateOfKey(r.key)));
@@ -476,6 +494,8 @@ export class ModelFleet {
       // An upsert: a Work new to this stream's placement, or of another hash than the agent's.
       if (before.has(t) && records.get(keyOf(t))?.hash === this.generation.get(t)) continue;
       session.holding(keyOf(t));
+      this.removalSent.get(cluster)?.delete(keyOf(t));
+      this.approved.get(cluster)?.delete(keyOf(t));
       this.applyWork(cluster, t, records, members);
     }
     this.sent.set(cluster, placed);
@@ -483,6 +503,7 @@ export class ModelFleet {
     for (const key of [...records.keys()]) {
       if (placed.has(templateOfKey(key))) continue;
       const intent = session.deleteFor(key);
+      if (intent !== undefined) this.removalSent.set(cluster, (this.removalSent.get(cluster) ?? new Set()).add(key));
       if (intent === undefined || this.losing.has(cluster)) continue;
       this.removeWork(cluster, key, intent, records, members);
     }
@@ -575,7 +596,7 @@ export class ModelFleet {
       this.violations.push(`${at}: not an object Flotilla applied there`);
       return;
     }
-    if (this.decided.get(cluster) === "approve") return; // a person approved what was held
+    if (this.approved.get(cluster)?.has(keyOf(made.template)) === true) return; // a person approved what was held
     if (!this.templates.has(made.template)) return; // the user deleted the template
     const c = this.clusters.get(cluster) as ClusterState;
     if (c.unjoined) return; // the user unjoined the cluster (not by force)
@@ -583,6 +604,10 @@ export class ModelFleet {
     // The workload's ConfigMap stays while the workload it was brought along for is wanted there and runs (any copy of it, a user's restore too).
     else if (made.template === MOUNTED && this.broughtAlong.has(cluster) && this.running.has(this.members.get(cluster)?.get(WORKLOAD)?.uid ?? "") && this.wantedBy(WORKLOAD, cluster, made.registration)) {
       this.violations.push(`${at}: the workload it was brought along for still runs there and mounts it`);
+    }
+    // Even when both are meant to go, the workload goes first: never the ConfigMap while Flotilla's workload it was brought along for still runs and was not told to go.
+    else if (made.template === MOUNTED && this.broughtAlong.has(cluster) && this.records.get(cluster)?.has(keyOf(WORKLOAD)) === true && this.members.get(cluster)?.has(WORKLOAD) === true && this.removalSent.get(cluster)?.has(keyOf(WORKLOAD)) !== true) {
+      this.violations.push(`${at}: before the workload it was brought along for, which still runs there`);
     }
   }
 

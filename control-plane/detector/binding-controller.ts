@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import { RESOURCES } from "../../shared/api/resources.ts";
-import { type KubeObject, LABELS, type PropagationPolicy, type ResourceBinding } from "../../shared/api/types.ts";
+import type { KubeObject, PropagationPolicy, ResourceBinding } from "../../shared/api/types.ts";
 import { Controller, type ReconcileResult } from "../../shared/controller.ts";
 import { type KubeRest, objectPath } from "../../shared/kube-rest.ts";
 import { type InterpreterRegistry, NATIVE_INTERPRETERS } from "../../shared/interpreter/registry.ts";
@@ -13,6 +13,7 @@ import { DependencyTracker } from "./dependency-tracker.ts";
 import { MoveSignals } from "./move-signals.ts";
 import { FailoverSignals } from "./failover-signals.ts";
 import { bindingPath, ignoreNotFound } from "./binding-paths.ts";
+import { releaseBinding, unreleaseBinding } from "./binding-release.ts";
 import { onPolicyInputs, overrideLookup, priorityLookup, priorityQueue } from "./policy-inputs.ts";
 import { groupPeers } from "./workload-groups.ts";
 import { placeTemplate, type QuotaGuard } from "./template-placement.ts";
@@ -100,8 +101,7 @@ export class BindingController {
     const policyChanged = (p: PropagationPolicy) => this.enqueueForPolicy(p);
     for (const inf of [this.caches.policies, this.caches.clusterPolicies]) inf.on({ add: policyChanged, update: policyChanged, delete: policyChanged });
     onPolicyInputs(this.caches, policyChanged);
-    // Placement depends on labels, spec and whether a cluster can take Divided replicas; one
-    // cluster's change reschedules what it can move (cluster-change.ts), not the whole fleet.
+    // Placement depends on labels, spec and whether a cluster can take Divided replicas; one cluster's change reschedules what it can move (cluster-change.ts), not the whole fleet.
     const index = this.caches.bindingIndex;
     const lookup = { targeting: (c: string) => index.targeting(c), evictingFrom: (c: string) => index.evictingFrom(c), placedBy: (p: PropagationPolicy) => this.caches.placedBy(p) };
     this.caches.onClusterShapeChange(
@@ -114,8 +114,7 @@ export class BindingController {
     // A binding under a legacy name (an earlier version's) is moved as soon as it is seen; one that asks for a fresh reschedule gets it.
     const legacyChanged = (b: ResourceBinding) => (!isCurrentBinding(b) || this.fresh.due(templateKeyOfBinding(b), b)) && bindingChanged(b);
     for (const inf of [this.caches.bindings, this.caches.clusterBindings]) inf.on({ add: legacyChanged, update: legacyChanged, delete: bindingChanged });
-    // A parent's dependencies follow its binding: where it goes, and whether it still exists.
-    // Only what a dependency's binding is made of counts: a parent's status writes change nothing.
+    // A parent's dependencies follow its binding: where it goes, and whether it still exists. Only what a dependency's binding is made of counts: a parent's status writes change nothing.
     const parentChanged = (b: ResourceBinding, gone: boolean) => {
       const parentKey = templateKeyOfBinding(b);
       const needs = this.deps.known(parentKey);
@@ -167,8 +166,7 @@ export class BindingController {
     if (!isPropagatable(ref)) return undefined;
     const fresh = this.fresh.input(key, this.caches.currentBindingOf(ref));
     if (fresh === "behind") return { requeueAfterMs: CACHE_RECHECK_MS };
-    // Taken out here and put back only by a placement that still has an eviction pending, so every
-    // other way out (template or binding gone, unclaimed, no task left) forgets it.
+    // Taken out here and put back only by a placement that still has an eviction pending, so every other way out (template or binding gone, unclaimed, no task left) forgets it.
     const availableSince = this.replacementSeen.get(key);
     this.replacementSeen.delete(key);
     const template = this.templates.get(ref);
@@ -205,7 +203,7 @@ export class BindingController {
       unschedulableThresholdMs: this.unschedulableThresholdMs,
       ...(availableSince ? { availableSince } : {}),
       requiredBy,
-      requires: match?.policy.spec.propagateDeps === true ? this.deps.known(key) : [],
+      requires: this.deps.known(key),
       interpreter: this.interpreters.for(template),
       overrideExists: overrideLookup(this.caches, match?.policy),
       priorityValue: priorityLookup(this.caches),
@@ -228,7 +226,8 @@ export class BindingController {
     else this.outcomes.set(key, outcome);
     const recheck: ReconcileResult = placed.recheckAfterMs === undefined ? undefined : { requeueAfterMs: placed.recheckAfterMs };
     if (current?.metadata.deletionTimestamp !== undefined) {
-      // The old binding is still being cleaned up; come back when it is gone (its delete event requeues us).
+      // The old binding is still being cleaned up; come back when it is gone (its delete event requeues us). Released, it is wanted again: its removals stop.
+      await unreleaseBinding(this.rest, path, current);
       return undefined;
     }
     if (current === undefined || !bindingUpToDate(current, desired)) await this.rest.apply(path, desired, FIELD_MANAGER);
@@ -257,7 +256,7 @@ export class BindingController {
       this.dependencyRelease.delete(key);
       this.outcomes.delete(key);
       // Intent: every parent that required it let it go (deleted, moved, or no longer refers to it).
-      await this.release(bindingPath(existing), "DependencyReleased");
+      await releaseBinding(this.rest, bindingPath(existing), "DependencyReleased");
       return undefined;
     }
     const clusters = existing.spec.clusters.map((c) => c.name);
@@ -281,12 +280,6 @@ export class BindingController {
       .catch(ignoreNotFound);
     await this.deleteBinding(path);
     this.log.info({ binding: legacy.metadata.name, namespace: legacy.metadata.namespace, now: bindingName(legacy.spec.resource) }, "binding moved to its current name");
-  }
-
-  /** Deletes a binding on purpose, saying why on it first: only such a deletion removes member objects while the template lives. */
-  private async release(path: string, reason: string): Promise<void> {
-    await this.rest.mergePatch(path, { metadata: { annotations: { [LABELS.releasedBecause]: reason } } }).catch(ignoreNotFound);
-    await this.deleteBinding(path);
   }
 
   /** Remembers what a parent needs and requeues what it needed before and needs now; returns why its InterpretDependency failed, if it did. */

@@ -351,6 +351,12 @@ describe("placeTemplate: a dependency whose policy let go of it (issue 37, found
     },
     { name: "a new dependency goes where its workloads are", existing: undefined, requiredBy: [{ name: "web-deployment", clusters: ["member3"] }], clusters: ["member3"], policyLabel: undefined, unclaimed: false },
   ];
+  it("a fresh reschedule asked for meanwhile is recorded served by the same write (else the controller requeues it for ever)", () => {
+    const placed = placeTemplate({ template: config, policy: undefined, existing: byPolicy, live: [member1, member2, member3], requireAcceptance: false, now: 0, evictionPeriodMs: 0, requiredBy: [{ name: "web-deployment", clusters: ["member1"] }], interpreter: undefined, freshTrigger: "2026-11-30T12:00:00Z" });
+    assert.ok("desired" in placed);
+    assert.equal(placed.desired.metadata.annotations?.[LABELS.rescheduleServed], "2026-11-30T12:00:00Z");
+  });
+
   for (const c of cases) {
     it(c.name, () => {
       const placed = placeConf(c.existing, c.requiredBy);
@@ -370,7 +376,7 @@ describe("placeTemplate: a dependency whose policy let go of it (issue 37, found
   }
 });
 
-describe("placeTemplate: what a workload under propagateDeps requires is stamped on its binding (issue 37)", () => {
+describe("placeTemplate: what a workload refers to, while followed, is stamped on its binding (issue 37)", () => {
   const web: KubeObject = { apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "web", namespace: "ns", uid: "u3" }, spec: { replicas: 2 } };
   const withDeps = (propagateDeps: boolean): PropagationPolicy => ({
     apiVersion: "flotilla.dev/v1alpha1",
@@ -382,7 +388,7 @@ describe("placeTemplate: what a workload under propagateDeps requires is stamped
   const cases: { name: string; policy: PropagationPolicy; requires: string[]; want: string | undefined }[] = [
     { name: "under propagateDeps: the keys, sorted", policy: withDeps(true), requires, want: "core/v1/ConfigMap/ns/conf,core/v1/Secret/ns/token" },
     { name: "under propagateDeps, requiring nothing: none", policy: withDeps(true), requires: [], want: undefined },
-    { name: "without propagateDeps: none (it only holds what it had)", policy: withDeps(false), requires, want: undefined },
+    { name: "without propagateDeps, still referring to what it held: the keys too", policy: withDeps(false), requires, want: "core/v1/ConfigMap/ns/conf,core/v1/Secret/ns/token" },
   ];
   for (const c of cases) {
     it(c.name, () => {

@@ -60,7 +60,7 @@ export interface PlacementInput {
   /** Application failover: when each cluster's copy was first seen Unhealthy (the caller's memory). */
   unhealthySince?: UnhealthySince;
   quotaGuard?: QuotaGuard;
-  /** Under propagateDeps: the template keys of the dependencies it needs (DependencyTracker.known), stamped on its binding (LABELS.requires). */
+  /** The template keys of the dependencies it refers to while they are followed (DependencyTracker.known: under propagateDeps, and after it while it still refers to them), stamped on its binding (LABELS.requires). */
   requires?: readonly string[];
 }
 
@@ -83,7 +83,8 @@ export function placeTemplate(input: PlacementInput): Placed {
       const kept = existing === undefined ? policy : followedPolicy(policy, existing);
       const desired = desiredBinding(template, kept, existing?.spec.clusters ?? [], input.requiredBy, existing?.spec.gracefulEvictionTasks ?? [], interpreter, existing?.spec.replicaMoves ?? []);
       if (existing?.spec.schedulePriority !== undefined) desired.spec.schedulePriority = existing.spec.schedulePriority;
-      return { desired: stamped(desired, existing?.metadata.annotations, input.served, input.requires), outcome: notes };
+      // A fresh reschedule asked for meanwhile is served by this write too (the controller records it served): no loop of requeues.
+      return { desired: stamped(desired, existing?.metadata.annotations, input.freshTrigger ?? input.served, input.requires), outcome: notes };
     }
     let targets: TargetCluster[] = [];
     let evictions: GracefulEvictionTask[] = [];
@@ -164,13 +165,13 @@ function keptWhileRequired(input: PlacementInput): Placed | undefined {
   };
   const names = (requiredBy ?? []).map((r) => r.name).join(", ");
   const unclaimed = `no PropagationPolicy or ClusterPropagationPolicy selects this template; it keeps its last placement (${kept.map((c) => c.name).join(", ") || "no clusters"}) and follows the workloads that need it (${names})`;
-  return { desired: stamped(desired, existing.metadata.annotations, input.served, input.requires), outcome: { unclaimed } };
+  return { desired: stamped(desired, existing.metadata.annotations, input.freshTrigger ?? input.served, input.requires), outcome: { unclaimed } };
 }
 
-/** The binding with the annotations the binding controller owns: the Lazy stamp it keeps, the trigger served, what its workload requires (under propagateDeps). */
+/** The binding with the annotations the binding controller owns: the Lazy stamp it keeps, the trigger served, what its workload requires. */
 function stamped(desired: ResourceBinding, kept: Record<string, string> | undefined, served: string | undefined, requires: readonly string[] = []): ResourceBinding {
   const stamp = kept?.[LABELS.templateStamp];
-  const needs = desired.spec.propagateDeps === true ? requiresAnnotation(requires) : undefined;
+  const needs = requiresAnnotation(requires);
   const annotations = { ...(stamp === undefined ? {} : { [LABELS.templateStamp]: stamp }), ...(served === undefined ? {} : { [LABELS.rescheduleServed]: served }), ...(needs === undefined ? {} : { [LABELS.requires]: needs }) };
   if (Object.keys(annotations).length > 0) desired.metadata.annotations = annotations;
   return desired;

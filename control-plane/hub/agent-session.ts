@@ -270,6 +270,8 @@ export class AgentSession {
     if (work === undefined) {
       const intent = this.deletions.deleteFor(key);
       if (intent === undefined) return undefined;
+      // What waited for this Work to leave first (a dependency after its workload) is judged again.
+      for (const k of this.deletions.waitingOn(key)) this.outbox.mark(k);
       this.stats.deletes++;
       return { kind: { $case: "workDelete", value: { workKey: key, preserve: intent.preserve, reason: intent.reason } } };
     }

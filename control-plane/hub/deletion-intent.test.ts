@@ -58,45 +58,60 @@ describe("deletionIntent", () => {
   for (const c of cases) it(c.name, () => assert.deepEqual(deletionIntent(c.cluster ?? m1, c.binding, c.template, c.settleMs ?? READY_SETTLE_MS), c.intent));
 });
 
-describe("deletionIntent: a dependency a workload placed there needs (issue 37, found by the deletion model)", () => {
+describe("deletionIntent: a dependency whose workload is placed or runs there waits for it to go first (issue 37, found by the deletion model)", () => {
   const conf: ResourceBinding = {
     apiVersion: "flotilla.dev/v1alpha1",
     kind: "ResourceBinding",
     metadata: { name: "conf-configmap", namespace: "default" },
     spec: { resource: { apiVersion: "v1", kind: "ConfigMap", namespace: "default", name: "conf" }, clusters: [{ name: "member2" }], requiredBy: [{ name: "web-deployment", clusters: ["member2"] }] },
   };
+  const unnamed: ResourceBinding = { ...conf, spec: { ...conf.spec, requiredBy: [] } };
   const web = (clusters: string[], extra: { propagateDeps?: boolean; deleting?: boolean } = {}): ResourceBinding => ({
     ...binding(clusters, { deleting: extra.deleting === true }),
     spec: { ...binding(clusters).spec, ...(extra.propagateDeps === true ? { propagateDeps: true } : {}) },
   });
+  const WEB = "apps/v1/Deployment/default/web";
   const confTemplate: TemplateKnowledge = { known: true, template: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "conf", namespace: "default" } } };
+  const changed: DeletionIntent = { reason: "PlacementChanged", preserve: false };
+  const waits: DeletionIntent = { ...changed, waitsFor: WEB };
   const cases: { name: string; dependency: ResourceBinding; workload: ResourceBinding | undefined; template?: TemplateKnowledge; runs?: string[]; intent: DeletionIntent | undefined }[] = [
-    { name: "its workload, under propagateDeps, is placed there now (the dependency's binding has not followed yet): keep", dependency: conf, workload: web(["member1", "member2"], { propagateDeps: true }), intent: undefined },
-    { name: "its workload is placed elsewhere: the placement changed", dependency: conf, workload: web(["member2"], { propagateDeps: true }), intent: { reason: "PlacementChanged", preserve: false } },
+    { name: "its workload, under propagateDeps, is placed there (the dependency's binding has not followed yet): waits for it", dependency: conf, workload: web(["member1", "member2"], { propagateDeps: true }), intent: waits },
+    { name: "its workload is placed elsewhere: the placement changed", dependency: conf, workload: web(["member2"], { propagateDeps: true }), intent: changed },
+    { name: "its workload is placed elsewhere but still runs there (its removal not sent yet): waits, the workload goes first", dependency: conf, workload: web(["member2"], { propagateDeps: true }), runs: [WEB], intent: waits },
+    { name: "…another Work running there is no reason", dependency: conf, workload: web(["member2"], { propagateDeps: true }), runs: ["apps/v1/Deployment/default/other"], intent: changed },
+    { name: "a workload being deleted, placed there: the placement changed", dependency: conf, workload: web(["member1"], { propagateDeps: true, deleting: true }), intent: changed },
+    { name: "…but still running there (its removal held): waits, the workload goes first", dependency: conf, workload: web(["member1"], { propagateDeps: true, deleting: true }), runs: [WEB], intent: waits },
     {
-      name: "its workload is placed elsewhere but still runs there (its own removal not sent yet): keep, the workload goes first",
-      dependency: conf,
-      workload: web(["member2"], { propagateDeps: true }),
-      runs: ["apps/v1/Deployment/default/web"],
-      intent: undefined,
+      name: "released (no workload requires it now) while a workload that required it still runs there: waits",
+      dependency: { ...conf, metadata: { ...conf.metadata, deletionTimestamp: "2026-11-30T10:00:00Z", annotations: { "flotilla.dev/released-because": "DependencyReleased" } } },
+      workload: web(["member1"], { propagateDeps: true, deleting: true }),
+      runs: [WEB],
+      intent: { reason: "DependencyReleased", preserve: false, waitsFor: WEB },
     },
-    { name: "…another Work running there is no reason", dependency: conf, workload: web(["member2"], { propagateDeps: true }), runs: ["apps/v1/Deployment/default/other"], intent: { reason: "PlacementChanged", preserve: false } },
-    { name: "a workload being deleted that still runs there: the placement changed", dependency: conf, workload: web(["member2"], { propagateDeps: true, deleting: true }), runs: ["apps/v1/Deployment/default/web"], intent: { reason: "PlacementChanged", preserve: false } },
-    { name: "its workload is being deleted: the placement changed", dependency: conf, workload: web(["member1"], { propagateDeps: true, deleting: true }), intent: { reason: "PlacementChanged", preserve: false } },
-    { name: "its workload, without propagateDeps, is there but never had it there: the placement changed", dependency: conf, workload: web(["member1"]), intent: { reason: "PlacementChanged", preserve: false } },
     {
-      name: "…but where its requirement named the cluster: keep",
-      dependency: { ...conf, spec: { ...conf.spec, requiredBy: [{ name: "web-deployment", clusters: ["member1"] }] } },
-      workload: web(["member1"]),
-      intent: undefined,
-    },
-    { name: "no workload needs it: the placement changed", dependency: conf, workload: undefined, intent: { reason: "PlacementChanged", preserve: false } },
-    {
-      name: "a workload its requiredBy does not name yet, under propagateDeps, placed there (its binding says it requires it): keep",
-      dependency: { ...conf, spec: { ...conf.spec, requiredBy: [] } },
+      name: "released while the workload that required it stays placed there (it no longer refers to it): released, no wait",
+      dependency: { ...conf, metadata: { ...conf.metadata, deletionTimestamp: "2026-11-30T10:00:00Z", annotations: { "flotilla.dev/released-because": "DependencyReleased" } } },
       workload: web(["member1"], { propagateDeps: true }),
-      intent: undefined,
+      runs: [WEB],
+      intent: { reason: "DependencyReleased", preserve: false },
     },
+    {
+      name: "released, and the workload, made again, placed there says it requires it: waits (its binding is released next)",
+      dependency: { ...conf, metadata: { ...conf.metadata, deletionTimestamp: "2026-11-30T10:00:00Z", annotations: { "flotilla.dev/released-because": "DependencyReleased" } } },
+      workload: { ...web(["member1"], { propagateDeps: true }), metadata: { ...web(["member1"]).metadata, annotations: { "flotilla.dev/requires": "core/v1/ConfigMap/default/conf" } } },
+      intent: { reason: "DependencyReleased", preserve: false, waitsFor: WEB },
+    },
+    {
+      name: "…and once it is gone there: released",
+      dependency: { ...conf, metadata: { ...conf.metadata, deletionTimestamp: "2026-11-30T10:00:00Z", annotations: { "flotilla.dev/released-because": "DependencyReleased" } } },
+      workload: web(["member1"], { propagateDeps: true, deleting: true }),
+      intent: { reason: "DependencyReleased", preserve: false },
+    },
+    { name: "a workload without propagateDeps its requiredBy names (it refers to it), placed there: waits", dependency: conf, workload: web(["member1"]), intent: waits },
+    { name: "…or still running there, though its requirement no longer names the cluster: waits", dependency: conf, workload: web(["member2"]), runs: [WEB], intent: waits },
+    { name: "a workload without propagateDeps its requiredBy does not name, placed there: the placement changed", dependency: unnamed, workload: web(["member1"]), intent: changed },
+    { name: "a workload its requiredBy does not name yet, under propagateDeps (its binding says it requires it), placed there: waits", dependency: unnamed, workload: web(["member1"], { propagateDeps: true }), intent: waits },
+    { name: "no workload needs it: the placement changed", dependency: conf, workload: undefined, intent: changed },
     {
       name: "the dependency's own template is deleted: deleted, whatever its workloads",
       dependency: { ...conf, metadata: { ...conf.metadata, deletionTimestamp: "2026-11-30T10:00:00Z" } },

@@ -5,6 +5,7 @@
 // or lost in a restore) is not deleted.
 import { type KubeObject, LABELS, type ResourceBinding } from "../../shared/api/types.ts";
 import { templateKeyOfBinding } from "../../shared/work-key.ts";
+import { requiresOf } from "../../shared/workload-requires.ts";
 
 /** What the control plane knows of a template: unknown while its kind's informer is not synced. */
 export type TemplateKnowledge = { known: false } | { known: true; template: KubeObject | undefined };
@@ -17,6 +18,8 @@ export interface DeletionIntent {
   preserve: boolean;
   /** No binding says whether to preserve (it is gone): the agent's own record of the Work decides. */
   preserveUnknown?: true;
+  /** The Work key of a workload that requires it there: the removal waits for that one to go first (workloadInTheWay). */
+  waitsFor?: string;
 }
 
 /**
@@ -51,24 +54,32 @@ export interface Dependents {
 
 const NO_DEPENDENTS: Dependents = { needing: () => [], runs: () => false };
 
-/** How soon a dependency kept for a workload that still runs in the cluster is judged again. */
-export const DEPENDENT_RECHECK_MS = 5_000;
+/** How soon a removal waiting for a workload is judged again, whatever happened meanwhile (a workload's own removal sent judges it at once). */
+export const DEPENDENT_RECHECK_MS = 30_000;
 
 /**
- * Whether a workload that requires this template still needs it in the cluster: one placed there
- * now, or still running there (its own removal not sent yet: held, or judged after this one), that
- * refers to it under propagateDeps, or without it where the template's requirement named the
- * cluster. The dependency's binding follows its workloads' a moment later (the binding controller),
- * and a dependency goes after the workloads that mount it; until then, a placement that dropped the
- * cluster is no intent (issue 37, found by the deletion model).
+ * The Work key of a workload that requires this template in the cluster and is placed there (not
+ * being deleted), or still runs there (its own removal not sent yet: held, or judged after this
+ * one; also one being deleted), or undefined. For a released template (`released`), one still
+ * placed there counts only while its binding says it requires it.
+ * Requires: its binding says it refers to it (LABELS.requires, also after its policy stopped
+ * propagating dependencies), or it is under propagateDeps, or the template's requiredBy names it
+ * (it held it there without propagateDeps). The template's removal waits for that workload to go first, and for the
+ * dependency's binding to follow its workloads' (the binding controller writes it a moment later):
+ * issue 37, found by the deletion model.
  */
-export function workloadNeedsIt(binding: ResourceBinding, cluster: string, dependents: Dependents): boolean {
-  return dependents.needing().some((w) => {
-    if (w.metadata.deletionTimestamp !== undefined) return false;
-    if (!w.spec.clusters.some((t) => t.name === cluster) && !dependents.runs(templateKeyOfBinding(w))) return false;
-    const entry = binding.spec.requiredBy?.find((r) => r.name === w.metadata.name);
-    return w.spec.propagateDeps === true || entry?.clusters?.includes(cluster) === true;
-  });
+export function workloadInTheWay(binding: ResourceBinding, cluster: string, dependents: Dependents, released = false): string | undefined {
+  for (const w of dependents.needing()) {
+    const key = templateKeyOfBinding(w);
+    const placed = w.metadata.deletionTimestamp === undefined && w.spec.clusters.some((t) => t.name === cluster);
+    if (!placed && !dependents.runs(key)) continue;
+    const refers = requiresOf(w).includes(templateKeyOfBinding(binding));
+    // Released, its requiredBy is as it was then: a workload still placed there no longer refers to it
+    // (else it would not be released), unless its binding, written since, says it does.
+    if (released && placed && !refers) continue;
+    if (refers || w.spec.propagateDeps === true || binding.spec.requiredBy?.some((r) => r.name === w.metadata.name) === true) return key;
+  }
+  return undefined;
 }
 
 /**
@@ -82,8 +93,8 @@ export function workloadNeedsIt(binding: ResourceBinding, cluster: string, depen
  * deleted while the template's kind has not listed (absence counts only from a synced informer);
  * a placement that dropped the cluster while it is not Ready, or Ready again for less than
  * settleMs (--cluster-ready-settle-period);
- * a placement that dropped a cluster where a workload that requires the template is placed, or
- * still runs (workloadNeedsIt); anything a cluster not accepted yet runs that its placement does not name (--require-acceptance:
+ * (a placement that dropped a cluster where a workload that requires the template is placed, or
+ * still runs, is intent that waits for that workload to go first: waitsFor); anything a cluster not accepted yet runs that its placement does not name (--require-acceptance:
  * a member that registered again is held as it is, neither given nor told to remove anything,
  * until an admin accepts it; then its absences are judged again), unless it is leaving.
  */
@@ -100,14 +111,18 @@ export function deletionIntent(cluster: JudgedCluster, binding: ResourceBinding 
   if (binding.metadata.deletionTimestamp !== undefined) {
     if (templateGone) return { reason: "TemplateDeleted", preserve };
     const released = binding.metadata.annotations?.[LABELS.releasedBecause] !== undefined;
-    return template.known && released ? { reason: "DependencyReleased", preserve: false } : undefined;
+    if (!template.known || !released) return undefined;
+    // Released (no workload requires it now): still after any workload that required it and runs there (being deleted, its removal held).
+    const waitsFor = workloadInTheWay(binding, cluster.name, dependents, true);
+    return { reason: "DependencyReleased", preserve: false, ...(waitsFor === undefined ? {} : { waitsFor }) };
   }
   if (!placedHere) {
     if (cluster.leaving) return { reason: "ClusterUnjoined", preserve: false };
     // A placement that dropped a cluster while it was not Ready dropped it because of readiness:
     // never sent there; decided again once it has been Ready long enough to be placed again.
-    if (cluster.readyForMs < settleMs || workloadNeedsIt(binding, cluster.name, dependents)) return undefined;
-    return { reason: "PlacementChanged", preserve: false };
+    if (cluster.readyForMs < settleMs) return undefined;
+    const waitsFor = workloadInTheWay(binding, cluster.name, dependents);
+    return { reason: "PlacementChanged", preserve: false, ...(waitsFor === undefined ? {} : { waitsFor }) };
   }
   if (templateGone) return { reason: "TemplateDeleted", preserve };
   return undefined;

@@ -8,9 +8,9 @@ import type { ControlPlaneContext, Part } from "../context.ts";
 import { clusterReady, readySince } from "../../shared/cluster-ready.ts";
 import { ClusterTimers } from "./cluster-timers.ts";
 import { judgedLeaving } from "../../shared/cluster-unjoin.ts";
-import { requiresOf } from "../../shared/workload-requires.ts";
 import { DEPENDENT_RECHECK_MS, deletionIntent, READY_SETTLE_MS, type TemplateKnowledge } from "./deletion-intent.ts";
 import { Hub } from "./hub.ts";
+import { RequiresIndex } from "./requires-index.ts";
 
 export interface HubPart extends Part {
   hub: Hub;
@@ -29,6 +29,9 @@ export function startHub(ctx: ControlPlaneContext): HubPart {
   const settleMs = ctx.opts.clusterReadySettleMs ?? READY_SETTLE_MS;
   // Absences kept while a cluster was not Ready (or just Ready again) are judged again once it has settled.
   const rechecks = new ClusterTimers((cluster) => hub.session(cluster)?.recheckAbsent());
+  // Which workloads require a template (their bindings say so under propagateDeps): the judge's dependents.
+  const requires = new RequiresIndex();
+  caches.bindings.on({ add: (b) => requires.set(b), update: (b) => requires.set(b), delete: (b) => requires.delete(b) });
   // (Also once an admin accepts it: the scheduler places it first, then its absences are judged.)
   caches.onClusterShapeChange(
     (c) => `${clusterReady(c)}/${c.spec?.hubAcceptsClient === true}`,
@@ -73,17 +76,13 @@ export function startHub(ctx: ControlPlaneContext): HubPart {
     const accepted = !ctx.opts.requireAcceptance || c.spec?.hubAcceptsClient === true;
     const binding = caches.bindingOf(ref);
     // The workloads that may need it: those its requiredBy names, and those whose binding says they require it (propagateDeps).
-    const needing = () => [...(binding?.spec.requiredBy ?? []).flatMap((r) => caches.bindings.get(r.name, ref.namespace) ?? []), ...caches.bindings.list(ref.namespace).filter((w) => requiresOf(w).includes(key))];
-    let waits = false;
-    const runs = (workKey: string) => {
-      const held = hub.session(cluster)?.holdsWork(workKey) === true;
-      waits ||= held;
-      return held;
-    };
+    const named = (binding?.spec.requiredBy ?? []).map((r) => `${ref.namespace ?? ""}/${r.name}`);
+    const needing = () => [...new Set([...named, ...requires.requiring(key)])].flatMap((id) => caches.bindings.get(id.slice(id.indexOf("/") + 1), id.slice(0, id.indexOf("/"))) ?? []);
+    const runs = (workKey: string) => hub.session(cluster)?.holdsWork(workKey) === true;
     const judged = deletionIntent({ name: cluster, leaving, readyForMs, accepted }, binding, template, settleMs, { needing, runs });
     if (judged === undefined && readyForMs > 0 && readyForMs < settleMs) rechecks.after(cluster, settleMs - readyForMs);
-    // Kept while a workload that mounts it still runs there: judged again once that one's removal has had time to go.
-    if (judged === undefined && waits) rechecks.after(cluster, DEPENDENT_RECHECK_MS);
+    // Waiting for a workload to go first: judged again when its removal is sent, and on a timer whatever happens meanwhile.
+    if (judged?.waitsFor !== undefined) rechecks.after(cluster, DEPENDENT_RECHECK_MS);
     return judged;
   };
   // Only reports this control plane accepted made these records (DESIGN §7: an agent speaks for what it was sent).

@@ -149,3 +149,57 @@ describe("misreadBy: what an older agent would get wrong", () => {
     assert.deepEqual(d.missingFeatures(), []);
   });
 });
+
+describe("OutboundDeletions: a dependency waits for its workload to go first (issue 37)", () => {
+  /** Works w0…w5 (workloads, all meant to go) and dep (a ConfigMap that waits for w5 while the agent holds it). */
+  function fleet() {
+    const of: { d?: OutboundDeletions } = {};
+    const intent = (key: string): Intent => (key === "dep" && of.d?.holds.has("w5") === true ? { reason: "PlacementChanged", preserve: false, waitsFor: "w5" } : { reason: "PlacementChanged", preserve: false });
+    const held: string[] = [];
+    const d = new OutboundDeletions({ cluster: "member1", intent, budget: { percent: 50, min: 2, windowMs: 60_000 }, onHeld: (k) => held.push(k), now: () => 0 });
+    of.d = d;
+    for (const k of ["w0", "w1", "w2", "w3", "w4", "w5", "dep"]) d.holding(k);
+    return { d, held };
+  }
+
+  it("waits, unreported and uncounted, until its workload's removal is sent; then it goes", () => {
+    const { d, held } = fleet();
+    assert.equal(d.deleteFor("dep"), undefined);
+    assert.equal(d.waitsFor("dep"), "w5");
+    assert.deepEqual(d.waitingOn("w5"), ["dep"]);
+    assert.deepEqual(held, [], "not held for a person");
+    assert.deepEqual(d.deleteFor("w5"), { reason: "PlacementChanged", preserve: false });
+    assert.deepEqual(d.deleteFor("dep"), { reason: "PlacementChanged", preserve: false }, "the waitsFor is not sent");
+    assert.equal(d.waitsFor("dep"), undefined);
+  });
+
+  it("its workload's removal held by the brake and rejected: it is kept too (released with it)", () => {
+    const { d } = fleet();
+    for (const k of ["w0", "w1", "w2", "w3", "w4", "dep", "w5"]) d.deleteFor(k);
+    assert.equal(d.isHeld("w5"), true, "past the budget");
+    assert.deepEqual(d.decide("reject").sort(), ["dep", "w3", "w4", "w5"], "the held (past the budget of 3) and what waits for one of them");
+    assert.deepEqual(d.deleteFor("w5"), { reason: "PlacementChanged", preserve: true });
+    assert.deepEqual(d.deleteFor("dep"), { reason: "PlacementChanged", preserve: true }, "the workload that mounts it stays: so does it");
+  });
+
+  it("…and approved: it goes with it", () => {
+    const { d } = fleet();
+    for (const k of ["w0", "w1", "w2", "w3", "w4", "dep", "w5"]) d.deleteFor(k);
+    assert.ok(d.decide("approve").includes("dep"));
+    assert.deepEqual(d.deleteFor("dep"), { reason: "PlacementChanged", preserve: false });
+  });
+
+  it("a person's answer covers no removal that waits for a workload nobody holds", () => {
+    const { d } = fleet();
+    assert.equal(d.deleteFor("dep"), undefined, "waits for w5, not held");
+    assert.deepEqual(d.decide("approve"), []);
+    assert.equal(d.deleteFor("dep"), undefined, "still waiting");
+  });
+
+  it("given again (its binding caught up), it waits no more", () => {
+    const { d } = fleet();
+    d.deleteFor("dep");
+    d.holding("dep");
+    assert.deepEqual(d.waitingOn("w5"), []);
+  });
+});

@@ -9,6 +9,8 @@ export interface Intent {
   preserve: boolean;
   /** The binding that would say whether to preserve is gone: only the agent's record can tell. */
   preserveUnknown?: boolean;
+  /** A workload that requires it is placed or still runs there (deletion-intent.ts): it waits for that Work to go first. */
+  waitsFor?: string;
 }
 
 /**
@@ -61,6 +63,8 @@ export class OutboundDeletions {
   private readonly earlier = new Set<string>();
   /** Held because the cluster registered again since the Work was applied (EARLIER_REGISTRATION_REASONS). */
   private readonly heldEarlier = new Set<string>();
+  /** Removals waiting for a workload that requires them to leave the cluster first: key → that workload's Work key. */
+  private readonly waiting = new Map<string, string>();
 
   constructor(opts: {
     cluster: string;
@@ -100,6 +104,7 @@ export class OutboundDeletions {
     this.heldEarlier.delete(key);
     this.earlier.delete(key);
     this.decided.delete(key);
+    this.waiting.delete(key);
   }
 
   /** The Works the agent's Hello says it applied under an earlier registration of the cluster. */
@@ -119,9 +124,17 @@ export class OutboundDeletions {
       this.misread.delete(key);
       this.heldEarlier.delete(key);
       this.decided.delete(key);
+      this.waiting.delete(key);
       return undefined;
     }
     const decision = this.decided.get(key);
+    // A workload that requires it is placed or still runs there: it goes first (waitingOn: judged
+    // again once that removal is sent); a person's answer to the workload's held removal is its too.
+    if (decision === undefined && intent.waitsFor !== undefined) {
+      this.waiting.set(key, intent.waitsFor);
+      return undefined;
+    }
+    this.waiting.delete(key);
     // Issue 37, item 7: a placement that no longer names a cluster that registered again since the
     // Work was applied there says nothing about the Work (the new Cluster may lack the labels an
     // admin set on the old one): held until a person decides, or the placement gives it again.
@@ -161,16 +174,28 @@ export class OutboundDeletions {
     this.holds.delete(key);
     this.held.delete(key);
     this.decided.delete(key);
+    const sent: Intent = { reason: intent.reason, preserve: intent.preserve, ...(intent.preserveUnknown === undefined ? {} : { preserveUnknown: intent.preserveUnknown }) };
     // Rejected: the objects stay in the member, released from Flotilla, so nothing waits on them.
-    return decision === "reject" ? { ...intent, preserve: true } : intent;
+    return decision === "reject" ? { ...sent, preserve: true } : sent;
   }
 
   /** Applies a person's decision to what is held now; returns the keys to judge again. */
   decide(decision: Decision): string[] {
-    const keys = [...this.held.keys()];
+    // With them, the removals waiting for one of them to go first (a dependency after its workload).
+    const keys = [...this.held.keys(), ...[...this.waiting].filter(([, w]) => this.held.has(w)).map(([k]) => k)];
     for (const k of keys) this.decided.set(k, decision);
     if (decision === "approve") this.window.reset();
     return keys;
+  }
+
+  /** The removals waiting for this Work to go first: judged again once its removal is sent. */
+  waitingOn(key: string): string[] {
+    return [...this.waiting].filter(([, w]) => w === key).map(([k]) => k);
+  }
+
+  /** Whether a removal waits for a workload that requires it to go first, and which. */
+  waitsFor(key: string): string | undefined {
+    return this.waiting.get(key);
   }
 
   isHeld(key: string): boolean {

@@ -26,10 +26,10 @@ export const LABELS = {
    */
   releasedBecause: "flotilla.dev/released-because",
   /**
-   * On the ResourceBinding of a workload under propagateDeps: the template keys of the
-   * dependencies it needs wherever it is placed (shared/workload-requires.ts). The hub keeps a
-   * dependency in a cluster such a workload is placed on even before the dependency's own binding
-   * names the workload.
+   * On the ResourceBinding of a workload whose dependencies are followed (under propagateDeps, and
+   * after it while it still refers to them): the template keys it refers to
+   * (shared/workload-requires.ts). The hub keeps a dependency in a cluster such a workload is
+   * placed on or runs on, even before the dependency's own binding names the workload.
    */
   requires: "flotilla.dev/requires",
   /**
