@@ -6,7 +6,7 @@ import { type Flotilla, startFlotilla } from "../env/flotilla.ts";
 import { checkoutPreviousVersion } from "../env/previous-version.ts";
 import { sizedCrd } from "../env/sized-crd.ts";
 import { KubeRest } from "../../shared/kube-rest.ts";
-import { applyOperation, type ChurnModel, type ChurnOperation, clusterLabelPatch, groupPolicyManifests, GROUPS, initialModel, NAMESPACE, nextOperation, replicasUpdate, templateManifest, wanted, WIDGET_GROUP } from "./churn-model.ts";
+import { applyOperation, type ChurnModel, type ChurnOperation, clusterLabelPatch, groupOf, groupPolicyManifests, GROUPS, initialModel, NAMESPACE, nextOperation, replicasUpdate, templateManifest, wanted, WIDGET_GROUP } from "./churn-model.ts";
 import { type ControlAccess, labelCluster, Lock, type Manifest, persist } from "./control-writes.ts";
 import { checkFleet, type MemberCheck } from "./convergence.ts";
 import { type IntentSnapshot, judgeDeletions, type NamespaceDeletion, type ObservedDeletion, userCopiesGone } from "./deletion-judge.ts";
@@ -141,7 +141,7 @@ async function run(o: ChaosOptions): Promise<Report> {
         model = to;
         history.push({ atMs: Date.now(), wanted: wanted(model) });
       },
-      memberCopies: (member) => watches.find((w) => w.member === member)?.size() ?? 0,
+      memberCopies: (member, group) => watches.find((w) => w.member === member)?.size((id) => group === undefined || groupOf(id.slice(id.indexOf("/") + 1)) === group) ?? 0,
       policyManifest: (name) => GROUPS.flatMap((g) => groupPolicyManifests(g, model.policies[g]).propagation as Manifest[]).find((m) => m.metadata.name === name),
     };
     const faulting = (async () => {

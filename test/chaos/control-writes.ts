@@ -4,7 +4,7 @@
 // policy the injector deletes and creates again is never overwritten meanwhile with an older spec,
 // and an etcd snapshot or restore sees the control cluster and the model agree.
 import { KubeError, type KubeRest, isKubeStatus, objectPath, type ResourceInfo } from "../../shared/kube-rest.ts";
-import type { ChurnModel } from "./churn-model.ts";
+import type { ChurnModel, Group } from "./churn-model.ts";
 import { WATCHED } from "./member-watch.ts";
 
 export const FIELD_MANAGER = "chaos-churn";
@@ -77,6 +77,6 @@ export interface ControlAccess {
   model(): ChurnModel;
   /** After an etcd restore: the model goes back to what it was at the snapshot, and that is the intent from now on. */
   rewind(to: ChurnModel): void;
-  /** How many Flotilla copies a member's chaos namespace holds now (the member watch's count). */
-  memberCopies(member: string): number;
+  /** How many Flotilla copies a member's chaos namespace holds now (of one group's templates), as the member watch counts them. */
+  memberCopies(member: string, group?: Group): number;
 }

@@ -7,7 +7,7 @@ import type { Flotilla } from "../env/flotilla.ts";
 import type { ManagedProcess } from "../env/managed-process.ts";
 import { argsOnVersion, type PreviousVersion } from "../env/previous-version.ts";
 import { waitFor } from "../env/wait.ts";
-import { clusterLabelPatch } from "./churn-model.ts";
+import { clusterLabelPatch, LABEL_GROUP } from "./churn-model.ts";
 import { type ControlAccess, labelCluster, persist } from "./control-writes.ts";
 import { type Fault, fromPlanned } from "./fault-plan.ts";
 import { restoreEtcd, snapshotEtcd } from "./etcd-restore.ts";
@@ -180,6 +180,7 @@ export async function inject(f: Fault, fleet: Fleet, flotilla: Flotilla, replica
         const { oldUid, newUid } = await registerAgain({ member: m.name, agent: a.process, memberKc: m.kubeConfig(), controlKc: fleet.control.kubeConfig(), stateDir: fleet.root, registrationAddress: `127.0.0.1:${flotilla.registrationPort}` });
         const registered = Date.now();
         const copies = control.memberCopies(m.name);
+        const byLabel = control.memberCopies(m.name, LABEL_GROUP);
         await sleep(f.downMs);
         // The admin sets the labels again as the intent has them (the churn waits meanwhile).
         const labelled = await control.churn.run(async () => {
@@ -187,7 +188,7 @@ export async function inject(f: Fault, fleet: Fleet, flotilla: Flotilla, replica
           await labelCluster(control.rest, m.name, clusterLabelPatch({ op: on ? "label" : "unlabel" }));
           return on;
         });
-        extra = { detail: `Cluster ${oldUid} → ${newUid}, ${Date.now() - registered} ms without the admin's labels${labelled ? "" : " (the intent has none on it now)"}; the member held ${copies} copies` };
+        extra = { detail: `Cluster ${oldUid} → ${newUid}, ${Date.now() - registered} ms without the admin's labels${labelled ? "" : " (the intent has none on it now)"}; the member held ${copies} copies, ${byLabel} of them placed by the label` };
         break;
       }
       case "restore-control-etcd": {

@@ -57,9 +57,9 @@ export class MemberWatch {
     return [...this.replicas];
   }
 
-  /** How many Flotilla copies the member holds now, as far as the watch knows. */
-  size(): number {
-    return this.known.size;
+  /** How many Flotilla copies the member holds now (of the templates `of` picks), as far as the watch knows. */
+  size(of: (id: string) => boolean = () => true): number {
+    return [...this.known.keys()].filter(of).length;
   }
 
   /** Whether the member holds a copy of this template now, as far as the watch knows. */
