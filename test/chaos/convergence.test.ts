@@ -73,4 +73,13 @@ describe("compareFleet", () => {
     const other = fleet({ "ConfigMap/configmap0": cm("1"), "Deployment/deployment0": { ...deploy(17), metadata: { name: "another" } } }, { "ConfigMap/configmap0": cm("1"), "Deployment/deployment0": deploy(3) });
     assert.deepEqual(compareFleet(base(), other, rendered(), [], redactSecret, held).mismatched, [{ member: "m1", id: "Deployment/deployment0", detail: "differs from the control plane's render" }]);
   });
+
+  it("a Deployment template wanted nowhere (no Cluster carries the label) has no sum to check; a copy left is stray", () => {
+    let m = initialModel(["m1", "m2"]);
+    m = applyOperation(m, { op: "create", template: { kind: "Deployment", name: "deployment2", version: 1, replicas: 12 } });
+    for (const member of ["m1", "m2"]) m = applyOperation(m, { op: "unlabel", member });
+    assert.deepEqual(compareFleet(m, fleet({}, {}), new Map()), { missing: [], stray: [], mismatched: [] });
+    const left = compareFleet(m, fleet({ "Deployment/deployment2": deploy(6) }, {}), new Map());
+    assert.deepEqual(left, { missing: [], stray: [{ member: "m1", id: "Deployment/deployment2" }], mismatched: [] });
+  });
 });

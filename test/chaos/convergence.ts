@@ -62,7 +62,8 @@ export function compareFleet(
     for (const id of objects.keys()) if (!want.get(id)?.has(member)) out.stray.push({ member, id });
   }
   for (const [id, t] of model.templates) {
-    if (t.kind !== "Deployment" || [...live.keys()].some((member) => hpaHeld.has(`${member} ${id}`))) continue;
+    // A template wanted nowhere (the label group with no Cluster labelled) has no division to add up; a copy left is stray.
+    if (t.kind !== "Deployment" || (want.get(id)?.size ?? 0) === 0 || [...live.keys()].some((member) => hpaHeld.has(`${member} ${id}`))) continue;
     const sum = [...live.values()].reduce((n, objects) => n + (objects.get(id)?.spec?.replicas ?? 0), 0);
     if (sum !== t.replicas) out.mismatched.push({ member: "(all)", id, detail: `replicas add up to ${sum}, the template has ${t.replicas}` });
   }
