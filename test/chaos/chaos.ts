@@ -6,11 +6,13 @@ import { type Flotilla, startFlotilla } from "../env/flotilla.ts";
 import { checkoutPreviousVersion } from "../env/previous-version.ts";
 import { sizedCrd } from "../env/sized-crd.ts";
 import { KubeRest } from "../../shared/kube-rest.ts";
-import { applyOperation, type ChurnModel, type ChurnOperation, groupPolicyManifests, GROUPS, initialModel, NAMESPACE, nextOperation, templateManifest, wanted, WIDGET_GROUP } from "./churn-model.ts";
-import { type ControlAccess, Lock, type Manifest, persist } from "./control-writes.ts";
+import { applyOperation, type ChurnModel, type ChurnOperation, clusterLabelPatch, groupOf, groupPolicyManifests, GROUPS, initialModel, NAMESPACE, nextOperation, replicasUpdate, templateManifest, wanted, WIDGET_GROUP } from "./churn-model.ts";
+import { type ControlAccess, labelCluster, Lock, type Manifest, persist } from "./control-writes.ts";
 import { checkFleet, type MemberCheck } from "./convergence.ts";
 import { type IntentSnapshot, judgeDeletions, type NamespaceDeletion, type ObservedDeletion, userCopiesGone } from "./deletion-judge.ts";
-import { planFaults, planUserWrites } from "./fault-plan.ts";
+import { planFaults, planHpas, planUserWrites } from "./fault-plan.ts";
+import { type FieldReset, fieldResets, heldUntil, judgedChanges } from "./field-reset-judge.ts";
+import { type HpaRecord, playHpas } from "./member-hpa.ts";
 import { type FaultOutcome, inject, type Replica } from "./faults.ts";
 import { MemberWatch } from "./member-watch.ts";
 import { copyMemberObject, recreateMemberObject, type UserObject } from "./object-faults.ts";
@@ -19,10 +21,17 @@ import { seededRandom } from "./random.ts";
 import { supervise } from "./supervisor.ts";
 
 const FAILURE_THRESHOLD_MS = 5_000;
+/**
+ * The hub's --cluster-ready-settle-period (10 s by default), shorter than the time a member that
+ * registered again lacks the admin's labels (REGISTER_AGAIN_UNLABELLED_MS): the hub judges the new
+ * Cluster's removals before the labels are back, so the hold of an earlier registration's Works
+ * is what keeps the member's objects then.
+ */
+const READY_SETTLE_MS = 3_000;
 const CONVERGENCE_TIMEOUT_MS = 240_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function operationManifests(o: ChurnOperation): { apply: Manifest[]; remove: Manifest[] } {
+function operationManifests(o: Exclude<ChurnOperation, { op: "label" | "unlabel" }>): { apply: Manifest[]; remove: Manifest[] } {
   if ("template" in o) return { apply: [templateManifest(o.template) as Manifest], remove: [] };
   if (!("policy" in o)) return { apply: [], remove: [{ kind: o.kind, metadata: { name: o.name, namespace: NAMESPACE } }] };
   const { propagation, override } = groupPolicyManifests(o.group, o.policy);
@@ -45,7 +54,19 @@ async function userObjectUids(users: readonly UserObject[], fleet: Fleet): Promi
   return (member, id) => now.get(`${member} ${id}`);
 }
 
-async function setUp(rest: KubeRest, model: ChurnModel): Promise<void> {
+/** Makes one churn operation in the control cluster; returns the retries it took. */
+async function writeOperation(rest: KubeRest, op: ChurnOperation): Promise<number> {
+  if ("member" in op) return labelCluster(rest, op.member, clusterLabelPatch(op));
+  const { apply, remove } = operationManifests(op);
+  let retries = 0;
+  for (const m of apply) retries += await persist(rest, m);
+  for (const m of remove) retries += await persist(rest, m, true);
+  return retries;
+}
+
+async function setUp(rest: KubeRest, model: ChurnModel, members: readonly string[]): Promise<void> {
+  // The admin's labels on the Clusters, which place the label group (initialModel labels every member).
+  for (const member of members) await labelCluster(rest, member, clusterLabelPatch({ op: model.labelled.includes(member) ? "label" : "unlabel" }));
   await persist(rest, { apiVersion: "v1", kind: "Namespace", metadata: { name: NAMESPACE } } as Manifest);
   const crd = sizedCrd(WIDGET_GROUP, "Widget", "widgets");
   await persist(rest, crd as Manifest);
@@ -71,6 +92,10 @@ interface Report {
   deletions: { observed: number; intended: number; unintended: ObservedDeletion[]; withNamespace: number; notBack: ObservedDeletion[] };
   /** Objects users made in members (a copy of Flotilla's under another name, or one deleted and applied again), and the copies Flotilla took. */
   userObjects: { made: number; copiesGone: UserObject[]; errors: string[] };
+  /** Users' HPAs in members, and the faults that hit while one held a Deployment. */
+  hpas: Omit<HpaRecord, "episodes"> & { made: number; scales: number; judgedReplicaValues: number; faultsWhileHeld: Record<string, number>; keptToTheEnd: number };
+  /** Changes of spec.replicas on a Deployment an HPA held that the user's own scales did not make. */
+  fieldResets: FieldReset[];
   ok: boolean;
 }
 
@@ -88,13 +113,13 @@ async function run(o: ChaosOptions): Promise<Report> {
     // brake's 20 a minute per cluster, and an etcd restore takes back a minute of templates at once):
     // the brake would hold them for a person, as it should. Here the judge decides instead; the
     // brake has its own test (test/e2e/deletion-brake.test.ts).
-    flotilla = await startFlotilla(fleet, { hubProxy: true, clusterFailureThreshold: `${FAILURE_THRESHOLD_MS / 1000}s`, controlPlaneArgs: ["--deletion-budget-percent=100"] });
+    flotilla = await startFlotilla(fleet, { hubProxy: true, clusterFailureThreshold: `${FAILURE_THRESHOLD_MS / 1000}s`, controlPlaneArgs: ["--deletion-budget-percent=100", `--cluster-ready-settle-period=${READY_SETTLE_MS}ms`] });
     const standby = await flotilla.startReplica();
     const replicas: Replica[] = [{ process: flotilla.controlPlane, healthPort: flotilla.controlPlaneHealthPort }, { process: standby.process, healthPort: standby.healthPort }];
     const names = fleet.members.map((m) => m.name);
     let model = initialModel(names);
     const rest = new KubeRest(fleet.control.kubeConfig());
-    await setUp(rest, model);
+    await setUp(rest, model, names);
     for (const m of fleet.members) {
       const w = new MemberWatch(m.name, m.kubeConfig());
       w.start();
@@ -116,7 +141,7 @@ async function run(o: ChaosOptions): Promise<Report> {
         model = to;
         history.push({ atMs: Date.now(), wanted: wanted(model) });
       },
-      memberCopies: (member) => watches.find((w) => w.member === member)?.size() ?? 0,
+      memberCopies: (member, group) => watches.find((w) => w.member === member)?.size((id) => group === undefined || groupOf(id.slice(id.indexOf("/") + 1)) === group) ?? 0,
       policyManifest: (name) => GROUPS.flatMap((g) => groupPolicyManifests(g, model.policies[g]).propagation as Manifest[]).find((m) => m.metadata.name === name),
     };
     const faulting = (async () => {
@@ -148,24 +173,30 @@ async function run(o: ChaosOptions): Promise<Report> {
     const byOp: Record<string, number> = {};
     let operations = 0;
     let retries = 0;
-    while (Date.now() - start < o.durationMs) {
-      const op = nextOperation(rng, model);
-      const write = async () => {
+    /** One churn operation, under the lock (one at a time with the injector's policy and etcd faults, control-writes.ts). */
+    const churn = (next: (m: ChurnModel) => ChurnOperation | undefined): Promise<boolean> =>
+      control.churn.run(async () => {
+        const op = next(model);
+        if (op === undefined) return false;
         const sentAt = Date.now();
-        const { apply, remove } = operationManifests(op);
-        for (const m of apply) retries += await persist(rest, m);
-        for (const m of remove) retries += await persist(rest, m, true);
+        retries += await writeOperation(rest, op);
         model = applyOperation(model, op);
         history.push({ atMs: sentAt, wanted: wanted(model) });
-      };
-      // One at a time with the injector's policy and etcd faults (control-writes.ts).
-      await control.churn.run(write);
-      byOp[op.op] = (byOp[op.op] ?? 0) + 1;
-      operations++;
+        byOp[op.op] = (byOp[op.op] ?? 0) + 1;
+        operations++;
+        return true;
+      });
+    // Users' HPAs in the members (issue 37), beside the faults; their templates' replicas change while they hold.
+    const hpaPlaying = playHpas(planHpas(seededRandom(o.seed ^ 0x0a7a), { durationMs: o.durationMs, members: names }), f.members, start, (deployment, replicas) => churn((m) => replicasUpdate(m, deployment, replicas)), (line) =>
+      console.error(`chaos: +${((Date.now() - start) / 1000).toFixed(1)}s ${line}`),
+    );
+    while (Date.now() - start < o.durationMs) {
+      await churn((m) => nextOperation(rng, m));
       await sleep(rng.between(200, 800));
     }
     await faulting;
     await writing;
+    const hpaRecord = await hpaPlaying;
     const churnEnded = Date.now();
     console.error(`chaos: churn and faults over after ${((churnEnded - start) / 1000).toFixed(0)} s: ${operations} operations, ${faults.length} faults; waiting for convergence`);
     const members = fleet.members.map((m) => ({ name: m.name, kc: m.kubeConfig() }));
@@ -190,7 +221,19 @@ async function run(o: ChaosOptions): Promise<Report> {
     const namespaces = faults.flatMap((x): NamespaceDeletion[] => (x.namespace && x.member ? [{ member: x.member, ...x.namespace }] : []));
     const { unintended, withNamespace, notBack } = judgeDeletions(history, observed, namespaces, (member, id) => watches.find((w) => w.member === member)?.holds(id) === true, users);
     const copiesGone = userCopiesGone(users, await userObjectUids(users, fleet), namespaces);
-    const ok = convergenceMs !== null && unintended.length === 0 && notBack.length === 0 && copiesGone.length === 0 && faults.every((x) => x.error === undefined);
+    const replicaChanges = watches.flatMap((w) => w.replicaChanges());
+    const resets = fieldResets(hpaRecord.episodes, replicaChanges, namespaces);
+    const { episodes, ...hpaCounts } = hpaRecord;
+    const held = (atMs: number) => episodes.some((e) => e.scales.length > 0 && atMs >= e.fromMs && atMs < heldUntil(e, namespaces));
+    const hpas = {
+      ...hpaCounts,
+      made: episodes.length,
+      scales: episodes.reduce((n, e) => n + e.scales.length, 0),
+      judgedReplicaValues: judgedChanges(episodes, replicaChanges, namespaces).length,
+      faultsWhileHeld: faults.filter((x) => held(x.startedMs)).reduce<Record<string, number>>((n, x) => ({ ...n, [x.kind]: (n[x.kind] ?? 0) + 1 }), {}),
+      keptToTheEnd: episodes.filter((e) => e.toMs === undefined).length,
+    };
+    const ok = convergenceMs !== null && unintended.length === 0 && notBack.length === 0 && copiesGone.length === 0 && resets.length === 0 && faults.every((x) => x.error === undefined);
     if (!ok && o.keepLogs !== undefined) {
       await cp(flotilla.logsDir, o.keepLogs, { recursive: true });
       console.error(`chaos: logs kept in ${o.keepLogs}`);
@@ -206,6 +249,8 @@ async function run(o: ChaosOptions): Promise<Report> {
       check,
       deletions: { observed: observed.length, intended: observed.length - unintended.length - withNamespace.length, unintended, withNamespace: withNamespace.length, notBack },
       userObjects: { made: users.length, copiesGone, errors: userErrors },
+      hpas,
+      fieldResets: resets,
       ok,
     };
   } finally {
@@ -221,7 +266,8 @@ function summary(r: Report): string {
   return (
     `chaos: seed ${r.seed}, ${r.durationMs / 1000} s, ${r.members} members: ${r.faults.length} faults${failed ? ` (${failed} failed to inject)` : ""}, ${r.churn.operations} churn operations, ${r.restarts.length} restarts after an exit of its own; ${conv}; ` +
     `${r.check.missing.length} missing, ${r.check.stray.length} stray, ${r.check.mismatched.length} mismatched, ${r.deletions.unintended.length} unintended deletions (of ${r.deletions.observed} deletions seen; ` +
-    `${r.deletions.withNamespace} with a deleted member namespace, ${r.deletions.notBack.length} of them not back); ${r.userObjects.made} objects users made, ${r.userObjects.copiesGone.length} copies gone — ${r.ok ? "PASS" : "FAIL"}`
+    `${r.deletions.withNamespace} with a deleted member namespace, ${r.deletions.notBack.length} of them not back); ${r.userObjects.made} objects users made, ${r.userObjects.copiesGone.length} copies gone; ` +
+    `${r.churn.byOp.label ?? 0} + ${r.churn.byOp.unlabel ?? 0} Cluster labels set + removed; ${r.hpas.made} users' HPAs (${r.hpas.scales} scales, ${Object.values(r.hpas.faultsWhileHeld).reduce((a, b) => a + b, 0)} faults while one held), ${r.fieldResets.length} field resets — ${r.ok ? "PASS" : "FAIL"}`
   );
 }
 
@@ -234,7 +280,7 @@ async function main(argv: string[]): Promise<number> {
   console.error(`chaos: seed ${o.seed}, ${o.durationMs / 1000} s, ${o.members} members`);
   const report = await run(o);
   if (o.json !== undefined) await writeFile(o.json, `${JSON.stringify(report, null, 2)}\n`);
-  if (!report.ok) console.error(JSON.stringify({ check: report.check, unintended: report.deletions.unintended, notBack: report.deletions.notBack, copiesGone: report.userObjects.copiesGone, failedFaults: report.faults.filter((x) => x.error !== undefined) }, null, 2));
+  if (!report.ok) console.error(JSON.stringify({ check: report.check, unintended: report.deletions.unintended, notBack: report.deletions.notBack, copiesGone: report.userObjects.copiesGone, fieldResets: report.fieldResets, failedFaults: report.faults.filter((x) => x.error !== undefined) }, null, 2));
   console.log(summary(report));
   return report.ok ? 0 : 1;
 }

@@ -4,7 +4,7 @@
 // policy the injector deletes and creates again is never overwritten meanwhile with an older spec,
 // and an etcd snapshot or restore sees the control cluster and the model agree.
 import { KubeError, type KubeRest, isKubeStatus, objectPath, type ResourceInfo } from "../../shared/kube-rest.ts";
-import type { ChurnModel } from "./churn-model.ts";
+import type { ChurnModel, Group } from "./churn-model.ts";
 import { WATCHED } from "./member-watch.ts";
 
 export const FIELD_MANAGER = "chaos-churn";
@@ -23,19 +23,33 @@ const RESOURCES: Record<string, ResourceInfo> = {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Applies (or deletes) until the control cluster answers; returns the retries it took. */
-export async function persist(rest: KubeRest, m: Manifest, remove = false): Promise<number> {
+export function persist(rest: KubeRest, m: Manifest, remove = false): Promise<number> {
   const r = RESOURCES[m.kind] as ResourceInfo;
   const path = objectPath(r, m.metadata.namespace, m.metadata.name);
+  return untilAnswered(`${m.kind} ${m.metadata.name}`, () =>
+    remove ? rest.delete(path).catch((e: unknown) => (isKubeStatus(e, 404) ? undefined : Promise.reject(e))) : rest.apply(path, m, FIELD_MANAGER),
+  );
+}
+
+/**
+ * `kubectl label cluster <member> ...`: a merge patch of the member's Cluster, retried like any
+ * other write; a Cluster not there (404: a member between registrations) is waited for.
+ */
+export function labelCluster(rest: KubeRest, member: string, patch: unknown): Promise<number> {
+  return untilAnswered(`Cluster ${member}`, () => rest.mergePatch(`/apis/flotilla.dev/v1alpha1/clusters/${member}`, patch, FIELD_MANAGER));
+}
+
+/** Runs a write until the control cluster takes it; returns the retries it took. */
+async function untilAnswered(what: string, write: () => Promise<unknown>): Promise<number> {
   for (let attempt = 0; ; attempt++) {
     try {
-      if (remove) await rest.delete(path).catch((e: unknown) => (isKubeStatus(e, 404) ? undefined : Promise.reject(e)));
-      else await rest.apply(path, m, FIELD_MANAGER);
+      await write();
       return attempt;
     } catch (err) {
       // Down (no status), overloaded, conflicting, or a CRD's kind not served yet: try again.
       // Anything else is the driver's own mistake: fail loudly.
       const transient = !(err instanceof KubeError) || isKubeStatus(err, 404, 409, 429, 500, 503, 504);
-      if (!transient || attempt > 600) throw new Error(`${m.kind} ${m.metadata.name}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+      if (!transient || attempt > 600) throw new Error(`${what}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
       await sleep(500);
     }
   }
@@ -63,6 +77,6 @@ export interface ControlAccess {
   model(): ChurnModel;
   /** After an etcd restore: the model goes back to what it was at the snapshot, and that is the intent from now on. */
   rewind(to: ChurnModel): void;
-  /** How many Flotilla copies a member's chaos namespace holds now (the member watch's count). */
-  memberCopies(member: string): number;
+  /** How many Flotilla copies a member's chaos namespace holds now (of one group's templates), as the member watch counts them. */
+  memberCopies(member: string, group?: Group): number;
 }

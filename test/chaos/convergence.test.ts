@@ -62,4 +62,24 @@ describe("compareFleet", () => {
     const r = compareFleet(base(), fleet({ "ConfigMap/configmap0": cm("1"), "Deployment/deployment0": deploy(3) }, { "ConfigMap/configmap0": cm("1"), "Deployment/deployment0": deploy(3) }), new Map());
     assert.equal(r.mismatched.length, 4);
   });
+
+  it("a Deployment a member HPA holds keeps the member's replicas: only its other fields are compared, and its template's sum is not checked", () => {
+    const live = fleet({ "ConfigMap/configmap0": cm("1"), "Deployment/deployment0": deploy(17) }, { "ConfigMap/configmap0": cm("1"), "Deployment/deployment0": deploy(3) });
+    const held = new Set(["m1 Deployment/deployment0"]);
+    assert.deepEqual(compareFleet(base(), live, rendered(), [], redactSecret, held), { missing: [], stray: [], mismatched: [] });
+    // Without the HPA the same fleet is two findings: the render's replicas and the sum.
+    assert.deepEqual(compareFleet(base(), live, rendered()).mismatched.map((f) => f.member), ["m1", "(all)"]);
+    // The HPA exempts only replicas: a copy that differs otherwise is still a mismatch.
+    const other = fleet({ "ConfigMap/configmap0": cm("1"), "Deployment/deployment0": { ...deploy(17), metadata: { name: "another" } } }, { "ConfigMap/configmap0": cm("1"), "Deployment/deployment0": deploy(3) });
+    assert.deepEqual(compareFleet(base(), other, rendered(), [], redactSecret, held).mismatched, [{ member: "m1", id: "Deployment/deployment0", detail: "differs from the control plane's render" }]);
+  });
+
+  it("a Deployment template wanted nowhere (no Cluster carries the label) has no sum to check; a copy left is stray", () => {
+    let m = initialModel(["m1", "m2"]);
+    m = applyOperation(m, { op: "create", template: { kind: "Deployment", name: "deployment2", version: 1, replicas: 12 } });
+    for (const member of ["m1", "m2"]) m = applyOperation(m, { op: "unlabel", member });
+    assert.deepEqual(compareFleet(m, fleet({}, {}), new Map()), { missing: [], stray: [], mismatched: [] });
+    const left = compareFleet(m, fleet({ "Deployment/deployment2": deploy(6) }, {}), new Map());
+    assert.deepEqual(left, { missing: [], stray: [{ member: "m1", id: "Deployment/deployment2" }], mismatched: [] });
+  });
 });

@@ -10,6 +10,7 @@ import { redactSecret } from "../../shared/secret-redaction.ts";
 import { collectionPath, KubeRest } from "../../shared/kube-rest.ts";
 import { type ChurnModel, NAMESPACE, templateManifest, wanted } from "./churn-model.ts";
 import { WATCHED } from "./member-watch.ts";
+import { hpaTargets } from "./member-hpa.ts";
 import { USER_COPY } from "./object-faults.ts";
 
 export interface Finding {
@@ -29,6 +30,8 @@ type Live = { metadata?: { name?: string }; spec?: { replicas?: number } } & Rec
 /**
  * Pure: compares what each member holds (template id → object) with what the model wants there
  * and what the control plane renders; Deployments' replicas must also add up to the template's.
+ * A Deployment a member HPA holds (`hpaHeld`: "member id") has the member's replicas (DESIGN §11):
+ * its spec.replicas is left out of the render's comparison, and its template's sum is not checked.
  */
 export function compareFleet(
   model: ChurnModel,
@@ -37,6 +40,7 @@ export function compareFleet(
   bindings: { name: string; template: string }[] = [],
   /** How a live Secret's values are shown to compare with the render (the Admin API's keyed digests). */
   redact: (o: KubeObject) => KubeObject = redactSecret,
+  hpaHeld: ReadonlySet<string> = new Set(),
 ): MemberCheck {
   const want = wanted(model);
   const out: MemberCheck = { missing: [], stray: [], mismatched: [] };
@@ -50,7 +54,7 @@ export function compareFleet(
         out.missing.push({ member, id });
         continue;
       }
-      const r = rendered.get(`${member} ${id}`);
+      const r = hpaHeld.has(`${member} ${id}`) ? withoutReplicas(rendered.get(`${member} ${id}`)) : rendered.get(`${member} ${id}`);
       if (r === undefined) out.mismatched.push({ member, id, detail: "the control plane renders nothing for it" });
       // The Admin API shows a Secret's values as digests (never the values); compare digests.
       else if (!containsFields(id.startsWith("Secret/") ? redact(have as unknown as KubeObject) : have, r)) out.mismatched.push({ member, id, detail: "differs from the control plane's render" });
@@ -58,14 +62,22 @@ export function compareFleet(
     for (const id of objects.keys()) if (!want.get(id)?.has(member)) out.stray.push({ member, id });
   }
   for (const [id, t] of model.templates) {
-    if (t.kind !== "Deployment") continue;
+    // A template wanted nowhere (the label group with no Cluster labelled) has no division to add up; a copy left is stray.
+    if (t.kind !== "Deployment" || (want.get(id)?.size ?? 0) === 0 || [...live.keys()].some((member) => hpaHeld.has(`${member} ${id}`))) continue;
     const sum = [...live.values()].reduce((n, objects) => n + (objects.get(id)?.spec?.replicas ?? 0), 0);
     if (sum !== t.replicas) out.mismatched.push({ member: "(all)", id, detail: `replicas add up to ${sum}, the template has ${t.replicas}` });
   }
   return out;
 }
 
-/** Reads every member and the control plane's renders, then compares. */
+function withoutReplicas(rendered: unknown): unknown {
+  const r = rendered as { spec?: Record<string, unknown> } | undefined;
+  if (r?.spec === undefined) return rendered;
+  const { replicas: _, ...spec } = r.spec;
+  return { ...r, spec };
+}
+
+/** Reads every member (and the Deployments their HPAs hold) and the control plane's renders, then compares. */
 export async function checkFleet(model: ChurnModel, members: { name: string; kc: KubeConfig }[], control: KubeConfig, stateDir: string): Promise<MemberCheck> {
   const controlRest = new KubeRest(control);
   const bindingList = await controlRest
@@ -73,10 +85,12 @@ export async function checkFleet(model: ChurnModel, members: { name: string; kc:
     .finally(() => controlRest.close());
   const bindings = (bindingList.items ?? []).map((b) => ({ name: b.metadata.name, template: `${b.spec.resource.kind}/${b.spec.resource.name}` }));
   const live = new Map<string, Map<string, Live>>();
+  const hpaHeld = new Set<string>();
   for (const m of members) {
     const rest = new KubeRest(m.kc);
     const objects = new Map<string, Live>();
     try {
+      for (const name of await hpaTargets(rest).catch((): string[] => [])) hpaHeld.add(`${m.name} Deployment/${name}`);
       for (const r of WATCHED) {
         const list = await rest.request<{ items?: Live[] }>("GET", collectionPath(r, NAMESPACE), { query: { labelSelector: LABELS.work }, timeoutMs: 10_000 }).catch(() => ({ items: [] as Live[] }));
         // A list leaves apiVersion and kind off its items; the render has them.
@@ -106,5 +120,5 @@ export async function checkFleet(model: ChurnModel, members: { name: string; kc:
   }
   // The Admin API shows Secret values as digests keyed by the hub's TLS key: the live ones the same way.
   const key = secretDigestKey(await readFile(join(stateDir, "flotilla-certs", "hub.key"), "utf8"));
-  return compareFleet(model, live, rendered, bindings, (o) => keyedRedaction(o, key));
+  return compareFleet(model, live, rendered, bindings, (o) => keyedRedaction(o, key), hpaHeld);
 }

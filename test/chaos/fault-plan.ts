@@ -21,6 +21,12 @@ export type FaultKind =
   | "recreate-policy"
   /** A person deletes the chaos namespace in a member: Kubernetes deletes its objects; Flotilla must bring them back. */
   | "delete-member-namespace"
+  /**
+   * A member registers again as a new Cluster: its agent is killed, its Cluster removed by force
+   * (`flotillactl unjoin --force`), and the agent registers with a bootstrap token; the new Cluster
+   * lacks the admin's labels until the admin sets them again downMs after it registered.
+   */
+  | "register-again"
   /** Only with --etcd-restore: the control cluster's etcd is snapshotted, and downMs later restored from it. */
   | "restore-control-etcd"
   /**
@@ -41,6 +47,7 @@ export const FAULT_KINDS: readonly FaultKind[] = [
   "recreate-policy",
   "delete-member-namespace",
   "previous-version-replica",
+  "register-again",
 ];
 
 /** How old the snapshot is that restore-control-etcd restores. */
@@ -72,11 +79,20 @@ export interface FaultPlanOptions {
   etcdRestore?: boolean;
 }
 
+/** How long a member that registered again lacks the admin's labels. */
+export const REGISTER_AGAIN_UNLABELLED_MS: readonly [number, number] = [5_000, 8_000];
+
 /** The quiet start (churn only) and the gap range between faults. */
 export const FIRST_FAULT_MS = 8_000;
 export const GAP_MS: readonly [number, number] = [4_000, 9_000];
 
-const ON_MEMBER: readonly FaultKind[] = ["kill-agent", "stop-agent", "kill-member-apiserver", "delete-member-namespace"];
+/** The members in the order a fault or a user tries them: the planned one, then the next ones, round. */
+export function fromPlanned<T extends { name: string }>(members: readonly T[], planned: string | undefined): T[] {
+  const at = Math.max(0, members.findIndex((m) => m.name === planned));
+  return [...members.slice(at), ...members.slice(0, at)];
+}
+
+const ON_MEMBER: readonly FaultKind[] = ["kill-agent", "stop-agent", "kill-member-apiserver", "delete-member-namespace", "register-again"];
 
 /**
  * Faults at seeded times from FIRST_FAULT_MS on, GAP_MS apart, each over before the run ends. Kinds
@@ -116,6 +132,11 @@ function downTime(rng: Random, kind: FaultKind, failureThresholdMs: number): num
     case "previous-version-replica":
       // How long the previous version leads; its two restarts add a few seconds each.
       return rng.between(3_000, 6_000);
+    case "register-again":
+      // How long the new Cluster lacks the admin's labels: past the hub's 10 s settle period
+      // (--cluster-ready-settle-period), after which it tells a cluster to remove what its placement
+      // dropped; the unjoin and the registration add a few seconds.
+      return rng.between(REGISTER_AGAIN_UNLABELLED_MS[0], REGISTER_AGAIN_UNLABELLED_MS[1]);
     default:
       return rng.between(1_000, 4_000);
   }
@@ -147,6 +168,61 @@ export function planUserWrites(rng: Random, o: Pick<FaultPlanOptions, "durationM
   const out: UserWrite[] = [];
   for (let at = FIRST_FAULT_MS + rng.between(0, USER_WRITE_GAP_MS[0]), i = 0; at < o.durationMs - USER_WRITE_GAP_MS[0]; at += rng.between(USER_WRITE_GAP_MS[0], USER_WRITE_GAP_MS[1]), i++) {
     out.push({ atMs: at, how: i % 2 === 0 ? "copy" : "recreate", member: rng.pick(o.members), pick: rng.next() });
+  }
+  return out;
+}
+
+/**
+ * A user's HPA in a member (issue 37): at atMs an HPA on one of Flotilla's Deployments there and a
+ * scale to `replicas` (as the HPA controller would write it); `rescaleAfterMs` later a scale to
+ * `rescaleTo`; `updateAfterMs` after the start the template's replicas change (to `templateReplicas`,
+ * or the next value if that is the template's already); at endMs the user deletes the HPA, or keeps
+ * it to the end of the run (endMs undefined).
+ */
+export interface HpaPlan {
+  atMs: number;
+  member: string;
+  /** Which of the member's Deployments of Flotilla's, as a fraction of their sorted list, [0, 1). */
+  pick: number;
+  replicas: number;
+  rescaleAfterMs: number;
+  rescaleTo: number;
+  updateAfterMs: number;
+  templateReplicas: number;
+  endMs?: number;
+}
+
+/** How long a user keeps an HPA before deleting it, and the gap before the next. */
+export const HPA_HOLD_MS: readonly [number, number] = [24_000, 36_000];
+export const HPA_GAP_MS: readonly [number, number] = [4_000, 10_000];
+/** The user's replicas: above any template's (6 to 12 in all), so never the template's division. */
+export const HPA_REPLICAS: readonly [number, number] = [13, 20];
+
+/**
+ * One HPA at a time from FIRST_FAULT_MS on, each held HPA_HOLD_MS, rescaled and its template's
+ * replicas changed while it holds; the one whose hold would pass the end is kept to the end.
+ */
+export function planHpas(rng: Random, o: Pick<FaultPlanOptions, "durationMs" | "members">): HpaPlan[] {
+  const out: HpaPlan[] = [];
+  for (let at = FIRST_FAULT_MS + rng.between(2_000, 8_000); at < o.durationMs - HPA_HOLD_MS[0]; ) {
+    const hold = rng.between(HPA_HOLD_MS[0], HPA_HOLD_MS[1]);
+    const replicas = rng.between(HPA_REPLICAS[0], HPA_REPLICAS[1]);
+    // Another value than the first scale's.
+    const other = rng.between(HPA_REPLICAS[0], HPA_REPLICAS[1] - 1);
+    const ends = at + hold + HPA_GAP_MS[1] < o.durationMs - HPA_HOLD_MS[0];
+    out.push({
+      atMs: at,
+      member: rng.pick(o.members),
+      pick: rng.next(),
+      replicas,
+      rescaleAfterMs: rng.between(4_000, 9_000),
+      rescaleTo: other >= replicas ? other + 1 : other,
+      updateAfterMs: rng.between(3_000, 12_000),
+      templateReplicas: rng.between(6, 12),
+      ...(ends ? { endMs: at + hold } : {}),
+    });
+    if (!ends) break;
+    at += hold + rng.between(HPA_GAP_MS[0], HPA_GAP_MS[1]);
   }
   return out;
 }

@@ -7,10 +7,12 @@ import type { Flotilla } from "../env/flotilla.ts";
 import type { ManagedProcess } from "../env/managed-process.ts";
 import { argsOnVersion, type PreviousVersion } from "../env/previous-version.ts";
 import { waitFor } from "../env/wait.ts";
-import { type ControlAccess, persist } from "./control-writes.ts";
-import type { Fault } from "./fault-plan.ts";
+import { clusterLabelPatch, LABEL_GROUP } from "./churn-model.ts";
+import { type ControlAccess, labelCluster, persist } from "./control-writes.ts";
+import { type Fault, fromPlanned } from "./fault-plan.ts";
 import { restoreEtcd, snapshotEtcd } from "./etcd-restore.ts";
 import { deleteBinding, deleteMemberNamespace } from "./object-faults.ts";
+import { registerAgain } from "./re-registration.ts";
 
 export interface Replica {
   process: ManagedProcess;
@@ -20,7 +22,8 @@ export interface Replica {
 export interface FaultOutcome extends Fault {
   /** Which process it hit. */
   target: string;
-  /** How long the fault took, restart included. */
+  /** When it was injected (Date.now()), and how long it took, restart included. */
+  startedMs: number;
   tookMs: number;
   /** What it found or saw, for the log line. */
   detail?: string;
@@ -131,9 +134,7 @@ export async function inject(f: Fault, fleet: Fleet, flotilla: Flotilla, replica
       }
       case "delete-member-namespace": {
         // The planned member, or the next one whose namespace holds copies: churn may have moved all away.
-        const at = Math.max(0, fleet.members.findIndex((m) => m.name === f.member));
-        const order = [...fleet.members.slice(at), ...fleet.members.slice(0, at)];
-        const member = order.find((m) => control.memberCopies(m.name) > 0);
+        const member = fromPlanned(fleet.members, f.member).find((m) => control.memberCopies(m.name) > 0);
         if (member === undefined) {
           target = "namespace chaos in no member (none holds a copy now)";
           break;
@@ -169,6 +170,27 @@ export async function inject(f: Fault, fleet: Fleet, flotilla: Flotilla, replica
         extra = { detail: led ? `the previous version led for ${f.downMs} ms` : "the previous version ran as the standby (it did not take the lease in 30 s)" };
         break;
       }
+      case "register-again": {
+        const a = flotilla.agents.get(f.member ?? "");
+        const m = fleet.members.find((x) => x.name === f.member);
+        if (a === undefined || m === undefined) throw new Error(`no agent for ${f.member}`);
+        target = `${m.name} registers again`;
+        holder.hold(a.process);
+        held.push(a.process);
+        const { oldUid, newUid } = await registerAgain({ member: m.name, agent: a.process, memberKc: m.kubeConfig(), controlKc: fleet.control.kubeConfig(), stateDir: fleet.root, registrationAddress: `127.0.0.1:${flotilla.registrationPort}` });
+        const registered = Date.now();
+        const copies = control.memberCopies(m.name);
+        const byLabel = control.memberCopies(m.name, LABEL_GROUP);
+        await sleep(f.downMs);
+        // The admin sets the labels again as the intent has them (the churn waits meanwhile).
+        const labelled = await control.churn.run(async () => {
+          const on = control.model().labelled.includes(m.name);
+          await labelCluster(control.rest, m.name, clusterLabelPatch({ op: on ? "label" : "unlabel" }));
+          return on;
+        });
+        extra = { detail: `Cluster ${oldUid} → ${newUid}, ${Date.now() - registered} ms without the admin's labels${labelled ? "" : " (the intent has none on it now)"}; the member held ${copies} copies, ${byLabel} of them placed by the label` };
+        break;
+      }
       case "restore-control-etcd": {
         target = "control-etcd (snapshot, then restore)";
         // The churn waits during the snapshot and the restore, so the model matches what etcd holds.
@@ -183,9 +205,9 @@ export async function inject(f: Fault, fleet: Fleet, flotilla: Flotilla, replica
         break;
       }
     }
-    return { ...f, target, tookMs: Date.now() - started, ...extra };
+    return { ...f, target, startedMs: started, tookMs: Date.now() - started, ...extra };
   } catch (err) {
-    return { ...f, target, tookMs: Date.now() - started, ...extra, error: err instanceof Error ? err.message : String(err) };
+    return { ...f, target, startedMs: started, tookMs: Date.now() - started, ...extra, error: err instanceof Error ? err.message : String(err) };
   } finally {
     for (const p of held) holder.release(p);
   }

@@ -6,6 +6,7 @@ import { LABELS } from "../../shared/api/types.ts";
 import { collectionPath, KubeRest, type ResourceInfo } from "../../shared/kube-rest.ts";
 import { templateId, type TemplateKind, NAMESPACE, WIDGET_API_VERSION } from "./churn-model.ts";
 import type { ObservedDeletion } from "./deletion-judge.ts";
+import type { ReplicaChange } from "./field-reset-judge.ts";
 
 export const WATCHED: readonly (ResourceInfo & { kind: TemplateKind })[] = [
   { apiVersion: "apps/v1", kind: "Deployment", plural: "deployments", namespaced: true },
@@ -17,15 +18,19 @@ export const WATCHED: readonly (ResourceInfo & { kind: TemplateKind })[] = [
 interface Seen {
   uid: string;
   firstSeenMs: number;
+  /** A Deployment's spec.replicas when last seen. */
+  replicas?: number;
 }
 
 interface ObjectMeta {
   metadata?: { name?: string; uid?: string; resourceVersion?: string };
+  spec?: { replicas?: number };
 }
 
-/** Watches one member; deletions() is everything seen to go so far. */
+/** Watches one member; deletions() is everything seen to go so far, replicaChanges() every value of a Deployment's spec.replicas. */
 export class MemberWatch {
   private readonly deleted: ObservedDeletion[] = [];
+  private readonly replicas: ReplicaChange[] = [];
   private readonly known = new Map<string, Seen>();
   private readonly aborts = new Set<AbortController>();
   private stopped = false;
@@ -47,9 +52,14 @@ export class MemberWatch {
     return [...this.deleted];
   }
 
-  /** How many Flotilla copies the member holds now, as far as the watch knows. */
-  size(): number {
-    return this.known.size;
+  /** Each value of spec.replicas seen on a Deployment of Flotilla's (its first and every change; after a break in the watch, what the relist shows). */
+  replicaChanges(): ReplicaChange[] {
+    return [...this.replicas];
+  }
+
+  /** How many Flotilla copies the member holds now (of the templates `of` picks), as far as the watch knows. */
+  size(of: (id: string) => boolean = () => true): number {
+    return [...this.known.keys()].filter(of).length;
   }
 
   /** Whether the member holds a copy of this template now, as far as the watch knows. */
@@ -122,6 +132,12 @@ export class MemberWatch {
     const seen = this.known.get(key);
     if (seen !== undefined && seen.uid !== uid && howReplaced !== undefined) this.deleted.push({ atMs: now, member: this.member, id: key, firstSeenMs: seen.firstSeenMs, how: howReplaced === "gone-while-unwatched" ? howReplaced : "recreated" });
     if (seen === undefined || seen.uid !== uid) this.known.set(key, { uid, firstSeenMs: now });
+    const replicas = o.spec?.replicas;
+    const known = this.known.get(key) as Seen;
+    if (kind === "Deployment" && replicas !== undefined && known.replicas !== replicas) {
+      known.replicas = replicas;
+      this.replicas.push({ atMs: now, member: this.member, deployment: o.metadata?.name ?? "", uid, replicas, resourceVersion: Number(o.metadata?.resourceVersion ?? 0) });
+    }
     return key;
   }
 

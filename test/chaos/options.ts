@@ -36,7 +36,8 @@ export const chaosUsage = `usage: npm run chaos -- [--duration D] [--seed N] [--
 faults, one every 4 to 9 s, every kind in each seeded round: kill -9 the leader or the standby
 replica; kill -9 or SIGSTOP an agent; kill -9 a member's kube-apiserver; kill -9 the control
 cluster's kube-apiserver and etcd; delete a ResourceBinding; delete a PropagationPolicy and create
-it again; delete the chaos namespace in a member. See docs/development/chaos.md.`;
+it again; delete the chaos namespace in a member; a member registers again as a new Cluster.
+Beside them: Cluster labels set and removed, users' HPAs in members. See docs/development/chaos.md.`;
 
 /** Parses the flags; `now` seeds a run that names no seed. */
 export function parseChaosOptions(args: string[], now: number): ChaosOptions {
