@@ -266,6 +266,42 @@ describe("Placement: cluster groups, spread, rescheduling, dependencies, preserv
     await kubectl(fleet.control, ["delete", "deployment", "-n", NS, "both"]);
   });
 
+  it("releases a dependency no workload needs no more once a policy claims it before its binding is gone (issue 37, found by the deletion model)", async () => {
+    await apply(fleet.control, JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "rel-conf", namespace: NS }, data: { MODE: "fleet" } }));
+    await apply(fleet.control, deployment("rel", 1, { containers: [{ name: "c", image: "nginx", envFrom: [{ configMapRef: { name: "rel-conf" } }] }] }));
+    await apply(fleet.control, policy("rel", { propagateDeps: true, placement: { clusterAffinity: { clusterNames: ["member3"] } } }));
+    const conf = await eventually("rel-conf in member3", () => getJson<ObjectJson & { metadata: { uid: string } }>(m3, ["configmap", "-n", NS, "rel-conf"]), () => true);
+    // member3's agent is away: the release, when it comes, waits for it.
+    await flotilla.stopAgent("member3");
+    try {
+      // The Deployment stops using it: after the grace period (2 s here) its binding is released.
+      await apply(fleet.control, deployment("rel", 1));
+      type Meta = { metadata: { deletionTimestamp?: string; annotations?: Record<string, string>; labels?: Record<string, string> } };
+      await eventually("rel-conf's binding released", binding("rel-conf-configmap"), (b) => (b as unknown as Meta).metadata.annotations?.["flotilla.dev/released-because"] === "DependencyReleased");
+      // A policy of its own claims it before the binding is gone: released no more, and made again under the policy.
+      await apply(
+        fleet.control,
+        JSON.stringify({
+          apiVersion: "flotilla.dev/v1alpha1",
+          kind: "PropagationPolicy",
+          metadata: { name: "rel-conf", namespace: NS },
+          spec: { resourceSelectors: [{ apiVersion: "v1", kind: "ConfigMap", name: "rel-conf" }], placement: { clusterAffinity: { clusterNames: ["member3"] } } },
+        }),
+      );
+      await eventually("rel-conf's binding made again under its policy", binding("rel-conf-configmap"), (b) => {
+        const m = (b as unknown as Meta).metadata;
+        return m.deletionTimestamp === undefined && m.labels?.["flotilla.dev/policy-name"] === "rel-conf";
+      });
+    } finally {
+      await flotilla.startAgent("member3");
+    }
+    await eventually("member3 Ready", () => getJson<{ status?: { conditions?: { type: string; status: string }[] } }>(fleet.control, ["cluster", "member3"]), (c) => c.status?.conditions?.some((x) => x.type === "Ready" && x.status === "True") === true, 30_000);
+    // Outlasts the agent's resync and a removal's way to it.
+    await new Promise((r) => setTimeout(r, 4_000));
+    assert.equal((await getJson<ObjectJson & { metadata: { uid: string } }>(m3, ["configmap", "-n", NS, "rel-conf"]))?.metadata.uid, conf.metadata.uid, "member3 keeps the very ConfigMap");
+    await kubectl(fleet.control, ["delete", "deployment", "-n", NS, "rel"]);
+  });
+
   it("leaves the member copies, no longer managed, when a template under preserveResourcesOnDeletion is deleted", async () => {
     await apply(fleet.control, deployment("kept", 1));
     await apply(fleet.control, policy("kept", { preserveResourcesOnDeletion: true, placement: { clusterAffinity: { clusterNames: ["member1"] } } }));
