@@ -458,7 +458,7 @@ export class ModelFleet {
     const workload = this.binding(WORKLOAD);
     const needing = () => (workload !== undefined && (binding?.spec.requiredBy?.some((r) => r.name === WORKLOAD_BINDING) === true || requiresOf(workload).includes(key)) ? [workload] : []);
     // The agent's holdings as the hub's session knows them: what the agent reported or was sent, and was not sent the removal of.
-    const runs = (workKey: string) => this.sessions.get(cluster)?.holds.has(workKey) === true;
+    const runs = (workKey: string) => this.sessions.get(cluster)?.inTheWay(workKey) === true;
     return deletionIntent({ name: cluster, leaving, readyForMs: !c.ready ? 0 : c.justReady ? 0 : Infinity, accepted: true }, binding, template, SETTLE_MS, { needing, runs });
   }
 

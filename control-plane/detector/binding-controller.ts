@@ -203,7 +203,7 @@ export class BindingController {
       unschedulableThresholdMs: this.unschedulableThresholdMs,
       ...(availableSince ? { availableSince } : {}),
       requiredBy,
-      requires: this.deps.known(key),
+      requires: this.deps.known(key).filter((k) => k !== key), // a script that names its own object adds nothing
       interpreter: this.interpreters.for(template),
       overrideExists: overrideLookup(this.caches, match?.policy),
       priorityValue: priorityLookup(this.caches),

@@ -239,9 +239,15 @@ export class AgentSession {
     for (const key of this.deletions.holds) if (this.works.get(this.cluster, key) === undefined) this.outbox.mark(key);
   }
 
-  /** Whether the agent holds the Work (reported it, or was sent it) and has not been sent its removal. */
+  /** Whether a workload stands in its dependencies' way here: the agent holds its Work (not sent its removal), or a person kept it. */
   holdsWork(key: string): boolean {
-    return this.deletions.holds.has(key);
+    return this.deletions.inTheWay(key);
+  }
+
+  /** Judges again every removal that waits for a workload to go first. */
+  recheckWaiting(): void {
+    if (this.closed || this.hello === undefined) return;
+    for (const key of this.deletions.waiting()) this.outbox.mark(key);
   }
 
   /** A list changed (the customizations, or this cluster's MetricsWanted): sent if the agent takes it and holds another. */

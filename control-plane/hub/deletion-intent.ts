@@ -69,11 +69,13 @@ export const DEPENDENT_RECHECK_MS = 30_000;
  * issue 37, found by the deletion model.
  */
 export function workloadInTheWay(binding: ResourceBinding, cluster: string, dependents: Dependents, released = false): string | undefined {
+  const self = templateKeyOfBinding(binding);
   for (const w of dependents.needing()) {
     const key = templateKeyOfBinding(w);
+    if (key === self) continue; // a script that names its own object
     const placed = w.metadata.deletionTimestamp === undefined && w.spec.clusters.some((t) => t.name === cluster);
     if (!placed && !dependents.runs(key)) continue;
-    const refers = requiresOf(w).includes(templateKeyOfBinding(binding));
+    const refers = requiresOf(w).includes(self);
     // Released, its requiredBy is as it was then: a workload still placed there no longer refers to it
     // (else it would not be released), unless its binding, written since, says it does.
     if (released && placed && !refers) continue;

@@ -29,6 +29,7 @@ export function startHub(ctx: ControlPlaneContext): HubPart {
   const settleMs = ctx.opts.clusterReadySettleMs ?? READY_SETTLE_MS;
   // Absences kept while a cluster was not Ready (or just Ready again) are judged again once it has settled.
   const rechecks = new ClusterTimers((cluster) => hub.session(cluster)?.recheckAbsent());
+  const waitRechecks = new ClusterTimers((cluster) => hub.session(cluster)?.recheckWaiting());
   // Which workloads require a template (their bindings say so under propagateDeps): the judge's dependents.
   const requires = new RequiresIndex();
   caches.bindings.on({ add: (b) => requires.set(b), update: (b) => requires.set(b), delete: (b) => requires.delete(b) });
@@ -82,7 +83,7 @@ export function startHub(ctx: ControlPlaneContext): HubPart {
     const judged = deletionIntent({ name: cluster, leaving, readyForMs, accepted }, binding, template, settleMs, { needing, runs });
     if (judged === undefined && readyForMs > 0 && readyForMs < settleMs) rechecks.after(cluster, settleMs - readyForMs);
     // Waiting for a workload to go first: judged again when its removal is sent, and on a timer whatever happens meanwhile.
-    if (judged?.waitsFor !== undefined) rechecks.after(cluster, DEPENDENT_RECHECK_MS);
+    if (judged?.waitsFor !== undefined) waitRechecks.after(cluster, DEPENDENT_RECHECK_MS);
     return judged;
   };
   // Only reports this control plane accepted made these records (DESIGN §7: an agent speaks for what it was sent).
@@ -144,6 +145,7 @@ export function startHub(ctx: ControlPlaneContext): HubPart {
     // Agents reconnect to another replica, or to this one when it is back.
     stop: () => {
       rechecks.clear();
+      waitRechecks.clear();
       hub.closeAll();
     },
   };

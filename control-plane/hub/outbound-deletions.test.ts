@@ -154,7 +154,8 @@ describe("OutboundDeletions: a dependency waits for its workload to go first (is
   /** Works w0…w5 (workloads, all meant to go) and dep (a ConfigMap that waits for w5 while the agent holds it). */
   function fleet() {
     const of: { d?: OutboundDeletions } = {};
-    const intent = (key: string): Intent => (key === "dep" && of.d?.holds.has("w5") === true ? { reason: "PlacementChanged", preserve: false, waitsFor: "w5" } : { reason: "PlacementChanged", preserve: false });
+    // As the hub's judge asks it (index.ts: runs is AgentSession.holdsWork, inTheWay here).
+    const intent = (key: string): Intent => (key === "dep" && of.d?.inTheWay("w5") === true ? { reason: "PlacementChanged", preserve: false, waitsFor: "w5" } : { reason: "PlacementChanged", preserve: false });
     const held: string[] = [];
     const d = new OutboundDeletions({ cluster: "member1", intent, budget: { percent: 50, min: 2, windowMs: 60_000 }, onHeld: (k) => held.push(k), now: () => 0 });
     of.d = d;
@@ -194,6 +195,50 @@ describe("OutboundDeletions: a dependency waits for its workload to go first (is
     assert.equal(d.deleteFor("dep"), undefined, "waits for w5, not held");
     assert.deepEqual(d.decide("approve"), []);
     assert.equal(d.deleteFor("dep"), undefined, "still waiting");
+  });
+
+  it("a workload a person kept also keeps what is judged after it (its binding caught up later)", () => {
+    const { d } = fleet();
+    for (const k of ["w0", "w1", "w2", "w3", "w4", "w5"]) d.deleteFor(k);
+    d.decide("reject");
+    assert.deepEqual(d.deleteFor("w5"), { reason: "PlacementChanged", preserve: true });
+    assert.deepEqual(d.deleteFor("dep"), { reason: "PlacementChanged", preserve: true }, "judged only now: kept with its workload");
+  });
+
+  it("a chain: what waits behind what waits for a held workload is answered too", () => {
+    const of: { d?: OutboundDeletions } = {};
+    const waitsFor: Record<string, string> = { b: "a", c: "b" };
+    const intent = (key: string): Intent => {
+      const w = waitsFor[key];
+      return w !== undefined && of.d?.inTheWay(w) === true ? { reason: "PlacementChanged", preserve: false, waitsFor: w } : { reason: "PlacementChanged", preserve: false };
+    };
+    const d = new OutboundDeletions({ cluster: "member1", intent, budget: { percent: 0, min: 0, windowMs: 60_000 }, onHeld: () => {}, now: () => 0 });
+    of.d = d;
+    for (const k of ["a", "b", "c"]) d.holding(k);
+    for (const k of ["c", "b", "a"]) assert.equal(d.deleteFor(k), undefined);
+    assert.deepEqual(d.decide("reject").sort(), ["a", "b", "c"]);
+    for (const k of ["a", "b", "c"]) assert.deepEqual(d.deleteFor(k), { reason: "PlacementChanged", preserve: true }, k);
+  });
+
+  it("an approval given while the workload was held waits again once the workload is given back", () => {
+    const { d } = fleet();
+    for (const k of ["w0", "w1", "w2", "w3", "w4", "dep", "w5"]) d.deleteFor(k);
+    d.decide("approve");
+    d.holding("w5"); // placed there again before its removal went
+    assert.equal(d.deleteFor("dep"), undefined, "waits for w5 again");
+    assert.equal(d.waitsFor("dep"), "w5");
+  });
+
+  it("two that refer to each other never wait for each other", () => {
+    const of: { d?: OutboundDeletions } = {};
+    const intent = (key: string): Intent => ({ reason: "PlacementChanged", preserve: false, ...(of.d?.inTheWay(key === "a" ? "b" : "a") === true ? { waitsFor: key === "a" ? "b" : "a" } : {}) });
+    const d = new OutboundDeletions({ cluster: "member1", intent, onHeld: () => {}, now: () => 0 });
+    of.d = d;
+    d.holding("a");
+    d.holding("b");
+    assert.equal(d.deleteFor("a"), undefined, "a waits for b");
+    assert.deepEqual(d.deleteFor("b"), { reason: "PlacementChanged", preserve: false }, "b would wait for a, which waits for b: it goes");
+    assert.deepEqual(d.waitingOn("b"), ["a"], "and a is judged again once b is sent");
   });
 
   it("given again (its binding caught up), it waits no more", () => {

@@ -2,6 +2,7 @@
 // user's intent, and, past the cluster's budget within the window, only once a person approved.
 import { FEATURES } from "../../shared/protocol.ts";
 import { DEFAULT_DELETION_BUDGET, type DeletionBudget, DeletionWindow } from "./deletion-brake.ts";
+import { DependentWaits } from "./dependent-waits.ts";
 
 /** Why a Work goes, and whether its objects stay in the member (released from Flotilla). */
 export interface Intent {
@@ -63,8 +64,8 @@ export class OutboundDeletions {
   private readonly earlier = new Set<string>();
   /** Held because the cluster registered again since the Work was applied (EARLIER_REGISTRATION_REASONS). */
   private readonly heldEarlier = new Set<string>();
-  /** Removals waiting for a workload that requires them to leave the cluster first: key → that workload's Work key. */
-  private readonly waiting = new Map<string, string>();
+  /** Removals waiting for a workload that refers to them to leave the cluster first. */
+  private readonly waits = new DependentWaits();
 
   constructor(opts: {
     cluster: string;
@@ -104,7 +105,8 @@ export class OutboundDeletions {
     this.heldEarlier.delete(key);
     this.earlier.delete(key);
     this.decided.delete(key);
-    this.waiting.delete(key);
+    this.waits.release(key);
+    this.waits.unkeep(key);
   }
 
   /** The Works the agent's Hello says it applied under an earlier registration of the cluster. */
@@ -124,17 +126,22 @@ export class OutboundDeletions {
       this.misread.delete(key);
       this.heldEarlier.delete(key);
       this.decided.delete(key);
-      this.waiting.delete(key);
+      this.waits.release(key);
       return undefined;
     }
-    const decision = this.decided.get(key);
-    // A workload that requires it is placed or still runs there: it goes first (waitingOn: judged
-    // again once that removal is sent); a person's answer to the workload's held removal is its too.
-    if (decision === undefined && intent.waitsFor !== undefined) {
-      this.waiting.set(key, intent.waitsFor);
+    let decision = this.decided.get(key);
+    // A workload that refers to it is placed or still runs there: it goes first (waitingOn: judged
+    // again once that removal is sent). A person's answer to the workload's held removal is its too
+    // (decide); a workload a person kept keeps it; an approval given while the workload was held
+    // waits again if the workload was given back since.
+    const workload = intent.waitsFor;
+    if (workload !== undefined && this.waits.isKept(workload)) decision = "reject";
+    const approvalStale = decision === "approve" && workload !== undefined && this.holds.has(workload) && !this.decided.has(workload) && !this.held.has(workload);
+    if (workload !== undefined && (decision === undefined || approvalStale) && this.waits.park(key, workload)) {
+      this.decided.delete(key);
       return undefined;
     }
-    this.waiting.delete(key);
+    this.waits.release(key);
     // Issue 37, item 7: a placement that no longer names a cluster that registered again since the
     // Work was applied there says nothing about the Work (the new Cluster may lack the labels an
     // admin set on the old one): held until a person decides, or the placement gives it again.
@@ -174,6 +181,8 @@ export class OutboundDeletions {
     this.holds.delete(key);
     this.held.delete(key);
     this.decided.delete(key);
+    // Kept by a person: what waits for it is kept too.
+    if (decision === "reject") this.waits.keep(key);
     const sent: Intent = { reason: intent.reason, preserve: intent.preserve, ...(intent.preserveUnknown === undefined ? {} : { preserveUnknown: intent.preserveUnknown }) };
     // Rejected: the objects stay in the member, released from Flotilla, so nothing waits on them.
     return decision === "reject" ? { ...sent, preserve: true } : sent;
@@ -181,8 +190,8 @@ export class OutboundDeletions {
 
   /** Applies a person's decision to what is held now; returns the keys to judge again. */
   decide(decision: Decision): string[] {
-    // With them, the removals waiting for one of them to go first (a dependency after its workload).
-    const keys = [...this.held.keys(), ...[...this.waiting].filter(([, w]) => this.held.has(w)).map(([k]) => k)];
+    // With them, the removals waiting for one of them to go first, through others too (a dependency after its workload).
+    const keys = [...new Set([...this.held.keys(), ...this.waits.behind(this.held.keys())])];
     for (const k of keys) this.decided.set(k, decision);
     if (decision === "approve") this.window.reset();
     return keys;
@@ -190,12 +199,22 @@ export class OutboundDeletions {
 
   /** The removals waiting for this Work to go first: judged again once its removal is sent. */
   waitingOn(key: string): string[] {
-    return [...this.waiting].filter(([, w]) => w === key).map(([k]) => k);
+    return this.waits.waitingOn(key);
   }
 
-  /** Whether a removal waits for a workload that requires it to go first, and which. */
+  /** Whether a removal waits for a workload that refers to it to go first, and which. */
   waitsFor(key: string): string | undefined {
-    return this.waiting.get(key);
+    return this.waits.of(key);
+  }
+
+  /** Every removal that waits for a workload (judged again on a timer: deletion-intent.ts DEPENDENT_RECHECK_MS). */
+  waiting(): string[] {
+    return this.waits.keys();
+  }
+
+  /** Whether the workload still stands in its dependencies' way here: the agent holds it, or a person kept it (released in the member). */
+  inTheWay(key: string): boolean {
+    return this.holds.has(key) || this.waits.isKept(key);
   }
 
   isHeld(key: string): boolean {

@@ -14,7 +14,8 @@ export class RequiresIndex {
 
   set(b: ResourceBinding): void {
     this.delete(b);
-    const keys = b.metadata.deletionTimestamp === undefined ? requiresOf(b) : [];
+    // Also while being deleted: a workload whose removal has not reached every member still stands in its dependencies' way there.
+    const keys = requiresOf(b);
     if (keys.length === 0) return;
     const id = idOf(b);
     this.byBinding.set(id, keys);
