@@ -115,10 +115,13 @@ describe("test/runner/run.ts", () => {
   it("runs a companion at the lowest priority beside a file that runs alone, and raises it once the alone file is done", async () => {
     // test/leader-thread.test.ts is in RUN_ALONE (it allows a companion); the other prints its
     // autogroup's priority (test/env/autogroup.ts) beside it, and again after it ended.
-    const aloneFile = fixture("leader-thread.test.ts", `it("runs alone a while", () => new Promise((r) => setTimeout(r, 2000)));`);
+    // Without CAP_SYS_ADMIN the kernel takes one autogroup write per 100 ms machine-wide, and the
+    // runner retries a refused one (AUTOGROUP_WRITE_PATIENCE_MS): the companion looks for up to 3 s,
+    // beside an alone file that runs 4 s (a full suite's writes around it delayed it past the first look).
+    const aloneFile = fixture("leader-thread.test.ts", `it("runs alone a while", () => new Promise((r) => setTimeout(r, 4000)));`);
     const companion = fixture(
       "companion.test.mjs",
-      `import { readFileSync } from "node:fs";\nconst nice = () => readFileSync("/proc/self/autogroup", "utf8").trim();\nit("reports its priority", async () => { console.log("BESIDE:", nice()); await new Promise((r) => setTimeout(r, 4000)); console.log("AFTER:", nice()); });`,
+      `import { readFileSync } from "node:fs";\nconst nice = () => readFileSync("/proc/self/autogroup", "utf8").trim();\nit("reports its priority", async () => { for (let i = 0; i < 30 && !nice().endsWith(" 19"); i++) await new Promise((r) => setTimeout(r, 100)); console.log("BESIDE:", nice()); await new Promise((r) => setTimeout(r, 6000)); console.log("AFTER:", nice()); });`,
     );
     const r = await new Promise<{ code: number; out: string }>((resolve) => {
       execFile(process.execPath, [join(root, "test/runner/run.ts"), "--global-setup", "", "--times", join(dir, "companion-times.json"), "--concurrency", "2", aloneFile, companion], { cwd: dir, encoding: "utf8", timeout: 60_000 }, (err, stdout, stderr) => {
