@@ -392,15 +392,17 @@ export class ModelFleet {
     this.rounds++;
     const order = [...this.templates].sort(([a], [b]) => (Number(a === MOUNTED) - Number(b === MOUNTED)) * (this.rounds % 2 === 0 ? 1 : -1));
     for (const [t, uid] of order) {
-      const previous = this.bindings.get(t);
+      let previous = this.bindings.get(t);
       const template = this.templateOf(t, uid);
-      const match = claimPolicy(template, [...this.policies.values()], previous?.claimant);
-      const required = t === MOUNTED ? this.requiredBy(previous) : undefined;
-      // A template deleted and made again: its old binding, being deleted, goes at once as one deleted by hand (the status controller), and a new one is made.
+      // A template deleted and made again: its old binding, being deleted, goes at once as one deleted
+      // by hand (the status controller releases its finalizer while the template lives), and the new
+      // one is written in the same breath.
       if (previous !== undefined && previous.rb.spec.resource.uid !== uid) {
         this.bindings.delete(t);
-        continue;
+        previous = undefined;
       }
+      const match = claimPolicy(template, [...this.policies.values()], previous?.claimant);
+      const required = t === MOUNTED ? this.requiredBy(previous) : undefined;
       // Released: the new binding waits until the old one is gone; claimed or required again meanwhile,
       // the reason comes off (binding-release.ts unreleaseBinding) and it goes at once, as one deleted by hand.
       if (previous?.released === true) {
