@@ -17,6 +17,9 @@ import { type CustomizedInterpreter, INTERPRETER_FAILED, type ManifestOutcome } 
 
 const FIELD_MANAGER = "flotilla-agent";
 
+/** How many times an apply over member-owned replicas reads again when the object changed since it was read. */
+const RETAIN_TRIES = 5;
+
 /** How long an apply of a live scalable workload waits for the member's HPAs to be listed (an agent's start). */
 export const HPA_LIST_WAIT_MS = 10_000;
 
@@ -80,7 +83,7 @@ export class ManifestApplier {
    * An object the synced watch cache does not hold is created without reading it first
    * (create-only.ts); when it turns out to exist, it is read and decided on like any other.
    */
-  async applyManifest(key: string, label: string, manifest: KubeObject, conflictResolution: string, full: boolean, read = false): Promise<ManifestOutcome> {
+  async applyManifest(key: string, label: string, manifest: KubeObject, conflictResolution: string, full: boolean, read = false, retainTries = 0): Promise<ManifestOutcome> {
     const res = await this.discovery.resourceFor(manifest.apiVersion, manifest.kind);
     if (res === undefined) {
       return { manifest, applied: false, reason: "CreationFailed", message: `the member does not serve ${manifest.kind} in ${manifest.apiVersion}` };
@@ -98,18 +101,35 @@ export class ManifestApplier {
     if (decision.action === "skip") return { manifest, applied: false, reason: decision.reason, message: decision.message };
     const retained = retainByCustomization(manifest, live, this.customized(manifest));
     if ("failure" in retained) return { manifest, applied: false, reason: INTERPRETER_FAILED, message: retained.failure, ...(live === undefined ? {} : { live }) };
-    const desired = retainMemberOwned(withOwnership(retained.desired, key, label, namespace, this.owner), live, await this.scaledByHpa(manifest, namespace, name, live));
+    const scaled = await this.scaledByHpa(manifest, namespace, name, live);
+    // Replicas the member owns (an HPA scales it, or may): taken from the object as the apiserver has
+    // it now, not the cache, and applied only over that very version (its resourceVersion; a
+    // conflict reads and decides again), so an HPA's write in between is never set back (issue 37:
+    // the chaos run saw a lagging cache's value written over the HPA's).
+    let over: string | undefined;
+    if (scaled !== false && live !== undefined && isScalable(manifest.apiVersion, manifest.kind)) {
+      try {
+        live = await this.objects.read(res, namespace, name);
+      } catch (err) {
+        return { manifest, applied: false, reason: "RetrievalFailed", message: errorMessage(err) };
+      }
+      over = live?.metadata.resourceVersion;
+    }
+    const owned = retainMemberOwned(withOwnership(retained.desired, key, label, namespace, this.owner), live, scaled);
+    const desired = over === undefined ? owned : { ...owned, metadata: { ...owned.metadata, resourceVersion: over } };
     this.objects.ensure(res);
-    if (!full && live !== undefined && containsFields(live, desired)) return { manifest, applied: true, reason: "", message: "", live };
+    if (!full && live !== undefined && containsFields(live, owned)) return { manifest, applied: true, reason: "", message: "", live };
     try {
       await this.applied.ensureKind(manifest.apiVersion, manifest.kind);
-      live = await this.applyIn(res, namespace, name, unseen ? createOnly(desired) : desired);
+      live = await this.applyIn(res, namespace, name, unseen ? createOnly(owned) : desired);
       return { manifest, applied: true, reason: "", message: "", live };
     } catch (err) {
       if (unseen && isKubeStatus(err, 409)) {
         this.counts.createConflicts++;
         return this.applyManifest(key, label, manifest, conflictResolution, full, true);
       }
+      // Changed since it was read (an HPA scaled it): read and decide again, a few times.
+      if (over !== undefined && isKubeStatus(err, 409) && retainTries < RETAIN_TRIES) return this.applyManifest(key, label, manifest, conflictResolution, full, read, retainTries + 1);
       const waiting = namespace !== undefined && namespaceFailureOf(err, namespace) === "terminating" ? { waitingForNamespaceMs: this.namespaces.terminating(namespace) } : {};
       return { manifest, applied: false, reason: live === undefined ? "CreationFailed" : "UpdateFailed", message: errorMessage(err), ...waiting };
     }

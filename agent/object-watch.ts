@@ -58,6 +58,11 @@ export class ObjectWatch {
       // The cache only holds labelled objects; an unlabelled one (a conflict) needs a real read.
       if (cached !== undefined) return cached;
     }
+    return this.read(resource, namespace, name);
+  }
+
+  /** The object as the apiserver has it now (never the cache, which may lag a write of someone else's); undefined when absent. */
+  async read(resource: ResourceInfo, namespace: string | undefined, name: string): Promise<KubeObject | undefined> {
     try {
       return await this.rest.get<KubeObject>(objectPath(resource, namespace, name));
     } catch (err) {
