@@ -401,13 +401,17 @@ export class ModelFleet {
         this.bindings.delete(t);
         previous = undefined;
       }
-      const match = claimPolicy(template, [...this.policies.values()], previous?.claimant);
-      const required = t === MOUNTED ? this.requiredBy(previous) : undefined;
-      // Released: the new binding waits until the old one is gone; claimed or required again meanwhile,
-      // the reason comes off (binding-release.ts unreleaseBinding) and it goes at once, as one deleted by hand.
+      let match = claimPolicy(template, [...this.policies.values()], previous?.claimant);
+      let required = t === MOUNTED ? this.requiredBy(previous) : undefined;
+      // Released: the new binding waits until the old one is gone. Claimed or required again meanwhile,
+      // the reason comes off (binding-release.ts unreleaseBinding), it goes at once as one deleted by
+      // hand, and the new one is written in the same breath (judged afresh, with nothing before it).
       if (previous?.released === true) {
-        if (match !== undefined || required !== undefined) this.bindings.delete(t);
-        continue;
+        if (match === undefined && required === undefined) continue;
+        this.bindings.delete(t);
+        previous = undefined;
+        match = claimPolicy(template, [...this.policies.values()], undefined);
+        required = t === MOUNTED ? this.requiredBy(undefined) : undefined;
       }
       if (match === undefined && required === undefined) {
         // A dependency's own binding no workload needs any more is released (after a grace period); one a policy made keeps its last placement (DESIGN §11).
