@@ -1,6 +1,6 @@
 // Assembles the agent: the applied-record store, the work runner, the object watch, heartbeats
 // and the hub stream.
-import { ownerOf } from "./owner.ts";
+import { ownerOf } from "./judge/owner.ts";
 import { AGENT_FEATURES, PROTOCOL_VERSION } from "../shared/protocol.ts";
 import { earlierRegistration } from "../shared/earlier-registration.ts";
 import { readFile } from "node:fs/promises";
@@ -12,21 +12,21 @@ import { startHealthServer } from "../shared/health-server.ts";
 import { KubeRest } from "../shared/kube-rest.ts";
 import { counterOf, gaugeOf } from "../shared/metrics.ts";
 import { clusterUidOfCertificate } from "../shared/agent-pki.ts";
-import { AppliedStore } from "./applied-store.ts";
-import { CertificateRenewer, CredentialStore, type RegistrationOptions } from "./credentials.ts";
-import { HeartbeatSource } from "./heartbeat.ts";
-import { HubConnection } from "./hub-connection.ts";
-import { readLive } from "./live-objects.ts";
-import { ObjectWatch, WORK_KEY_ANNOTATION } from "./object-watch.ts";
-import { POD_WORKLOAD_KINDS, selectsPod } from "./unschedulable-pods.ts";
-import { UnschedulablePodWatch } from "./unschedulable-watch.ts";
-import { manifestsProblem } from "./work-manifests.ts";
-import { WorkRunner } from "./work-runner.ts";
-import { HpaIndex } from "./hpa-index.ts";
-import { EndpointSliceIndex } from "./endpoint-slices.ts";
-import { AgentCustomizations } from "./customizations.ts";
-import { KubeMetricsSource } from "./metrics-source.ts";
-import { WorkloadMetricsPoller } from "./workload-metrics.ts";
+import { AppliedStore } from "./applied/applied-store.ts";
+import { CertificateRenewer, CredentialStore, type RegistrationOptions } from "./hub/credentials.ts";
+import { HeartbeatSource } from "./heartbeat/heartbeat.ts";
+import { HubConnection } from "./hub/hub-connection.ts";
+import { readLive } from "./hub/live-objects.ts";
+import { ObjectWatch, WORK_KEY_ANNOTATION } from "./applied/object-watch.ts";
+import { POD_WORKLOAD_KINDS, selectsPod } from "./status/unschedulable-pods.ts";
+import { UnschedulablePodWatch } from "./status/unschedulable-watch.ts";
+import { manifestsProblem } from "./apply/work-manifests.ts";
+import { WorkRunner } from "./work/work-runner.ts";
+import { HpaIndex } from "./apply/hpa-index.ts";
+import { EndpointSliceIndex } from "./status/endpoint-slices.ts";
+import { AgentCustomizations } from "./interpreter/customizations.ts";
+import { KubeMetricsSource } from "./metrics/metrics-source.ts";
+import { WorkloadMetricsPoller } from "./metrics/workload-metrics.ts";
 
 export const AGENT_VERSION = "0.1.0";
 
@@ -104,7 +104,7 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
   heartbeats.onPod((pod, deleted) => unschedulable.seen(pod, deleted));
   /** Whether this run has looked for member objects no record names (once, after the first sync). */
   let orphansChecked = false;
-  // The fleet's CA names the fleet in every object this agent applies (agent/owner.ts).
+  // The fleet's CA names the fleet in every object this agent applies (agent/judge/owner.ts).
   const ca = await readFile(opts.tls.caFile);
   const runner: WorkRunner = new WorkRunner({
     rest,

@@ -5,7 +5,7 @@ import { createLogger } from "../shared/logger.ts";
 import { waitForSignal } from "../shared/signals.ts";
 import { maxReconnectBackoffProblem } from "../shared/reconnect.ts";
 import { startAgent } from "./agent.ts";
-import type { RegistrationOptions } from "./credentials.ts";
+import type { RegistrationOptions } from "./hub/credentials.ts";
 
 export const agentFlags: FlagSpec[] = [
   { name: "cluster-name", type: "string", env: "FLOTILLA_CLUSTER_NAME", required: true, help: "the member cluster this agent serves; must match its client certificate" },

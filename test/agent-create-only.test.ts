@@ -1,10 +1,10 @@
-// The apiserver's side of the agent's create-only apply (agent/create-only.ts), on a real one:
+// The apiserver's side of the agent's create-only apply (agent/apply/create-only.ts), on a real one:
 // server-side apply with metadata.resourceVersion "1" creates an object that does not exist, with
 // a clean Apply entry in managedFields (so later applies own and prune its fields as usual), and
 // is refused with 409 Conflict, changing nothing, when the object exists.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { createOnly } from "../agent/create-only.ts";
+import { createOnly } from "../agent/apply/create-only.ts";
 import type { KubeObject } from "../shared/api/types.ts";
 import { isKubeStatus, KubeRest } from "../shared/kube-rest.ts";
 import { type Fleet, startFleet } from "./env/fleet.ts";

@@ -1,4 +1,4 @@
-// The agent's deletes (agent/member-deletion.ts, judged by agent/deletion-judge.ts) on a real
+// The agent's deletes (agent/applied/member-deletion.ts, judged by agent/judge/deletion-judge.ts) on a real
 // apiserver: only the object a Work applied goes, by the uid its record kept. An object made again
 // under the same name with the Work's labels (by a user, a restore, another tool) is another
 // object and stays (released from Flotilla), and so does a Namespace that holds a user's copy carrying the Work's labels
@@ -6,9 +6,9 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import pino from "pino";
-import type { AppliedResource } from "../agent/applied-store.ts";
-import { type DeletionStats, MemberDeletion } from "../agent/member-deletion.ts";
-import { ObjectWatch, WORK_KEY_ANNOTATION } from "../agent/object-watch.ts";
+import type { AppliedResource } from "../agent/applied/applied-store.ts";
+import { type DeletionStats, MemberDeletion } from "../agent/applied/member-deletion.ts";
+import { ObjectWatch, WORK_KEY_ANNOTATION } from "../agent/applied/object-watch.ts";
 import type { KubeObject } from "../shared/api/types.ts";
 import { Discovery } from "../shared/discovery.ts";
 import { isKubeStatus, KubeRest } from "../shared/kube-rest.ts";

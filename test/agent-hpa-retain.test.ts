@@ -1,14 +1,14 @@
-// The replicas a member HPA holds, on a real apiserver (issue 37; agent/manifest-apply.ts): the
+// The replicas a member HPA holds, on a real apiserver (issue 37; agent/apply/manifest-apply.ts): the
 // agent takes them from the object as the apiserver has it when it applies, never from its watch
 // cache, which may lag the HPA's write. The 10-minute chaos run saw a lagging cache's value written
 // over the user's HPA (member3, deployment0: 15 over 17).
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import pino from "pino";
-import { AppliedStore } from "../agent/applied-store.ts";
-import { HpaIndex } from "../agent/hpa-index.ts";
-import { ManifestApplier } from "../agent/manifest-apply.ts";
-import { ObjectWatch, WORK_KEY_ANNOTATION } from "../agent/object-watch.ts";
+import { AppliedStore } from "../agent/applied/applied-store.ts";
+import { HpaIndex } from "../agent/apply/hpa-index.ts";
+import { ManifestApplier } from "../agent/apply/manifest-apply.ts";
+import { ObjectWatch, WORK_KEY_ANNOTATION } from "../agent/applied/object-watch.ts";
 import type { KubeObject } from "../shared/api/types.ts";
 import { Discovery } from "../shared/discovery.ts";
 import { KubeRest, type ResourceInfo } from "../shared/kube-rest.ts";

@@ -14,13 +14,13 @@
 // binding goes once its template is deleted, or it was released, and no agent holds its Work; a
 // Hello names what the records hold), and the member apiserver (objects with uids, a namespace that
 // takes its contents with it, an HPA's replicas).
-import type { AppliedRecord, AppliedResource } from "../agent/applied-store.ts";
-import { AGENT_CREATED_ANNOTATION, decideApply } from "../agent/apply-decision.ts";
-import { isOurs, judgeMemberDeletion } from "../agent/deletion-judge.ts";
-import { WORK_KEY_ANNOTATION } from "../agent/object-watch.ts";
-import { adoptOrphans } from "../agent/orphans.ts";
-import { recordAgain } from "../agent/prune-decision.ts";
-import { retainMemberOwned } from "../agent/retain.ts";
+import type { AppliedRecord, AppliedResource } from "../agent/applied/applied-store.ts";
+import { AGENT_CREATED_ANNOTATION, decideApply } from "../agent/apply/apply-decision.ts";
+import { isOurs, judgeMemberDeletion } from "../agent/judge/deletion-judge.ts";
+import { WORK_KEY_ANNOTATION } from "../agent/applied/object-watch.ts";
+import { adoptOrphans } from "../agent/judge/orphans.ts";
+import { recordAgain } from "../agent/judge/prune-decision.ts";
+import { retainMemberOwned } from "../agent/apply/retain.ts";
 import { requiredClusters } from "../control-plane/detector/dependencies.ts";
 import { deletionIntent } from "../control-plane/hub/deletion-intent.ts";
 import { type Intent, OutboundDeletions } from "../control-plane/hub/outbound-deletions.ts";
@@ -530,7 +530,7 @@ export class ModelFleet {
       return;
     }
     if (decideApply(live === undefined ? undefined : asKube(live), label, "Abort").action === "skip") return; // someone else's: AlreadyExists
-    // A namespaced object's namespace: the agent makes it when missing (agent/namespaces.ts), for a Namespace template to take over.
+    // A namespaced object's namespace: the agent makes it when missing (agent/apply/namespaces.ts), for a Namespace template to take over.
     if (t !== NS && !members.has(NS)) members.set(NS, { name: NS, uid: this.uid("ns"), labels: {}, annotations: { [AGENT_CREATED_ANNOTATION]: "true" } });
     const desired = this.templateOf(t, this.templates.get(t) ?? "");
     // The replicas a member HPA holds stay the member's (a not yet listed HPA informer is no answer).

@@ -1,7 +1,7 @@
 // `flotillactl migrate karmada`, the conversion (issue 26): Karmada's policies, customizations and
 // resource templates as Flotilla's objects, and per object what could not be carried over and why.
 // Pure: the CLI shell (migrate-karmada.ts) reads Karmada's apiserver and writes the control cluster.
-import { ADOPT_ANNOTATION, ADOPT_KARMADA } from "../../agent/karmada-adoption.ts";
+import { ADOPT_ANNOTATION, ADOPT_KARMADA } from "../../agent/apply/karmada-adoption.ts";
 import { UNACTED_FIELDS, type UnactedField, unactedFields } from "../../control-plane/scheduling/unacted-fields.ts";
 import { cleanTemplate } from "../../control-plane/rendering/clean-template.ts";
 import type { KubeObject, PropagationPolicy, ResourceSelector } from "../../shared/api/types.ts";
@@ -122,7 +122,7 @@ function propagationProblems(p: PropagationPolicy, unacted: readonly UnactedFiel
 /**
  * A resource template as Flotilla's control cluster should hold it: cleaned as kubectl's export and
  * the control plane's dispatch would clean it, without Karmada's labels and annotations, and marked
- * so that each member's agent adopts the object Karmada's agent applied there (agent/karmada-adoption.ts).
+ * so that each member's agent adopts the object Karmada's agent applied there (agent/apply/karmada-adoption.ts).
  */
 export function convertTemplate(o: KubeObject, namespaced: boolean): MigrationItem {
   const cleaned = cleanTemplate(o);

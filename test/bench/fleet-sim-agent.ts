@@ -4,8 +4,8 @@
 import { AGENT_FEATURES, PROTOCOL_VERSION } from "../../shared/protocol.ts";
 import type { Logger } from "pino";
 import { AGENT_VERSION } from "../../agent/agent.ts";
-import { helloHashes } from "../../agent/by-hash.ts";
-import { HubConnection } from "../../agent/hub-connection.ts";
+import { helloHashes } from "../../agent/judge/by-hash.ts";
+import { HubConnection } from "../../agent/hub/hub-connection.ts";
 import type { Heartbeat, Hello, WorkStatus } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
 
 /** When a Work's hash first reached this agent (epoch ms). */
@@ -16,7 +16,7 @@ export interface Receipt {
 
 /**
  * The Hello of an agent that restarted: it kept the hashes it applied (its records, each applied
- * in full) but not the manifests. The real agent's own rule (agent/by-hash.ts) names each by its
+ * in full) but not the manifests. The real agent's own rule (agent/judge/by-hash.ts) names each by its
  * hash and asks for no contents, so a restart resyncs by hash.
  */
 export function restartHello(clusterName: string, hashes: Record<string, string>): Hello {
@@ -24,7 +24,7 @@ export function restartHello(clusterName: string, hashes: Record<string, string>
   return { clusterName, agentVersion: AGENT_VERSION, workHashes: helloHashes(records, [], new Set()), earlierRegistrationWorks: [], earlierRegistrationBits: Buffer.alloc(0), needsContents: false, protocolVersion: PROTOCOL_VERSION, features: [...AGENT_FEATURES] };
 }
 
-/** A plausible heartbeat of a one-node member (what agent/heartbeat.ts builds, at its smallest). */
+/** A plausible heartbeat of a one-node member (what agent/heartbeat/heartbeat.ts builds, at its smallest). */
 export const SIMULATED_HEARTBEAT: Heartbeat = {
   kubernetesVersion: "v1.36.3",
   agentVersion: AGENT_VERSION,

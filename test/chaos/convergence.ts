@@ -3,7 +3,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { keyedRedaction, secretDigestKey } from "../../control-plane/admin/secret-digest.ts";
 import type { KubeConfig } from "@kubernetes/client-node";
-import { containsFields } from "../../agent/apply-decision.ts";
+import { containsFields } from "../../agent/apply/apply-decision.ts";
 import { call, connect } from "../../bin/ctl/connection.ts";
 import { type KubeObject, LABELS } from "../../shared/api/types.ts";
 import { redactSecret } from "../../shared/secret-redaction.ts";

@@ -1,5 +1,5 @@
 // Which changes of a Deployment's spec.replicas in a member the agent had no right to make: while
-// a member HPA targets the Deployment, spec.replicas is the member's (DESIGN §11, agent/retain.ts),
+// a member HPA targets the Deployment, spec.replicas is the member's (DESIGN §11, agent/apply/retain.ts),
 // so from the user's first scale on, every value the member shows must be the last one the user
 // set. Pure: the user's episodes and the member watch's records in, the resets out.
 import type { NamespaceDeletion } from "./deletion-judge.ts";

@@ -14,7 +14,7 @@ import { type Flotilla, startFlotilla } from "../env/flotilla.ts";
 import type { KubeObject } from "../../shared/api/types.ts";
 import { Discovery } from "../../shared/discovery.ts";
 import { KubeRest } from "../../shared/kube-rest.ts";
-import { MemberDeletion } from "../../agent/member-deletion.ts";
+import { MemberDeletion } from "../../agent/applied/member-deletion.ts";
 import { apply, type BindingJson, clusterItem, deletions, eventually, getJson, kubectl, runCommand, sleep } from "./helpers.ts";
 import { ensureTestBundles } from "../env/test-bundles.ts";
 

@@ -9,7 +9,7 @@ import { ensureTestBundles, isBundledSource, SOURCES, sourcesHash } from "./test
 
 describe("isBundledSource", () => {
   const cases: [string, boolean][] = [
-    ["agent/work-runner.ts", true],
+    ["agent/work/work-runner.ts", true],
     ["control-plane/crds/policy.yaml", true],
     ["shared/interpreter/lua/fengari.ts", true],
     ["agent/work-runner.test.ts", false],

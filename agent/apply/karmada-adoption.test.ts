@@ -1,0 +1,39 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import type { KubeObject } from "../../shared/api/types.ts";
+import { decideApply } from "./apply-decision.ts";
+import { adoptsFromKarmada } from "./karmada-adoption.ts";
+
+const OURS = "0123456789abcdef/member1";
+const deployment = (labels?: Record<string, string>, annotations?: Record<string, string>): KubeObject => ({ apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "web", namespace: "shop", labels, annotations } });
+const karmadas = { "karmada.io/managed": "true", "work.karmada.io/permanent-id": "6f1c", app: "web" };
+const marked = deployment({ app: "web" }, { "flotilla.dev/adopt": "karmada" });
+const unmarked = deployment({ app: "web" });
+
+describe("adopting what Karmada's agent applied", () => {
+  const cases: { name: string; manifest: KubeObject; live: KubeObject; cr: string; want: string }[] = [
+    { name: "a marked template takes over Karmada's object under Abort", manifest: marked, live: deployment(karmadas), cr: "Abort", want: "apply" },
+    { name: "an unmarked template does not: AlreadyExists, as before", manifest: unmarked, live: deployment(karmadas), cr: "Abort", want: "AlreadyExists" },
+    { name: "the mark with another value does not", manifest: deployment({}, { "flotilla.dev/adopt": "kubefed" }), live: deployment(karmadas), cr: "Abort", want: "AlreadyExists" },
+    { name: "an object without Karmada's managed label (someone else's) is not adopted", manifest: marked, live: deployment({ app: "web" }), cr: "Abort", want: "AlreadyExists" },
+    { name: "Karmada's label set to anything but true is not Karmada's", manifest: marked, live: deployment({ "karmada.io/managed": "false" }), cr: "Abort", want: "AlreadyExists" },
+    { name: "Karmada's label with only the permanent-id left is not enough", manifest: marked, live: deployment({ "work.karmada.io/permanent-id": "6f1c" }), cr: "Abort", want: "AlreadyExists" },
+    { name: "an object another Flotilla Work holds is never adopted", manifest: marked, live: deployment({ ...karmadas, "flotilla.dev/work": "w2" }), cr: "Abort", want: "AlreadyExists" },
+    { name: "an object another fleet owns is never adopted", manifest: marked, live: deployment(karmadas, { "flotilla.dev/owner": "fedcba9876543210/member1" }), cr: "Abort", want: "AlreadyExists" },
+    { name: "managed=false still wins", manifest: marked, live: deployment({ ...karmadas, "flotilla.dev/managed": "false" }), cr: "Abort", want: "ManagedLabelFalse" },
+    { name: "Overwrite takes it over with or without the mark", manifest: unmarked, live: deployment(karmadas), cr: "Overwrite", want: "apply" },
+    { name: "once adopted it is ours (the Work's label), mark or not", manifest: unmarked, live: deployment({ ...karmadas, "flotilla.dev/work": "w1" }), cr: "Abort", want: "apply" },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const d = decideApply(c.live, "w1", c.cr, OURS, c.manifest);
+      assert.equal(d.action === "apply" ? "apply" : d.reason, c.want);
+    });
+  }
+
+  it("adoptsFromKarmada asks for both the mark and Karmada's label", () => {
+    assert.equal(adoptsFromKarmada(marked, deployment(karmadas)), true);
+    assert.equal(adoptsFromKarmada(unmarked, deployment(karmadas)), false);
+    assert.equal(adoptsFromKarmada(marked, deployment()), false);
+  });
+});
