@@ -1,32 +1,31 @@
 // Assembles the agent: the applied-record store, the work runner, the object watch, heartbeats
 // and the hub stream.
+import { WORK_KEY_ANNOTATION } from "../shared/work-key.ts";
 import { ownerOf } from "./judge/owner.ts";
 import { AGENT_FEATURES, PROTOCOL_VERSION } from "../shared/protocol.ts";
 import { earlierRegistration } from "../shared/earlier-registration.ts";
 import { readFile } from "node:fs/promises";
 import type { KubeConfig } from "@kubernetes/client-node";
 import type { Logger } from "pino";
-import type { KubeObject } from "../shared/api/types.ts";
 import { Discovery } from "../shared/discovery.ts";
 import { startHealthServer } from "../shared/health-server.ts";
 import { KubeRest } from "../shared/kube-rest.ts";
-import { counterOf, gaugeOf } from "../shared/metrics.ts";
 import { clusterUidOfCertificate } from "../shared/agent-pki.ts";
 import { AppliedStore } from "./applied/applied-store.ts";
 import { CertificateRenewer, CredentialStore, type RegistrationOptions } from "./hub/credentials.ts";
 import { HeartbeatSource } from "./heartbeat/heartbeat.ts";
 import { HubConnection } from "./hub/hub-connection.ts";
 import { readLive } from "./hub/live-objects.ts";
-import { ObjectWatch, WORK_KEY_ANNOTATION } from "./applied/object-watch.ts";
+import { ObjectWatch } from "./applied/object-watch.ts";
 import { POD_WORKLOAD_KINDS, selectsPod } from "./status/unschedulable-pods.ts";
 import { UnschedulablePodWatch } from "./status/unschedulable-watch.ts";
-import { manifestsProblem } from "./apply/work-manifests.ts";
 import { WorkRunner } from "./work/work-runner.ts";
 import { HpaIndex } from "./apply/hpa-index.ts";
 import { EndpointSliceIndex } from "./status/endpoint-slices.ts";
 import { AgentCustomizations } from "./interpreter/customizations.ts";
 import { KubeMetricsSource } from "./metrics/metrics-source.ts";
 import { WorkloadMetricsPoller } from "./metrics/workload-metrics.ts";
+import { registerAgentMetrics } from "./agent-metrics.ts";
 
 export const AGENT_VERSION = "0.1.0";
 
@@ -102,8 +101,6 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
     }
   });
   heartbeats.onPod((pod, deleted) => unschedulable.seen(pod, deleted));
-  /** Whether this run has looked for member objects no record names (once, after the first sync). */
-  let orphansChecked = false;
   // The fleet's CA names the fleet in every object this agent applies (agent/judge/owner.ts).
   const ca = await readFile(opts.tls.caFile);
   const runner: WorkRunner = new WorkRunner({
@@ -121,6 +118,7 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
     customized: (obj) => customizations.for(obj),
     report: (key) => connection.reportStatus(key),
     requestContents: (key) => connection.requestContents(key),
+    resync: () => connection.resync(),
   });
   await heartbeats.start();
   // The workloads the hub wants summarised, polled over the heartbeat's pod cache.
@@ -167,41 +165,10 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
       metricsWanted: (m) => metrics.want(m),
       workloadMetrics: (key) => metrics.latest(key),
       customizations: (c) => void customizations.receive(c).then((kinds) => runner.reinterpret(kinds)),
-      upsert: (u) => {
-        try {
-          const manifests = u.manifests.map((b) => JSON.parse(Buffer.from(b).toString("utf8")) as KubeObject);
-          const problem = manifestsProblem(manifests);
-          if (problem !== undefined) {
-            log.error({ work: u.workKey }, problem);
-            runner.reject(u.workKey, u.contentHash, problem);
-            return;
-          }
-          runner.upsert({ key: u.workKey, hash: u.contentHash, manifests, conflictResolution: u.conflictResolution || "Abort", preserve: u.preserveResourcesOnDeletion });
-        } catch (err) {
-          log.error({ work: u.workKey, err: String(err) }, "the hub sent a manifest that is not JSON; ignoring the work");
-          runner.reject(u.workKey, u.contentHash, "the hub sent a manifest that is not valid JSON");
-        }
-      },
+      upsert: (u) => runner.receive(u),
       delete: (k, preserve, reason) => runner.delete(k, preserve, reason),
       syncDone: () => {
-        if (!orphansChecked) {
-          orphansChecked = true;
-          void runner.adoptOrphans().then(
-            (unheld) => {
-              if (unheld.length > 0) connection.resync();
-            },
-            (err: unknown) => {
-              orphansChecked = false; // tried again at the next sync
-              log.warn({ err: String(err) }, "looking for unrecorded member objects failed");
-            },
-          );
-        }
-        // The hub keeps no status across our reconnect: tell it everything again. Works held by
-        // hash are checked again (their status rebuilt from the live objects after a restart;
-        // one whose objects are all gone has no watch event to start it).
-        runner.forgetReported();
-        for (const k of runner.allStatusKeys()) connection.reportStatus(k);
-        for (const k of runner.byHashKeys()) runner.controller.enqueue(k);
+        runner.afterSync();
         for (const k of metrics.keys()) connection.reportMetrics(k);
         void sendHeartbeat();
       },
@@ -239,20 +206,7 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
   renewer?.start(creds.certPem);
   const beat = setInterval(() => void sendHeartbeat(), opts.heartbeatMs);
 
-  gaugeOf("flotilla_agent_connected", "1 while synced with the hub.", () => (connection.connected ? 1 : 0));
-  counterOf("flotilla_agent_stream_connects_total", "Streams opened to the hub.", () => connection.connects);
-  counterOf("flotilla_agent_upserts_received_total", "WorkUpserts received.", () => connection.upserts);
-  counterOf("flotilla_agent_manifest_bytes_received_total", "Manifest bytes received.", () => connection.manifestBytes);
-  counterOf("flotilla_agent_applies_total", "Server-side applies sent to the member.", () => runner.stats.applies);
-  counterOf("flotilla_agent_create_conflicts_total", "Creates sent without a read first (the watch cache had no such object) that met an existing object, which was then read and decided on.", () => runner.stats.createConflicts);
-  counterOf("flotilla_agent_deletes_total", "Member objects deleted, by the reason the agent was given.", () => [...runner.stats.deletesByReason].map(([reason, n]) => [{ reason }, n] as const), ["reason"]);
-  counterOf("flotilla_agent_state_writes_total", "Writes of the applied-work record ConfigMaps.", () => applied.writes);
-  gaugeOf("flotilla_agent_works", "Works held, with their manifests or by hash.", () => Object.keys(runner.heldHashes()).length + runner.byHashKeys().length);
-  counterOf("flotilla_agent_customization_sets_received_total", "Interpreter customization sets received from the hub and taken.", () => customizations.received);
-  gaugeOf("flotilla_agent_customizations", "Interpreter customizations held (those with Retain, ReflectStatus or InterpretHealth).", () => customizations.size);
-  counterOf("flotilla_agent_metrics_polls_total", "Passes over the workloads the hub wants summarised.", () => metrics.polls);
-  gaugeOf("flotilla_agent_works_by_hash", "Works held by hash only (applied before a restart; no manifests in memory).", () => runner.byHashKeys().length);
-  gaugeOf("flotilla_agent_work_queue_depth", "Works waiting or being applied.", () => runner.controller.queue.length + runner.controller.queue.inFlight);
+  registerAgentMetrics({ connection, runner, applied, customizations, metrics });
   const health = opts.healthListen === "" ? undefined : await startHealthServer(opts.healthListen, () => connection.connected);
 
   return {

@@ -25,6 +25,9 @@ export class WorkKeyError extends Error {
   }
 }
 
+/** The annotation on a member object naming the Work that applied it (the agent sets it; its label holds only a digest). */
+export const WORK_KEY_ANNOTATION = "flotilla.dev/work-key";
+
 const CORE_GROUP = "core";
 const CLUSTER_SCOPED = "-";
 

@@ -6,9 +6,10 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import pino from "pino";
-import type { AppliedResource } from "../agent/applied/applied-store.ts";
+import type { AppliedResource } from "../agent/judge/applied-record.ts";
 import { type DeletionStats, MemberDeletion } from "../agent/applied/member-deletion.ts";
-import { ObjectWatch, WORK_KEY_ANNOTATION } from "../agent/applied/object-watch.ts";
+import { ObjectWatch } from "../agent/applied/object-watch.ts";
+import { WORK_KEY_ANNOTATION } from "../shared/work-key.ts";
 import type { KubeObject } from "../shared/api/types.ts";
 import { Discovery } from "../shared/discovery.ts";
 import { isKubeStatus, KubeRest } from "../shared/kube-rest.ts";

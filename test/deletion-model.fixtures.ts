@@ -14,10 +14,10 @@
 // binding goes once its template is deleted, or it was released, and no agent holds its Work; a
 // Hello names what the records hold), and the member apiserver (objects with uids, a namespace that
 // takes its contents with it, an HPA's replicas).
-import type { AppliedRecord, AppliedResource } from "../agent/applied/applied-store.ts";
+import type { AppliedRecord, AppliedResource } from "../agent/judge/applied-record.ts";
 import { AGENT_CREATED_ANNOTATION, decideApply } from "../agent/apply/apply-decision.ts";
 import { isOurs, judgeMemberDeletion } from "../agent/judge/deletion-judge.ts";
-import { WORK_KEY_ANNOTATION } from "../agent/applied/object-watch.ts";
+import { WORK_KEY_ANNOTATION } from "../shared/work-key.ts";
 import { adoptOrphans } from "../agent/judge/orphans.ts";
 import { recordAgain } from "../agent/judge/prune-decision.ts";
 import { retainMemberOwned } from "../agent/apply/retain.ts";

@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
-import { FOLDER_IMPORTS, importsOf, importViolation, isPureShared, isTestCode, PURE_SHARED, PURE_SHARED_FOLDERS, resolveImport } from "./import-rules.ts";
+import { AGENT_FOLDER_IMPORTS, FOLDER_IMPORTS, importsOf, importViolation, isPureShared, isTestCode, PURE_SHARED, PURE_SHARED_FOLDERS, resolveImport } from "./import-rules.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 
@@ -111,5 +112,54 @@ describe("the repository follows the import rules", () => {
       if (lines > 300) long.push(`${relative(root, join(entry.parentPath, entry.name))}: ${lines} lines`);
     }
     assert.deepEqual(long, []);
+  });
+});
+
+describe("agent/ by concern (issue 38)", () => {
+  const cases: { name: string; from: string; specifier: string; refused: boolean }[] = [
+    { name: "the judge imports the REST client", from: "agent/judge/deletion-judge.ts", specifier: "../../shared/kube-rest.ts", refused: true },
+    { name: "the judge imports the applied store", from: "agent/judge/prune-decision.ts", specifier: "../applied/applied-store.ts", refused: true },
+    { name: "the judge imports pure shared code", from: "agent/judge/orphans.ts", specifier: "../../shared/work-key.ts", refused: false },
+    { name: "the judge imports node:crypto", from: "agent/judge/owner.ts", specifier: "node:crypto", refused: false },
+    { name: "the judge imports a logger", from: "agent/judge/owner.ts", specifier: "pino", refused: true },
+    { name: "applied/ asks the judge", from: "agent/applied/member-deletion.ts", specifier: "../judge/deletion-judge.ts", refused: false },
+    { name: "applied/ imports apply/ (the layering runs the other way)", from: "agent/applied/member-deletion.ts", specifier: "../apply/manifest-apply.ts", refused: true },
+    { name: "apply/ imports the deleter", from: "agent/apply/manifest-apply.ts", specifier: "../applied/member-deletion.ts", refused: true },
+    { name: "apply/ records kinds in the store", from: "agent/apply/manifest-apply.ts", specifier: "../applied/applied-store.ts", refused: false },
+    { name: "work/ runs apply, applied, judge and status", from: "agent/work/work-runner.ts", specifier: "../apply/manifest-apply.ts", refused: false },
+    { name: "status/ imports work/", from: "agent/status/work-status.ts", specifier: "../work/work-runner.ts", refused: true },
+    { name: "hub/ imports work/", from: "agent/hub/hub-connection.ts", specifier: "../work/work-runner.ts", refused: true },
+    { name: "a folder imports the assembly", from: "agent/work/work-runner.ts", specifier: "../agent.ts", refused: true },
+    { name: "the assembly imports a folder", from: "agent/agent.ts", specifier: "./work/work-runner.ts", refused: false },
+    { name: "main imports the assembly", from: "agent/main.ts", specifier: "./agent.ts", refused: false },
+    { name: "a test of the judge imports anything", from: "agent/judge/owner.test.ts", specifier: "../apply/apply-decision.ts", refused: false },
+  ];
+  for (const c of cases) {
+    it(`${c.name}: ${c.refused ? "refused" : "allowed"}`, () => {
+      const why = importViolation(c.from, resolveImport(c.from, c.specifier));
+      if (c.refused) assert.ok(why !== undefined && why.length > 0, "expected a reason");
+      else assert.equal(why, undefined);
+    });
+  }
+
+  it("the agent's folder table is a layering, and names only folders that exist", async () => {
+    const folders = (await readdir(join(root, "agent"), { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name);
+    assert.deepEqual(Object.keys(AGENT_FOLDER_IMPORTS).sort(), folders.sort());
+    const reach = (from: string, seen = new Set<string>()): Set<string> => {
+      for (const to of AGENT_FOLDER_IMPORTS[from] ?? []) {
+        const folder = to.split("/")[0] ?? "";
+        if (!seen.has(folder)) reach(folder, seen.add(folder));
+      }
+      return seen;
+    };
+    for (const folder of folders) assert.ok(!reach(folder).has(folder), `${folder} reaches itself`);
+  });
+
+  it("agent/ has at most 8 sources at its top level, and every folder has a README", async () => {
+    const top = (await readdir(join(root, "agent"), { withFileTypes: true })).filter((e) => e.isFile() && e.name.endsWith(".ts") && !isTestCode(e.name));
+    assert.ok(top.length <= 8, `agent/ has ${top.length} sources at its top: ${top.map((e) => e.name).join(", ")}`);
+    const dirs = (await readdir(join(root, "agent"), { recursive: true, withFileTypes: true })).filter((e) => e.isDirectory());
+    const missing = dirs.map((e) => relative(root, join(e.parentPath, e.name))).filter((d) => !existsSync(join(root, d, "README.md")));
+    assert.deepEqual(missing, []);
   });
 });

@@ -80,6 +80,57 @@ export const FOLDER_IMPORTS: Readonly<Record<string, readonly string[]>> = {
 /** The assembly: only bin/ and tests start the control plane. */
 const ASSEMBLY = ["control-plane/control-plane.ts", "control-plane/main.ts"];
 
+/** Folders of agent/ whose files decide and never do I/O. */
+export const AGENT_PURE_FOLDERS = ["judge"] as const;
+
+/**
+ * What each agent folder may import from agent/, besides its own files: a folder name, or one file
+ * ("status/work-status.ts"). A layering, as FOLDER_IMPORTS is; only the assembly (agent.ts,
+ * main.ts) imports across all of them, and nothing imports it.
+ */
+export const AGENT_FOLDER_IMPORTS: Readonly<Record<string, readonly string[]>> = {
+  // Pure: every verdict on a recorded object (delete, keep, release, prune, adopt, by hash), the record's shapes.
+  judge: [],
+  // The member's metrics for autoscaling, and the pod summary heartbeats and status share.
+  metrics: [],
+  heartbeat: ["metrics/metrics-summary.ts"],
+  // A Work's status from its manifests' outcomes, and what the member's caches add (endpoints, Unschedulable pods).
+  status: ["metrics/metrics-summary.ts"],
+  // The fleet's interpreter customizations, compiled and kept.
+  interpreter: [],
+  // The stream, the agent's identity, live reads for the hub.
+  hub: [],
+  // The record and the only code that deletes or releases a member object, on the judge's verdict.
+  applied: ["judge"],
+  // One manifest onto the member; never deletes.
+  apply: ["judge", "applied/applied-store.ts", "applied/object-watch.ts", "status/work-status.ts"],
+  // The per-Work controller: a chain of steps over (Work, record).
+  work: ["judge", "applied", "apply", "status"],
+};
+
+/** The agent's assembly: nothing in agent/ imports it but main.ts. */
+const AGENT_ASSEMBLY = ["agent/agent.ts", "agent/main.ts"];
+
+/** Why agent file `from` may not import `to`, or undefined (both as resolveImport gives them). */
+function agentImportViolation(from: string, to: string): string | undefined {
+  if (AGENT_ASSEMBLY.includes(to) && !(from === "agent/main.ts" && to === "agent/agent.ts")) {
+    return "nothing in agent/ imports the assembly (agent.ts, main.ts)";
+  }
+  const folder = folderOf(from, "agent");
+  if (folder === undefined) return undefined;
+  if ((AGENT_PURE_FOLDERS as readonly string[]).includes(folder)) {
+    const pure = isFile(to) ? isPureShared(to) || folderOf(to, "agent") === folder : to === "node:crypto";
+    if (!pure) return `agent/${folder}/ is pure: it may import only its own files, ${[...PURE_SHARED, ...PURE_SHARED_FOLDERS].join(", ")} and node:crypto`;
+  }
+  if (!isFile(to) || sideOf(to) !== "agent") return undefined;
+  const targetFolder = folderOf(to, "agent");
+  if (targetFolder === folder) return undefined;
+  if (targetFolder === undefined) return `agent/${folder}/ may not import the top of agent/ (the assembly)`;
+  const allowed = AGENT_FOLDER_IMPORTS[folder] ?? [];
+  if (allowed.includes(targetFolder) || allowed.includes(to.slice("agent/".length))) return undefined;
+  return `agent/${folder}/ may not import agent/${targetFolder}/ (it may import: ${allowed.length === 0 ? "no other folder" : allowed.join(", ")})`;
+}
+
 /** The repository path an import names, or the specifier itself for a package or builtin. */
 export function resolveImport(from: string, specifier: string): string {
   if (!specifier.startsWith(".")) return specifier;
@@ -97,7 +148,9 @@ export function importViolation(from: string, to: string): string | undefined {
   if (fromSide === "agent" && toSide === "control-plane") return "agent/ never imports control-plane/";
   if (fromSide === "shared" && (toSide === "agent" || toSide === "control-plane")) return "shared/ imports neither side";
   // Tests and their fixtures may use test tooling and any code they test.
-  if (fromSide !== "control-plane" || isTestCode(from)) return undefined;
+  if (isTestCode(from)) return undefined;
+  if (fromSide === "agent") return agentImportViolation(from, to);
+  if (fromSide !== "control-plane") return undefined;
 
   const folder = folderOf(from);
   if (ASSEMBLY.includes(to) && !(from === "control-plane/main.ts" && to === "control-plane/control-plane.ts")) {
@@ -124,10 +177,10 @@ export function isTestCode(path: string): boolean {
   return path.endsWith(".test.ts") || path.endsWith(".fixtures.ts");
 }
 
-/** The control-plane folder a path lies in, or undefined at the top of control-plane/ or elsewhere. */
-function folderOf(path: string): string | undefined {
+/** The folder of `side` (control-plane/ or agent/) a path lies in, or undefined at the top of the side or elsewhere. */
+function folderOf(path: string, side = "control-plane"): string | undefined {
   const parts = path.split("/");
-  return parts[0] === "control-plane" && parts.length > 2 ? parts[1] : undefined;
+  return parts[0] === side && parts.length > 2 ? parts[1] : undefined;
 }
 
 /** The module specifiers a TypeScript source imports or re-exports, statically or with import(). */

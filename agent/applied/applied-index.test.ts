@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { AppliedRecord } from "./applied-store.ts";
+import type { AppliedRecord } from "../judge/applied-record.ts";
 import { AppliedIndex } from "./applied-index.ts";
 
 const cr = (version: string) => ({ apiVersion: `example.com/${version}`, kind: "Widget", namespace: "default", name: "w" });

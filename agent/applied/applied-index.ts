@@ -2,7 +2,7 @@
 // it was read): pure. The deletion judge asks whether another Work applied the same object too,
 // once per object it deletes, so the answer must not cost a scan of every record.
 import { apiGroup } from "../../shared/work-key.ts";
-import type { AppliedRecord, AppliedResource } from "./applied-store.ts";
+import type { AppliedRecord, AppliedResource } from "../judge/applied-record.ts";
 
 function objectId(r: AppliedResource): string {
   return `${apiGroup(r.apiVersion)}|${r.kind}|${r.namespace ?? ""}|${r.name}`;

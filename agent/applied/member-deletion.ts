@@ -1,17 +1,17 @@
 // The agent's deletes and releases of member objects (DESIGN §11): the I/O shell around
-// deletion-judge.ts, which decides. Every delete names the uid of the live object judged (a
+// judge/deletion-judge.ts, which decides. Every delete names the uid of the live object judged (a
 // precondition), so an object replaced meanwhile is never deleted; what the judge keeps is logged,
 // and what holds a Namespace or CRD is reported (the removal waits and is tried again).
+import { WORK_KEY_ANNOTATION } from "../../shared/work-key.ts";
 import { OWNER_ANNOTATION } from "../judge/owner.ts";
 import type { Logger } from "pino";
 import { LABELS } from "../../shared/api/types.ts";
 import type { Discovery } from "../../shared/discovery.ts";
 import { isKubeStatus, type KubeRest, objectPath, type ResourceInfo } from "../../shared/kube-rest.ts";
-import type { AppliedResource } from "./applied-store.ts";
-import { isOurs, judgeMemberDeletion, sameApplied } from "../judge/deletion-judge.ts";
+import type { AppliedResource } from "../judge/applied-record.ts";
+import { judgeMemberDeletion, mayRelease, needsContents } from "../judge/deletion-judge.ts";
 import { crdContents, namespaceContents } from "./member-lists.ts";
-import { type ObjectWatch, WORK_KEY_ANNOTATION } from "./object-watch.ts";
-import { cascades } from "../judge/unmanaged-contents.ts";
+import type { ObjectWatch } from "./object-watch.ts";
 
 /** The DeleteOptions of an agent's delete: only the object with this uid (an object replaced meanwhile stays). */
 export function deleteOptions(uid: string | undefined): Record<string, unknown> {
@@ -64,7 +64,7 @@ export class MemberDeletion {
     const res = await this.discovery.resourceFor(r.apiVersion, r.kind);
     if (res === undefined) return undefined;
     const live = await this.objects.get(res, r.namespace, r.name);
-    const contents = isOurs(live, label, this.owner) && sameApplied(r, live) && cascades(r.apiVersion, r.kind) ? (r.kind === "Namespace" ? await namespaceContents(this.rest, r.name) : await crdContents(this.rest, live)) : undefined;
+    const contents = needsContents(live, r, label, this.owner) ? (r.kind === "Namespace" ? await namespaceContents(this.rest, r.name) : await crdContents(this.rest, live)) : undefined;
     const sharedWith = this.sharedWith(key, r);
     const verdict = judgeMemberDeletion({ live, recorded: r, label, ...(this.owner !== undefined ? { owner: this.owner } : {}), ...(contents !== undefined ? { contents } : {}), record, ...(sharedWith !== undefined ? { sharedWith } : {}) });
     if (!verdict.delete) {
@@ -120,7 +120,7 @@ export class MemberDeletion {
     if (res === undefined) return;
     const live = await this.objects.get(res, r.namespace, r.name);
     // Whichever object carries this Work's label now (the one applied, or one made again since): it stays, released.
-    if (!isOurs(live, label, this.owner)) return;
+    if (!mayRelease(live, label, this.owner)) return;
     await this.unlabel(res, r);
   }
 

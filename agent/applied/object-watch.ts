@@ -2,10 +2,8 @@ import type { KubeConfig } from "@kubernetes/client-node";
 import type { Logger } from "pino";
 import { type KubeObject, LABELS } from "../../shared/api/types.ts";
 import { Informer } from "../../shared/informer.ts";
+import { WORK_KEY_ANNOTATION } from "../../shared/work-key.ts";
 import { isKubeStatus, type KubeRest, objectPath, type ResourceInfo } from "../../shared/kube-rest.ts";
-
-/** The annotation on a member object naming the Work that applied it. */
-export const WORK_KEY_ANNOTATION = "flotilla.dev/work-key";
 
 /**
  * Watches the member objects Flotilla applied (label flotilla.dev/work present), one informer per

@@ -1,8 +1,8 @@
 // Small pure helpers on a Work's manifests and records, shared by the runner and the applier.
+import { WORK_KEY_ANNOTATION } from "../../shared/work-key.ts";
 import { OWNER_ANNOTATION } from "../judge/owner.ts";
 import { type KubeObject, LABELS } from "../../shared/api/types.ts";
-import type { AppliedResource } from "../applied/applied-store.ts";
-import { WORK_KEY_ANNOTATION } from "../applied/object-watch.ts";
+import type { AppliedResource } from "../judge/applied-record.ts";
 import type { ManifestOutcome } from "../status/work-status.ts";
 import { deleteOrder } from "./apply-order.ts";
 

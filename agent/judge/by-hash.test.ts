@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { KubeObject } from "../../shared/api/types.ts";
-import type { AppliedRecord } from "../applied/applied-store.ts";
+import type { AppliedRecord } from "./applied-record.ts";
 import { helloHashes, liveFingerprint } from "./by-hash.ts";
 
 const rec = (key: string, hash: string, whole?: boolean): AppliedRecord => ({ key, hash, resources: [], ...(whole === undefined ? {} : { whole }) });

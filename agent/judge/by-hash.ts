@@ -4,7 +4,8 @@
 // asks for the contents only when one of them changes. Pure.
 import type { KubeObject } from "../../shared/api/types.ts";
 import { contentHash } from "../../shared/content-hash.ts";
-import type { AppliedRecord } from "../applied/applied-store.ts";
+import type { AppliedRecord, AppliedResource } from "./applied-record.ts";
+import { isOurs, sameApplied } from "./deletion-judge.ts";
 
 /**
  * The Hello's work key → hash. A record the agent can stand for by hash (every manifest of that
@@ -34,4 +35,13 @@ export function liveFingerprint(objects: readonly (KubeObject | undefined)[]): s
       return { ...rest, metadata: meta };
     }),
   );
+}
+
+/**
+ * Whether one recorded object of a by-hash Work has drifted from what was applied: gone, no
+ * longer Flotilla's, or another object than the one applied (another uid). The agent then asks
+ * the hub for the Work's contents; it never deletes on it.
+ */
+export function objectDrifted(recorded: AppliedResource, live: KubeObject | undefined, label: string, owner?: string): boolean {
+  return !isOurs(live, label, owner) || !sameApplied(recorded, live);
 }

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { KubeObject } from "../../shared/api/types.ts";
-import type { AppliedResource } from "../applied/applied-store.ts";
+import type { AppliedResource } from "./applied-record.ts";
 import { isOurs, judgeMemberDeletion, type MemberFacts } from "./deletion-judge.ts";
 
 const LABEL = "w1";

@@ -17,9 +17,9 @@
 // orphan scan takes it for the Work's again.
 import { type KubeObject, LABELS } from "../../shared/api/types.ts";
 import { apiGroup } from "../../shared/work-key.ts";
-import type { AppliedResource } from "../applied/applied-store.ts";
+import type { AppliedResource } from "./applied-record.ts";
 import { foreign } from "./owner.ts";
-import { heldContents, holdsAny, keptMessage } from "./unmanaged-contents.ts";
+import { cascades, heldContents, holdsAny, keptMessage } from "./unmanaged-contents.ts";
 
 export type MemberVerdict =
   | { delete: true; uid: string | undefined }
@@ -88,4 +88,17 @@ export function judgeMemberDeletion(f: MemberFacts): MemberVerdict {
     if (holdsAny(held)) return { delete: false, keep: "holds", message: keptMessage(recorded.kind, recorded.name, held) };
   }
   return { delete: true, uid: live.metadata.uid };
+}
+
+/**
+ * Whether the deleter must list what a recorded object holds before the judge can decide: a
+ * Namespace or CRD that is still the one this Work applied (its contents go with it).
+ */
+export function needsContents(live: KubeObject | undefined, recorded: AppliedResource, label: string, owner?: string): live is KubeObject {
+  return isOurs(live, label, owner) && sameApplied(recorded, live) && cascades(recorded.apiVersion, recorded.kind);
+}
+
+/** Whether an object may be released (Flotilla's label and annotations taken off, the object kept): whichever object carries this Work's label now. */
+export function mayRelease(live: KubeObject | undefined, label: string, owner?: string): live is KubeObject {
+  return isOurs(live, label, owner);
 }

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { KubeObject } from "../../shared/api/types.ts";
 import { workKeyLabelValue } from "../../shared/work-key.ts";
-import type { AppliedRecord } from "../applied/applied-store.ts";
+import type { AppliedRecord } from "./applied-record.ts";
 import { adoptOrphans } from "./orphans.ts";
 
 const KEY = "core/v1/ConfigMap/default/web";

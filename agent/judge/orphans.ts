@@ -8,10 +8,9 @@
 // restore under another namespace do), and the record keeps every other field it had.
 import { foreign } from "./owner.ts";
 import { type KubeObject, LABELS } from "../../shared/api/types.ts";
-import { apiGroup, parseWorkKey, type WorkRef, workKeyLabelValue } from "../../shared/work-key.ts";
-import type { AppliedRecord, AppliedResource } from "../applied/applied-store.ts";
+import { apiGroup, parseWorkKey, type WorkRef, workKeyLabelValue, WORK_KEY_ANNOTATION } from "../../shared/work-key.ts";
+import type { AppliedRecord, AppliedResource } from "./applied-record.ts";
 import { sameObject } from "./deletion-judge.ts";
-import { WORK_KEY_ANNOTATION } from "../applied/object-watch.ts";
 
 /** The records to write so that every labelled object is named by its Work's record. */
 export function adoptOrphans(records: ReadonlyMap<string, AppliedRecord>, labelled: readonly KubeObject[], owner?: string): AppliedRecord[] {

@@ -4,9 +4,8 @@ import { LABELS, type KubeObject } from "../../shared/api/types.ts";
 import { decideApply } from "../apply/apply-decision.ts";
 import { isOurs } from "./deletion-judge.ts";
 import { adoptOrphans } from "./orphans.ts";
-import { WORK_KEY_ANNOTATION } from "../applied/object-watch.ts";
 import { foreign, OWNER_ANNOTATION, ownerOf } from "./owner.ts";
-import { workKeyLabelValue } from "../../shared/work-key.ts";
+import { workKeyLabelValue, WORK_KEY_ANNOTATION } from "../../shared/work-key.ts";
 
 const KEY = "core/v1/ConfigMap/shop/conf";
 const LABEL = workKeyLabelValue(KEY);

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { AppliedRecord, AppliedResource } from "../applied/applied-store.ts";
+import type { AppliedRecord, AppliedResource } from "./applied-record.ts";
 import { decidePrune, type ManifestResult, recordAgain } from "./prune-decision.ts";
 
 const deploy: AppliedResource = { apiVersion: "apps/v1", kind: "Deployment", namespace: "default", name: "web" };

@@ -3,7 +3,7 @@
 // a manifest from the Work, and it counts only once the new version has applied. A failed apply
 // of any kind (a refusal, a conflict, a timeout) prunes nothing and keeps the old record, so the
 // objects it names stay until a later version applies.
-import type { AppliedRecord, AppliedResource } from "../applied/applied-store.ts";
+import { type AppliedRecord, type AppliedResource, resourceId } from "./applied-record.ts";
 
 /** One manifest of the new version, and how its apply ended. */
 export interface ManifestResult {
@@ -54,8 +54,4 @@ export function recordAgain(record: AppliedRecord, applied: readonly AppliedReso
     next = preserve ? { ...rest, preserve: true } : rest;
   }
   return next === record ? undefined : next;
-}
-
-export function resourceId(r: AppliedResource): string {
-  return `${r.apiVersion}|${r.kind}|${r.namespace ?? ""}|${r.name}`;
 }

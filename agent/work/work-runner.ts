@@ -1,31 +1,37 @@
+// The per-Work controller: makes the member match the Works the hub sent, one Work at a time per
+// key, as a chain of steps over (Work, record). A wanted Work: apply each manifest in order
+// (apply/), prune and record (record-step.ts), report and decide what follows
+// (requeue-decision.ts). A removed Work: removal-step.ts. A Work held by hash only:
+// by-hash-check.ts. The verdicts are judge/'s; deletes and releases are applied/'s.
 import type { Logger } from "pino";
-import type { KubeObject } from "../../shared/api/types.ts";
 import { Controller, type ReconcileResult } from "../../shared/controller.ts";
 import type { Discovery } from "../../shared/discovery.ts";
-import type { WorkStatus } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
+import type { WorkStatus, WorkUpsert } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
 import type { KubeRest } from "../../shared/kube-rest.ts";
 import { counter } from "../../shared/metrics.ts";
 import { workKeyLabelValue } from "../../shared/work-key.ts";
+import type { AppliedStore } from "../applied/applied-store.ts";
+import { MemberDeletion } from "../applied/member-deletion.ts";
+import type { ObjectWatch } from "../applied/object-watch.ts";
 import { applyOrder } from "../apply/apply-order.ts";
+import type { HpaIndex } from "../apply/hpa-index.ts";
+import { ManifestApplier, type MemberAccess } from "../apply/manifest-apply.ts";
+import type { AppliedResource } from "../judge/applied-record.ts";
+import { helloHashes } from "../judge/by-hash.ts";
+import { preserveOnRemoval } from "../judge/preserve-decision.ts";
 import { type ReadyEndpointsSource, withReadyEndpoints } from "../status/endpoint-slices.ts";
 import { type PodSource, withUnschedulable } from "../status/unschedulable-pods.ts";
-import type { HpaIndex } from "../apply/hpa-index.ts";
-import { labelledObjects } from "../applied/member-lists.ts";
-import { adoptOrphans } from "../judge/orphans.ts";
-import { helloHashes, liveFingerprint } from "../judge/by-hash.ts";
-import { decidePrune, recordAgain } from "../judge/prune-decision.ts";
-import type { AppliedRecord, AppliedResource, AppliedStore } from "../applied/applied-store.ts";
-import { isOurs, sameApplied } from "../judge/deletion-judge.ts";
-import { MemberDeletion } from "../applied/member-deletion.ts";
-import { ManifestApplier, type MemberAccess } from "../apply/manifest-apply.ts";
-import { statusDigest } from "../status/work-status.ts";
-import type { ObjectWatch } from "../applied/object-watch.ts";
-import { preserveOnRemoval } from "../judge/preserve-decision.ts";
-import { appliedResource, asObject, inDeleteOrder, isLeftAlone } from "../apply/work-manifests.ts";
 import { type CustomizedInterpreter, type ManifestOutcome, workStatus } from "../status/work-status.ts";
+import { checkByHash } from "./by-hash-check.ts";
+import { adoptUnrecorded, OrphanCheck } from "./orphan-adoption.ts";
+import { recordApplied } from "./record-step.ts";
+import { removeWork } from "./removal-step.ts";
+import { afterApply } from "./requeue-decision.ts";
+import { StatusReports } from "./status-reports.ts";
+import { type DesiredWork, receivedWork } from "./work-message.ts";
 
-/** How often a Work with a skipped manifest (a conflict) is looked at again. */
-const RECHECK_SKIPPED_MS = 15_000;
+export type { DesiredWork } from "./work-message.ts";
+
 /**
  * How often a kept Namespace or CRD (it holds objects Flotilla does not manage) is looked at again:
  * the default of --kept-recheck-interval.
@@ -33,28 +39,15 @@ const RECHECK_SKIPPED_MS = 15_000;
 export const RECHECK_KEPT_MS = 30_000;
 const applyErrors = counter("flotilla_agent_apply_errors_total", "Work reconciles that reported a manifest that failed to apply.");
 
-/** A Work as the hub sent it. */
-export interface DesiredWork {
-  key: string;
-  hash: string;
-  manifests: KubeObject[];
-  conflictResolution: string;
-  /** The binding's preserveResourcesOnDeletion, kept with the record (agent/judge/preserve-decision.ts). */
-  preserve?: boolean;
-}
-
 /** Counters for tests and metrics. */
 export interface RunnerStats {
   applies: number;
-  /** Creates without a read first that met an existing object (create-only.ts), then read and decided on. */
+  /** Creates without a read first that met an existing object (apply/create-only.ts), then read and decided on. */
   createConflicts: number;
   deletes: number;
   /** Deletions by the reason they were made for (DESIGN §11: every deletion is explainable). */
   deletesByReason: Map<string, number>;
 }
-
-/** Why the agent deletes an object a Work no longer has: the new version dropped it. */
-const PRUNED = "PrunedFromWork";
 
 /**
  * Makes the member match the Works the hub sent, one Work at a time per key (a controller):
@@ -67,11 +60,10 @@ export class WorkRunner {
   registration: string | undefined;
   readonly stats: RunnerStats = { applies: 0, createConflicts: 0, deletes: 0, deletesByReason: new Map() };
   private readonly desired = new Map<string, DesiredWork>();
-  private readonly statuses = new Map<string, WorkStatus>();
-  /** The digest of each Work's last reported status (a digest: the statuses themselves are kept once, in statuses). */
-  private readonly sent = new Map<string, string>();
+  private readonly reports: StatusReports;
   private readonly applier: ManifestApplier;
   private readonly deletion: MemberDeletion;
+  private readonly orphans: OrphanCheck;
   /** Removed Works whose objects stay (preserveResourcesOnDeletion). */
   private readonly preserving = new Set<string>();
   /** Why each removed Work was removed, as the hub said. */
@@ -88,7 +80,6 @@ export class WorkRunner {
   private readonly objects: ObjectWatch;
   private readonly endpoints: ReadyEndpointsSource | undefined;
   private readonly pods: PodSource | undefined;
-  private readonly report: (key: string) => void;
   private readonly log: Logger;
 
   private readonly owner: string | undefined;
@@ -103,11 +94,13 @@ export class WorkRunner {
     report: (key: string) => void;
     /** Asks the hub for a Work's contents (one the agent holds by hash only has drifted). */
     requestContents?: (key: string) => void;
+    /** Asks the hub to resync (Works adopted from unrecorded member objects that it has not sent). */
+    resync?: () => void;
     log: Logger;
     workers?: number;
     /** --kept-recheck-interval (default RECHECK_KEPT_MS). */
     keptRecheckMs?: number;
-    /** This agent's owner value (agent/judge/owner.ts): what another fleet or cluster applied is never ours. */
+    /** This agent's owner value (judge/owner.ts): what another fleet or cluster applied is never ours. */
     owner?: string;
     /** The kinds' customized operations (Retain, ReflectStatus, InterpretHealth) from the fleet's customizations. */
     customized?: CustomizedInterpreter;
@@ -122,8 +115,8 @@ export class WorkRunner {
     this.discovery = opts.discovery;
     this.applied = opts.applied;
     this.objects = opts.objects;
-    this.report = opts.report;
     this.log = opts.log;
+    this.reports = new StatusReports(opts.report);
     this.applier = new ManifestApplier({ rest: opts.rest, discovery: opts.discovery, applied: opts.applied, objects: opts.objects, hpas: opts.hpas, counts: this.stats, log: opts.log, customized: this.customized, ...(opts.owner !== undefined ? { owner: opts.owner } : {}) });
     this.deletion = new MemberDeletion({
       rest: opts.rest,
@@ -134,12 +127,21 @@ export class WorkRunner {
       ...(opts.owner !== undefined ? { owner: opts.owner } : {}),
       sharedWith: (key, r) => this.applied.otherNaming(key, r),
     });
+    this.orphans = new OrphanCheck(() => this.adoptOrphans(), opts.resync ?? (() => undefined), opts.log);
     this.controller = new Controller({ name: "work", reconcile: (k) => this.reconcile(k), log: opts.log, workers: opts.workers ?? 4 });
   }
 
   /** The outcomes with what the member's caches add to them: a Service's ready endpoints, a workload's Unschedulable pods. */
   private async observed(outcomes: ManifestOutcome[]): Promise<ManifestOutcome[]> {
     return withUnschedulable(this.pods, await withReadyEndpoints(this.endpoints, outcomes));
+  }
+
+  /** A WorkUpsert from the hub: held and applied, or, when its manifests are unusable, reported (what was applied stays). */
+  receive(u: WorkUpsert): void {
+    const received = receivedWork(u);
+    if ("work" in received) return this.upsert(received.work);
+    this.log.error({ work: u.workKey }, received.logged);
+    this.reject(u.workKey, u.contentHash, received.problem);
   }
 
   upsert(work: DesiredWork): void {
@@ -168,7 +170,7 @@ export class WorkRunner {
 
   /** Reports a Work the agent cannot use at all (a malformed message), keeping what it applied. */
   reject(key: string, hash: string, message: string): void {
-    this.publish({ workKey: key, observedHash: hash, applied: false, available: false, reason: "CreationFailed", message, manifests: [], deleted: false });
+    this.reports.publish({ workKey: key, observedHash: hash, applied: false, available: false, reason: "CreationFailed", message, manifests: [], deleted: false });
   }
 
   /** Keys of the Works the agent holds with their manifests. */
@@ -201,10 +203,6 @@ export class WorkRunner {
     for (const r of this.applied.all().values()) if (r.registration === undefined) this.applied.set({ ...r, registration: now });
   }
 
-  private registered(): { registration?: string } {
-    return this.registration === undefined ? {} : { registration: this.registration };
-  }
-
   /** Works held by hash only: applied in full before a restart, no manifests in memory, not being removed. */
   byHashKeys(): string[] {
     return [...this.applied.all().values()].filter((r) => r.whole === true && !this.desired.has(r.key) && !this.removalReasons.has(r.key)).map((r) => r.key);
@@ -235,25 +233,28 @@ export class WorkRunner {
 
   /** The latest status of a Work, for the stream. */
   status(key: string): WorkStatus | undefined {
-    return this.statuses.get(key);
+    return this.reports.get(key);
   }
 
-  /** Every status again (after a reconnect the hub has none). */
-  allStatusKeys(): string[] {
-    return [...this.statuses.keys()];
+  /**
+   * The hub's sync is done (after every connect): the first time in this run, member objects no
+   * record names are looked for; the hub keeps no status across a reconnect, so every status is
+   * reported again; Works held by hash are checked again (their status rebuilt from the live
+   * objects after a restart; one whose objects are all gone has no watch event to start it).
+   */
+  afterSync(): void {
+    this.orphans.afterSync();
+    this.reports.resendAll();
+    for (const k of this.byHashKeys()) this.controller.enqueue(k);
   }
 
-  /** Forgets what was reported, so the next reconcile reports again. */
-  forgetReported(): void {
-    this.sent.clear();
-  }
-
-  private publish(status: WorkStatus): void {
-    const digest = statusDigest(status);
-    this.statuses.set(status.workKey, status);
-    if (this.sent.get(status.workKey) === digest) return;
-    this.sent.set(status.workKey, digest);
-    this.report(status.workKey);
+  /**
+   * Adopts the member objects that carry a Work's label but no record names (DESIGN §11), of the
+   * kinds the records and the held Works hold. Returns the adopted keys the agent holds no Work
+   * for: only the hub can say whether they are wanted, so the caller asks it (a resync).
+   */
+  adoptOrphans(): Promise<string[]> {
+    return adoptUnrecorded({ rest: this.rest, discovery: this.discovery, applied: this.applied, owner: this.owner, log: this.log, desired: this.desired });
   }
 
   private async reconcile(key: string): Promise<ReconcileResult> {
@@ -263,114 +264,50 @@ export class WorkRunner {
     if (want === undefined) {
       if (this.removalReasons.has(key)) return this.remove(key);
       const byHash = this.applied.get(key);
-      return byHash?.whole === true ? this.checkByHash(byHash) : undefined;
+      if (byHash?.whole === true) await checkByHash(this.byHashAccess(), byHash);
+      return undefined;
     }
     const record = this.applied.get(key);
     const label = workKeyLabelValue(key);
     const full = record?.hash !== want.hash;
     const outcomes: ManifestOutcome[] = [];
-    let skipped = false;
-    for (const manifest of applyOrder(want.manifests)) {
-      const outcome = await this.applier.applyManifest(key, label, manifest, want.conflictResolution, full);
-      outcomes.push(outcome);
-      if (!outcome.applied) skipped = true;
-    }
-    if (full) {
-      const results = outcomes.map((o) => ({ resource: appliedResource(o), applied: o.applied, leftAlone: isLeftAlone(o) }));
-      const decision = decidePrune(record?.resources ?? [], results);
-      // A pruned Namespace or CRD that is kept (it holds objects Flotilla does not manage) stays in the record: tried again later.
-      const kept: AppliedResource[] = [];
-      // Only what is pruned with it counts as a pruned Namespace's or CRD's own: what the new version still applies holds it.
-      for (const r of inDeleteOrder(decision.prune)) if ((await this.deletion.deleteIfOurs(key, r, label, PRUNED, decision.prune)) !== undefined) kept.push(r);
-      if (decision.record !== undefined) this.applied.set({ key, hash: want.hash, resources: [...decision.record, ...kept], ...(skipped ? {} : { whole: true }), ...(want.preserve === true ? { preserve: true } : {}), ...this.registered() });
-      else if (record !== undefined) {
-        // The version did not apply in full: its record stays, but an object it made again is the one to delete later.
-        const next = recordAgain(record, outcomes.map(appliedResource), true, record.preserve === true);
-        if (next !== undefined) this.applied.set(next);
-      }
-    } else if (record !== undefined) {
-      const next = recordAgain(record, outcomes.map(appliedResource), skipped, want.preserve === true, this.registration);
-      if (next !== undefined) this.applied.set(next);
-    }
-    this.publish(workStatus(key, want.hash, await this.observed(outcomes), this.customized));
-    const failed = outcomes.filter((o) => !o.applied && !isLeftAlone(o));
-    if (failed.length > 0) applyErrors.inc();
-    // Its namespace being deleted (by hand): tried again on the namespace's own clock, so it comes back soon after the namespace is gone.
-    if (failed.length > 0 && failed.every((o) => o.waitingForNamespaceMs !== undefined)) return { requeueAfterMs: Math.max(...failed.map((o) => o.waitingForNamespaceMs ?? 0)) };
-    if (failed.length > 0) throw new Error(`work ${key}: ${outcomes.filter((o) => !o.applied).map((o) => o.message).join("; ")}`);
-    return skipped ? { requeueAfterMs: RECHECK_SKIPPED_MS } : undefined;
+    for (const manifest of applyOrder(want.manifests)) outcomes.push(await this.applier.applyManifest(key, label, manifest, want.conflictResolution, full));
+    await recordApplied({ applied: this.applied, deletion: this.deletion, registration: this.registration }, want, record, outcomes, label, full);
+    this.reports.publish(workStatus(key, want.hash, await this.observed(outcomes), this.customized));
+    const next = afterApply(outcomes);
+    if (next.applyError) applyErrors.inc();
+    if (next.failure !== undefined) throw new Error(`work ${key}: ${next.failure}`);
+    return next.requeueAfterMs === undefined ? undefined : { requeueAfterMs: next.requeueAfterMs };
   }
 
-  /**
-   * A Work held by hash only: reports its status from the live objects the record names, and asks
-   * the hub for its contents when they drifted (an object gone, no longer Flotilla's, or changed
-   * since first checked) so that the normal reconcile compares and repairs them. Never deletes.
-   */
-  private async checkByHash(record: AppliedRecord): Promise<ReconcileResult> {
-    const label = workKeyLabelValue(record.key);
-    const outcomes: ManifestOutcome[] = [];
-    let drifted = false;
-    for (const r of record.resources) {
-      const res = await this.discovery.resourceFor(r.apiVersion, r.kind);
-      if (res === undefined) {
-        drifted = true;
-        continue;
-      }
-      this.objects.ensure(res);
-      const live = await this.objects.get(res, res.namespaced ? r.namespace || "default" : undefined, r.name);
-      // Gone, no longer Flotilla's, or another object than the one applied (another uid): asked again.
-      if (!isOurs(live, label, this.owner) || !sameApplied(r, live)) drifted = true;
-      outcomes.push({ manifest: asObject(r), applied: true, reason: "", message: "", live });
-    }
-    const fingerprint = liveFingerprint(outcomes.map((o) => o.live));
-    const baseline = this.baselines.get(record.key);
-    if (baseline === undefined) this.baselines.set(record.key, fingerprint);
-    else if (baseline !== fingerprint) drifted = true;
-    if (!drifted) {
-      this.publish(workStatus(record.key, record.hash, await this.observed(outcomes), this.customized));
-    } else if (!this.contentWanted.has(record.key)) {
-      this.contentWanted.add(record.key);
-      this.log.info({ work: record.key }, "a member object of a Work held by hash changed; asking the hub for its contents");
-      this.requestContents(record.key);
-    }
-    return undefined;
+  private byHashAccess() {
+    return {
+      discovery: this.discovery,
+      objects: this.objects,
+      owner: this.owner,
+      log: this.log,
+      baselines: this.baselines,
+      contentWanted: this.contentWanted,
+      requestContents: this.requestContents,
+      report: async (record: { key: string; hash: string }, outcomes: ManifestOutcome[]) => this.reports.publish(workStatus(record.key, record.hash, await this.observed(outcomes), this.customized)),
+    };
   }
 
-  /**
-   * Adopts the member objects that carry a Work's label but no record names (DESIGN §11), of the
-   * kinds the records and the held Works hold. Returns the adopted keys the agent holds no Work
-   * for: only the hub can say whether they are wanted, so the caller asks it (a resync).
-   */
-  async adoptOrphans(): Promise<string[]> {
-    const kinds = new Map<string, { apiVersion: string; kind: string }>();
-    for (const k of this.applied.kinds()) kinds.set(`${k.apiVersion}|${k.kind}`, k);
-    for (const r of this.applied.all().values()) for (const res of r.resources) kinds.set(`${res.apiVersion}|${res.kind}`, res);
-    for (const w of this.desired.values()) for (const m of w.manifests) kinds.set(`${m.apiVersion}|${m.kind}`, m);
-    const adopted = adoptOrphans(this.applied.all(), await labelledObjects(this.rest, this.discovery, kinds.values()), this.owner);
-    for (const r of adopted) this.applied.set(r);
-    if (adopted.length > 0) await this.applied.flush();
-    if (adopted.length > 0) this.log.info({ works: adopted.map((r) => r.key) }, "adopted member objects that no applied record named");
-    return adopted.map((r) => r.key).filter((k) => !this.desired.has(k));
-  }
-
-  private async remove(key: string): Promise<ReconcileResult> {
-    const record = this.applied.get(key);
-    const label = workKeyLabelValue(key);
-    const preserve = this.preserving.has(key);
-    const { kept, failures } = await this.deletion.removeAll(key, inDeleteOrder(record?.resources ?? []), label, preserve, this.removalReasons.get(key) ?? "Unspecified");
-    if (failures.length > 0 || kept.length > 0) {
-      // Not removed yet: the binding keeps waiting for it, and shows why (DESIGN §11: keep and report).
-      const message = [...kept, ...failures].join("; ");
-      this.publish({ workKey: key, observedHash: record?.hash ?? "", applied: false, available: false, reason: "DeletionFailed", message, manifests: [], deleted: false });
-      if (failures.length > 0) throw new Error(`deleting work ${key}: ${failures.join("; ")}`);
-      return { requeueAfterMs: this.keptRecheckMs };
-    }
-    this.applied.delete(key);
-    this.preserving.delete(key);
-    this.removalReasons.delete(key);
-    // The confirmation stays as the Work's status (tiny): it must survive until the stream has
-    // room for it, and it is sent again after a reconnect.
-    this.publish({ workKey: key, observedHash: "", applied: false, available: false, reason: "", message: "", manifests: [], deleted: true });
-    return undefined;
+  private remove(key: string): Promise<ReconcileResult> {
+    return removeWork(
+      {
+        applied: this.applied,
+        deletion: this.deletion,
+        publish: (status) => this.reports.publish(status),
+        keptRecheckMs: this.keptRecheckMs,
+        forget: (k) => {
+          this.preserving.delete(k);
+          this.removalReasons.delete(k);
+        },
+      },
+      key,
+      this.preserving.has(key),
+      this.removalReasons.get(key) ?? "Unspecified",
+    );
   }
 }
