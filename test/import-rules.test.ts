@@ -155,6 +155,16 @@ describe("agent/ by concern (issue 38)", () => {
     for (const folder of folders) assert.ok(!reach(folder).has(folder), `${folder} reaches itself`);
   });
 
+  it("no source file in agent/ is longer than 300 lines", async () => {
+    const long: string[] = [];
+    for (const entry of await readdir(join(root, "agent"), { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile() || !entry.name.endsWith(".ts") || isTestCode(entry.name)) continue;
+      const lines = (await readFile(join(entry.parentPath, entry.name), "utf8")).split("\n").length - 1;
+      if (lines > 300) long.push(`${relative(root, join(entry.parentPath, entry.name))}: ${lines} lines`);
+    }
+    assert.deepEqual(long, []);
+  });
+
   it("agent/ has at most 8 sources at its top level, and every folder has a README", async () => {
     const top = (await readdir(join(root, "agent"), { withFileTypes: true })).filter((e) => e.isFile() && e.name.endsWith(".ts") && !isTestCode(e.name));
     assert.ok(top.length <= 8, `agent/ has ${top.length} sources at its top: ${top.map((e) => e.name).join(", ")}`);

@@ -19,6 +19,7 @@ import { ManifestApplier, type MemberAccess } from "../apply/manifest-apply.ts";
 import type { AppliedResource } from "../judge/applied-record.ts";
 import { helloHashes } from "../judge/by-hash.ts";
 import { preserveOnRemoval } from "../judge/preserve-decision.ts";
+import { earlierRegistrationKeys, stampedRecords } from "../judge/registration.ts";
 import { type ReadyEndpointsSource, withReadyEndpoints } from "../status/endpoint-slices.ts";
 import { type PodSource, withUnschedulable } from "../status/unschedulable-pods.ts";
 import { type CustomizedInterpreter, type ManifestOutcome, workStatus } from "../status/work-status.ts";
@@ -188,19 +189,12 @@ export class WorkRunner {
    * certificate names now), for the Hello: the hub removes none of them for a placement change.
    */
   earlierRegistrationWorks(): string[] {
-    const now = this.registration;
-    if (now === undefined) return [];
-    return [...this.applied.all().values()].filter((r) => r.registration !== undefined && r.registration !== now).map((r) => r.key);
+    return earlierRegistrationKeys(this.applied.all().values(), this.registration);
   }
 
-  /**
-   * Records of agents before registrations were recorded name none: they are taken as this
-   * registration's (the one the agent runs under as it first starts with them).
-   */
+  /** Records of agents before registrations were recorded are stamped with this one (judge/registration.ts). */
   stampRegistration(): void {
-    const now = this.registration;
-    if (now === undefined) return;
-    for (const r of this.applied.all().values()) if (r.registration === undefined) this.applied.set({ ...r, registration: now });
+    for (const r of stampedRecords(this.applied.all().values(), this.registration)) this.applied.set(r);
   }
 
   /** Works held by hash only: applied in full before a restart, no manifests in memory, not being removed. */
@@ -294,20 +288,8 @@ export class WorkRunner {
   }
 
   private remove(key: string): Promise<ReconcileResult> {
-    return removeWork(
-      {
-        applied: this.applied,
-        deletion: this.deletion,
-        publish: (status) => this.reports.publish(status),
-        keptRecheckMs: this.keptRecheckMs,
-        forget: (k) => {
-          this.preserving.delete(k);
-          this.removalReasons.delete(k);
-        },
-      },
-      key,
-      this.preserving.has(key),
-      this.removalReasons.get(key) ?? "Unspecified",
-    );
+    const forget = (k: string) => void (this.preserving.delete(k), this.removalReasons.delete(k));
+    const access = { applied: this.applied, deletion: this.deletion, publish: (status: WorkStatus) => this.reports.publish(status), keptRecheckMs: this.keptRecheckMs, forget };
+    return removeWork(access, key, this.preserving.has(key), this.removalReasons.get(key) ?? "Unspecified");
   }
 }
