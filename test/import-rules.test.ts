@@ -122,6 +122,34 @@ describe("the repository follows the import rules", () => {
     }
   });
 
+  it("control-plane/ has at most 8 sources at its top: the entry, the assembly, the context and little else", async () => {
+    const top = (await readdir(join(root, "control-plane"), { withFileTypes: true }))
+      .filter((e) => e.isFile() && e.name.endsWith(".ts") && !isTestCode(e.name))
+      .map((e) => e.name);
+    assert.ok(top.includes("main.ts") && top.includes("control-plane.ts") && top.includes("context.ts"), top.join(", "));
+    assert.ok(top.length <= 8, `${top.length} sources at the top of control-plane/ (at most 8; a concern goes in a folder): ${top.join(", ")}`);
+  });
+
+  it("every folder in control-plane/ has a README.md", async () => {
+    // Not node_modules, nor the generated folders .gitignore lists (the dashboard's built web-dist/).
+    const ignored = (await readFile(join(root, ".gitignore"), "utf8"))
+      .split("\n")
+      .map((l) => l.trim().replace(/\/$/, ""))
+      .filter((l) => l.startsWith("control-plane/"));
+    const skipped = (path: string) => path.split("/").includes("node_modules") || ignored.some((i) => path === i || path.startsWith(`${i}/`));
+    const folders = ["control-plane"];
+    for (const entry of await readdir(join(root, "control-plane"), { recursive: true, withFileTypes: true })) {
+      const path = relative(root, join(entry.parentPath, entry.name));
+      if (entry.isDirectory() && !skipped(path)) folders.push(path);
+    }
+    assert.ok(folders.length > 20, `read ${folders.length} folders`);
+    const without: string[] = [];
+    for (const folder of folders) {
+      if (!(await readdir(join(root, folder))).includes("README.md")) without.push(folder);
+    }
+    assert.deepEqual(without, []);
+  });
+
   it("no source file in control-plane/ is longer than 300 lines", async () => {
     const long: string[] = [];
     for (const entry of await readdir(join(root, "control-plane"), { recursive: true, withFileTypes: true })) {
