@@ -11,7 +11,7 @@ import { Discovery } from "../shared/discovery.ts";
 import type { Heartbeat, InterpreterCustomizations, MetricsWanted, WorkStatus } from "../shared/gen/flotilla/v1alpha1/agent.ts";
 import type { WorkloadMetricsReport } from "../shared/workload-metrics-wire.ts";
 import { KubeRest } from "../shared/kube-rest.ts";
-import { Caches } from "./caches.ts";
+import { Caches } from "./caches/caches.ts";
 import { InterpreterRegistry } from "../shared/interpreter/registry.ts";
 import { Registrar } from "./clusters/registration.ts";
 import { TemplateInformers } from "./detector/template-informers.ts";
@@ -154,7 +154,7 @@ export interface ControlPlaneContext {
   works: WorkStore;
   /** Agents' reports per Work (written by status/). */
   statuses: StatusStore;
-  /** Writes Kubernetes Events, coalesced and rate-limited for the whole process (status/ and federated-hpa/ record through it). */
+  /** Writes Kubernetes Events, coalesced and rate-limited for the whole process (status/ and autoscaling-controller/ record through it). */
   recorder: EventRecorder;
   /** Why a template's schedule fell short (written by the detector, read by status/). */
   outcomes: ScheduleOutcomes;

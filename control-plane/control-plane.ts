@@ -8,18 +8,18 @@ import { gaugeOf } from "../shared/metrics.ts";
 import { startAdmin } from "./admin/index.ts";
 import { startClusters } from "./clusters/index.ts";
 import { type ControlPlaneOptions, createContext, type Part } from "./context.ts";
-import { installCrds } from "./crds.ts";
+import { installCrds } from "./crd-install/crds.ts";
 import { startDashboard } from "./dashboard/index.ts";
 import { explain } from "./explain/index.ts";
 import { startDetector } from "./detector/index.ts";
 import { startDns } from "./dns/index.ts";
 import { startHub } from "./hub/index.ts";
-import { startFederatedHpa } from "./federated-hpa/index.ts";
+import { startFederatedHpa } from "./autoscaling-controller/index.ts";
 import { startRebalancer } from "./rebalancer/index.ts";
 import { startTaintPolicy } from "./taint-policy/index.ts";
 import { startRollout } from "./rollout-controller/index.ts";
-import { LeaderElector } from "./leader-election.ts";
-import { ThreadedLeaderElector } from "./lease-thread.ts";
+import { LeaderElector } from "./leadership/leader-election.ts";
+import { ThreadedLeaderElector } from "./leadership/lease-thread.ts";
 import { startPeers } from "./peers/index.ts";
 import { shutdownServer } from "./rpc.ts";
 import { startStatus } from "./status/index.ts";
@@ -51,7 +51,7 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Runn
   }
   let leading = false;
   let ready = false;
-  // Set once the elector exists: a leader past its renew deadline sends no write (leader-election.ts).
+  // Set once the elector exists: a leader past its renew deadline sends no write (leadership/leader-election.ts).
   let writeFence = (): string | undefined => undefined;
   const ctx = createContext(opts, () => leading, () => writeFence());
 
@@ -98,8 +98,8 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Runn
   // The elector's requests get their own connections (as client-go gives leader election its own
   // client): behind a burst of controller writes in the shared pool, a renewal would wait past
   // the renew deadline and the leader would step down and exit while nothing was wrong. By
-  // default it also runs in its own thread (lease-thread.ts), so that a reconnect storm on this
-  // event loop cannot delay it either.
+  // default it also runs in its own thread (leadership/lease-thread.ts), so that a reconnect storm
+  // on this event loop cannot delay it either.
   const election = opts.leaderElection;
   const userAgent = `flotilla-control-plane/${ctx.identity}`;
   const onStoppedLeading = () => {

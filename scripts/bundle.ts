@@ -2,7 +2,7 @@
 // with its dependencies in and client-node's generated API left out (scripts/lean-client-node.ts):
 //   agent.mjs     `flotilla agent` alone (bin/agent-bundle.ts), what every member runs;
 //   flotilla.mjs  every `flotilla` command (bin/flotilla.ts): the control plane and `certs …`;
-//   lease-worker.mjs  the control plane's leader-election thread (control-plane/lease-worker.ts);
+//   lease-worker.mjs  the control plane's leader-election thread (control-plane/leadership/lease-worker.ts);
 //   lua-worker.mjs    the Lua thread of any process that runs customizations (shared/interpreter/lua/lua-worker.ts);
 // beside them what the control plane reads from its own directory at run time (crds.json, its CRDs
 // parsed from crds/ at build time, crds/ itself, and the dashboard's web-dist/), the licence of every bundled package (<bundle>.THIRD-PARTY-NOTICES.txt,
@@ -14,7 +14,7 @@
 import { cp, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { build, type Metafile, type Plugin } from "esbuild";
-import { writeParsedCrds } from "../control-plane/crds.ts";
+import { writeParsedCrds } from "../control-plane/crd-install/crds.ts";
 import { buildDashboard } from "./build-dashboard.ts";
 import { leanClientNode } from "./lean-client-node.ts";
 
@@ -24,7 +24,7 @@ export const DEFAULT_BUNDLE_DIR = fileURLToPath(new URL("../dist/bundle/", impor
 export const BUNDLES = {
   agent: "../bin/agent-bundle.ts",
   flotilla: "../bin/flotilla.ts",
-  "lease-worker": "../control-plane/lease-worker.ts",
+  "lease-worker": "../control-plane/leadership/lease-worker.ts",
   "lua-worker": "../shared/interpreter/lua/lua-worker.ts",
 } as const;
 export type BundleName = keyof typeof BUNDLES;
@@ -94,7 +94,7 @@ export async function bundleAgent(out = DEFAULT_BUNDLE_DIR): Promise<{ file: str
 export async function bundleAll(out = DEFAULT_BUNDLE_DIR): Promise<Record<BundleName, { file: string; metafile: Metafile }>> {
   const agent = await bundle("agent", out);
   const flotilla = await bundle("flotilla", out);
-  // The control plane's leader-election thread (control-plane/lease-thread.ts) loads it from beside flotilla.mjs.
+  // The control plane's leader-election thread (control-plane/leadership/lease-thread.ts) loads it from beside flotilla.mjs.
   const leaseWorker = await bundle("lease-worker", out);
   // Every process that runs Lua (shared/interpreter/lua/lua-thread.ts) loads it from beside its bundle.
   const luaWorker = await bundle("lua-worker", out);

@@ -7,7 +7,7 @@ import { readdir, readFile, writeFile } from "node:fs/promises";
 import { commands as flotillaCommands } from "../bin/flotilla-commands.ts";
 import { commands as flotillactlCommands } from "../bin/flotillactl.ts";
 import { connectionFlags } from "../bin/ctl/connection.ts";
-import { loadCrds } from "../control-plane/crds.ts";
+import { loadCrds } from "../control-plane/crd-install/crds.ts";
 import type { KubeObject } from "../shared/api/types.ts";
 import type { FlagSpec } from "../shared/flags.ts";
 

@@ -32,7 +32,7 @@ it("the compiled flotilla command runs and finds its CRDs", async (t) => {
   symlinkSync(join(root, "node_modules"), join(out, "node_modules"));
   const help = await run(process.execPath, [join(out, "bin/flotilla.js"), "help"]);
   assert.match(help.stdout, /flotilla control-plane/);
-  const crds = await run(process.execPath, ["--input-type=module", "-e", `const m = await import(${JSON.stringify(join(out, "control-plane/crds.js"))}); console.log((await m.loadCrds()).map((c) => c.metadata.name).join(","));`]);
+  const crds = await run(process.execPath, ["--input-type=module", "-e", `const m = await import(${JSON.stringify(join(out, "control-plane/crd-install/crds.js"))}); console.log((await m.loadCrds()).map((c) => c.metadata.name).join(","));`]);
   // Every CRD file in control-plane/crds (one CRD each): Flotilla's kinds and the multi-cluster DNS kinds.
   const files = readdirSync(join(root, "control-plane/crds")).filter((f) => f.endsWith(".yaml"));
   assert.equal(crds.stdout.trim().split(",").length, files.length);

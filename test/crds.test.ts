@@ -15,10 +15,10 @@ import {
   type KubernetesObject,
   KubernetesObjectApi,
 } from "@kubernetes/client-node";
-import { installCrds, loadCrds } from "../control-plane/crds.ts";
+import { installCrds, loadCrds } from "../control-plane/crd-install/crds.ts";
 import { API_VERSION, type KubeObject } from "../shared/api/types.ts";
 import { DNS_GROUP } from "../shared/api/dns.ts";
-import { CRD_REVISION } from "../control-plane/crd-revision.ts";
+import { CRD_REVISION } from "../control-plane/crd-install/crd-revision.ts";
 import { badDns, DNS_NS, kubefedIngressManifest, kubefedServiceManifest, serviceRecordStatus, validDns } from "./dns-crds.fixtures.ts";
 import { badRic, everyOperation, karmadaExampleManifest } from "./ric-crds.fixtures.ts";
 import { badAutoscaling, cronFhpa, cronStatus, everyField, fhpa, fhpaStatus, karmadaCronManifest, karmadaFhpaManifest } from "./autoscaling-crds.fixtures.ts";

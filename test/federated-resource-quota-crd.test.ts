@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { promisify } from "node:util";
-import { installCrds } from "../control-plane/crds.ts";
+import { installCrds } from "../control-plane/crd-install/crds.ts";
 import { binaryPath, ensureBinaries } from "./env/binaries.ts";
 import { type Cluster, startCluster } from "./env/cluster.ts";
 

@@ -29,15 +29,29 @@ export function isPureShared(file: string): boolean {
 /** Packages with no I/O, which pure folders may use. */
 const PURE_PACKAGES = ["fast-json-patch", "yaml"];
 
-/** The top-level modules of control-plane/ that folders may use: shared state and gRPC helpers. */
-const TOP_SHARED = ["caches.ts", "context.ts", "rpc.ts"];
+/** The top-level modules of control-plane/ that folders may use: the shared context and gRPC helpers. */
+const TOP_SHARED = ["context.ts", "rpc.ts"];
 
 /**
- * What each control-plane folder may import from control-plane/, besides its own files and
- * TOP_SHARED: a folder name, or one file ("works/work-store.ts"). The table is a layering: no
- * folder imports one that imports it.
+ * Folders every folder may import, besides its FOLDER_IMPORTS: the shared caches (informers over
+ * Flotilla's kinds, the binding index) that the context holds. Pure folders still may not (they
+ * import only pure code), so a common folder may import pure folders only: it sits below every
+ * other folder in the layering.
+ */
+export const COMMON_FOLDERS = ["caches"] as const;
+
+/**
+ * What each control-plane folder may import from control-plane/, besides its own files,
+ * TOP_SHARED and COMMON_FOLDERS: a folder name, or one file ("works/work-store.ts"). The table is
+ * a layering: no folder imports one that imports it.
  */
 export const FOLDER_IMPORTS: Readonly<Record<string, readonly string[]>> = {
+  // The shared caches, which every folder may import: a binding's name and template, its policy, a NoExecute taint's reading.
+  caches: ["scheduling/binding-spec.ts", "scheduling/no-execute.ts", "scheduling/policy-match.ts"],
+  // Leader election (HA), run in a worker thread of its own; only the assembly starts it.
+  leadership: [],
+  // Installs the CRDs of control-plane/crds/ and their admission policies at start; the assembly, scripts and tests call it.
+  "crd-install": [],
   scheduling: [],
   rendering: ["scheduling"],
   detector: ["scheduling"],
@@ -61,8 +75,8 @@ export const FOLDER_IMPORTS: Readonly<Record<string, readonly string[]>> = {
   autoscaling: [],
   // Progressive rollout's decisions (issue 23): waves, health gates, approvals, rollback.
   rollout: [],
-  // The FederatedHPA controller: the algorithm's runs, the templates the detector watches, the status' write check, the Event recorder.
-  "federated-hpa": ["autoscaling", "detector/template-informers.ts", "status/status-holds.ts", "status/event-recorder.ts"],
+  // The FederatedHPA and CronFederatedHPA controllers: the algorithm's runs, the templates the detector watches, the status' write check, the Event recorder.
+  "autoscaling-controller": ["autoscaling", "detector/template-informers.ts", "status/status-holds.ts", "status/event-recorder.ts"],
   // Summaries between replicas: who holds which cluster (its Lease), and the hub's checks on a summary.
   peers: ["clusters/cluster-leases.ts", "clusters/cluster-lease.ts", "hub/message-bounds.ts", "hub/metrics-admission.ts"],
   // The WorkloadRebalancer controller: binding names and the fresh-reschedule trigger rule.
@@ -168,8 +182,8 @@ export function importViolation(from: string, to: string): string | undefined {
     return TOP_SHARED.includes(target) ? undefined : `${folder}/ may import only ${TOP_SHARED.join(", ")} from the top of control-plane/`;
   }
   const allowed = FOLDER_IMPORTS[folder] ?? [];
-  if (allowed.includes(targetFolder) || allowed.includes(target)) return undefined;
-  return `${folder}/ may not import ${targetFolder}/ (it may import: ${allowed.length === 0 ? "no other folder" : allowed.join(", ")})`;
+  if ((COMMON_FOLDERS as readonly string[]).includes(targetFolder) || allowed.includes(targetFolder) || allowed.includes(target)) return undefined;
+  return `${folder}/ may not import ${targetFolder}/ (it may import: ${allowed.length === 0 ? "no other folder" : allowed.join(", ")}; and every folder ${COMMON_FOLDERS.map((f) => `${f}/`).join(", ")})`;
 }
 
 /** A test (`*.test.ts`) or what tests share (`*.fixtures.ts`): no part of the running program. */

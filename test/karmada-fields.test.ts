@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { describe, it } from "node:test";
-import { loadCrds } from "../control-plane/crds.ts";
+import { loadCrds } from "../control-plane/crd-install/crds.ts";
 import { UNACTED_FIELDS, unactedFields } from "../control-plane/scheduling/unacted-fields.ts";
 import type { KubeObject, PropagationPolicy, PropagationSpec } from "../shared/api/types.ts";
 import { type FieldVerdict, KARMADA_OVERRIDE_FIELDS, KARMADA_PROPAGATION_FIELDS } from "./karmada-fields.fixtures.ts";

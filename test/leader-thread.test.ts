@@ -7,8 +7,8 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { KubeRest } from "../shared/kube-rest.ts";
 import { silentLogger } from "../shared/logger.ts";
-import { LeaderElector } from "../control-plane/leader-election.ts";
-import { ThreadedLeaderElector } from "../control-plane/lease-thread.ts";
+import { LeaderElector } from "../control-plane/leadership/leader-election.ts";
+import { ThreadedLeaderElector } from "../control-plane/leadership/lease-thread.ts";
 import { type Cluster, startCluster } from "./env/cluster.ts";
 import { waitFor } from "./env/wait.ts";
 

@@ -9,7 +9,7 @@ import type { PlannedWork as PlannedWorkMessage, PlanRequest, PlanResponse, Temp
 import { isKubeStatus, KubeError, type KubeRest } from "../../shared/kube-rest.ts";
 import { mapLimit } from "../../shared/map-limit.ts";
 import { workKey } from "../../shared/work-key.ts";
-import type { Caches } from "../caches.ts";
+import type { Caches } from "../caches/caches.ts";
 import { redactManifests } from "./live-view.ts";
 import { type PlannedWork, planTemplate } from "./plan.ts";
 import { RpcError } from "../rpc.ts";

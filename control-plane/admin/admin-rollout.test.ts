@@ -8,7 +8,7 @@ import { describe, it } from "node:test";
 import type { ResourceBinding, RolloutState } from "../../shared/api/types.ts";
 import { KubeError, type KubeRest } from "../../shared/kube-rest.ts";
 import { silentLogger } from "../../shared/logger.ts";
-import type { Caches } from "../caches.ts";
+import type { Caches } from "../caches/caches.ts";
 import { RpcError } from "../rpc.ts";
 import { AdminRollout, ROLLOUT_ADMIN_FIELD_MANAGER, rolloutMethod } from "./admin-rollout.ts";
 import type { TemplateResolver } from "../kinds/template-resolver.ts";

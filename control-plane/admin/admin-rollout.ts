@@ -10,7 +10,7 @@ import type { ResourceBinding } from "../../shared/api/types.ts";
 import type { RolloutRequest, RolloutResponse } from "../../shared/gen/flotilla/v1alpha1/admin.ts";
 import { RESOURCES } from "../../shared/api/resources.ts";
 import { isKubeStatus, type KubeRest, objectPath } from "../../shared/kube-rest.ts";
-import type { Caches } from "../caches.ts";
+import type { Caches } from "../caches/caches.ts";
 import { RpcError } from "../rpc.ts";
 import { applyCommand, type RolloutCommand } from "../rollout/rollout-commands.ts";
 import { planOfBinding, type PlannedGroup } from "../rollout/rollout-groups.ts";

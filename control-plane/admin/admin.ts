@@ -20,7 +20,7 @@ import { AdminRollout, rolloutMethod } from "./admin-rollout.ts";
 import { AdminTokens } from "./admin-tokens.ts";
 import { type CallerCert, type DashboardLink, dashboardLogin } from "./admin-dashboard.ts";
 import type { RevocationFile } from "./revocation-file.ts";
-import type { Caches } from "../caches.ts";
+import type { Caches } from "../caches/caches.ts";
 import { diffPair, redactManifests } from "./live-view.ts";
 import { planObjects } from "./admin-plan.ts";
 import { propagationPage } from "./propagation-page.ts";

@@ -1,7 +1,7 @@
 // One FederatedHPA run over the fleet, pure: the template's replicas and where its binding puts
 // them, the members' summaries, and the history kept since the last run → the replicas to write
 // (if any), the FederatedHPA's status (autoscaling/v2's, conditions keeping their transition
-// times), and the history to keep. The shell (control-plane/federated-hpa/) reads and writes.
+// times), and the history to keep. The shell (control-plane/autoscaling-controller/) reads and writes.
 import type { FederatedHPA, HorizontalPodAutoscalerCondition, HorizontalPodAutoscalerStatus } from "../../shared/api/autoscaling.ts";
 import { desiredReplicas } from "./desired-replicas.ts";
 import { type AutoscalerCondition, DEFAULT_METRICS, tolerancesOf } from "./federated-hpa-api.ts";

@@ -3,8 +3,8 @@ import { describe, it } from "node:test";
 import type { Cluster } from "../../shared/api/types.ts";
 import type { KubeRest } from "../../shared/kube-rest.ts";
 import { silentLogger } from "../../shared/logger.ts";
-import { BindingIndex } from "../binding-index.ts";
-import { bindingOf } from "../binding-index.fixtures.ts";
+import { BindingIndex } from "../caches/binding-index.ts";
+import { bindingOf } from "../caches/binding-index.fixtures.ts";
 import { CLUSTER_FINALIZER } from "./registration.ts";
 import { FORCE_ANNOTATION, UnjoinController, unjoinDecision } from "./unjoin-controller.ts";
 

@@ -6,7 +6,7 @@ import { type KubeRest, objectPath } from "../../shared/kube-rest.ts";
 import { type InterpreterRegistry, NATIVE_INTERPRETERS } from "../../shared/interpreter/registry.ts";
 import { parseWorkKey, templateKey, templateKeyOfBinding } from "../../shared/work-key.ts";
 import { BINDING_FINALIZER, bindingName, bindingUpToDate, isCurrentBinding, movedBinding } from "../scheduling/binding-spec.ts";
-import type { Caches } from "../caches.ts";
+import type { Caches } from "../caches/caches.ts";
 import { keysAffected } from "./cluster-change.ts";
 import type { ReplacementSeen } from "../scheduling/graceful-eviction.ts";
 import { DependencyTracker } from "./dependency-tracker.ts";

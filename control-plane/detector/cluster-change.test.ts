@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { Cluster, Placement, PropagationPolicy } from "../../shared/api/types.ts";
-import { BindingIndex, policyId } from "../binding-index.ts";
-import { bindingOf } from "../binding-index.fixtures.ts";
+import { BindingIndex, policyId } from "../caches/binding-index.ts";
+import { bindingOf } from "../caches/binding-index.fixtures.ts";
 import { keysAffected, placementAffected, readinessOnly } from "./cluster-change.ts";
 
 const cluster = (o: { name?: string; labels?: Record<string, string>; region?: string; ready?: boolean; deleting?: boolean; taint?: boolean } = {}): Cluster => ({

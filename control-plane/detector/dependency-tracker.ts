@@ -4,7 +4,7 @@
 import type { KubeObject, ResourceBinding } from "../../shared/api/types.ts";
 import type { InterpreterRegistry } from "../../shared/interpreter/registry.ts";
 import { parseWorkKey, templateKey, templateKeyOfBinding } from "../../shared/work-key.ts";
-import type { Caches } from "../caches.ts";
+import type { Caches } from "../caches/caches.ts";
 import { isCurrentBinding, type RequiredBy } from "../scheduling/binding-spec.ts";
 import { parentRequires, requiredClusters, resolveDependencies } from "./dependencies.ts";
 import { DependencyIndex, type ParentRefs } from "./dependency-index.ts";

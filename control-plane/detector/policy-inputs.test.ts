@@ -4,8 +4,8 @@ import { KubeConfig } from "@kubernetes/client-node";
 import type { PropagationPolicy, ResourceBinding } from "../../shared/api/types.ts";
 import type { KubeRest } from "../../shared/kube-rest.ts";
 import { silentLogger } from "../../shared/logger.ts";
-import { Caches } from "../caches.ts";
-import { fakeInformers } from "../fake-informer.fixtures.ts";
+import { Caches } from "../caches/caches.ts";
+import { fakeInformers } from "../caches/fake-informer.fixtures.ts";
 import { onPolicyInputs, priorityLookup, priorityQueue } from "./policy-inputs.ts";
 
 const binding = (name: string, priority?: number): ResourceBinding => ({

@@ -4,7 +4,7 @@
 import type { OverridePolicy, PropagationPolicy, ResourceBinding } from "../../shared/api/types.ts";
 import { WorkQueue } from "../../shared/work-queue.ts";
 import { templateKeyOfBinding } from "../../shared/work-key.ts";
-import type { Caches } from "../caches.ts";
+import type { Caches } from "../caches/caches.ts";
 
 /** Whether an override policy of the policy's scope exists: its namespace's OverridePolicy, or a ClusterOverridePolicy. */
 export function overrideLookup(caches: Caches, policy: PropagationPolicy | undefined): (name: string) => boolean {

@@ -3,7 +3,7 @@
 // namespace's bindings, asked only for a template whose policy has workloadAffinity.
 import type { ResourceBinding } from "../../shared/api/types.ts";
 import type { WorkRef } from "../../shared/work-key.ts";
-import type { Caches } from "../caches.ts";
+import type { Caches } from "../caches/caches.ts";
 import type { GroupPeers } from "../scheduling/workload-affinity.ts";
 import type { TemplateInformers } from "./template-informers.ts";
 

@@ -7,8 +7,8 @@ import { DNS_API_VERSION, type DNSEndpoint, type Domain, type IngressDNSRecord, 
 import { API_VERSION, type AggregatedStatusItem, type Cluster, type ResourceBinding } from "../../shared/api/types.ts";
 import { KubeError, type KubeRest } from "../../shared/kube-rest.ts";
 import { silentLogger } from "../../shared/logger.ts";
-import { Caches } from "../caches.ts";
-import { type FakeInformer, fakeInformers } from "../fake-informer.fixtures.ts";
+import { Caches } from "../caches/caches.ts";
+import { type FakeInformer, fakeInformers } from "../caches/fake-informer.fixtures.ts";
 import { DnsController } from "./dns-controller.ts";
 import { watchDnsInputs } from "./dns-triggers.ts";
 import { recordKey } from "./record-keys.ts";

@@ -9,7 +9,7 @@ import type { Condition } from "../../shared/api/types.ts";
 import { canonicalJson } from "../../shared/content-hash.ts";
 import { Controller, type ReconcileResult } from "../../shared/controller.ts";
 import { isKubeStatus, type KubeRest, objectPath } from "../../shared/kube-rest.ts";
-import type { Caches } from "../caches.ts";
+import type { Caches } from "../caches/caches.ts";
 import { recordConditions, type RecordProblem } from "./dns-conditions.ts";
 import { desiredDnsEndpoint, dnsEndpointContent, foreignDnsEndpoint } from "./dns-endpoint.ts";
 import { loadBalancerHostnames } from "./hostnames.ts";

@@ -6,7 +6,7 @@
 import type { DNSEndpoint, Domain, ServiceDNSRecord } from "../../shared/api/dns.ts";
 import type { KubeObject, ResourceBinding } from "../../shared/api/types.ts";
 import { parseWorkKey } from "../../shared/work-key.ts";
-import type { Caches } from "../caches.ts";
+import type { Caches } from "../caches/caches.ts";
 import { clusterReady } from "../scheduling/placement.ts";
 import { parseRecordKey, recordKey, type RecordKind, recordKeyOfTemplate } from "./record-keys.ts";
 import { DomainRefIndex } from "./record-index.ts";

@@ -1,6 +1,6 @@
 // Issue 25: how many agents a replica admits per second (new streams: TLS is done, the Hello and
 // its resync are what cost). A reconnect storm of thousands of agents would otherwise run every
-// resync at once, starving heartbeats, controllers and (before lease-thread.ts) the leader's Lease.
+// resync at once, starving heartbeats, controllers and (before leadership/lease-thread.ts) the leader's Lease.
 // Pure: a token bucket, and for each refused agent a slot of its own in the queue behind it, sent
 // back as the delay after which it should come again (retry-after-ms), so that refused agents
 // return one by one at the admission rate instead of all at once.

@@ -9,7 +9,7 @@ import { EMPTY_AGENT_SET, encodeAgentSet } from "../../shared/interpreter/agent-
 import { InterpreterRegistry } from "../../shared/interpreter/registry.ts";
 import { silentLogger } from "../../shared/logger.ts";
 import type { ControlPlaneContext, ControlPlaneEvents } from "../context.ts";
-import { FakeInformer } from "../fake-informer.fixtures.ts";
+import { FakeInformer } from "../caches/fake-informer.fixtures.ts";
 import { AGENT_SET_QUIET_MS, startInterpreter } from "./index.ts";
 
 const gizmo = (script: string): ResourceInterpreterCustomization => ({

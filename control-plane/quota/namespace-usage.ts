@@ -5,7 +5,7 @@ import type { KubeObject, ResourceBinding } from "../../shared/api/types.ts";
 import type { InterpreterRegistry } from "../../shared/interpreter/registry.ts";
 import { replicasOf } from "../../shared/interpreter/native/adapter.ts";
 import type { WorkRef } from "../../shared/work-key.ts";
-import type { Caches } from "../caches.ts";
+import type { Caches } from "../caches/caches.ts";
 import type { Workload } from "./quota-usage.ts";
 
 /** What the usage is read from. */

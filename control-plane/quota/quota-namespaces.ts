@@ -5,7 +5,7 @@
 import type { Logger } from "pino";
 import { Controller } from "../../shared/controller.ts";
 import { isKubeStatus, type KubeRest } from "../../shared/kube-rest.ts";
-import type { Caches } from "../caches.ts";
+import type { Caches } from "../caches/caches.ts";
 
 /** The label (value "true") on a namespace with at least one FederatedResourceQuota. */
 export const QUOTA_NAMESPACE_LABEL = "flotilla.dev/has-federated-resource-quota";

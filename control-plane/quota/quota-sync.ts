@@ -4,7 +4,7 @@
 // seen on the synced informer, or unjoined the cluster.
 import type { FederatedResourceQuota } from "../../shared/api/quota.ts";
 import { judgedLeaving } from "../../shared/cluster-unjoin.ts";
-import type { Caches } from "../caches.ts";
+import type { Caches } from "../caches/caches.ts";
 import type { WorkStore } from "../works/work-store.ts";
 import { quotaAbsenceIntent, quotaOfWorkKey, quotaWorkKey, quotaWorks } from "./quota-works.ts";
 

@@ -12,7 +12,7 @@ import { RESOURCES } from "../../shared/api/resources.ts";
 import type { ResourceBinding } from "../../shared/api/types.ts";
 import { Controller, type ReconcileResult } from "../../shared/controller.ts";
 import { isKubeStatus, type KubeRest, objectPath } from "../../shared/kube-rest.ts";
-import type { Caches } from "../caches.ts";
+import type { Caches } from "../caches/caches.ts";
 import { bindingName } from "../scheduling/binding-spec.ts";
 import { triggerNeeded } from "../scheduling/fresh-reschedule.ts";
 import { nextStatus, observedWorkloads, ttlAction } from "./rebalancer-status.ts";

@@ -13,7 +13,7 @@ import type { InterpreterRegistry } from "../../shared/interpreter/registry.ts";
 import { isKubeStatus, type KubeRest, objectPath } from "../../shared/kube-rest.ts";
 import { RESOURCES } from "../../shared/api/resources.ts";
 import { parseWorkKey, templateKeyOfBinding } from "../../shared/work-key.ts";
-import type { Caches } from "../caches.ts";
+import type { Caches } from "../caches/caches.ts";
 import type { TemplateInformers } from "../detector/template-informers.ts";
 import { observedOf } from "../rollout/observed.ts";
 import { planOfBinding } from "../rollout/rollout-groups.ts";

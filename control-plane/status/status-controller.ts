@@ -13,7 +13,7 @@ import type { ScheduleOutcomes } from "../scheduling/schedule-outcomes.ts";
 import { BINDING_FINALIZER } from "../scheduling/binding-spec.ts";
 import { leaderStatus } from "./leader-status.ts";
 import { DEFAULT_STATUS_ENTRIES, expectedHashes } from "./binding-summary.ts";
-import type { Caches } from "../caches.ts";
+import type { Caches } from "../caches/caches.ts";
 import type { StatusStore } from "./status-store.ts";
 import { templateStatusPatch } from "./template-status.ts";
 import { fleetRolloutFailure } from "./rollout-status.ts";

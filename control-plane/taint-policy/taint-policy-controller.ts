@@ -10,7 +10,7 @@ import type { ClusterTaintPolicy } from "../../shared/api/taint-policy.ts";
 import type { Cluster } from "../../shared/api/types.ts";
 import { Controller, type ReconcileResult } from "../../shared/controller.ts";
 import { isKubeStatus, type KubeRest, objectPath } from "../../shared/kube-rest.ts";
-import type { Caches } from "../caches.ts";
+import type { Caches } from "../caches/caches.ts";
 import { type EventRecorder, involvedObjectOf } from "../status/event-recorder.ts";
 import { clusterTaints, POLICY_TAINTS_ANNOTATION, taintId } from "./cluster-taints.ts";
 

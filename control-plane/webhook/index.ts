@@ -21,7 +21,7 @@ import {
 import { BadRequestError, startWebhookServer, type WebhookServer } from "./webhook-server.ts";
 import { quotaRoutes } from "./quota-routes.ts";
 
-/** The field manager of the configuration: the control plane's (crds.ts's FIELD_MANAGER). */
+/** The field manager of the configuration: the control plane's (crd-install/crds.ts's FIELD_MANAGER). */
 const FIELD_MANAGER = "flotilla-control-plane";
 const CONFIGURATION_PATH = `/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations/${WEBHOOK_CONFIGURATION_NAME}`;
 

@@ -6,8 +6,9 @@ import type { FederatedResourceQuota } from "../../shared/api/quota.ts";
 import type { KubeObject, ResourceBinding } from "../../shared/api/types.ts";
 import { NATIVE_INTERPRETERS } from "../../shared/interpreter/registry.ts";
 import type { KubeRest } from "../../shared/kube-rest.ts";
-import { Caches } from "../caches.ts";
-import { fakeInformers, fakeTemplates } from "../fake-informer.fixtures.ts";
+import { Caches } from "../caches/caches.ts";
+import { fakeInformers } from "../caches/fake-informer.fixtures.ts";
+import { fakeTemplates } from "../detector/template-informers.fixtures.ts";
 import type { AdmissionRequest } from "./admission.ts";
 import { reviewFederatedResourceQuota, reviewTemplateQuota } from "./quota-review.ts";
 

@@ -7,7 +7,7 @@ import { ROLLOUT_OF_LABEL } from "../../shared/api/resources.ts";
 import type { ControllerRevision, KubeObject } from "../../shared/api/types.ts";
 import type { Informer } from "../../shared/informer.ts";
 import { KubeError, type KubeRest } from "../../shared/kube-rest.ts";
-import { FakeInformer } from "../fake-informer.fixtures.ts";
+import { FakeInformer } from "../caches/fake-informer.fixtures.ts";
 import { REVISIONS_KEPT, RevisionStore, rolloutOfLabel } from "./revision-store.ts";
 
 const KEY = "apps/v1/Deployment/default/web";

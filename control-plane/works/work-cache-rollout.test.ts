@@ -9,8 +9,9 @@ import type { Cluster, ControllerRevision, KubeObject, ResourceBinding, RolloutS
 import type { KubeRest } from "../../shared/kube-rest.ts";
 import { silentLogger } from "../../shared/logger.ts";
 import { templateKey } from "../../shared/work-key.ts";
-import { Caches } from "../caches.ts";
-import { fakeInformers, fakeTemplates } from "../fake-informer.fixtures.ts";
+import { Caches } from "../caches/caches.ts";
+import { fakeInformers } from "../caches/fake-informer.fixtures.ts";
+import { fakeTemplates } from "../detector/template-informers.fixtures.ts";
 import { RevisionStore, rolloutOfLabel } from "./revision-store.ts";
 import { revisionOf } from "./rollout-revisions.ts";
 import { WorkCache } from "./work-cache.ts";

@@ -4,7 +4,7 @@ import type { KubeObject, OverridePolicy, ResourceBinding, TargetCluster } from 
 import { Controller } from "../../shared/controller.ts";
 import { parseWorkKey, templateKeyOfBinding } from "../../shared/work-key.ts";
 import { suspensionHolds } from "../scheduling/binding-spec.ts";
-import type { Caches } from "../caches.ts";
+import type { Caches } from "../caches/caches.ts";
 import { overridePolicyMatches } from "../rendering/overrides.ts";
 import { dividedPlacement, renderClusterWorks } from "../rendering/render-works.ts";
 import { preservedLabelsFor } from "../rendering/preserved-labels.ts";

@@ -3,7 +3,7 @@
 // apiVersion (and a CronFederatedHPA's scaleTargetRef.apiVersion when it targets a FederatedHPA).
 // The spec and status shapes are autoscaling/v2's. The schemas are
 // control-plane/crds/federatedhpas.yaml and cronfederatedhpas.yaml: keep them in step.
-// The controllers are control-plane/federated-hpa/.
+// The controllers are control-plane/autoscaling-controller/.
 import type { KubeObject } from "./types.ts";
 
 /** The FederatedHPA kind, as a CronFederatedHPA's scaleTargetRef names it. */

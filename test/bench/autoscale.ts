@@ -40,7 +40,7 @@
 //   node test/bench/autoscale.ts [--trials N] [--max N] [--low P] [--high P] [--jitter MS] [--fixed-phases] [--poll MS] [--timeout S] [--keep-logs]
 import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs } from "node:util";
-import { SYNC_PERIOD_MS } from "../../control-plane/federated-hpa/federated-hpa-controller.ts";
+import { SYNC_PERIOD_MS } from "../../control-plane/autoscaling-controller/federated-hpa-controller.ts";
 import { KubeRest } from "../../shared/kube-rest.ts";
 import { apply, kubectl } from "../e2e/helpers.ts";
 import type { Cluster } from "../env/cluster.ts";

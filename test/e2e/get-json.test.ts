@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { installCrds } from "../../control-plane/crds.ts";
+import { installCrds } from "../../control-plane/crd-install/crds.ts";
 import { type Cluster, startCluster } from "../env/cluster.ts";
 import { parseGetArgs } from "./get-args.ts";
 import { apply, deploymentJson, eventually, getJson, kubectl, kubectlGetJson, placementPolicyJson } from "./helpers.ts";

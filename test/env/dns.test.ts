@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { CustomObjectsApi } from "@kubernetes/client-node";
-import { installCrds } from "../../control-plane/crds.ts";
+import { installCrds } from "../../control-plane/crd-install/crds.ts";
 import { queryAt, resolveAt } from "./dns-client.ts";
 import { type DnsServer, startDns } from "./dns.ts";
 import { type Cluster, startCluster } from "./cluster.ts";

@@ -4,7 +4,7 @@ import { readFile, readlink, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { describe, it } from "node:test";
 import { promisify } from "node:util";
-import { PARSED_CRDS_FILE, parseCrdFiles } from "../../control-plane/crds.ts";
+import { PARSED_CRDS_FILE, parseCrdFiles } from "../../control-plane/crd-install/crds.ts";
 import { ensureTestBundles, isBundledSource, SOURCES, sourcesHash } from "./test-bundles.ts";
 
 describe("isBundledSource", () => {

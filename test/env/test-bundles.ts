@@ -25,7 +25,7 @@ const BUILD_FILES = ["package.json", "package-lock.json", "tsconfig.json", "scri
 const ENTRIES = {
   flotilla: "bin/flotilla.ts",
   agent: "bin/agent-bundle.ts",
-  "lease-worker": "control-plane/lease-worker.ts",
+  "lease-worker": "control-plane/leadership/lease-worker.ts",
   "lua-worker": "shared/interpreter/lua/lua-worker.ts",
   flotillactl: "bin/flotillactl.ts",
 } as const;
@@ -81,7 +81,7 @@ async function buildIfMissing(): Promise<TestBundles> {
     await Promise.all(Object.entries(ENTRIES).map(([name, entry]) => buildBundle(join(ROOT, entry), join(tmp, `${name}.mjs`), { production: false })));
     // The control plane reads its CRDs and the dashboard's page from beside its module.
     await symlink(join(ROOT, "control-plane", "crds"), join(tmp, "crds"));
-    const { writeParsedCrds } = await import("../../control-plane/crds.ts");
+    const { writeParsedCrds } = await import("../../control-plane/crd-install/crds.ts");
     await writeParsedCrds(tmp);
     await symlink(join(ROOT, "control-plane", "dashboard", "web-dist"), join(tmp, "web-dist"));
     await writeFile(join(tmp, "done"), `${new Date().toISOString()}\n`);

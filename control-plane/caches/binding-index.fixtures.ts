@@ -1,5 +1,5 @@
 // Bindings for index and per-event tests: only what the index reads.
-import { API_VERSION, LABELS, type ResourceBinding } from "../shared/api/types.ts";
+import { API_VERSION, LABELS, type ResourceBinding } from "../../shared/api/types.ts";
 
 export interface BindingShape {
   /** The Deployment's name (its template key is apps/v1/Deployment/<ns>/<name>). */

@@ -4,8 +4,8 @@
 // DNS, rollouts, evictions and moves) reads it here: the binding keeps only the clusters that are
 // not as desired. Memory only: after a restart the binding's own entries stand in until the
 // agents' reports arrive again.
-import type { AggregatedStatusItem, ResourceBinding } from "../shared/api/types.ts";
-import { templateKeyOfBinding } from "../shared/work-key.ts";
+import type { AggregatedStatusItem, ResourceBinding } from "../../shared/api/types.ts";
+import { templateKeyOfBinding } from "../../shared/work-key.ts";
 
 export class BindingEntries {
   private readonly full = new Map<string, AggregatedStatusItem[]>();

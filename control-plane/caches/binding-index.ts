@@ -1,9 +1,9 @@
 // Bindings by what per-event work looks them up by, so that one cluster's or one policy's change
 // costs what it affects and not the size of the fleet: the clusters a binding involves and the
 // policy that placed it. Pure: fed the bindings informers' events (Caches does), keyed by template key.
-import type { ResourceBinding } from "../shared/api/types.ts";
-import { bindingPolicyId, policyIdOf } from "./scheduling/policy-match.ts";
-import { templateKeyOfBinding } from "../shared/work-key.ts";
+import type { ResourceBinding } from "../../shared/api/types.ts";
+import { bindingPolicyId, policyIdOf } from "../scheduling/policy-match.ts";
+import { templateKeyOfBinding } from "../../shared/work-key.ts";
 
 /** A policy's identity as a binding's labels name it: "namespace/name", "/name" for a ClusterPropagationPolicy. */
 export const policyId = policyIdOf;

@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import { isKubeStatus, type KubeRest } from "../shared/kube-rest.ts";
+import { isKubeStatus, type KubeRest } from "../../shared/kube-rest.ts";
 import { decideLease, leaseRecord, type LeaseSpec } from "./lease-decision.ts";
 
 export interface LeaderElectionOptions {

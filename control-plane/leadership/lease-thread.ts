@@ -7,7 +7,7 @@
 import { Worker } from "node:worker_threads";
 import type { KubeConfig } from "@kubernetes/client-node";
 import type { Logger } from "pino";
-import { workerFileBeside } from "../shared/worker-file.ts";
+import { workerFileBeside } from "../../shared/worker-file.ts";
 import type { LeaderElectionOptions } from "./leader-election.ts";
 
 /** Int32 slots of the shared state; the last renewal time is a BigInt64 after them. */

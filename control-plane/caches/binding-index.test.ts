@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { PropagationPolicy } from "../shared/api/types.ts";
+import type { PropagationPolicy } from "../../shared/api/types.ts";
 import { BindingIndex, bindingPolicyId, policyId } from "./binding-index.ts";
 import { bindingOf, keyOf } from "./binding-index.fixtures.ts";
 

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { KubeConfig } from "@kubernetes/client-node";
-import type { Informer } from "../shared/informer.ts";
-import type { KubeRest, ResourceInfo } from "../shared/kube-rest.ts";
-import { silentLogger } from "../shared/logger.ts";
+import type { Informer } from "../../shared/informer.ts";
+import type { KubeRest, ResourceInfo } from "../../shared/kube-rest.ts";
+import { silentLogger } from "../../shared/logger.ts";
 import { Caches } from "./caches.ts";
 import { FakeInformer } from "./fake-informer.fixtures.ts";
 

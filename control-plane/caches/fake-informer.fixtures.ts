@@ -1,10 +1,8 @@
 // Stand-ins for informers, fed events by hand: what per-event tests count is what the controllers'
 // handlers do with an event, with no apiserver behind them.
-import type { KubeObject } from "../shared/api/types.ts";
-import type { Informer, InformerHandlers } from "../shared/informer.ts";
-import type { ResourceInfo } from "../shared/kube-rest.ts";
-import { templateKey, type WorkRef, workKey } from "../shared/work-key.ts";
-import type { KindRef, TemplateInformers } from "./detector/template-informers.ts";
+import type { KubeObject } from "../../shared/api/types.ts";
+import type { Informer, InformerHandlers } from "../../shared/informer.ts";
+import type { ResourceInfo } from "../../shared/kube-rest.ts";
 
 export class FakeInformer<T extends KubeObject> {
   readonly resource: ResourceInfo;
@@ -65,20 +63,4 @@ export function fakeInformers(): { make: (r: ResourceInfo) => Informer<unknown>;
     },
     of: <T extends KubeObject>(plural: string) => made.get(plural) as unknown as FakeInformer<T>,
   };
-}
-
-/** Template informers over a fixed set of templates, every kind watched. */
-export function fakeTemplates(templates: KubeObject[]): TemplateInformers {
-  const byKey = new Map(templates.map((t) => [templateKey(t), t]));
-  const fake = {
-    ensure: async () => {},
-    unresolvedKinds: () => [],
-    synced: true,
-    get: (ref: WorkRef) => byKey.get(workKey(ref)),
-    watching: () => true,
-    list: (k: KindRef) => templates.filter((t) => t.apiVersion === k.apiVersion && t.kind === k.kind),
-    resource: () => undefined,
-    stop: () => {},
-  };
-  return fake as unknown as TemplateInformers;
 }

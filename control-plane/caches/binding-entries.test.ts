@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { AggregatedStatusItem, AggregatedSummary, ResourceBinding } from "../shared/api/types.ts";
-import { templateKeyOfBinding } from "../shared/work-key.ts";
+import type { AggregatedStatusItem, AggregatedSummary, ResourceBinding } from "../../shared/api/types.ts";
+import { templateKeyOfBinding } from "../../shared/work-key.ts";
 import { BindingEntries } from "./binding-entries.ts";
 
 const ok = (clusterName: string): AggregatedStatusItem => ({ clusterName, applied: true, health: "Healthy", reason: "" });

@@ -1,7 +1,7 @@
 // ValidatingAdmissionPolicies the control plane installs with its CRDs: checks a CRD's own CEL
 // cannot make because they read metadata.namespace (a CRD's rules see only name and generateName).
 // Run by the apiserver itself, so they hold whether or not the admission webhook is on.
-import type { KubeObject } from "../shared/api/types.ts";
+import type { KubeObject } from "../../shared/api/types.ts";
 
 /** The policy (and its binding) that keeps a namespaced policy's selectors in its own namespace. */
 export const POLICY_NAMESPACE_ADMISSION = "flotilla-policy-namespace";

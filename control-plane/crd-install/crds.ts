@@ -5,15 +5,17 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { type KubeConfig, Watch } from "@kubernetes/client-node";
 import { parseAllDocuments } from "yaml";
-import type { KubeObject } from "../shared/api/types.ts";
-import { KubeRest, objectPath, type ResourceInfo } from "../shared/kube-rest.ts";
+import type { KubeObject } from "../../shared/api/types.ts";
+import { KubeRest, objectPath, type ResourceInfo } from "../../shared/kube-rest.ts";
 import { admissionPolicies } from "./admission-policies.ts";
 import { CRD_REVISION, CRD_REVISION_ANNOTATION, crdInstallAction, crdsOfRevision } from "./crd-revision.ts";
 
 /** The field manager of everything the control plane applies. */
 export const FIELD_MANAGER = "flotilla-control-plane";
 
-const crdDir = new URL("./crds/", import.meta.url);
+// The YAML files: control-plane/crds/, beside this folder, from the sources and tsc's build; crds/
+// beside the module in a bundle (flotilla.mjs: scripts/bundle.ts copies them there).
+const crdDir = new URL(import.meta.url.endsWith(".mjs") ? "./crds/" : "../crds/", import.meta.url);
 const CRDS: ResourceInfo = { apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition", plural: "customresourcedefinitions", namespaced: false };
 const ADMISSION_POLICY_RESOURCE: Record<string, ResourceInfo> = {
   ValidatingAdmissionPolicy: { apiVersion: "admissionregistration.k8s.io/v1", kind: "ValidatingAdmissionPolicy", plural: "validatingadmissionpolicies", namespaced: false },

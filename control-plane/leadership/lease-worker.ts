@@ -2,8 +2,8 @@
 // writing its state to shared memory and telling the main thread when leadership changes.
 import { parentPort, workerData } from "node:worker_threads";
 import { KubeConfig } from "@kubernetes/client-node";
-import { KubeRest } from "../shared/kube-rest.ts";
-import { createLogger } from "../shared/logger.ts";
+import { KubeRest } from "../../shared/kube-rest.ts";
+import { createLogger } from "../../shared/logger.ts";
 import { LeaderElector } from "./leader-election.ts";
 import { DEPOSED, LEADING, type LeaseWorkerData, type LeaseWorkerMessage, sharedLeaseState } from "./lease-thread.ts";
 

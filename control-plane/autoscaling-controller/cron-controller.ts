@@ -11,7 +11,7 @@ import { isKubeStatus, type KubeRest, objectPath } from "../../shared/kube-rest.
 import type { WorkRef } from "../../shared/work-key.ts";
 import { cronFederatedHpaEvents, dueEvents } from "../autoscaling/autoscaler-events.ts";
 import { type CronAction, type CronOutcome, dueActions, executionHistories, nextWake, unstartableRules } from "../autoscaling/cron-rules.ts";
-import type { Caches } from "../caches.ts";
+import type { Caches } from "../caches/caches.ts";
 import type { TemplateInformers } from "../detector/template-informers.ts";
 import { type EventRecorder, involvedObjectOf } from "../status/event-recorder.ts";
 import { statusHolds } from "../status/status-holds.ts";

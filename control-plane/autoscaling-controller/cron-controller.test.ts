@@ -6,9 +6,9 @@ import { RESOURCES } from "../../shared/api/resources.ts";
 import type { KubeObject } from "../../shared/api/types.ts";
 import type { KubeRest, ResourceInfo } from "../../shared/kube-rest.ts";
 import { silentLogger } from "../../shared/logger.ts";
-import type { Caches } from "../caches.ts";
+import type { Caches } from "../caches/caches.ts";
 import type { TemplateInformers } from "../detector/template-informers.ts";
-import { FakeInformer } from "../fake-informer.fixtures.ts";
+import { FakeInformer } from "../caches/fake-informer.fixtures.ts";
 import type { Failure } from "../status/event-recorder.ts";
 import { CronFederatedHpaController } from "./cron-controller.ts";
 

@@ -1,20 +1,20 @@
-import type { ResourceInterpreterCustomization } from "../shared/api/customization.ts";
-import type { CronFederatedHPA, FederatedHPA } from "../shared/api/autoscaling.ts";
-import type { WorkloadRebalancer } from "../shared/api/rebalancer.ts";
-import type { ClusterTaintPolicy } from "../shared/api/taint-policy.ts";
-import type { FederatedResourceQuota } from "../shared/api/quota.ts";
+import type { ResourceInterpreterCustomization } from "../../shared/api/customization.ts";
+import type { CronFederatedHPA, FederatedHPA } from "../../shared/api/autoscaling.ts";
+import type { WorkloadRebalancer } from "../../shared/api/rebalancer.ts";
+import type { ClusterTaintPolicy } from "../../shared/api/taint-policy.ts";
+import type { FederatedResourceQuota } from "../../shared/api/quota.ts";
 import type { KubeConfig } from "@kubernetes/client-node";
 import type { Logger } from "pino";
-import { DNS_RESOURCES, type DNSEndpoint, type Domain, type IngressDNSRecord, type ServiceDNSRecord } from "../shared/api/dns.ts";
-import { CONTROLLER_REVISIONS, PRIORITY_CLASSES, RESOURCES, ROLLOUT_OF_LABEL, SECRETS } from "../shared/api/resources.ts";
-import type { Cluster, ControllerRevision, KubeObject, OverridePolicy, PropagationPolicy, ResourceBinding } from "../shared/api/types.ts";
-import { Informer } from "../shared/informer.ts";
+import { DNS_RESOURCES, type DNSEndpoint, type Domain, type IngressDNSRecord, type ServiceDNSRecord } from "../../shared/api/dns.ts";
+import { CONTROLLER_REVISIONS, PRIORITY_CLASSES, RESOURCES, ROLLOUT_OF_LABEL, SECRETS } from "../../shared/api/resources.ts";
+import type { Cluster, ControllerRevision, KubeObject, OverridePolicy, PropagationPolicy, ResourceBinding } from "../../shared/api/types.ts";
+import { Informer } from "../../shared/informer.ts";
 import { BindingIndex, policyId } from "./binding-index.ts";
 import { BindingEntries } from "./binding-entries.ts";
-import type { KubeRest, ResourceInfo } from "../shared/kube-rest.ts";
-import { bindingName, bindsRef, isCurrentBinding, legacyBindingName } from "./scheduling/binding-spec.ts";
-import { noExecuteAsNoSchedule } from "./scheduling/no-execute.ts";
-import type { WorkRef } from "../shared/work-key.ts";
+import type { KubeRest, ResourceInfo } from "../../shared/kube-rest.ts";
+import { bindingName, bindsRef, isCurrentBinding, legacyBindingName } from "../scheduling/binding-spec.ts";
+import { noExecuteAsNoSchedule } from "../scheduling/no-execute.ts";
+import type { WorkRef } from "../../shared/work-key.ts";
 
 /** The informers over Flotilla's own kinds, shared by every controller of the process. */
 export class Caches {

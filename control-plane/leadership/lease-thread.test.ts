@@ -17,8 +17,8 @@ describe("fenceOf (the main thread's write fence over the election thread's stat
 
 describe("leaseWorkerFile", () => {
   it("is the worker beside the module, in the module's own form (source, tsc, bundle)", () => {
-    assert.equal(leaseWorkerFile("file:///src/control-plane/lease-thread.ts").href, "file:///src/control-plane/lease-worker.ts");
-    assert.equal(leaseWorkerFile("file:///app/dist/control-plane/lease-thread.js").href, "file:///app/dist/control-plane/lease-worker.js");
+    assert.equal(leaseWorkerFile("file:///src/control-plane/leadership/lease-thread.ts").href, "file:///src/control-plane/leadership/lease-worker.ts");
+    assert.equal(leaseWorkerFile("file:///app/dist/control-plane/leadership/lease-thread.js").href, "file:///app/dist/control-plane/leadership/lease-worker.js");
     assert.equal(leaseWorkerFile("file:///app/dist/flotilla.mjs").href, "file:///app/dist/lease-worker.mjs");
   });
 });

@@ -21,7 +21,7 @@ import { dueEvents, federatedHpaEvents } from "../autoscaling/autoscaler-events.
 import { failedRescaleCondition } from "../autoscaling/desired-replicas.ts";
 import { mergeConditions, runFederatedHpa, type ScaleTarget } from "../autoscaling/federated-hpa-run.ts";
 import { EMPTY_HISTORY, type ScaleHistory } from "../autoscaling/scale-behavior.ts";
-import type { Caches } from "../caches.ts";
+import type { Caches } from "../caches/caches.ts";
 import type { TemplateInformers } from "../detector/template-informers.ts";
 import { type EventRecorder, involvedObjectOf } from "../status/event-recorder.ts";
 import { statusHolds } from "../status/status-holds.ts";
