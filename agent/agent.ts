@@ -1,9 +1,6 @@
 // Assembles the agent: the applied-record store, the work runner, the object watch, heartbeats
 // and the hub stream.
-import { WORK_KEY_ANNOTATION } from "../shared/work-key.ts";
 import { ownerOf } from "./judge/owner.ts";
-import { AGENT_FEATURES, PROTOCOL_VERSION } from "../shared/protocol.ts";
-import { earlierRegistration } from "../shared/earlier-registration.ts";
 import { readFile } from "node:fs/promises";
 import type { KubeConfig } from "@kubernetes/client-node";
 import type { Logger } from "pino";
@@ -15,19 +12,18 @@ import { AppliedStore } from "./applied/applied-store.ts";
 import { CertificateRenewer, CredentialStore, type RegistrationOptions } from "./hub/credentials.ts";
 import { HeartbeatSource } from "./heartbeat/heartbeat.ts";
 import { HubConnection } from "./hub/hub-connection.ts";
+import { AGENT_VERSION, helloOf } from "./hub/hello.ts";
 import { readLive } from "./hub/live-objects.ts";
 import { ObjectWatch } from "./applied/object-watch.ts";
-import { POD_WORKLOAD_KINDS, selectsPod } from "./status/unschedulable-pods.ts";
 import { UnschedulablePodWatch } from "./status/unschedulable-watch.ts";
 import { WorkRunner } from "./work/work-runner.ts";
+import { workOfService, worksOfPod } from "./work/member-events.ts";
 import { HpaIndex } from "./apply/hpa-index.ts";
 import { EndpointSliceIndex } from "./status/endpoint-slices.ts";
 import { AgentCustomizations } from "./interpreter/customizations.ts";
 import { KubeMetricsSource } from "./metrics/metrics-source.ts";
 import { WorkloadMetricsPoller } from "./metrics/workload-metrics.ts";
 import { registerAgentMetrics } from "./agent-metrics.ts";
-
-export const AGENT_VERSION = "0.1.0";
 
 export interface AgentOptions {
   kc: KubeConfig;
@@ -80,26 +76,12 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
 
   const objects = new ObjectWatch({ kc, rest, log, onChange: (key) => runner.controller.enqueue(key) });
   const hpas = new HpaIndex({ kc, rest, log });
-  // A Service's ready endpoints changed: its Work reports again (found through the Service watch's cache).
-  const endpoints = new EndpointSliceIndex({
-    kc,
-    rest,
-    log,
-    onChange: (namespace, service) => {
-      const key = objects.cachedWorkKey("v1", "Service", namespace, service);
-      if (key !== undefined) runner.controller.enqueue(key);
-    },
-  });
+  const enqueue = (keys: string[]) => keys.forEach((k) => runner.controller.enqueue(k));
+  // A Service's ready endpoints changed: its Work reports again.
+  const endpoints = new EndpointSliceIndex({ kc, rest, log, onChange: (namespace, service) => enqueue(workOfService(objects, namespace, service)) });
   const heartbeats = new HeartbeatSource({ kc, rest, log, agentVersion: AGENT_VERSION });
   // A pod that becomes Unschedulable, or stops being so, changes its workload's report.
-  const unschedulable = new UnschedulablePodWatch((namespace, labels) => {
-    for (const { apiVersion, kind } of POD_WORKLOAD_KINDS) {
-      for (const o of objects.cachedIn(apiVersion, kind, namespace)) {
-        const key = o.metadata.annotations?.[WORK_KEY_ANNOTATION];
-        if (key !== undefined && selectsPod(o, labels)) runner.controller.enqueue(key);
-      }
-    }
-  });
+  const unschedulable = new UnschedulablePodWatch((namespace, labels) => enqueue(worksOfPod(objects, namespace, labels)));
   heartbeats.onPod((pod, deleted) => unschedulable.seen(pod, deleted));
   // The fleet's CA names the fleet in every object this agent applies (agent/judge/owner.ts).
   const ca = await readFile(opts.tls.caFile);
@@ -145,23 +127,14 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
     key: Buffer.from(creds.keyPem),
     log,
     handlers: {
-      // What it applied, by hash, across restarts too: the hub sends only what differs (never
-      // needsContents). Works only a record names (adopted objects, a removal still failing) are
-      // told too, so the hub judges them on every resync.
-      hello: () => {
-        const workHashes = runner.helloHashes();
-        return {
+      hello: () =>
+        helloOf({
           clusterName: opts.clusterName,
-          agentVersion: AGENT_VERSION,
-          workHashes,
-          needsContents: false,
-          protocolVersion: PROTOCOL_VERSION,
-          features: [...AGENT_FEATURES],
+          workHashes: runner.helloHashes(),
+          earlierWorks: runner.earlierRegistrationWorks(),
           customizationsHash: customizations.hash,
           metricsWantedHash: metrics.hash,
-          ...earlierRegistration(Object.keys(workHashes), runner.earlierRegistrationWorks()),
-        };
-      },
+        }),
       metricsWanted: (m) => metrics.want(m),
       workloadMetrics: (key) => metrics.latest(key),
       customizations: (c) => void customizations.receive(c).then((kinds) => runner.reinterpret(kinds)),

@@ -3,7 +3,7 @@
 // available, every WorkDelete as deleted, and sends a small heartbeat at the agent's interval.
 import { AGENT_FEATURES, PROTOCOL_VERSION } from "../../shared/protocol.ts";
 import type { Logger } from "pino";
-import { AGENT_VERSION } from "../../agent/agent.ts";
+import { AGENT_VERSION } from "../../agent/hub/hello.ts";
 import { helloHashes } from "../../agent/judge/by-hash.ts";
 import { HubConnection } from "../../agent/hub/hub-connection.ts";
 import type { Heartbeat, Hello, WorkStatus } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
