@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { KubeObject } from "../../shared/api/types.ts";
 import type { AppliedResource } from "./applied-record.ts";
-import { isOurs, judgeMemberDeletion, type MemberFacts } from "./deletion-judge.ts";
+import { isOurs, judgeMemberDeletion, mayRelease, type MemberFacts, needsContents } from "./deletion-judge.ts";
+import { objectDrifted } from "./by-hash.ts";
 
 const LABEL = "w1";
 const OWNER = "fleet-a/member1";
@@ -108,6 +109,28 @@ describe("judgeMemberDeletion", () => {
     it(c.name, () => {
       const v = judgeMemberDeletion(c.facts);
       assert.equal(v.delete ? `delete ${v.uid}` : v.keep === "holds" ? `holds: ${v.message}` : v.keep, c.want);
+    });
+  }
+});
+
+describe("needsContents, mayRelease and objectDrifted", () => {
+  const ns = entry("Namespace", "shop", "n1");
+  const crd = entry("CustomResourceDefinition", "widgets.example.com", "c1", undefined, "apiextensions.k8s.io/v1");
+  const cm = entry("ConfigMap", "c", "u1", "shop");
+  const cases: { name: string; live: KubeObject | undefined; recorded: AppliedResource; contents: boolean; release: boolean; drifted: boolean }[] = [
+    { name: "the Namespace applied: its contents are listed", live: obj("Namespace", "shop", { uid: "n1", label: LABEL }), recorded: ns, contents: true, release: true, drifted: false },
+    { name: "the CRD applied: its contents are listed", live: obj("CustomResourceDefinition", "widgets.example.com", { uid: "c1", label: LABEL, apiVersion: "apiextensions.k8s.io/v1" }), recorded: crd, contents: true, release: true, drifted: false },
+    { name: "a ConfigMap holds nothing: no listing", live: obj("ConfigMap", "c", { namespace: "shop", uid: "u1", label: LABEL }), recorded: cm, contents: false, release: true, drifted: false },
+    { name: "a Namespace made again (another uid): no listing, released, drifted", live: obj("Namespace", "shop", { uid: "n2", label: LABEL }), recorded: ns, contents: false, release: true, drifted: true },
+    { name: "a Namespace another Work labels: nothing", live: obj("Namespace", "shop", { uid: "n1", label: "w2" }), recorded: ns, contents: false, release: false, drifted: true },
+    { name: "another fleet's owner: nothing", live: obj("Namespace", "shop", { uid: "n1", label: LABEL, owner: "fleet-b/member1" }), recorded: ns, contents: false, release: false, drifted: true },
+    { name: "gone: nothing, drifted", live: undefined, recorded: ns, contents: false, release: false, drifted: true },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      assert.equal(needsContents(c.live, c.recorded, LABEL, OWNER), c.contents);
+      assert.equal(mayRelease(c.live, LABEL, OWNER), c.release);
+      assert.equal(objectDrifted(c.recorded, c.live, LABEL, OWNER), c.drifted);
     });
   }
 });

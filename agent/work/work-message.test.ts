@@ -21,6 +21,8 @@ describe("receivedWork", () => {
     const got = receivedWork(upsert([cm, "{not json"]));
     assert.ok("problem" in got);
     assert.equal(got.problem, "the hub sent a manifest that is not valid JSON");
+    assert.equal(got.logged, "the hub sent a manifest that is not JSON; ignoring the work");
+    assert.match(got.err ?? "", /JSON/);
   });
   it("no manifests at all is a problem", () => {
     const got = receivedWork(upsert([]));

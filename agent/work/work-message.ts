@@ -15,7 +15,7 @@ export interface DesiredWork {
 }
 
 /** What the runner holds for an upsert, or why the agent cannot use it (reported, and what it applied is kept). */
-export type ReceivedWork = { work: DesiredWork } | { problem: string; logged: string };
+export type ReceivedWork = { work: DesiredWork } | { problem: string; logged: string; err?: string };
 
 const NOT_JSON = "the hub sent a manifest that is not valid JSON";
 
@@ -25,7 +25,7 @@ export function receivedWork(u: WorkUpsert): ReceivedWork {
   try {
     manifests = u.manifests.map((b) => JSON.parse(Buffer.from(b).toString("utf8")) as KubeObject);
   } catch (err) {
-    return { problem: NOT_JSON, logged: `the hub sent a manifest that is not JSON; ignoring the work: ${String(err)}` };
+    return { problem: NOT_JSON, logged: "the hub sent a manifest that is not JSON; ignoring the work", err: String(err) };
   }
   const problem = manifestsProblem(manifests);
   if (problem !== undefined) return { problem, logged: problem };

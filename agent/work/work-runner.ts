@@ -141,7 +141,7 @@ export class WorkRunner {
   receive(u: WorkUpsert): void {
     const received = receivedWork(u);
     if ("work" in received) return this.upsert(received.work);
-    this.log.error({ work: u.workKey }, received.logged);
+    this.log.error({ work: u.workKey, ...(received.err === undefined ? {} : { err: received.err }) }, received.logged);
     this.reject(u.workKey, u.contentHash, received.problem);
   }
 

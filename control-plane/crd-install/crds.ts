@@ -1,5 +1,6 @@
 // Flotilla's CRDs (group flotilla.dev): loads the YAML files in crds/ and installs them in the
 // control cluster with server-side apply, waiting until the apiserver serves each one.
+import { existsSync } from "node:fs";
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -13,9 +14,9 @@ import { CRD_REVISION, CRD_REVISION_ANNOTATION, crdInstallAction, crdsOfRevision
 /** The field manager of everything the control plane applies. */
 export const FIELD_MANAGER = "flotilla-control-plane";
 
-// The YAML files: control-plane/crds/, beside this folder, from the sources and tsc's build; crds/
-// beside the module in a bundle (flotilla.mjs: scripts/bundle.ts copies them there).
-const crdDir = new URL(import.meta.url.endsWith(".mjs") ? "./crds/" : "../crds/", import.meta.url);
+// The YAML files: crds/ beside the module in a bundle (flotilla.mjs: scripts/bundle.ts copies them
+// there), else control-plane/crds/, beside this folder, from the sources and tsc's build.
+const crdDir = [new URL("./crds/", import.meta.url), new URL("../crds/", import.meta.url)].find((u) => existsSync(u)) ?? new URL("../crds/", import.meta.url);
 const CRDS: ResourceInfo = { apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition", plural: "customresourcedefinitions", namespaced: false };
 const ADMISSION_POLICY_RESOURCE: Record<string, ResourceInfo> = {
   ValidatingAdmissionPolicy: { apiVersion: "admissionregistration.k8s.io/v1", kind: "ValidatingAdmissionPolicy", plural: "validatingadmissionpolicies", namespaced: false },
