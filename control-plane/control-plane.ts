@@ -14,7 +14,7 @@ import { explain } from "./explain/index.ts";
 import { startDetector } from "./detector/index.ts";
 import { startDns } from "./dns/index.ts";
 import { startHub } from "./hub/index.ts";
-import { startFederatedHpa } from "./autoscaling-controller/index.ts";
+import { startAutoscaling } from "./autoscaling-controller/index.ts";
 import { startRebalancer } from "./rebalancer/index.ts";
 import { startTaintPolicy } from "./taint-policy/index.ts";
 import { startRollout } from "./rollout-controller/index.ts";
@@ -71,7 +71,7 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Runn
     startQuota(ctx),
     startStatus(ctx, { hub: hub.hub, heardHere: clusters.heardHere }),
     startDns(ctx),
-    startFederatedHpa(ctx),
+    startAutoscaling(ctx),
     startPeers(ctx, { leases: clusters.leases, lease: clusters.lease }),
     startRebalancer(ctx),
     startTaintPolicy(ctx),

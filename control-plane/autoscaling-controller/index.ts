@@ -12,7 +12,7 @@ import { MetricsStore } from "./metrics-store.ts";
 const WANTED_QUIET_MS = 1000;
 const WANTED_MAX_WAIT_MS = 5000;
 
-export function startFederatedHpa(ctx: ControlPlaneContext): Part & { metrics: MetricsStore } {
+export function startAutoscaling(ctx: ControlPlaneContext): Part & { metrics: MetricsStore } {
   const metrics = new MetricsStore();
   // Every replica: agents stream to any of them. A summary is kept where it arrives, and the leader
   // collects the other replicas' (peers/) into its own store; a member whose summaries reach it
