@@ -1,5 +1,5 @@
 // Whether the agent may apply a manifest over what the member already has: pure.
-import { adoptsFromKarmada } from "./karmada-adoption.ts";
+import { adoptsFromPrevious } from "./adoption.ts";
 import { foreign, OWNER_ANNOTATION } from "../judge/owner.ts";
 import { type KubeObject, LABELS } from "../../shared/api/types.ts";
 import { parseQuantity } from "../../shared/quantity.ts";
@@ -19,7 +19,7 @@ export type ApplyDecision =
  * live: the member's object (undefined when absent); workLabel: the label value that marks
  * objects of this Work. An object labelled flotilla.dev/managed=false is never touched; an
  * object Flotilla did not create is taken over only with conflictResolution Overwrite, or when
- * the manifest asks to adopt what Karmada's agent applied and live is that (karmada-adoption.ts).
+ * the manifest asks to adopt what Karmada's or KubeFed's agent applied and live is that (adoption.ts).
  */
 export function decideApply(live: KubeObject | undefined, workLabel: string, conflictResolution: string, owner?: string, manifest?: KubeObject): ApplyDecision {
   if (live === undefined) return { action: "apply" };
@@ -31,7 +31,7 @@ export function decideApply(live: KubeObject | undefined, workLabel: string, con
   const theirs = foreign(live, owner);
   if (labels[LABELS.work] === workLabel && !theirs) return { action: "apply" };
   if (conflictResolution === "Overwrite") return { action: "apply" };
-  if (manifest !== undefined && !theirs && adoptsFromKarmada(manifest, live)) return { action: "apply" };
+  if (manifest !== undefined && !theirs && adoptsFromPrevious(manifest, live)) return { action: "apply" };
   const agentNamespace = live.apiVersion === "v1" && live.kind === "Namespace" && live.metadata.annotations?.[AGENT_CREATED_ANNOTATION] === "true";
   if (agentNamespace && labels[LABELS.work] === undefined) return { action: "apply" };
   const by = theirs ? `another Flotilla fleet or cluster (${live.metadata.annotations?.[OWNER_ANNOTATION] ?? ""})` : labels[LABELS.work] ? "another Flotilla Work" : "something other than Flotilla";

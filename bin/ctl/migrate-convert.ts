@@ -1,7 +1,7 @@
 // `flotillactl migrate karmada`, the conversion (issue 26): Karmada's policies, customizations and
 // resource templates as Flotilla's objects, and per object what could not be carried over and why.
 // Pure: the CLI shell (migrate-karmada.ts) reads Karmada's apiserver and writes the control cluster.
-import { ADOPT_ANNOTATION, ADOPT_KARMADA } from "../../agent/apply/karmada-adoption.ts";
+import { ADOPT_ANNOTATION, ADOPT_KARMADA } from "../../agent/apply/adoption.ts";
 import { UNACTED_FIELDS, type UnactedField, unactedFields } from "../../control-plane/scheduling/unacted-fields.ts";
 import { cleanTemplate } from "../../control-plane/rendering/clean-template.ts";
 import type { KubeObject, PropagationPolicy, ResourceSelector } from "../../shared/api/types.ts";
@@ -49,10 +49,13 @@ export function isKarmadaKey(key: string): boolean {
   return domain === "karmada.io" || domain.endsWith(".karmada.io");
 }
 
-/** name, namespace, and the user's labels and annotations: what the apiserver, kubectl or Karmada set is dropped. */
-export function cleanMetadata(meta: KubeObject["metadata"], namespaced: boolean): KubeObject["metadata"] {
+/**
+ * name, namespace, and the user's labels and annotations: what the apiserver, kubectl or the system
+ * migrated from (`systemKey`: Karmada's by default) set is dropped.
+ */
+export function cleanMetadata(meta: KubeObject["metadata"], namespaced: boolean, systemKey: (key: string) => boolean = isKarmadaKey): KubeObject["metadata"] {
   const keep = (m: Record<string, string> | undefined) => {
-    const entries = Object.entries(m ?? {}).filter(([k]) => !isKarmadaKey(k) && k !== LAST_APPLIED);
+    const entries = Object.entries(m ?? {}).filter(([k]) => !systemKey(k) && k !== LAST_APPLIED);
     return entries.length === 0 ? undefined : Object.fromEntries(entries);
   };
   const labels = keep(meta.labels);
@@ -122,7 +125,7 @@ function propagationProblems(p: PropagationPolicy, unacted: readonly UnactedFiel
 /**
  * A resource template as Flotilla's control cluster should hold it: cleaned as kubectl's export and
  * the control plane's dispatch would clean it, without Karmada's labels and annotations, and marked
- * so that each member's agent adopts the object Karmada's agent applied there (agent/apply/karmada-adoption.ts).
+ * so that each member's agent adopts the object Karmada's agent applied there (agent/apply/adoption.ts).
  */
 export function convertTemplate(o: KubeObject, namespaced: boolean): MigrationItem {
   const cleaned = cleanTemplate(o);
