@@ -48,6 +48,7 @@ import {
 import { runInterpret } from "./ctl/interpret.ts";
 import { runPromote } from "./ctl/promote.ts";
 import { applyFlag, karmadaKubeconfigFlag, runMigrateKarmada } from "./ctl/migrate-karmada.ts";
+import { kubefedFileFlag, kubefedKubeconfigFlag, runMigrateKubefed } from "./ctl/migrate-kubefed.ts";
 import { call, connect, connectionFlags } from "./ctl/connection.ts";
 import { unifiedDiff } from "./ctl/object-diff.ts";
 import { readObjects } from "./ctl/object-files.ts";
@@ -339,6 +340,14 @@ export const commands: Record<string, Command> = {
     formats: ["table", "json", "yaml"],
     direct: true,
     run: ({ flags, format, timeoutMs, warn }) => runMigrateKarmada(flags, format, timeoutMs, warn),
+  },
+  "migrate kubefed": {
+    usage: "migrate kubefed (-f FILE|DIR | --kubefed-kubeconfig FILE) [--kubeconfig FILE] [--apply] [-o table|json|yaml]",
+    summary: "moves a KubeFed (or Federation v1) fleet's objects to Flotilla with KubeFed's semantics kept: each Federated object as its plain object (marked for adoption of what KubeFed applied), a (Cluster)PropagationPolicy with its placement (a FederatedNamespace's bounding what is in it, a ReplicaSchedulingPreference's replicas) and a (Cluster)OverridePolicy with its overrides; DNS records in Flotilla's group; Federation v1's placement annotations; each listed with what could not be carried over and why; prints the plan, --apply writes it into the control cluster; deletes nothing; problems do not change the exit code",
+    flags: [kubefedFileFlag, kubefedKubeconfigFlag, kubeconfigFlag, applyFlag, outputFlag("table")],
+    formats: ["table", "json", "yaml"],
+    direct: true,
+    run: ({ flags, format, timeoutMs, warn }) => runMigrateKubefed(flags, format, timeoutMs, warn),
   },
 };
 

@@ -167,3 +167,9 @@ export function namespacesFor(items: readonly MigrationItem[]): KubeObject[] {
   const names = new Set(items.flatMap((i) => (i.object?.metadata.namespace ? [i.object.metadata.namespace] : [])));
   return [...names].filter((n) => !have.has(n)).sort().map((name) => ({ apiVersion: "v1", kind: "Namespace", metadata: { name } }));
 }
+
+/** The migration's items in the order they are written: the namespaces they need first, the placing policies last. */
+export function inWriteOrder(items: readonly MigrationItem[]): MigrationItem[] {
+  const namespaces = namespacesFor(items).map((object) => ({ source: sourceOf(object), object, problems: [] }));
+  return [...namespaces, ...items].sort((a, b) => applyRank(a.object?.kind ?? "") - applyRank(b.object?.kind ?? ""));
+}

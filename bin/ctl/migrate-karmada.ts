@@ -2,43 +2,16 @@
 // and the templates they select from Karmada's apiserver, converts them (migrate-convert.ts), and
 // prints the plan; with --apply writes them into the control cluster by server-side apply (field
 // manager flotillactl-migrate). It never deletes anything, in Karmada, the control cluster or a member.
-import { existsSync } from "node:fs";
 import type { KubeObject, PropagationPolicy } from "../../shared/api/types.ts";
 import { Discovery } from "../../shared/discovery.ts";
 import type { FlagSpec, FlagValues } from "../../shared/flags.ts";
-import { collectionPath, isKubeStatus, KubeRest, objectPath, type ResourceInfo } from "../../shared/kube-rest.ts";
-import { loadKubeConfig } from "../../shared/kubeconfig.ts";
+import { collectionPath, isKubeStatus, type KubeRest, objectPath, type ResourceInfo } from "../../shared/kube-rest.ts";
 import { controlKubeconfig } from "./accept.ts";
-import { applyRank, clusterProblem, convertPolicy, convertTemplate, KARMADA_KINDS, type MigrationItem, namespacesFor, type Schema, selects, sourceOf, webhookProblem } from "./migrate-convert.ts";
-import { migrationStructured, migrationSummary, migrationTable, type PlannedItem } from "./migrate-view.ts";
-
-export const MIGRATE_FIELD_MANAGER = "flotillactl-migrate";
+import { clusterProblem, convertPolicy, convertTemplate, inWriteOrder, KARMADA_KINDS, type MigrationItem, type Schema, selects, webhookProblem } from "./migrate-convert.ts";
+import { listAll, migrationClient, runMigration } from "./migration-run.ts";
 
 export const karmadaKubeconfigFlag: FlagSpec = { name: "karmada-kubeconfig", type: "string", required: true, help: "kubeconfig of Karmada's apiserver (karmada-apiserver), read only" };
 export const applyFlag: FlagSpec = { name: "apply", type: "bool", help: "write the converted objects into the control cluster (server-side apply, field manager flotillactl-migrate); without it only the plan is printed" };
-
-function client(path: string, what: string): KubeRest {
-  if (!existsSync(path)) throw new Error(`no kubeconfig at ${path}: pass ${what}`);
-  return new KubeRest(loadKubeConfig(path), { maxSockets: 4, userAgent: MIGRATE_FIELD_MANAGER });
-}
-
-/** Every object of a collection (all namespaces), paged, each with its apiVersion and kind; none when it is not served. */
-async function listAll(rest: KubeRest, path: string, apiVersion: string, kind: string, timeoutMs: number): Promise<KubeObject[]> {
-  const out: KubeObject[] = [];
-  let token: string | undefined;
-  do {
-    let page: { items?: KubeObject[]; metadata?: { continue?: string } };
-    try {
-      page = await rest.request("GET", path, { query: { limit: "500", continue: token }, timeoutMs });
-    } catch (err) {
-      if (isKubeStatus(err, 404)) return out;
-      throw err;
-    }
-    for (const item of page.items ?? []) out.push({ ...item, apiVersion, kind });
-    token = page.metadata?.continue || undefined;
-  } while (token !== undefined);
-  return out;
-}
 
 const apiPath = (apiVersion: string, plural: string) => `${apiVersion.includes("/") ? "/apis" : "/api"}/${apiVersion}/${plural}`;
 
@@ -122,71 +95,7 @@ async function migrationItems(karmada: KubeRest, control: KubeRest, timeoutMs: n
     const problem = clusterProblem(c);
     if (problem !== undefined) items.push(problem);
   }
-  const namespaces = namespacesFor(items).map((object) => ({ source: sourceOf(object), object, problems: [] }));
-  return [...namespaces, ...items].sort((a, b) => applyRank(a.object?.kind ?? "") - applyRank(b.object?.kind ?? ""));
-}
-
-/** Whether each object exists in the control cluster yet (create or update); skip for what is not written. */
-async function plan(control: KubeRest, discovery: Discovery, items: MigrationItem[], timeoutMs: number): Promise<PlannedItem[]> {
-  const crdKinds = new Set(items.flatMap((i) => (i.object?.kind === "CustomResourceDefinition" ? definedKinds(i.object) : [])));
-  const out: PlannedItem[] = [];
-  for (const item of items) {
-    const o = item.object;
-    if (o === undefined) {
-      out.push({ ...item, action: "skip" });
-      continue;
-    }
-    const res = await discovery.resourceFor(o.apiVersion, o.kind);
-    if (res === undefined) {
-      const defined = crdKinds.has(`${o.apiVersion}|${o.kind}`);
-      out.push(defined ? { ...item, action: "create" } : { ...item, problems: [...item.problems, `the control cluster does not serve ${o.kind} in ${o.apiVersion}: install its CRD there first`], action: "skip" });
-      continue;
-    }
-    try {
-      await control.request("GET", objectPath(res, res.namespaced ? o.metadata.namespace : undefined, o.metadata.name ?? ""), { timeoutMs });
-      out.push({ ...item, action: "update" });
-    } catch (err) {
-      if (!isKubeStatus(err, 404)) throw err;
-      out.push({ ...item, action: "create" });
-    }
-  }
-  return out;
-}
-
-/** The `apiVersion|kind` keys a CRD defines. */
-function definedKinds(crd: KubeObject): string[] {
-  const spec = crd.spec as { group?: string; names?: { kind?: string }; versions?: { name: string }[] } | undefined;
-  return (spec?.versions ?? []).map((v) => `${spec?.group ?? ""}/${v.name}|${spec?.names?.kind ?? ""}`);
-}
-
-/** Writes what the plan creates or updates, in order; a kind whose CRD the migration just created is waited for (10 s). */
-async function write(control: KubeRest, discovery: Discovery, items: PlannedItem[], timeoutMs: number): Promise<PlannedItem[]> {
-  const out: PlannedItem[] = [];
-  for (const item of items) {
-    const o = item.object;
-    if (o === undefined || item.action === "skip") {
-      out.push(item);
-      continue;
-    }
-    try {
-      let res = await discovery.resourceFor(o.apiVersion, o.kind);
-      for (let waited = 0; res === undefined && waited < 10_000; waited += 500) {
-        await new Promise((r) => setTimeout(r, 500));
-        res = await discovery.resourceFor(o.apiVersion, o.kind);
-      }
-      if (res === undefined) throw new Error(`the control cluster does not serve ${o.kind} in ${o.apiVersion}`);
-      await control.request("PATCH", objectPath(res, res.namespaced ? o.metadata.namespace : undefined, o.metadata.name ?? ""), {
-        body: o,
-        contentType: "application/apply-patch+yaml",
-        query: { fieldManager: MIGRATE_FIELD_MANAGER, force: "true" },
-        timeoutMs,
-      });
-      out.push({ ...item, action: item.action === "create" ? "created" : "updated" });
-    } catch (err) {
-      out.push({ ...item, action: "failed", problems: [...item.problems, `write failed: ${err instanceof Error ? err.message : String(err)}`] });
-    }
-  }
-  return out;
+  return inWriteOrder(items);
 }
 
 /**
@@ -195,23 +104,12 @@ async function write(control: KubeRest, discovery: Discovery, items: PlannedItem
  * table is printed; objects that could not be (fully) converted are listed and do not change the exit code.
  */
 export async function runMigrateKarmada(flags: FlagValues, format: "table" | "json" | "yaml", timeoutMs: number, warn: (s: string) => void): Promise<string> {
-  const karmada = client(String(flags["karmada-kubeconfig"]), "--karmada-kubeconfig with Karmada's apiserver's");
+  const karmada = migrationClient(String(flags["karmada-kubeconfig"]), "--karmada-kubeconfig with Karmada's apiserver's");
   let control: KubeRest | undefined;
   try {
-    control = client(controlKubeconfig(flags), "--kubeconfig with the control cluster's");
-    const discovery = new Discovery(control, { refreshMs: 500 });
+    control = migrationClient(controlKubeconfig(flags), "--kubeconfig with the control cluster's");
     const items = await migrationItems(karmada, control, timeoutMs);
-    const planned = await plan(control, discovery, items, timeoutMs);
-    const apply = flags.apply === true;
-    const result = apply ? await write(control, discovery, planned, timeoutMs) : planned;
-    const text = format === "table" ? migrationTable(result) : migrationStructured(result, apply, format);
-    warn(migrationSummary(result, apply));
-    const failed = result.filter((i) => i.action === "failed").length;
-    if (failed > 0) {
-      console.log(text);
-      throw new Error(`${failed} write${failed === 1 ? "" : "s"} failed (see the table); what was written stays, run it again to retry`);
-    }
-    return text;
+    return await runMigration(control, items, { apply: flags.apply === true, format, timeoutMs, warn });
   } finally {
     karmada.close();
     control?.close();
