@@ -25,6 +25,7 @@ import { badAutoscaling, cronFhpa, cronStatus, everyField, fhpa, fhpaStatus, kar
 import { badOverrides, validOverrides } from "./override-crds.fixtures.ts";
 import { badRebalancers, everyRebalancerField, karmadaRebalancerManifest, rebalancerStatus } from "./rebalancer-crds.fixtures.ts";
 import { badTaintPolicies, karmadaTaintPolicyManifest } from "./taint-policy-crds.fixtures.ts";
+import { karmadaCronOfFhpaManifest, karmadaGraciouslyManifest, karmadaSpreadManifest } from "./karmada-docs-crds.fixtures.ts";
 import { binaryPath, ensureBinaries } from "./env/binaries.ts";
 import { type Cluster, startCluster } from "./env/cluster.ts";
 
@@ -348,9 +349,9 @@ const bad: BadCase[] = [
     message: [/spec\.failover\.application\.gracePeriodSeconds/, /only takes effect when purgeMode is Gracefully/],
   },
   {
-    what: "an older purge mode name (Karmada v1.19 refuses Immediately too)",
-    obj: pp("failover-purge", { resourceSelectors: [deploymentSelector], failover: { application: { decisionConditions: {}, purgeMode: "Immediately" } } }),
-    message: [/spec\.failover\.application\.purgeMode: Unsupported value: "Immediately"/, /"Directly", "Gracefully", "Never"/],
+    what: "a purge mode no Karmada version knows",
+    obj: pp("failover-purge", { resourceSelectors: [deploymentSelector], failover: { application: { decisionConditions: {}, purgeMode: "Instantly" } } }),
+    message: [/spec\.failover\.application\.purgeMode: Unsupported value: "Instantly"/, /"Directly", "Gracefully", "Never", "Immediately", "Graciously"/],
   },
   {
     what: "a negative tolerationSeconds",
@@ -439,7 +440,7 @@ const bad: BadCase[] = [
   {
     what: "a spread constraint by field and label at once",
     obj: pp("spread-both", { resourceSelectors: [deploymentSelector], placement: { spreadConstraints: [{ spreadByField: "region", spreadByLabel: "rack" }] } }),
-    message: [/set exactly one of spreadByField and spreadByLabel/],
+    message: [/set at most one of spreadByField and spreadByLabel/],
   },
   {
     what: "a spread constraint with minGroups above maxGroups",
@@ -1120,6 +1121,39 @@ describe("flotilla.dev CRDs in a real control cluster", () => {
       for (const re of c.message) assert.match(message, re);
     });
   }
+
+  it("applies Karmada's documentation objects Flotilla once refused (issue 39), and warns of a deprecated purgeMode", async () => {
+    // A CronFederatedHPA naming its FederatedHPA by autoscaling.karmada.io/v1alpha1.
+    await pipe(["apply"], karmadaCronOfFhpaManifest);
+    const cron = (await custom.getNamespacedCustomObject({ ...gv, plural: "cronfederatedhpas", namespace: NS, name: "nginx-cronfhpa-karmada" })) as { spec: { scaleTargetRef: Obj; rules: Obj[] } };
+    assert.deepEqual(cron.spec.scaleTargetRef, { apiVersion: "autoscaling.karmada.io/v1alpha1", kind: "FederatedHPA", name: "nginx-fhpa" });
+    assert.deepEqual(cron.spec.rules.map((r) => [r.targetMinReplicas, r.targetMaxReplicas]), [[5, 10]]);
+    // A spread constraint with neither spreadByField nor spreadByLabel (the scheduler reads it as by cluster).
+    await pipe(["apply"], karmadaSpreadManifest);
+    const spread = (await custom.getNamespacedCustomObject({ ...gv, plural: "propagationpolicies", namespace: NS, name: "nginx-spread" })) as { spec: { placement: { spreadConstraints: Obj[] } } };
+    assert.deepEqual(spread.spec.placement.spreadConstraints, [{ maxGroups: 2, minGroups: 2 }]);
+    // purgeMode Graciously: stored as written, and kubectl shows the apiserver's warning (the
+    // ValidatingAdmissionPolicy flotilla-deprecated-purge-mode, enforced within a second or so).
+    const deadline = Date.now() + 15_000;
+    for (let round = 0; ; round++) {
+      const run = exec(kubectlPath, ["--kubeconfig", control.kubeconfigPath, "apply", "-f", "-"]);
+      run.child.stdin?.end(round % 2 === 0 ? karmadaGraciouslyManifest : karmadaGraciouslyManifest.replace("tolerationSeconds: 300", "tolerationSeconds: 301"));
+      const { stderr } = await run;
+      if (/flotilla-deprecated-purge-mode/.test(stderr)) {
+        assert.match(stderr, /Warning: .*spec\.failover\.application\.purgeMode: Graciously is deprecated .*Flotilla reads it as Gracefully/);
+        break;
+      }
+      assert.ok(Date.now() < deadline, `no warning for purgeMode Graciously: ${stderr}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const failover = (await custom.getNamespacedCustomObject({ ...gv, plural: "propagationpolicies", namespace: NS, name: "nginx-failover" })) as { spec: { failover: { application: Obj } } };
+    assert.equal(failover.spec.failover.application.purgeMode, "Graciously");
+    assert.equal(failover.spec.failover.application.gracePeriodSeconds, 600);
+    // Immediately on a ClusterPropagationPolicy's cluster failover warns too, naming that field.
+    const run = exec(kubectlPath, ["--kubeconfig", control.kubeconfigPath, "apply", "-f", "-"]);
+    run.child.stdin?.end(JSON.stringify(cpp("immediately", { resourceSelectors: [deploymentSelector], failover: { cluster: { purgeMode: "Immediately" } } })));
+    assert.match((await run).stderr, /Warning: .*spec\.failover\.cluster\.purgeMode: Immediately is deprecated .*Flotilla reads it as Directly/);
+  });
 
   it("applies a Karmada ClusterTaintPolicy with only apiVersion changed and keeps every field", async () => {
     await pipe(["apply", "--server-side"], karmadaTaintPolicyManifest);

@@ -4,7 +4,7 @@
 // decides, pure). It wakes at the earliest next execution time. Failed runs, rules that cannot
 // start and failed status writes leave Karmada's Warning Events on the CronFederatedHPA.
 import type { Logger } from "pino";
-import { CRON_FEDERATED_HPA_KIND, type CronFederatedHPA, FEDERATED_HPA_KIND } from "../../shared/api/autoscaling.ts";
+import { CRON_FEDERATED_HPA_KIND, type CronFederatedHPA, targetsFederatedHpa } from "../../shared/api/autoscaling.ts";
 import { RESOURCES } from "../../shared/api/resources.ts";
 import { Controller, type ReconcileResult } from "../../shared/controller.ts";
 import { isKubeStatus, type KubeRest, objectPath } from "../../shared/kube-rest.ts";
@@ -57,7 +57,7 @@ export class CronFederatedHpaController {
     }
     const now = new Date(this.now());
     const ref = cron.spec.scaleTargetRef;
-    const toFederatedHpa = ref.kind === FEDERATED_HPA_KIND && (ref.apiVersion ?? "").startsWith("flotilla.dev/");
+    const toFederatedHpa = targetsFederatedHpa(ref);
     const outcomes: CronOutcome[] = [];
     for (const action of dueActions(cron, now, toFederatedHpa)) outcomes.push(await this.run(cron, action));
     const status = { executionHistories: executionHistories(cron, now, outcomes) };

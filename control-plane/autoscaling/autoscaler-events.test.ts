@@ -63,19 +63,27 @@ describe("cronFederatedHpaEvents", () => {
 });
 
 describe("unstartableRules", () => {
-  const cron = (rules: CronFederatedHPARule[]): CronFederatedHPA => ({
+  const deployment = { apiVersion: "apps/v1", kind: "Deployment", name: "web" };
+  const cron = (rules: CronFederatedHPARule[], scaleTargetRef: CronFederatedHPA["spec"]["scaleTargetRef"] = deployment): CronFederatedHPA => ({
     apiVersion: "flotilla.dev/v1alpha1",
     kind: "CronFederatedHPA",
     metadata: { name: "c", namespace: "shop" },
-    spec: { scaleTargetRef: { apiVersion: "apps/v1", kind: "Deployment", name: "web" }, rules },
+    spec: { scaleTargetRef, rules },
   });
-  const cases: { name: string; rules: CronFederatedHPARule[]; want: string[] }[] = [
+  const karmadaFhpa = { apiVersion: "autoscaling.karmada.io/v1alpha1", kind: "FederatedHPA", name: "web" };
+  const noBounds = "a rule that scales a FederatedHPA needs targetMinReplicas or targetMaxReplicas (targetReplicas sets a workload's replicas)";
+  const cases: { name: string; rules: CronFederatedHPARule[]; target?: CronFederatedHPA["spec"]["scaleTargetRef"]; want: string[] }[] = [
     { name: "readable rules", rules: [{ name: "up", schedule: "0 8 * * 1-5", timeZone: "Europe/Berlin", targetReplicas: 4 }, { name: "d", schedule: "@daily", targetReplicas: 1 }], want: [] },
     { name: "a schedule that does not parse", rules: [{ name: "bad", schedule: "0 8 * *", targetReplicas: 4 }], want: ['bad: invalid schedule "0 8 * *": want 5 fields (minute hour day-of-month month day-of-week), got 4'] },
     { name: "an unknown zone", rules: [{ name: "moon", schedule: "0 8 * * *", timeZone: "Moon/Base", targetReplicas: 4 }], want: ["moon: unknown time zone Moon/Base"] },
     { name: "a suspended rule never starts, so it cannot fail to", rules: [{ name: "off", schedule: "never", suspend: true, targetReplicas: 4 }], want: [] },
+    // Issue 39: Karmada's group names Flotilla's FederatedHPA; a targetReplicas rule (accepted before, as a workload's) has nothing to set.
+    { name: "a FederatedHPA by Karmada's group with bounds runs", target: karmadaFhpa, rules: [{ name: "up", schedule: "@daily", targetMinReplicas: 2 }], want: [] },
+    { name: "a FederatedHPA by Karmada's group with only targetReplicas cannot run", target: karmadaFhpa, rules: [{ name: "up", schedule: "@daily", targetReplicas: 4 }], want: [`up: ${noBounds}`] },
+    { name: "a FederatedHPA by Flotilla's group with only targetReplicas cannot run", target: { ...karmadaFhpa, apiVersion: "flotilla.dev/v1alpha1" }, rules: [{ name: "up", schedule: "@daily", targetReplicas: 4 }], want: [`up: ${noBounds}`] },
+    { name: "another kind of Karmada's group is a workload", target: { ...karmadaFhpa, kind: "CronFederatedHPA" }, rules: [{ name: "up", schedule: "@daily", targetReplicas: 4 }], want: [] },
   ];
-  for (const c of cases) it(c.name, () => assert.deepEqual(unstartableRules(cron(c.rules)).map((u) => `${u.rule}: ${u.error}`), c.want));
+  for (const c of cases) it(c.name, () => assert.deepEqual(unstartableRules(cron(c.rules, c.target)).map((u) => `${u.rule}: ${u.error}`), c.want));
 });
 
 describe("dueEvents", () => {

@@ -58,4 +58,9 @@ describe("CronFederatedHPA rules", () => {
     assert.deepEqual(h.map((x) => [x.ruleName, x.nextExecutionTime]), [["night", "2026-11-25T21:00:00.000Z"]], "22:00 in Berlin (UTC+1 in November), the next day");
     assert.equal(nextWake(h, now), Date.parse("2026-11-25T21:00:00.000Z") - now.getTime());
   });
+
+  it("a rule for a FederatedHPA with neither bound sets nothing (unstartableRules says why)", () => {
+    const c = cron([{ name: "up", schedule: "0 22 * * *", targetReplicas: 4 }], [{ ruleName: "up", nextExecutionTime: "2026-11-24T22:00:00.000Z" }]);
+    assert.deepEqual(dueActions(c, at("2026-11-24T22:00:30Z"), true), []);
+  });
 });

@@ -3,7 +3,7 @@
 // runs when its status' nextExecutionTime has passed (once, however late: runs missed while no
 // control plane led are not caught up one by one); a new rule, or one whose schedule or zone was
 // edited, is given its next time and does not run at once; a suspended rule has no next time.
-import type { CronFederatedHPA, CronFederatedHPARule, ExecutionHistory } from "../../shared/api/autoscaling.ts";
+import { type CronFederatedHPA, type CronFederatedHPARule, type ExecutionHistory, targetsFederatedHpa } from "../../shared/api/autoscaling.ts";
 import { nextRun, parseSchedule, timeZoneError } from "../../shared/autoscaling/cron.ts";
 
 /** What one due rule asks: a workload's replicas, or a FederatedHPA's bounds. */
@@ -24,6 +24,8 @@ export function dueActions(cron: CronFederatedHPA, now: Date, targetsFederatedHp
     // A rule edited since (another schedule or zone) does not fire at the time recorded for the old one.
     if (nextExecution(rule, new Date(Date.parse(next) - 1)) !== next) continue;
     if (targetsFederatedHpa) {
+      // Neither bound: nothing to set (unstartableRules says why).
+      if (rule.targetMinReplicas === undefined && rule.targetMaxReplicas === undefined) continue;
       out.push({ rule: rule.name, scheduleTime: next, kind: "bounds", ...(rule.targetMinReplicas === undefined ? {} : { minReplicas: rule.targetMinReplicas }), ...(rule.targetMaxReplicas === undefined ? {} : { maxReplicas: rule.targetMaxReplicas }) });
     } else if (rule.targetReplicas !== undefined) {
       out.push({ rule: rule.name, scheduleTime: next, kind: "replicas", replicas: rule.targetReplicas });
@@ -76,13 +78,24 @@ function nextExecution(rule: CronFederatedHPARule, now: Date): string | undefine
   }
 }
 
-/** The rules that can never run: not suspended, with a schedule or time zone that cannot be read (the webhook refuses them, when it runs). */
+/**
+ * The rules that can never run: not suspended, with a schedule or time zone that cannot be read
+ * (the webhook refuses them, when it runs), or scaling a FederatedHPA with neither bound (only a
+ * FederatedHPA named by Karmada's group with targetReplicas, which was a workload's rule before
+ * issue 39 and so stays accepted).
+ */
 export function unstartableRules(cron: CronFederatedHPA): { rule: string; error: string }[] {
+  const toFederatedHpa = targetsFederatedHpa(cron.spec.scaleTargetRef);
   return cron.spec.rules.flatMap((rule) => {
     if (rule.suspend === true) return [];
     const schedule = parseSchedule(rule.schedule);
     const zone = rule.timeZone === undefined ? undefined : timeZoneError(rule.timeZone);
-    const errors = [...(schedule instanceof Error ? [`invalid schedule ${JSON.stringify(rule.schedule)}: ${schedule.message}`] : []), ...(zone === undefined ? [] : [zone])];
+    const noBounds = toFederatedHpa && rule.targetMinReplicas === undefined && rule.targetMaxReplicas === undefined;
+    const errors = [
+      ...(schedule instanceof Error ? [`invalid schedule ${JSON.stringify(rule.schedule)}: ${schedule.message}`] : []),
+      ...(zone === undefined ? [] : [zone]),
+      ...(noBounds ? ["a rule that scales a FederatedHPA needs targetMinReplicas or targetMaxReplicas (targetReplicas sets a workload's replicas)"] : []),
+    ];
     return errors.length === 0 ? [] : [{ rule: rule.name, error: errors.join("; ") }];
   });
 }

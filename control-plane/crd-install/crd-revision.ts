@@ -8,10 +8,10 @@
 export const CRD_REVISION_ANNOTATION = "flotilla.dev/crd-revision";
 
 /** The revision the files in control-plane/crds/ have. */
-export const CRD_REVISION = 10;
+export const CRD_REVISION = 11;
 
 /** SHA-256 over the CRD files (name, NUL, contents, NUL, in name order) at CRD_REVISION. */
-export const CRD_FILES_SHA256 = "5b2d3f0d665a40b9203182e96cfe00dce389d3188cdb8a696b3446dbb6f18d94";
+export const CRD_FILES_SHA256 = "fa5fb2cb06ba1790a93a25e8705adddb34912bc1152467989bbe30b96fce75af";
 
 /**
  * Whether to apply our CRD over the served one: not when the served one says a higher revision.

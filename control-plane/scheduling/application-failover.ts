@@ -14,6 +14,7 @@
 // cluster was first seen Unhealthy (unhealthySince) between calls, as Karmada does in memory.
 import type { AggregatedStatusItem, ApplicationFailoverBehavior, GracefulEvictionTask, PurgeMode, TargetCluster } from "../../shared/api/types.ts";
 import { EVICTION_RECHECK_MS, replacementAvailable } from "./graceful-eviction.ts";
+import { purgeModeOf } from "./purge-mode.ts";
 import { statePreserved } from "./state-preservation.ts";
 
 /** The reason of an application failover's task (Karmada's EvictionReasonApplicationFailure). */
@@ -75,7 +76,7 @@ export function detectApplicationFailures(input: DetectInput): DetectResult {
 }
 
 function applicationTask(app: ApplicationFailoverBehavior, target: TargetCluster, item: AggregatedStatusItem, before: string[], now: number, waited: number): GracefulEvictionTask {
-  const purgeMode: PurgeMode = app.purgeMode ?? "Gracefully";
+  const purgeMode: PurgeMode = purgeModeOf(app.purgeMode) ?? "Gracefully";
   const state = statePreserved(app.statePreservation, item);
   const message = `Unhealthy for ${Math.round(waited / 1000)}s${item.message ? ` (${item.message})` : ""}${state.message === undefined ? "" : `; ${state.message}`}`;
   return {
@@ -146,7 +147,7 @@ export function assessApplicationTasks(input: AssessInput): AssessResult {
  * part in the schedule again and, still Unhealthy, fail over once more.
  */
 export function followApplicationPolicy(task: GracefulEvictionTask, app: ApplicationFailoverBehavior | undefined): GracefulEvictionTask {
-  const mode = app?.purgeMode ?? "Gracefully";
+  const mode = purgeModeOf(app?.purgeMode) ?? "Gracefully";
   if (task.suppressDeletion !== true || mode === "Never") return task;
   const { suppressDeletion: _kept, ...rest } = task;
   return { ...rest, purgeMode: mode, ...(mode === "Gracefully" ? { gracePeriodSeconds: app?.gracePeriodSeconds ?? DEFAULT_GRACE_PERIOD_SECONDS } : {}) };

@@ -20,6 +20,7 @@ import {
 } from "../../shared/api/types.ts";
 import { canonicalJson, contentHash } from "../../shared/content-hash.ts";
 import { apiGroup } from "../../shared/work-key.ts";
+import { canonicalFailover } from "./purge-mode.ts";
 
 /** Holds a binding until every agent has confirmed the removal of its objects. */
 export const BINDING_FINALIZER = "flotilla.dev/binding-cleanup";
@@ -172,7 +173,7 @@ export function desiredBinding(
       clusters: targets,
       ...(spec.placement && Object.keys(withoutEmptyMaps(spec.placement)).length > 0 ? { placement: withoutEmptyMaps(spec.placement) } : {}),
       conflictResolution: spec.conflictResolution ?? "Abort",
-      ...(spec.failover !== undefined ? { failover: spec.failover } : {}),
+      ...(spec.failover !== undefined ? { failover: canonicalFailover(spec.failover) } : {}),
       ...(spec.suspension ? { suspension: spec.suspension } : {}),
       ...(spec.propagateDeps === true ? { propagateDeps: true } : {}),
       ...(spec.preserveResourcesOnDeletion === true ? { preserveResourcesOnDeletion: true } : {}),

@@ -15,6 +15,7 @@
 // person changes the policy's purge mode: the task then follows it).
 import type { AggregatedStatusItem, Cluster, ClusterFailoverBehavior, GracefulEvictionTask, Placement, PropagationPolicy, ResourceBinding, TargetCluster } from "../../shared/api/types.ts";
 import { clusterMatches, clusterReady } from "./placement.ts";
+import { purgeModeOf } from "./purge-mode.ts";
 import { type Schedule, targetsAfter, untoleratedTaint } from "./schedule.ts";
 import { statePreserved } from "./state-preservation.ts";
 
@@ -134,7 +135,7 @@ function newTask(input: EvictionInput, t: TargetCluster, reason: string): Gracef
   const base = { fromCluster: t.name, ...(t.replicas === undefined ? {} : { replicas: t.replicas }), reason, creationTimestamp: new Date(input.now).toISOString() };
   const behavior = input.clusterFailover;
   if (reason !== EVICTION_REASON || behavior === undefined) return base;
-  const purgeMode = behavior.purgeMode ?? "Gracefully";
+  const purgeMode = purgeModeOf(behavior.purgeMode) ?? "Gracefully";
   const state = statePreserved(behavior.statePreservation, input.status.find((i) => i.clusterName === t.name));
   const before = input.current.map((c) => c.name).filter((n) => n !== t.name && !input.tasks.some((x) => x.fromCluster === n)).sort();
   return {
@@ -149,7 +150,7 @@ function newTask(input: EvictionInput, t: TargetCluster, reason: string): Gracef
 // A Never task whose policy now says another purge mode follows it (the person's way to let it go:
 // a removed task would only be made again while the cluster is not Ready).
 function followPolicy(task: GracefulEvictionTask, behavior: ClusterFailoverBehavior | undefined): GracefulEvictionTask {
-  const mode = behavior?.purgeMode ?? "Gracefully";
+  const mode = purgeModeOf(behavior?.purgeMode) ?? "Gracefully";
   if (task.reason !== EVICTION_REASON || task.suppressDeletion !== true || mode === "Never") return task;
   const { suppressDeletion: _kept, ...rest } = task;
   return { ...rest, purgeMode: mode };

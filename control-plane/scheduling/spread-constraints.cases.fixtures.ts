@@ -224,13 +224,18 @@ export const levelCases: Case[] = [
   { name: "cluster maxGroups 0 keeps nothing", constraints: [clusters({ max: 0 })], want: [] },
 
   // ---- validation ----
-  { name: "neither spreadByField nor spreadByLabel", constraints: [{ maxGroups: 1 }], want: { error: "spreadConstraints[0]: set exactly one of spreadByField and spreadByLabel" } },
+  // Karmada defaults a constraint with neither field nor label to spreadByField: cluster (issue 39).
+  { name: "neither spreadByField nor spreadByLabel is by cluster: maxGroups 1 keeps the first name", constraints: [{ maxGroups: 1 }], want: ["ap-1"] },
+  { name: "neither spreadByField nor spreadByLabel is by cluster: maxGroups 1 keeps the previous target", constraints: [{ maxGroups: 1 }], previous: ["us-2"], want: ["us-2"] },
+  { name: "neither spreadByField nor spreadByLabel is by cluster, under a region", constraints: [{ maxGroups: 2 }, region({ max: 1 })], previous: ["eu-2"], want: ["eu-1", "eu-2"] },
+  { name: "neither spreadByField nor spreadByLabel is by cluster: minGroups above the candidates", constraints: [{ minGroups: 3 }], candidates: only("eu-1", "us-1"), want: { error: "spreadConstraints: 2 clusters available (eu-1, us-1), minGroups is 3" } },
+  { name: "neither spreadByField nor spreadByLabel beside spreadByField cluster is the same constraint twice", constraints: [{}, clusters({ max: 1 })], want: { error: "spreadConstraints[1]: cluster is already constrained by spreadConstraints[0]" } },
   {
     name: "both spreadByField and spreadByLabel",
     constraints: [region({}), { spreadByField: "zone", spreadByLabel: "tier" }],
-    want: { error: "spreadConstraints[1]: set exactly one of spreadByField and spreadByLabel" },
+    want: { error: "spreadConstraints[1]: set at most one of spreadByField and spreadByLabel" },
   },
-  { name: "an empty spreadByLabel is unset", constraints: [{ spreadByLabel: "" }], want: { error: "spreadConstraints[0]: set exactly one of spreadByField and spreadByLabel" } },
+  { name: "an empty spreadByLabel is unset: by cluster", constraints: [{ spreadByLabel: "", maxGroups: 1 }], previous: ["eu-1"], want: ["eu-1"] },
   { name: "an empty spreadByLabel beside a field is unset", constraints: [{ spreadByField: "region", spreadByLabel: "", maxGroups: 1 }], previous: ["ap-1"], want: ["ap-1"] },
   {
     name: "unknown spreadByField",

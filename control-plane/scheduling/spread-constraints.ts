@@ -195,7 +195,8 @@ function groupKey(level: Level, name: string, cluster: Cluster): string | undefi
 }
 
 // Validates the constraints and orders them coarse to fine. As in Karmada's Go types, an empty
-// spreadByField or spreadByLabel counts as unset.
+// spreadByField or spreadByLabel counts as unset; with both unset the constraint is by cluster
+// (Karmada's SetDefaultSpreadConstraints).
 function parseConstraints(constraints: SpreadConstraint[]): Level[] {
   const list: unknown = constraints ?? [];
   if (!Array.isArray(list)) throw new Refusal("spreadConstraints: must be a list");
@@ -204,11 +205,9 @@ function parseConstraints(constraints: SpreadConstraint[]): Level[] {
   list.forEach((constraint: SpreadConstraint, index) => {
     const at = `spreadConstraints[${index}]`;
     if (typeof constraint !== "object" || constraint === null) throw new Refusal(`${at}: must be an object`);
-    const field = constraint.spreadByField || undefined;
     const label = constraint.spreadByLabel || undefined;
-    if ((field === undefined) === (label === undefined)) {
-      throw new Refusal(`${at}: set exactly one of spreadByField and spreadByLabel`);
-    }
+    const field = constraint.spreadByField || (label === undefined ? "cluster" : undefined);
+    if (field !== undefined && label !== undefined) throw new Refusal(`${at}: set at most one of spreadByField and spreadByLabel`);
     if (field !== undefined && !FIELDS.includes(field)) {
       throw new Refusal(`${at}.spreadByField: must be one of ${FIELDS.join(", ")}, got ${show(field)}`);
     }

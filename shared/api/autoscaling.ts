@@ -1,6 +1,6 @@
 // FederatedHPA and CronFederatedHPA (issue 22): Karmada's autoscaling.karmada.io/v1alpha1 kinds
 // under Flotilla's group, with Karmada's field names, so a Karmada manifest ports by changing its
-// apiVersion (and a CronFederatedHPA's scaleTargetRef.apiVersion when it targets a FederatedHPA).
+// apiVersion (a CronFederatedHPA targeting a FederatedHPA may keep Karmada's apiVersion in scaleTargetRef).
 // The spec and status shapes are autoscaling/v2's. The schemas are
 // control-plane/crds/federatedhpas.yaml and cronfederatedhpas.yaml: keep them in step.
 // The controllers are control-plane/autoscaling-controller/.
@@ -9,6 +9,19 @@ import type { KubeObject } from "./types.ts";
 /** The FederatedHPA kind, as a CronFederatedHPA's scaleTargetRef names it. */
 export const FEDERATED_HPA_KIND = "FederatedHPA";
 export const CRON_FEDERATED_HPA_KIND = "CronFederatedHPA";
+
+/** Karmada's apiVersion of its autoscaling kinds, which a ported CronFederatedHPA's scaleTargetRef keeps (issue 39). */
+export const KARMADA_AUTOSCALING_API_VERSION = "autoscaling.karmada.io/v1alpha1";
+
+/**
+ * Whether a CronFederatedHPA's scaleTargetRef names Flotilla's FederatedHPA: by flotilla.dev/v1alpha1
+ * (where the schema takes no other kind), or as Karmada's manifests name it, FederatedHPA of
+ * autoscaling.karmada.io/v1alpha1. Any other reference is a workload. The CRD's rules
+ * (control-plane/crds/cronfederatedhpas.yaml) say the same in CEL.
+ */
+export function targetsFederatedHpa(ref: { apiVersion?: string; kind?: string }): boolean {
+  return ref.apiVersion === "flotilla.dev/v1alpha1" || (ref.apiVersion === KARMADA_AUTOSCALING_API_VERSION && ref.kind === FEDERATED_HPA_KIND);
+}
 
 /** autoscaling/v2 CrossVersionObjectReference. */
 export interface CrossVersionObjectReference {

@@ -263,6 +263,13 @@ export const DEFAULT_SCHEDULER_NAME = "default-scheduler";
  */
 export type PurgeMode = "Directly" | "Gracefully" | "Never";
 
+/**
+ * A purge mode as a policy may spell it: also Karmada v1.18's deprecated names, Immediately
+ * (Directly) and Graciously (Gracefully), which a ported policy may keep. The control plane reads
+ * them as their new names (scheduling/purge-mode.ts) and writes only those into a binding.
+ */
+export type PolicyPurgeMode = PurgeMode | "Immediately" | "Graciously";
+
 export interface FailoverBehavior {
   /** A workload Unhealthy in a cluster for tolerationSeconds moves to other clusters. */
   application?: ApplicationFailoverBehavior;
@@ -272,14 +279,14 @@ export interface FailoverBehavior {
 
 export interface ApplicationFailoverBehavior {
   decisionConditions: { tolerationSeconds?: number };
-  purgeMode?: PurgeMode;
+  purgeMode?: PolicyPurgeMode;
   /** Gracefully only: the longest the old copy stays while the replacement is not Healthy (default 600). */
   gracePeriodSeconds?: number;
   statePreservation?: StatePreservation;
 }
 
 export interface ClusterFailoverBehavior {
-  purgeMode?: PurgeMode;
+  purgeMode?: PolicyPurgeMode;
   statePreservation?: StatePreservation;
 }
 

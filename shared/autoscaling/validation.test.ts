@@ -61,6 +61,8 @@ const cron = (scaleTargetRef: CrossVersionObjectReference, rules: CronFederatedH
   spec: { scaleTargetRef, rules },
 });
 
+const karmadaFhpaRef = { apiVersion: "autoscaling.karmada.io/v1alpha1", kind: "FederatedHPA", name: "web" };
+
 describe("validateCronFederatedHPA", () => {
   const cases: { name: string; obj: CronFederatedHPA; want: string[] }[] = [
     { name: "a workload rule with targetReplicas is valid", obj: cron(deployment, [rule({ targetReplicas: 5, timeZone: "Europe/Berlin" })]), want: [] },
@@ -104,11 +106,16 @@ describe("validateCronFederatedHPA", () => {
       obj: cron({ apiVersion: "flotilla.dev/v1alpha1", kind: "PropagationPolicy", name: "p" }, [rule({ schedule: "bad" })]),
       want: ['spec.scaleTargetRef.kind: Invalid value: "PropagationPolicy": invalid scaleTargetRef kind: PropagationPolicy, only FederatedHPA is supported in flotilla.dev/v1alpha1'],
     },
+    // Issue 39: Karmada's documentation names the FederatedHPA by autoscaling.karmada.io/v1alpha1; so does a ported object.
+    { name: "a FederatedHPA by Karmada's group is Flotilla's FederatedHPA: bounds alone are valid", obj: cron(karmadaFhpaRef, [rule({ targetMinReplicas: 5, targetMaxReplicas: 10 })]), want: [] },
+    { name: "a FederatedHPA by Karmada's group: min above max", obj: cron(karmadaFhpaRef, [rule({ targetMinReplicas: 5, targetMaxReplicas: 4 })]), want: ["spec.rules[0].targetMinReplicas: Invalid value: 5: targetMaxReplicas should be larger than or equal to targetMinReplicas"] },
     {
-      name: "Karmada's group is a workload to Flotilla: its rules need targetReplicas",
-      obj: cron({ apiVersion: "autoscaling.karmada.io/v1alpha1", kind: "FederatedHPA", name: "web" }, [rule({ targetMinReplicas: 1 })]),
-      want: ['spec.rules[0].targetReplicas: Invalid value: "": targetReplicas cannot be absent when the target is a FederatedHPA'],
+      name: "a FederatedHPA by Karmada's group with neither bound nor targetReplicas",
+      obj: cron(karmadaFhpaRef, [rule({})]),
+      want: ['spec.rules[0].targetMaxReplicas: Invalid value: "": targetMinReplicas and targetMaxReplicas cannot both be absent when the target is a FederatedHPA'],
     },
+    { name: "a FederatedHPA by Karmada's group with targetReplicas alone stays accepted, as before (the rule cannot run)", obj: cron(karmadaFhpaRef, [rule({ targetReplicas: 3 })]), want: [] },
+    { name: "another kind of Karmada's group is a workload, as before", obj: cron({ ...karmadaFhpaRef, kind: "Deployment" }, [rule({ targetReplicas: 3 })]), want: [] },
     {
       name: "several problems, in rule order",
       obj: cron(deployment, [rule({ schedule: "* * * * * *", timeZone: "+02:00" }), rule({ name: "scale-up", targetReplicas: 1 })]),

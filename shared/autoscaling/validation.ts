@@ -5,7 +5,7 @@
 // (a test, a future `flotillactl` command) sees the same. Each problem is one Kubernetes field
 // error: `<path>: <Invalid value|Duplicate value|Required value>: <detail>`.
 import type { CronFederatedHPA, CronFederatedHPARule, FederatedHPA, MetricSpec, MetricTarget } from "../api/autoscaling.ts";
-import { FEDERATED_HPA_KIND } from "../api/autoscaling.ts";
+import { FEDERATED_HPA_KIND, targetsFederatedHpa } from "../api/autoscaling.ts";
 import { API_VERSION } from "../api/types.ts";
 import { parseExactQuantity } from "../quantity.ts";
 import { parseSchedule, timeZoneError } from "./cron.ts";
@@ -70,11 +70,14 @@ export function validateFederatedHPA(fhpa: FederatedHPA): string[] {
   return problems;
 }
 
-function ruleReplicaProblems(path: string, rule: CronFederatedHPARule, targetKind: string, scalesFederatedHPA: boolean): string[] {
+function ruleReplicaProblems(path: string, rule: CronFederatedHPARule, targetKind: string, scalesFederatedHPA: boolean, byKarmadaGroup: boolean): string[] {
   const problems: string[] = [];
   if (scalesFederatedHPA) {
     const { targetMinReplicas: min, targetMaxReplicas: max } = rule;
-    if (min === undefined && max === undefined) problems.push(invalid(`${path}.targetMaxReplicas`, "", "targetMinReplicas and targetMaxReplicas cannot both be absent when the target is a FederatedHPA"));
+    // Before issue 39 a FederatedHPA named by Karmada's group was a workload, its rules took targetReplicas:
+    // such a rule stays accepted (never refused once accepted) and fails at its time (cron-rules.ts unstartableRules).
+    const acceptedBefore = byKarmadaGroup && rule.targetReplicas !== undefined;
+    if (min === undefined && max === undefined && !acceptedBefore) problems.push(invalid(`${path}.targetMaxReplicas`, "", "targetMinReplicas and targetMaxReplicas cannot both be absent when the target is a FederatedHPA"));
     if (min !== undefined && min <= 0) problems.push(invalid(`${path}.targetMinReplicas`, min, "targetMinReplicas should be larger than 0"));
     if (max !== undefined && max <= 0) problems.push(invalid(`${path}.targetMaxReplicas`, max, "targetMaxReplicas should be larger than 0"));
     if (min !== undefined && max !== undefined && min > max) problems.push(invalid(`${path}.targetMinReplicas`, min, "targetMaxReplicas should be larger than or equal to targetMinReplicas"));
@@ -91,8 +94,8 @@ export function validateCronFederatedHPA(cron: CronFederatedHPA): string[] {
   const spec = cron.spec;
   if (typeof spec !== "object" || spec === null) return [required("spec", "a CronFederatedHPA needs a spec")];
   const ref = (spec.scaleTargetRef ?? {}) as Partial<CronFederatedHPA["spec"]["scaleTargetRef"]>;
-  const scalesFederatedHPA = ref.apiVersion === API_VERSION;
-  if (scalesFederatedHPA && ref.kind !== FEDERATED_HPA_KIND) {
+  const scalesFederatedHPA = targetsFederatedHpa(ref);
+  if (ref.apiVersion === API_VERSION && ref.kind !== FEDERATED_HPA_KIND) {
     return [invalid("spec.scaleTargetRef.kind", ref.kind, `invalid scaleTargetRef kind: ${ref.kind ?? ""}, only ${FEDERATED_HPA_KIND} is supported in ${API_VERSION}`)];
   }
   const problems: string[] = [];
@@ -107,7 +110,7 @@ export function validateCronFederatedHPA(cron: CronFederatedHPA): string[] {
     if (schedule instanceof Error) problems.push(invalid(`${path}.schedule`, rule.schedule, `invalid cron format: ${schedule.message}`));
     const zoneProblem = rule.timeZone === undefined ? undefined : timeZoneError(rule.timeZone);
     if (zoneProblem !== undefined) problems.push(invalid(`${path}.timeZone`, rule.timeZone, zoneProblem));
-    problems.push(...ruleReplicaProblems(path, rule, ref.kind ?? "", scalesFederatedHPA));
+    problems.push(...ruleReplicaProblems(path, rule, ref.kind ?? "", scalesFederatedHPA, ref.apiVersion !== API_VERSION));
   }
   return problems;
 }
