@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { Cluster, KubeObject, PropagationPolicy } from "../../shared/api/types.ts";
 import { selectClusters } from "../../control-plane/scheduling/placement.ts";
-import { convertKubefed } from "./kubefed-convert.ts";
+import { convertKubefed, defaultPullPolicy } from "./kubefed-convert.ts";
 import type { MigrationItem } from "./migrate-convert.ts";
 
 const fleet = ["member1", "member2", "member3"].map((name, i) => ({ apiVersion: "flotilla.dev/v1alpha1", kind: "Cluster", metadata: { name, labels: { region: i === 1 ? "us" : "eu" } }, spec: {} }) as Cluster);
@@ -51,6 +51,24 @@ describe("convertKubefed: a Federated object", () => {
       resourceSelectors: [{ apiVersion: "apps/v1", kind: "Deployment", name: "web" }],
       overrideRules: [{ targetCluster: { clusterNames: ["member2"] }, overriders: { plaintext: [{ path: "/spec/replicas", operator: "replace", value: 5 }, { path: "/metadata/annotations", operator: "add", value: { foo: "bar", "flotilla.dev/adopt": "kubefed" } }, { path: "/metadata/annotations/foo", operator: "remove" }] } }],
     });
+    assert.deepEqual(problemsOf(items), []);
+  });
+
+  it("an image override also sets the pull policy the member defaulted for the new image (the control cluster defaulted the template's for the old one)", () => {
+    const items = convertKubefed([fedNs("shop", everywhere), fed("FederatedDeployment", "d", {
+      template: { spec: { template: { spec: { containers: [{ name: "a", image: "nginx" }, { name: "b", image: "busybox", imagePullPolicy: "Never" }], initContainers: [{ name: "i", image: "x:1" }] } } } },
+      placement: everywhere,
+      overrides: [{ clusterName: "member1", clusterOverrides: [
+        { path: "/spec/template/spec/containers/0/image", value: "nginx:1.17.0-alpine" },
+        { path: "/spec/template/spec/containers/1/image", value: "busybox:1" },
+        { path: "/spec/template/spec/initContainers/0/image", value: "x" },
+      ] }],
+    })]);
+    const plaintext = (objectOf(items, "OverridePolicy")?.spec as { overrideRules: { overriders: { plaintext: { path: string; value?: unknown }[] } }[] }).overrideRules[0]?.overriders.plaintext;
+    assert.deepEqual(plaintext?.slice(3), [
+      { path: "/spec/template/spec/containers/0/imagePullPolicy", operator: "add", value: "IfNotPresent" },
+      { path: "/spec/template/spec/initContainers/0/imagePullPolicy", operator: "add", value: "Always" },
+    ], "the container that names its own policy keeps it");
     assert.deepEqual(problemsOf(items), []);
   });
 
@@ -111,6 +129,11 @@ describe("convertKubefed: a Federated object", () => {
     assert.match(problemsOf(hpa).join(), /autoscaling\/v2beta1 is no longer served/);
     assert.ok(objectOf(hpa, "HorizontalPodAutoscaler") !== undefined);
   });
+});
+
+describe("defaultPullPolicy", () => {
+  const cases: [string, string][] = [["nginx", "Always"], ["nginx:latest", "Always"], ["nginx:1.17.0-alpine", "IfNotPresent"], ["registry:5000/team/app", "Always"], ["registry:5000/team/app:v2", "IfNotPresent"], ["app@sha256:abc", "IfNotPresent"]];
+  for (const [image, want] of cases) it(`${image}: ${want}`, () => assert.equal(defaultPullPolicy(image), want));
 });
 
 describe("convertKubefed: ReplicaSchedulingPreference", () => {

@@ -160,6 +160,7 @@ function overridePolicy(o: KubeObject, target: KubeObject, namespaced: boolean, 
       }
       plaintext.push(keepingTheMark({ path: co.path, operator, ...(operator === "remove" ? {} : { value: co.value }) }));
     }
+    plaintext.push(...pullPolicies(target, plaintext));
     if (plaintext.length > 0) rules.push({ targetCluster: { clusterNames: [cluster] }, overriders: { plaintext } });
   }
   if (rules.length === 0) return { problems };
@@ -171,6 +172,43 @@ function overridePolicy(o: KubeObject, target: KubeObject, namespaced: boolean, 
     spec: { resourceSelectors: [{ apiVersion: target.apiVersion, kind: target.kind, name }], overrideRules: rules },
   };
   return { object, problems };
+}
+
+/**
+ * The member defaults a container's imagePullPolicy from its image (Always for :latest or no tag),
+ * but the control cluster defaulted the template's already, from the template's image. An override
+ * of a container's image therefore also sets the policy the member would have defaulted for the new
+ * image, as KubeFed's members got it; else adopting would change the pod template and restart it.
+ */
+function pullPolicies(template: KubeObject, plaintext: readonly PlaintextOverrider[]): PlaintextOverrider[] {
+  const out: PlaintextOverrider[] = [];
+  for (const o of plaintext) {
+    const container = /^(.*\/(?:containers|initContainers)\/\d+)\/image$/.exec(o.path)?.[1];
+    if (container === undefined || o.operator === "remove" || typeof o.value !== "string") continue;
+    const policyPath = `${container}/imagePullPolicy`;
+    const given = pointer(template, container) as { imagePullPolicy?: unknown } | undefined;
+    if (given === undefined || given.imagePullPolicy !== undefined || plaintext.some((p) => p.path === policyPath)) continue;
+    out.push({ path: policyPath, operator: "add", value: defaultPullPolicy(o.value) });
+  }
+  return out;
+}
+
+/** Kubernetes' default imagePullPolicy for an image: Always for the latest tag (or none), else IfNotPresent. */
+export function defaultPullPolicy(image: string): "Always" | "IfNotPresent" {
+  if (image.includes("@")) return "IfNotPresent";
+  const last = image.slice(image.lastIndexOf("/") + 1);
+  const tag = last.includes(":") ? last.slice(last.indexOf(":") + 1) : "latest";
+  return tag === "latest" ? "Always" : "IfNotPresent";
+}
+
+/** The value at a JSON pointer, or undefined. */
+function pointer(value: unknown, path: string): unknown {
+  let at = value;
+  for (const part of path.split("/").slice(1)) {
+    if (typeof at !== "object" || at === null) return undefined;
+    at = (at as Record<string, unknown>)[part.replaceAll("~1", "/").replaceAll("~0", "~")];
+  }
+  return at;
 }
 
 /**

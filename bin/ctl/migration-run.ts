@@ -12,6 +12,11 @@ import { migrationStructured, migrationSummary, migrationTable, type PlannedItem
 
 export const MIGRATE_FIELD_MANAGER = "flotillactl-migrate";
 
+/** How long --apply waits after the other objects before writing the placing policies. */
+export const SETTLE_MS = 3_000;
+
+const isPlacingPolicy = (kind: string) => kind === "PropagationPolicy" || kind === "ClusterPropagationPolicy";
+
 /** A client of a source or of the control cluster, or an error naming the flag when its kubeconfig is missing. */
 export function migrationClient(path: string, what: string): KubeRest {
   if (!existsSync(path)) throw new Error(`no kubeconfig at ${path}: pass ${what}`);
@@ -70,14 +75,20 @@ function definedKinds(crd: KubeObject): string[] {
 }
 
 /** Writes what the plan creates or updates, in order; a kind whose CRD the migration just created is waited for (10 s). */
-async function write(control: KubeRest, discovery: Discovery, items: PlannedItem[], timeoutMs: number): Promise<PlannedItem[]> {
+async function write(control: KubeRest, discovery: Discovery, items: PlannedItem[], timeoutMs: number, settleMs: number): Promise<PlannedItem[]> {
   const out: PlannedItem[] = [];
+  let settled = false;
   for (const item of items) {
     const o = item.object;
     if (o === undefined || item.action === "skip") {
       out.push(item);
       continue;
     }
+    // The placing policies go last, and only once the control plane has had time to see the
+    // overrides and templates written before them: a Work rendered before its override reached the
+    // control plane's cache would reach a member as it is, and restart what the migration adopts.
+    if (!settled && isPlacingPolicy(o.kind) && out.some((i) => i.object !== undefined && i.action !== "skip")) await new Promise((r) => setTimeout(r, settleMs));
+    if (isPlacingPolicy(o.kind)) settled = true;
     try {
       let res = await discovery.resourceFor(o.apiVersion, o.kind);
       for (let waited = 0; res === undefined && waited < 10_000; waited += 500) {
@@ -104,10 +115,10 @@ async function write(control: KubeRest, discovery: Discovery, items: PlannedItem
  * `warn`. Any write that fails ends in an error (exit 1) after the table is printed; objects that
  * could not be (fully) converted are listed and do not change the exit code.
  */
-export async function runMigration(control: KubeRest, items: MigrationItem[], opts: { apply: boolean; format: "table" | "json" | "yaml"; timeoutMs: number; warn: (s: string) => void }): Promise<string> {
+export async function runMigration(control: KubeRest, items: MigrationItem[], opts: { apply: boolean; format: "table" | "json" | "yaml"; timeoutMs: number; warn: (s: string) => void; settleMs?: number }): Promise<string> {
   const discovery = new Discovery(control, { refreshMs: 500 });
   const planned = await plan(control, discovery, items, opts.timeoutMs);
-  const result = opts.apply ? await write(control, discovery, planned, opts.timeoutMs) : planned;
+  const result = opts.apply ? await write(control, discovery, planned, opts.timeoutMs, opts.settleMs ?? SETTLE_MS) : planned;
   const text = opts.format === "table" ? migrationTable(result) : migrationStructured(result, opts.apply, opts.format);
   opts.warn(migrationSummary(result, opts.apply));
   const failed = result.filter((i) => i.action === "failed").length;
