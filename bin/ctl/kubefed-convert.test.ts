@@ -28,11 +28,11 @@ describe("convertKubefed: a Federated object", () => {
   });
   const items = convertKubefed([fedNs("shop", everywhere), deployment]);
 
-  it("the template: the Federated object's name and namespace, the target kind, its labels without KubeFed's, marked for adoption", () => {
+  it("the template: the Federated object's name and namespace, the target kind, its labels without KubeFed's, marked for adoption; its annotations left out, as KubeFed never propagated them", () => {
     assert.deepEqual(objectOf(items, "Deployment"), {
       apiVersion: "apps/v1",
       kind: "Deployment",
-      metadata: { name: "web", namespace: "shop", labels: { app: "web" }, annotations: { note: "x", "flotilla.dev/adopt": "kubefed" } },
+      metadata: { name: "web", namespace: "shop", labels: { app: "web" }, annotations: { "flotilla.dev/adopt": "kubefed" } },
       spec: (deployment.spec as { template: { spec: unknown } }).template.spec,
     });
   });
@@ -51,7 +51,7 @@ describe("convertKubefed: a Federated object", () => {
       resourceSelectors: [{ apiVersion: "apps/v1", kind: "Deployment", name: "web" }],
       overrideRules: [{ targetCluster: { clusterNames: ["member2"] }, overriders: { plaintext: [{ path: "/spec/replicas", operator: "replace", value: 5 }, { path: "/metadata/annotations", operator: "add", value: { foo: "bar", "flotilla.dev/adopt": "kubefed" } }, { path: "/metadata/annotations/foo", operator: "remove" }] } }],
     });
-    assert.deepEqual(problemsOf(items), []);
+    assert.deepEqual(problemsOf(items), ["template.metadata.annotations not carried over: KubeFed never propagated a template's annotations"]);
   });
 
   it("an image override also sets the pull policy the member defaulted for the new image (the control cluster defaulted the template's for the old one)", () => {
@@ -65,10 +65,13 @@ describe("convertKubefed: a Federated object", () => {
       ] }],
     })]);
     const plaintext = (objectOf(items, "OverridePolicy")?.spec as { overrideRules: { overriders: { plaintext: { path: string; value?: unknown }[] } }[] }).overrideRules[0]?.overriders.plaintext;
-    assert.deepEqual(plaintext?.slice(3), [
+    assert.deepEqual(plaintext, [
+      { path: "/spec/template/spec/containers/0/image", operator: "replace", value: "nginx:1.17.0-alpine" },
       { path: "/spec/template/spec/containers/0/imagePullPolicy", operator: "add", value: "IfNotPresent" },
+      { path: "/spec/template/spec/containers/1/image", operator: "replace", value: "busybox:1" },
+      { path: "/spec/template/spec/initContainers/0/image", operator: "replace", value: "x" },
       { path: "/spec/template/spec/initContainers/0/imagePullPolicy", operator: "add", value: "Always" },
-    ], "the container that names its own policy keeps it");
+    ], "each right after its image, before a later override moves the containers; the container that names its own policy keeps it");
     assert.deepEqual(problemsOf(items), []);
   });
 
@@ -85,6 +88,41 @@ describe("convertKubefed: a Federated object", () => {
       { path: "/metadata/annotations", operator: "replace", value: { "flotilla.dev/adopt": "kubefed" } },
       { path: "/metadata", operator: "replace", value: { labels: { a: "b" }, annotations: { "flotilla.dev/adopt": "kubefed" } } },
     ]);
+  });
+
+  it("malformed input is a problem line for that object, never a crash of the run", () => {
+    const bad = [
+      fed("FederatedConfigMap", "a", { template: { data: {} }, placement: { clusterSelector: { matchLabels: null } } }),
+      fed("FederatedConfigMap", "b", { template: { data: {} }, placement: { clusterSelector: { matchExpressions: "x" } } }),
+      fed("FederatedConfigMap", "c", { template: { data: {} }, placement: { clusters: "member1" } }),
+      fed("FederatedConfigMap", "d", { template: "nope", placement: everywhere }),
+      fed("FederatedIngress", "e", { template: { spec: { rules: [null, { http: { paths: [null] } }] } }, placement: everywhere }),
+    ];
+    const items = convertKubefed([fedNs("shop", everywhere), ...bad]);
+    // An empty matchLabels (YAML `matchLabels:`) is no requirement, as in KubeFed: every cluster.
+    assert.deepEqual(items.filter((i) => i.object === undefined).map((i) => i.source.name), ["b", "c", "d"]);
+    assert.equal(objectOf(items, "Ingress")?.apiVersion, "networking.k8s.io/v1");
+  });
+
+  it("overrides KubeFed refused (a cluster twice, a path twice, the object's name) are listed, not carried over; a replace without a value writes null", () => {
+    const items = convertKubefed([fedNs("shop", everywhere), fed("FederatedConfigMap", "c", { template: { data: { a: "1" } }, placement: everywhere, overrides: [
+      { clusterName: "member1", clusterOverrides: [{ path: "/data/a" }, { path: "/data/a", value: "2" }, { path: "/metadata/name", value: "x" }] },
+      { clusterName: "member1", clusterOverrides: [{ path: "/data/b", value: "3" }] },
+    ] })]);
+    assert.equal(problemsOf(items).length, 3, problemsOf(items).join("\n"));
+    assert.deepEqual((objectOf(items, "OverridePolicy")?.spec as { overrideRules: unknown[] }).overrideRules, [{ targetCluster: { clusterNames: ["member1"] }, overriders: { plaintext: [{ path: "/data/a", operator: "replace", value: null }] } }]);
+  });
+
+  it("retainReplicas is listed: Flotilla keeps a member's replicas only under a member HPA", () => {
+    assert.match(problemsOf(convertKubefed([fedNs("shop", everywhere), fed("FederatedDeployment", "d", { template: { spec: {} }, placement: everywhere, retainReplicas: true })])).join(), /retainReplicas/);
+  });
+
+  it("a FederatedNamespace not named as its namespace is ignored, as KubeFed does; a system namespace is not propagated but still bounds", () => {
+    const misnamed = convertKubefed([{ ...fedNs("shop", everywhere), metadata: { name: "other", namespace: "shop" } }, fed("FederatedSecret", "s", { template: {}, placement: everywhere })]);
+    assert.deepEqual(placedIn(misnamed), []);
+    const system = convertKubefed([fedNs("default", { clusters: [{ name: "member2" }] }), fed("FederatedSecret", "s", { template: {}, placement: everywhere }, "default")]);
+    assert.equal(objectOf(system, "Namespace"), undefined);
+    assert.deepEqual(placedIn(system), ["member2"]);
   });
 
   it("no placement places it nowhere (Flotilla's default would be everywhere)", () => {
@@ -132,7 +170,7 @@ describe("convertKubefed: a Federated object", () => {
 });
 
 describe("defaultPullPolicy", () => {
-  const cases: [string, string][] = [["nginx", "Always"], ["nginx:latest", "Always"], ["nginx:1.17.0-alpine", "IfNotPresent"], ["registry:5000/team/app", "Always"], ["registry:5000/team/app:v2", "IfNotPresent"], ["app@sha256:abc", "IfNotPresent"]];
+  const cases: [string, string][] = [["nginx", "Always"], ["nginx:latest", "Always"], ["nginx:1.17.0-alpine", "IfNotPresent"], ["registry:5000/team/app", "Always"], ["registry:5000/team/app:v2", "IfNotPresent"], ["app@sha256:abc", "IfNotPresent"], ["app:latest@sha256:abc", "Always"], ["registry:5000/app@sha256:abc", "IfNotPresent"]];
   for (const [image, want] of cases) it(`${image}: ${want}`, () => assert.equal(defaultPullPolicy(image), want));
 });
 
@@ -155,6 +193,34 @@ describe("convertKubefed: ReplicaSchedulingPreference", () => {
   it('"*" places it everywhere its namespace is; intersectWithClusterSelector keeps its own clusters', () => {
     assert.deepEqual(placedIn(convertKubefed([fedNs("shop", { clusters: [{ name: "member1" }, { name: "member3" }] }), deployment, rsp({ totalReplicas: 4, clusters: { "*": { weight: 1, minReplicas: 1, maxReplicas: 3 } } })])), ["member1", "member3"]);
     assert.deepEqual(placedIn(convertKubefed([fedNs("shop", everywhere), deployment, rsp({ intersectWithClusterSelector: true, clusters: { "*": { weight: 1 } } })])), ["member3"]);
+  });
+
+  it("no clusters in the preference spread it over every cluster with equal weights, as KubeFed does", () => {
+    const items = convertKubefed([fedNs("shop", everywhere), deployment, rsp({ totalReplicas: 4 })]);
+    assert.deepEqual(placedIn(items), ["member1", "member2", "member3"]);
+    assert.deepEqual((objectOf(items, "PropagationPolicy") as PropagationPolicy).spec.placement?.replicaScheduling?.weightPreference?.staticWeightList, [{ targetCluster: {}, weight: 1 }]);
+  });
+
+  it("a minimum above its maximum is capped, and said", () => {
+    const items = convertKubefed([fedNs("shop", everywhere), deployment, rsp({ totalReplicas: 10, clusters: { member1: { weight: 1, minReplicas: 5, maxReplicas: 3 }, member2: { weight: 1 } } })]);
+    assert.deepEqual((objectOf(items, "PropagationPolicy") as PropagationPolicy).spec.placement?.replicaScheduling?.weightPreference?.staticWeightList?.[0], { targetCluster: { clusterNames: ["member1"] }, weight: 1, minReplicas: 3, maxReplicas: 3 });
+    assert.match(problemsOf(items).join(), /minReplicas 5 above maxReplicas 3/);
+  });
+
+  it("intersectWithClusterSelector reads the object's selector only; without one KubeFed's scheduler leaves the object as it is", () => {
+    const own = fed("FederatedDeployment", "web", { template: { spec: { replicas: 3 } }, placement: { clusters: [{ name: "member1" }, { name: "member2" }] }, overrides: [{ clusterName: "member1", clusterOverrides: [{ path: "/spec/replicas", value: 7 }] }] });
+    const items = convertKubefed([fedNs("shop", everywhere), own, rsp({ intersectWithClusterSelector: true, totalReplicas: 4, clusters: { "*": { weight: 1 } } })]);
+    assert.deepEqual(placedIn(items), ["member1", "member2"]);
+    assert.equal((objectOf(items, "Deployment")?.spec as { replicas: number }).replicas, 3);
+    assert.equal((objectOf(items, "PropagationPolicy") as PropagationPolicy).spec.placement?.replicaScheduling?.replicaSchedulingType, "Duplicated");
+    assert.ok(objectOf(items, "OverridePolicy") !== undefined, "its /spec/replicas override stays");
+  });
+
+  it("where KubeFed's scheduler wrote its replicas, adopting says which would change", () => {
+    const written = fed("FederatedDeployment", "web", { template: { spec: { replicas: 6 } }, placement: { clusters: [{ name: "member1" }, { name: "member2" }] }, overrides: [{ clusterName: "member1", clusterOverrides: [{ path: "/spec/replicas", value: 6 }] }, { clusterName: "member2", clusterOverrides: [{ path: "/spec/replicas", value: 0 }] }] });
+    assert.match(problemsOf(convertKubefed([fedNs("shop", everywhere), written, rsp({ totalReplicas: 6, clusters: { member1: { weight: 1 }, member2: { weight: 1 } } })])).join(), /adopting changes the replicas KubeFed's scheduler set \(member1 6 → 3, member2 0 → 3\)/);
+    const same = { ...written, spec: { ...(written.spec as object), overrides: [{ clusterName: "member1", clusterOverrides: [{ path: "/spec/replicas", value: 3 }] }, { clusterName: "member2", clusterOverrides: [{ path: "/spec/replicas", value: 3 }] }] } };
+    assert.doesNotMatch(problemsOf(convertKubefed([fedNs("shop", everywhere), same, rsp({ totalReplicas: 6, clusters: { member1: { weight: 1 }, member2: { weight: 1 } } })])).join(), /adopting changes/);
   });
 
   it("a preference whose target is not in the input is listed, not dropped", () => {

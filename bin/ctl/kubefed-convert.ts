@@ -7,6 +7,7 @@ import { ADOPT_ANNOTATION, ADOPT_KUBEFED } from "../../agent/apply/adoption.ts";
 import type { KubeObject, PlaintextOverrider, ReplicaSchedulingStrategy } from "../../shared/api/types.ts";
 import { isFederationV1, V1_CLUSTER_SELECTOR, V1_REPLICA_PREFERENCES, v1Placement, v1ReplicaPreferences } from "./federation-v1.ts";
 import { affinityOf, intersect, kubefedPlacement, NO_CLUSTERS, type Placement, replicaPlacement, type ReplicaPreferences } from "./kubefed-placement.ts";
+import { preferredReplicas } from "./kubefed-replicas.ts";
 import { currentVersion, targetOf, targetsOfTypeConfigs, type TargetType } from "./kubefed-targets.ts";
 import { cleanMetadata, FLOTILLA_API_VERSION, type MigrationItem, sourceOf } from "./migrate-convert.ts";
 
@@ -16,6 +17,8 @@ const KUBEFED_CORE_GROUP = "core.kubefed.io";
 const KUBEFED_DNS = "multiclusterdns.kubefed.io/v1alpha1";
 const FLOTILLA_DNS = "multiclusterdns.flotilla.dev/v1alpha1";
 const REPLICA_KINDS = ["Deployment", "ReplicaSet"];
+/** Paths KubeFed refuses to override: what names the object. */
+const FIXED_PATHS = ["/apiVersion", "/kind", "/metadata/name", "/metadata/namespace", "/metadata/generateName"];
 
 /** Whether a label or annotation key is one KubeFed sets (its domain is kubefed.io or a subdomain). */
 export function isKubefedKey(key: string): boolean {
@@ -41,26 +44,54 @@ interface Context {
 export function convertKubefed(objects: readonly KubeObject[]): MigrationItem[] {
   const ctx: Context = {
     targets: targetsOfTypeConfigs(objects.filter((o) => o.kind === "FederatedTypeConfig" && groupOf(o.apiVersion) === KUBEFED_CORE_GROUP)),
-    namespaces: new Map(objects.filter((o) => o.apiVersion === KUBEFED_TYPES && o.kind === "FederatedNamespace").map((o) => [o.metadata.namespace ?? o.metadata.name ?? "", kubefedPlacement((o.spec as { placement?: unknown } | undefined)?.placement)])),
+    namespaces: new Map(objects.filter(validFederatedNamespace).flatMap((o) => placementOrNothing(o).map((p) => [o.metadata.name ?? "", p] as const))),
     preferences: new Map(objects.filter((o) => o.apiVersion === KUBEFED_SCHEDULING && o.kind === "ReplicaSchedulingPreference").map((o) => [`${(o.spec as { targetKind?: string } | undefined)?.targetKind ?? ""}|${nsName(o)}`, o])),
     used: new Set(),
   };
   const federatedNamespaces = new Set(ctx.namespaces.keys());
   const items: MigrationItem[] = [];
   for (const o of objects) {
-    if (o.apiVersion === KUBEFED_TYPES && o.kind === "FederatedNamespace") items.push(...federatedNamespace(o));
-    else if (o.apiVersion === KUBEFED_TYPES) items.push(...federated(o, ctx));
-    else if (o.apiVersion === KUBEFED_SCHEDULING && o.kind === "ReplicaSchedulingPreference") continue;
-    else if (groupOf(o.apiVersion) === KUBEFED_CORE_GROUP) items.push(notCarried(o, coreReason(o.kind)));
-    else if (o.apiVersion === KUBEFED_DNS) items.push(dnsRecord(o));
-    else if (isFederationV1(o.metadata.annotations)) items.push(...federationV1(o));
-    else if (o.apiVersion === "v1" && o.kind === "Namespace") items.push(federatedNamespaces.has(o.metadata.name ?? "") ? notCarried(o, "its FederatedNamespace carries it") : { source: sourceOf(o), object: { apiVersion: "v1", kind: "Namespace", metadata: cleanMetadata(o.metadata, false, isKubefedKey) }, problems: [] });
-    else items.push(notCarried(o, "neither KubeFed's nor Federation v1's: apply it yourself if the control cluster should hold it"));
+    try {
+      items.push(...convertOne(o, ctx, federatedNamespaces));
+    } catch (err) {
+      items.push(notCarried(o, err instanceof Error ? err.message : String(err)));
+    }
   }
   for (const [key, rsp] of ctx.preferences) {
     if (!ctx.used.has(rsp)) items.push(notCarried(rsp, `its target (${key.split("|")[0] || "no targetKind"} ${nsName(rsp)}) is not in the input: its replicas are not carried over`));
   }
   return items;
+}
+
+/** A FederatedNamespace KubeFed acts on: named as its namespace (else KubeFed ignores it: InvalidName). */
+function validFederatedNamespace(o: KubeObject): boolean {
+  return o.apiVersion === KUBEFED_TYPES && o.kind === "FederatedNamespace" && o.metadata.name !== undefined && o.metadata.name === o.metadata.namespace;
+}
+
+function placementOrNothing(o: KubeObject): Placement[] {
+  try {
+    return [kubefedPlacement((o.spec as { placement?: unknown } | undefined)?.placement)];
+  } catch {
+    return [NO_CLUSTERS];
+  }
+}
+
+/** Namespaces KubeFed never propagates (the member's own, and KubeFed's), though a FederatedNamespace still bounds what is in them. */
+const UNPROPAGATED_NAMESPACES = ["default", "kube-system", "kube-public", "kube-federation-system"];
+
+/** One object of the input as the migration's items (a preference is its target's, so none of its own). */
+function convertOne(o: KubeObject, ctx: Context, federatedNamespaces: ReadonlySet<string>): MigrationItem[] {
+  if (o.apiVersion === KUBEFED_TYPES && o.kind === "FederatedNamespace") return federatedNamespace(o);
+  if (o.apiVersion === KUBEFED_TYPES) return federated(o, ctx);
+  if (o.apiVersion === KUBEFED_SCHEDULING && o.kind === "ReplicaSchedulingPreference") return [];
+  if (groupOf(o.apiVersion) === KUBEFED_CORE_GROUP) return [notCarried(o, coreReason(o.kind))];
+  if (o.apiVersion === KUBEFED_DNS) return [dnsRecord(o)];
+  if (isFederationV1(o.metadata.annotations)) return federationV1(o);
+  if (o.apiVersion === "v1" && o.kind === "Namespace") {
+    if (federatedNamespaces.has(o.metadata.name ?? "")) return [notCarried(o, "its FederatedNamespace carries it")];
+    return [{ source: sourceOf(o), object: { apiVersion: "v1", kind: "Namespace", metadata: cleanMetadata(o.metadata, false, isKubefedKey) }, problems: [] }];
+  }
+  return [notCarried(o, "neither KubeFed's nor Federation v1's: apply it yourself if the control cluster should hold it")];
 }
 
 function notCarried(o: KubeObject, why: string): MigrationItem {
@@ -105,24 +136,38 @@ function federated(o: KubeObject, ctx: Context): MigrationItem[] {
   const target = targetOf(o.kind, spec.template, ctx.targets);
   if (target === undefined) return [{ source, problems: [`not carried over: which kind ${o.kind} wraps is unknown: include its FederatedTypeConfig in the input`] }];
   const problems: string[] = [];
-  const { apiVersion: _a, kind: _k, metadata: templateMeta, ...body } = spec.template ?? {};
-  const meta = cleanMetadata({ ...(templateMeta as KubeObject["metadata"] | undefined), name: o.metadata.name ?? "", namespace: o.metadata.namespace }, target.namespaced, isKubefedKey);
+  if (typeof spec.template !== "object" || spec.template === null || Array.isArray(spec.template)) throw new Error("spec.template is not an object");
+  const { apiVersion: _a, kind: _k, metadata: templateMeta, ...body } = spec.template;
+  const { annotations: dropped, ...kept } = (templateMeta ?? {}) as KubeObject["metadata"];
+  // KubeFed never propagated a template's annotations (its AnnotationsNotSupported event).
+  if (dropped !== undefined && dropped !== null && Object.keys(dropped).length > 0) problems.push("template.metadata.annotations not carried over: KubeFed never propagated a template's annotations");
+  if ((spec as { retainReplicas?: unknown }).retainReplicas === true) problems.push("spec.retainReplicas not carried over: Flotilla keeps a member's replicas only where a member HPA scales the workload; elsewhere the template's replicas are applied");
+  const meta = cleanMetadata({ ...kept, name: o.metadata.name ?? "", namespace: o.metadata.namespace }, target.namespaced, isKubefedKey);
   const converted = currentVersion({ apiVersion: target.apiVersion, kind: target.kind, metadata: meta, ...body });
   if (converted.problem !== undefined) problems.push(converted.problem);
   let object = adopting(converted.object);
   let placement = kubefedPlacement(spec.placement);
   let scheduling = DUPLICATED;
+  const namespace = target.namespaced ? namespacePlacement(o, ctx, problems) : undefined;
   const rsp = ctx.preferences.get(`${o.kind}|${nsName(o)}`);
+  let byPreference = false;
   if (rsp !== undefined && REPLICA_KINDS.includes(target.kind)) {
     ctx.used.add(rsp);
-    const prefs = (rsp.spec ?? {}) as ReplicaPreferences;
-    ({ placement, replicaScheduling: scheduling } = replicaPlacement(prefs, placement));
-    if (typeof prefs.totalReplicas === "number") object = { ...object, spec: { ...(object.spec as object), replicas: prefs.totalReplicas } };
+    const preferred = preferredReplicas((rsp.spec ?? {}) as ReplicaPreferences, spec, namespace, problems);
+    if (preferred !== undefined) {
+      byPreference = true;
+      ({ placement, replicaScheduling: scheduling } = preferred);
+      problems.push(...preferred.problems);
+      if (preferred.replicas !== undefined) object = { ...object, spec: { ...(object.spec as object), replicas: preferred.replicas } };
+    }
   }
-  if (target.namespaced) placement = intersect(placement, namespacePlacement(o, ctx, problems));
+  if (namespace !== undefined) placement = intersect(placement, namespace);
   const items: MigrationItem[] = [{ source, object, problems }, { source, object: propagation(object, target.namespaced, placement, scheduling), problems: [] }];
-  const overrides = overridePolicy(o, object, target.namespaced, rsp !== undefined && scheduling !== DUPLICATED);
-  if (overrides !== undefined) items.push({ source, ...overrides });
+  const overrides = overridePolicy(o, object, target.namespaced, byPreference);
+  if (overrides !== undefined) {
+    if (converted.object.apiVersion !== target.apiVersion) overrides.problems.push(`the overrides were written for ${target.apiVersion} and are carried over as they are: check their paths against ${converted.object.apiVersion}`);
+    items.push({ source, ...overrides });
+  }
   return items;
 }
 
@@ -141,26 +186,40 @@ function overridePolicy(o: KubeObject, target: KubeObject, namespaced: boolean, 
   if (!Array.isArray(overrides) || overrides.length === 0) return undefined;
   const problems: string[] = [];
   const rules = [];
+  const clustersSeen = new Set<string>();
   for (const entry of overrides as { clusterName?: unknown; clusterOverrides?: unknown }[]) {
     const cluster = typeof entry?.clusterName === "string" ? entry.clusterName : "";
     if (cluster === "" || !Array.isArray(entry.clusterOverrides)) {
       problems.push(`overrides: ${JSON.stringify(entry)} names no cluster or no clusterOverrides: not carried over`);
       continue;
     }
+    // KubeFed refuses an object whose overrides name a cluster twice, or a path twice for one cluster.
+    if (clustersSeen.has(cluster)) {
+      problems.push(`overrides: ${cluster} named again: not carried over (KubeFed refused such overrides)`);
+      continue;
+    }
+    clustersSeen.add(cluster);
     const plaintext: PlaintextOverrider[] = [];
+    const pathsSeen = new Set<string>();
     for (const co of entry.clusterOverrides as { op?: unknown; path?: unknown; value?: unknown }[]) {
       const operator = co?.op === undefined || co.op === "" ? "replace" : co.op;
       if (typeof co?.path !== "string" || !co.path.startsWith("/") || (operator !== "add" && operator !== "remove" && operator !== "replace")) {
         problems.push(`overrides for ${cluster}: ${JSON.stringify(co)}: not an add, remove or replace of a /path: not carried over`);
         continue;
       }
+      if (FIXED_PATHS.includes(co.path) || pathsSeen.has(co.path)) {
+        problems.push(`overrides for ${cluster}: ${co.path}: ${pathsSeen.has(co.path) ? "overridden twice" : "an object's identity"}: not carried over (KubeFed refused it)`);
+        continue;
+      }
+      pathsSeen.add(co.path);
       if (replicasByPreference && co.path === "/spec/replicas") {
         problems.push(`overrides for ${cluster}: /spec/replicas not carried over: the ReplicaSchedulingPreference decides the replicas, as in KubeFed`);
         continue;
       }
-      plaintext.push(keepingTheMark({ path: co.path, operator, ...(operator === "remove" ? {} : { value: co.value }) }));
+      // A replace or add without a value writes null, as KubeFed's patch did.
+      const one = keepingTheMark({ path: co.path, operator, ...(operator === "remove" ? {} : { value: co.value ?? null }) });
+      plaintext.push(one, ...pullPolicy(target, one, entry.clusterOverrides as { path?: unknown }[]));
     }
-    plaintext.push(...pullPolicies(target, plaintext));
     if (plaintext.length > 0) rules.push({ targetCluster: { clusterNames: [cluster] }, overriders: { plaintext } });
   }
   if (rules.length === 0) return { problems };
@@ -177,27 +236,26 @@ function overridePolicy(o: KubeObject, target: KubeObject, namespaced: boolean, 
 /**
  * The member defaults a container's imagePullPolicy from its image (Always for :latest or no tag),
  * but the control cluster defaulted the template's already, from the template's image. An override
- * of a container's image therefore also sets the policy the member would have defaulted for the new
- * image, as KubeFed's members got it; else adopting would change the pod template and restart it.
+ * of a container's image therefore also sets, right after it (before a later override moves the
+ * containers), the policy the member would have defaulted for the new image, as KubeFed's members
+ * got it; else adopting would change the pod template and restart it.
  */
-function pullPolicies(template: KubeObject, plaintext: readonly PlaintextOverrider[]): PlaintextOverrider[] {
-  const out: PlaintextOverrider[] = [];
-  for (const o of plaintext) {
-    const container = /^(.*\/(?:containers|initContainers)\/\d+)\/image$/.exec(o.path)?.[1];
-    if (container === undefined || o.operator === "remove" || typeof o.value !== "string") continue;
-    const policyPath = `${container}/imagePullPolicy`;
-    const given = pointer(template, container) as { imagePullPolicy?: unknown } | undefined;
-    if (given === undefined || given.imagePullPolicy !== undefined || plaintext.some((p) => p.path === policyPath)) continue;
-    out.push({ path: policyPath, operator: "add", value: defaultPullPolicy(o.value) });
-  }
-  return out;
+function pullPolicy(template: KubeObject, o: PlaintextOverrider, all: readonly { path?: unknown }[]): PlaintextOverrider[] {
+  const container = /^(.*\/(?:containers|initContainers)\/\d+)\/image$/.exec(o.path)?.[1];
+  if (container === undefined || o.operator === "remove" || typeof o.value !== "string") return [];
+  const policyPath = `${container}/imagePullPolicy`;
+  const given = pointer(template, container) as { imagePullPolicy?: unknown } | undefined;
+  if (typeof given !== "object" || given === null || given.imagePullPolicy !== undefined || all.some((p) => p?.path === policyPath)) return [];
+  return [{ path: policyPath, operator: "add", value: defaultPullPolicy(o.value) }];
 }
 
 /** Kubernetes' default imagePullPolicy for an image: Always for the latest tag (or none), else IfNotPresent. */
 export function defaultPullPolicy(image: string): "Always" | "IfNotPresent" {
-  if (image.includes("@")) return "IfNotPresent";
-  const last = image.slice(image.lastIndexOf("/") + 1);
-  const tag = last.includes(":") ? last.slice(last.indexOf(":") + 1) : "latest";
+  const at = image.indexOf("@");
+  const named = at < 0 ? image : image.slice(0, at);
+  const last = named.slice(named.lastIndexOf("/") + 1);
+  // No tag means latest, unless a digest pins the image.
+  const tag = last.includes(":") ? last.slice(last.indexOf(":") + 1) : at < 0 ? "latest" : "";
   return tag === "latest" ? "Always" : "IfNotPresent";
 }
 
@@ -226,7 +284,9 @@ function keepingTheMark(o: PlaintextOverrider): PlaintextOverrider {
 /** A FederatedNamespace: the Namespace, and a ClusterPropagationPolicy with its placement (which also bounds what is in it). */
 function federatedNamespace(o: KubeObject): MigrationItem[] {
   const spec = (o.spec ?? {}) as { template?: { metadata?: KubeObject["metadata"] }; placement?: unknown };
-  const name = o.metadata.namespace ?? o.metadata.name ?? "";
+  if (!validFederatedNamespace(o)) return [notCarried(o, "its name is not its namespace's: KubeFed ignores it (InvalidName), so the namespace bounds its objects to no cluster")];
+  const name = o.metadata.name ?? "";
+  if (UNPROPAGATED_NAMESPACES.includes(name)) return [notCarried(o, `KubeFed never propagates ${name}; its placement still bounds what is in it`)];
   const namespace = adopting({ apiVersion: "v1", kind: "Namespace", metadata: cleanMetadata({ ...spec.template?.metadata, name }, false, isKubefedKey) });
   const source = sourceOf(o);
   return [
@@ -257,7 +317,11 @@ function federationV1(o: KubeObject): MigrationItem[] {
   if (REPLICA_KINDS.includes(converted.object.kind)) {
     const prefs = v1ReplicaPreferences(preferencesAnnotation);
     if (prefs.problem !== undefined) problems.push(prefs.problem);
-    ({ placement, replicaScheduling: scheduling } = replicaPlacement({ ...prefs.prefs, intersectWithClusterSelector: true }, placement));
+    const planned = replicaPlacement({ ...prefs.prefs, intersectWithClusterSelector: true }, placement);
+    if (planned !== undefined) {
+      ({ placement, replicaScheduling: scheduling } = planned);
+      problems.push(...planned.problems.map((p) => `${V1_REPLICA_PREFERENCES} ${p}`));
+    }
   }
   problems.push("Federation v1 marked no member object as its own: a member's existing object stays AlreadyExists until its policy's conflictResolution is Overwrite");
   const source = sourceOf(o);

@@ -52,9 +52,16 @@ describe("intersect (a FederatedNamespace's placement bounds what is in it)", ()
   }
 });
 
+/** replicaPlacement where it must place something. */
+function planned(...args: Parameters<typeof replicaPlacement>): NonNullable<ReturnType<typeof replicaPlacement>> {
+  const got = replicaPlacement(...args);
+  assert.ok(got !== undefined, "a placement");
+  return got;
+}
+
 describe("replicaPlacement (ReplicaSchedulingPreference)", () => {
   it("weights per cluster, only those clusters, Divided by static weights; rebalance kept", () => {
-    const got = replicaPlacement({ totalReplicas: 10, rebalance: true, clusters: { member2: { weight: 3 }, member1: { weight: 2 } } }, kubefedPlacement({ clusters: [{ name: "member3" }] }));
+    const got = planned({ totalReplicas: 10, rebalance: true, clusters: { member2: { weight: 3 }, member1: { weight: 2 } } }, kubefedPlacement({ clusters: [{ name: "member3" }] }));
     assert.deepEqual(selected(got.placement), ["member1", "member2"]);
     assert.deepEqual(got.replicaScheduling, {
       replicaSchedulingType: "Divided",
@@ -65,7 +72,7 @@ describe("replicaPlacement (ReplicaSchedulingPreference)", () => {
   });
 
   it('"*" with min and max: every cluster, the catch-all last; a named cluster keeps its own entry', () => {
-    const got = replicaPlacement({ clusters: { "*": { weight: 1, minReplicas: 2, maxReplicas: 4 }, member2: { weight: 5 } } }, NO_CLUSTERS);
+    const got = planned({ clusters: { "*": { weight: 1, minReplicas: 2, maxReplicas: 4 }, member2: { weight: 5 } } }, NO_CLUSTERS);
     assert.deepEqual(selected(got.placement), ["member1", "member2", "member3"]);
     assert.deepEqual(got.replicaScheduling.weightPreference?.staticWeightList, [
       { targetCluster: { clusterNames: ["member2"] }, weight: 5 },
@@ -76,16 +83,19 @@ describe("replicaPlacement (ReplicaSchedulingPreference)", () => {
 
   it("intersectWithClusterSelector keeps the object's own placement", () => {
     const own = kubefedPlacement({ clusterSelector: { matchLabels: { region: "eu" } } });
-    assert.deepEqual(selected(replicaPlacement({ intersectWithClusterSelector: true, clusters: { "*": { weight: 1 } } }, own).placement), ["member1", "member3"]);
-    assert.deepEqual(selected(replicaPlacement({ intersectWithClusterSelector: false, clusters: { "*": { weight: 1 } } }, own).placement), ["member1", "member2", "member3"]);
+    assert.deepEqual(selected(planned({ intersectWithClusterSelector: true, clusters: { "*": { weight: 1 } } }, own).placement), ["member1", "member3"]);
+    assert.deepEqual(selected(planned({ intersectWithClusterSelector: false, clusters: { "*": { weight: 1 } } }, own).placement), ["member1", "member2", "member3"]);
+    assert.equal(replicaPlacement({ intersectWithClusterSelector: true, clusters: { "*": { weight: 1 } } }, NO_CLUSTERS), undefined, "no selector: KubeFed's scheduler leaves the object alone");
   });
 
-  it("no preferences at all: no cluster gets replicas, so none is placed", () => {
-    assert.deepEqual(selected(replicaPlacement({ totalReplicas: 3 }, ALL_CLUSTERS).placement), []);
+  it("no preferences at all: every cluster, equal weights (KubeFed's default)", () => {
+    const got = planned({ totalReplicas: 3 }, ALL_CLUSTERS);
+    assert.deepEqual(selected(got.placement), ["member1", "member2", "member3"]);
+    assert.deepEqual(got.replicaScheduling.weightPreference?.staticWeightList, [{ targetCluster: {}, weight: 1 }]);
   });
 
   it("a weight left out is 0 (its minimum only), and a null maximum is no maximum", () => {
-    const got = replicaPlacement({ clusters: { member1: { minReplicas: 1, maxReplicas: null as unknown as number } } }, ALL_CLUSTERS);
+    const got = planned({ clusters: { member1: { minReplicas: 1, maxReplicas: null } } }, ALL_CLUSTERS);
     assert.deepEqual(got.replicaScheduling.weightPreference?.staticWeightList, [{ targetCluster: { clusterNames: ["member1"] }, weight: 0, minReplicas: 1 }]);
   });
 });

@@ -27,13 +27,27 @@ export function kubefedPlacement(placement: unknown): Placement {
     const names = [...new Set(p.clusters.map((c) => String((c as { name?: unknown } | null)?.name ?? "")).filter((n) => n !== ""))].sort();
     return names.length === 0 ? NO_CLUSTERS : { names };
   }
+  if (p.clusters !== undefined && p.clusters !== null) throw new Error("placement.clusters is not a list");
   if (p.clusterSelector === undefined || p.clusterSelector === null) return NO_CLUSTERS;
-  const s = p.clusterSelector as LabelSelector;
+  const s = labelSelectorOf(p.clusterSelector);
   const selector: LabelSelector = {
     ...(s.matchLabels !== undefined && Object.keys(s.matchLabels).length > 0 ? { matchLabels: { ...s.matchLabels } } : {}),
     ...(s.matchExpressions !== undefined && s.matchExpressions.length > 0 ? { matchExpressions: s.matchExpressions.map((e) => ({ ...e })) } : {}),
   };
   return Object.keys(selector).length === 0 ? ALL_CLUSTERS : { selector };
+}
+
+/** A label selector as KubeFed would unmarshal it, or an error naming what is not one. */
+function labelSelectorOf(v: unknown): LabelSelector {
+  const isMap = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null && !Array.isArray(x);
+  if (!isMap(v)) throw new Error("placement.clusterSelector is not a label selector");
+  const labels = v.matchLabels ?? undefined;
+  if (labels !== undefined && (!isMap(labels) || Object.values(labels).some((x) => typeof x !== "string"))) throw new Error("placement.clusterSelector.matchLabels is not a map of strings");
+  const expressions = v.matchExpressions ?? undefined;
+  if (expressions !== undefined && (!Array.isArray(expressions) || expressions.some((e) => !isMap(e) || typeof e.key !== "string" || e.key === "" || typeof e.operator !== "string"))) {
+    throw new Error("placement.clusterSelector.matchExpressions is not a list of {key, operator, values}");
+  }
+  return { ...(labels === undefined ? {} : { matchLabels: labels as Record<string, string> }), ...(expressions === undefined ? {} : { matchExpressions: expressions as LabelSelectorRequirement[] }) };
 }
 
 /** The clusters both placements select. */
@@ -70,29 +84,46 @@ export interface ReplicaPreferences {
   totalReplicas?: number;
   rebalance?: boolean;
   intersectWithClusterSelector?: boolean;
-  clusters?: Record<string, { weight?: number; minReplicas?: number; maxReplicas?: number } | null>;
+  clusters?: Record<string, { weight?: number; minReplicas?: number; maxReplicas?: number | null } | null>;
 }
 
+/** Which clusters the object's `clusterSelector` alone selects (KubeFed's selectorOnly reading, for intersectWithClusterSelector). */
+export function selectorPlacement(placement: unknown): Placement {
+  const p = (placement ?? {}) as { clusterSelector?: unknown };
+  return kubefedPlacement({ clusterSelector: p.clusterSelector });
+}
+
+type Preference = { weight?: number; minReplicas?: number; maxReplicas?: number | null } | null | undefined;
+
 /**
- * Where a workload with replica preferences goes, and how its replicas divide. KubeFed's scheduler
- * places it on every cluster unless intersectWithClusterSelector keeps the object's own placement;
- * clusters without a preference (and no `"*"`) get no replicas, so they are left out; the
- * namespace's placement bounds it still (the caller intersects). Each named cluster's preference
- * comes first, `"*"` (every other cluster) last: a cluster takes the first entry that matches it.
+ * Where a workload with replica preferences goes, and how its replicas divide; undefined when
+ * KubeFed's scheduler leaves the object alone (intersectWithClusterSelector with an object whose
+ * selector selects no cluster: its own clusters and replicas stay). KubeFed's scheduler places it
+ * on every cluster, or with intersectWithClusterSelector on those the object's clusterSelector
+ * selects (`ownSelector`, never its clusters list); clusters without a preference (and no `"*"`)
+ * get no replicas, so they are left out; no preferences at all is `"*": {weight: 1}`. Each named
+ * cluster's preference comes first, `"*"` (every other cluster) last: a cluster takes the first
+ * entry that matches it. A minimum above its maximum, which KubeFed's planner caps, is capped.
  */
-export function replicaPlacement(prefs: ReplicaPreferences, own: Placement): { placement: Placement; replicaScheduling: ReplicaSchedulingStrategy } {
-  const clusters = prefs.clusters ?? {};
+export function replicaPlacement(prefs: ReplicaPreferences, ownSelector: Placement): { placement: Placement; replicaScheduling: ReplicaSchedulingStrategy; problems: string[] } | undefined {
+  if (prefs.intersectWithClusterSelector === true && ownSelector.none === true) return undefined;
+  const given = prefs.clusters ?? {};
+  const clusters: Record<string, Preference> = Object.keys(given).length === 0 ? { "*": { weight: 1 } } : given;
   const named = Object.keys(clusters).filter((k) => k !== "*").sort();
-  const candidates = prefs.intersectWithClusterSelector === true ? own : ALL_CLUSTERS;
-  const placement = clusters["*"] !== undefined ? candidates : intersect(candidates, named.length === 0 ? NO_CLUSTERS : { names: named });
-  const entry = (targetCluster: ClusterAffinity, c: { weight?: number; minReplicas?: number; maxReplicas?: number } | null | undefined): StaticClusterWeight => ({
-    targetCluster,
-    weight: c?.weight ?? 0,
-    ...(c?.minReplicas !== undefined && c.minReplicas > 0 ? { minReplicas: c.minReplicas } : {}),
-    ...(c?.maxReplicas !== undefined && c.maxReplicas !== null ? { maxReplicas: c.maxReplicas } : {}),
-  });
-  const staticWeightList = named.map((name) => entry({ clusterNames: [name] }, clusters[name]));
-  if (clusters["*"] !== undefined) staticWeightList.push(entry({}, clusters["*"]));
+  const candidates = prefs.intersectWithClusterSelector === true ? ownSelector : ALL_CLUSTERS;
+  const placement = clusters["*"] !== undefined ? candidates : intersect(candidates, { names: named });
+  const problems: string[] = [];
+  const entry = (targetCluster: ClusterAffinity, c: Preference, name: string): StaticClusterWeight => {
+    const max = c?.maxReplicas ?? undefined;
+    let min = c?.minReplicas;
+    if (min !== undefined && max !== undefined && min > max) {
+      problems.push(`clusters.${name}: minReplicas ${min} above maxReplicas ${max}: capped at ${max}, as KubeFed's planner does`);
+      min = max;
+    }
+    return { targetCluster, weight: c?.weight ?? 0, ...(min !== undefined && min > 0 ? { minReplicas: min } : {}), ...(max !== undefined ? { maxReplicas: max } : {}) };
+  };
+  const staticWeightList = named.map((name) => entry({ clusterNames: [name] }, clusters[name], name));
+  if (clusters["*"] !== undefined) staticWeightList.push(entry({}, clusters["*"], "*"));
   return {
     placement,
     replicaScheduling: {
@@ -101,5 +132,6 @@ export function replicaPlacement(prefs: ReplicaPreferences, own: Placement): { p
       weightPreference: { staticWeightList },
       ...(prefs.rebalance === true ? { rebalance: true } : {}),
     },
+    problems,
   };
 }

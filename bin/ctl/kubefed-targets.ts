@@ -113,9 +113,11 @@ function backendV1(b: Backend | undefined): unknown {
 function ingressV1(o: KubeObject): KubeObject {
   const spec = (o.spec ?? {}) as { backend?: Backend; defaultBackend?: unknown; rules?: { http?: { paths?: { backend?: Backend; pathType?: string }[] } }[] };
   const { backend, ...rest } = spec;
-  const rules = spec.rules?.map((r) =>
-    r.http?.paths === undefined ? r : { ...r, http: { ...r.http, paths: r.http.paths.map((p) => ({ ...p, pathType: p.pathType ?? "ImplementationSpecific", backend: backendV1(p.backend) })) } },
-  );
+  const rules = Array.isArray(spec.rules)
+    ? spec.rules.map((r) =>
+        !Array.isArray(r?.http?.paths) ? r : { ...r, http: { ...r.http, paths: r.http.paths.map((p) => (typeof p !== "object" || p === null ? p : { ...p, pathType: p.pathType ?? "ImplementationSpecific", backend: backendV1(p.backend) })) } },
+      )
+    : spec.rules;
   return { ...o, spec: { ...rest, ...(backend !== undefined && spec.defaultBackend === undefined ? { defaultBackend: backendV1(backend) } : {}), ...(rules === undefined ? {} : { rules }) } };
 }
 

@@ -8,47 +8,63 @@ import { FlagError, type FlagSpec, type FlagValues } from "../../shared/flags.ts
 import { isKubeStatus, type KubeRest } from "../../shared/kube-rest.ts";
 import { controlKubeconfig } from "./accept.ts";
 import { convertKubefed, KUBEFED_SCHEDULING, KUBEFED_TYPES } from "./kubefed-convert.ts";
-import { inWriteOrder } from "./migrate-convert.ts";
+import { inWriteOrder, type MigrationItem } from "./migrate-convert.ts";
 import { listAll, migrationClient, runMigration } from "./migration-run.ts";
 import { readSourcedObjects } from "./object-files.ts";
 
 export const kubefedKubeconfigFlag: FlagSpec = { name: "kubefed-kubeconfig", type: "string", help: "kubeconfig of KubeFed's host cluster, read only (instead of -f)" };
 export const kubefedFileFlag: FlagSpec = { name: "filename", short: "f", type: "string", help: "KubeFed's YAML or JSON: a file, or a directory read recursively (instead of --kubefed-kubeconfig)" };
 
-/** The API groups a KubeFed host serves KubeFed's objects in (core.kubefed.io only for the FederatedTypeConfigs). */
-const KUBEFED_GROUP_VERSIONS = [KUBEFED_TYPES, KUBEFED_SCHEDULING, "core.kubefed.io/v1beta1", "multiclusterdns.kubefed.io/v1alpha1"];
+/** KubeFed's own groups besides the Federated types': the scheduling preferences and the DNS records. */
+const KUBEFED_GROUP_VERSIONS = [KUBEFED_SCHEDULING, "multiclusterdns.kubefed.io/v1alpha1"];
+const TYPE_CONFIGS = "/apis/core.kubefed.io/v1beta1/federatedtypeconfigs";
 
-/** Every object of KubeFed's groups in the host, each kind listed across namespaces; none of a group it does not serve. */
+/** The collections of one group version, each with its kind; none when the host does not serve it. */
+async function collections(host: KubeRest, gv: string, timeoutMs: number): Promise<{ name: string; kind: string }[]> {
+  try {
+    const list = await host.request<{ resources?: { name: string; kind: string }[] }>("GET", `/apis/${gv}`, { timeoutMs });
+    return (list.resources ?? []).filter((r) => !r.name.includes("/"));
+  } catch (err) {
+    if (isKubeStatus(err, 404)) return [];
+    throw err;
+  }
+}
+
+/**
+ * Every object of KubeFed's in the host: its FederatedTypeConfigs, the Federated types they name
+ * (wherever `kubefedctl enable --federated-group` put them; types.kubefed.io by default), the
+ * scheduling preferences and DNS records. A host that serves no FederatedTypeConfig is not KubeFed's.
+ */
 async function hostObjects(host: KubeRest, timeoutMs: number): Promise<KubeObject[]> {
-  const out: KubeObject[] = [];
-  for (const gv of KUBEFED_GROUP_VERSIONS) {
-    let list: { resources?: { name: string; kind: string }[] };
-    try {
-      list = await host.request("GET", `/apis/${gv}`, { timeoutMs });
-    } catch (err) {
-      if (isKubeStatus(err, 404)) continue;
-      throw err;
-    }
-    for (const r of list.resources ?? []) {
-      if (r.name.includes("/")) continue;
-      if (gv.startsWith("core.") && r.kind !== "FederatedTypeConfig") continue;
-      out.push(...(await listAll(host, `/apis/${gv}/${r.name}`, gv, r.kind, timeoutMs)));
-    }
+  if (!(await collections(host, "core.kubefed.io/v1beta1", timeoutMs)).some((r) => r.name === "federatedtypeconfigs")) {
+    throw new Error("the cluster --kubefed-kubeconfig names serves no FederatedTypeConfig (core.kubefed.io/v1beta1): it is not KubeFed's host");
+  }
+  const configs = await listAll(host, TYPE_CONFIGS, "core.kubefed.io/v1beta1", "FederatedTypeConfig", timeoutMs);
+  const out = [...configs];
+  const federatedGvs = new Set([KUBEFED_TYPES]);
+  for (const c of configs) {
+    const t = (c.spec as { federatedType?: { group?: string; version?: string } } | undefined)?.federatedType;
+    if (t?.group && t.version) federatedGvs.add(`${t.group}/${t.version}`);
+  }
+  for (const gv of [...federatedGvs, ...KUBEFED_GROUP_VERSIONS]) {
+    for (const r of await collections(host, gv, timeoutMs)) out.push(...(await listAll(host, `/apis/${gv}/${r.name}`, gv, r.kind, timeoutMs)));
   }
   return out;
 }
 
-/** The objects in the files, or an error naming the file of one that is not a Kubernetes object. */
-async function fileObjects(path: string): Promise<KubeObject[]> {
-  const out: KubeObject[] = [];
+/** The objects in the files; a document that is not a Kubernetes object is listed as such (a kustomization.yaml in the tree, say). */
+async function fileObjects(path: string): Promise<{ objects: KubeObject[]; skipped: MigrationItem[] }> {
+  const objects: KubeObject[] = [];
+  const skipped: MigrationItem[] = [];
   for (const { source, value } of await readSourcedObjects(path, { recursive: true })) {
     const o = value as Partial<KubeObject> | null;
     if (typeof o !== "object" || o === null || typeof o.apiVersion !== "string" || typeof o.kind !== "string" || typeof o.metadata?.name !== "string") {
-      throw new FlagError(`${source}: an object without an apiVersion, a kind and a metadata.name`);
+      skipped.push({ source: { apiVersion: "", kind: "-", name: source }, problems: ["not carried over: not a Kubernetes object (no apiVersion, kind and metadata.name)"] });
+      continue;
     }
-    out.push(o as KubeObject);
+    objects.push(o as KubeObject);
   }
-  return out;
+  return { objects, skipped };
 }
 
 /**
@@ -63,13 +79,14 @@ export async function runMigrateKubefed(flags: FlagValues, format: "table" | "js
   let control: KubeRest | undefined;
   try {
     let objects: KubeObject[];
-    if (typeof file === "string") objects = await fileObjects(file);
+    let skipped: MigrationItem[] = [];
+    if (typeof file === "string") ({ objects, skipped } = await fileObjects(file));
     else {
       host = migrationClient(String(kubeconfig), "--kubefed-kubeconfig with KubeFed's host cluster's");
       objects = await hostObjects(host, timeoutMs);
     }
     control = migrationClient(controlKubeconfig(flags), "--kubeconfig with the control cluster's");
-    return await runMigration(control, inWriteOrder(convertKubefed(objects)), { apply: flags.apply === true, format, timeoutMs, warn });
+    return await runMigration(control, [...inWriteOrder(convertKubefed(objects)), ...skipped], { apply: flags.apply === true, format, timeoutMs, warn });
   } finally {
     host?.close();
     control?.close();

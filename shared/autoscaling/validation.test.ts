@@ -115,6 +115,7 @@ describe("validateCronFederatedHPA", () => {
       want: ['spec.rules[0].targetMaxReplicas: Invalid value: "": targetMinReplicas and targetMaxReplicas cannot both be absent when the target is a FederatedHPA'],
     },
     { name: "a FederatedHPA by Karmada's group with targetReplicas alone stays accepted, as before (the rule cannot run)", obj: cron(karmadaFhpaRef, [rule({ targetReplicas: 3 })]), want: [] },
+    { name: "a FederatedHPA by Karmada's group with targetReplicas and bounds a workload rule ignored stays accepted, as before", obj: cron(karmadaFhpaRef, [rule({ targetReplicas: 3, targetMinReplicas: 0, targetMaxReplicas: -1 })]), want: [] },
     { name: "another kind of Karmada's group is a workload, as before", obj: cron({ ...karmadaFhpaRef, kind: "Deployment" }, [rule({ targetReplicas: 3 })]), want: [] },
     {
       name: "several problems, in rule order",

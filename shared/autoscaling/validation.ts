@@ -72,12 +72,13 @@ export function validateFederatedHPA(fhpa: FederatedHPA): string[] {
 
 function ruleReplicaProblems(path: string, rule: CronFederatedHPARule, targetKind: string, scalesFederatedHPA: boolean, byKarmadaGroup: boolean): string[] {
   const problems: string[] = [];
-  if (scalesFederatedHPA) {
+  // Before issue 39 a FederatedHPA named by Karmada's group was a workload, its rules took targetReplicas:
+  // such a rule is judged as it was then (never refused once accepted; its min and max were unused) and
+  // fails at its time (cron-rules.ts unstartableRules).
+  const acceptedBefore = byKarmadaGroup && rule.targetReplicas !== undefined;
+  if (scalesFederatedHPA && !acceptedBefore) {
     const { targetMinReplicas: min, targetMaxReplicas: max } = rule;
-    // Before issue 39 a FederatedHPA named by Karmada's group was a workload, its rules took targetReplicas:
-    // such a rule stays accepted (never refused once accepted) and fails at its time (cron-rules.ts unstartableRules).
-    const acceptedBefore = byKarmadaGroup && rule.targetReplicas !== undefined;
-    if (min === undefined && max === undefined && !acceptedBefore) problems.push(invalid(`${path}.targetMaxReplicas`, "", "targetMinReplicas and targetMaxReplicas cannot both be absent when the target is a FederatedHPA"));
+    if (min === undefined && max === undefined) problems.push(invalid(`${path}.targetMaxReplicas`, "", "targetMinReplicas and targetMaxReplicas cannot both be absent when the target is a FederatedHPA"));
     if (min !== undefined && min <= 0) problems.push(invalid(`${path}.targetMinReplicas`, min, "targetMinReplicas should be larger than 0"));
     if (max !== undefined && max <= 0) problems.push(invalid(`${path}.targetMaxReplicas`, max, "targetMaxReplicas should be larger than 0"));
     if (min !== undefined && max !== undefined && min > max) problems.push(invalid(`${path}.targetMinReplicas`, min, "targetMaxReplicas should be larger than or equal to targetMinReplicas"));

@@ -79,6 +79,8 @@ describe("flotillactl migrate kubefed: KubeFed's samples move with no restart", 
         await writeFile(join(samples, f), text);
       }
     }
+    // Not a Kubernetes object, as a KubeFed repository holds beside its manifests: listed, not fatal.
+    await writeFile(join(samples, "kustomization.yaml"), "resources:\n  - namespace.yaml\n");
     await kubectl(host, ["apply", "-f", join(samples, "namespace.yaml")]);
     // Every sample whose Federated kind v0.10.0's chart serves (it has no FederatedClusterRoleBinding CRD).
     for (const f of (await readdir(samples)).filter((f) => f.startsWith("federated") && f !== "federatedclusterrolebinding.yaml")) await kubectl(host, ["apply", "-f", join(samples, f)]);
@@ -118,8 +120,9 @@ describe("flotillactl migrate kubefed: KubeFed's samples move with no restart", 
     assert.equal(plan.applied, false);
     const kinds = plan.items.filter((i) => i.object !== undefined).map((i) => `${i.object?.kind}/${i.object?.metadata.name}`);
     for (const want of ["Namespace/test-namespace", "ClusterRoleBinding/test-clusterrolebinding", "Deployment/test-deployment", "Ingress/test-ingress", "PropagationPolicy/test-deployment-deployment", "OverridePolicy/test-deployment-deployment", "ClusterPropagationPolicy/test-namespace-namespace"]) assert.ok(kinds.includes(want), `${want} in ${kinds.join(", ")}`);
-    const skipped = plan.items.filter((i) => i.action === "skip").map((i) => `${i.source.kind}/${i.source.name}`).sort();
+    const skipped = plan.items.filter((i) => i.action === "skip" && i.source.kind !== "-").map((i) => `${i.source.kind}/${i.source.name}`).sort();
     assert.deepEqual(skipped, ["ConfigMap/web-file", "Deployment/nginx", "Namespace/test-namespace", "Service/nginx"]);
+    assert.deepEqual(plan.items.filter((i) => i.source.kind === "-").map((i) => i.source.name), [join(samples, "kustomization.yaml")]);
     assert.equal(await getJson(fleet.control, ["propagationpolicies.flotilla.dev", "-n", NS, "test-deployment-deployment"]), undefined, "nothing written");
   });
 
@@ -159,8 +162,11 @@ describe("flotillactl migrate kubefed: KubeFed's samples move with no restart", 
     assert.ok(await getJson(host, ["federateddeployments.types.kubefed.io", "-n", NS, "test-deployment"]), "nothing deleted in KubeFed's host");
   });
 
-  it("without exactly one source it is a usage error (exit 2)", async () => {
+  it("without exactly one source it is a usage error (exit 2); a host that is not KubeFed's fails (exit 1)", async () => {
     assert.equal((await ctl([])).code, 2);
     assert.equal((await ctl(["-f", samples, "--kubefed-kubeconfig", host.kubeconfigPath])).code, 2);
+    const notKubefed = await ctl(["--kubefed-kubeconfig", fleet.control.kubeconfigPath]);
+    assert.equal(notKubefed.code, 1, notKubefed.stderr);
+    assert.match(notKubefed.stderr, /not KubeFed's host/);
   });
 });
