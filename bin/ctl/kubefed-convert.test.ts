@@ -223,6 +223,12 @@ describe("convertKubefed: ReplicaSchedulingPreference", () => {
     assert.doesNotMatch(problemsOf(convertKubefed([fedNs("shop", everywhere), same, rsp({ totalReplicas: 6, clusters: { member1: { weight: 1 }, member2: { weight: 1 } } })])).join(), /adopting changes/);
   });
 
+  it("a namespace that leaves out a cluster the preference gives replicas to is said; one that holds them all is not", () => {
+    const spread = rsp({ totalReplicas: 6, clusters: { member1: { weight: 1 }, member2: { weight: 1 } } });
+    assert.match(problemsOf(convertKubefed([fedNs("shop", { clusters: [{ name: "member1" }] }), deployment, spread])).join(), /drops the shares outside the namespace/);
+    assert.doesNotMatch(problemsOf(convertKubefed([fedNs("shop", { clusters: [{ name: "member1" }, { name: "member2" }] }), deployment, spread])).join(), /drops the shares/);
+  });
+
   it("a preference whose target is not in the input is listed, not dropped", () => {
     const items = convertKubefed([rsp({ totalReplicas: 2 })]);
     assert.equal(items.length, 1);

@@ -36,12 +36,21 @@ export function preferredReplicas(prefs: ReplicaPreferences, spec: FederatedSpec
   }
   const out: PreferredReplicas = { ...planned, problems: planned.problems.map((p) => `ReplicaSchedulingPreference ${p}`) };
   if (typeof prefs.totalReplicas === "number") out.replicas = prefs.totalReplicas;
-  if (namespace !== undefined && (namespace.none === true || namespace.names !== undefined || namespace.selector !== undefined) && prefs.intersectWithClusterSelector !== true) {
+  if (namespace !== undefined && prefs.intersectWithClusterSelector !== true && dropsShares(prefs, namespace)) {
     out.problems.push("KubeFed divides the replicas over every cluster and drops the shares outside the namespace's clusters; Flotilla divides them all among the namespace's clusters");
   }
   const changes = replicaChanges(spec, out);
   if (changes !== undefined) out.problems.push(changes);
   return out;
+}
+
+/** Whether the namespace's placement leaves out a cluster the preference may give replicas to (KubeFed then drops its share). */
+function dropsShares(prefs: ReplicaPreferences, namespace: Placement): boolean {
+  if (namespace.none === true || namespace.selector !== undefined) return true;
+  if (namespace.names === undefined) return false;
+  const named = Object.keys(prefs.clusters ?? {}).filter((k) => k !== "*");
+  const everywhere = named.length === 0 || prefs.clusters?.["*"] !== undefined;
+  return everywhere || named.some((n) => !namespace.names?.includes(n));
 }
 
 /** The replicas KubeFed's scheduler wrote for each cluster (every placed cluster has one), or undefined when it has not. */
