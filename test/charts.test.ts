@@ -8,6 +8,8 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { admissionPolicies } from "../control-plane/crd-install/admission-policies.ts";
+import type { KubeObject } from "../shared/api/types.ts";
 import { fileURLToPath } from "node:url";
 import type {
   V1ClusterRole,
@@ -223,10 +225,11 @@ describe("helm template of flotilla-control-plane", () => {
         "Service/flotilla-control-plane",
         "Service/flotilla-control-plane-webhook",
         "ServiceAccount/flotilla-control-plane",
+        ...admissionPolicies().map((p) => `${p.kind}/${p.metadata.name ?? ""}`),
       ].sort(),
     );
     for (const o of objects) {
-      if (o.kind !== "CustomResourceDefinition" && !o.kind.startsWith("Cluster")) assert.equal(o.metadata.namespace, NS, `${o.kind} namespace`);
+      if (o.kind !== "CustomResourceDefinition" && !o.kind.startsWith("Cluster") && !o.kind.startsWith("ValidatingAdmissionPolicy")) assert.equal(o.metadata.namespace, NS, `${o.kind} namespace`);
     }
 
     const d = one<V1Deployment>(objects, "Deployment", "flotilla-control-plane");
@@ -323,6 +326,15 @@ describe("helm template of flotilla-control-plane", () => {
     }
     const none = await render(controlPlaneChart, { ...controlPlaneValues(), crds: { install: false } });
     assert.equal(none.filter((o) => o.kind === "CustomResourceDefinition").length, 0);
+  });
+
+  it("renders the admission policies the control plane installs with its CRDs, as it installs them (it runs with --install-crds=false)", async () => {
+    const objects = await render(controlPlaneChart, controlPlaneValues());
+    const policies = admissionPolicies();
+    assert.ok(policies.length >= 4, "the policies and their bindings");
+    for (const p of policies) assert.deepEqual(one<KubeObject>(objects, p.kind, p.metadata.name ?? ""), p);
+    const none = await render(controlPlaneChart, { ...controlPlaneValues(), crds: { install: false } });
+    assert.equal(none.filter((o) => o.kind.startsWith("ValidatingAdmissionPolicy")).length, 0);
   });
 
   it("takes replicas, image, resources, extraArgs and an existing TLS Secret from values", async () => {
