@@ -1,66 +1,24 @@
-// Assembles the agent: the applied-record store, the work runner, the object watch, heartbeats
-// and the hub stream.
+// Assembles the agent: the applied records and customizations it keeps in its member, the
+// member's watches (member-watches.ts), the work runner, the metrics poller, the hub stream with
+// its handlers (hub-handlers.ts), certificate renewal, heartbeats and the health server; stop()
+// in reverse.
 import { ownerOf } from "./judge/owner.ts";
 import { readFile } from "node:fs/promises";
-import type { KubeConfig } from "@kubernetes/client-node";
-import type { Logger } from "pino";
 import { Discovery } from "../shared/discovery.ts";
 import { startHealthServer } from "../shared/health-server.ts";
 import { KubeRest } from "../shared/kube-rest.ts";
 import { clusterUidOfCertificate } from "../shared/agent-pki.ts";
 import { AppliedStore } from "./applied/applied-store.ts";
-import { CertificateRenewer, CredentialStore, type RegistrationOptions } from "./hub/credentials.ts";
-import { HeartbeatSource } from "./heartbeat/heartbeat.ts";
+import { CertificateRenewer, CredentialStore } from "./hub/credentials.ts";
 import { HubConnection } from "./hub/hub-connection.ts";
-import { AGENT_VERSION, helloOf } from "./hub/hello.ts";
-import { readLive } from "./hub/live-objects.ts";
-import { ObjectWatch } from "./applied/object-watch.ts";
-import { UnschedulablePodWatch } from "./status/unschedulable-watch.ts";
 import { WorkRunner } from "./work/work-runner.ts";
-import { workOfService, worksOfPod } from "./work/member-events.ts";
-import { HpaIndex } from "./apply/hpa-index.ts";
-import { EndpointSliceIndex } from "./status/endpoint-slices.ts";
 import { AgentCustomizations } from "./interpreter/customizations.ts";
 import { KubeMetricsSource } from "./metrics/metrics-source.ts";
 import { WorkloadMetricsPoller } from "./metrics/workload-metrics.ts";
 import { registerAgentMetrics } from "./agent-metrics.ts";
-
-export interface AgentOptions {
-  kc: KubeConfig;
-  log: Logger;
-  clusterName: string;
-  hubAddress: string;
-  hubServerName?: string;
-  /** The hub's CA, and the agent's certificate files; without them it uses (or fills) the credentials Secret. */
-  tls: { caFile: string; certFile?: string; keyFile?: string };
-  /** The Secret in stateNamespace where a registered agent keeps its key and certificate. */
-  credentialsSecret: string;
-  /** Registration with a bootstrap token, when there are no credentials yet. */
-  registration?: RegistrationOptions;
-  /** Renew a registered agent's certificate this long before it expires. */
-  renewBeforeMs: number;
-  stateNamespace: string;
-  heartbeatMs: number;
-  /** How often the wanted workloads' pods are summarised (metrics.k8s.io has no watch). */
-  metricsIntervalMs?: number;
-  /** --horizontal-pod-autoscaler-cpu-initialization-period and …-initial-readiness-delay (default 5 min and 30 s). */
-  hpaReadiness?: { cpuInitializationPeriodMs: number; initialReadinessDelayMs: number };
-  healthListen: string;
-  workers: number;
-  /** --kept-recheck-interval: how often a Work whose removal keeps a Namespace or CRD is tried again (default 30 s). */
-  keptRecheckMs?: number;
-  /** --max-reconnect-backoff: the longest wait between attempts to reach the hub (default and most AGENT_MAX_RECONNECT_BACKOFF_MS). */
-  maxReconnectBackoffMs?: number;
-}
-
-export interface RunningAgent {
-  connection: HubConnection;
-  customizations: AgentCustomizations;
-  runner: WorkRunner;
-  applied: AppliedStore;
-  healthPort: number | undefined;
-  stop(): Promise<void>;
-}
+import type { AgentOptions, RunningAgent } from "./agent-options.ts";
+import { hubHandlers } from "./hub-handlers.ts";
+import { startMemberWatches } from "./member-watches.ts";
 
 /** Starts the agent; resolves once its own caches are loaded and the stream is being opened. */
 export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
@@ -74,15 +32,8 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
   const customizations = new AgentCustomizations({ rest, namespace: opts.stateNamespace, log });
   await customizations.load();
 
-  const objects = new ObjectWatch({ kc, rest, log, onChange: (key) => runner.controller.enqueue(key) });
-  const hpas = new HpaIndex({ kc, rest, log });
-  const enqueue = (keys: string[]) => keys.forEach((k) => runner.controller.enqueue(k));
-  // A Service's ready endpoints changed: its Work reports again.
-  const endpoints = new EndpointSliceIndex({ kc, rest, log, onChange: (namespace, service) => enqueue(workOfService(objects, namespace, service)) });
-  const heartbeats = new HeartbeatSource({ kc, rest, log, agentVersion: AGENT_VERSION });
-  // A pod that becomes Unschedulable, or stops being so, changes its workload's report.
-  const unschedulable = new UnschedulablePodWatch((namespace, labels) => enqueue(worksOfPod(objects, namespace, labels)));
-  heartbeats.onPod((pod, deleted) => unschedulable.seen(pod, deleted));
+  const member = startMemberWatches({ kc, rest, log, enqueue: (key) => runner.controller.enqueue(key) });
+  const { objects, hpas, endpoints, heartbeats } = member;
   // The fleet's CA names the fleet in every object this agent applies (agent/judge/owner.ts).
   const ca = await readFile(opts.tls.caFile);
   const runner: WorkRunner = new WorkRunner({
@@ -126,28 +77,7 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
     cert: Buffer.from(creds.certPem),
     key: Buffer.from(creds.keyPem),
     log,
-    handlers: {
-      hello: () =>
-        helloOf({
-          clusterName: opts.clusterName,
-          workHashes: runner.helloHashes(),
-          earlierWorks: runner.earlierRegistrationWorks(),
-          customizationsHash: customizations.hash,
-          metricsWantedHash: metrics.hash,
-        }),
-      metricsWanted: (m) => metrics.want(m),
-      workloadMetrics: (key) => metrics.latest(key),
-      customizations: (c) => void customizations.receive(c).then((kinds) => runner.reinterpret(kinds)),
-      upsert: (u) => runner.receive(u),
-      delete: (k, preserve, reason) => runner.delete(k, preserve, reason),
-      syncDone: () => {
-        runner.afterSync();
-        for (const k of metrics.keys()) connection.reportMetrics(k);
-        void sendHeartbeat();
-      },
-      status: (k) => runner.status(k),
-      live: (req) => readLive(rest, discovery, req),
-    },
+    handlers: hubHandlers({ clusterName: opts.clusterName, rest, discovery, runner, metrics, customizations, reportMetrics: (k) => connection.reportMetrics(k), heartbeat: () => void sendHeartbeat() }),
   });
   const sendHeartbeat = async () => {
     try {
@@ -196,10 +126,7 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
       connection.stop();
       await runner.controller.stop();
       await applied.flush().catch(() => undefined);
-      objects.stop();
-      hpas.stop();
-      endpoints.stop();
-      heartbeats.stop();
+      member.stop();
       rest.close();
       await health?.close();
     },
