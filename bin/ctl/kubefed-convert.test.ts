@@ -170,7 +170,8 @@ describe("convertKubefed: a Federated object", () => {
 });
 
 describe("defaultPullPolicy", () => {
-  const cases: [string, string][] = [["nginx", "Always"], ["nginx:latest", "Always"], ["nginx:1.17.0-alpine", "IfNotPresent"], ["registry:5000/team/app", "Always"], ["registry:5000/team/app:v2", "IfNotPresent"], ["app@sha256:abc", "IfNotPresent"], ["app:latest@sha256:abc", "Always"], ["registry:5000/app@sha256:abc", "IfNotPresent"]];
+  const DIGEST = `sha256:${"ab".repeat(32)}`;
+  const cases: [string, string][] = [["nginx", "Always"], ["nginx:latest", "Always"], ["nginx:1.17.0-alpine", "IfNotPresent"], ["registry:5000/team/app", "Always"], ["registry:5000/team/app:v2", "IfNotPresent"], ["app@" + DIGEST, "IfNotPresent"], ["app:latest@" + DIGEST, "Always"], ["registry:5000/app@" + DIGEST, "IfNotPresent"], ["Not An Image", "IfNotPresent"]];
   for (const [image, want] of cases) it(`${image}: ${want}`, () => assert.equal(defaultPullPolicy(image), want));
 });
 

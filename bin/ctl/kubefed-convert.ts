@@ -3,7 +3,9 @@
 // objects, as Flotilla's templates and policies with KubeFed's semantics kept, and per object what
 // could not be carried over and why. Pure: the CLI shell (migrate-kubefed.ts) reads the files or
 // KubeFed's host cluster and writes the control cluster.
+import jsonpatch from "fast-json-patch";
 import { ADOPT_ANNOTATION, ADOPT_KUBEFED } from "../../agent/apply/adoption.ts";
+import { parseImage } from "../../control-plane/rendering/image-reference.ts";
 import type { KubeObject, PlaintextOverrider, ReplicaSchedulingStrategy } from "../../shared/api/types.ts";
 import { isFederationV1, V1_CLUSTER_SELECTOR, V1_REPLICA_PREFERENCES, v1Placement, v1ReplicaPreferences } from "./federation-v1.ts";
 import { affinityOf, intersect, kubefedPlacement, NO_CLUSTERS, type Placement, replicaPlacement, type ReplicaPreferences } from "./kubefed-placement.ts";
@@ -244,29 +246,18 @@ function pullPolicy(template: KubeObject, o: PlaintextOverrider, all: readonly {
   const container = /^(.*\/(?:containers|initContainers)\/\d+)\/image$/.exec(o.path)?.[1];
   if (container === undefined || o.operator === "remove" || typeof o.value !== "string") return [];
   const policyPath = `${container}/imagePullPolicy`;
-  const given = pointer(template, container) as { imagePullPolicy?: unknown } | undefined;
+  const given = valueAt(template, container) as { imagePullPolicy?: unknown } | undefined;
   if (typeof given !== "object" || given === null || given.imagePullPolicy !== undefined || all.some((p) => p?.path === policyPath)) return [];
   return [{ path: policyPath, operator: "add", value: defaultPullPolicy(o.value) }];
 }
 
 /** Kubernetes' default imagePullPolicy for an image: Always for the latest tag (or none), else IfNotPresent. */
 export function defaultPullPolicy(image: string): "Always" | "IfNotPresent" {
-  const at = image.indexOf("@");
-  const named = at < 0 ? image : image.slice(0, at);
-  const last = named.slice(named.lastIndexOf("/") + 1);
-  // No tag means latest, unless a digest pins the image.
-  const tag = last.includes(":") ? last.slice(last.indexOf(":") + 1) : at < 0 ? "latest" : "";
+  // No tag means latest, unless a digest pins the image; an image that does not parse defaults as one with no tag the kubelet's parser found.
+  const ref = parseImage(image);
+  if (ref === undefined) return "IfNotPresent";
+  const tag = ref.tag !== "" ? ref.tag : ref.digest === "" ? "latest" : "";
   return tag === "latest" ? "Always" : "IfNotPresent";
-}
-
-/** The value at a JSON pointer, or undefined. */
-function pointer(value: unknown, path: string): unknown {
-  let at = value;
-  for (const part of path.split("/").slice(1)) {
-    if (typeof at !== "object" || at === null) return undefined;
-    at = (at as Record<string, unknown>)[part.replaceAll("~1", "/").replaceAll("~0", "~")];
-  }
-  return at;
 }
 
 /**
@@ -329,4 +320,13 @@ function federationV1(o: KubeObject): MigrationItem[] {
     { source, object: converted.object, problems },
     { source, object: propagation(converted.object, namespaced, placement, scheduling), problems: [] },
   ];
+}
+
+/** The value at a JSON pointer, or undefined where the path does not lead anywhere. */
+function valueAt(document: unknown, path: string): unknown {
+  try {
+    return jsonpatch.getValueByPointer(document, path) as unknown;
+  } catch {
+    return undefined;
+  }
 }
