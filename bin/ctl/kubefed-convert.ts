@@ -150,7 +150,12 @@ function federated(o: KubeObject, ctx: Context): MigrationItem[] {
   let object = adopting(converted.object);
   let placement = kubefedPlacement(spec.placement);
   let scheduling = DUPLICATED;
-  const namespace = target.namespaced ? namespacePlacement(o, ctx, problems) : undefined;
+  const namespace = target.namespaced ? ctx.namespaces.get(o.metadata.namespace ?? "default") : undefined;
+  // Missing from the input is not KubeFed placing it nowhere: nothing is written, so a policy an
+  // earlier run wrote (and the member objects it placed) stays.
+  if (target.namespaced && namespace === undefined) {
+    return [notCarried(o, `the input has no FederatedNamespace for ${o.metadata.namespace ?? "default"}: KubeFed places a namespaced object only where its namespace's FederatedNamespace is; include it (or read the live host) to carry this object over`)];
+  }
   const rsp = ctx.preferences.get(`${o.kind}|${nsName(o)}`);
   let byPreference = false;
   if (rsp !== undefined && REPLICA_KINDS.includes(target.kind)) {
@@ -171,15 +176,6 @@ function federated(o: KubeObject, ctx: Context): MigrationItem[] {
     items.push({ source, ...overrides });
   }
   return items;
-}
-
-/** Where a namespaced object's namespace is placed: nowhere (a problem) without its FederatedNamespace, as in KubeFed. */
-function namespacePlacement(o: KubeObject, ctx: Context, problems: string[]): Placement {
-  const namespace = o.metadata.namespace ?? "default";
-  const p = ctx.namespaces.get(namespace);
-  if (p !== undefined) return p;
-  problems.push(`placed in no cluster: KubeFed places a namespaced object only where its namespace's FederatedNamespace is, and the input has none for ${namespace}`);
-  return NO_CLUSTERS;
 }
 
 /** The OverridePolicy of a Federated object's `overrides`; replicas overrides are the preference's under an RSP, as in KubeFed. */
