@@ -9,6 +9,7 @@ import pino from "pino";
 import type { AppliedResource } from "../agent/judge/applied-record.ts";
 import { type DeletionStats, MemberDeletion } from "../agent/applied/member-deletion.ts";
 import { ObjectWatch } from "../agent/applied/object-watch.ts";
+import { adoptsFromPrevious } from "../agent/apply/adoption.ts";
 import { WORK_KEY_ANNOTATION } from "../shared/work-key.ts";
 import type { KubeObject } from "../shared/api/types.ts";
 import { Discovery } from "../shared/discovery.ts";
@@ -56,6 +57,18 @@ describe("the agent deletes only the object a Work applied (its uid)", () => {
     const { kept, failures } = await deletion.removeAll(key, [r], workKeyLabelValue(key), false, "TemplateDeleted");
     assert.deepEqual([kept, failures], [[], []]);
     assert.equal(await exists(cmPath("default", "applied")), undefined);
+  });
+
+  it("a released object adopted from KubeFed loses KubeFed's label too: no template marked for adoption takes it over again under Abort", async () => {
+    const key = cmKey("default", "adopted");
+    const base = labelled("ConfigMap", "adopted", key, "default");
+    await apply({ ...base, metadata: { ...base.metadata, labels: { ...base.metadata.labels, "kubefed.io/managed": "true", app: "web" } } }, cmPath("default", "adopted"));
+    const r: AppliedResource = { apiVersion: "v1", kind: "ConfigMap", namespace: "default", name: "adopted" };
+    const { kept, failures } = await deletion.removeAll(key, [r], workKeyLabelValue(key), true, "PlacementChanged");
+    assert.deepEqual([kept, failures], [[], []]);
+    const live = await rest.get<KubeObject>(cmPath("default", "adopted"));
+    assert.deepEqual(live.metadata.labels, { app: "web" }, "the object stays, released, with the user's label only");
+    assert.equal(adoptsFromPrevious({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "adopted", annotations: { "flotilla.dev/adopt": "kubefed" } } }, live), false);
   });
 
   it("an object made again under its name with the Work's labels (another uid) stays: not the one applied", async () => {

@@ -3,7 +3,7 @@
 // precondition), so an object replaced meanwhile is never deleted; what the judge keeps is logged,
 // and what holds a Namespace or CRD is reported (the removal waits and is tried again).
 import { WORK_KEY_ANNOTATION } from "../../shared/work-key.ts";
-import { OWNER_ANNOTATION } from "../judge/owner.ts";
+import { ADOPTABLE_LABELS, OWNER_ANNOTATION } from "../judge/owner.ts";
 import type { Logger } from "pino";
 import { LABELS } from "../../shared/api/types.ts";
 import type { Discovery } from "../../shared/discovery.ts";
@@ -124,9 +124,13 @@ export class MemberDeletion {
     await this.unlabel(res, r);
   }
 
-  /** Takes Flotilla's label and annotations off a member object, which stays: nothing manages it any more. */
+  /**
+   * Takes Flotilla's label and annotations off a member object, which stays: nothing manages it any
+   * more; and the adopted-from system's label (judge/owner.ts ADOPTABLE_LABELS), so no template
+   * marked for adoption takes it over again.
+   */
   private async unlabel(res: ResourceInfo, r: AppliedResource): Promise<void> {
-    const patch = { metadata: { labels: { [LABELS.work]: null }, annotations: { [WORK_KEY_ANNOTATION]: null, [OWNER_ANNOTATION]: null } } };
+    const patch = { metadata: { labels: { [LABELS.work]: null, ...Object.fromEntries(ADOPTABLE_LABELS.map((l) => [l, null])) }, annotations: { [WORK_KEY_ANNOTATION]: null, [OWNER_ANNOTATION]: null } } };
     await this.rest.mergePatch(objectPath(res, r.namespace, r.name), patch).catch((err: unknown) => {
       if (!isKubeStatus(err, 404)) throw err;
     });

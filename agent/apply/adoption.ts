@@ -5,15 +5,12 @@
 // Only the marked templates' objects, only that system's, and never an object another Flotilla
 // Work or fleet holds. Pure.
 import { type KubeObject, LABELS } from "../../shared/api/types.ts";
+import { KARMADA_MANAGED_LABEL, KUBEFED_MANAGED_LABEL } from "../judge/owner.ts";
 
 /** On a template (and so on every manifest rendered from it): adopt the member's object the named system made. */
 export const ADOPT_ANNOTATION = "flotilla.dev/adopt";
 export const ADOPT_KARMADA = "karmada";
 export const ADOPT_KUBEFED = "kubefed";
-/** Karmada's label on every object its agent applies in a member (pkg/util: ManagedByKarmadaLabel). */
-export const KARMADA_MANAGED_LABEL = "karmada.io/managed";
-/** KubeFed's label on every object its sync controller applies in a member (pkg/controller/util: ManagedByKubeFedLabelKey). */
-export const KUBEFED_MANAGED_LABEL = "kubefed.io/managed";
 
 /** The managed label of each system a template may ask to adopt from. */
 const MANAGED_LABELS: Readonly<Record<string, string>> = { [ADOPT_KARMADA]: KARMADA_MANAGED_LABEL, [ADOPT_KUBEFED]: KUBEFED_MANAGED_LABEL };
