@@ -125,6 +125,12 @@ describe("convertKubefed: a Federated object", () => {
     assert.deepEqual(placedIn(system), ["member2"]);
   });
 
+  it("a policy that places nowhere is marked so the run writes it only where none exists (a missing input never empties a running placement)", () => {
+    const items = convertKubefed([fedNs("shop", everywhere), fed("FederatedSecret", "s", { template: { data: {} } }), fed("FederatedSecret", "t", { template: { data: {} }, placement: everywhere })]);
+    const policies = items.filter((i) => i.object?.kind === "PropagationPolicy");
+    assert.deepEqual(policies.map((i) => [i.object?.metadata.name, i.placesNowhere]), [["s-secret", true], ["t-secret", undefined]]);
+  });
+
   it("no placement places it nowhere (Flotilla's default would be everywhere)", () => {
     assert.deepEqual(placedIn(convertKubefed([fedNs("shop", everywhere), fed("FederatedSecret", "s", { template: { data: {} } })])), []);
   });

@@ -131,6 +131,11 @@ function propagation(target: KubeObject, namespaced: boolean, placement: Placeme
 
 const DUPLICATED: ReplicaSchedulingStrategy = { replicaSchedulingType: "Duplicated" };
 
+/** A placing policy's item; one that selects no cluster is written only where no such policy exists yet. */
+function placing(source: MigrationItem["source"], policy: KubeObject, placement: Placement): MigrationItem {
+  return { source, object: policy, problems: [], ...(placement.none === true ? { placesNowhere: true as const } : {}) };
+}
+
 /** A Federated object: its template, a policy with its placement, and an override policy for its overrides. */
 function federated(o: KubeObject, ctx: Context): MigrationItem[] {
   const spec = (o.spec ?? {}) as { template?: Record<string, unknown>; placement?: unknown; overrides?: unknown };
@@ -169,7 +174,7 @@ function federated(o: KubeObject, ctx: Context): MigrationItem[] {
     }
   }
   if (namespace !== undefined) placement = intersect(placement, namespace);
-  const items: MigrationItem[] = [{ source, object, problems }, { source, object: propagation(object, target.namespaced, placement, scheduling), problems: [] }];
+  const items: MigrationItem[] = [{ source, object, problems }, placing(source, propagation(object, target.namespaced, placement, scheduling), placement)];
   const overrides = overridePolicy(o, object, target.namespaced, byPreference);
   if (overrides !== undefined) {
     if (converted.object.apiVersion !== target.apiVersion) overrides.problems.push(`the overrides were written for ${target.apiVersion} and are carried over as they are: check their paths against ${converted.object.apiVersion}`);
@@ -275,10 +280,11 @@ function federatedNamespace(o: KubeObject): MigrationItem[] {
   const name = o.metadata.name ?? "";
   if (UNPROPAGATED_NAMESPACES.includes(name)) return [notCarried(o, `KubeFed never propagates ${name}; its placement still bounds what is in it`)];
   const namespace = adopting({ apiVersion: "v1", kind: "Namespace", metadata: cleanMetadata({ ...spec.template?.metadata, name }, false, isKubefedKey) });
+  const placement = kubefedPlacement(spec.placement);
   const source = sourceOf(o);
   return [
     { source, object: namespace, problems: [] },
-    { source, object: propagation(namespace, false, kubefedPlacement(spec.placement), DUPLICATED), problems: [] },
+    placing(source, propagation(namespace, false, placement, DUPLICATED), placement),
   ];
 }
 
@@ -314,7 +320,7 @@ function federationV1(o: KubeObject): MigrationItem[] {
   const source = sourceOf(o);
   return [
     { source, object: converted.object, problems },
-    { source, object: propagation(converted.object, namespaced, placement, scheduling), problems: [] },
+    placing(source, propagation(converted.object, namespaced, placement, scheduling), placement),
   ];
 }
 

@@ -23,6 +23,11 @@ export interface MigrationItem {
   source: { apiVersion: string; kind: string; namespace?: string; name: string };
   object?: KubeObject;
   problems: string[];
+  /**
+   * A placing policy that selects no cluster: written only where none exists yet, never over one
+   * (an input missing a file must not empty a placement that runs; migration-run.ts).
+   */
+  placesNowhere?: true;
 }
 
 /** The part of an OpenAPI v3 schema the pruning reads. */

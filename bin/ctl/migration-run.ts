@@ -59,7 +59,9 @@ async function plan(control: KubeRest, discovery: Discovery, items: MigrationIte
     }
     try {
       await control.request("GET", objectPath(res, res.namespaced ? o.metadata.namespace : undefined, o.metadata.name ?? ""), { timeoutMs });
-      out.push({ ...item, action: "update" });
+      if (item.placesNowhere === true) {
+        out.push({ ...item, action: "skip", problems: [...item.problems, `not written: it would empty the placement of the ${o.kind} that exists; change or delete that policy yourself if no cluster should run the object`] });
+      } else out.push({ ...item, action: "update" });
     } catch (err) {
       if (!isKubeStatus(err, 404)) throw err;
       out.push({ ...item, action: "create" });

@@ -162,6 +162,28 @@ describe("flotillactl migrate kubefed: KubeFed's samples move with no restart", 
     assert.ok(await getJson(host, ["federateddeployments.types.kubefed.io", "-n", NS, "test-deployment"]), "nothing deleted in KubeFed's host");
   });
 
+  it("a later run whose input places an adopted object nowhere (an empty clusters list) writes no policy over the running one", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "flotilla-kubefed-nowhere-"));
+    try {
+      await writeFile(join(dir, "ns.yaml"), await readFile(join(samples, "federatednamespace.yaml"), "utf8"));
+      const configMap = (await readFile(join(samples, "federatedconfigmap.yaml"), "utf8")).replace(/placement:\n(\s+)clusters:\n(\s+- name: \S+\n)+/, "placement:\n$1clusters: []\n");
+      assert.match(configMap, /clusters: \[\]/);
+      await writeFile(join(dir, "cm.yaml"), configMap);
+      const res = await ctl(["-f", dir, "--apply"]);
+      assert.equal(res.code, 0, res.stderr);
+      assert.match(res.stdout, /^PropagationPolicy\s+test-namespace\s+test-configmap-configmap\s+skip\s+not written: it would empty the placement/m);
+      const pp = await getJson<{ spec: { placement: { clusterAffinity?: { clusterNames?: string[] } } } }>(fleet.control, ["propagationpolicies.flotilla.dev", "-n", NS, "test-configmap-configmap"]);
+      assert.deepEqual(pp?.spec.placement.clusterAffinity?.clusterNames, ["member1", "member2"], "the running placement stays");
+      await sleep(2000);
+      for (const m of members) {
+        const config = await getJson<ObjectJson>(m, ["configmap", "-n", NS, "test-configmap"]);
+        assert.equal(config?.metadata.uid, before_.get(m.name)?.config?.metadata.uid, `${m.name}'s ConfigMap stays`);
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it("without exactly one source it is a usage error (exit 2); a host that is not KubeFed's fails (exit 1)", async () => {
     assert.equal((await ctl([])).code, 2);
     assert.equal((await ctl(["-f", samples, "--kubefed-kubeconfig", host.kubeconfigPath])).code, 2);
