@@ -19,6 +19,7 @@ import { registerAgentMetrics } from "./agent-metrics.ts";
 import type { AgentOptions, RunningAgent } from "./agent-options.ts";
 import { hubHandlers } from "./hub-handlers.ts";
 import { startMemberWatches } from "./member-watches.ts";
+import { McsSync } from "./mcs/mcs-sync.ts";
 
 /** Starts the agent; resolves once its own caches are loaded and the stream is being opened. */
 export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
@@ -64,6 +65,8 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
     changed: (key) => connection.reportMetrics(key),
   });
 
+  // Issue 40: the member's exports, reported over the stream, and the imports' IPs and status.
+  const mcs = new McsSync({ kc, rest, log, cluster: opts.clusterName, send: { report: (k) => connection.reportExport(k), synced: () => connection.reportExportsSynced() } });
   const credentials = new CredentialStore({ rest, namespace: opts.stateNamespace, secretName: opts.credentialsSecret, caPem: ca, clusterName: opts.clusterName, log });
   const creds = await credentials.load({ certFile: opts.tls.certFile, keyFile: opts.tls.keyFile }, opts.registration);
   // Records say which registration each Work was applied under (issue 37, item 7).
@@ -77,7 +80,7 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
     cert: Buffer.from(creds.certPem),
     key: Buffer.from(creds.keyPem),
     log,
-    handlers: hubHandlers({ clusterName: opts.clusterName, rest, discovery, runner, metrics, customizations, reportMetrics: (k) => connection.reportMetrics(k), heartbeat: () => void sendHeartbeat() }),
+    handlers: hubHandlers({ clusterName: opts.clusterName, rest, discovery, runner, metrics, customizations, mcs, reportMetrics: (k) => connection.reportMetrics(k), heartbeat: () => void sendHeartbeat() }),
   });
   const sendHeartbeat = async () => {
     try {
@@ -96,6 +99,7 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
   });
   connection.start();
   metrics.start();
+  void mcs.start();
   const renewer = creds.renewable
     ? new CertificateRenewer({
         clusterName: opts.clusterName,
@@ -125,6 +129,7 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
       renewer?.stop();
       connection.stop();
       await runner.controller.stop();
+      await mcs.stop();
       await applied.flush().catch(() => undefined);
       member.stop();
       rest.close();

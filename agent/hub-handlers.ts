@@ -8,6 +8,7 @@ import type { HubHandlers } from "./hub/hub-connection.ts";
 import { readLive } from "./hub/live-objects.ts";
 import type { AgentCustomizations } from "./interpreter/customizations.ts";
 import type { WorkloadMetricsPoller } from "./metrics/workload-metrics.ts";
+import type { McsSync } from "./mcs/mcs-sync.ts";
 import type { WorkRunner } from "./work/work-runner.ts";
 
 export function hubHandlers(parts: {
@@ -17,6 +18,8 @@ export function hubHandlers(parts: {
   runner: WorkRunner;
   metrics: WorkloadMetricsPoller;
   customizations: AgentCustomizations;
+  /** Issue 40: the member's ServiceExports and Flotilla's imports. */
+  mcs: McsSync;
   /** Tells the stream a workload summary changed (or, after a sync, is to be sent again). */
   reportMetrics: (key: string) => void;
   /** Sends a heartbeat now. */
@@ -40,9 +43,12 @@ export function hubHandlers(parts: {
     syncDone: () => {
       runner.afterSync();
       for (const k of metrics.keys()) parts.reportMetrics(k);
+      parts.mcs.afterSync();
       parts.heartbeat();
     },
     status: (k) => runner.status(k),
+    serviceExport: (k) => parts.mcs.reportMessage(k),
+    serviceExportsSynced: () => parts.mcs.syncedMessage(),
     live: (req) => readLive(parts.rest, parts.discovery, req),
   };
 }

@@ -8,7 +8,7 @@ import type { KubeConfig } from "@kubernetes/client-node";
 import type { Logger } from "pino";
 import type { Controller } from "../shared/controller.ts";
 import { Discovery } from "../shared/discovery.ts";
-import type { Heartbeat, InterpreterCustomizations, MetricsWanted, WorkStatus } from "../shared/gen/flotilla/v1alpha1/agent.ts";
+import type { Heartbeat, InterpreterCustomizations, MetricsWanted, ServiceExportReport, WorkStatus } from "../shared/gen/flotilla/v1alpha1/agent.ts";
 import type { WorkloadMetricsReport } from "../shared/workload-metrics-wire.ts";
 import { KubeRest } from "../shared/kube-rest.ts";
 import { Caches } from "./caches/caches.ts";
@@ -136,6 +136,10 @@ export interface ControlPlaneEvents {
   agentCustomizationsChanged: [];
   /** An agent's summary of a workload's pods for autoscaling arrived on this replica (issue 22). */
   workloadMetrics: [cluster: string, report: WorkloadMetricsReport];
+  /** Issue 40: an agent's report of one of its ServiceExports arrived on this replica (within bounds). */
+  serviceExport: [cluster: string, report: ServiceExportReport];
+  /** Issue 40: an agent listed every export its cluster holds (its watches have synced). */
+  serviceExportsSynced: [cluster: string, exports: string[]];
   /** A cluster's list in ctx.metricsWanted changed: its agent is sent the new one. */
   metricsWantedChanged: [cluster: string];
   /** The leader collected a summary another replica took from its agent, taken there at `at` (this replica's clock). */

@@ -26,6 +26,7 @@ import { startStatus } from "./status/index.ts";
 import { startWebhook } from "./webhook/index.ts";
 import { startWorks } from "./works/index.ts";
 import { startQuota } from "./quota/index.ts";
+import { startMcs } from "./mcs-controller/index.ts";
 
 export type { ControlPlaneOptions } from "./context.ts";
 
@@ -69,6 +70,7 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Runn
     startDetector(ctx),
     startWorks(ctx),
     startQuota(ctx),
+    startMcs(ctx),
     startStatus(ctx, { hub: hub.hub, heardHere: clusters.heardHere }),
     startDns(ctx),
     startAutoscaling(ctx),

@@ -18,6 +18,11 @@ export const FEATURES = {
   interpreterCustomizations: "interpreter-customizations",
   /** It takes MetricsWanted, states its hash in its Hello, and sends WorkloadMetrics for the workloads listed (issue 22). */
   workloadMetrics: "workload-metrics",
+  /**
+   * Issue 40: it reports its member's ServiceExports (ServiceExportReport, ServiceExportsSynced) and
+   * applies the clusterset's imports (Works whose manifests never create their namespace).
+   */
+  mcs: "mcs",
 } as const;
 
 /** What this agent declares. */

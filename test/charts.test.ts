@@ -171,6 +171,12 @@ const AGENT_OWN_CLUSTER_RULES: V1PolicyRule[] = [
   { apiGroups: ["metrics.k8s.io"], resources: ["pods"], verbs: ["get", "list"] },
   { apiGroups: ["custom.metrics.k8s.io", "external.metrics.k8s.io"], resources: ["*"], verbs: ["get", "list"] },
   { apiGroups: [""], resources: ["namespaces"], verbs: ["get", "create"] },
+  { apiGroups: ["multicluster.x-k8s.io"], resources: ["serviceexports", "serviceimports"], verbs: ["get", "list", "watch", "create", "update", "patch", "delete"] },
+  { apiGroups: ["multicluster.x-k8s.io"], resources: ["serviceexports/status", "serviceimports/status"], verbs: ["get", "update", "patch"] },
+  { apiGroups: [""], resources: ["services"], verbs: ["get", "list", "watch", "create", "update", "patch", "delete"] },
+  { apiGroups: ["discovery.k8s.io"], resources: ["endpointslices"], verbs: ["get", "create", "update", "patch", "delete"] },
+  { apiGroups: ["about.k8s.io"], resources: ["clusterproperties"], verbs: ["get", "list", "watch", "create", "update", "patch"] },
+  { apiGroups: ["apiextensions.k8s.io"], resources: ["customresourcedefinitions"], verbs: ["get", "list", "create", "update", "patch"] },
 ];
 const AGENT_ROLE_RULES: V1PolicyRule[] = [
   { apiGroups: [""], resources: ["configmaps"], verbs: ["get", "list", "watch", "create", "update", "patch"] },

@@ -90,6 +90,8 @@ export const FOLDER_IMPORTS: Readonly<Record<string, readonly string[]>> = {
   dashboard: ["admin/revocation-file.ts", "admin/admin-dashboard.ts", "explain"],
   // FederatedResourceQuota (issue 26): the quota arithmetic and checks, its Works in the store, its status.
   quota: ["works/work-store.ts"],
+  // Multi-cluster services (issue 40): the agents' export reports → records, the merged imports as Works in the store.
+  "mcs-controller": ["mcs", "works/work-store.ts"],
 };
 
 /** The assembly: only bin/ and tests start the control plane. */
@@ -121,6 +123,8 @@ export const AGENT_FOLDER_IMPORTS: Readonly<Record<string, readonly string[]>> =
   apply: ["judge", "applied/applied-store.ts", "applied/object-watch.ts", "status/work-status.ts"],
   // The per-Work controller: a chain of steps over (Work, record).
   work: ["judge", "applied", "apply", "status"],
+  // Multi-cluster services (issue 40): the member's exports reported, the imports' IPs and status.
+  mcs: [],
 };
 
 /** The agent's assembly: nothing in agent/ imports it but main.ts. */

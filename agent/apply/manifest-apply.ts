@@ -10,6 +10,7 @@ import { containsFields, decideApply } from "./apply-decision.ts";
 import { createOnly } from "./create-only.ts";
 import type { HpaIndex } from "./hpa-index.ts";
 import { namespaceFailureOf, Namespaces } from "./namespaces.ts";
+import { CREATE_NAMESPACE_ANNOTATION } from "../../shared/api/mcs.ts";
 import type { ObjectWatch } from "../applied/object-watch.ts";
 import { isScalable, retainByCustomization, retainMemberOwned } from "./retain.ts";
 import { errorMessage, withOwnership } from "./work-manifests.ts";
@@ -121,7 +122,7 @@ export class ManifestApplier {
     if (!full && live !== undefined && containsFields(live, owned)) return { manifest, applied: true, reason: "", message: "", live };
     try {
       await this.applied.ensureKind(manifest.apiVersion, manifest.kind);
-      live = await this.applyIn(res, namespace, name, unseen ? createOnly(owned) : desired);
+      live = await this.applyIn(res, namespace, name, unseen ? createOnly(owned) : desired, mayCreateNamespace(manifest));
       return { manifest, applied: true, reason: "", message: "", live };
     } catch (err) {
       if (unseen && isKubeStatus(err, 409)) {
@@ -130,7 +131,10 @@ export class ManifestApplier {
       }
       // Changed since it was read (an HPA scaled it): read and decide again, a few times.
       if (over !== undefined && isKubeStatus(err, 409) && retainTries < RETAIN_TRIES) return this.applyManifest(key, label, manifest, conflictResolution, full, read, retainTries + 1);
-      const waiting = namespace !== undefined && namespaceFailureOf(err, namespace) === "terminating" ? { waitingForNamespaceMs: this.namespaces.terminating(namespace) } : {};
+      const failure = namespace === undefined ? undefined : namespaceFailureOf(err, namespace);
+      // Terminating, or absent where the manifest may not create it (an import, issue 40): wait for it.
+      const waits = failure === "terminating" || (failure === "gone" && !mayCreateNamespace(manifest));
+      const waiting = namespace !== undefined && waits ? { waitingForNamespaceMs: this.namespaces.terminating(namespace) } : {};
       return { manifest, applied: false, reason: live === undefined ? "CreationFailed" : "UpdateFailed", message: errorMessage(err), ...waiting };
     }
   }
@@ -140,19 +144,24 @@ export class ManifestApplier {
    * agent saw it is forgotten (issue 20, item 8): when it is gone it is created again at once,
    * when it is still being deleted the next try creates it.
    */
-  private async applyIn(res: ResourceInfo, namespace: string | undefined, name: string, desired: KubeObject): Promise<KubeObject> {
+  private async applyIn(res: ResourceInfo, namespace: string | undefined, name: string, desired: KubeObject, createNamespace: boolean): Promise<KubeObject> {
     for (let attempt = 0; ; attempt++) {
       try {
-        if (namespace !== undefined) await this.namespaces.ensure(namespace);
+        if (namespace !== undefined && createNamespace) await this.namespaces.ensure(namespace);
         this.counts.applies++;
         return await this.rest.apply<KubeObject>(objectPath(res, namespace, name), desired, FIELD_MANAGER, true);
       } catch (err) {
         // Terminating: the caller waits for it to go (Namespaces.terminating). Gone: created again now, once.
-        if (namespace === undefined || namespaceFailureOf(err, namespace) !== "gone") throw err;
+        if (namespace === undefined || !createNamespace || namespaceFailureOf(err, namespace) !== "gone") throw err;
         this.namespaces.forget(namespace);
         if (attempt > 0) throw err;
         this.log.info({ namespace }, "the namespace of an applied object is gone; creating it again");
       }
     }
   }
+}
+
+/** Whether applying a manifest may create its namespace: not when it says "false" (CREATE_NAMESPACE_ANNOTATION, issue 40). */
+export function mayCreateNamespace(manifest: KubeObject): boolean {
+  return manifest.metadata.annotations?.[CREATE_NAMESPACE_ANNOTATION] !== "false";
 }

@@ -12,6 +12,8 @@ import {
   type LiveRequest,
   type LiveResponse,
   type MetricsWanted,
+  type ServiceExportReport,
+  type ServiceExportsSynced,
   type WorkloadMetrics,
   type WorkStatus,
   type WorkUpsert,
@@ -21,6 +23,9 @@ import {
 const MAX_CONTENT_KEYS = 1000;
 /** Outbox keys of workload summaries (no work key starts with NUL). */
 const METRICS = "\u0000metrics/";
+/** Outbox keys of ServiceExport reports (issue 40), and of the list that follows them. */
+const EXPORT = "\u0000export/";
+const EXPORTS_SYNCED = "\u0000exports-synced";
 
 export interface HubHandlers {
   hello(): Hello;
@@ -39,6 +44,10 @@ export interface HubHandlers {
   metricsWanted?(m: MetricsWanted): void;
   /** The newest summary of a workload, or undefined when there is nothing to say. */
   workloadMetrics?(key: string): WorkloadMetrics | undefined;
+  /** Issue 40: the report of one ServiceExport ("namespace/name"), or undefined when there is nothing to say. */
+  serviceExport?(key: string): ServiceExportReport | undefined;
+  /** Issue 40: every export the member holds, or undefined while the agent's watches have not listed. */
+  serviceExportsSynced?(): ServiceExportsSynced | undefined;
 }
 
 export interface HubConnectionOptions {
@@ -156,6 +165,16 @@ export class HubConnection {
     this.outbox?.mark(METRICS + workloadKey);
   }
 
+  /** Queues the report of a ServiceExport (issue 40; the newest one is sent when the stream has room). */
+  reportExport(key: string): void {
+    this.outbox?.mark(EXPORT + key);
+  }
+
+  /** Queues the list of every export, after the reports queued before it. */
+  reportExportsSynced(): void {
+    this.outbox?.mark(EXPORTS_SYNCED);
+  }
+
   /**
    * Asks the hub for a Work's contents on the open stream. Without one the request is dropped: the
    * next Hello asks for it (the runner gives the Work no hash until its contents arrive).
@@ -188,6 +207,14 @@ export class HubConnection {
     this.stream = stream;
     this.connects++;
     const outbox = new CoalescingOutbox((key) => {
+      if (key.startsWith(EXPORT)) {
+        const r = handlers.serviceExport?.(key.slice(EXPORT.length));
+        return r === undefined || stream.write({ kind: { $case: "serviceExport", value: r } });
+      }
+      if (key === EXPORTS_SYNCED) {
+        const m = handlers.serviceExportsSynced?.();
+        return m === undefined || stream.write({ kind: { $case: "serviceExportsSynced", value: m } });
+      }
       if (key.startsWith(METRICS)) {
         const m = handlers.workloadMetrics?.(key.slice(METRICS.length));
         return m === undefined || stream.write({ kind: { $case: "workloadMetrics", value: m } });

@@ -3,6 +3,7 @@ import type { CronFederatedHPA, FederatedHPA } from "../../shared/api/autoscalin
 import type { WorkloadRebalancer } from "../../shared/api/rebalancer.ts";
 import type { ClusterTaintPolicy } from "../../shared/api/taint-policy.ts";
 import type { FederatedResourceQuota } from "../../shared/api/quota.ts";
+import type { MemberServiceExport } from "../../shared/api/mcs.ts";
 import type { KubeConfig } from "@kubernetes/client-node";
 import type { Logger } from "pino";
 import { DNS_RESOURCES, type DNSEndpoint, type Domain, type IngressDNSRecord, type ServiceDNSRecord } from "../../shared/api/dns.ts";
@@ -43,6 +44,11 @@ export class Caches {
    * intent seen once this informer has listed (control-plane/quota/).
    */
   readonly federatedResourceQuotas: Informer<FederatedResourceQuota>;
+  /**
+   * The members' ServiceExports as their agents reported them (issue 40). Not waited for at start:
+   * an import is removed only on a withdrawal seen once this informer has listed (mcs-controller/).
+   */
+  readonly memberServiceExports: Informer<MemberServiceExport>;
   /** Templates' rollout revisions (issue 23): only the ControllerRevisions Flotilla labels. */
   readonly controllerRevisions: Informer<ControllerRevision>;
   /** The Secrets that hold Secret templates' revisions (works/revision-secret.ts): only those Flotilla labels. */
@@ -75,6 +81,7 @@ export class Caches {
     this.priorityClasses = make(PRIORITY_CLASSES);
     this.clusterTaintPolicies = make<ClusterTaintPolicy>(RESOURCES.clusterTaintPolicy);
     this.federatedResourceQuotas = make<FederatedResourceQuota>(RESOURCES.federatedResourceQuota);
+    this.memberServiceExports = make<MemberServiceExport>(RESOURCES.memberServiceExport);
     this.controllerRevisions = informer
       ? (informer(CONTROLLER_REVISIONS) as Informer<ControllerRevision>)
       : new Informer<ControllerRevision>({ kc, rest, resource: CONTROLLER_REVISIONS, labelSelector: ROLLOUT_OF_LABEL, log });
@@ -91,7 +98,7 @@ export class Caches {
   noExecuteEviction = false;
 
   all(): Informer<unknown>[] {
-    return [...this.propagation(), this.domains, this.serviceDNSRecords, this.ingressDNSRecords, this.dnsEndpoints, this.federatedHpas, this.cronFederatedHpas, this.workloadRebalancers, this.clusterTaintPolicies, this.federatedResourceQuotas] as Informer<unknown>[];
+    return [...this.propagation(), this.domains, this.serviceDNSRecords, this.ingressDNSRecords, this.dnsEndpoints, this.federatedHpas, this.cronFederatedHpas, this.workloadRebalancers, this.clusterTaintPolicies, this.federatedResourceQuotas, this.memberServiceExports] as Informer<unknown>[];
   }
 
   /** The caches propagation decides from: clusters, policies, bindings, overrides, interpreter customizations, priority classes. */

@@ -24,7 +24,7 @@ const bytesReceived = counter("flotilla_stream_bytes_received_total", "Manifest 
  */
 export class AgentSession {
   readonly cluster: string;
-  readonly stats: SessionStats = { upserts: 0, deletes: 0, manifestBytes: 0, statuses: 0, customizations: 0, metricsWanted: 0, workloadMetrics: 0 };
+  readonly stats: SessionStats = { upserts: 0, deletes: 0, manifestBytes: 0, statuses: 0, customizations: 0, metricsWanted: 0, workloadMetrics: 0, serviceExports: 0 };
   private readonly call: ServerDuplexStream<AgentMessage, ControlMessage>;
   private readonly works: WorkStore;
   private readonly events: SessionEvents;
@@ -178,6 +178,16 @@ export class AgentSession {
         if (report !== undefined && ++this.stats.workloadMetrics) this.events.workloadMetrics?.(this.cluster, report);
         break;
       }
+      case "serviceExport": {
+        const report = this.gate.serviceExport(kind.value);
+        if (report !== undefined && ++this.stats.serviceExports) this.events.serviceExport?.(this.cluster, report);
+        break;
+      }
+      case "serviceExportsSynced": {
+        const exports = this.gate.serviceExportsSynced(kind.value);
+        if (exports !== undefined) this.events.serviceExportsSynced?.(this.cluster, exports);
+        break;
+      }
       case "hello":
         this.fail(GrpcStatus.INVALID_ARGUMENT, "Hello may be sent only once per stream");
         break;
@@ -281,6 +291,9 @@ export class AgentSession {
       this.stats.deletes++;
       return { kind: { $case: "workDelete", value: { workKey: key, preserve: intent.preserve, reason: intent.reason } } };
     }
+    // Works an older agent would misread (issue 40's imports) wait for one that declares their feature.
+    const feature = this.works.sourceOf(key)?.feature;
+    if (feature !== undefined && !(this.hello?.features ?? []).includes(feature)) return undefined;
     this.stats.upserts++;
     this.deletions.holding(key);
     this.gate.sent(key);

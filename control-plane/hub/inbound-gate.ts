@@ -3,13 +3,13 @@
 // in debt, so HTTP/2 flow control pushes back on the agent and its queue on the hub stays bounded), the bounds on every field, and the rule that a report counts only for
 // Works the hub sent to that cluster. Dropped reports are counted and logged at most every 10 s.
 import type { Logger } from "pino";
-import type { ContentRequest, Heartbeat, MetricsWanted, WorkloadMetrics, WorkStatus } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
+import type { ContentRequest, Heartbeat, MetricsWanted, ServiceExportReport, ServiceExportsSynced, WorkloadMetrics, WorkStatus } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
 import { reportOf, type WorkloadMetricsReport } from "../../shared/workload-metrics-wire.ts";
 import { type Clock, realClock } from "../../shared/clock.ts";
 import { counter } from "../../shared/metrics.ts";
 import { type RateLimiter, TokenBucketLimiter } from "../../shared/rate-limiter.ts";
 import { type CheckedHeartbeat, CLAIM_BOUNDS, checkHeartbeat } from "./heartbeat-claims.ts";
-import { checkContentRequest, checkWorkloadMetrics, checkWorkStatus } from "./message-bounds.ts";
+import { checkContentRequest, checkServiceExport, checkServiceExportsSynced, checkWorkloadMetrics, checkWorkStatus } from "./message-bounds.ts";
 import { admitWorkloadMetrics, type WantedIndex, wantedIndex } from "./metrics-admission.ts";
 import { admitReport } from "./report-admission.ts";
 
@@ -128,6 +128,18 @@ export class InboundGate {
       this.warn({ unwantedKeys: v.unwantedKeys }, "left unwanted metric keys out of an agent's workload summary");
     }
     return reportOf(v.value);
+  }
+
+  /** A ServiceExportReport to pass on (issue 40), or undefined when it is out of bounds and dropped. */
+  serviceExport(r: ServiceExportReport): ServiceExportReport | undefined {
+    const checked = checkServiceExport(r);
+    return checked.ok ? checked.value : this.drop("OutOfBounds", { why: checked.reason });
+  }
+
+  /** The exports a ServiceExportsSynced lists, or undefined when it is out of bounds and dropped. */
+  serviceExportsSynced(m: ServiceExportsSynced): string[] | undefined {
+    const checked = checkServiceExportsSynced(m);
+    return checked.ok ? checked.value.exports : this.drop("OutOfBounds", { why: checked.reason });
   }
 
   /** The heartbeat with insane claims left out, and what was left out. */

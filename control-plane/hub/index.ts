@@ -120,6 +120,8 @@ export function startHub(ctx: ControlPlaneContext): HubPart {
         events.emit("deletionHeld", cluster, key);
       },
       workloadMetrics: (cluster, report) => events.emit("workloadMetrics", cluster, report),
+      serviceExport: (cluster, report) => events.emit("serviceExport", cluster, report),
+      serviceExportsSynced: (cluster, exports) => events.emit("serviceExportsSynced", cluster, exports),
     },
     ...(ctx.opts.deletionBudget ? { deletionBudget: ctx.opts.deletionBudget } : {}),
     customizations: () => ctx.agentCustomizations.message,

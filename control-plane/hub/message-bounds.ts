@@ -1,7 +1,7 @@
 // Bounds on what an agent sends (DESIGN §7): pure. Every string, list and byte field of a
 // WorkStatus or a Hello is bounded. A long free-text message is cut with a marker; anything
 // absurd (a name no Kubernetes object can have, a list no member holds) refuses the message.
-import type { ContentRequest, Hello, ManifestStatus, ResourceIdentifier, WorkloadMetrics, WorkStatus } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
+import type { ContentRequest, Hello, ManifestStatus, ResourceIdentifier, ServiceExportReport, ServiceExportsSynced, WorkloadMetrics, WorkStatus } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
 import { earlierFromBits } from "../../shared/earlier-registration.ts";
 import { parseWorkKey } from "../../shared/work-key.ts";
 
@@ -36,6 +36,9 @@ export const BOUNDS = {
   workloadPods: 1_000_000,
   /** Problems one WorkloadMetrics may name (each cut as a message). */
   metricProblems: 8,
+  /** One ServiceExportReport's export JSON (issue 40), and the exports one ServiceExportsSynced may list. */
+  serviceExport: 4 * 1024 * 1024,
+  serviceExports: 10_000,
 } as const;
 
 export type Checked<T> = { ok: true; value: T; truncated: boolean } | { ok: false; reason: string };
@@ -213,4 +216,34 @@ export function checkWorkloadMetrics(m: WorkloadMetrics): Checked<WorkloadMetric
     problems.push(cut.text);
   }
   return { ok: true, value: truncated ? { ...m, problems } : m, truncated };
+}
+
+/** A DNS-1123 label: a Kubernetes namespace or Service name. */
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
+
+function badServiceRef(namespace: string, name: string): string | undefined {
+  if (!DNS_LABEL.test(namespace)) return `namespace ${JSON.stringify(namespace.slice(0, 64))} is not a DNS label`;
+  if (!DNS_LABEL.test(name)) return `name ${JSON.stringify(name.slice(0, 64))} is not a DNS label`;
+  return undefined;
+}
+
+/** A ServiceExportReport within bounds (issue 40), or why it is refused (dropped whole); its JSON is checked by mcs-controller/. */
+export function checkServiceExport(r: ServiceExportReport): Checked<ServiceExportReport> {
+  const bad =
+    badServiceRef(r.namespace, r.name) ??
+    (r.export.byteLength > BOUNDS.serviceExport ? `the export is ${r.export.byteLength} bytes (at most ${BOUNDS.serviceExport})` : undefined) ??
+    (r.withdrawn && r.export.byteLength > 0 ? "a withdrawn export carries an export" : undefined) ??
+    (!r.withdrawn && r.export.byteLength === 0 ? "an export that is not withdrawn carries nothing" : undefined);
+  return bad === undefined ? { ok: true, value: r, truncated: false } : { ok: false, reason: bad };
+}
+
+/** A ServiceExportsSynced within bounds, or why it is refused. */
+export function checkServiceExportsSynced(m: ServiceExportsSynced): Checked<ServiceExportsSynced> {
+  if (m.exports.length > BOUNDS.serviceExports) return { ok: false, reason: `it lists ${m.exports.length} exports (at most ${BOUNDS.serviceExports})` };
+  for (const e of m.exports) {
+    const [namespace = "", name = "", ...rest] = e.split("/");
+    const bad = rest.length > 0 ? `${JSON.stringify(e.slice(0, 64))} is not namespace/name` : badServiceRef(namespace, name);
+    if (bad !== undefined) return { ok: false, reason: bad };
+  }
+  return { ok: true, value: m, truncated: false };
 }

@@ -2,7 +2,7 @@
 import type { WorkloadMetricsReport } from "../../shared/workload-metrics-wire.ts";
 import type { ServerDuplexStream } from "@grpc/grpc-js";
 import type { Logger } from "pino";
-import type { AgentMessage, ControlMessage, Heartbeat, InterpreterCustomizations, MetricsWanted, WorkStatus } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
+import type { AgentMessage, ControlMessage, Heartbeat, InterpreterCustomizations, MetricsWanted, ServiceExportReport, WorkStatus } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
 import type { RateLimiter } from "../../shared/rate-limiter.ts";
 import type { WorkStore } from "../works/work-store.ts";
 import type { DeletionBudget, DeletionWindow } from "./deletion-brake.ts";
@@ -32,6 +32,10 @@ export interface SessionEvents {
   deletionHeld?(cluster: string, key: string): void;
   /** An agent's summary of a workload it was asked for (issue 22), within bounds. */
   workloadMetrics?(cluster: string, report: WorkloadMetricsReport): void;
+  /** Issue 40: an agent's report of one of its cluster's ServiceExports, within bounds. */
+  serviceExport?(cluster: string, report: ServiceExportReport): void;
+  /** Issue 40: every export the agent's cluster holds, once its watches have listed. */
+  serviceExportsSynced?(cluster: string, exports: string[]): void;
   /** Issue 25: the window to spread a reconnect over, told the agent in SyncDone (admission-gate.ts); none: unset. */
   reconnectSpreadMs?(): number;
 }
@@ -53,6 +57,8 @@ export interface SessionStats {
   /** MetricsWanted lists sent, and workload summaries taken. */
   metricsWanted: number;
   workloadMetrics: number;
+  /** ServiceExportReports taken (issue 40). */
+  serviceExports: number;
 }
 
 /** What one agent stream's session is given by the hub. */

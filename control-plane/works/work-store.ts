@@ -22,8 +22,10 @@ type Listener = (key: string) => void;
  */
 export interface WorkSource {
   owns(key: string): boolean;
+  /** The Hello feature an agent must declare to be sent these Works (DESIGN §11: never what an old agent would misread). */
+  feature?: string;
   /** Why the cluster's agent may remove the Work's objects, or undefined to keep them. */
-  absenceIntent(cluster: string, key: string): { reason: "TemplateDeleted" | "PlacementChanged" | "ClusterUnjoined"; preserve: false } | undefined;
+  absenceIntent(cluster: string, key: string): { reason: "TemplateDeleted" | "PlacementChanged" | "ClusterUnjoined" | "ExportsWithdrawn"; preserve: false } | undefined;
 }
 
 /**

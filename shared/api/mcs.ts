@@ -1,7 +1,7 @@
 // Multi-cluster services (issue 40, DESIGN §13): SIG Multicluster's MCS API (KEP-1645,
 // multicluster.x-k8s.io) in every member, and Flotilla's record of one member's export in the
 // control cluster (MemberServiceExport, flotilla.dev/v1alpha1, cluster-scoped). The names of the
-// labels and conditions are the KEP's; docs/design/mcs.md says how the parts fit together.
+// labels and conditions are the KEP's; docs/guides/mcs.md says how the parts fit together.
 import type { KubeObject } from "./types.ts";
 
 export const MCS_GROUP = "multicluster.x-k8s.io";

@@ -18,6 +18,8 @@ export const RESOURCES = {
   workloadRebalancer: r("WorkloadRebalancer", "workloadrebalancers", false),
   clusterTaintPolicy: r("ClusterTaintPolicy", "clustertaintpolicies", false),
   federatedResourceQuota: r("FederatedResourceQuota", "federatedresourcequotas", true),
+  /** Issue 40: one member's ServiceExport as its agent reported it (control-plane/mcs-controller/). */
+  memberServiceExport: r("MemberServiceExport", "memberserviceexports", false),
 } as const;
 
 /** scheduling.k8s.io/v1 PriorityClasses: a policy's schedulePriority (KubePriorityClass) names one. */

@@ -124,6 +124,8 @@ export interface AgentMessage {
     | { $case: "liveResponse"; value: LiveResponse }
     | { $case: "contentRequest"; value: ContentRequest }
     | { $case: "workloadMetrics"; value: WorkloadMetrics }
+    | { $case: "serviceExport"; value: ServiceExportReport }
+    | { $case: "serviceExportsSynced"; value: ServiceExportsSynced }
     | undefined;
 }
 
@@ -508,6 +510,36 @@ export interface LiveResponse {
   objects: Buffer[];
   /** Set when the agent could not read them (the entries are then empty). */
   error: string;
+}
+
+/**
+ * Agent → hub (issue 40, DESIGN §13): one ServiceExport of the member as the agent sees it, with
+ * its Service and that Service's EndpointSlices. Sent only by agents that declare the "mcs"
+ * feature, when what it reports changes, and for every export after each SyncDone.
+ */
+export interface ServiceExportReport {
+  namespace: string;
+  name: string;
+  /**
+   * MemberServiceExportSpec (shared/api/mcs.ts) as JSON, without `cluster` (the hub takes the
+   * cluster from the stream's certificate). Empty when withdrawn. At most 4 MiB.
+   */
+  export: Buffer;
+  /**
+   * The agent saw, on a synced watch, the ServiceExport, its Service or its namespace deleted, or
+   * the Service is not exportable (ExternalName): the cluster no longer exports it.
+   */
+  withdrawn: boolean;
+}
+
+/**
+ * Agent → hub: sent after the reports that follow a SyncDone, once the agent's watches of its
+ * member have listed: the namespace/name of every export the cluster holds now. The hub
+ * withdraws this cluster's exports that the list lacks (deleted while no stream was open).
+ */
+export interface ServiceExportsSynced {
+  /** "namespace/name", at most 10,000. */
+  exports: string[];
 }
 
 function createBaseRegisterRequest(): RegisterRequest {
@@ -915,6 +947,12 @@ export const AgentMessage: MessageFns<AgentMessage> = {
       case "workloadMetrics":
         WorkloadMetrics.encode(message.kind.value, writer.uint32(50).fork()).join();
         break;
+      case "serviceExport":
+        ServiceExportReport.encode(message.kind.value, writer.uint32(58).fork()).join();
+        break;
+      case "serviceExportsSynced":
+        ServiceExportsSynced.encode(message.kind.value, writer.uint32(66).fork()).join();
+        break;
     }
     return writer;
   },
@@ -980,6 +1018,25 @@ export const AgentMessage: MessageFns<AgentMessage> = {
             message.kind = { $case: "workloadMetrics", value: WorkloadMetrics.decode(reader, reader.uint32()) };
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.kind = { $case: "serviceExport", value: ServiceExportReport.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.kind = {
+              $case: "serviceExportsSynced",
+              value: ServiceExportsSynced.decode(reader, reader.uint32()),
+            };
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1014,6 +1071,14 @@ export const AgentMessage: MessageFns<AgentMessage> = {
         ? { $case: "workloadMetrics", value: WorkloadMetrics.fromJSON(object.workloadMetrics) }
         : isSet(object.workload_metrics)
         ? { $case: "workloadMetrics", value: WorkloadMetrics.fromJSON(object.workload_metrics) }
+        : isSet(object.serviceExport)
+        ? { $case: "serviceExport", value: ServiceExportReport.fromJSON(object.serviceExport) }
+        : isSet(object.service_export)
+        ? { $case: "serviceExport", value: ServiceExportReport.fromJSON(object.service_export) }
+        : isSet(object.serviceExportsSynced)
+        ? { $case: "serviceExportsSynced", value: ServiceExportsSynced.fromJSON(object.serviceExportsSynced) }
+        : isSet(object.service_exports_synced)
+        ? { $case: "serviceExportsSynced", value: ServiceExportsSynced.fromJSON(object.service_exports_synced) }
         : undefined,
     };
   },
@@ -1032,6 +1097,10 @@ export const AgentMessage: MessageFns<AgentMessage> = {
       obj.contentRequest = ContentRequest.toJSON(message.kind.value);
     } else if (message.kind?.$case === "workloadMetrics") {
       obj.workloadMetrics = WorkloadMetrics.toJSON(message.kind.value);
+    } else if (message.kind?.$case === "serviceExport") {
+      obj.serviceExport = ServiceExportReport.toJSON(message.kind.value);
+    } else if (message.kind?.$case === "serviceExportsSynced") {
+      obj.serviceExportsSynced = ServiceExportsSynced.toJSON(message.kind.value);
     }
     return obj;
   },
@@ -1075,6 +1144,18 @@ export const AgentMessage: MessageFns<AgentMessage> = {
       case "workloadMetrics": {
         if (object.kind?.value !== undefined && object.kind?.value !== null) {
           message.kind = { $case: "workloadMetrics", value: WorkloadMetrics.fromPartial(object.kind.value) };
+        }
+        break;
+      }
+      case "serviceExport": {
+        if (object.kind?.value !== undefined && object.kind?.value !== null) {
+          message.kind = { $case: "serviceExport", value: ServiceExportReport.fromPartial(object.kind.value) };
+        }
+        break;
+      }
+      case "serviceExportsSynced": {
+        if (object.kind?.value !== undefined && object.kind?.value !== null) {
+          message.kind = { $case: "serviceExportsSynced", value: ServiceExportsSynced.fromPartial(object.kind.value) };
         }
         break;
       }
@@ -5088,6 +5169,192 @@ export const LiveResponse: MessageFns<LiveResponse> = {
     message.requestId = object.requestId ?? "";
     message.objects = object.objects?.map((e) => e) || [];
     message.error = object.error ?? "";
+    return message;
+  },
+};
+
+function createBaseServiceExportReport(): ServiceExportReport {
+  return { namespace: "", name: "", export: Buffer.alloc(0), withdrawn: false };
+}
+
+export const ServiceExportReport: MessageFns<ServiceExportReport> = {
+  encode(message: ServiceExportReport, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.namespace !== "") {
+      writer.uint32(10).string(message.namespace);
+    }
+    if (message.name !== "") {
+      writer.uint32(18).string(message.name);
+    }
+    if (message.export.length !== 0) {
+      writer.uint32(26).bytes(message.export);
+    }
+    if (message.withdrawn !== false) {
+      writer.uint32(32).bool(message.withdrawn);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ServiceExportReport {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseServiceExportReport();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.namespace = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.export = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.withdrawn = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ServiceExportReport {
+    return {
+      namespace: isSet(object.namespace) ? globalThis.String(object.namespace) : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      export: isSet(object.export) ? Buffer.from(bytesFromBase64(object.export)) : Buffer.alloc(0),
+      withdrawn: isSet(object.withdrawn) ? globalThis.Boolean(object.withdrawn) : false,
+    };
+  },
+
+  toJSON(message: ServiceExportReport): unknown {
+    const obj: any = {};
+    if (message.namespace !== "") {
+      obj.namespace = message.namespace;
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.export.length !== 0) {
+      obj.export = base64FromBytes(message.export);
+    }
+    if (message.withdrawn !== false) {
+      obj.withdrawn = message.withdrawn;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ServiceExportReport>, I>>(base?: I): ServiceExportReport {
+    return ServiceExportReport.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ServiceExportReport>, I>>(object: I): ServiceExportReport {
+    const message = createBaseServiceExportReport();
+    message.namespace = object.namespace ?? "";
+    message.name = object.name ?? "";
+    message.export = object.export ?? Buffer.alloc(0);
+    message.withdrawn = object.withdrawn ?? false;
+    return message;
+  },
+};
+
+function createBaseServiceExportsSynced(): ServiceExportsSynced {
+  return { exports: [] };
+}
+
+export const ServiceExportsSynced: MessageFns<ServiceExportsSynced> = {
+  encode(message: ServiceExportsSynced, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.exports) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ServiceExportsSynced {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseServiceExportsSynced();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.exports.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ServiceExportsSynced {
+    return {
+      exports: globalThis.Array.isArray(object?.exports) ? object.exports.map((e: any) => globalThis.String(e)) : [],
+    };
+  },
+
+  toJSON(message: ServiceExportsSynced): unknown {
+    const obj: any = {};
+    if (message.exports?.length) {
+      obj.exports = message.exports;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ServiceExportsSynced>, I>>(base?: I): ServiceExportsSynced {
+    return ServiceExportsSynced.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ServiceExportsSynced>, I>>(object: I): ServiceExportsSynced {
+    const message = createBaseServiceExportsSynced();
+    message.exports = object.exports?.map((e) => e) || [];
     return message;
   },
 };

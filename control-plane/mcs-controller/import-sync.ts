@@ -1,0 +1,78 @@
+// Every replica (issue 40): the clusterset's imports as Works in the Work store, computed from the
+// MemberServiceExport records (the hub serves them to agents that declare "mcs"), and the judge of
+// their absence (DESIGN §11, §13): an import leaves a member only when every export of it was
+// withdrawn, as seen on the synced informer, or when the member is unjoined. A cluster that stops
+// reporting withdraws nothing: its records stay, its endpoints are sent as not ready.
+import type { MemberServiceExport, MemberServiceExportSpec } from "../../shared/api/mcs.ts";
+import type { Cluster } from "../../shared/api/types.ts";
+import { clusterReady } from "../../shared/cluster-ready.ts";
+import { judgedLeaving } from "../../shared/cluster-unjoin.ts";
+import { FEATURES } from "../../shared/protocol.ts";
+import type { Caches } from "../caches/caches.ts";
+import { importOfWorkKey, importWorkKey, importWorks } from "../mcs/index.ts";
+import type { WorkStore } from "../works/work-store.ts";
+
+/** The reason an agent is given when it removes an import (logged with each object it deletes). */
+export const EXPORTS_WITHDRAWN = "ExportsWithdrawn";
+
+const serviceKey = (namespace: string, name: string) => `${namespace}/${name}`;
+
+/** The members an import goes to: every joined cluster not being unjoined. */
+export function importingClusters(clusters: Cluster[]): string[] {
+  return clusters.filter((c) => judgedLeaving(c) === false).map((c) => c.metadata.name ?? "").sort();
+}
+
+/** Keeps the import Works in line with the records; returns a function that renders them all. */
+export function syncImportWorks(caches: Caches, works: WorkStore): () => void {
+  /** namespace/name → the clusters that have its Work. */
+  const placed = new Map<string, Set<string>>();
+  const exportsOf = (namespace: string, name: string): MemberServiceExportSpec[] => {
+    const joined = new Set(importingClusters(caches.clusters.list()));
+    return caches.memberServiceExports
+      .list()
+      .map((r) => r.spec)
+      .filter((s) => s.namespace === namespace && s.name === name && joined.has(s.cluster));
+  };
+  const render = (namespace: string, name: string) => {
+    const key = serviceKey(namespace, name);
+    const exports = exportsOf(namespace, name);
+    const clusters = importingClusters(caches.clusters.list());
+    const notReady = new Set(caches.clusters.list().filter((c) => !clusterReady(c)).map((c) => c.metadata.name ?? ""));
+    const now = exports.length === 0 ? new Map() : importWorks(exports, clusters, notReady);
+    for (const [cluster, work] of now) works.set(cluster, work);
+    // Removed from the store; the hub asks absenceIntent below whether the agent removes it.
+    for (const cluster of placed.get(key) ?? []) if (!now.has(cluster)) works.delete(cluster, importWorkKey(namespace, name));
+    if (now.size === 0) placed.delete(key);
+    else placed.set(key, new Set(now.keys()));
+  };
+  const renderAll = () => {
+    const keys = new Set(placed.keys());
+    for (const r of caches.memberServiceExports.list()) keys.add(serviceKey(r.spec.namespace, r.spec.name));
+    for (const k of keys) {
+      const [namespace = "", name = ""] = k.split("/");
+      render(namespace, name);
+    }
+  };
+  const changed = (r: MemberServiceExport) => render(r.spec.namespace, r.spec.name);
+  caches.memberServiceExports.on({ add: changed, update: changed, delete: changed });
+  // A cluster that joins, leaves, or turns Ready or not: every import's members and endpoints.
+  caches.onClusterShapeChange(
+    (c) => `${judgedLeaving(c)}/${clusterReady(c)}`,
+    () => renderAll(),
+  );
+  works.addSource({
+    owns: (key) => importOfWorkKey(key) !== undefined,
+    feature: FEATURES.mcs,
+    absenceIntent: (cluster, key) => {
+      const ref = importOfWorkKey(key);
+      if (ref === undefined) return undefined;
+      const leaving = judgedLeaving(caches.clusters.get(cluster));
+      if (leaving === undefined) return undefined;
+      if (leaving) return { reason: "ClusterUnjoined", preserve: false };
+      // Unknown until the records have listed; withdrawn only when no joined cluster exports it.
+      if (!caches.memberServiceExports.synced) return undefined;
+      return exportsOf(ref.namespace, ref.name).length === 0 ? { reason: EXPORTS_WITHDRAWN, preserve: false } : undefined;
+    },
+  });
+  return renderAll;
+}
