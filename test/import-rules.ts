@@ -3,7 +3,7 @@
 import { dirname, join, normalize } from "node:path";
 
 /** Folders of control-plane/ whose files decide and never do I/O. */
-export const PURE_FOLDERS = ["scheduling", "rendering", "autoscaling"] as const;
+export const PURE_FOLDERS = ["scheduling", "rendering", "autoscaling", "mcs"] as const;
 
 /** shared/ modules with no I/O, which pure folders may use. */
 export const PURE_SHARED = [
@@ -16,6 +16,7 @@ export const PURE_SHARED = [
   "shared/cluster-ready.ts",
   "shared/interpreter/interpreter.ts",
   "shared/api/autoscaling.ts",
+  "shared/api/mcs.ts",
 ];
 
 /** shared/ folders whose every (non-test) file has no I/O: the native interpreters, the autoscaling rules. */
@@ -90,6 +91,8 @@ export const FOLDER_IMPORTS: Readonly<Record<string, readonly string[]>> = {
   dashboard: ["admin/revocation-file.ts", "admin/admin-dashboard.ts", "explain"],
   // FederatedResourceQuota (issue 26): the quota arithmetic and checks, its Works in the store, its status.
   quota: ["works/work-store.ts"],
+  // The MCS merge (issue 40), pure: exports from every cluster → each member's import Work.
+  mcs: [],
 };
 
 /** The assembly: only bin/ and tests start the control plane. */
