@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { MemberServiceExportSpec, ServicePort } from "../../shared/api/mcs.ts";
+import type { McsCondition, MemberServiceExportSpec, ServicePort } from "../../shared/api/mcs.ts";
 import { exportOf, HELLO_PORTS } from "./exports.fixtures.ts";
 import { mergeExports } from "./merge.ts";
 
@@ -148,8 +148,8 @@ describe("mergeExports: KEP-1645's conflict resolution, the oldest export first"
       const merged = mergeExports(c.exports);
       assert.ok(merged !== undefined);
       for (const e of c.exports) {
-        const conditions = merged.exportConditions.get(e.cluster);
-        const conflict = conditions?.find((x) => x.type === "Conflict");
+        const conditions: McsCondition[] | undefined = merged.exportConditions.get(e.cluster);
+        const conflict: McsCondition | undefined = conditions?.find((x) => x.type === "Conflict");
         assert.equal(conflict?.reason, c.reason, `${e.cluster}'s Conflict`);
         assert.equal(conflict?.status, c.reason === "NoConflicts" ? "False" : "True");
         assert.match(conflict?.reason ?? "", /^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$/);

@@ -3,7 +3,7 @@
 // ServiceExport's creationTimestamp, oldest first; timestamps have 1 s granularity, so a tie goes
 // to the cluster name. Where values cannot be merged the oldest export's win, and every export
 // (the oldest included) gets Conflict=True with the reasons comma-joined, as the KEP asks.
-import type { ImportType, McsCondition, MemberServiceExportSpec, ServicePort } from "../../shared/api/mcs.ts";
+import type { McsCondition, MemberServiceExportSpec, ServicePort } from "../../shared/api/mcs.ts";
 import { canonicalJson } from "../../shared/content-hash.ts";
 import { mergePorts, portId } from "./ports.ts";
 
@@ -32,17 +32,10 @@ export interface MergeOptions {
   clusterset?: string;
 }
 
-/** The import of one namespace/name, merged from its exports. */
-export interface MergedImport {
-  namespace: string;
-  name: string;
-  type: ImportType;
+/** The import of one namespace/name, merged from its exports: the oldest export's type, affinity and traffic policies. */
+export interface MergedImport extends Pick<MemberServiceExportSpec, "namespace" | "name" | "type" | "sessionAffinity" | "sessionAffinityConfig" | "internalTrafficPolicy" | "trafficDistribution"> {
   /** The union of the exports' ports, the oldest's first; protocol always set (default TCP). */
   ports: ServicePort[];
-  sessionAffinity?: string;
-  sessionAffinityConfig?: { clientIP?: { timeoutSeconds?: number } };
-  internalTrafficPolicy?: string;
-  trafficDistribution?: string;
   /** The oldest export's exportedLabels and exportedAnnotations, whole (never a union). */
   labels: Record<string, string>;
   annotations: Record<string, string>;
