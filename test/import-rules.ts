@@ -3,7 +3,7 @@
 import { dirname, join, normalize } from "node:path";
 
 /** Folders of control-plane/ whose files decide and never do I/O. */
-export const PURE_FOLDERS = ["scheduling", "rendering", "autoscaling"] as const;
+export const PURE_FOLDERS = ["scheduling", "rendering", "autoscaling", "mcs"] as const;
 
 /** shared/ modules with no I/O, which pure folders may use. */
 export const PURE_SHARED = [
@@ -16,6 +16,7 @@ export const PURE_SHARED = [
   "shared/cluster-ready.ts",
   "shared/interpreter/interpreter.ts",
   "shared/api/autoscaling.ts",
+  "shared/api/mcs.ts",
 ];
 
 /** shared/ folders whose every (non-test) file has no I/O: the native interpreters, the autoscaling rules. */
@@ -92,6 +93,8 @@ export const FOLDER_IMPORTS: Readonly<Record<string, readonly string[]>> = {
   quota: ["works/work-store.ts"],
   // Multi-cluster services (issue 40): the agents' export reports → records, the merged imports as Works in the store.
   "mcs-controller": ["mcs", "works/work-store.ts"],
+  // The MCS merge (issue 40), pure: exports from every cluster → each member's import Work.
+  mcs: [],
 };
 
 /** The assembly: only bin/ and tests start the control plane. */
