@@ -31,6 +31,7 @@ describe("decideMcsCrd", () => {
       assert.equal(d.action, row.action, d.reason);
       assert.match(d.reason, row.reason);
       assert.equal(d.apply !== undefined, row.action !== "keep");
+      assert.equal(d.newer === true, /newer/.test(d.reason), "a newer served CRD is flagged for a warning");
     });
   }
 

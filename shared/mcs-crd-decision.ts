@@ -34,6 +34,8 @@ export interface McsCrdDecision {
   reason: string;
   /** For create and upgrade: what to apply (ours, plus any version only the served CRD has). */
   apply?: Crd;
+  /** Kept because the served CRD is (or may be) newer than ours: worth a warning. */
+  newer?: boolean;
 }
 
 /** A release label's version, or undefined when it is not one. */
@@ -89,13 +91,13 @@ export function decideMcsCrd(served: Crd | undefined, ours: Crd): McsCrdDecision
   if (theirRelease === undefined) why = `the served ${name} has no ${MCS_RELEASE_LABEL} label (an older installer's): upgrading to ${ourText}`;
   else {
     const order = compareReleases(theirRelease, ourRelease);
-    if (order === undefined) return { action: "keep", reason: `the served ${name} says release ${JSON.stringify(theirRelease)}, not a version: it might be newer, so it stays` };
-    if (order > 0) return { action: "keep", reason: `a newer ${name} is served (release ${theirRelease}, ours ${ourRelease}): it stays` };
+    if (order === undefined) return { action: "keep", reason: `the served ${name} says release ${JSON.stringify(theirRelease)}, not a version: it might be newer, so it stays`, newer: true };
+    if (order > 0) return { action: "keep", reason: `a newer ${name} is served (release ${theirRelease}, ours ${ourRelease}): it stays`, newer: true };
     if (order < 0) why = `the served ${name} is release ${theirRelease}, older than ours: upgrading to ${ourText}`;
     else {
       const theirRevision = revisionOf(served.metadata.labels);
-      if (theirRevision === undefined) return { action: "keep", reason: `the served ${name} says revision ${JSON.stringify(served.metadata.labels?.[MCS_REVISION_LABEL])}, not a number: it might be newer, so it stays` };
-      if (theirRevision > ourRevision) return { action: "keep", reason: `a newer ${name} is served (release ${theirRelease} revision ${theirRevision}, ours revision ${ourRevision}): it stays` };
+      if (theirRevision === undefined) return { action: "keep", reason: `the served ${name} says revision ${JSON.stringify(served.metadata.labels?.[MCS_REVISION_LABEL])}, not a number: it might be newer, so it stays`, newer: true };
+      if (theirRevision > ourRevision) return { action: "keep", reason: `a newer ${name} is served (release ${theirRelease} revision ${theirRevision}, ours revision ${ourRevision}): it stays`, newer: true };
       if (theirRevision === ourRevision) return { action: "keep", reason: `${name} is served at ${ourText}, ours` };
       why = `the served ${name} is release ${theirRelease} at revision ${theirRevision < 0 ? "(none)" : theirRevision}: upgrading to revision ${ourRevision}`;
     }
