@@ -2,7 +2,8 @@
 // ClusterProperty, and an object made as v1alpha1 reads back as v1beta1; one where Karmada's chart
 // installed its v1alpha1-only, unlabelled ServiceExport CRD gets ours over it, the object stored in
 // it surviving; a CRD of a newer mcs-api release is never replaced; and the ClusterProperty naming
-// the cluster is written, but never over another id.
+// the cluster is written, but never over another id. And the control plane's record of a member's
+// export (MemberServiceExport) holds every field of its TypeScript shape, within its bounds.
 import assert from "node:assert/strict";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,6 +13,8 @@ import { applyClusterProperties, CLUSTER_ID_PROPERTY, CLUSTERSET_PROPERTY, insta
 import { MCS_RELEASE_LABEL, MCS_REVISION_LABEL } from "../shared/mcs-crd-decision.ts";
 import { CLUSTER_PROPERTIES_CRD, SERVICE_EXPORTS_CRD, SERVICE_IMPORTS_CRD } from "../shared/mcs-crds.ts";
 import { KubeRest } from "../shared/kube-rest.ts";
+import { loadCrds } from "../control-plane/crd-install/crds.ts";
+import type { MemberServiceExportSpec } from "../shared/api/mcs.ts";
 import { type Cluster, startCluster } from "./env/cluster.ts";
 
 const CRDS = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
@@ -167,5 +170,40 @@ describe("MCS CRDs in a member", () => {
     assert.equal((await usedRest.get<Obj>(propertyPath(CLUSTER_ID_PROPERTY))).spec?.value, "east-1");
     assert.equal((await usedRest.get<Obj>(propertyPath(CLUSTERSET_PROPERTY))).spec?.value, "fleet");
     assert.equal(warnings.length, 1);
+  });
+
+  it("a MemberServiceExport keeps every field of MemberServiceExportSpec, and one over its bounds is refused", async () => {
+    const crd = (await loadCrds()).find((c) => c.metadata.name === "memberserviceexports.flotilla.dev");
+    assert.ok(crd);
+    await rest.apply(`${CRDS}/memberserviceexports.flotilla.dev`, crd, "flotilla-control-plane", true);
+    await established(rest, "memberserviceexports.flotilla.dev");
+    // Every field the shape has: a field the schema lacked would be pruned, and the read-back differ.
+    const spec: Required<MemberServiceExportSpec> = {
+      cluster: "member1",
+      namespace: "shop",
+      name: "web",
+      exportCreationTimestamp: "2026-11-30T10:00:00Z",
+      exportUid: "6f1c6a2e-0000-4000-8000-000000000001",
+      type: "ClusterSetIP",
+      ports: [{ name: "http", protocol: "TCP", appProtocol: "http", port: 80 }],
+      sessionAffinity: "ClientIP",
+      sessionAffinityConfig: { clientIP: { timeoutSeconds: 600 } },
+      internalTrafficPolicy: "Cluster",
+      trafficDistribution: "PreferClose",
+      ipFamilies: ["IPv4"],
+      exportedLabels: { tier: "front" },
+      exportedAnnotations: { note: "x" },
+      endpointSlices: [{ name: "web-abcde", addressType: "IPv4", ports: [{ name: "http", protocol: "TCP", port: 8080 }], endpoints: [{ addresses: ["10.1.0.5"], conditions: { ready: true, serving: true, terminating: false }, hostname: "web-0", zone: "a" }] }],
+    };
+    const path = "/apis/flotilla.dev/v1alpha1/memberserviceexports";
+    const body = (name: string, s: object) => ({ apiVersion: "flotilla.dev/v1alpha1", kind: "MemberServiceExport", metadata: { name }, spec: s });
+    await rest.request("POST", path, { body: body("member1.shop.web", spec) });
+    assert.deepEqual((await rest.get<Obj>(`${path}/member1.shop.web`)).spec, spec);
+    const { endpointSlices: _e, ...withoutSlices } = spec;
+    await assert.rejects(rest.request("POST", path, { body: body("no-slices", withoutSlices) }), /spec.endpointSlices: Required value/);
+    const manyPorts = Array.from({ length: 101 }, (_, i) => ({ port: 1000 + i }));
+    await assert.rejects(rest.request("POST", path, { body: body("many-ports", { ...spec, ports: manyPorts }) }), /spec.ports: Too many: 101: must have at most 100 items/);
+    const manyEndpoints = Array.from({ length: 1001 }, (_, i) => ({ addresses: [`10.2.${Math.floor(i / 250)}.${i % 250}`] }));
+    await assert.rejects(rest.request("POST", path, { body: body("many-endpoints", { ...spec, endpointSlices: [{ ...spec.endpointSlices[0], endpoints: manyEndpoints }] }) }), /endpoints: Too many: 1001/);
   });
 });
