@@ -5,7 +5,8 @@
 //   lease-worker.mjs  the control plane's leader-election thread (control-plane/leadership/lease-worker.ts);
 //   lua-worker.mjs    the Lua thread of any process that runs customizations (shared/interpreter/lua/lua-worker.ts);
 // beside them what the control plane reads from its own directory at run time (crds.json, its CRDs
-// parsed from crds/ at build time, crds/ itself, and the dashboard's web-dist/), the licence of every bundled package (<bundle>.THIRD-PARTY-NOTICES.txt,
+// parsed from crds/ at build time, crds/ itself, and the dashboard's web-dist/) and what both
+// processes read there (mcs-crds/, the members' MCS CRDs: shared/mcs-crds.ts), the licence of every bundled package (<bundle>.THIRD-PARTY-NOTICES.txt,
 // and the legal comments esbuild keeps in <bundle>.LEGAL.txt), and a source map per bundle kept as
 // a build artifact (<bundle>.map: the image leaves it out, and production does not turn on
 // --enable-source-maps). The image runs these (Dockerfile); development and tests keep running the
@@ -84,11 +85,20 @@ export async function buildBundle(entry: string, outfile: string, o: { productio
   return result.metafile;
 }
 
-/** The agent's bundle, and the Lua thread's it loads from beside it (bench:agent-rss --bundle, the bundle test). */
+/** The agent's bundle, and what it loads from beside it: the Lua thread's, the MCS CRDs (bench:agent-rss --bundle, the bundle test). */
 export async function bundleAgent(out = DEFAULT_BUNDLE_DIR): Promise<{ file: string; metafile: Metafile }> {
   await bundle("lua-worker", out);
+  await copyMcsCrds(out);
   return bundle("agent", out);
 }
+
+/** The members' MCS CRDs (shared/mcs-crds/), which shared/mcs-crds.ts reads from mcs-crds/ beside the bundle. */
+export async function copyMcsCrds(out: string): Promise<void> {
+  await cp(fileURLToPath(new URL("../shared/mcs-crds/", import.meta.url)), `${out.replace(/\/$/, "")}/${MCS_CRDS_BESIDE}`, { recursive: true });
+}
+
+/** The folder's name beside a bundle, as beside shared/mcs-crds.ts. */
+export const MCS_CRDS_BESIDE = "mcs-crds";
 
 /** Every bundle, with the CRDs and the dashboard beside them: what the image runs. */
 export async function bundleAll(out = DEFAULT_BUNDLE_DIR): Promise<Record<BundleName, { file: string; metafile: Metafile }>> {
@@ -100,6 +110,7 @@ export async function bundleAll(out = DEFAULT_BUNDLE_DIR): Promise<Record<Bundle
   const luaWorker = await bundle("lua-worker", out);
   await cp(fileURLToPath(new URL("../control-plane/crds/", import.meta.url)), `${out}/crds`, { recursive: true });
   await writeParsedCrds(out);
+  await copyMcsCrds(out);
   await buildDashboard(`${out}/web-dist`);
   return { agent, flotilla, "lease-worker": leaseWorker, "lua-worker": luaWorker };
 }

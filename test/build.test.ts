@@ -27,6 +27,7 @@ it("the compiled flotilla command runs and finds its CRDs", async (t) => {
   }
   else await run(join(root, "node_modules/.bin/tsc"), ["-p", join(root, "tsconfig.json"), "--outDir", out], { cwd: root });
   cpSync(join(root, "control-plane/crds"), join(out, "control-plane/crds"), { recursive: true });
+  cpSync(join(root, "shared/mcs-crds"), join(out, "shared/mcs-crds"), { recursive: true });
   // What an image would hold next to dist/: package.json (ESM) and the installed dependencies.
   cpSync(join(root, "package.json"), join(out, "package.json"));
   symlinkSync(join(root, "node_modules"), join(out, "node_modules"));
@@ -37,4 +38,7 @@ it("the compiled flotilla command runs and finds its CRDs", async (t) => {
   const files = readdirSync(join(root, "control-plane/crds")).filter((f) => f.endsWith(".yaml"));
   assert.equal(crds.stdout.trim().split(",").length, files.length);
   assert.ok(crds.stdout.includes("servicednsrecords.multiclusterdns.flotilla.dev"), crds.stdout);
+  // And the members' MCS CRDs, beside shared/mcs-crds.js as `npm run build` copies them.
+  const mcs = await run(process.execPath, ["--input-type=module", "-e", `const m = await import(${JSON.stringify(join(out, "shared/mcs-crds.js"))}); console.log((await m.loadMcsCrds()).map((c) => c.metadata.name).join(","));`]);
+  assert.equal(mcs.stdout.trim(), "clusterproperties.about.k8s.io,serviceexports.multicluster.x-k8s.io,serviceimports.multicluster.x-k8s.io");
 });

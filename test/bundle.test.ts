@@ -4,7 +4,7 @@
 // shape they no longer know rather than bundling it wrong.
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -31,6 +31,10 @@ describe("the agent's bundle", () => {
     const { stdout } = await promisify(execFile)(process.execPath, [file, "--help"]);
     assert.match(stdout, /usage: flotilla agent/);
     assert.match(stdout, /--cluster-name/);
+  });
+
+  it("has the members' MCS CRDs beside it, where shared/mcs-crds.ts reads them", async () => {
+    assert.deepEqual((await readdir(join(dir, "mcs-crds"))).filter((f) => f.endsWith(".yaml")).sort(), ["clusterproperties.yaml", "serviceexports.yaml", "serviceimports.yaml"]);
   });
 
   it("keeps every bundled package's licence and the source map beside it", async () => {

@@ -836,6 +836,7 @@ describe("flotilla.dev CRD files", () => {
         "CronFederatedHPA",
         "FederatedHPA",
         "FederatedResourceQuota",
+        "MemberServiceExport",
         "OverridePolicy",
         "PropagationPolicy",
         "ResourceBinding",

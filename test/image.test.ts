@@ -90,14 +90,15 @@ describe("the container image", () => {
     assert.ok(info.Size < MAX_SIZE_BYTES, `image is ${info.Size} bytes, over ${MAX_SIZE_BYTES}`);
     // The bundles and what they read beside them, their licence notices, and nothing else: no
     // node_modules, no compiler or tests (they stayed in the build stage), no source maps.
-    const script = "const fs = require('fs'); console.log(JSON.stringify({ app: fs.readdirSync('/app'), dist: fs.readdirSync('/app/dist'), crds: fs.readdirSync('/app/dist/crds').length, web: fs.readdirSync('/app/dist/web-dist') }))";
+    const script = "const fs = require('fs'); console.log(JSON.stringify({ app: fs.readdirSync('/app'), dist: fs.readdirSync('/app/dist'), crds: fs.readdirSync('/app/dist/crds').length, mcs: fs.readdirSync('/app/dist/mcs-crds'), web: fs.readdirSync('/app/dist/web-dist') }))";
     const ls = await podman(["run", "--rm", "--read-only", "--entrypoint", "node", image, "-e", script]);
     assert.equal(ls.code, 0, ls.stderr);
-    const listed = JSON.parse(ls.stdout) as { app: string[]; dist: string[]; crds: number; web: string[] };
+    const listed = JSON.parse(ls.stdout) as { app: string[]; dist: string[]; crds: number; mcs: string[]; web: string[] };
     assert.deepEqual(listed.app, ["dist"]);
     for (const f of ["agent.mjs", "flotilla.mjs", "lease-worker.mjs", "lua-worker.mjs", "entrypoint.mjs", "agent.mjs.THIRD-PARTY-NOTICES.txt", "flotilla.mjs.THIRD-PARTY-NOTICES.txt", "agent.mjs.LEGAL.txt", "flotilla.mjs.LEGAL.txt"]) assert.ok(listed.dist.includes(f), `/app/dist has no ${f}: ${listed.dist.join(" ")}`);
     assert.equal(listed.dist.some((f) => f.endsWith(".map") || f === "node_modules"), false, listed.dist.join(" "));
     assert.ok(listed.crds >= 10, `${listed.crds} CRDs`);
+    assert.deepEqual(listed.mcs.filter((f) => f.endsWith(".yaml")).sort(), ["clusterproperties.yaml", "serviceexports.yaml", "serviceimports.yaml"]);
     assert.ok(listed.web.includes("index.html") && listed.web.includes("app.js"), listed.web.join(" "));
   });
 

@@ -8,10 +8,10 @@
 export const CRD_REVISION_ANNOTATION = "flotilla.dev/crd-revision";
 
 /** The revision the files in control-plane/crds/ have. */
-export const CRD_REVISION = 11;
+export const CRD_REVISION = 12;
 
 /** SHA-256 over the CRD files (name, NUL, contents, NUL, in name order) at CRD_REVISION. */
-export const CRD_FILES_SHA256 = "fa5fb2cb06ba1790a93a25e8705adddb34912bc1152467989bbe30b96fce75af";
+export const CRD_FILES_SHA256 = "d07da1b74328cad96bfc39b586ad53eef54c0bdcdb396e130a90d511e63e2196";
 
 /**
  * Whether to apply our CRD over the served one: not when the served one says a higher revision.

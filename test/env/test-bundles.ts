@@ -84,6 +84,8 @@ async function buildIfMissing(): Promise<TestBundles> {
     const { writeParsedCrds } = await import("../../control-plane/crd-install/crds.ts");
     await writeParsedCrds(tmp);
     await symlink(join(ROOT, "control-plane", "dashboard", "web-dist"), join(tmp, "web-dist"));
+    // Agents and control planes read the members' MCS CRDs from beside their module (shared/mcs-crds.ts).
+    await symlink(join(ROOT, "shared", "mcs-crds"), join(tmp, "mcs-crds"));
     await writeFile(join(tmp, "done"), `${new Date().toISOString()}\n`);
     await rename(tmp, dir).catch((err: NodeJS.ErrnoException) => {
       // Another process put the same bundles there first: ours go (finally).
