@@ -32,6 +32,8 @@ export interface AgentOptions {
   workers: number;
   /** --kept-recheck-interval: how often a Work whose removal keeps a Namespace or CRD is tried again (default 30 s). */
   keptRecheckMs?: number;
+  /** --clusterset-id (issue 40): the clusterset.k8s.io ClusterProperty; default from the fleet's CA. */
+  clustersetId?: string;
   /** --max-reconnect-backoff: the longest wait between attempts to reach the hub (default and most AGENT_MAX_RECONNECT_BACKOFF_MS). */
   maxReconnectBackoffMs?: number;
 }

@@ -66,7 +66,7 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
   });
 
   // Issue 40: the member's exports, reported over the stream, and the imports' IPs and status.
-  const mcs = new McsSync({ kc, rest, log, cluster: opts.clusterName, send: { report: (k) => connection.reportExport(k), synced: () => connection.reportExportsSynced() } });
+  const mcs = new McsSync({ kc, rest, log, cluster: opts.clusterName, clustersetId: opts.clustersetId ?? `flotilla-${ownerOf(ca, opts.clusterName).split("/")[0]}`, send: { report: (k) => connection.reportExport(k), synced: () => connection.reportExportsSynced() } });
   const credentials = new CredentialStore({ rest, namespace: opts.stateNamespace, secretName: opts.credentialsSecret, caPem: ca, clusterName: opts.clusterName, log });
   const creds = await credentials.load({ certFile: opts.tls.certFile, keyFile: opts.tls.keyFile }, opts.registration);
   // Records say which registration each Work was applied under (issue 37, item 7).

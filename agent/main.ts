@@ -30,6 +30,7 @@ export const agentFlags: FlagSpec[] = [
   { name: "health-listen", type: "string", default: "0.0.0.0:8081", help: 'host:port for /healthz, /readyz, /metrics ("" disables)' },
   { name: "workers", type: "int", default: "8", help: "Works applied in parallel" },
   { name: "max-reconnect-backoff", type: "duration", default: "30s", help: "the longest the agent backs off between attempts to reach the hub (exponential from 500ms with full jitter, for its connection and its stream; a hub's retry-after or reconnect spread, which the hub sets, is waited for as told); at most 30s, which the control plane counts on when it judges clusters after a restart" },
+  { name: "clusterset-id", type: "string", env: "FLOTILLA_CLUSTERSET_ID", help: 'the clusterset this cluster belongs to, written as the About API\'s ClusterProperty clusterset.k8s.io (KEP-2149; the cluster\'s own id, cluster.clusterset.k8s.io, is --cluster-name); default "flotilla-" and 16 hex of the SHA-256 of the fleet\'s CA certificate, the same in every member of the fleet' },
   { name: "kept-recheck-interval", type: "duration", default: "30s", help: "a removed Work whose Namespace or CRD is kept (it holds objects Flotilla does not manage or another Work places; the binding says which) is tried again this often, and goes once they are gone" },
 ];
 
@@ -82,6 +83,7 @@ export async function runAgent(flags: FlagValues): Promise<void> {
     healthListen: flags["health-listen"] as string,
     workers: flags.workers as number,
     keptRecheckMs: positiveFlag(flags, "kept-recheck-interval"),
+    clustersetId: (flags["clusterset-id"] as string | undefined) || undefined,
     maxReconnectBackoffMs: maxReconnectBackoffFlag(flags),
   });
   log.info({ healthPort: agent.healthPort }, "agent started");

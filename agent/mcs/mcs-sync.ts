@@ -11,6 +11,7 @@ import { Controller, type ReconcileResult } from "../../shared/controller.ts";
 import type { ServiceExportReport, ServiceExportsSynced } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
 import { Informer } from "../../shared/informer.ts";
 import { isKubeStatus, type KubeRest, type ResourceInfo } from "../../shared/kube-rest.ts";
+import { applyClusterProperties, installMcsCrds } from "../../shared/mcs-crd-install.ts";
 import { parseClustersetStatus, timedConditions, wantedExportConditions } from "./export-conditions.ts";
 import { type EndpointSliceObject, exportVerdict, type ServiceExportObject, type ServiceObject } from "./export-report.ts";
 import { importIps, importStatus, ipsDiffer, type ServiceImportObject } from "./import-fields.ts";
@@ -47,8 +48,11 @@ export class McsSync {
   private readonly send: { report(key: string): void; synced(): void };
   private started: Promise<void> | undefined;
 
-  constructor(opts: { kc: KubeConfig; rest: KubeRest; log: Logger; cluster: string; send: { report(key: string): void; synced(): void } }) {
+  private readonly clustersetId: string;
+
+  constructor(opts: { kc: KubeConfig; rest: KubeRest; log: Logger; cluster: string; clustersetId: string; send: { report(key: string): void; synced(): void } }) {
     const { kc, rest } = opts;
+    this.clustersetId = opts.clustersetId;
     this.rest = rest;
     this.cluster = opts.cluster;
     this.send = opts.send;
@@ -84,9 +88,19 @@ export class McsSync {
     this.slices.on({ add: (s) => slice(s, false), update: (s) => slice(s, false), delete: (s) => slice(s, true) });
   }
 
-  /** Starts the watches and, once they have listed, the controller. */
+  /**
+   * Installs the MCS CRDs (never downgrading what is served) and the cluster's ClusterProperties,
+   * then starts the watches and, once they have listed, the controller. Without the CRDs (refused,
+   * no RBAC) the watches retry with backoff; nothing else of the agent waits for them.
+   */
   start(): Promise<void> {
     this.started ??= (async () => {
+      try {
+        await installMcsCrds(this.rest, this.log);
+        await applyClusterProperties(this.rest, { clusterName: this.cluster, clustersetName: this.clustersetId, log: this.log });
+      } catch (err) {
+        this.log.warn({ err: String(err) }, "cannot install the MCS CRDs or the cluster's ClusterProperties; exports wait for them");
+      }
       const informers = [this.exports, this.services, this.slices, this.imports];
       await Promise.all(informers.map((i) => i.start()));
       await Promise.all(informers.map((i) => i.whenSynced()));

@@ -1,5 +1,6 @@
 // Flotilla's CRDs (group flotilla.dev): loads the YAML files in crds/ and installs them in the
 // control cluster with server-side apply, waiting until the apiserver serves each one.
+import { installMcsCrds } from "../../shared/mcs-crd-install.ts";
 import { existsSync } from "node:fs";
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -91,6 +92,8 @@ export async function installCrds(kc: KubeConfig, opts: { timeoutMs?: number; lo
       await rest.apply(objectPath(CRDS, undefined, name), crd, FIELD_MANAGER, true);
     }
     await waitEstablished(kc, rest, new Set(crds.map((c) => c.metadata.name as string)), opts.timeoutMs ?? defaultTimeoutMs);
+    // Issue 40: the MCS API's kinds, so a ServiceExport can be a template (never downgraded).
+    await installMcsCrds(rest, opts.log === undefined ? { info: () => undefined, warn: () => undefined } : { info: () => undefined, warn: (o, m) => opts.log?.warn(o, m) });
     // After the kinds they check are served (admission-policies.ts).
     for (const p of admissionPolicies()) await rest.apply(objectPath(ADMISSION_POLICY_RESOURCE[p.kind] as ResourceInfo, undefined, p.metadata.name as string), p, FIELD_MANAGER, true);
   } finally {
