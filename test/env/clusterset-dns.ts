@@ -2,16 +2,13 @@
 // serving CLUSTERSET_COREFILE_STANZA's rewrite from one member's kube-apiserver, on a loopback
 // port. It reads the member's derived Services and their EndpointSlices; nothing else runs.
 import { rmSync } from "node:fs";
-import { mkdir, rm, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { mkdir, rm } from "node:fs/promises";
 import { CLUSTERSET_ZONE, clustersetCorefile } from "../../shared/api/mcs-dns.ts";
-import { binaryPath, ensureDnsBinaries } from "./binaries.ts";
+import { ensureDnsBinaries } from "./binaries.ts";
 import { onExit } from "./cleanup.ts";
 import { queryAt } from "./dns-client.ts";
-import { freePort } from "./free-port.ts";
-import { ManagedProcess } from "./managed-process.ts";
-import { retryOnPortClash } from "./port-retry.ts";
-import { waitFor } from "./wait.ts";
+import { startCoreDns } from "./dns.ts";
+import type { ManagedProcess } from "./managed-process.ts";
 
 export interface ClustersetDnsOptions {
   /** Its own directory (Corefile, log); created, and removed by stop(). */
@@ -52,25 +49,12 @@ export async function startClustersetDns(opts: ClustersetDnsOptions): Promise<Cl
     return stopped;
   };
   try {
-    const started = await retryOnPortClash(async () => {
-      const port = await freePort();
-      const conf = join(dir, "Corefile");
-      await writeFile(conf, clustersetCorefile({ port, bind: "127.0.0.1", kubeconfig: opts.kubeconfigPath }));
-      const answers = () => answersClustersetName(port);
-      const p = ManagedProcess.start({
-        name: "coredns-clusterset",
-        command: binaryPath(dnsBinDir, "coredns"),
-        args: ["-conf", conf],
-        logFile: join(dir, "coredns.log"),
-        ready: answers,
-      });
-      try {
-        await p.guard(waitFor(answers, { what: "CoreDNS answering clusterset names", timeoutMs: 30_000, intervalMs: 100 }));
-      } catch (err) {
-        await p.stop(0);
-        throw err;
-      }
-      return { process: p, port };
+    const started = await startCoreDns({
+      dnsBinDir,
+      dir,
+      name: "coredns-clusterset",
+      corefile: (port) => clustersetCorefile({ port, bind: "127.0.0.1", kubeconfig: opts.kubeconfigPath }),
+      answers: answersClustersetName,
     });
     process = started.process;
     return { server: `127.0.0.1:${started.port}`, port: started.port, process, stop };
