@@ -109,7 +109,14 @@ export async function startDns(opts: DnsOptions): Promise<DnsServer> {
   try {
     const etcd = await startEtcd({ binDir, dir, name: "dns" });
     processes.push(etcd.process);
-    const coredns = await startCoreDns({ dnsBinDir, dir, etcdUrl: etcd.clientUrl, zones: opts.zones ?? ["."] });
+    const zones = opts.zones ?? ["."];
+    const coredns = await startCoreDns({
+      dnsBinDir,
+      dir,
+      name: "coredns",
+      corefile: (port) => corefile({ port, etcdUrl: etcd.clientUrl, zones }),
+      answers: answersQueries,
+    });
     processes.push(coredns.process);
     await waitForDnsEndpointCrd(opts.controlKubeconfigPath);
     processes.push(
@@ -122,21 +129,32 @@ export async function startDns(opts: DnsOptions): Promise<DnsServer> {
   }
 }
 
-function startCoreDns(opts: { dnsBinDir: string; dir: string; etcdUrl: string; zones: string[] }) {
+/**
+ * Starts test/env's CoreDNS on a free loopback port with the Corefile `corefile(port)` gives (in
+ * `<dir>/Corefile`, log in `<dir>/<name>.log`); resolves once `answers(port)`, within 30 s. A start
+ * that lost its port to another process is tried again on a fresh one; on failure it is stopped.
+ */
+export function startCoreDns(opts: {
+  dnsBinDir: string;
+  dir: string;
+  name: string;
+  corefile: (port: number) => string;
+  answers: (port: number) => Promise<boolean>;
+}): Promise<{ process: ManagedProcess; port: number }> {
   return retryOnPortClash(async () => {
     const port = await freePort();
     const conf = join(opts.dir, "Corefile");
-    await writeFile(conf, corefile({ port, etcdUrl: opts.etcdUrl, zones: opts.zones }));
-    const answers = () => answersQueries(port);
+    await writeFile(conf, opts.corefile(port));
+    const answers = () => opts.answers(port);
     const process = ManagedProcess.start({
-      name: "coredns",
+      name: opts.name,
       command: binaryPath(opts.dnsBinDir, "coredns"),
       args: ["-conf", conf],
-      logFile: join(opts.dir, "coredns.log"),
+      logFile: join(opts.dir, `${opts.name}.log`),
       ready: answers,
     });
     try {
-      await process.guard(waitFor(answers, { what: "CoreDNS answering", timeoutMs: 30_000, intervalMs: 100 }));
+      await process.guard(waitFor(answers, { what: `${opts.name} answering`, timeoutMs: 30_000, intervalMs: 100 }));
     } catch (err) {
       await process.stop(0);
       throw err;
