@@ -3,11 +3,16 @@
 // derived Service, one EndpointSlice per exporting cluster); a second export merges by KEP-1645's
 // rules with Conflict on both; an agent killed while exporting withdraws nothing (its endpoints
 // turn not ready and stay); an unexport removes the import from every member, and nothing else.
+// The clusterset name resolves in member2's CoreDNS (docs/guides/mcs.md's stanza) to member2's IP
+// of the import.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { Cluster } from "../env/cluster.ts";
 import { type Fleet, startFleet } from "../env/fleet.ts";
 import { type Flotilla, startFlotilla } from "../env/flotilla.ts";
+import { join } from "node:path";
+import { type ClustersetDns, startClustersetDns } from "../env/clusterset-dns.ts";
+import { resolveAt } from "../env/dns-client.ts";
 import { apply, eventually, getJson, kubectl, sleep } from "./helpers.ts";
 
 const NS = "mcs-e2e";
@@ -47,6 +52,7 @@ describe("multi-cluster services (MCS API) on real members", () => {
   let flotilla: Flotilla;
   let m1: Cluster;
   let m2: Cluster;
+  let dns: ClustersetDns | undefined;
   const imported = (m: Cluster, namespace = NS) => getJson<ServiceImport>(m, ["serviceimports.multicluster.x-k8s.io", "-n", namespace, "hello"]);
   const slices = async (m: Cluster) => (await getJson<{ items: Slice[] }>(m, ["endpointslices", "-n", NS, "-l", "multicluster.kubernetes.io/service-name=hello"]))?.items ?? [];
   const exportOf = (m: Cluster) => getJson<{ status?: { conditions?: Condition[] } }>(m, ["serviceexports.multicluster.x-k8s.io", "-n", NS, "hello"]);
@@ -59,6 +65,7 @@ describe("multi-cluster services (MCS API) on real members", () => {
     await kubectl(m1, ["create", "namespace", SOLO]);
   });
   after(async () => {
+    await dns?.stop();
     await flotilla?.stop();
     await fleet?.stop();
   });
@@ -83,6 +90,12 @@ describe("multi-cluster services (MCS API) on real members", () => {
     const exp = await eventually("the export's conditions", () => exportOf(m1), (e) => condition(e, "Ready")?.status === "True");
     assert.equal(condition(exp, "Valid")?.status, "True");
     assert.equal(condition(exp, "Conflict")?.status, "False");
+    // The clusterset name, in member2's CoreDNS: member2's IP of the import.
+    dns = await startClustersetDns({ dir: join(fleet.root, "clusterset-dns-member2"), kubeconfigPath: m2.kubeconfigPath });
+    const ip = (await imported(m2))?.spec.ips?.[0];
+    assert.ok(ip !== undefined);
+    const answer = await eventually("hello.mcs-e2e.svc.clusterset.local in member2", () => resolveAt(dns?.server ?? "", `hello.${NS}.svc.clusterset.local`, "A"), (a) => a.length > 0);
+    assert.deepEqual(answer, [ip]);
   });
 
   it("an import goes only where its namespace is: member2 gets neither the import nor the namespace", async () => {
