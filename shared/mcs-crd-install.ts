@@ -82,7 +82,7 @@ export interface ClusterPropertyResult {
   /** The value we asked for. */
   value: string;
   /** created or applied: it holds value; kept: another value is served and stays (the cluster's id). */
-  outcome: "created" | "applied" | "unchanged" | "kept";
+  outcome: "created" | "unchanged" | "kept";
   /** When kept: the value served. */
   served?: string;
 }
@@ -104,26 +104,25 @@ export async function applyClusterProperties(
 ): Promise<ClusterPropertyResult[]> {
   const manager = o.fieldManager ?? MCS_FIELD_MANAGER;
   const property = (name: string, value: string) => ({ apiVersion: CLUSTER_PROPERTIES.apiVersion, kind: CLUSTER_PROPERTIES.kind, metadata: { name }, spec: { value } });
-  const idPath = objectPath(CLUSTER_PROPERTIES, undefined, CLUSTER_ID_PROPERTY);
-  let id: ClusterPropertyResult;
-  const created = await rest
-    .request<ClusterProperty>("POST", collectionPath(CLUSTER_PROPERTIES), { body: property(CLUSTER_ID_PROPERTY, o.clusterName), query: { fieldManager: manager } })
-    .then(
+  // Created when absent; a value already there is kept, never overwritten: the cluster's id may not
+  // change while it is in a clusterset (KEP-2149), and another value of clusterset.k8s.io is
+  // another MCS implementation's (or another fleet's) membership, for its admin to change.
+  const createOrKeep = async (name: string, value: string, why: string): Promise<ClusterPropertyResult> => {
+    const created = await rest.request<ClusterProperty>("POST", collectionPath(CLUSTER_PROPERTIES), { body: property(name, value), query: { fieldManager: manager } }).then(
       () => true,
       (err: unknown) => {
         if (isKubeStatus(err, 409)) return false;
         throw err;
       },
     );
-  if (created) id = { name: CLUSTER_ID_PROPERTY, value: o.clusterName, outcome: "created" };
-  else {
-    const served = (await rest.get<ClusterProperty>(idPath)).spec?.value;
-    if (served === o.clusterName) id = { name: CLUSTER_ID_PROPERTY, value: o.clusterName, outcome: "unchanged" };
-    else {
-      id = { name: CLUSTER_ID_PROPERTY, value: o.clusterName, outcome: "kept", ...(served === undefined ? {} : { served }) };
-      o.log?.warn({ property: CLUSTER_ID_PROPERTY, served, ours: o.clusterName }, "the cluster's id in its clusterset is another name; kept (KEP-2149: it may not change while in a clusterset)");
-    }
-  }
-  await rest.apply(objectPath(CLUSTER_PROPERTIES, undefined, CLUSTERSET_PROPERTY), property(CLUSTERSET_PROPERTY, o.clustersetName), manager, true);
-  return [id, { name: CLUSTERSET_PROPERTY, value: o.clustersetName, outcome: "applied" }];
+    if (created) return { name, value, outcome: "created" };
+    const served = (await rest.get<ClusterProperty>(objectPath(CLUSTER_PROPERTIES, undefined, name))).spec?.value;
+    if (served === value) return { name, value, outcome: "unchanged" };
+    o.log?.warn({ property: name, served, ours: value }, why);
+    return { name, value, outcome: "kept", ...(served === undefined ? {} : { served }) };
+  };
+  return [
+    await createOrKeep(CLUSTER_ID_PROPERTY, o.clusterName, "the cluster's id in its clusterset is another name; kept (KEP-2149: it may not change while in a clusterset)"),
+    await createOrKeep(CLUSTERSET_PROPERTY, o.clustersetName, "the cluster is recorded in another clusterset; kept (delete the ClusterProperty clusterset.k8s.io to move it to this one)"),
+  ];
 }

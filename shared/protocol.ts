@@ -25,5 +25,8 @@ export const FEATURES = {
   mcs: "mcs",
 } as const;
 
+/** What a hub declares in SyncDone: the agent messages it takes beyond its protocol. */
+export const HUB_FEATURES: readonly string[] = [FEATURES.mcs];
+
 /** What this agent declares. */
 export const AGENT_FEATURES: readonly string[] = Object.values(FEATURES);

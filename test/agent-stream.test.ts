@@ -17,6 +17,8 @@ import {
   AgentHubService,
   type ControlMessage,
 } from "../shared/gen/flotilla/v1alpha1/agent.ts";
+import { pino } from "pino";
+import { HubConnection } from "../agent/hub/hub-connection.ts";
 import { type ClusterPki, makeClusterPki } from "./env/pki.ts";
 
 interface TlsFiles {
@@ -68,7 +70,7 @@ it("carries Hello → WorkUpsert → SyncDone → WorkStatus over a mutual-TLS C
         seenByHub.push(m);
         if (m.kind?.$case === "hello") {
           stream.write({ kind: { $case: "workUpsert", value: { workKey: "default/web", contentHash: "h1", manifests: [Buffer.from('{"kind":"ConfigMap"}')], conflictResolution: "", preserveResourcesOnDeletion: false } } });
-          stream.write({ kind: { $case: "syncDone", value: { workCount: 1 } } });
+          stream.write({ kind: { $case: "syncDone", value: { workCount: 1, hubFeatures: [] } } });
         }
         if (m.kind?.$case === "workStatus") stream.end();
       });
@@ -120,3 +122,53 @@ it("refuses a client without a certificate signed by the hub's CA", async (t) =>
   assert.match(err.message, /UNAVAILABLE/);
   assert.equal(streamsAccepted, 0, "the hub never sees the stream");
 });
+
+// Issue 40: an older hub ends a stream on an agent message it does not know, so the agent sends
+// export reports only to a hub whose SyncDone says it takes them.
+for (const hubFeatures of [[], ["mcs"]]) {
+  it(`sends ServiceExportReports and ServiceExportsSynced only to a hub that declares "mcs" (hub declares ${JSON.stringify(hubFeatures)})`, async (t) => {
+    const dir = await mkdtemp(join(tmpdir(), "flotilla-grpc-"));
+    t.after(() => rm(dir, { recursive: true, force: true }));
+    const pki = await makeClusterPki(dir);
+    const seenByHub: string[] = [];
+    let heartbeat: () => void = () => undefined;
+    const heartbeatSeen = new Promise<void>((resolve) => (heartbeat = resolve));
+    const port = await startHub(t, await tlsFiles(pki, "serving"), {
+      connect(stream: ServerDuplexStream<AgentMessage, ControlMessage>) {
+        stream.on("data", (m: AgentMessage) => {
+          seenByHub.push(m.kind?.$case ?? "");
+          if (m.kind?.$case === "hello") stream.write({ kind: { $case: "syncDone", value: { workCount: 0, hubFeatures } } });
+          if (m.kind?.$case === "heartbeat") heartbeat();
+        });
+      },
+    });
+    const admin = await tlsFiles(pki, "admin");
+    const connection: HubConnection = new HubConnection({
+      address: `127.0.0.1:${port}`,
+      serverName: "localhost",
+      ca: admin.ca,
+      cert: admin.cert,
+      key: admin.key,
+      log: pino({ level: process.env.DEBUG_TEST ? "debug" : "silent" }),
+      handlers: {
+        hello: () => ({ clusterName: "member1", agentVersion: "test", workHashes: {}, earlierRegistrationWorks: [], earlierRegistrationBits: Buffer.alloc(0), needsContents: false, protocolVersion: 2, features: ["mcs"] }),
+        upsert: () => undefined,
+        delete: () => undefined,
+        status: () => undefined,
+        live: async () => ({ requestId: "", objects: [], error: "" }),
+        serviceExport: (key) => ({ namespace: key.split("/")[0] ?? "", name: key.split("/")[1] ?? "", export: Buffer.from("{}"), withdrawn: false }),
+        serviceExportsSynced: () => ({ exports: ["shop/web"] }),
+        syncDone: () => {
+          connection.reportExport("shop/web");
+          connection.reportExportsSynced();
+          connection.heartbeat({ kubernetesVersion: "", agentVersion: "test", apiEnablements: [], nodeSummary: undefined, resourceSummary: undefined });
+        },
+      },
+    });
+    t.after(() => connection.stop());
+    connection.start();
+    await heartbeatSeen;
+    const exports = seenByHub.filter((k) => k === "serviceExport" || k === "serviceExportsSynced");
+    assert.deepEqual(exports, hubFeatures.length === 0 ? [] : ["serviceExport", "serviceExportsSynced"]);
+  });
+}

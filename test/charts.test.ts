@@ -176,7 +176,8 @@ const AGENT_OWN_CLUSTER_RULES: V1PolicyRule[] = [
   { apiGroups: [""], resources: ["services"], verbs: ["get", "list", "watch", "create", "update", "patch", "delete"] },
   { apiGroups: ["discovery.k8s.io"], resources: ["endpointslices"], verbs: ["get", "create", "update", "patch", "delete"] },
   { apiGroups: ["about.k8s.io"], resources: ["clusterproperties"], verbs: ["get", "list", "watch", "create", "update", "patch"] },
-  { apiGroups: ["apiextensions.k8s.io"], resources: ["customresourcedefinitions"], verbs: ["get", "list", "create", "update", "patch"] },
+  { apiGroups: ["apiextensions.k8s.io"], resources: ["customresourcedefinitions"], verbs: ["get", "list", "create"] },
+  { apiGroups: ["apiextensions.k8s.io"], resources: ["customresourcedefinitions"], resourceNames: ["serviceexports.multicluster.x-k8s.io", "serviceimports.multicluster.x-k8s.io", "clusterproperties.about.k8s.io"], verbs: ["update", "patch"] },
 ];
 const AGENT_ROLE_RULES: V1PolicyRule[] = [
   { apiGroups: [""], resources: ["configmaps"], verbs: ["get", "list", "watch", "create", "update", "patch"] },
@@ -736,7 +737,11 @@ describe("helm install into real clusters", () => {
     assert.equal(await can("update", "secrets/flotilla-agent-credentials", "-n", NS), "yes");
     assert.equal(await can("get", "secrets/other", "-n", NS), "no");
     assert.equal(await can("create", "secrets", "-n", "demo"), "no");
-    assert.equal(await can("create", "services", "-n", "demo"), "no");
+    assert.equal(await can("create", "configmaps", "-n", "demo"), "no");
+    // Multi-cluster services (issue 40): the imports' derived Services, and only the MCS CRDs changed.
+    assert.equal(await can("create", "services", "-n", "demo"), "yes");
+    assert.equal(await can("patch", "customresourcedefinitions.apiextensions.k8s.io/serviceimports.multicluster.x-k8s.io"), "yes");
+    assert.equal(await can("patch", "customresourcedefinitions.apiextensions.k8s.io/widgets.example.com"), "no");
     await helm(["uninstall", "flotilla-agent", ...kc, ...release]);
     assert.equal(await getJson(member, ["clusterrole", "flotilla-agent"]), undefined);
   });

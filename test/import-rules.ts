@@ -92,7 +92,7 @@ export const FOLDER_IMPORTS: Readonly<Record<string, readonly string[]>> = {
   // FederatedResourceQuota (issue 26): the quota arithmetic and checks, its Works in the store, its status.
   quota: ["works/work-store.ts"],
   // Multi-cluster services (issue 40): the agents' export reports → records, the merged imports as Works in the store.
-  "mcs-controller": ["mcs", "works/work-store.ts"],
+  "mcs-controller": ["mcs", "works/work-store.ts", "scheduling/acceptance.ts"],
   // The MCS merge (issue 40), pure: exports from every cluster → each member's import Work.
   mcs: [],
 };

@@ -123,14 +123,17 @@ describe("MCS CRDs in a member", () => {
     assert.equal((await rest.get<CrdObj>(`${CRDS}/${SERVICE_IMPORTS_CRD}`)).metadata.resourceVersion, before);
   });
 
-  it("the ClusterProperties name the cluster and its clusterset", async () => {
+  it("the ClusterProperties name the cluster and its clusterset; another clusterset's membership already there is kept", async () => {
     const results = await applyClusterProperties(rest, { clusterName: "member1", clustersetName: "fleet" });
-    assert.deepEqual(results.map((r) => [r.name, r.outcome]), [[CLUSTER_ID_PROPERTY, "created"], [CLUSTERSET_PROPERTY, "applied"]]);
+    assert.deepEqual(results.map((r) => [r.name, r.outcome]), [[CLUSTER_ID_PROPERTY, "created"], [CLUSTERSET_PROPERTY, "created"]]);
     assert.equal((await rest.get<Obj>(propertyPath(CLUSTER_ID_PROPERTY))).spec?.value, "member1");
     assert.equal((await rest.get<Obj>(propertyPath(CLUSTERSET_PROPERTY))).spec?.value, "fleet");
+    const same = await applyClusterProperties(rest, { clusterName: "member1", clustersetName: "fleet" });
+    assert.deepEqual(same.map((r) => r.outcome), ["unchanged", "unchanged"]);
+    // Another MCS implementation (or another fleet) recorded its clusterset first: never overwritten.
     const again = await applyClusterProperties(rest, { clusterName: "member1", clustersetName: "fleet2" });
-    assert.deepEqual(again.map((r) => r.outcome), ["unchanged", "applied"]);
-    assert.equal((await rest.get<Obj>(propertyPath(CLUSTERSET_PROPERTY))).spec?.value, "fleet2");
+    assert.deepEqual(again.map((r) => r.outcome), ["unchanged", "kept"]);
+    assert.equal((await rest.get<Obj>(propertyPath(CLUSTERSET_PROPERTY))).spec?.value, "fleet");
   });
 
   it("Karmada's v1alpha1-only ServiceExport CRD is upgraded, its object surviving and read as v1beta1; a newer ServiceImport CRD is kept untouched", async () => {

@@ -1,6 +1,7 @@
 import { type ClientDuplexStream, credentials, Metadata, status as GrpcStatus } from "@grpc/grpc-js";
 import type { Logger } from "pino";
 import { CoalescingOutbox } from "../../shared/coalescing-outbox.ts";
+import { FEATURES } from "../../shared/protocol.ts";
 import { AGENT_MAX_RECONNECT_BACKOFF_MS, AGENT_MIN_RECONNECT_BACKOFF_MS, RECONNECT_ELSEWHERE_METADATA, reconnectDelay, RETRY_AFTER_METADATA, retryAfterOf } from "../../shared/reconnect.ts";
 import {
   type AgentMessage,
@@ -81,6 +82,8 @@ export class HubConnection {
   private stopped = false;
   private timer: NodeJS.Timeout | undefined;
   private synced = false;
+  /** What the hub of the current stream declared in its SyncDone (none before it, or from an older hub). */
+  private hubFeatures: readonly string[] = [];
   /** The window a hub last told this agent to spread its first reconnect over (SyncDone; issue 25). */
   private spreadMs: number | undefined;
   /** Keys to ask the hub for, sent together once the current turn of the event loop ends. */
@@ -165,14 +168,19 @@ export class HubConnection {
     this.outbox?.mark(METRICS + workloadKey);
   }
 
-  /** Queues the report of a ServiceExport (issue 40; the newest one is sent when the stream has room). */
+  /** Queues the report of a ServiceExport (issue 40; the newest one is sent when the stream has room), if the hub takes it. */
   reportExport(key: string): void {
-    this.outbox?.mark(EXPORT + key);
+    if (this.hubTakesExports) this.outbox?.mark(EXPORT + key);
   }
 
-  /** Queues the list of every export, after the reports queued before it. */
+  /** Queues the list of every export, after the reports queued before it, if the hub takes it. */
   reportExportsSynced(): void {
-    this.outbox?.mark(EXPORTS_SYNCED);
+    if (this.hubTakesExports) this.outbox?.mark(EXPORTS_SYNCED);
+  }
+
+  /** Whether the hub of this stream said, in its SyncDone, that it takes export reports (an older hub ends a stream on them). */
+  get hubTakesExports(): boolean {
+    return this.hubFeatures.includes(FEATURES.mcs);
   }
 
   /**
@@ -246,6 +254,7 @@ export class HubConnection {
           break;
         case "syncDone":
           this.synced = true;
+          this.hubFeatures = kind.value.hubFeatures;
           this.attempt = 0;
           // Remembered across streams: a hub that says nothing (older) leaves the last word standing.
           if (kind.value.reconnectSpreadMs !== undefined) this.spreadMs = kind.value.reconnectSpreadMs;
@@ -259,6 +268,7 @@ export class HubConnection {
       if (ended) return;
       ended = true;
       this.synced = false;
+      this.hubFeatures = [];
       outbox.close();
       if (this.stream === stream) this.stream = undefined;
       if (this.stopped) return;

@@ -1,7 +1,7 @@
 // What the agent adds to a ServiceImport Flotilla applied (issue 40): pure. Its IPs are the
 // derived Service's in this member (KEP-1645: `ips` match `ipFamilies`, in order), and its status
 // lists the exporting clusters and says it is Ready.
-import type { ClustersetStatus } from "../../shared/api/mcs.ts";
+import { type ClustersetStatus, MCS_IMPORT_LABEL, MCS_SERVICE_NAME_LABEL } from "../../shared/api/mcs.ts";
 import type { KubeObject } from "../../shared/api/types.ts";
 import type { ServiceObject } from "./export-report.ts";
 import { type TimedCondition, timedConditions } from "./export-conditions.ts";
@@ -14,6 +14,9 @@ export interface ServiceImportObject extends KubeObject {
 /** The IPs the import should carry, or undefined when there is nothing to set (Headless, or no IP allocated yet). */
 export function importIps(imp: ServiceImportObject, derived: ServiceObject | undefined): { ips: string[]; ipFamilies: string[] } | undefined {
   if (imp.spec?.type !== "ClusterSetIP" || derived === undefined) return undefined;
+  // Only the Service Flotilla made for this import: never a user's Service that took the name.
+  const labels = derived.metadata.labels ?? {};
+  if (labels[MCS_IMPORT_LABEL] !== "true" || labels[MCS_SERVICE_NAME_LABEL] !== imp.metadata.name) return undefined;
   const ips = (derived.spec?.clusterIPs ?? (derived.spec?.clusterIP === undefined ? [] : [derived.spec.clusterIP])).filter((ip) => ip !== "" && ip !== "None");
   const families = derived.spec?.ipFamilies ?? [];
   if (ips.length === 0 || ips.length !== families.length) return undefined;

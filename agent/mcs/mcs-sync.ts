@@ -47,6 +47,8 @@ export class McsSync {
   private readonly cluster: string;
   private readonly send: { report(key: string): void; synced(): void };
   private started: Promise<void> | undefined;
+  /** namespace/name whose status another field manager holds (logged once, not fought over). */
+  private readonly contested = new Set<string>();
 
   private readonly clustersetId: string;
 
@@ -183,12 +185,23 @@ export class McsSync {
     return undefined;
   }
 
+  /**
+   * Applies conditions without force: a condition another controller owns (a second MCS
+   * implementation in the member) is left to it and said once in the log, never fought over.
+   */
   private async applyStatus(r: ResourceInfo, kind: string, namespace: string, name: string, status: unknown): Promise<void> {
+    const key = keyOf(namespace, name);
     try {
-      await this.rest.apply(`/apis/${r.apiVersion}/namespaces/${namespace}/${r.plural}/${name}/status`, { apiVersion: r.apiVersion, kind, metadata: { name, namespace }, status }, FIELD_MANAGER);
+      await this.rest.apply(`/apis/${r.apiVersion}/namespaces/${namespace}/${r.plural}/${name}/status`, { apiVersion: r.apiVersion, kind, metadata: { name, namespace }, status }, FIELD_MANAGER, false);
+      this.contested.delete(key);
     } catch (err) {
       // Gone meanwhile (its namespace deleted): nothing to say.
       if (isKubeStatus(err, 404)) return;
+      if (isKubeStatus(err, 409)) {
+        if (!this.contested.has(key)) this.log.warn({ kind, namespace, name, err: String(err) }, "another controller owns conditions Flotilla would write; leaving them to it");
+        this.contested.add(key);
+        return;
+      }
       throw err;
     }
   }

@@ -93,7 +93,10 @@ export async function installCrds(kc: KubeConfig, opts: { timeoutMs?: number; lo
     }
     await waitEstablished(kc, rest, new Set(crds.map((c) => c.metadata.name as string)), opts.timeoutMs ?? defaultTimeoutMs);
     // Issue 40: the MCS API's kinds, so a ServiceExport can be a template (never downgraded).
-    await installMcsCrds(rest, opts.log === undefined ? { info: () => undefined, warn: () => undefined } : { info: () => undefined, warn: (o, m) => opts.log?.warn(o, m) });
+    // A failure there (another installer's CRD the apiserver refuses to change) is said, and the
+    // control plane starts without it: multi-cluster services are not what every fleet runs.
+    const warn = (o: object, m: string) => opts.log?.warn(o, m);
+    await installMcsCrds(rest, { info: () => undefined, warn }).catch((err: unknown) => warn({ err: String(err) }, "cannot install the MCS API's CRDs in the control cluster; ServiceExport templates wait for them"));
     // After the kinds they check are served (admission-policies.ts).
     for (const p of admissionPolicies()) await rest.apply(objectPath(ADMISSION_POLICY_RESOURCE[p.kind] as ResourceInfo, undefined, p.metadata.name as string), p, FIELD_MANAGER, true);
   } finally {

@@ -4,17 +4,15 @@ import type { AgentMessage, ControlMessage, Hello, ResourceIdentifier } from "..
 import { earlierOfHello } from "../../shared/earlier-registration.ts";
 import { ListDeliveries, type ListName } from "./hashed-delivery.ts";
 import { CoalescingOutbox } from "../../shared/coalescing-outbox.ts";
-import { counter } from "../../shared/metrics.ts";
 import { DEFAULT_INBOUND_RATE, InboundGate, inboundBucket } from "./inbound-gate.ts";
 import { checkHello } from "./message-bounds.ts";
 import { LiveRequests } from "./live-requests.ts";
 import { type Decision, DELETION_HELD, type Intent, OutboundDeletions } from "./outbound-deletions.ts";
-import { type AgentSessionOptions, heldReport, type SessionEvents, type SessionStats } from "./session-events.ts";
+import { type AgentSessionOptions, bytesReceived, bytesSent, heldReport, passExports, type SessionEvents, type SessionStats } from "./session-events.ts";
 import { planResync } from "./resync.ts";
 import type { WorkStore } from "../works/work-store.ts";
+import { HUB_FEATURES } from "../../shared/protocol.ts";
 const SYNC_DONE = "\u0000sync-done";
-const bytesSent = counter("flotilla_stream_bytes_sent_total", "Manifest bytes of the WorkUpserts sent to a cluster.", ["cluster"]);
-const bytesReceived = counter("flotilla_stream_bytes_received_total", "Manifest status bytes of the WorkStatuses a cluster sent.", ["cluster"]);
 
 /**
  * One agent's stream on the hub. After the Hello it sends only what differs from what the agent
@@ -178,16 +176,10 @@ export class AgentSession {
         if (report !== undefined && ++this.stats.workloadMetrics) this.events.workloadMetrics?.(this.cluster, report);
         break;
       }
-      case "serviceExport": {
-        const report = this.gate.serviceExport(kind.value);
-        if (report !== undefined && ++this.stats.serviceExports) this.events.serviceExport?.(this.cluster, report);
+      case "serviceExport":
+      case "serviceExportsSynced":
+        if (passExports(this.gate, this.events, this.cluster, kind)) this.stats.serviceExports++;
         break;
-      }
-      case "serviceExportsSynced": {
-        const exports = this.gate.serviceExportsSynced(kind.value);
-        if (exports !== undefined) this.events.serviceExportsSynced?.(this.cluster, exports);
-        break;
-      }
       case "hello":
         this.fail(GrpcStatus.INVALID_ARGUMENT, "Hello may be sent only once per stream");
         break;
@@ -279,7 +271,7 @@ export class AgentSession {
   /** The message for a key, or undefined when there is nothing to send (an absent Work nobody removed). */
   private message(key: string): ControlMessage | undefined {
     if (key === SYNC_DONE) {
-      return { kind: { $case: "syncDone", value: { workCount: this.works.keys(this.cluster).length, reconnectSpreadMs: this.events.reconnectSpreadMs?.() } } };
+      return { kind: { $case: "syncDone", value: { workCount: this.works.keys(this.cluster).length, reconnectSpreadMs: this.events.reconnectSpreadMs?.(), hubFeatures: [...HUB_FEATURES] } } };
     }
     if (this.lists.owns(key)) return this.lists.message(key);
     const work = this.works.get(this.cluster, key);
@@ -292,8 +284,7 @@ export class AgentSession {
       return { kind: { $case: "workDelete", value: { workKey: key, preserve: intent.preserve, reason: intent.reason } } };
     }
     // Works an older agent would misread (issue 40's imports) wait for one that declares their feature.
-    const feature = this.works.sourceOf(key)?.feature;
-    if (feature !== undefined && !(this.hello?.features ?? []).includes(feature)) return undefined;
+    if (!this.works.sendable(key, this.hello?.features ?? [])) return undefined;
     this.stats.upserts++;
     this.deletions.holding(key);
     this.gate.sent(key);

@@ -37,7 +37,7 @@ export const BOUNDS = {
   /** Problems one WorkloadMetrics may name (each cut as a message). */
   metricProblems: 8,
   /** One ServiceExportReport's export JSON (issue 40), and the exports one ServiceExportsSynced may list. */
-  serviceExport: 4 * 1024 * 1024,
+  serviceExport: 512 * 1024,
   serviceExports: 10_000,
 } as const;
 

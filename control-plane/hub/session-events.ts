@@ -2,11 +2,16 @@
 import type { WorkloadMetricsReport } from "../../shared/workload-metrics-wire.ts";
 import type { ServerDuplexStream } from "@grpc/grpc-js";
 import type { Logger } from "pino";
-import type { AgentMessage, ControlMessage, Heartbeat, InterpreterCustomizations, MetricsWanted, ServiceExportReport, WorkStatus } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
+import type { AgentMessage, ControlMessage, Heartbeat, InterpreterCustomizations, MetricsWanted, ServiceExportReport, ServiceExportsSynced, WorkStatus } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
 import type { RateLimiter } from "../../shared/rate-limiter.ts";
 import type { WorkStore } from "../works/work-store.ts";
 import type { DeletionBudget, DeletionWindow } from "./deletion-brake.ts";
 import { DELETION_HELD } from "./outbound-deletions.ts";
+import { counter } from "../../shared/metrics.ts";
+import type { InboundGate } from "./inbound-gate.ts";
+
+export const bytesSent = counter("flotilla_stream_bytes_sent_total", "Manifest bytes of the WorkUpserts sent to a cluster.", ["cluster"]);
+export const bytesReceived = counter("flotilla_stream_bytes_received_total", "Manifest status bytes of the WorkStatuses a cluster sent.", ["cluster"]);
 
 /** What a session reports to the rest of the control plane. */
 export interface SessionEvents {
@@ -84,4 +89,16 @@ export interface AgentSessionOptions {
   customizations?: () => InterpreterCustomizations;
   /** The workloads this cluster's agent summarises (default: none). */
   metricsWanted?: () => MetricsWanted;
+}
+
+/** Issue 40: passes an agent's export report, or its list of exports, on within bounds; true for a report passed on. */
+export function passExports(gate: InboundGate, events: SessionEvents, cluster: string, kind: { $case: "serviceExport"; value: ServiceExportReport } | { $case: "serviceExportsSynced"; value: ServiceExportsSynced }): boolean {
+  if (kind.$case === "serviceExportsSynced") {
+    const exports = gate.serviceExportsSynced(kind.value);
+    if (exports !== undefined) events.serviceExportsSynced?.(cluster, exports);
+    return false;
+  }
+  const report = gate.serviceExport(kind.value);
+  if (report !== undefined) events.serviceExport?.(cluster, report);
+  return report !== undefined;
 }

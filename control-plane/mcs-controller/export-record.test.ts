@@ -44,6 +44,16 @@ describe("parseExport: an agent's report, checked field by field", () => {
       if (!r.ok) assert.match(r.reason, why);
     });
   }
+  it("keeps only exported labels and annotations Kubernetes takes, and never Flotilla's own keys", () => {
+    const r = parse({
+      ...good,
+      exportedLabels: { a: "1", "example.com/b": "2", "flotilla.dev/managed": "false", "x.flotilla.dev/y": "z", "bad key": "v", c: "not a value!" },
+      exportedAnnotations: { "flotilla.dev/adopt": "karmada", note: "free text, any characters!", "mcs.flotilla.dev/x": "1" },
+    });
+    assert.ok(r.ok);
+    assert.deepEqual(r.value.exportedLabels, { a: "1", "example.com/b": "2" });
+    assert.deepEqual(r.value.exportedAnnotations, { note: "free text, any characters!" });
+  });
   it("drops fields it does not know (the record holds only the schema's)", () => {
     const r = parse({ ...good, extra: "x", ports: [{ port: 1, targetPort: 9 }] });
     assert.ok(r.ok);

@@ -45,6 +45,34 @@ function stringMap(v: unknown, at: string): Record<string, string> | undefined {
   if (!isObject(v) || Object.keys(v).length > RECORD_BOUNDS.mapEntries) throw new Refused(`${at} is not a map of at most ${RECORD_BOUNDS.mapEntries} entries`);
   return Object.fromEntries(Object.entries(v).map(([k, x]) => [str(k, `${at} key`), str(x, `${at}[${k}]`, RECORD_BOUNDS.value)]));
 }
+const LABEL_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
+const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+/** A label or annotation key Kubernetes takes ([prefix/]name), and not one of Flotilla's own (which steer the agent). */
+export function exportableKey(key: string): boolean {
+  const slash = key.lastIndexOf("/");
+  const prefix = slash < 0 ? undefined : key.slice(0, slash);
+  const name = slash < 0 ? key : key.slice(slash + 1);
+  if (name.length > 63 || !LABEL_NAME.test(name)) return false;
+  if (prefix === undefined) return true;
+  if (prefix.length > 253 || !DNS_SUBDOMAIN.test(prefix)) return false;
+  return prefix !== "flotilla.dev" && !prefix.endsWith(".flotilla.dev");
+}
+
+/** A label value Kubernetes takes. */
+function labelValue(v: string): boolean {
+  return v === "" || (v.length <= 63 && LABEL_NAME.test(v));
+}
+
+/**
+ * The exported labels or annotations a ServiceImport may carry: those Kubernetes takes, never
+ * Flotilla's own keys (an annotation such as flotilla.dev/adopt would steer every member's agent).
+ */
+function exportable(m: Record<string, string> | undefined, labels: boolean): Record<string, string> | undefined {
+  if (m === undefined) return undefined;
+  return Object.fromEntries(Object.entries(m).filter(([k, v]) => exportableKey(k) && (!labels || labelValue(v))));
+}
+
 function protocol(v: unknown, at: string): string | undefined {
   if (v === undefined) return undefined;
   if (typeof v !== "string" || !PROTOCOLS.has(v)) throw new Refused(`${at} is not TCP, UDP or SCTP`);
@@ -126,8 +154,8 @@ export function parseExport(cluster: string, namespace: string, name: string, js
       internalTrafficPolicy: optStr(o.internalTrafficPolicy, "internalTrafficPolicy", 32),
       trafficDistribution: optStr(o.trafficDistribution, "trafficDistribution", 64),
       ipFamilies: o.ipFamilies === undefined ? undefined : list(o.ipFamilies, "ipFamilies", 2, (x, a) => str(x, a, 8)),
-      exportedLabels: stringMap(o.exportedLabels, "exportedLabels"),
-      exportedAnnotations: stringMap(o.exportedAnnotations, "exportedAnnotations"),
+      exportedLabels: exportable(stringMap(o.exportedLabels, "exportedLabels"), true),
+      exportedAnnotations: exportable(stringMap(o.exportedAnnotations, "exportedAnnotations"), false),
       endpointSlices: list(o.endpointSlices, "endpointSlices", RECORD_BOUNDS.slices, slice),
     });
     return { ok: true, value: spec };

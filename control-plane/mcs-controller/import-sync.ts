@@ -8,6 +8,7 @@ import type { Cluster } from "../../shared/api/types.ts";
 import { clusterReady } from "../../shared/cluster-ready.ts";
 import { judgedLeaving } from "../../shared/cluster-unjoin.ts";
 import { FEATURES } from "../../shared/protocol.ts";
+import { clusterAccepted } from "../scheduling/acceptance.ts";
 import type { Caches } from "../caches/caches.ts";
 import { importOfWorkKey, importWorkKey, importWorks } from "../mcs/index.ts";
 import type { WorkStore } from "../works/work-store.ts";
@@ -17,17 +18,30 @@ export const EXPORTS_WITHDRAWN = "ExportsWithdrawn";
 
 const serviceKey = (namespace: string, name: string) => `${namespace}/${name}`;
 
-/** The members an import goes to: every joined cluster not being unjoined. */
-export function importingClusters(clusters: Cluster[]): string[] {
-  return clusters.filter((c) => judgedLeaving(c) === false).map((c) => c.metadata.name ?? "").sort();
+/**
+ * The members in the clusterset, whose exports count and which get imports: every joined cluster
+ * not being unjoined, and, with --require-acceptance, accepted by an admin (a cluster that merely
+ * registered neither reads the clusterset's endpoints nor adds its own).
+ */
+export function importingClusters(clusters: Cluster[], requireAcceptance = false): string[] {
+  return clusters
+    .filter((c) => judgedLeaving(c) === false && (!requireAcceptance || clusterAccepted(c)))
+    .map((c) => c.metadata.name ?? "")
+    .sort();
 }
 
-/** Keeps the import Works in line with the records; returns a function that renders them all. */
-export function syncImportWorks(caches: Caches, works: WorkStore): () => void {
+/**
+ * Keeps the import Works in line with the records; returns a function that renders them all.
+ * Renders are coalesced per namespace/name to the next turn of the event loop (the informer's
+ * first list arrives one record at a time), and none is made before the records have listed: a
+ * partial set would be an import with some exporters' endpoints missing, pruned in every member.
+ */
+export function syncImportWorks(caches: Caches, works: WorkStore, opts: { requireAcceptance?: boolean } = {}): () => void {
+  const requireAcceptance = opts.requireAcceptance === true;
   /** namespace/name → the clusters that have its Work. */
   const placed = new Map<string, Set<string>>();
   const exportsOf = (namespace: string, name: string): MemberServiceExportSpec[] => {
-    const joined = new Set(importingClusters(caches.clusters.list()));
+    const joined = new Set(importingClusters(caches.clusters.list(), requireAcceptance));
     return caches.memberServiceExports
       .list()
       .map((r) => r.spec)
@@ -36,7 +50,7 @@ export function syncImportWorks(caches: Caches, works: WorkStore): () => void {
   const render = (namespace: string, name: string) => {
     const key = serviceKey(namespace, name);
     const exports = exportsOf(namespace, name);
-    const clusters = importingClusters(caches.clusters.list());
+    const clusters = importingClusters(caches.clusters.list(), requireAcceptance);
     const notReady = new Set(caches.clusters.list().filter((c) => !clusterReady(c)).map((c) => c.metadata.name ?? ""));
     const now = exports.length === 0 ? new Map() : importWorks(exports, clusters, notReady);
     for (const [cluster, work] of now) works.set(cluster, work);
@@ -45,19 +59,34 @@ export function syncImportWorks(caches: Caches, works: WorkStore): () => void {
     if (now.size === 0) placed.delete(key);
     else placed.set(key, new Set(now.keys()));
   };
-  const renderAll = () => {
-    const keys = new Set(placed.keys());
-    for (const r of caches.memberServiceExports.list()) keys.add(serviceKey(r.spec.namespace, r.spec.name));
+  const pending = new Set<string>();
+  let scheduled = false;
+  const flush = () => {
+    scheduled = false;
+    if (!caches.memberServiceExports.synced) return;
+    const keys = [...pending];
+    pending.clear();
     for (const k of keys) {
       const [namespace = "", name = ""] = k.split("/");
       render(namespace, name);
     }
   };
-  const changed = (r: MemberServiceExport) => render(r.spec.namespace, r.spec.name);
+  const schedule = (key: string) => {
+    pending.add(key);
+    if (scheduled) return;
+    scheduled = true;
+    setImmediate(flush);
+  };
+  const renderAll = () => {
+    for (const k of placed.keys()) schedule(k);
+    for (const r of caches.memberServiceExports.list()) schedule(serviceKey(r.spec.namespace, r.spec.name));
+  };
+  const changed = (r: MemberServiceExport) => schedule(serviceKey(r.spec.namespace, r.spec.name));
   caches.memberServiceExports.on({ add: changed, update: changed, delete: changed });
-  // A cluster that joins, leaves, or turns Ready or not: every import's members and endpoints.
+  void caches.memberServiceExports.whenSynced().then(renderAll);
+  // A cluster that joins, leaves, is accepted, or turns Ready or not: every import's members and endpoints.
   caches.onClusterShapeChange(
-    (c) => `${judgedLeaving(c)}/${clusterReady(c)}`,
+    (c) => `${judgedLeaving(c)}/${clusterReady(c)}/${clusterAccepted(c)}`,
     () => renderAll(),
   );
   works.addSource({

@@ -7,7 +7,7 @@ import { recordWriter } from "./record-writer.ts";
 
 export function startMcs(ctx: ControlPlaneContext): Part {
   const log = ctx.log.child({ component: "mcs" });
-  const renderAll = syncImportWorks(ctx.caches, ctx.works);
+  const renderAll = syncImportWorks(ctx.caches, ctx.works, { requireAcceptance: ctx.opts.requireAcceptance === true });
   const writer = recordWriter({ caches: ctx.caches, rest: ctx.rest, log });
   ctx.events.on("serviceExport", (cluster, report) => writer.report(cluster, report));
   ctx.events.on("serviceExportsSynced", (cluster, exports) => writer.synced(cluster, exports));

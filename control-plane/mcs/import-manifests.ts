@@ -23,6 +23,16 @@ import { derivedPortNames } from "./ports.ts";
 
 /** The ServiceImport, the derived Service, then the EndpointSlices (sorted by name), for one member. */
 export function importManifests(merged: MergedImport, cluster: string, notReady: ReadonlySet<string>): KubeObject[] {
+  return [memberServiceImport(merged, cluster), ...sharedManifests(merged, notReady)];
+}
+
+/** The ServiceImport for one member: the only manifest that differs between members (its clusterset status). */
+export function memberServiceImport(merged: MergedImport, cluster: string): KubeObject {
+  return serviceImport(merged, cluster, derivedServiceName(merged.namespace, merged.name));
+}
+
+/** The derived Service and the imported EndpointSlices: the same in every member, rendered once. */
+export function sharedManifests(merged: MergedImport, notReady: ReadonlySet<string>): KubeObject[] {
   const derivedName = derivedServiceName(merged.namespace, merged.name);
   const portNames = derivedPortNames(merged.ports);
   const portRenames = new Map<string, string>();
@@ -30,11 +40,7 @@ export function importManifests(merged: MergedImport, cluster: string, notReady:
     const to = portNames[i] ?? "";
     if ((p.name ?? "") !== to) portRenames.set(p.name ?? "", to);
   });
-  return [
-    serviceImport(merged, cluster, derivedName),
-    derivedService(merged, derivedName, portNames),
-    ...importedSlices(merged, { derivedName, portRenames, notReady }),
-  ];
+  return [derivedService(merged, derivedName, portNames), ...importedSlices(merged, { derivedName, portRenames, notReady })];
 }
 
 /** What this member's agent writes into the import's status, and onto its own export's conditions when it is an exporter. */

@@ -6,7 +6,7 @@
 import type { MemberServiceExportSpec } from "../../shared/api/mcs.ts";
 import { canonicalJson, contentHash } from "../../shared/content-hash.ts";
 import { parseWorkKey, workKey } from "../../shared/work-key.ts";
-import { importManifests } from "./import-manifests.ts";
+import { memberServiceImport, sharedManifests } from "./import-manifests.ts";
 import { type MergeOptions, mergeExports } from "./merge.ts";
 
 /** How an import's Work applies: a member object of that name Flotilla does not own is left alone (AlreadyExists). */
@@ -48,12 +48,17 @@ export function importWorks(exports: readonly MemberServiceExportSpec[], cluster
   const merged = mergeExports(exports, opts);
   if (merged === undefined) return out;
   const key = importWorkKey(merged.namespace, merged.name);
+  // The derived Service and the slices are the same for every member: rendered, encoded and
+  // hashed once, their bytes shared by every member's Work (a fleet of N costs one rendering).
+  const shared = sharedManifests(merged, notReady);
+  const sharedBytes = shared.map((m) => Buffer.from(canonicalJson(m)));
+  const sharedHash = contentHash(shared);
   for (const cluster of [...new Set(clusters)].sort()) {
-    const manifests = importManifests(merged, cluster, notReady);
+    const own = memberServiceImport(merged, cluster);
     out.set(cluster, {
       key,
-      hash: contentHash([manifests, CONFLICT_RESOLUTION]),
-      manifests: manifests.map((m) => Buffer.from(canonicalJson(m))),
+      hash: contentHash([own, sharedHash, CONFLICT_RESOLUTION]),
+      manifests: [Buffer.from(canonicalJson(own)), ...sharedBytes],
       conflictResolution: CONFLICT_RESOLUTION,
     });
   }

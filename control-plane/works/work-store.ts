@@ -53,6 +53,12 @@ export class WorkStore {
     return this.sources.find((s) => s.owns(key));
   }
 
+  /** Whether an agent that declares these features may be sent the Work (its source's feature among them, if it names one). */
+  sendable(key: string, features: readonly string[]): boolean {
+    const feature = this.sourceOf(key)?.feature;
+    return feature === undefined || features.includes(feature);
+  }
+
   /** True once the caches the Works are computed from have synced; before that the set is partial. */
   get synced(): boolean {
     return this.isSynced;

@@ -18,6 +18,8 @@ import { apply, eventually, getJson, kubectl, sleep } from "./helpers.ts";
 const NS = "mcs-e2e";
 /** A namespace only member1 has: member2 gets no import there, and no namespace. */
 const SOLO = "mcs-e2e-solo";
+/** A namespace where a user's own Service in member2 holds the derived Service's name. */
+const TAKEN = "mcs-e2e-taken";
 
 interface Condition {
   type: string;
@@ -25,12 +27,12 @@ interface Condition {
   reason?: string;
 }
 interface ServiceImport {
-  metadata: { annotations?: Record<string, string> };
+  metadata: { uid: string; annotations?: Record<string, string> };
   spec: { type: string; ips?: string[]; ipFamilies?: string[]; ports: { name?: string; port: number; protocol?: string }[] };
   status?: { clusters?: { cluster: string }[]; conditions?: Condition[] };
 }
 interface Slice {
-  metadata: { name: string; labels: Record<string, string> };
+  metadata: { name: string; uid: string; labels: Record<string, string> };
   endpoints?: { addresses: string[]; conditions?: { ready?: boolean } }[];
 }
 
@@ -63,6 +65,7 @@ describe("multi-cluster services (MCS API) on real members", () => {
     [m1, m2] = fleet.members as [Cluster, Cluster];
     for (const m of [m1, m2]) await kubectl(m, ["create", "namespace", NS]);
     await kubectl(m1, ["create", "namespace", SOLO]);
+    for (const m of [m1, m2]) await kubectl(m, ["create", "namespace", TAKEN]);
   });
   after(async () => {
     await dns?.stop();
@@ -134,6 +137,37 @@ describe("multi-cluster services (MCS API) on real members", () => {
     assert.ok(await imported(m2), "the import stays in member2");
     await flotilla.startAgent("member1");
     await eventually("member1's endpoints ready again in member2", () => slices(m2), (l) => l.some((x) => x.metadata.labels["multicluster.kubernetes.io/source-cluster"] === "member1" && (x.endpoints ?? []).some((e) => e.conditions?.ready === true)));
+  });
+
+  it("a user's Service holding the derived name in member2 is left alone: not taken over, its IP never the import's", async () => {
+    const theirs = JSON.stringify({ apiVersion: "v1", kind: "Service", metadata: { name: "clusterset-hello", namespace: TAKEN, labels: { owner: "user" } }, spec: { selector: { app: "other" }, ports: [{ port: 9 }] } });
+    await apply(m2, theirs);
+    const before = await getJson<{ metadata: { uid: string; resourceVersion: string; labels: Record<string, string> }; spec: { clusterIP: string } }>(m2, ["service", "-n", TAKEN, "clusterset-hello"]);
+    await apply(m1, service(TAKEN, [{ name: "tcp", port: 42 }]));
+    await apply(m1, serviceExport(TAKEN));
+    await eventually("the import in member1", () => imported(m1, TAKEN), (i) => (i.spec.ips?.length ?? 0) === 1);
+    await eventually("the import in member2", () => imported(m2, TAKEN), () => true);
+    await sleep(3000);
+    const after = await getJson<typeof before>(m2, ["service", "-n", TAKEN, "clusterset-hello"]);
+    assert.equal(after?.metadata.uid, before?.metadata.uid);
+    assert.equal(after?.metadata.resourceVersion, before?.metadata.resourceVersion, "the user's Service is not written");
+    assert.deepEqual(after?.metadata.labels, { owner: "user" });
+    assert.deepEqual((await imported(m2, TAKEN))?.spec.ips ?? [], [], "the user's Service's IP is not the import's");
+  });
+
+  it("the control plane and member2's agent restarted: every import and slice stays the same object", async () => {
+    const before = await imported(m2);
+    const slicesBefore = (await slices(m2)).map((s) => s.metadata.uid).sort();
+    assert.ok(before !== undefined && slicesBefore.length > 0);
+    await flotilla.stopControlPlane();
+    await flotilla.startControlPlane();
+    await flotilla.stopAgent("member2");
+    await flotilla.startAgent("member2");
+    // Time for both resyncs to act, were they to remove anything.
+    await sleep(5000);
+    assert.equal((await imported(m2))?.metadata.uid, before.metadata.uid);
+    assert.deepEqual((await slices(m2)).map((s) => s.metadata.uid).sort(), slicesBefore);
+    await eventually("member1's export still Ready", () => exportOf(m1), (e) => condition(e, "Ready")?.status === "True");
   });
 
   it("unexported everywhere: the import leaves every member with its derived Service and slices; the exported Service and its pods stay", async () => {

@@ -406,7 +406,15 @@ export interface SyncDone {
    * later streams, so that a fleet cut off at once does not come back at once. Unset (an older
    * hub): the agent's own backoff. An older agent ignores it.
    */
-  reconnectSpreadMs?: number | undefined;
+  reconnectSpreadMs?:
+    | number
+    | undefined;
+  /**
+   * What the hub takes beyond its protocol (issue 40: "mcs", it takes ServiceExportReport and
+   * ServiceExportsSynced). An older hub sends none, and the agent sends it none of those messages
+   * (an older hub ends a stream on a message it does not know).
+   */
+  hubFeatures: string[];
 }
 
 /** Identifies one object in the member cluster. */
@@ -3760,7 +3768,7 @@ export const MetricValue: MessageFns<MetricValue> = {
 };
 
 function createBaseSyncDone(): SyncDone {
-  return { workCount: 0, reconnectSpreadMs: undefined };
+  return { workCount: 0, reconnectSpreadMs: undefined, hubFeatures: [] };
 }
 
 export const SyncDone: MessageFns<SyncDone> = {
@@ -3770,6 +3778,9 @@ export const SyncDone: MessageFns<SyncDone> = {
     }
     if (message.reconnectSpreadMs !== undefined) {
       writer.uint32(16).uint32(message.reconnectSpreadMs);
+    }
+    for (const v of message.hubFeatures) {
+      writer.uint32(26).string(v!);
     }
     return writer;
   },
@@ -3803,6 +3814,14 @@ export const SyncDone: MessageFns<SyncDone> = {
             message.reconnectSpreadMs = reader.uint32();
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.hubFeatures.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3827,6 +3846,11 @@ export const SyncDone: MessageFns<SyncDone> = {
         : isSet(object.reconnect_spread_ms)
         ? globalThis.Number(object.reconnect_spread_ms)
         : undefined,
+      hubFeatures: globalThis.Array.isArray(object?.hubFeatures)
+        ? object.hubFeatures.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.hub_features)
+        ? object.hub_features.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -3838,6 +3862,9 @@ export const SyncDone: MessageFns<SyncDone> = {
     if (message.reconnectSpreadMs !== undefined) {
       obj.reconnectSpreadMs = Math.round(message.reconnectSpreadMs);
     }
+    if (message.hubFeatures?.length) {
+      obj.hubFeatures = message.hubFeatures;
+    }
     return obj;
   },
 
@@ -3848,6 +3875,7 @@ export const SyncDone: MessageFns<SyncDone> = {
     const message = createBaseSyncDone();
     message.workCount = object.workCount ?? 0;
     message.reconnectSpreadMs = object.reconnectSpreadMs ?? undefined;
+    message.hubFeatures = object.hubFeatures?.map((e) => e) || [];
     return message;
   },
 };

@@ -1,0 +1,110 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { exportOf } from "../mcs/exports.fixtures.ts";
+import { importWorkKey } from "../mcs/index.ts";
+import { WorkStore } from "../works/work-store.ts";
+import { syncImportWorks } from "./import-sync.ts";
+import { clusterOf, mcsCaches, recordOf, unsynced } from "./mcs.fixtures.ts";
+
+const KEY = importWorkKey("mcs-test", "hello");
+
+/** Renders are coalesced to the next turn of the event loop. */
+const tick = () => new Promise((r) => setImmediate(r));
+
+function setup(clusters = [clusterOf("member1"), clusterOf("member2")], requireAcceptance = false) {
+  const { caches, clusters: cl, records } = mcsCaches();
+  for (const c of clusters) cl.put(c);
+  const works = new WorkStore();
+  syncImportWorks(caches, works, { requireAcceptance });
+  const intent = (cluster: string) => works.sourceOf(KEY)?.absenceIntent(cluster, KEY);
+  return { caches, cl, records, works, intent };
+}
+const manifests = (works: WorkStore, cluster: string) => (works.get(cluster, KEY)?.manifests ?? []).map((b) => JSON.parse(String(b)) as { kind: string; endpoints?: { conditions?: { ready?: boolean } }[] });
+
+describe("syncImportWorks: every record → the import's Work in every joined member (issue 40)", () => {
+  it("one export: a Work in each member, exporter included, sent only to agents that declare mcs", async () => {
+    const { records, works } = setup();
+    records.put(recordOf(exportOf("member1", 0)));
+    await tick();
+    assert.ok(works.get("member1", KEY));
+    assert.ok(works.get("member2", KEY));
+    assert.equal(works.sourceOf(KEY)?.feature, "mcs");
+    assert.deepEqual(manifests(works, "member2").map((m) => m.kind), ["ServiceImport", "Service", "EndpointSlice"]);
+  });
+  it("an exporting cluster not Ready: its endpoints are kept, marked not ready; nothing is removed", async () => {
+    const { cl, records, works, intent } = setup();
+    records.put(recordOf(exportOf("member1", 0)));
+    cl.put(clusterOf("member1", { ready: false }));
+    await tick();
+    const slice = manifests(works, "member2").find((m) => m.kind === "EndpointSlice");
+    assert.equal(slice?.endpoints?.length, 1);
+    assert.equal(slice?.endpoints?.[0]?.conditions?.ready, false);
+    assert.equal(intent("member2"), undefined);
+  });
+  it("the last export withdrawn (its record deleted on the listed informer): each member may remove the import", async () => {
+    const { records, works, intent } = setup();
+    const r = recordOf(exportOf("member1", 0));
+    records.put(r);
+    records.remove(r);
+    await tick();
+    assert.equal(works.get("member2", KEY), undefined);
+    assert.deepEqual(intent("member2"), { reason: "ExportsWithdrawn", preserve: false });
+  });
+  it("one of two exports withdrawn: the import stays everywhere", async () => {
+    const { records, works, intent } = setup();
+    const r1 = recordOf(exportOf("member1", 0));
+    records.put(r1);
+    records.put(recordOf(exportOf("member2", 1)));
+    records.remove(r1);
+    await tick();
+    assert.ok(works.get("member1", KEY));
+    assert.equal(intent("member1"), undefined);
+  });
+  it("records not listed yet (a control plane starting): no removal, whatever the store lacks", async () => {
+    const { records, intent } = setup();
+    unsynced(records);
+    assert.equal(intent("member2"), undefined);
+  });
+  it("a member being unjoined gets no Work and removes its import (ClusterUnjoined); one unjoined by force removes nothing", async () => {
+    const { cl, records, works, intent } = setup();
+    records.put(recordOf(exportOf("member1", 0)));
+    cl.put(clusterOf("member2", { unjoining: true }));
+    await tick();
+    assert.equal(works.get("member2", KEY), undefined);
+    assert.deepEqual(intent("member2"), { reason: "ClusterUnjoined", preserve: false });
+    const forced = clusterOf("member2", { unjoining: true });
+    forced.metadata.annotations = { "flotilla.dev/unjoin-force": "true" };
+    cl.put(forced);
+    await tick();
+    assert.equal(intent("member2"), undefined);
+    assert.equal(intent("member9"), undefined, "a cluster the cache lacks is no intent");
+  });
+  it("records not listed yet: nothing is rendered, not even from the records listed so far (a partial import would prune the others' endpoints)", async () => {
+    const { records, works } = setup();
+    unsynced(records);
+    records.put(recordOf(exportOf("member1", 0)));
+    await tick();
+    assert.equal(works.get("member1", KEY), undefined);
+  });
+  it("--require-acceptance: a cluster no admin accepted neither imports nor exports", async () => {
+    const accepted = (name: string) => {
+      const c = clusterOf(name);
+      (c.spec as { hubAcceptsClient?: boolean }).hubAcceptsClient = true;
+      return c;
+    };
+    const { records, works } = setup([accepted("member1"), clusterOf("member2"), accepted("member3")], true);
+    records.put(recordOf(exportOf("member2", 0)));
+    await tick();
+    assert.equal(works.get("member1", KEY), undefined, "member2's export does not count");
+    records.put(recordOf(exportOf("member1", 1)));
+    await tick();
+    assert.ok(works.get("member3", KEY));
+    assert.equal(works.get("member2", KEY), undefined, "member2 gets no import");
+  });
+  it("a record of a cluster that left the fleet no longer counts as an export", async () => {
+    const { records, works } = setup([clusterOf("member2")]);
+    records.put(recordOf(exportOf("member1", 0)));
+    await tick();
+    assert.equal(works.get("member2", KEY), undefined);
+  });
+});
