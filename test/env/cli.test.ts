@@ -153,6 +153,18 @@ describe("flotilla local fleet (test/env/cli.ts up), one member", () => {
     assert.equal(lb.length, 1, `member1 Service demo/web has a load-balancer address: ${JSON.stringify(member1Service.status)}`);
     assert.deepEqual(await resolveAt(dnsServer, "web.demo.fleet.svc.example.com", "A"), lb);
 
+    // Multi-cluster services: the sample's ServiceExport, propagated with its Service, is imported
+    // in the member with an IP of its own.
+    const imports = kc.makeApiClient(CustomObjectsApi);
+    const imported = await waitFor(
+      async () => {
+        const o = (await imports.getNamespacedCustomObject({ group: "multicluster.x-k8s.io", version: "v1beta1", namespace: "demo", plural: "serviceimports", name: "web" }).catch(() => undefined)) as { spec?: { type?: string; ips?: string[] } } | undefined;
+        return (o?.spec?.ips?.length ?? 0) > 0 ? o : undefined;
+      },
+      { what: "the ServiceImport demo/web in member1", timeoutMs: 30_000 },
+    );
+    assert.equal(imported.spec?.type, "ClusterSetIP");
+
     // The dashboard: its address in <state>/dashboard-url and in up's hints, its page served over
     // TLS with the test CA's certificate.
     const dashboard = (await readFile(join(state, "dashboard-url"), "utf8")).trim();
