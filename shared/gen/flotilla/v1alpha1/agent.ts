@@ -530,7 +530,7 @@ export interface ServiceExportReport {
   name: string;
   /**
    * MemberServiceExportSpec (shared/api/mcs.ts) as JSON, without `cluster` (the hub takes the
-   * cluster from the stream's certificate). Empty when withdrawn. At most 4 MiB.
+   * cluster from the stream's certificate). Empty when withdrawn. At most 512 KiB.
    */
   export: Buffer;
   /**
