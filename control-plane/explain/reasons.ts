@@ -106,6 +106,23 @@ export const REASON_SENTENCES: Readonly<Record<string, string>> = {
   // Admission webhook answers (webhook/admission.ts).
   Forbidden: "The admission webhook refused the object: the caller may not make it.",
   BadRequest: "The admission webhook refused the object: it is invalid (for example a script that does not compile).",
+  // Multi-cluster services (issue 40): a ServiceExport's and a ServiceImport's conditions (KEP-1645's reasons), an import's removal.
+  Valid: "The ServiceExport names a Service that can be exported.",
+  NoService: "The ServiceExport names no Service of its name in its namespace, so nothing is exported.",
+  InvalidServiceType: "The exported Service is ExternalName, which cannot be exported.",
+  Ready: "The export is merged into the clusterset's import, which every member with the namespace has.",
+  Pending: "The export waits for the clusterset to merge it (its agent reported it; the import is on its way).",
+  NoConflicts: "Every cluster's export of this Service agrees on what can conflict.",
+  PortConflict: "The exports' ports clash; the import has their union, with the oldest export's where they clash.",
+  TypeConflict: "Some exports are headless and some are not; the import takes the oldest export's type.",
+  SessionAffinityConflict: "The exports' session affinity differs; the import takes the oldest export's.",
+  SessionAffinityConfigConflict: "The exports' session affinity timeout differs; the import takes the oldest export's.",
+  InternalTrafficPolicyConflict: "The exports' internalTrafficPolicy differs; the import takes the oldest export's.",
+  TrafficDistributionConflict: "The exports' trafficDistribution differs; the import takes the oldest export's.",
+  LabelsConflict: "The exports' exportedLabels differ; the import carries the oldest export's set.",
+  AnnotationsConflict: "The exports' exportedAnnotations differ; the import carries the oldest export's set.",
+  IPFamilyConflict: "An export shares no IP family with the oldest export; its endpoints may not be reachable through the import.",
+  ExportsWithdrawn: "No cluster exports the Service any more (each export was deleted, or its Service), so the import leaves the member.",
 };
 
 /** Reasons made from a prefix and a word (a template literal in the source): "Rollout*" → RolloutPaused, … */
