@@ -10,7 +10,7 @@ import { judgedLeaving } from "../../shared/cluster-unjoin.ts";
 import { FEATURES } from "../../shared/protocol.ts";
 import { clusterAccepted } from "../scheduling/acceptance.ts";
 import type { Caches } from "../caches/caches.ts";
-import { importOfWorkKey, importWorkKey, importWorks } from "../mcs/index.ts";
+import { type ImportWork, importOfWorkKey, importWorks } from "../mcs/index.ts";
 import type { WorkStore } from "../works/work-store.ts";
 
 /** The reason an agent is given when it removes an import (logged with each object it deletes). */
@@ -38,8 +38,8 @@ export function importingClusters(clusters: Cluster[], requireAcceptance = false
  */
 export function syncImportWorks(caches: Caches, works: WorkStore, opts: { requireAcceptance?: boolean } = {}): () => void {
   const requireAcceptance = opts.requireAcceptance === true;
-  /** namespace/name → the clusters that have its Work. */
-  const placed = new Map<string, Set<string>>();
+  /** namespace/name → the Works (their keys) each member has of it. */
+  const placed = new Map<string, Map<string, Set<string>>>();
   const exportsOf = (namespace: string, name: string): MemberServiceExportSpec[] => {
     const joined = new Set(importingClusters(caches.clusters.list(), requireAcceptance));
     return caches.memberServiceExports
@@ -52,12 +52,16 @@ export function syncImportWorks(caches: Caches, works: WorkStore, opts: { requir
     const exports = exportsOf(namespace, name);
     const clusters = importingClusters(caches.clusters.list(), requireAcceptance);
     const notReady = new Set(caches.clusters.list().filter((c) => !clusterReady(c)).map((c) => c.metadata.name ?? ""));
-    const now = exports.length === 0 ? new Map() : importWorks(exports, clusters, notReady);
-    for (const [cluster, work] of now) works.set(cluster, work);
+    const now = exports.length === 0 ? new Map<string, ImportWork[]>() : importWorks(exports, clusters, notReady);
+    const keys = new Map<string, Set<string>>();
+    for (const [cluster, ws] of now) {
+      for (const w of ws) works.set(cluster, w);
+      keys.set(cluster, new Set(ws.map((w) => w.key)));
+    }
     // Removed from the store; the hub asks absenceIntent below whether the agent removes it.
-    for (const cluster of placed.get(key) ?? []) if (!now.has(cluster)) works.delete(cluster, importWorkKey(namespace, name));
-    if (now.size === 0) placed.delete(key);
-    else placed.set(key, new Set(now.keys()));
+    for (const [cluster, had] of placed.get(key) ?? []) for (const k of had) if (!(keys.get(cluster)?.has(k) ?? false)) works.delete(cluster, k);
+    if (keys.size === 0) placed.delete(key);
+    else placed.set(key, keys);
   };
   const pending = new Set<string>();
   let scheduled = false;
@@ -98,9 +102,11 @@ export function syncImportWorks(caches: Caches, works: WorkStore, opts: { requir
       const leaving = judgedLeaving(caches.clusters.get(cluster));
       if (leaving === undefined) return undefined;
       if (leaving) return { reason: "ClusterUnjoined", preserve: false };
-      // Unknown until the records have listed; withdrawn only when no joined cluster exports it.
+      // Unknown until the records have listed; withdrawn only when no joined cluster exports it
+      // (for one cluster's slices: when that cluster does not).
       if (!caches.memberServiceExports.synced) return undefined;
-      return exportsOf(ref.namespace, ref.name).length === 0 ? { reason: EXPORTS_WITHDRAWN, preserve: false } : undefined;
+      const exporters = exportsOf(ref.namespace, ref.name).filter((e) => ref.cluster === undefined || e.cluster === ref.cluster);
+      return exporters.length === 0 ? { reason: EXPORTS_WITHDRAWN, preserve: false } : undefined;
     },
   });
   return renderAll;

@@ -23,7 +23,7 @@ import { derivedPortNames } from "./ports.ts";
 
 /** The ServiceImport, the derived Service, then the EndpointSlices (sorted by name), for one member. */
 export function importManifests(merged: MergedImport, cluster: string, notReady: ReadonlySet<string>): KubeObject[] {
-  return [memberServiceImport(merged, cluster), ...sharedManifests(merged, notReady)];
+  return [memberServiceImport(merged, cluster), derivedServiceOf(merged), ...slicesOf(merged, notReady)];
 }
 
 /** The ServiceImport for one member: the only manifest that differs between members (its clusterset status). */
@@ -31,8 +31,13 @@ export function memberServiceImport(merged: MergedImport, cluster: string): Kube
   return serviceImport(merged, cluster, derivedServiceName(merged.namespace, merged.name));
 }
 
-/** The derived Service and the imported EndpointSlices: the same in every member, rendered once. */
-export function sharedManifests(merged: MergedImport, notReady: ReadonlySet<string>): KubeObject[] {
+/** The derived Service: the same in every member, rendered once. */
+export function derivedServiceOf(merged: MergedImport): KubeObject {
+  return derivedService(merged, derivedServiceName(merged.namespace, merged.name), derivedPortNames(merged.ports));
+}
+
+/** The imported EndpointSlices, of every exporting cluster or of `cluster` only: the same in every member, rendered once. */
+export function slicesOf(merged: MergedImport, notReady: ReadonlySet<string>, cluster?: string): KubeObject[] {
   const derivedName = derivedServiceName(merged.namespace, merged.name);
   const portNames = derivedPortNames(merged.ports);
   const portRenames = new Map<string, string>();
@@ -40,7 +45,7 @@ export function sharedManifests(merged: MergedImport, notReady: ReadonlySet<stri
     const to = portNames[i] ?? "";
     if ((p.name ?? "") !== to) portRenames.set(p.name ?? "", to);
   });
-  return [derivedService(merged, derivedName, portNames), ...importedSlices(merged, { derivedName, portRenames, notReady })];
+  return importedSlices(merged, { derivedName, portRenames, notReady, ...(cluster === undefined ? {} : { cluster }) });
 }
 
 /** What this member's agent writes into the import's status, and onto its own export's conditions when it is an exporter. */

@@ -32,12 +32,15 @@ export interface SliceContext {
   portRenames: ReadonlyMap<string, string>;
   /** Exporting clusters that are not ready: their endpoints are kept, not ready and not serving. */
   notReady: ReadonlySet<string>;
+  /** Only this exporting cluster's slices (its own Work); all when absent. */
+  cluster?: string;
 }
 
 /** Every exporting cluster's slices as EndpointSlices in the import's namespace, sorted by name. */
 export function importedSlices(merged: MergedImport, ctx: SliceContext): KubeObject[] {
   const out: KubeObject[] = [];
   for (const e of merged.exports) {
+    if (ctx.cluster !== undefined && e.cluster !== ctx.cluster) continue;
     for (const slice of e.endpointSlices) {
       const endpoints = slice.endpoints.map((ep) => endpoint(ep, ctx.notReady.has(e.cluster))).sort(byContent);
       const ports = slice.ports.map((p) => slicePort(p, ctx.portRenames));

@@ -10,6 +10,7 @@ import type { Cluster } from "./cluster.ts";
 import { nodeCompileCacheDir } from "./compile-cache.ts";
 import type { Fleet } from "./fleet.ts";
 import { freePort } from "./free-port.ts";
+import { isPortClash } from "./port-retry.ts";
 import { type HubProxy, startHubProxy } from "./hub-proxy.ts";
 import { ManagedProcess } from "./managed-process.ts";
 import { argsKnownBy } from "./previous-version.ts";
@@ -149,16 +150,24 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
   // flotillactl finds the Admin API and an admin certificate here (DESIGN §10: no flags needed).
   const admin = await issueAdminCertificate(ca, "admin");
   files.push(["admin.crt", admin.certPem], ["admin.key", admin.keyPem]);
-  const hubPort = await freePort();
+  // Picked again when another process takes one of them before the first control plane binds it
+  // (a lost port race, not a fault of the code under test); fixed from then on, restarts reuse them.
+  let hubPort = await freePort();
   const proxy: HubProxy | undefined = opts.hubProxy ? await startHubProxy([hubPort]) : undefined;
-  const agentHubPort = proxy?.port ?? hubPort;
-  const registrationPort = await freePort();
-  const webhookPort = await freePort();
-  const dashboardPort = opts.dashboard ? await freePort() : undefined;
+  let agentHubPort = proxy?.port ?? hubPort;
+  let registrationPort = await freePort();
+  let webhookPort = await freePort();
+  let dashboardPort = opts.dashboard ? await freePort() : undefined;
   files.push(["admin-endpoint", `127.0.0.1:${hubPort}\n`]);
   await Promise.all(files.map(([f, text]) => writeFile(join(certsDir, f), text, { mode: 0o600 })));
 
-  const controlPlaneHealthPort = await freePort();
+  let controlPlaneHealthPort = await freePort();
+  const repickPorts = async () => {
+    [hubPort, registrationPort, webhookPort, controlPlaneHealthPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+    dashboardPort = opts.dashboard ? await freePort() : undefined;
+    agentHubPort = hubPort;
+    await writeFile(join(certsDir, "admin-endpoint"), `127.0.0.1:${hubPort}\n`, { mode: 0o600 });
+  };
   const env = { ...process.env, LOG_LEVEL: opts.logLevel ?? process.env.FLOTILLA_TEST_LOG_LEVEL ?? "info", NODE_COMPILE_CACHE: nodeCompileCacheDir() };
   const node = process.execPath;
   const bundles = await ensureTestBundles();
@@ -282,7 +291,17 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
   };
 
   try {
-    await startControlPlane();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await startControlPlane();
+        break;
+      } catch (err) {
+        // Behind a hub proxy the ports are the proxy's to know: no second pick there.
+        if (attempt >= 3 || proxy !== undefined || !isPortClash(err)) throw err;
+        await controlPlane?.stop();
+        await repickPorts();
+      }
+    }
     const registered = fleet.members.filter((m) => !(opts.unregistered ?? []).includes(m.name));
     // Each member on its own: its Cluster, its certificate (bound to the Cluster's uid), its agent.
     await allSettledOrThrow(
