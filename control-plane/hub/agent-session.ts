@@ -58,7 +58,7 @@ export class AgentSession {
     this.live = new LiveRequests(this.cluster, (m) => this.call.write(m));
     this.deletions = new OutboundDeletions({
       cluster: this.cluster,
-      intent: (key) => this.intent(key),
+      intent: (key) => this.intent(key), brakeKey: (key) => this.works.brakeKey(key),
       ...(opts.deletionBudget ? { budget: opts.deletionBudget } : {}),
       ...(opts.deletionWindow ? { window: opts.deletionWindow } : {}),
       onHeld: (key, message) => {

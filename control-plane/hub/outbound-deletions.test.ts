@@ -23,6 +23,16 @@ describe("OutboundDeletions: the brake on one cluster", () => {
     assert.equal(held.length, 5, "a hold is reported once");
   });
 
+  it("Works that carry one object together (an import and its clusters' slices) count once in the window", () => {
+    const held: string[] = [];
+    const d = new OutboundDeletions({ cluster: "member1", intent: () => ({ reason: "ExportsWithdrawn", preserve: false }), budget: { percent: 50, min: 2, windowMs: 60_000 }, onHeld: (k) => held.push(k), brakeKey: (k) => k.split(".")[0] ?? k, now: () => 0 });
+    const keys = ["a", "a.m1", "a.m2", "b", "b.m1", "c", "c.m1"];
+    for (const k of keys) d.holding(k);
+    const sent = keys.filter((k) => d.deleteFor(k) !== undefined);
+    assert.deepEqual(sent, ["a", "a.m1", "a.m2", "b", "b.m1"], "two imports fit the budget of 2, whatever Works carry them");
+    assert.deepEqual(held, ["c", "c.m1"]);
+  });
+
   it("approve sends what is held (past the budget) and starts the window again", () => {
     const { d, keys } = setup(10);
     for (const k of keys) d.deleteFor(k);

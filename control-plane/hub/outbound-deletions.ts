@@ -66,6 +66,7 @@ export class OutboundDeletions {
   private readonly heldEarlier = new Set<string>();
   /** Removals waiting for a workload that refers to them to leave the cluster first. */
   private readonly waits = new DependentWaits();
+  private readonly brakeKey: (key: string) => string;
 
   constructor(opts: {
     cluster: string;
@@ -79,8 +80,11 @@ export class OutboundDeletions {
     window?: DeletionWindow;
     /** A deletion was held (once per key until it is sent, given back, or decided). */
     onHeld: (key: string, message: string) => void;
+    /** The key a Work's deletion counts under in the window (default its own): Works that carry one object together count once. */
+    brakeKey?: (key: string) => string;
     now?: () => number;
   }) {
+    this.brakeKey = opts.brakeKey ?? ((key) => key);
     this.cluster = opts.cluster;
     this.intent = opts.intent;
     this.onHeld = opts.onHeld;
@@ -167,14 +171,14 @@ export class OutboundDeletions {
     }
     // Nothing is destroyed when the objects stay, nor when the cluster itself is leaving (unjoin).
     const exempt = intent.preserve || intent.reason === "ClusterUnjoined" || decision !== undefined;
-    if (!exempt && !this.window.allows(this.holds.size, key)) {
+    if (!exempt && !this.window.allows(this.holds.size, this.brakeKey(key))) {
       if (!this.held.has(key)) {
         this.held.set(key, intent.reason);
         this.onHeld(key, this.heldMessage(key));
       }
       return undefined;
     }
-    if (decision === undefined && !exempt) this.window.record(key);
+    if (decision === undefined && !exempt) this.window.record(this.brakeKey(key));
     this.misread.delete(key);
     this.heldEarlier.delete(key);
     this.earlier.delete(key);

@@ -33,6 +33,8 @@ describe("syncImportWorks: every record → the import's Work in every joined me
     assert.deepEqual(manifests(works, "member2").map((m) => m.kind), ["ServiceImport", "Service"]);
     assert.deepEqual(manifests(works, "member2", SLICES_1).map((m) => m.kind), ["EndpointSlice"]);
     assert.equal(works.sourceOf(SLICES_1)?.feature, "mcs");
+    assert.equal(works.brakeKey(SLICES_1), KEY, "an import's slices count with it in the deletion brake");
+    assert.equal(works.brakeKey("apps/v1/Deployment/shop/web"), "apps/v1/Deployment/shop/web");
   });
   it("an exporting cluster not Ready: its endpoints are kept, marked not ready; nothing is removed", async () => {
     const { cl, records, works, intent } = setup();

@@ -10,7 +10,7 @@ import { judgedLeaving } from "../../shared/cluster-unjoin.ts";
 import { FEATURES } from "../../shared/protocol.ts";
 import { clusterAccepted } from "../scheduling/acceptance.ts";
 import type { Caches } from "../caches/caches.ts";
-import { type ImportWork, importOfWorkKey, importWorks } from "../mcs/index.ts";
+import { type ImportWork, importOfWorkKey, importWorkKey, importWorks } from "../mcs/index.ts";
 import type { WorkStore } from "../works/work-store.ts";
 
 /** The reason an agent is given when it removes an import (logged with each object it deletes). */
@@ -96,6 +96,11 @@ export function syncImportWorks(caches: Caches, works: WorkStore, opts: { requir
   works.addSource({
     owns: (key) => importOfWorkKey(key) !== undefined,
     feature: FEATURES.mcs,
+    // An import and its clusters' slices are one object to the user: their removals count once.
+    brakeKey: (key) => {
+      const ref = importOfWorkKey(key);
+      return ref === undefined ? key : importWorkKey(ref.namespace, ref.name);
+    },
     absenceIntent: (cluster, key) => {
       const ref = importOfWorkKey(key);
       if (ref === undefined) return undefined;

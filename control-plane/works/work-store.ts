@@ -24,6 +24,8 @@ export interface WorkSource {
   owns(key: string): boolean;
   /** The Hello feature an agent must declare to be sent these Works (DESIGN §11: never what an old agent would misread). */
   feature?: string;
+  /** The key a Work's removal counts under in the deletion brake's window (default its own): Works that carry one object together count once. */
+  brakeKey?(key: string): string;
   /** Why the cluster's agent may remove the Work's objects, or undefined to keep them. */
   absenceIntent(cluster: string, key: string): { reason: "TemplateDeleted" | "PlacementChanged" | "ClusterUnjoined" | "ExportsWithdrawn"; preserve: false } | undefined;
 }
@@ -51,6 +53,11 @@ export class WorkStore {
   /** The source that owns a key, if any (undefined: a binding's Work). */
   sourceOf(key: string): WorkSource | undefined {
     return this.sources.find((s) => s.owns(key));
+  }
+
+  /** The key the deletion brake counts a Work's removal under (its source's grouping, else the key itself). */
+  brakeKey(key: string): string {
+    return this.sourceOf(key)?.brakeKey?.(key) ?? key;
   }
 
   /** Whether an agent that declares these features may be sent the Work (its source's feature among them, if it names one). */
