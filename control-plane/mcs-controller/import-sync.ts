@@ -40,18 +40,27 @@ export function syncImportWorks(caches: Caches, works: WorkStore, opts: { requir
   const requireAcceptance = opts.requireAcceptance === true;
   /** namespace/name → the Works (their keys) each member has of it. */
   const placed = new Map<string, Map<string, Set<string>>>();
-  const exportsOf = (namespace: string, name: string): MemberServiceExportSpec[] => {
-    const joined = new Set(importingClusters(caches.clusters.list(), requireAcceptance));
-    return caches.memberServiceExports
-      .list()
-      .map((r) => r.spec)
-      .filter((s) => s.namespace === namespace && s.name === name && joined.has(s.cluster));
+  /** namespace/name → the joined clusters' exports of it, from one pass over the records. */
+  const exportsByService = (clusters: string[]): Map<string, MemberServiceExportSpec[]> => {
+    const joined = new Set(clusters);
+    const out = new Map<string, MemberServiceExportSpec[]>();
+    for (const { spec } of caches.memberServiceExports.list()) {
+      if (!joined.has(spec.cluster)) continue;
+      const k = serviceKey(spec.namespace, spec.name);
+      out.set(k, [...(out.get(k) ?? []), spec]);
+    }
+    return out;
   };
-  const render = (namespace: string, name: string) => {
-    const key = serviceKey(namespace, name);
-    const exports = exportsOf(namespace, name);
-    const clusters = importingClusters(caches.clusters.list(), requireAcceptance);
-    const notReady = new Set(caches.clusters.list().filter((c) => !clusterReady(c)).map((c) => c.metadata.name ?? ""));
+  const exportsOf = (namespace: string, name: string) => exportsByService(importingClusters(caches.clusters.list(), requireAcceptance)).get(serviceKey(namespace, name)) ?? [];
+  /** What every render of one flush shares: computed once, not once per namespace/name. */
+  interface Fleet {
+    clusters: string[];
+    notReady: Set<string>;
+    exports: Map<string, MemberServiceExportSpec[]>;
+  }
+  const render = (key: string, fleet: Fleet) => {
+    const { clusters, notReady } = fleet;
+    const exports = fleet.exports.get(key) ?? [];
     const now = exports.length === 0 ? new Map<string, ImportWork[]>() : importWorks(exports, clusters, notReady);
     const keys = new Map<string, Set<string>>();
     for (const [cluster, ws] of now) {
@@ -70,10 +79,9 @@ export function syncImportWorks(caches: Caches, works: WorkStore, opts: { requir
     if (!caches.memberServiceExports.synced) return;
     const keys = [...pending];
     pending.clear();
-    for (const k of keys) {
-      const [namespace = "", name = ""] = k.split("/");
-      render(namespace, name);
-    }
+    const clusters = importingClusters(caches.clusters.list(), requireAcceptance);
+    const fleet: Fleet = { clusters, notReady: new Set(caches.clusters.list().filter((c) => !clusterReady(c)).map((c) => c.metadata.name ?? "")), exports: exportsByService(clusters) };
+    for (const k of keys) render(k, fleet);
   };
   const schedule = (key: string) => {
     pending.add(key);

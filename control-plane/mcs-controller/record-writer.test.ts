@@ -131,3 +131,23 @@ describe("recordWriter: the byte budget of one cluster", () => {
     assert.equal(writer.controller.queue.length, fits + 1);
   });
 });
+
+describe("recordWriter: a cluster gone from the control cluster (unjoined)", () => {
+  it("withdraws that cluster's records only, each at the version held", async () => {
+    const { records, calls, writer, drain } = setup();
+    records.put(recordOf(exportOf("member1", 0)));
+    records.put(recordOf({ ...exportOf("member1", 0), name: "other" }));
+    records.put(recordOf(exportOf("member2", 0)));
+    writer.clusterGone("member1");
+    await drain();
+    assert.deepEqual(calls.map((c) => [c.verb, c.path.split("/").pop()]).sort(), [["delete", "member1.mcs-test.hello"], ["delete", "member1.mcs-test.other"]]);
+    assert.ok(calls.every((c) => (c.body as { preconditions: { resourceVersion?: string } }).preconditions.resourceVersion === "1"));
+  });
+  it("a cluster with no records: nothing is deleted", async () => {
+    const { records, calls, writer, drain } = setup();
+    records.put(recordOf(exportOf("member2", 0)));
+    writer.clusterGone("member1");
+    await drain();
+    assert.deepEqual(calls, []);
+  });
+});
