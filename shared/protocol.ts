@@ -23,6 +23,11 @@ export const FEATURES = {
    * applies the clusterset's imports (Works whose manifests never create their namespace).
    */
   mcs: "mcs",
+  /**
+   * Issue 41: it takes MemberApiRequest (and its credits and cancels) and answers each with
+   * MemberApiResponse frames, as the caller, within the window granted.
+   */
+  memberApi: "member-api",
 } as const;
 
 /** What a hub declares in SyncDone: the agent messages it takes beyond its protocol. */

@@ -42,6 +42,12 @@ export interface ClusterInfo {
 
 export interface ListClustersResponse {
   clusters: ClusterInfo[];
+  /**
+   * Issue 41: where callers reach each member's Kubernetes API through the control plane
+   * (https://host:port; a member's endpoint is <member_api_url>/clusters/<name>), or empty when
+   * the control plane serves no member API.
+   */
+  memberApiUrl: string;
 }
 
 /**
@@ -637,13 +643,16 @@ export const ClusterInfo: MessageFns<ClusterInfo> = {
 };
 
 function createBaseListClustersResponse(): ListClustersResponse {
-  return { clusters: [] };
+  return { clusters: [], memberApiUrl: "" };
 }
 
 export const ListClustersResponse: MessageFns<ListClustersResponse> = {
   encode(message: ListClustersResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.clusters) {
       ClusterInfo.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.memberApiUrl !== "") {
+      writer.uint32(18).string(message.memberApiUrl);
     }
     return writer;
   },
@@ -669,6 +678,14 @@ export const ListClustersResponse: MessageFns<ListClustersResponse> = {
             message.clusters.push(ClusterInfo.decode(reader, reader.uint32()));
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.memberApiUrl = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -686,6 +703,11 @@ export const ListClustersResponse: MessageFns<ListClustersResponse> = {
       clusters: globalThis.Array.isArray(object?.clusters)
         ? object.clusters.map((e: any) => ClusterInfo.fromJSON(e))
         : [],
+      memberApiUrl: isSet(object.memberApiUrl)
+        ? globalThis.String(object.memberApiUrl)
+        : isSet(object.member_api_url)
+        ? globalThis.String(object.member_api_url)
+        : "",
     };
   },
 
@@ -693,6 +715,9 @@ export const ListClustersResponse: MessageFns<ListClustersResponse> = {
     const obj: any = {};
     if (message.clusters?.length) {
       obj.clusters = message.clusters.map((e) => ClusterInfo.toJSON(e));
+    }
+    if (message.memberApiUrl !== "") {
+      obj.memberApiUrl = message.memberApiUrl;
     }
     return obj;
   },
@@ -703,6 +728,7 @@ export const ListClustersResponse: MessageFns<ListClustersResponse> = {
   fromPartial<I extends Exact<DeepPartial<ListClustersResponse>, I>>(object: I): ListClustersResponse {
     const message = createBaseListClustersResponse();
     message.clusters = object.clusters?.map((e) => ClusterInfo.fromPartial(e)) || [];
+    message.memberApiUrl = object.memberApiUrl ?? "";
     return message;
   },
 };

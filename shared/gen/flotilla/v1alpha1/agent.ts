@@ -126,6 +126,7 @@ export interface AgentMessage {
     | { $case: "workloadMetrics"; value: WorkloadMetrics }
     | { $case: "serviceExport"; value: ServiceExportReport }
     | { $case: "serviceExportsSynced"; value: ServiceExportsSynced }
+    | { $case: "memberApiResponse"; value: MemberApiResponse }
     | undefined;
 }
 
@@ -138,6 +139,9 @@ export interface ControlMessage {
     | { $case: "liveRequest"; value: LiveRequest }
     | { $case: "interpreterCustomizations"; value: InterpreterCustomizations }
     | { $case: "metricsWanted"; value: MetricsWanted }
+    | { $case: "memberApiRequest"; value: MemberApiRequest }
+    | { $case: "memberApiCredit"; value: MemberApiCredit }
+    | { $case: "memberApiCancel"; value: MemberApiCancel }
     | undefined;
 }
 
@@ -548,6 +552,77 @@ export interface ServiceExportReport {
 export interface ServiceExportsSynced {
   /** "namespace/name", at most 10,000. */
   exports: string[];
+}
+
+/**
+ * Hub → agent (issue 41, DESIGN §14): one request of a caller of the control plane's member API
+ * (/clusters/<name>/), for the agent to make to its member's apiserver as the caller. Sent only
+ * to agents that declare the "member-api" feature. The agent impersonates
+ * flotilla:<role>:<user> in the group flotilla:<role>s (the member's RBAC decides), and answers
+ * with MemberApiResponse frames of the same stream_id.
+ */
+export interface MemberApiRequest {
+  /** Unique among the requests in flight on this stream. */
+  streamId: number;
+  /** GET, HEAD, POST, PUT, PATCH or DELETE. */
+  method: string;
+  /** The path below the member's apiserver root with its query, starting with "/". */
+  path: string;
+  /**
+   * The caller's headers the agent passes on (Accept, Content-Type, ...); never an
+   * Authorization or Impersonate-* header, which the agent drops whatever the hub sends.
+   */
+  headers: { [key: string]: string };
+  /** The whole request body (at most 3 MiB). */
+  body: Buffer;
+  /** The caller's name, from its client certificate. */
+  user: string;
+  /** "admin" or "viewer". */
+  role: string;
+  /** How many response bytes the agent may send before the hub grants more (MemberApiCredit). */
+  window: number;
+}
+
+export interface MemberApiRequest_HeadersEntry {
+  key: string;
+  value: string;
+}
+
+/** Hub → agent: the caller took that many more bytes of a response; the agent may send them. */
+export interface MemberApiCredit {
+  streamId: number;
+  bytes: number;
+}
+
+/** Hub → agent: the caller went away, or the hub ended the request; the agent stops it. */
+export interface MemberApiCancel {
+  streamId: number;
+}
+
+/**
+ * Agent → hub: a part of the member's answer to a MemberApiRequest. The first frame carries the
+ * status and headers; data follows in frames of at most 64 KiB, never more than the window the
+ * hub granted; the last frame has end set.
+ */
+export interface MemberApiResponse {
+  streamId: number;
+  /** The HTTP status, on the first frame only (0 on the others). */
+  status: number;
+  /** The member's response headers the hub passes on, on the first frame only. */
+  headers: { [key: string]: string };
+  data: Buffer;
+  /** No frame of this stream follows. */
+  end: boolean;
+  /**
+   * Set with end when the answer broke off after its first frame (the hub then cuts the caller's
+   * response short instead of ending it cleanly).
+   */
+  error: string;
+}
+
+export interface MemberApiResponse_HeadersEntry {
+  key: string;
+  value: string;
 }
 
 function createBaseRegisterRequest(): RegisterRequest {
@@ -961,6 +1036,9 @@ export const AgentMessage: MessageFns<AgentMessage> = {
       case "serviceExportsSynced":
         ServiceExportsSynced.encode(message.kind.value, writer.uint32(66).fork()).join();
         break;
+      case "memberApiResponse":
+        MemberApiResponse.encode(message.kind.value, writer.uint32(74).fork()).join();
+        break;
     }
     return writer;
   },
@@ -1045,6 +1123,14 @@ export const AgentMessage: MessageFns<AgentMessage> = {
             };
             continue;
           }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.kind = { $case: "memberApiResponse", value: MemberApiResponse.decode(reader, reader.uint32()) };
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1087,6 +1173,10 @@ export const AgentMessage: MessageFns<AgentMessage> = {
         ? { $case: "serviceExportsSynced", value: ServiceExportsSynced.fromJSON(object.serviceExportsSynced) }
         : isSet(object.service_exports_synced)
         ? { $case: "serviceExportsSynced", value: ServiceExportsSynced.fromJSON(object.service_exports_synced) }
+        : isSet(object.memberApiResponse)
+        ? { $case: "memberApiResponse", value: MemberApiResponse.fromJSON(object.memberApiResponse) }
+        : isSet(object.member_api_response)
+        ? { $case: "memberApiResponse", value: MemberApiResponse.fromJSON(object.member_api_response) }
         : undefined,
     };
   },
@@ -1109,6 +1199,8 @@ export const AgentMessage: MessageFns<AgentMessage> = {
       obj.serviceExport = ServiceExportReport.toJSON(message.kind.value);
     } else if (message.kind?.$case === "serviceExportsSynced") {
       obj.serviceExportsSynced = ServiceExportsSynced.toJSON(message.kind.value);
+    } else if (message.kind?.$case === "memberApiResponse") {
+      obj.memberApiResponse = MemberApiResponse.toJSON(message.kind.value);
     }
     return obj;
   },
@@ -1167,6 +1259,12 @@ export const AgentMessage: MessageFns<AgentMessage> = {
         }
         break;
       }
+      case "memberApiResponse": {
+        if (object.kind?.value !== undefined && object.kind?.value !== null) {
+          message.kind = { $case: "memberApiResponse", value: MemberApiResponse.fromPartial(object.kind.value) };
+        }
+        break;
+      }
     }
     return message;
   },
@@ -1196,6 +1294,15 @@ export const ControlMessage: MessageFns<ControlMessage> = {
         break;
       case "metricsWanted":
         MetricsWanted.encode(message.kind.value, writer.uint32(50).fork()).join();
+        break;
+      case "memberApiRequest":
+        MemberApiRequest.encode(message.kind.value, writer.uint32(58).fork()).join();
+        break;
+      case "memberApiCredit":
+        MemberApiCredit.encode(message.kind.value, writer.uint32(66).fork()).join();
+        break;
+      case "memberApiCancel":
+        MemberApiCancel.encode(message.kind.value, writer.uint32(74).fork()).join();
         break;
     }
     return writer;
@@ -1265,6 +1372,30 @@ export const ControlMessage: MessageFns<ControlMessage> = {
             message.kind = { $case: "metricsWanted", value: MetricsWanted.decode(reader, reader.uint32()) };
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.kind = { $case: "memberApiRequest", value: MemberApiRequest.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.kind = { $case: "memberApiCredit", value: MemberApiCredit.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.kind = { $case: "memberApiCancel", value: MemberApiCancel.decode(reader, reader.uint32()) };
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1309,6 +1440,18 @@ export const ControlMessage: MessageFns<ControlMessage> = {
         ? { $case: "metricsWanted", value: MetricsWanted.fromJSON(object.metricsWanted) }
         : isSet(object.metrics_wanted)
         ? { $case: "metricsWanted", value: MetricsWanted.fromJSON(object.metrics_wanted) }
+        : isSet(object.memberApiRequest)
+        ? { $case: "memberApiRequest", value: MemberApiRequest.fromJSON(object.memberApiRequest) }
+        : isSet(object.member_api_request)
+        ? { $case: "memberApiRequest", value: MemberApiRequest.fromJSON(object.member_api_request) }
+        : isSet(object.memberApiCredit)
+        ? { $case: "memberApiCredit", value: MemberApiCredit.fromJSON(object.memberApiCredit) }
+        : isSet(object.member_api_credit)
+        ? { $case: "memberApiCredit", value: MemberApiCredit.fromJSON(object.member_api_credit) }
+        : isSet(object.memberApiCancel)
+        ? { $case: "memberApiCancel", value: MemberApiCancel.fromJSON(object.memberApiCancel) }
+        : isSet(object.member_api_cancel)
+        ? { $case: "memberApiCancel", value: MemberApiCancel.fromJSON(object.member_api_cancel) }
         : undefined,
     };
   },
@@ -1327,6 +1470,12 @@ export const ControlMessage: MessageFns<ControlMessage> = {
       obj.interpreterCustomizations = InterpreterCustomizations.toJSON(message.kind.value);
     } else if (message.kind?.$case === "metricsWanted") {
       obj.metricsWanted = MetricsWanted.toJSON(message.kind.value);
+    } else if (message.kind?.$case === "memberApiRequest") {
+      obj.memberApiRequest = MemberApiRequest.toJSON(message.kind.value);
+    } else if (message.kind?.$case === "memberApiCredit") {
+      obj.memberApiCredit = MemberApiCredit.toJSON(message.kind.value);
+    } else if (message.kind?.$case === "memberApiCancel") {
+      obj.memberApiCancel = MemberApiCancel.toJSON(message.kind.value);
     }
     return obj;
   },
@@ -1373,6 +1522,24 @@ export const ControlMessage: MessageFns<ControlMessage> = {
       case "metricsWanted": {
         if (object.kind?.value !== undefined && object.kind?.value !== null) {
           message.kind = { $case: "metricsWanted", value: MetricsWanted.fromPartial(object.kind.value) };
+        }
+        break;
+      }
+      case "memberApiRequest": {
+        if (object.kind?.value !== undefined && object.kind?.value !== null) {
+          message.kind = { $case: "memberApiRequest", value: MemberApiRequest.fromPartial(object.kind.value) };
+        }
+        break;
+      }
+      case "memberApiCredit": {
+        if (object.kind?.value !== undefined && object.kind?.value !== null) {
+          message.kind = { $case: "memberApiCredit", value: MemberApiCredit.fromPartial(object.kind.value) };
+        }
+        break;
+      }
+      case "memberApiCancel": {
+        if (object.kind?.value !== undefined && object.kind?.value !== null) {
+          message.kind = { $case: "memberApiCancel", value: MemberApiCancel.fromPartial(object.kind.value) };
         }
         break;
       }
@@ -5383,6 +5550,740 @@ export const ServiceExportsSynced: MessageFns<ServiceExportsSynced> = {
   fromPartial<I extends Exact<DeepPartial<ServiceExportsSynced>, I>>(object: I): ServiceExportsSynced {
     const message = createBaseServiceExportsSynced();
     message.exports = object.exports?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseMemberApiRequest(): MemberApiRequest {
+  return { streamId: 0, method: "", path: "", headers: {}, body: Buffer.alloc(0), user: "", role: "", window: 0 };
+}
+
+export const MemberApiRequest: MessageFns<MemberApiRequest> = {
+  encode(message: MemberApiRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.streamId !== 0) {
+      writer.uint32(8).uint32(message.streamId);
+    }
+    if (message.method !== "") {
+      writer.uint32(18).string(message.method);
+    }
+    if (message.path !== "") {
+      writer.uint32(26).string(message.path);
+    }
+    globalThis.Object.entries(message.headers).forEach(([key, value]: [string, string]) => {
+      MemberApiRequest_HeadersEntry.encode({ key: key as any, value }, writer.uint32(34).fork()).join();
+    });
+    if (message.body.length !== 0) {
+      writer.uint32(42).bytes(message.body);
+    }
+    if (message.user !== "") {
+      writer.uint32(50).string(message.user);
+    }
+    if (message.role !== "") {
+      writer.uint32(58).string(message.role);
+    }
+    if (message.window !== 0) {
+      writer.uint32(64).uint32(message.window);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MemberApiRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMemberApiRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.streamId = reader.uint32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.method = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.path = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            const entry4 = MemberApiRequest_HeadersEntry.decode(reader, reader.uint32());
+            if (entry4.value !== undefined) {
+              message.headers[entry4.key] = entry4.value;
+            }
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.body = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.user = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.role = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.window = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MemberApiRequest {
+    return {
+      streamId: isSet(object.streamId)
+        ? globalThis.Number(object.streamId)
+        : isSet(object.stream_id)
+        ? globalThis.Number(object.stream_id)
+        : 0,
+      method: isSet(object.method) ? globalThis.String(object.method) : "",
+      path: isSet(object.path) ? globalThis.String(object.path) : "",
+      headers: isObject(object.headers)
+        ? (globalThis.Object.entries(object.headers) as [string, any][]).reduce(
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
+      body: isSet(object.body) ? Buffer.from(bytesFromBase64(object.body)) : Buffer.alloc(0),
+      user: isSet(object.user) ? globalThis.String(object.user) : "",
+      role: isSet(object.role) ? globalThis.String(object.role) : "",
+      window: isSet(object.window) ? globalThis.Number(object.window) : 0,
+    };
+  },
+
+  toJSON(message: MemberApiRequest): unknown {
+    const obj: any = {};
+    if (message.streamId !== 0) {
+      obj.streamId = Math.round(message.streamId);
+    }
+    if (message.method !== "") {
+      obj.method = message.method;
+    }
+    if (message.path !== "") {
+      obj.path = message.path;
+    }
+    if (message.headers) {
+      const entries = globalThis.Object.entries(message.headers) as [string, string][];
+      if (entries.length > 0) {
+        obj.headers = {};
+        entries.forEach(([k, v]) => {
+          obj.headers[k] = v;
+        });
+      }
+    }
+    if (message.body.length !== 0) {
+      obj.body = base64FromBytes(message.body);
+    }
+    if (message.user !== "") {
+      obj.user = message.user;
+    }
+    if (message.role !== "") {
+      obj.role = message.role;
+    }
+    if (message.window !== 0) {
+      obj.window = Math.round(message.window);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<MemberApiRequest>, I>>(base?: I): MemberApiRequest {
+    return MemberApiRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<MemberApiRequest>, I>>(object: I): MemberApiRequest {
+    const message = createBaseMemberApiRequest();
+    message.streamId = object.streamId ?? 0;
+    message.method = object.method ?? "";
+    message.path = object.path ?? "";
+    message.headers = (globalThis.Object.entries(object.headers ?? {}) as [string, string][]).reduce(
+      (acc: { [key: string]: string }, [key, value]: [string, string]) => {
+        if (value !== undefined) {
+          acc[key] = globalThis.String(value);
+        }
+        return acc;
+      },
+      {},
+    );
+    message.body = object.body ?? Buffer.alloc(0);
+    message.user = object.user ?? "";
+    message.role = object.role ?? "";
+    message.window = object.window ?? 0;
+    return message;
+  },
+};
+
+function createBaseMemberApiRequest_HeadersEntry(): MemberApiRequest_HeadersEntry {
+  return { key: "", value: "" };
+}
+
+export const MemberApiRequest_HeadersEntry: MessageFns<MemberApiRequest_HeadersEntry> = {
+  encode(message: MemberApiRequest_HeadersEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== "") {
+      writer.uint32(18).string(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MemberApiRequest_HeadersEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMemberApiRequest_HeadersEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MemberApiRequest_HeadersEntry {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
+    };
+  },
+
+  toJSON(message: MemberApiRequest_HeadersEntry): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.value !== "") {
+      obj.value = message.value;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<MemberApiRequest_HeadersEntry>, I>>(base?: I): MemberApiRequest_HeadersEntry {
+    return MemberApiRequest_HeadersEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<MemberApiRequest_HeadersEntry>, I>>(
+    object: I,
+  ): MemberApiRequest_HeadersEntry {
+    const message = createBaseMemberApiRequest_HeadersEntry();
+    message.key = object.key ?? "";
+    message.value = object.value ?? "";
+    return message;
+  },
+};
+
+function createBaseMemberApiCredit(): MemberApiCredit {
+  return { streamId: 0, bytes: 0 };
+}
+
+export const MemberApiCredit: MessageFns<MemberApiCredit> = {
+  encode(message: MemberApiCredit, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.streamId !== 0) {
+      writer.uint32(8).uint32(message.streamId);
+    }
+    if (message.bytes !== 0) {
+      writer.uint32(16).uint32(message.bytes);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MemberApiCredit {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMemberApiCredit();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.streamId = reader.uint32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.bytes = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MemberApiCredit {
+    return {
+      streamId: isSet(object.streamId)
+        ? globalThis.Number(object.streamId)
+        : isSet(object.stream_id)
+        ? globalThis.Number(object.stream_id)
+        : 0,
+      bytes: isSet(object.bytes) ? globalThis.Number(object.bytes) : 0,
+    };
+  },
+
+  toJSON(message: MemberApiCredit): unknown {
+    const obj: any = {};
+    if (message.streamId !== 0) {
+      obj.streamId = Math.round(message.streamId);
+    }
+    if (message.bytes !== 0) {
+      obj.bytes = Math.round(message.bytes);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<MemberApiCredit>, I>>(base?: I): MemberApiCredit {
+    return MemberApiCredit.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<MemberApiCredit>, I>>(object: I): MemberApiCredit {
+    const message = createBaseMemberApiCredit();
+    message.streamId = object.streamId ?? 0;
+    message.bytes = object.bytes ?? 0;
+    return message;
+  },
+};
+
+function createBaseMemberApiCancel(): MemberApiCancel {
+  return { streamId: 0 };
+}
+
+export const MemberApiCancel: MessageFns<MemberApiCancel> = {
+  encode(message: MemberApiCancel, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.streamId !== 0) {
+      writer.uint32(8).uint32(message.streamId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MemberApiCancel {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMemberApiCancel();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.streamId = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MemberApiCancel {
+    return {
+      streamId: isSet(object.streamId)
+        ? globalThis.Number(object.streamId)
+        : isSet(object.stream_id)
+        ? globalThis.Number(object.stream_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: MemberApiCancel): unknown {
+    const obj: any = {};
+    if (message.streamId !== 0) {
+      obj.streamId = Math.round(message.streamId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<MemberApiCancel>, I>>(base?: I): MemberApiCancel {
+    return MemberApiCancel.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<MemberApiCancel>, I>>(object: I): MemberApiCancel {
+    const message = createBaseMemberApiCancel();
+    message.streamId = object.streamId ?? 0;
+    return message;
+  },
+};
+
+function createBaseMemberApiResponse(): MemberApiResponse {
+  return { streamId: 0, status: 0, headers: {}, data: Buffer.alloc(0), end: false, error: "" };
+}
+
+export const MemberApiResponse: MessageFns<MemberApiResponse> = {
+  encode(message: MemberApiResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.streamId !== 0) {
+      writer.uint32(8).uint32(message.streamId);
+    }
+    if (message.status !== 0) {
+      writer.uint32(16).uint32(message.status);
+    }
+    globalThis.Object.entries(message.headers).forEach(([key, value]: [string, string]) => {
+      MemberApiResponse_HeadersEntry.encode({ key: key as any, value }, writer.uint32(26).fork()).join();
+    });
+    if (message.data.length !== 0) {
+      writer.uint32(34).bytes(message.data);
+    }
+    if (message.end !== false) {
+      writer.uint32(40).bool(message.end);
+    }
+    if (message.error !== "") {
+      writer.uint32(50).string(message.error);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MemberApiResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMemberApiResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.streamId = reader.uint32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.status = reader.uint32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            const entry3 = MemberApiResponse_HeadersEntry.decode(reader, reader.uint32());
+            if (entry3.value !== undefined) {
+              message.headers[entry3.key] = entry3.value;
+            }
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.data = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.end = reader.bool();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.error = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MemberApiResponse {
+    return {
+      streamId: isSet(object.streamId)
+        ? globalThis.Number(object.streamId)
+        : isSet(object.stream_id)
+        ? globalThis.Number(object.stream_id)
+        : 0,
+      status: isSet(object.status) ? globalThis.Number(object.status) : 0,
+      headers: isObject(object.headers)
+        ? (globalThis.Object.entries(object.headers) as [string, any][]).reduce(
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
+      data: isSet(object.data) ? Buffer.from(bytesFromBase64(object.data)) : Buffer.alloc(0),
+      end: isSet(object.end) ? globalThis.Boolean(object.end) : false,
+      error: isSet(object.error) ? globalThis.String(object.error) : "",
+    };
+  },
+
+  toJSON(message: MemberApiResponse): unknown {
+    const obj: any = {};
+    if (message.streamId !== 0) {
+      obj.streamId = Math.round(message.streamId);
+    }
+    if (message.status !== 0) {
+      obj.status = Math.round(message.status);
+    }
+    if (message.headers) {
+      const entries = globalThis.Object.entries(message.headers) as [string, string][];
+      if (entries.length > 0) {
+        obj.headers = {};
+        entries.forEach(([k, v]) => {
+          obj.headers[k] = v;
+        });
+      }
+    }
+    if (message.data.length !== 0) {
+      obj.data = base64FromBytes(message.data);
+    }
+    if (message.end !== false) {
+      obj.end = message.end;
+    }
+    if (message.error !== "") {
+      obj.error = message.error;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<MemberApiResponse>, I>>(base?: I): MemberApiResponse {
+    return MemberApiResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<MemberApiResponse>, I>>(object: I): MemberApiResponse {
+    const message = createBaseMemberApiResponse();
+    message.streamId = object.streamId ?? 0;
+    message.status = object.status ?? 0;
+    message.headers = (globalThis.Object.entries(object.headers ?? {}) as [string, string][]).reduce(
+      (acc: { [key: string]: string }, [key, value]: [string, string]) => {
+        if (value !== undefined) {
+          acc[key] = globalThis.String(value);
+        }
+        return acc;
+      },
+      {},
+    );
+    message.data = object.data ?? Buffer.alloc(0);
+    message.end = object.end ?? false;
+    message.error = object.error ?? "";
+    return message;
+  },
+};
+
+function createBaseMemberApiResponse_HeadersEntry(): MemberApiResponse_HeadersEntry {
+  return { key: "", value: "" };
+}
+
+export const MemberApiResponse_HeadersEntry: MessageFns<MemberApiResponse_HeadersEntry> = {
+  encode(message: MemberApiResponse_HeadersEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== "") {
+      writer.uint32(18).string(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MemberApiResponse_HeadersEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMemberApiResponse_HeadersEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MemberApiResponse_HeadersEntry {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
+    };
+  },
+
+  toJSON(message: MemberApiResponse_HeadersEntry): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.value !== "") {
+      obj.value = message.value;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<MemberApiResponse_HeadersEntry>, I>>(base?: I): MemberApiResponse_HeadersEntry {
+    return MemberApiResponse_HeadersEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<MemberApiResponse_HeadersEntry>, I>>(
+    object: I,
+  ): MemberApiResponse_HeadersEntry {
+    const message = createBaseMemberApiResponse_HeadersEntry();
+    message.key = object.key ?? "";
+    message.value = object.value ?? "";
     return message;
   },
 };
