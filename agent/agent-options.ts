@@ -36,6 +36,8 @@ export interface AgentOptions {
   clustersetId?: string;
   /** --max-reconnect-backoff: the longest wait between attempts to reach the hub (default and most AGENT_MAX_RECONNECT_BACKOFF_MS). */
   maxReconnectBackoffMs?: number;
+  /** Issue 41: --member-api-writes (callers' writes, exec, port-forward through the member API) and --member-api-max-requests. */
+  memberApi?: { allowWrites: boolean; maxRequests: number };
 }
 
 export interface RunningAgent {

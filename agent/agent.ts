@@ -20,6 +20,7 @@ import type { AgentOptions, RunningAgent } from "./agent-options.ts";
 import { hubHandlers } from "./hub-handlers.ts";
 import { startMemberWatches } from "./member-watches.ts";
 import { McsSync } from "./mcs/mcs-sync.ts";
+import { MemberApiProxy } from "./member-api/member-api-proxy.ts";
 
 /** Starts the agent; resolves once its own caches are loaded and the stream is being opened. */
 export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
@@ -67,6 +68,8 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
 
   // Issue 40: the member's exports, reported over the stream, and the imports' IPs and status.
   const mcs = new McsSync({ kc, rest, log, cluster: opts.clusterName, clustersetId: opts.clustersetId ?? `flotilla-${ownerOf(ca, opts.clusterName).split("/")[0]}`, send: { report: (k) => connection.reportExport(k), synced: () => connection.reportExportsSynced() } });
+  // Issue 41: callers' requests to this member, carried over the stream, made as the caller.
+  const memberApi = new MemberApiProxy({ kc, cluster: opts.clusterName, allowWrites: opts.memberApi?.allowWrites ?? false, maxRequests: opts.memberApi?.maxRequests ?? 64, log });
   const credentials = new CredentialStore({ rest, namespace: opts.stateNamespace, secretName: opts.credentialsSecret, caPem: ca, clusterName: opts.clusterName, log });
   const creds = await credentials.load({ certFile: opts.tls.certFile, keyFile: opts.tls.keyFile }, opts.registration);
   // Records say which registration each Work was applied under (issue 37, item 7).
@@ -80,7 +83,7 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
     cert: Buffer.from(creds.certPem),
     key: Buffer.from(creds.keyPem),
     log,
-    handlers: hubHandlers({ clusterName: opts.clusterName, rest, discovery, runner, metrics, customizations, mcs, reportMetrics: (k) => connection.reportMetrics(k), heartbeat: () => void sendHeartbeat() }),
+    handlers: hubHandlers({ clusterName: opts.clusterName, rest, discovery, runner, metrics, customizations, mcs, memberApi, reportMetrics: (k) => connection.reportMetrics(k), heartbeat: () => void sendHeartbeat() }),
   });
   const sendHeartbeat = async () => {
     try {
@@ -128,6 +131,7 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
       metrics.stop();
       renewer?.stop();
       connection.stop();
+      memberApi.destroy();
       await runner.controller.stop();
       await mcs.stop();
       await applied.flush().catch(() => undefined);

@@ -9,6 +9,7 @@ import { readLive } from "./hub/live-objects.ts";
 import type { AgentCustomizations } from "./interpreter/customizations.ts";
 import type { WorkloadMetricsPoller } from "./metrics/workload-metrics.ts";
 import type { McsSync } from "./mcs/mcs-sync.ts";
+import type { MemberApiProxy } from "./member-api/member-api-proxy.ts";
 import type { WorkRunner } from "./work/work-runner.ts";
 
 export function hubHandlers(parts: {
@@ -20,6 +21,8 @@ export function hubHandlers(parts: {
   customizations: AgentCustomizations;
   /** Issue 40: the member's ServiceExports and Flotilla's imports. */
   mcs: McsSync;
+  /** Issue 41: callers' requests to the member, as the caller. */
+  memberApi: MemberApiProxy;
   /** Tells the stream a workload summary changed (or, after a sync, is to be sent again). */
   reportMetrics: (key: string) => void;
   /** Sends a heartbeat now. */
@@ -50,5 +53,7 @@ export function hubHandlers(parts: {
     serviceExport: (k) => parts.mcs.reportMessage(k),
     serviceExportsSynced: () => parts.mcs.syncedMessage(),
     live: (req) => readLive(parts.rest, parts.discovery, req),
+    memberApi: (frame, write) => parts.memberApi.received(frame, write),
+    streamEnded: () => parts.memberApi.closed(),
   };
 }

@@ -31,6 +31,8 @@ export const agentFlags: FlagSpec[] = [
   { name: "workers", type: "int", default: "8", help: "Works applied in parallel" },
   { name: "max-reconnect-backoff", type: "duration", default: "30s", help: "the longest the agent backs off between attempts to reach the hub (exponential from 500ms with full jitter, for its connection and its stream; a hub's retry-after or reconnect spread, which the hub sets, is waited for as told); at most 30s, which the control plane counts on when it judges clusters after a restart" },
   { name: "clusterset-id", type: "string", env: "FLOTILLA_CLUSTERSET_ID", help: 'the clusterset this cluster belongs to, written as the About API\'s ClusterProperty clusterset.k8s.io (KEP-2149; the cluster\'s own id, cluster.clusterset.k8s.io, is --cluster-name); default "flotilla-" and 16 hex of the SHA-256 of the fleet\'s CA certificate, the same in every member of the fleet' },
+  { name: "member-api-writes", type: "bool", env: "FLOTILLA_MEMBER_API_WRITES", default: "false", help: "let admins of the control plane write to this member through its member API (issue 41): create, update, patch, delete, exec, attach, port-forward and proxy, always as the caller (impersonated flotilla:admin:<user> in group flotilla:admins, so this member's RBAC decides and its audit log names them). Off: every such request is answered 403; reads go on" },
+  { name: "member-api-max-requests", type: "int", default: "64", help: "member API requests (issue 41) this agent carries at once, watches and log streams included; more are answered 429 with Retry-After" },
   { name: "kept-recheck-interval", type: "duration", default: "30s", help: "a removed Work whose Namespace or CRD is kept (it holds objects Flotilla does not manage or another Work places; the binding says which) is tried again this often, and goes once they are gone" },
 ];
 
@@ -85,6 +87,7 @@ export async function runAgent(flags: FlagValues): Promise<void> {
     keptRecheckMs: positiveFlag(flags, "kept-recheck-interval"),
     clustersetId: (flags["clusterset-id"] as string | undefined) || undefined,
     maxReconnectBackoffMs: maxReconnectBackoffFlag(flags),
+    memberApi: { allowWrites: flags["member-api-writes"] as boolean, maxRequests: positiveFlag(flags, "member-api-max-requests") ?? 64 },
   });
   log.info({ healthPort: agent.healthPort }, "agent started");
   await waitForSignal();

@@ -111,6 +111,11 @@ export interface ControlPlaneOptions {
    * --dashboard-session-ttl. Undefined or an empty listen: off.
    */
   dashboard?: { listen: string; url?: string; sessionTtlMs: number };
+  /**
+   * The member API (member-api/, issue 41): --member-api-address, --member-api-url (where callers
+   * reach it; default https://<listen address>), --member-api-max-requests-per-cluster. Undefined: off.
+   */
+  memberApi?: { listen: string; url?: string; maxRequestsPerCluster: number; headTimeoutMs?: number };
 }
 
 /**

@@ -27,6 +27,7 @@ import { startWebhook } from "./webhook/index.ts";
 import { startWorks } from "./works/index.ts";
 import { startQuota } from "./quota/index.ts";
 import { startMcs } from "./mcs-controller/index.ts";
+import { startMemberApi } from "./member-api/index.ts";
 
 export type { ControlPlaneOptions } from "./context.ts";
 
@@ -39,6 +40,8 @@ export interface RunningControlPlane {
   webhookPort: number | undefined;
   /** The dashboard's port, when it is on. */
   dashboardPort: number | undefined;
+  /** The member API's port (issue 41), when it is on. */
+  memberApiPort: number | undefined;
   isLeader(): boolean;
   stop(): Promise<void>;
 }
@@ -62,6 +65,7 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Runn
   // The interpreter's Lua runtime also checks the scripts the webhook is asked about.
   const interpreter = startInterpreter(ctx);
   const webhook = startWebhook(ctx, { checkScript: interpreter.checkScript });
+  const memberApi = startMemberApi(ctx, { hub: hub.hub });
   const dashboard = startDashboard(ctx, { explain: (ref, cluster) => explain(ctx, ref, cluster === undefined ? {} : { cluster }) });
   const parts: Part[] = [
     hub,
@@ -78,8 +82,9 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Runn
     startRebalancer(ctx),
     startTaintPolicy(ctx),
     startRollout(ctx),
-    startAdmin(ctx, { hub: hub.hub, waitingOn: clusters.waitingOn, ...(dashboard.link === undefined ? {} : { dashboardLink: dashboard.link }) }),
+    startAdmin(ctx, { hub: hub.hub, waitingOn: clusters.waitingOn, memberApiUrl: memberApi.url, ...(dashboard.link === undefined ? {} : { dashboardLink: dashboard.link }) }),
     webhook,
+    memberApi,
     dashboard,
   ];
 
@@ -140,6 +145,7 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Runn
     healthPort: health?.port,
     webhookPort: webhook.port(),
     dashboardPort: dashboard.port(),
+    memberApiPort: memberApi.port(),
     isLeader: () => leading,
     stop: async () => {
       ready = false;

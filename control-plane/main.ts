@@ -11,7 +11,7 @@ import { startControlPlane } from "./control-plane.ts";
 import type { ControlPlaneOptions } from "./context.ts";
 import { peerAddress } from "./peers/peer-address.ts";
 import { webhookEndpoint } from "./webhook/webhook-configuration.ts";
-import { splitHostPort } from "./dashboard/dashboard-server.ts";
+import { splitHostPort as splitListen } from "../shared/listen-address.ts";
 
 export const controlPlaneFlags: FlagSpec[] = [
   { name: "kubeconfig", type: "string", env: "KUBECONFIG", help: "kubeconfig of the control cluster (default: in-cluster service account, else ~/.kube/config)" },
@@ -67,6 +67,9 @@ export const controlPlaneFlags: FlagSpec[] = [
   { name: "horizontal-pod-autoscaler-sync-period", type: "duration", default: "15s", help: "how often the leader runs each FederatedHPA over the members' latest workload summaries (Karmada's flag and default, as kube-controller-manager's); a FederatedHPA created or changed runs at once" },
   { name: "dashboard-address", type: "string", default: "", help: 'host:port of the read-only web dashboard (HTTPS with --tls-cert; overview, topology, clusters, explain, live): a browser signs in with an admin or viewer client certificate, or with the one-time link `flotillactl dashboard` prints. "" (the default) turns it off' },
   { name: "dashboard-url", type: "string", default: "", help: "https://host:port where browsers reach the dashboard, used in the login links (default: https://<--dashboard-address>, with 127.0.0.1 for an address on every interface)" },
+  { name: "member-api-address", type: "string", default: "", help: 'host:port of the member API (issue 41; HTTPS with --tls-cert): /clusters/<name>/ speaks the Kubernetes API of that member, carried over its agent\'s stream, so kubectl, client-go and k9s reach members the control plane cannot reach. Callers present an admin or viewer client certificate (as on the Admin API, with the revocation list); the agent impersonates flotilla:<role>:<user> in group flotilla:admins or flotilla:viewers, so the member\'s RBAC decides. Viewers only read, never Secrets. "" (the default) turns it off' },
+  { name: "member-api-url", type: "string", default: "", help: "https://host:port where callers reach the member API, given to `flotillactl kubeconfig` and the ClusterProfiles (default: https://<--member-api-address>, with 127.0.0.1 for an address on every interface)" },
+  { name: "member-api-max-requests-per-cluster", type: "int", default: "64", help: "member API requests one cluster may have in flight through this replica, watches and log streams included; more are answered 429 with Retry-After: 1" },
   { name: "dashboard-session-ttl", type: "duration", default: "1h", help: "how long a dashboard session lasts after its login link was used (the link itself works once, within two minutes)" },
   { name: "agent-cert-validity", type: "duration", default: "8760h", help: "how long the agent certificates it signs are valid (agents renew before they expire)" },
 ];
@@ -136,6 +139,7 @@ export async function runControlPlane(flags: FlagValues): Promise<void> {
     adminRevocationList: (flags["admin-revocation-list"] as string | undefined) || undefined,
     webhook: await webhookFlags(flags),
     dashboard: dashboardFlags(flags),
+    memberApi: memberApiFlags(flags),
     ...(peer === undefined ? {} : { peerAddress: peer }),
     maxReceiveMessageBytes: positive(flags, "max-receive-message-size"),
     agentAdmissions: { perSecond: nonNegative(flags, "max-agent-admissions-per-second"), burst: nonNegative(flags, "max-agent-admissions-per-second") },
@@ -171,19 +175,31 @@ async function webhookFlags(flags: FlagValues): Promise<ControlPlaneOptions["web
 
 /** The dashboard's flags, checked before anything starts; undefined when it is off. */
 export function dashboardFlags(flags: FlagValues): { listen: string; url?: string; sessionTtlMs: number } | undefined {
-  const listen = flags["dashboard-address"] as string;
-  const url = ((flags["dashboard-url"] as string | undefined) ?? "").replace(/\/+$/, "");
+  const l = listenerFlags(flags, "dashboard-address", "dashboard-url");
+  return l === undefined ? undefined : { ...l, sessionTtlMs: positive(flags, "dashboard-session-ttl") };
+}
+
+/** The member API's flags, checked before anything starts; undefined when it is off. */
+export function memberApiFlags(flags: FlagValues): ControlPlaneOptions["memberApi"] {
+  const l = listenerFlags(flags, "member-api-address", "member-api-url");
+  return l === undefined ? undefined : { ...l, maxRequestsPerCluster: positive(flags, "member-api-max-requests-per-cluster") };
+}
+
+/** An HTTPS listener's address and the URL its callers use (https://host[:port], no path); undefined when the address is "". */
+function listenerFlags(flags: FlagValues, addressFlag: string, urlFlag: string): { listen: string; url?: string } | undefined {
+  const listen = flags[addressFlag] as string;
+  const url = ((flags[urlFlag] as string | undefined) ?? "").replace(/\/+$/, "");
   if (listen === "") {
-    if (url !== "") throw new FlagError("--dashboard-url needs --dashboard-address");
+    if (url !== "") throw new FlagError(`--${urlFlag} needs --${addressFlag}`);
     return undefined;
   }
   try {
-    splitHostPort(listen);
+    splitListen(listen, `--${addressFlag}`);
   } catch (err) {
     throw new FlagError((err as Error).message);
   }
-  if (url !== "" && !/^https:\/\/[^/?#]+$/.test(url)) throw new FlagError(`--dashboard-url ${JSON.stringify(url)} must be https://host[:port], with no path`);
-  return { listen, ...(url === "" ? {} : { url }), sessionTtlMs: positive(flags, "dashboard-session-ttl") };
+  if (url !== "" && !/^https:\/\/[^/?#]+$/.test(url)) throw new FlagError(`--${urlFlag} ${JSON.stringify(url)} must be https://host[:port], with no path`);
+  return { listen, ...(url === "" ? {} : { url }) };
 }
 
 /** --concurrent-resource-template-syncs: a whole number from 1. */

@@ -95,6 +95,8 @@ export const FOLDER_IMPORTS: Readonly<Record<string, readonly string[]>> = {
   "mcs-controller": ["mcs", "works/work-store.ts", "scheduling/acceptance.ts"],
   // The MCS merge (issue 40), pure: exports from every cluster → each member's import Work.
   mcs: [],
+  // The member API's listener (issue 41): callers authenticated as on the Admin API, their requests carried by the hub's sessions.
+  "member-api": ["hub", "admin/revocation-file.ts"],
 };
 
 /** The assembly: only bin/ and tests start the control plane. */
@@ -128,6 +130,8 @@ export const AGENT_FOLDER_IMPORTS: Readonly<Record<string, readonly string[]>> =
   work: ["judge", "applied", "apply", "status"],
   // Multi-cluster services (issue 40): the member's exports reported, the imports' IPs and status.
   mcs: [],
+  // The member API (issue 41): callers' requests made to the member as the caller, answered in frames.
+  "member-api": [],
 };
 
 /** The agent's assembly: nothing in agent/ imports it but main.ts. */

@@ -49,6 +49,10 @@ export interface HubHandlers {
   serviceExport?(key: string): ServiceExportReport | undefined;
   /** Issue 40: every export the member holds, or undefined while the agent's watches have not listed. */
   serviceExportsSynced?(): ServiceExportsSynced | undefined;
+  /** Issue 41: a member API frame; `write` sends on the stream it came on, `flushed` once it left. */
+  memberApi?(frame: Extract<ControlMessage["kind"], { $case: `memberApi${string}` }>, write: (m: AgentMessage, flushed: () => void) => void): void;
+  /** The stream ended (what was asked on it is over). */
+  streamEnded?(): void;
 }
 
 export interface HubConnectionOptions {
@@ -88,12 +92,10 @@ export class HubConnection {
   private spreadMs: number | undefined;
   /** Keys to ask the hub for, sent together once the current turn of the event loop ends. */
   private readonly contentKeys = new Set<string>();
-  /** Streams opened, for tests. */
+  /** For tests and metrics: streams opened, manifest bytes and upserts received, streams the hub refused with a retry-after (its admission gate). */
   connects = 0;
-  /** Manifest bytes received, for tests and metrics. */
   manifestBytes = 0;
   upserts = 0;
-  /** Streams the hub refused with a retry-after (its admission gate), for tests. */
   refusals = 0;
 
   constructor(opts: HubConnectionOptions) {
@@ -252,6 +254,9 @@ export class HubConnection {
         case "liveRequest":
           void handlers.live(kind.value).then((res) => stream.write({ kind: { $case: "liveResponse", value: res } }));
           break;
+        case "memberApiRequest": case "memberApiCredit": case "memberApiCancel":
+          handlers.memberApi?.(kind, (m, flushed) => stream.write(m, flushed));
+          break;
         case "syncDone":
           this.synced = true;
           this.hubFeatures = kind.value.hubFeatures;
@@ -270,6 +275,7 @@ export class HubConnection {
       this.synced = false;
       this.hubFeatures = [];
       outbox.close();
+      handlers.streamEnded?.();
       if (this.stream === stream) this.stream = undefined;
       if (this.stopped) return;
       // A hub that refused with a retry-after (its admission gate) gave this agent a slot: it comes

@@ -50,7 +50,7 @@ export class Admin {
   private readonly revocations: RevocationFile;
   private readonly explain: (req: ExplainRequest) => Promise<ExplainResponse>;
   private readonly dashboardLink: DashboardLink | undefined;
-  private readonly memberApiUrl: string;
+  private readonly memberApiUrl: () => string;
 
   constructor(opts: {
     caches: Caches;
@@ -77,10 +77,10 @@ export class Admin {
     /** Mints the dashboard's login links; undefined when it serves no dashboard. */
     dashboardLink?: DashboardLink;
     /** Where callers reach the members' APIs (issue 41), or "" when this control plane serves none. */
-    memberApiUrl?: string;
+    memberApiUrl?: () => string;
     log: Logger;
   }) {
-    this.memberApiUrl = opts.memberApiUrl ?? "";
+    this.memberApiUrl = opts.memberApiUrl ?? (() => "");
     this.dashboardLink = opts.dashboardLink;
     this.explain = opts.explain;
     this.digestKey = opts.digestKey;
@@ -162,7 +162,7 @@ export class Admin {
         lastHeartbeatTime: c.status?.lastHeartbeatTime ?? "",
       }))
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    return { clusters, memberApiUrl: this.memberApiUrl };
+    return { clusters, memberApiUrl: this.memberApiUrl() };
   }
 
   private async getPropagation(req: GetPropagationRequest): Promise<GetPropagationResponse> {

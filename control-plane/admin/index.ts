@@ -8,7 +8,7 @@ import type { DashboardLink } from "./admin-dashboard.ts";
 import { RevocationFile } from "./revocation-file.ts";
 import { secretDigestKey } from "./secret-digest.ts";
 
-export function startAdmin(ctx: ControlPlaneContext, links: { hub: Hub; waitingOn: (cluster: string) => number; dashboardLink?: DashboardLink }): Part {
+export function startAdmin(ctx: ControlPlaneContext, links: { hub: Hub; waitingOn: (cluster: string) => number; dashboardLink?: DashboardLink; memberApiUrl?: () => string | undefined }): Part {
   const { hub } = links;
   const log = ctx.log.child({ component: "admin" });
   const revocations = new RevocationFile({ path: ctx.opts.adminRevocationList, log });
@@ -18,7 +18,7 @@ export function startAdmin(ctx: ControlPlaneContext, links: { hub: Hub; waitingO
     statuses: ctx.statuses,
     rest: ctx.rest,
     connected: (c) => hub.session(c) !== undefined,
-    liveObjects: (c, resources) => hub.session(c)?.requestLive(resources),
+    liveObjects: (c, resources) => hub.session(c)?.requests.requestLive(resources),
     tokenNamespace: ctx.opts.registration?.tokenNamespace,
     waitingOn: links.waitingOn,
     requireAcceptance: ctx.opts.requireAcceptance,
@@ -33,6 +33,7 @@ export function startAdmin(ctx: ControlPlaneContext, links: { hub: Hub; waitingO
       return { text: r.text, explanationJson: JSON.stringify(r.explanation) };
     },
     ...(links.dashboardLink === undefined ? {} : { dashboardLink: links.dashboardLink }),
+    memberApiUrl: () => links.memberApiUrl?.() ?? "",
     log,
   });
   return {

@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { TLSSocket } from "node:tls";
 import type { Logger } from "pino";
 import { type RevocationList, revokingEntry } from "../../shared/revocation-list.ts";
+import { splitHostPort as splitListen } from "../../shared/listen-address.ts";
 import { dashboardAccess } from "./dashboard-access.ts";
 import { type DashboardIdentity, signToken, type UsedLogins, verifyToken, type Verified } from "./dashboard-tokens.ts";
 import type { LiveViews } from "./live-views.ts";
@@ -199,8 +200,5 @@ export function cookieValue(header: string | undefined, name: string): string | 
 }
 
 export function splitHostPort(listen: string): { host: string; port: number } {
-  const i = listen.lastIndexOf(":");
-  const port = Number(listen.slice(i + 1));
-  if (i < 0 || !Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--dashboard-address ${JSON.stringify(listen)} is not host:port`);
-  return { host: listen.slice(0, i).replace(/^\[|\]$/g, ""), port };
+  return splitListen(listen, "--dashboard-address");
 }

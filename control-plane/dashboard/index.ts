@@ -7,7 +7,8 @@ import { workKey } from "../../shared/work-key.ts";
 import { RevocationFile } from "../admin/revocation-file.ts";
 import type { ControlPlaneContext, Part } from "../context.ts";
 import { RpcError } from "../rpc.ts";
-import { DashboardError, splitHostPort, startDashboardServer } from "./dashboard-server.ts";
+import { DashboardError, startDashboardServer } from "./dashboard-server.ts";
+import { listenUrl } from "../../shared/listen-address.ts";
 import type { DashboardLink } from "../admin/admin-dashboard.ts";
 import { dashboardTokenKey, LOGIN_TOKEN_TTL_MS, signToken, UsedLogins } from "./dashboard-tokens.ts";
 import { startWarningEvents } from "./warning-events.ts";
@@ -112,9 +113,4 @@ export function startDashboard(ctx: ControlPlaneContext, links: DashboardLinks):
   };
 }
 
-/** https://host:port of a listen address; an address on every interface is reached on 127.0.0.1. */
-export function listenUrl(listen: string, port: number): string {
-  const { host } = splitHostPort(listen);
-  const h = host === "" || host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host;
-  return `https://${h}:${port}`;
-}
+export { listenUrl } from "../../shared/listen-address.ts";

@@ -1,12 +1,12 @@
 import { type ServerDuplexStream, status as GrpcStatus } from "@grpc/grpc-js";
 import type { Logger } from "pino";
-import type { AgentMessage, ControlMessage, Hello, ResourceIdentifier } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
+import type { AgentMessage, ControlMessage, Hello } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
 import { earlierOfHello } from "../../shared/earlier-registration.ts";
 import { ListDeliveries, type ListName } from "./hashed-delivery.ts";
 import { CoalescingOutbox } from "../../shared/coalescing-outbox.ts";
 import { DEFAULT_INBOUND_RATE, InboundGate, inboundBucket } from "./inbound-gate.ts";
 import { checkHello } from "./message-bounds.ts";
-import { LiveRequests } from "./live-requests.ts";
+import { AgentRequests } from "./agent-requests.ts";
 import { type Decision, DELETION_HELD, type Intent, OutboundDeletions } from "./outbound-deletions.ts";
 import { type AgentSessionOptions, bytesReceived, bytesSent, heldReport, passExports, type SessionEvents, type SessionStats } from "./session-events.ts";
 import { planResync } from "./resync.ts";
@@ -34,7 +34,8 @@ export class AgentSession {
   private closed = false;
   /** What the agent may be told to delete: the Works it holds, the intents, the brake. */
   readonly deletions: OutboundDeletions;
-  private readonly live: LiveRequests;
+  /** What callers ask of the agent through the hub: live reads, member API requests (agent-requests.ts). */
+  readonly requests: AgentRequests;
   private hello: Hello | undefined;
   private unsubscribe: (() => void) | undefined;
   private readonly onClosed: () => void;
@@ -55,7 +56,7 @@ export class AgentSession {
     this.log = opts.log;
     this.onClosed = opts.onClosed;
     this.onHello = opts.onHello;
-    this.live = new LiveRequests(this.cluster, (m) => this.call.write(m));
+    this.requests = new AgentRequests(this.cluster, (m) => this.call.write(m), opts.memberApiMaxRequests ?? 64);
     this.deletions = new OutboundDeletions({
       cluster: this.cluster,
       intent: (key) => this.intent(key), brakeKey: (key) => this.works.brakeKey(key),
@@ -85,7 +86,8 @@ export class AgentSession {
         this.log.error({ err: err instanceof Error ? err.message : String(err) }, "failed on an agent message");
         this.fail(GrpcStatus.INTERNAL, "the hub failed on this message");
       }
-      this.throttle();
+      // Member API frames are bounded by the windows the hub grants, not by the message rate.
+      if (m.kind?.$case !== "memberApiResponse") this.throttle();
     });
     this.call.on("end", () => this.close());
     this.call.on("error", (err: Error) => {
@@ -98,12 +100,6 @@ export class AgentSession {
   /** Works waiting for room on the stream (at most one entry per Work). */
   get pending(): number {
     return this.outbox.size;
-  }
-
-  /** Asks the agent for its live objects (flotillactl diff); rejects after timeoutMs. */
-  requestLive(resources: ResourceIdentifier[], timeoutMs = 10_000): Promise<Buffer[]> {
-    if (this.closed || this.hello === undefined) return Promise.reject(new Error("the agent's stream is not open"));
-    return this.live.request(resources, timeoutMs);
   }
 
   /** Ends the stream with a gRPC status (e.g. a newer stream for the same cluster replaced it). */
@@ -130,7 +126,7 @@ export class AgentSession {
     this.closed = true;
     clearTimeout(this.resumeTimer);
     clearTimeout(this.helloTimer);
-    this.live.closeAll();
+    this.requests.closeAll();
     this.unsubscribe?.();
     this.outbox.close();
     this.onClosed();
@@ -168,8 +164,8 @@ export class AgentSession {
         for (const key of this.gate.contentRequest(kind.value)) this.outbox.mark(key);
         break;
       case "liveResponse":
-        // An answer nobody waits for (timed out, or made up) is dropped.
-        this.live.answered(kind.value);
+      case "memberApiResponse":
+        this.requests.answered(kind);
         break;
       case "workloadMetrics": {
         const report = this.gate.workloadMetrics(kind.value);
@@ -203,6 +199,7 @@ export class AgentSession {
       return;
     }
     this.hello = hello;
+    this.requests.opened(hello);
     this.onHello();
     if (this.closed) return;
     this.events.holds?.(this.cluster, new Set(Object.keys(hello.workHashes)));

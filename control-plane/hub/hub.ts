@@ -41,6 +41,7 @@ export class Hub {
   private readonly deletionWindows = new Map<string, DeletionWindow>();
   private readonly helloTimeoutMs: number | undefined;
   private readonly maxClusterNodes: number | undefined;
+  private readonly memberApiMaxRequests: number | undefined;
   /** Streams per cluster that have not said Hello yet: a peer cannot hold many open for free. */
   private readonly awaitingHello = new Map<string, number>();
   private readonly allowCertsWithoutUid: boolean;
@@ -71,6 +72,8 @@ export class Hub {
     helloTimeoutMs?: number;
     /** --max-cluster-nodes (heartbeat-claims.ts). */
     maxClusterNodes?: number;
+    /** --member-api-max-requests-per-cluster (issue 41; default 64). */
+    memberApiMaxRequests?: number;
     /** Accept agent certificates bound to no Cluster uid (not revocable; for migration only). */
     allowCertsWithoutUid?: boolean;
     /** The blast-radius brake's budget per cluster (default DEFAULT_DELETION_BUDGET). */
@@ -96,6 +99,7 @@ export class Hub {
     this.clusterCount = opts.clusterCount ?? (() => this.sessions.size);
     const spreadCapMs = opts.reconnectSpreadCapMs ?? 15_000;
     this.metricsWanted = opts.metricsWanted;
+    this.memberApiMaxRequests = opts.memberApiMaxRequests;
     this.customizations = opts.customizations;
     this.deletionBudget = opts.deletionBudget;
     this.allowCertsWithoutUid = opts.allowCertsWithoutUid ?? false;
@@ -224,6 +228,7 @@ export class Hub {
       ...(this.maxClusterNodes === undefined ? {} : { maxClusterNodes: this.maxClusterNodes }),
       ...(this.deletionBudget ? { deletionBudget: this.deletionBudget } : {}),
       deletionWindow: this.deletionWindowOf(cluster),
+      ...(this.memberApiMaxRequests === undefined ? {} : { memberApiMaxRequests: this.memberApiMaxRequests }),
       ...(this.customizations ? { customizations: this.customizations } : {}),
       ...(this.metricsWanted ? { metricsWanted: () => this.metricsWanted?.(cluster) ?? { contentHash: "", workloads: [] } } : {}),
       // Only a stream that passed its Hello replaces the cluster's current one.

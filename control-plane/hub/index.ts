@@ -102,6 +102,7 @@ export function startHub(ctx: ControlPlaneContext): HubPart {
     log: ctx.log,
     rate: ctx.opts.agentMessageRate,
     ...(ctx.opts.maxClusterNodes === undefined ? {} : { maxClusterNodes: ctx.opts.maxClusterNodes }),
+    ...(ctx.opts.memberApi === undefined ? {} : { memberApiMaxRequests: ctx.opts.memberApi.maxRequestsPerCluster }),
     ...(ctx.opts.agentAdmissions === undefined ? {} : { admission: ctx.opts.agentAdmissions }),
     clusterCount: () => (clusterCount.at + 1000 > Date.now() ? clusterCount : (clusterCount = { at: Date.now(), n: caches.clusters.list().length })).n,
     reconnectSpreadCapMs: Math.floor(ctx.opts.clusterFailureMs / 2),

@@ -85,6 +85,8 @@ export interface AgentSessionOptions {
   /** The brake's budget (default DEFAULT_DELETION_BUDGET) and the cluster's window, kept by the hub across its streams. */
   deletionBudget?: DeletionBudget;
   deletionWindow?: DeletionWindow;
+  /** Member API requests (issue 41) this cluster may have in flight at once (default 64). */
+  memberApiMaxRequests?: number;
   /** The interpreter customizations agents run, as sent (default: none). */
   customizations?: () => InterpreterCustomizations;
   /** The workloads this cluster's agent summarises (default: none). */

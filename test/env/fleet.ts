@@ -27,6 +27,8 @@ export interface FleetOptions {
   nodesPerMember?: number;
   /** The control cluster's apiserver keeps an audit log of writes (Cluster.auditLogPath). */
   auditControl?: boolean;
+  /** Every member's apiserver keeps an audit log of writes (Cluster.auditLogPath). */
+  auditMembers?: boolean;
   /**
    * Every member runs metrics-server, and kwok reports pod usage that tests set (usage.ts):
    * `kubectl get --raw /apis/metrics.k8s.io/v1beta1/...` and member HPAs see it. Default off.
@@ -84,6 +86,7 @@ export async function startFleet(opts: FleetOptions = {}): Promise<Fleet> {
           metrics: opts.metrics,
           metricsBinDir,
           allControllers: opts.allControllers,
+          audit: opts.auditMembers,
         }),
       ),
     ]),

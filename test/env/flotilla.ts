@@ -134,6 +134,8 @@ export interface AgentStartOptions {
   stateNamespace?: string;
   /** The Flotilla the agent runs (default the fleet's). */
   version?: FlotillaVersion;
+  /** More flags for this agent, after the fleet's agentArgs (e.g. `--member-api-writes`). */
+  args?: string[];
 }
 
 /**
@@ -258,6 +260,7 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
         `--max-reconnect-backoff=${opts.maxReconnectBackoff ?? "2s"}`,
         ...(o.stateNamespace !== undefined ? [`--state-namespace=${o.stateNamespace}`] : []),
         ...(opts.agentArgs ?? []),
+        ...(o.args ?? []),
       ])],
       env,
       logFile: join(logsDir, `agent-${member}.log`),

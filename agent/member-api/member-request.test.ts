@@ -1,0 +1,44 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import type { MemberApiRequest } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
+import { memberCall } from "./member-request.ts";
+
+const req = (o: Partial<MemberApiRequest>): MemberApiRequest => ({ streamId: 1, method: "GET", path: "/api/v1/pods", headers: {}, body: Buffer.alloc(0), user: "alice", role: "admin", window: 1024, ...o });
+
+describe("memberCall", () => {
+  it("impersonates the caller in its role's group, whatever identity headers the hub sends", () => {
+    const got = memberCall(req({ headers: { accept: "application/json", authorization: "Bearer hub", "impersonate-user": "system:admin", "impersonate-group": "system:masters", "impersonate-extra-scopes": "x" } }), false, "m1");
+    assert.deepEqual(got, { method: "GET", path: "/api/v1/pods", headers: { accept: "application/json", "impersonate-user": "flotilla:admin:alice", "impersonate-group": "flotilla:admins" } });
+    const viewer = memberCall(req({ role: "viewer", user: "vera" }), false, "m1");
+    assert.ok(!("status" in viewer));
+    assert.equal(viewer.headers["impersonate-user"], "flotilla:viewer:vera");
+    assert.equal(viewer.headers["impersonate-group"], "flotilla:viewers");
+  });
+
+  const refusals: { name: string; r: Partial<MemberApiRequest>; allowWrites: boolean; status: number; message: RegExp }[] = [
+    { name: "an admin's delete while writes are off", r: { method: "DELETE", path: "/api/v1/namespaces/ns/pods/p" }, allowWrites: false, status: 403, message: /are off in m1: its agent runs without --member-api-writes/ },
+    { name: "an admin's exec while writes are off", r: { path: "/api/v1/namespaces/ns/pods/p/exec?command=sh" }, allowWrites: false, status: 403, message: /are off in m1/ },
+    { name: "a viewer's delete with writes on", r: { role: "viewer", method: "DELETE", path: "/api/v1/namespaces/ns/pods/p" }, allowWrites: true, status: 403, message: /only reads/ },
+    { name: "a viewer's Secret read", r: { role: "viewer", path: "/api/v1/namespaces/ns/secrets/s" }, allowWrites: true, status: 403, message: /may not read Secrets/ },
+    { name: "an unknown role", r: { role: "root" }, allowWrites: true, status: 403, message: /unknown role/ },
+    { name: "an empty user", r: { user: "" }, allowWrites: true, status: 403, message: /printable ASCII/ },
+    { name: "a user with a newline", r: { user: "alice\r\nImpersonate-Group: system:masters" }, allowWrites: true, status: 403, message: /printable ASCII/ },
+    { name: "CONNECT", r: { method: "CONNECT" }, allowWrites: true, status: 405, message: /does not carry/ },
+    { name: "a traversal", r: { path: "/api/../../etc" }, allowWrites: true, status: 400, message: /no \. or \.\. segment/ },
+  ];
+  for (const c of refusals) {
+    it(`refuses ${c.name}`, () => {
+      const got = memberCall(req(c.r), c.allowWrites, "m1");
+      assert.ok("status" in got, JSON.stringify(got));
+      assert.equal(got.status, c.status);
+      assert.match(got.message, c.message);
+    });
+  }
+
+  it("lets an admin write when the agent allows writes", () => {
+    const got = memberCall(req({ method: "patch", path: "/apis/apps/v1/namespaces/ns/deployments/web/scale", headers: { "content-type": "application/merge-patch+json" } }), true, "m1");
+    assert.ok(!("status" in got));
+    assert.equal(got.method, "PATCH");
+    assert.equal(got.headers["content-type"], "application/merge-patch+json");
+  });
+});

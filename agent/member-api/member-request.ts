@@ -1,0 +1,51 @@
+// What the agent makes of a MemberApiRequest before it reaches the member (issue 41): refused with a
+// Kubernetes Status, or the method, path and headers to send, as the caller. Pure.
+import type { MemberApiRequest } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
+import { impersonatedUser, isWriteRequest, MEMBER_API_GROUPS, passHeaders, REQUEST_HEADERS, validPath, viewerRefusal } from "../../shared/member-api.ts";
+import type { AdminRole } from "../../shared/pki.ts";
+
+const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]);
+/** A caller's name as it goes into a header: printable ASCII, not too long. */
+const USER = /^[\x21-\x7e][\x20-\x7e]{0,252}$/;
+
+/** A refusal, as the apiserver would answer it. */
+export interface Refusal {
+  status: number;
+  reason: string;
+  message: string;
+}
+
+/** What to send to the member's apiserver. */
+export interface MemberCall {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+}
+
+/**
+ * The member request for a hub's request, or why it is refused. `allowWrites`: the agent's
+ * --member-api-writes. Whatever the hub sends, the identity is flotilla:<role>:<user> in its role's
+ * group, never a header of the caller's.
+ */
+export function memberCall(req: MemberApiRequest, allowWrites: boolean, cluster: string): MemberCall | Refusal {
+  const method = req.method.toUpperCase();
+  if (!METHODS.has(method)) return { status: 405, reason: "MethodNotAllowed", message: `the member API does not carry ${JSON.stringify(req.method.slice(0, 16))}` };
+  if (!validPath(req.path)) return { status: 400, reason: "BadRequest", message: "the path must start with / and hold no . or .. segment, no %-escape, no empty segment, no space and no control character" };
+  if (req.role !== "admin" && req.role !== "viewer") return { status: 403, reason: "Forbidden", message: `unknown role ${JSON.stringify(req.role.slice(0, 16))}` };
+  const role: AdminRole = req.role;
+  if (!USER.test(req.user)) return { status: 403, reason: "Forbidden", message: "the caller's name must be 1 to 253 printable ASCII characters" };
+  const headers = passHeaders(req.headers, REQUEST_HEADERS);
+  if (role === "viewer") {
+    const why = viewerRefusal(method, req.path, req.headers);
+    if (why !== undefined) return { status: 403, reason: "Forbidden", message: `${req.user}: ${why}` };
+  }
+  if (isWriteRequest(method, req.path, req.headers) && !allowWrites) {
+    return { status: 403, reason: "Forbidden", message: `writes through the member API (${method} ${req.path.split("?")[0]}) are off in ${cluster}: its agent runs without --member-api-writes` };
+  }
+  return { method, path: req.path, headers: { ...headers, "impersonate-user": impersonatedUser(role, req.user), "impersonate-group": MEMBER_API_GROUPS[role] } };
+}
+
+/** A refusal as a Kubernetes Status body. */
+export function statusBody(r: Refusal): Buffer {
+  return Buffer.from(JSON.stringify({ kind: "Status", apiVersion: "v1", metadata: {}, status: "Failure", message: r.message, reason: r.reason, code: r.status }));
+}

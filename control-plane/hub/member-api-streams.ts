@@ -1,0 +1,121 @@
+// The hub's end of the member API on one agent's stream (issue 41): each caller's request goes to
+// the agent with a window of response bytes; the agent's frames go to the caller's sink, and more
+// window is granted as the caller takes them. A slow caller therefore holds at most one window in
+// this process and never stops the stream (Works, heartbeats and other callers go on).
+import type { ControlMessage, MemberApiResponse } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
+import { MEMBER_API_WINDOW } from "../../shared/member-api.ts";
+import type { AdminRole } from "../../shared/pki.ts";
+
+/** One request for the member's apiserver, as the caller made it (headers already filtered). */
+export interface MemberApiCall {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body: Buffer;
+  user: string;
+  role: AdminRole;
+}
+
+/** Where the answer goes: the caller's response. */
+export interface MemberApiSink {
+  head(status: number, headers: Record<string, string>): void;
+  data(chunk: Buffer): void;
+  /** The answer is complete, or (error set) broke off; before head(), the request failed (the sink answers a 503 with the error). */
+  end(error?: string): void;
+}
+
+/** A request in flight: the caller tells how much it has taken, or gives up. */
+export interface MemberApiHandle {
+  /** The caller took n more bytes (its socket flushed them): the agent may send as many more. */
+  consumed(n: number): void;
+  /** The caller went away: the agent stops the request. */
+  cancel(): void;
+}
+
+interface Open {
+  sink: MemberApiSink;
+  /** Bytes the agent may still send before more window is granted. */
+  allowed: number;
+  /** Bytes the caller took and not yet granted back (granted in batches of a quarter window). */
+  taken: number;
+  headSeen: boolean;
+}
+
+export class MemberApiStreams {
+  private readonly open = new Map<number, Open>();
+  private readonly write: (m: ControlMessage) => void;
+  private readonly max: number;
+  private nextId = 1;
+
+  /** `max`: requests one cluster may have in flight at once. */
+  constructor(write: (m: ControlMessage) => void, max: number) {
+    this.write = write;
+    this.max = max;
+  }
+
+  get inFlight(): number {
+    return this.open.size;
+  }
+
+  /** Sends the request to the agent, or undefined when this cluster already has `max` in flight. */
+  start(call: MemberApiCall, sink: MemberApiSink): MemberApiHandle | undefined {
+    if (this.open.size >= this.max) return undefined;
+    const streamId = this.freeId();
+    const entry: Open = { sink, allowed: MEMBER_API_WINDOW, taken: 0, headSeen: false };
+    this.open.set(streamId, entry);
+    this.write({ kind: { $case: "memberApiRequest", value: { streamId, ...call, window: MEMBER_API_WINDOW } } });
+    return {
+      consumed: (n) => {
+        if (this.open.get(streamId) !== entry) return;
+        entry.taken += n;
+        if (entry.taken < MEMBER_API_WINDOW / 4) return;
+        entry.allowed += entry.taken;
+        this.write({ kind: { $case: "memberApiCredit", value: { streamId, bytes: entry.taken } } });
+        entry.taken = 0;
+      },
+      cancel: () => {
+        if (this.open.get(streamId) !== entry) return;
+        this.open.delete(streamId);
+        this.write({ kind: { $case: "memberApiCancel", value: { streamId } } });
+      },
+    };
+  }
+
+  /** A frame from the agent. One for no open request (cancelled, or made up) is dropped; one past its window ends that request only. */
+  received(frame: MemberApiResponse): void {
+    const entry = this.open.get(frame.streamId);
+    if (entry === undefined) return;
+    if (!entry.headSeen) {
+      entry.headSeen = true;
+      entry.sink.head(frame.status >= 100 && frame.status <= 599 ? frame.status : 502, frame.headers);
+    }
+    if (frame.data.byteLength > entry.allowed) {
+      this.finish(frame.streamId, entry, `the agent sent ${frame.data.byteLength} bytes with ${entry.allowed} left in its window`);
+      this.write({ kind: { $case: "memberApiCancel", value: { streamId: frame.streamId } } });
+      return;
+    }
+    entry.allowed -= frame.data.byteLength;
+    if (frame.data.byteLength > 0) entry.sink.data(Buffer.from(frame.data));
+    if (frame.end) this.finish(frame.streamId, entry, frame.error === "" ? undefined : frame.error);
+  }
+
+  /** The stream closed: every request in flight breaks off. */
+  closeAll(why: string): void {
+    const entries = [...this.open.values()];
+    this.open.clear();
+    for (const e of entries) e.sink.end(why);
+  }
+
+  private finish(streamId: number, entry: Open, error: string | undefined): void {
+    this.open.delete(streamId);
+    entry.sink.end(error);
+  }
+
+  private freeId(): number {
+    for (;;) {
+      const id = this.nextId;
+      this.nextId = this.nextId >= 0xffff_ffff ? 1 : this.nextId + 1;
+      if (!this.open.has(id)) return id;
+    }
+  }
+}

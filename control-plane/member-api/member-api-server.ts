@@ -1,0 +1,163 @@
+// The member API's HTTPS listener (issue 41, DESIGN §14): /clusters/<name>/… speaks the Kubernetes
+// API of that member, through its agent's stream. Every caller presents a client certificate from
+// the fleet's CA, judged as on the Admin API (admin or viewer, the revocation list), again every
+// RECHECK_MS while its request lasts (a watch, a log stream). Nothing is kept beyond the request.
+import { createServer, type Server } from "node:https";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
+import type { TLSSocket } from "node:tls";
+import type { Logger } from "pino";
+import { counter } from "../../shared/metrics.ts";
+import { MEMBER_API_MAX_BODY, passHeaders, REQUEST_HEADERS, viewerRefusal } from "../../shared/member-api.ts";
+import { adminOfSubject, type AdminRole } from "../../shared/pki.ts";
+import { type RevocationList, revokingEntry } from "../../shared/revocation-list.ts";
+import { type CallerOut, exchange, type MemberRequests, sendStatus, socketOut } from "./member-api-exchange.ts";
+import { memberRoute } from "./member-api-route.ts";
+
+export interface MemberApiServerOptions {
+  listen: { host: string; port: number };
+  tls: { caPem: string; certPem: string; keyPem: string };
+  /** The admin revocation list as it stands. */
+  revocations(): Promise<{ list: RevocationList } | { broken: string }>;
+  /** Whether the control cluster has this Cluster. */
+  known(cluster: string): boolean;
+  /** What carries requests to the cluster's agent, when it streams to this replica. */
+  requests(cluster: string): MemberRequests | undefined;
+  log: Logger;
+  /** How long an agent may take to answer at all (default 30 s). */
+  headTimeoutMs?: number;
+  /** How often a lasting request's caller is judged again (default RECHECK_MS). */
+  recheckMs?: number;
+}
+
+/** A lasting request's caller is judged again this often: a certificate revoked meanwhile ends its watch. */
+export const RECHECK_MS = 5_000;
+
+const requestsTotal = counter("flotilla_member_api_requests_total", "Member API requests (issue 41) by answer: the HTTP status class, or broken when an answer was cut short.", ["code"]);
+
+type Caller = { user: string; role: AdminRole };
+type Judged = Caller | { status: number; reason: string; message: string };
+
+export async function startMemberApiServer(o: MemberApiServerOptions): Promise<{ port: number; close(): Promise<void> }> {
+  /** The caller of a request, judged now: its certificate and the revocation list. */
+  const judge = async (socket: TLSSocket): Promise<Judged> => {
+    const peer = socket.authorized ? socket.getPeerCertificate() : undefined;
+    if (peer === undefined || Object.keys(peer).length === 0) return { status: 401, reason: "Unauthorized", message: "the member API needs a client certificate from the fleet's CA (an admin's or a viewer's: `flotilla certs admin`)" };
+    const who = adminOfSubject(peer.subject as { CN?: string; O?: string });
+    if (who === undefined) return { status: 403, reason: "Forbidden", message: "the member API takes only admin and viewer certificates (O=flotilla:admins or O=flotilla:viewers)" };
+    const state = await o.revocations();
+    if ("broken" in state) return { status: 403, reason: "Forbidden", message: `every certificate is refused until the admin revocation list can be read: ${state.broken}` };
+    const revoked = revokingEntry(state.list, peer);
+    if (revoked !== undefined) return { status: 403, reason: "Forbidden", message: `certificate revoked: ${who.role} ${who.user}'s certificate is in the admin revocation list (${revoked})` };
+    return who;
+  };
+
+  const handle = async (req: IncomingMessage, out: CallerOut, upgrade = false): Promise<void> => {
+    const method = (req.method ?? "GET").toUpperCase();
+    const caller = await judge(req.socket as TLSSocket);
+    const refuse = (status: number, reason: string, message: string, headers: Record<string, string> = {}) => {
+      o.log.info({ method, path: req.url?.split("?")[0], status, reason: message }, "member API request refused");
+      requestsTotal.inc({ code: `${Math.floor(status / 100)}xx` });
+      sendStatus(out, status, reason, message, headers);
+    };
+    if ("status" in caller) return refuse(caller.status, caller.reason, caller.message);
+    const route = memberRoute(req.url ?? "/");
+    if ("status" in route) return refuse(route.status, route.reason, route.message);
+    if (caller.role === "viewer") {
+      const why = viewerRefusal(method, route.path, req.headers);
+      if (why !== undefined) return refuse(403, "Forbidden", `${caller.user}: ${why}`);
+    }
+    if (!o.known(route.cluster)) return refuse(404, "NotFound", `cluster ${JSON.stringify(route.cluster)} not found`);
+    const requests = o.requests(route.cluster);
+    if (requests === undefined) return refuse(503, "ServiceUnavailable", `the agent of ${route.cluster} is not connected to this control-plane replica; retry`, { "retry-after": "5" });
+    const body = upgrade ? Buffer.alloc(0) : await readBody(req);
+    if (body === undefined) return refuse(413, "RequestEntityTooLarge", `a request body may hold at most ${MEMBER_API_MAX_BODY} bytes`);
+    // The caller is judged again while the answer lasts: revoked meanwhile, the answer is cut short.
+    const recheck = setInterval(() => {
+      void judge(req.socket as TLSSocket).then((again) => {
+        if (!("status" in again)) return;
+        o.log.info({ cluster: route.cluster, user: caller.user, reason: again.message }, "member API request ended: its caller may no longer read");
+        out.destroy();
+      });
+    }, o.recheckMs ?? RECHECK_MS);
+    recheck.unref();
+    try {
+      const call = { method, path: route.path, headers: passHeaders(req.headers, REQUEST_HEADERS), body, user: caller.user, role: caller.role };
+      const outcome = await exchange(requests, call, out, o.headTimeoutMs ?? 30_000, route.cluster);
+      requestsTotal.inc({ code: "broken" in outcome ? "broken" : `${Math.floor(outcome.status / 100)}xx` });
+      o.log.debug({ cluster: route.cluster, user: caller.user, method, path: route.path.split("?")[0], ...outcome }, "member API request");
+    } finally {
+      clearInterval(recheck);
+    }
+  };
+
+  const failed = (out: CallerOut, err: unknown) => {
+    o.log.warn({ err: err instanceof Error ? err.message : String(err) }, "member API request failed");
+    sendStatus(out, 500, "InternalError", "the control plane failed on this request");
+  };
+  const server: Server = createServer({ ca: o.tls.caPem, cert: o.tls.certPem, key: o.tls.keyPem, requestCert: true, rejectUnauthorized: false }, (req, res) => {
+    const out = responseOut(res);
+    handle(req, out).catch((err: unknown) => failed(out, err));
+  });
+  // exec, attach and port-forward upgrade the connection: judged and carried alike, answered as plain HTTP and closed.
+  server.on("upgrade", (req: IncomingMessage, socket: Duplex) => {
+    const out = socketOut(socket);
+    handle(req, out, true).catch((err: unknown) => failed(out, err));
+  });
+  server.headersTimeout = 20_000;
+  server.requestTimeout = 0;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(o.listen.port, o.listen.host, () => resolve());
+  });
+  const bound = server.address();
+  return {
+    port: typeof bound === "object" && bound !== null ? bound.port : o.listen.port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** The request's body, or undefined when it is larger than MEMBER_API_MAX_BODY; a body that stops coming fails after 30 s. */
+function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const timer = setTimeout(() => req.destroy(new Error("the request body did not arrive within 30 s")), 30_000);
+    req.on("data", (c: Buffer) => {
+      size += c.byteLength;
+      if (size > MEMBER_API_MAX_BODY) {
+        clearTimeout(timer);
+        req.removeAllListeners("data");
+        req.resume();
+        resolve(undefined);
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on("end", () => {
+      clearTimeout(timer);
+      resolve(Buffer.concat(chunks));
+    });
+    req.on("error", (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+  });
+}
+
+function responseOut(res: ServerResponse): CallerOut {
+  return {
+    get headersSent() {
+      return res.headersSent;
+    },
+    writeHead: (status, headers) => void res.writeHead(status, headers),
+    write: (chunk, taken) => void res.write(chunk, () => taken()),
+    end: () => void res.end(),
+    destroy: () => void res.destroy(),
+    onClose: (f) => void res.once("close", f),
+  };
+}
