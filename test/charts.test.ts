@@ -404,6 +404,16 @@ describe("helm template of flotilla-control-plane", () => {
     assert.ok(rules.some((r) => r.resources?.includes("events") && r.verbs.includes("watch")), "the dashboard's Event watch is allowed");
   });
 
+  it("serves the member API through the Service only with memberApi.enabled, with its URL and per-cluster limit", async () => {
+    const off = await render(controlPlaneChart, controlPlaneValues());
+    assert.ok(!container(one<V1Deployment>(off, "Deployment", "flotilla-control-plane")).args?.some((a) => a.startsWith("--member-api-")), "off by default");
+    const on = await render(controlPlaneChart, { ...controlPlaneValues(), memberApi: { enabled: true, url: "https://members.example.com:9447", maxRequestsPerCluster: 32 } });
+    const c = container(one<V1Deployment>(on, "Deployment", "flotilla-control-plane"));
+    assert.deepEqual(c.args?.filter((a) => a.startsWith("--member-api-")), ["--member-api-address=0.0.0.0:9447", "--member-api-url=https://members.example.com:9447", "--member-api-max-requests-per-cluster=32"]);
+    assert.deepEqual(c.ports?.find((p) => p.name === "member-api"), { name: "member-api", containerPort: 9447, protocol: "TCP" });
+    assert.deepEqual(one<V1Service>(on, "Service", "flotilla-control-plane").spec?.ports?.find((p) => p.name === "member-api"), { name: "member-api", port: 9447, targetPort: "member-api", protocol: "TCP" });
+  });
+
   it("mounts the admin revocation list from a ConfigMap as a directory (so its updates arrive) and passes --admin-revocation-list", async () => {
     const objects = await render(controlPlaneChart, { ...controlPlaneValues(), adminRevocationList: { configMap: "admin-revocation" } });
     const d = one<V1Deployment>(objects, "Deployment", "flotilla-control-plane");
@@ -438,7 +448,9 @@ describe("helm template of flotilla-agent", () => {
   it("with a bootstrap token: keeps it in a Secret, hands it over as a secretKeyRef, binds cluster-admin", async () => {
     const objects = await render(agentChart, agentValues());
     assert.deepEqual(kindsAndNames(objects), [
+      "ClusterRole/flotilla-agent-member-api",
       "ClusterRoleBinding/flotilla-agent",
+      "ClusterRoleBinding/flotilla-agent-member-api",
       "ConfigMap/flotilla-agent-ca",
       "Deployment/flotilla-agent",
       "Role/flotilla-agent",
@@ -510,7 +522,9 @@ describe("helm template of flotilla-agent", () => {
     );
     assert.deepEqual(kindsAndNames(objects), [
       "ClusterRole/flotilla-agent",
+      "ClusterRole/flotilla-agent-member-api",
       "ClusterRoleBinding/flotilla-agent",
+      "ClusterRoleBinding/flotilla-agent-member-api",
       "ConfigMap/flotilla-agent-ca",
       "Deployment/flotilla-agent",
       "Role/flotilla-agent",
@@ -551,6 +565,23 @@ describe("helm template of flotilla-agent", () => {
       { name: "tls", secret: { secretName: "member1-cert" } },
     ]);
     assert.deepEqual(c.volumeMounts?.[1], { name: "tls", mountPath: "/etc/flotilla/tls", readOnly: true });
+  });
+
+  it("member API (issue 41): lets the agent impersonate only Flotilla's two groups, binds the ClusterRoles given for them, passes --member-api-writes, or grants nothing when off", async () => {
+    const objects = await render(agentChart, agentValues({ memberApi: { enabled: true, writes: true, bindings: { viewers: "view", admins: "" } } }));
+    const role = one<V1ClusterRole>(objects, "ClusterRole", "flotilla-agent-member-api");
+    assert.deepEqual(role.rules, [
+      { apiGroups: [""], resources: ["users"], verbs: ["impersonate"] },
+      { apiGroups: [""], resources: ["groups"], resourceNames: ["flotilla:admins", "flotilla:viewers"], verbs: ["impersonate"] },
+    ]);
+    const viewers = one<V1ClusterRoleBinding>(objects, "ClusterRoleBinding", "flotilla-viewers");
+    assert.deepEqual(viewers.roleRef, { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: "view" });
+    assert.deepEqual(viewers.subjects, [{ apiGroup: "rbac.authorization.k8s.io", kind: "Group", name: "flotilla:viewers" }]);
+    assert.ok(!kindsAndNames(objects).includes("ClusterRoleBinding/flotilla-admins"), "an empty binding binds nothing");
+    assert.ok(container(one<V1Deployment>(objects, "Deployment", "flotilla-agent")).args?.includes("--member-api-writes"));
+    const off = await render(agentChart, agentValues({ memberApi: { enabled: false, writes: false, bindings: { viewers: "view", admins: "" } } }));
+    assert.ok(!kindsAndNames(off).some((k) => k.includes("member-api") || k.includes("flotilla-viewers")));
+    assert.ok(!container(one<V1Deployment>(off, "Deployment", "flotilla-agent")).args?.includes("--member-api-writes"));
   });
 
   it("derives the registration address from an IPv6 hub address", async () => {

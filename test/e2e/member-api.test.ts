@@ -14,7 +14,6 @@ import { ensureBinaries } from "../env/binaries.ts";
 import type { Cluster } from "../env/cluster.ts";
 import { type Fleet, startFleet } from "../env/fleet.ts";
 import { type Flotilla, startFlotilla } from "../env/flotilla.ts";
-import { freePort } from "../env/free-port.ts";
 import { goCommandEnv } from "../env/managed-process.ts";
 import { issueAdminCertificate, type KeyPair } from "../../shared/pki.ts";
 import { apply, eventually, kubectl, runCommand, sleep } from "./helpers.ts";
@@ -73,8 +72,8 @@ describe("the member API: each member's Kubernetes API through its agent's strea
 
   before(async () => {
     fleet = await startFleet({ members: 2, auditMembers: true });
-    port = await freePort();
-    flotilla = await startFlotilla(fleet, { controlPlaneArgs: [`--member-api-address=127.0.0.1:${port}`] });
+    flotilla = await startFlotilla(fleet, { memberApi: true });
+    port = flotilla.memberApiPort as number;
     [m1] = fleet.members as [Cluster];
     ca = await readFile(join(flotilla.certsDir, "ca.crt"), "utf8");
     kubectlBin = join(await ensureBinaries(), "kubectl");

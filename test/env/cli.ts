@@ -9,6 +9,7 @@ import { type Flotilla, startFlotilla } from "./flotilla.ts";
 import { type DnsServer, startDns } from "./dns.ts";
 import { parseRestartOptions, parseUpOptions, type UpOptions, UsageError } from "./cli-options.ts";
 import { careForFleet, writePidFiles } from "./fleet-care.ts";
+import { bindMemberApiGroups } from "./member-api-rbac.ts";
 import { requestAction } from "./fleet-control.ts";
 import { isProcessAlive, type ManagedProcess } from "./managed-process.ts";
 import { applySample, printHints, sampleFile, waitForSample, waitForSampleName } from "./sample-app.ts";
@@ -88,7 +89,7 @@ async function up(opts: UpOptions): Promise<number> {
   let dns: DnsServer | undefined;
   // Everything up writes in <state>; startFleet removes <state>/clusters itself. startFlotilla
   // puts its certificates and logs under the fleet root, which is <state>.
-  const written: string[] = [lock, pidsDir, join(state, "flotilla-certs"), join(state, "flotilla-logs"), join(state, "kubectl-cache"), join(state, "dns-server"), join(state, "dashboard-url")];
+  const written: string[] = [lock, pidsDir, join(state, "flotilla-certs"), join(state, "flotilla-logs"), join(state, "kubectl-cache"), join(state, "dns-server"), join(state, "dashboard-url"), join(state, "member-api-url")];
   const removeWritten = () => {
     for (const f of written) rmSync(f, { recursive: true, force: true });
   };
@@ -128,13 +129,16 @@ async function up(opts: UpOptions): Promise<number> {
     }
 
     console.error("flotilla: starting the control plane and the agents");
-    flotilla = await startFlotilla(fleet, { heartbeatInterval: "2s", clusterFailureThreshold: "30s", dashboard: true });
+    flotilla = await startFlotilla(fleet, { heartbeatInterval: "2s", clusterFailureThreshold: "30s", dashboard: true, memberApi: true });
     await writePidFiles(pidsDir, flotilla.processes(), written);
+    // Each member's admin decides what Flotilla's callers may do there (docs/guides/member-api.md): here viewers read, admins do anything.
+    await Promise.all(fleet.members.map((m) => bindMemberApiGroups(m.kubeconfigPath)));
 
     console.error("flotilla: starting ExternalDNS and CoreDNS (multi-cluster DNS)");
     dns = await startDns({ dir: join(state, "dns"), controlKubeconfigPath: join(state, "control.kubeconfig") });
     await writeFile(join(state, "dns-server"), `${dns.server}\n`);
     await writeFile(join(state, "dashboard-url"), `https://127.0.0.1:${flotilla.dashboardPort}/\n`);
+    await writeFile(join(state, "member-api-url"), `https://127.0.0.1:${flotilla.memberApiPort}\n`);
     await writePidFiles(pidsDir, dns.processes, written);
     processes = [...fleet.all().flatMap((c) => c.processes), ...flotilla.processes(), ...dns.processes];
     anyExit = Promise.race(processes.map((p) => p.exited.then(() => p)));

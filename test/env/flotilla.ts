@@ -39,6 +39,8 @@ export interface FlotillaOptions {
   agentNodeArgs?: string[];
   /** Serve the web dashboard from the first control plane (--dashboard-address on 127.0.0.1). */
   dashboard?: boolean;
+  /** Serve the member API from the first control plane (--member-api-address on 127.0.0.1; issue 41). */
+  memberApi?: boolean;
   /** Agents' heartbeat period (default 1s). */
   heartbeatInterval?: string;
   /** Control plane's cluster failure threshold (default 5s in tests). */
@@ -90,6 +92,8 @@ export interface Flotilla {
   webhookPort: number;
   /** The first control plane's dashboard port, with `dashboard` (else undefined). */
   dashboardPort: number | undefined;
+  /** The first control plane's member API port, with `memberApi` (else undefined). */
+  memberApiPort: number | undefined;
   controlPlane: ManagedProcess;
   controlPlaneHealthPort: number;
   agents: Map<string, { process: ManagedProcess; healthPort: number }>;
@@ -160,6 +164,7 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
   let registrationPort = await freePort();
   let webhookPort = await freePort();
   let dashboardPort = opts.dashboard ? await freePort() : undefined;
+  let memberApiPort = opts.memberApi ? await freePort() : undefined;
   files.push(["admin-endpoint", `127.0.0.1:${hubPort}\n`]);
   await Promise.all(files.map(([f, text]) => writeFile(join(certsDir, f), text, { mode: 0o600 })));
 
@@ -167,6 +172,7 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
   const repickPorts = async () => {
     [hubPort, registrationPort, webhookPort, controlPlaneHealthPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
     dashboardPort = opts.dashboard ? await freePort() : undefined;
+    memberApiPort = opts.memberApi ? await freePort() : undefined;
     agentHubPort = hubPort;
     await writeFile(join(certsDir, "admin-endpoint"), `127.0.0.1:${hubPort}\n`, { mode: 0o600 });
   };
@@ -183,7 +189,7 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
   // Each replica has a fixed identity (its Lease holder, status field manager and user agent),
   // kept across restarts as a pod's name is: "control-plane", "replica-1", …
   const fleetVersion = opts.version ?? CURRENT_VERSION;
-  const spawnControlPlane = (version: FlotillaVersion, grpcPort: number, healthPort: number, logName: string, identity: string, registrationListen = "", webhookListen = "", dashboardListen = "") =>
+  const spawnControlPlane = (version: FlotillaVersion, grpcPort: number, healthPort: number, logName: string, identity: string, registrationListen = "", webhookListen = "", dashboardListen = "", memberApiListen = "") =>
     ManagedProcess.start({
       ready: () => httpOk(healthPort, "/readyz"),
       name: "control-plane",
@@ -202,6 +208,7 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
         // The control cluster's apiserver presents its webhook client certificate: only it may call.
         ...(webhookListen === "" || fleet.control.webhookClient === undefined ? [] : [`--webhook-client-ca=${fleet.control.webhookClient.caCert}`, `--webhook-client-names=${fleet.control.webhookClient.name}`]),
         ...(dashboardListen === "" ? [] : [`--dashboard-address=${dashboardListen}`]),
+        ...(memberApiListen === "" ? [] : [`--member-api-address=${memberApiListen}`]),
         `--agent-cert-validity=${opts.agentCertValidity ?? "24h"}`,
         `--cluster-failure-threshold=${opts.clusterFailureThreshold ?? "5s"}`,
         `--cluster-success-threshold=${opts.clusterSuccessThreshold ?? "0s"}`,
@@ -221,7 +228,7 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
 
   const startControlPlane = async (version = fleetVersion) => {
     cpRuns++;
-    controlPlane = spawnControlPlane(version, hubPort, controlPlaneHealthPort, `control-plane-${cpRuns}.log`, "control-plane", `127.0.0.1:${registrationPort}`, `127.0.0.1:${webhookPort}`, dashboardPort === undefined ? "" : `127.0.0.1:${dashboardPort}`);
+    controlPlane = spawnControlPlane(version, hubPort, controlPlaneHealthPort, `control-plane-${cpRuns}.log`, "control-plane", `127.0.0.1:${registrationPort}`, `127.0.0.1:${webhookPort}`, dashboardPort === undefined ? "" : `127.0.0.1:${dashboardPort}`, memberApiPort === undefined ? "" : `127.0.0.1:${memberApiPort}`);
     await controlPlane.guard(waitFor(() => httpOk(controlPlaneHealthPort, "/readyz"), { what: "control plane /readyz", timeoutMs: 60_000 }));
   };
 
@@ -342,6 +349,7 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
     registrationPort,
     webhookPort,
     dashboardPort,
+    memberApiPort,
     get controlPlane() {
       return controlPlane as ManagedProcess;
     },

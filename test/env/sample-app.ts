@@ -94,6 +94,8 @@ export function printHints(state: string, fleet: Fleet, flotilla: Flotilla, dns:
       `flotilla: dashboard at https://127.0.0.1:${flotilla.dashboardPort ?? "?"}/ (read-only; the certificate is the test CA's, so the browser warns once); sign in with the link`,
       `  FLOTILLA_STATE_DIR=${state} npx flotillactl dashboard    # a one-time link, valid two minutes`,
       `  FLOTILLA_STATE_DIR=${state} npx flotillactl explain deploy/${sampleDeployment} -n ${sampleNamespace}    # why each cluster has the sample, or not`,
+      `flotilla: each member's Kubernetes API through the control plane at https://127.0.0.1:${flotilla.memberApiPort ?? "?"}/clusters/<member>/ (also in ${join(state, "member-api-url")}):`,
+      `  kubectl --kubeconfig <(FLOTILLA_STATE_DIR=${state} npx flotillactl kubeconfig --cluster ${first}) get pods -A    # nothing of ${first}'s needed`,
       "flotilla: Ctrl-C stops everything and removes what it wrote",
     ].join("\n"),
   );
