@@ -14,7 +14,6 @@ import { createFakeNodes, installUsageCrds, type KwokMetrics, startKwok } from "
 import type { ManagedProcess } from "./managed-process.ts";
 import { loadBalancerBlock } from "./address-pool.ts";
 import { type LoadBalancers, startLoadBalancers } from "./load-balancers.ts";
-import { freePort } from "./free-port.ts";
 import { startMetricsServer } from "./metrics-server.ts";
 import { installFallbackUsage } from "./usage.ts";
 import { type AggregationPki, adminCredentials, makeAggregationPki, makeClusterPki, makeWebhookClientPki, WEBHOOK_CLIENT_NAME } from "./pki.ts";
@@ -71,6 +70,12 @@ export interface Cluster {
   etcdUrl: string;
   /** The apiserver's audit log (JSON lines), when started with `audit`. */
   auditLogPath?: string;
+  /**
+   * A member's pod log: what `kubectl logs` (and `logs -f`) of any container of any pod returns,
+   * served by kwok as each Node's kubelet. appendPodLog (pod-logs.ts) writes to it. Absent in a
+   * control cluster.
+   */
+  podLogPath?: string;
   /** A member's cloud: addresses of its LoadBalancer Services and Ingresses (absent in a control cluster). */
   loadBalancers?: LoadBalancers;
   /**
@@ -137,6 +142,7 @@ async function startClusterNow(opts: ClusterOptions): Promise<Cluster> {
     kc.loadFromFile(kubeconfigPath);
     const common = { binDir, dir, name, kubeconfig: kubeconfigPath };
     const ports = [...etcd.ports, apiserver.port];
+    let podLogPath: string | undefined;
     if (opts.role === "control") {
       processes.push(startKubeControllerManager({ ...common, pki, controllers: CONTROL_CLUSTER_CONTROLLERS }));
     } else {
@@ -147,10 +153,15 @@ async function startClusterNow(opts: ClusterOptions): Promise<Cluster> {
         const filesDir = join(metricsBinDir, "kwok-metrics");
         await installUsageCrds(kc, filesDir);
         await installFallbackUsage(kc);
-        kwokMetrics = { filesDir, port: await freePort(), servingCert: pki.servingCert, servingKey: pki.servingKey };
-        ports.push(kwokMetrics.port);
+        kwokMetrics = { filesDir };
       }
-      processes.push(await startKwok({ ...common, metrics: kwokMetrics }));
+      // The Nodes are created once kwok serves: a kwok that loses the race for its port dies after
+      // its controllers started, so it could have written that port into them as their kubelet
+      // port, and the kwok started in its place leaves Ready Nodes as they are.
+      const kwok = await startKwok({ ...common, tls: pki, metrics: kwokMetrics });
+      processes.push(kwok.process);
+      ports.push(kwok.port);
+      podLogPath = kwok.podLogPath;
       await createFakeNodes(kc, name, opts.nodes ?? 2, { metrics });
       await waitUntilMemberReady(kc, name, processes);
       if (metricsBinDir !== undefined && aggregation !== undefined) {
@@ -173,6 +184,7 @@ async function startClusterNow(opts: ClusterOptions): Promise<Cluster> {
       auditLogPath,
       processes,
       loadBalancers,
+      podLogPath,
       ...(webhookClient === undefined ? {} : { webhookClient: { caCert: pki.caCert, name: WEBHOOK_CLIENT_NAME } }),
       ports,
       etcdUrl: etcd.clientUrl,

@@ -69,6 +69,13 @@ export function startKubeApiserver(opts: {
         `--service-account-issuer=${server}/`,
         `--service-account-key-file=${pki.serviceAccountPub}`,
         `--service-account-signing-key-file=${pki.serviceAccountKey}`,
+        // A member's kubelets are kwok's server (kwok.ts). The apiserver dials a Node's InternalIP,
+        // 127.0.0.1 (kwok gives a Node no other address, but the default order would try a
+        // Hostname address first, which would resolve nowhere), and checks the serving certificate
+        // against the cluster CA (without this flag it would not check it at all). Neither flag
+        // writes anything into etcd, so the seed's key (FIXED_FLAGS) leaves them out.
+        "--kubelet-preferred-address-types=InternalIP",
+        `--kubelet-certificate-authority=${pki.caCert}`,
         ...FIXED_FLAGS,
         ...audit,
         ...admission,

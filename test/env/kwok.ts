@@ -4,7 +4,10 @@ import type { KubeConfig, V1CustomResourceDefinition } from "@kubernetes/client-
 import { ApiextensionsV1Api, CoreV1Api, loadYaml } from "@kubernetes/client-node";
 import { parse, stringify } from "yaml";
 import { binaryPath } from "./binaries.ts";
+import { freePort } from "./free-port.ts";
+import { getStatus } from "./kube-apiserver.ts";
 import { ManagedProcess } from "./managed-process.ts";
+import { retryOnPortClash } from "./port-retry.ts";
 import { waitFor } from "./wait.ts";
 
 /** The annotation that marks the fake Nodes this kwok manages. */
@@ -30,11 +33,15 @@ export const FAKE_NODE_CAPACITY = { cpu: "16", memory: "64Gi", pods: "110" };
 export interface KwokMetrics {
   /** `kwok-metrics/` of the metrics binaries: the Metric for /metrics/resource and the usage CRDs. */
   filesDir: string;
+}
+
+/** kwok's server, which answers the apiserver for every fake Node as its kubelet. */
+export interface KwokServer {
+  process: ManagedProcess;
   /** Loopback port of kwok's server, written into each Node as its kubelet port. */
   port: number;
-  /** Its serving certificate (for 127.0.0.1) and key. */
-  servingCert: string;
-  servingKey: string;
+  /** The one file every container of every pod logs to (CRI format: pod-logs.ts writes it). */
+  podLogPath: string;
 }
 
 /** The usage kinds kwok watches as CRDs when it serves metrics (usage.ts writes them). */
@@ -71,47 +78,82 @@ export async function writeKwokStages(stagesDir: string, dir: string): Promise<s
 }
 
 /**
+ * kwok's ClusterLogs (in `--config`, so no CRD is installed): every container of every pod reads
+ * `podLogPath`. kwok's server reads it with the kubelet's own CRI log reader, `follow` included.
+ */
+export function clusterLogsConfig(podLogPath: string): string {
+  return stringify({
+    apiVersion: "kwok.x-k8s.io/v1alpha1",
+    kind: "ClusterLogs",
+    metadata: { name: "every-pod" },
+    spec: { logs: [{ logsFile: podLogPath, follow: true }] },
+  });
+}
+
+/**
  * Starts kwok with the stages kwokctl uses (nodes become Ready and keep a lease, pods become
  * Running), except that pods of NEVER_READY_IMAGE stay Pending (writeKwokStages; its copy goes to
- * `<dir>/kwok-stages/`). Without metrics it serves nothing: no server address, no node port. With metrics it
- * serves HTTPS on 127.0.0.1:port, where `/metrics/nodes/<node>/metrics/resource` reports each pod's
- * usage from the ResourceUsage/ClusterResourceUsage objects (installUsageCrds first).
+ * `<dir>/kwok-stages/`). kwok also serves HTTPS on 127.0.0.1:port (the cluster's serving
+ * certificate, so the apiserver verifies it with the cluster CA), each Node's kubelet port: the
+ * apiserver's `logs` of any pod read `<dir>/pod-logs.log` (clusterLogsConfig), and `exec`,
+ * `attach` and `port-forward` reach kwok, which refuses them (no ClusterExec and the like is
+ * configured: docs/development/test-env.md says why). With metrics, `/metrics/nodes/<node>/metrics/resource`
+ * there reports each pod's usage from the ResourceUsage/ClusterResourceUsage objects
+ * (installUsageCrds first). Resolves once the server answers /healthz, on a port picked again if
+ * another process took it first.
  */
-export async function startKwok(opts: {
+export function startKwok(opts: {
   binDir: string;
   dir: string;
   name: string;
   kubeconfig: string;
+  /** The cluster's CA, serving certificate (for 127.0.0.1) and key. */
+  tls: { caCert: string; servingCert: string; servingKey: string };
   metrics?: KwokMetrics;
-}): Promise<ManagedProcess> {
-  const configs = await writeKwokStages(join(opts.binDir, "kwok-stages"), join(opts.dir, "kwok-stages"));
-  const home = join(opts.dir, "kwok-home");
-  await mkdir(home, { recursive: true });
-  const m = opts.metrics;
-  if (m !== undefined) configs.push(join(m.filesDir, "metrics-resource.yaml"));
-  return ManagedProcess.start({
-    name: `${opts.name}-kwok`,
-    command: binaryPath(opts.binDir, "kwok"),
-    args: [
-      `--kubeconfig=${opts.kubeconfig}`,
-      `--config=${configs.join(",")}`,
-      "--manage-all-nodes=false",
-      `--manage-nodes-with-annotation-selector=${KWOK_NODE_ANNOTATION}=fake`,
-      "--node-ip=127.0.0.1",
-      "--cidr=10.244.0.0/16",
-      "--node-lease-duration-seconds=40",
-      ...(m === undefined
-        ? []
-        : [
-            `--node-port=${m.port}`,
-            `--server-address=127.0.0.1:${m.port}`,
-            `--tls-cert-file=${m.servingCert}`,
-            `--tls-private-key-file=${m.servingKey}`,
-            `--enable-crds=${USAGE_CRDS.join(",")}`,
-          ]),
-    ],
-    env: { ...process.env, HOME: home },
-    logFile: join(opts.dir, "kwok.log"),
+}): Promise<KwokServer> {
+  return retryOnPortClash(async () => {
+    const configs = await writeKwokStages(join(opts.binDir, "kwok-stages"), join(opts.dir, "kwok-stages"));
+    const home = join(opts.dir, "kwok-home");
+    await mkdir(home, { recursive: true });
+    const podLogPath = join(opts.dir, "pod-logs.log");
+    // kwok answers a logs request with an error while the file does not exist.
+    await writeFile(podLogPath, "", { flag: "a" });
+    const logsConfig = join(opts.dir, "kwok-cluster-logs.yaml");
+    await writeFile(logsConfig, clusterLogsConfig(podLogPath));
+    configs.push(logsConfig);
+    const m = opts.metrics;
+    if (m !== undefined) configs.push(join(m.filesDir, "metrics-resource.yaml"));
+    const port = await freePort();
+    const ca = await readFile(opts.tls.caCert);
+    const serving = () => getStatus(port, "/healthz", { ca }).then((s) => s === 200, () => false);
+    const kwok = ManagedProcess.start({
+      name: `${opts.name}-kwok`,
+      command: binaryPath(opts.binDir, "kwok"),
+      args: [
+        `--kubeconfig=${opts.kubeconfig}`,
+        `--config=${configs.join(",")}`,
+        "--manage-all-nodes=false",
+        `--manage-nodes-with-annotation-selector=${KWOK_NODE_ANNOTATION}=fake`,
+        "--node-ip=127.0.0.1",
+        "--cidr=10.244.0.0/16",
+        "--node-lease-duration-seconds=40",
+        `--node-port=${port}`,
+        `--server-address=127.0.0.1:${port}`,
+        `--tls-cert-file=${opts.tls.servingCert}`,
+        `--tls-private-key-file=${opts.tls.servingKey}`,
+        ...(m === undefined ? [] : [`--enable-crds=${USAGE_CRDS.join(",")}`]),
+      ],
+      env: { ...process.env, HOME: home },
+      logFile: join(opts.dir, "kwok.log"),
+      ready: serving,
+    });
+    try {
+      await kwok.guard(waitFor(serving, { what: `${opts.name} kwok's server /healthz`, timeoutMs: 60_000, intervalMs: 50 }));
+    } catch (err) {
+      await kwok.kill();
+      throw err;
+    }
+    return { process: kwok, port, podLogPath };
   });
 }
 
