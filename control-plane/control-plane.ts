@@ -65,7 +65,7 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Runn
   // The interpreter's Lua runtime also checks the scripts the webhook is asked about.
   const interpreter = startInterpreter(ctx);
   const webhook = startWebhook(ctx, { checkScript: interpreter.checkScript });
-  const memberApi = startMemberApi(ctx, { hub: hub.hub });
+  const memberApi = startMemberApi(ctx, { hub: hub.hub, lease: clusters.lease });
   const dashboard = startDashboard(ctx, { explain: (ref, cluster) => explain(ctx, ref, cluster === undefined ? {} : { cluster }) });
   const parts: Part[] = [
     hub,

@@ -96,7 +96,7 @@ export const FOLDER_IMPORTS: Readonly<Record<string, readonly string[]>> = {
   // The MCS merge (issue 40), pure: exports from every cluster → each member's import Work.
   mcs: [],
   // The member API's listener (issue 41): callers authenticated as on the Admin API, their requests carried by the hub's sessions.
-  "member-api": ["hub", "admin/revocation-file.ts"],
+  "member-api": ["hub", "admin/revocation-file.ts", "clusters/cluster-leases.ts"],
 };
 
 /** The assembly: only bin/ and tests start the control plane. */

@@ -21,6 +21,12 @@ const leaseWrites = counter("flotilla_cluster_lease_writes_total", "Cluster Leas
  */
 export const HOLDER_ADDRESS_ANNOTATION = "flotilla.dev/holder-address";
 
+/**
+ * Where the lease's holder serves the member API to the other replicas (host:port; issue 41), so
+ * a replica a caller reached forwards a request for this cluster to the one its agent streams to.
+ */
+export const HOLDER_MEMBER_API_ANNOTATION = "flotilla.dev/holder-member-api-address";
+
 export interface ClusterLease {
   spec?: ClusterLeaseSpec;
   metadata: { name?: string; resourceVersion?: string; annotations?: Record<string, string> };
@@ -31,11 +37,15 @@ export class ClusterLeases {
   private readonly rest: KubeRest;
   private readonly namespace: string;
   private readonly log: Logger;
-  private readonly holderAddress: string | undefined;
+  private readonly annotations: Record<string, string> | undefined;
 
-  /** holderAddress: this replica's peer address, written into every lease it writes. */
-  constructor(opts: { kc: KubeConfig; rest: KubeRest; namespace: string; log: Logger; holderAddress?: string }) {
-    this.holderAddress = opts.holderAddress;
+  /** holderAddress, holderMemberApiAddress: this replica's addresses for its peers, written into every lease it writes. */
+  constructor(opts: { kc: KubeConfig; rest: KubeRest; namespace: string; log: Logger; holderAddress?: string; holderMemberApiAddress?: string }) {
+    const annotations = {
+      ...(opts.holderAddress === undefined ? {} : { [HOLDER_ADDRESS_ANNOTATION]: opts.holderAddress }),
+      ...(opts.holderMemberApiAddress === undefined ? {} : { [HOLDER_MEMBER_API_ANNOTATION]: opts.holderMemberApiAddress }),
+    };
+    this.annotations = Object.keys(annotations).length === 0 ? undefined : annotations;
     this.rest = opts.rest;
     this.namespace = opts.namespace;
     this.log = opts.log;
@@ -87,7 +97,7 @@ export class ClusterLeases {
         name,
         namespace: this.namespace,
         ownerReferences: owner,
-        ...(this.holderAddress === undefined ? {} : { annotations: { [HOLDER_ADDRESS_ANNOTATION]: this.holderAddress } }),
+        ...(this.annotations === undefined ? {} : { annotations: this.annotations }),
         ...(seenVersion === undefined ? {} : { resourceVersion: seenVersion }),
       },
       spec,

@@ -26,7 +26,8 @@ export interface ClustersPart extends Part {
 
 export function startClusters(ctx: ControlPlaneContext, hub: Hub): ClustersPart {
   const { opts, caches, rest, log, events } = ctx;
-  const leases = new ClusterLeases({ kc: opts.kc, rest, namespace: opts.clusterLeaseNamespace, log, ...(opts.peerAddress === undefined ? {} : { holderAddress: opts.peerAddress }) });
+  const memberApiAddress = peerMemberApiAddress(opts.peerAddress, opts.memberApi?.listen);
+  const leases = new ClusterLeases({ kc: opts.kc, rest, namespace: opts.clusterLeaseNamespace, log, ...(opts.peerAddress === undefined ? {} : { holderAddress: opts.peerAddress }), ...(memberApiAddress === undefined ? {} : { holderMemberApiAddress: memberApiAddress }) });
   const clusterCtl = new ClusterController({
     getCluster: (n) => caches.clusters.get(n),
     rest,
@@ -108,4 +109,16 @@ export function startClusters(ctx: ControlPlaneContext, hub: Hub): ClustersPart 
       if (registration !== undefined) await shutdownServer(registration.server);
     },
   };
+}
+
+/**
+ * Where the other replicas reach this one's member API (issue 41): the peer address's host with
+ * the member API's port; undefined without either, or on a port picked at random (0).
+ */
+export function peerMemberApiAddress(peerAddress: string | undefined, memberApiListen: string | undefined): string | undefined {
+  if (peerAddress === undefined || memberApiListen === undefined) return undefined;
+  const port = Number(memberApiListen.slice(memberApiListen.lastIndexOf(":") + 1));
+  const i = peerAddress.lastIndexOf(":");
+  if (!Number.isInteger(port) || port <= 0 || i < 0) return undefined;
+  return `${peerAddress.slice(0, i)}:${port}`;
 }

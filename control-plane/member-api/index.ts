@@ -4,6 +4,8 @@
 import { RevocationFile } from "../admin/revocation-file.ts";
 import type { ControlPlaneContext, Part } from "../context.ts";
 import type { Hub } from "../hub/hub.ts";
+import { type ClusterLease, HOLDER_MEMBER_API_ANNOTATION } from "../clusters/cluster-leases.ts";
+import { issueReplicaCertificate, type KeyPair } from "../../shared/pki.ts";
 import { listenUrl, splitHostPort } from "../../shared/listen-address.ts";
 import { startMemberApiServer } from "./member-api-server.ts";
 
@@ -13,12 +15,17 @@ export interface MemberApiPart extends Part {
   url(): string | undefined;
 }
 
-export function startMemberApi(ctx: ControlPlaneContext, links: { hub: Hub }): MemberApiPart {
+/** A replica's certificate for forwarding lasts this long, and is signed again after half of it. */
+const REPLICA_CERT_VALIDITY_MS = 24 * 3_600_000;
+
+export function startMemberApi(ctx: ControlPlaneContext, links: { hub: Hub; lease: (cluster: string) => ClusterLease | undefined }): MemberApiPart {
   const opts = ctx.opts.memberApi;
   if (opts === undefined) return { port: () => undefined, url: () => undefined };
   const log = ctx.log.child({ component: "member-api" });
   const revocations = new RevocationFile({ path: ctx.opts.adminRevocationList, log });
   let server: Awaited<ReturnType<typeof startMemberApiServer>> | undefined;
+  const caKeyPem = ctx.opts.registration?.caKeyPem;
+  let replicaCert: { at: number; pair: Promise<KeyPair> } | undefined;
   return {
     port: () => server?.port,
     url: () => (server === undefined ? undefined : (opts.url ?? listenUrl(opts.listen, server.port))),
@@ -31,6 +38,19 @@ export function startMemberApi(ctx: ControlPlaneContext, links: { hub: Hub }): M
         known: (cluster) => ctx.caches.clusters.get(cluster) !== undefined,
         requests: (cluster) => links.hub.session(cluster)?.requests,
         headTimeoutMs: opts.headTimeoutMs ?? 30_000,
+        // A cluster whose agent streams to another replica: its request goes there (the Lease says where).
+        forwardTo: (cluster) => {
+          const lease = links.lease(cluster);
+          const holder = lease?.spec?.holderIdentity;
+          return holder === undefined || holder === ctx.identity ? undefined : lease?.metadata.annotations?.[HOLDER_MEMBER_API_ANNOTATION];
+        },
+        replicaCert: async () => {
+          if (caKeyPem === undefined) return undefined;
+          if (replicaCert === undefined || Date.now() - replicaCert.at > REPLICA_CERT_VALIDITY_MS / 2) {
+            replicaCert = { at: Date.now(), pair: issueReplicaCertificate({ certPem: ctx.opts.tls.caPem, keyPem: caKeyPem }, ctx.identity, REPLICA_CERT_VALIDITY_MS) };
+          }
+          return replicaCert.pair;
+        },
         log,
       });
       log.info({ port: server.port }, "member API listening");

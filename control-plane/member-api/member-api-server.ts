@@ -9,10 +9,11 @@ import type { TLSSocket } from "node:tls";
 import type { Logger } from "pino";
 import { counter } from "../../shared/metrics.ts";
 import { MEMBER_API_MAX_BODY, passHeaders, REQUEST_HEADERS, viewerRefusal } from "../../shared/member-api.ts";
-import { adminOfSubject, type AdminRole } from "../../shared/pki.ts";
+import { adminOfSubject, type AdminRole, type KeyPair, replicaOfSubject } from "../../shared/pki.ts";
 import { type RevocationList, revokingEntry } from "../../shared/revocation-list.ts";
 import { type CallerOut, exchange, type MemberRequests, sendStatus, socketOut } from "./member-api-exchange.ts";
 import { memberRoute } from "./member-api-route.ts";
+import { forward, FORWARDED_FOR, forwardedCaller } from "./member-api-forward.ts";
 
 export interface MemberApiServerOptions {
   listen: { host: string; port: number };
@@ -28,6 +29,10 @@ export interface MemberApiServerOptions {
   headTimeoutMs?: number;
   /** How often a lasting request's caller is judged again (default RECHECK_MS). */
   recheckMs?: number;
+  /** The member API address of the replica the cluster's agent streams to, when another one holds its Lease. */
+  forwardTo?(cluster: string): string | undefined;
+  /** This replica's control-plane client certificate, for forwarding; undefined without the CA key. */
+  replicaCert?(): Promise<KeyPair | undefined>;
 }
 
 /** A lasting request's caller is judged again this often: a certificate revoked meanwhile ends its watch. */
@@ -35,14 +40,20 @@ export const RECHECK_MS = 5_000;
 
 const requestsTotal = counter("flotilla_member_api_requests_total", "Member API requests (issue 41) by answer: the HTTP status class, or broken when an answer was cut short.", ["code"]);
 
-type Caller = { user: string; role: AdminRole };
+/** Forwarded: another replica judged the caller and carried the request here (never carried on again). */
+type Caller = { user: string; role: AdminRole; forwarded?: true };
 type Judged = Caller | { status: number; reason: string; message: string };
 
 export async function startMemberApiServer(o: MemberApiServerOptions): Promise<{ port: number; close(): Promise<void> }> {
   /** The caller of a request, judged now: its certificate and the revocation list. */
-  const judge = async (socket: TLSSocket): Promise<Judged> => {
+  const judge = async (req: IncomingMessage): Promise<Judged> => {
+    const socket = req.socket as TLSSocket;
     const peer = socket.authorized ? socket.getPeerCertificate() : undefined;
     if (peer === undefined || Object.keys(peer).length === 0) return { status: 401, reason: "Unauthorized", message: "the member API needs a client certificate from the fleet's CA (an admin's or a viewer's: `flotilla certs admin`)" };
+    if (replicaOfSubject(peer.subject as { CN?: string; O?: string }) !== undefined) {
+      const caller = forwardedCaller(req.headers[FORWARDED_FOR]);
+      return caller === undefined ? { status: 403, reason: "Forbidden", message: `a control-plane certificate only forwards a caller's request (${FORWARDED_FOR})` } : { ...caller, forwarded: true };
+    }
     const who = adminOfSubject(peer.subject as { CN?: string; O?: string });
     if (who === undefined) return { status: 403, reason: "Forbidden", message: "the member API takes only admin and viewer certificates (O=flotilla:admins or O=flotilla:viewers)" };
     const state = await o.revocations();
@@ -54,7 +65,7 @@ export async function startMemberApiServer(o: MemberApiServerOptions): Promise<{
 
   const handle = async (req: IncomingMessage, out: CallerOut, upgrade = false): Promise<void> => {
     const method = (req.method ?? "GET").toUpperCase();
-    const caller = await judge(req.socket as TLSSocket);
+    const caller = await judge(req);
     const refuse = (status: number, reason: string, message: string, headers: Record<string, string> = {}) => {
       o.log.info({ method, path: req.url?.split("?")[0], status, reason: message }, "member API request refused");
       requestsTotal.inc({ code: `${Math.floor(status / 100)}xx` });
@@ -69,12 +80,14 @@ export async function startMemberApiServer(o: MemberApiServerOptions): Promise<{
     }
     if (!o.known(route.cluster)) return refuse(404, "NotFound", `cluster ${JSON.stringify(route.cluster)} not found`);
     const requests = o.requests(route.cluster);
-    if (requests === undefined) return refuse(503, "ServiceUnavailable", `the agent of ${route.cluster} is not connected to this control-plane replica; retry`, { "retry-after": "5" });
+    const elsewhere = requests !== undefined || caller.forwarded ? undefined : o.forwardTo?.(route.cluster);
+    const cert = elsewhere === undefined ? undefined : await o.replicaCert?.();
+    if (requests === undefined && cert === undefined) return refuse(503, "ServiceUnavailable", `the agent of ${route.cluster} is not connected to this control-plane replica; retry`, { "retry-after": "5" });
     const body = upgrade ? Buffer.alloc(0) : await readBody(req);
     if (body === undefined) return refuse(413, "RequestEntityTooLarge", `a request body may hold at most ${MEMBER_API_MAX_BODY} bytes`);
     // The caller is judged again while the answer lasts: revoked meanwhile, the answer is cut short.
     const recheck = setInterval(() => {
-      void judge(req.socket as TLSSocket).then((again) => {
+      void judge(req).then((again) => {
         if (!("status" in again)) return;
         o.log.info({ cluster: route.cluster, user: caller.user, reason: again.message }, "member API request ended: its caller may no longer read");
         out.destroy();
@@ -83,7 +96,11 @@ export async function startMemberApiServer(o: MemberApiServerOptions): Promise<{
     recheck.unref();
     try {
       const call = { method, path: route.path, headers: passHeaders(req.headers, REQUEST_HEADERS), body, user: caller.user, role: caller.role };
-      const outcome = await exchange(requests, call, out, o.headTimeoutMs ?? 30_000, route.cluster);
+      const headTimeoutMs = o.headTimeoutMs ?? 30_000;
+      const outcome =
+        requests !== undefined
+          ? await exchange(requests, call, out, headTimeoutMs, route.cluster)
+          : await forward({ address: elsewhere as string, caPem: o.tls.caPem, cert: cert as KeyPair, method, url: req.url ?? "/", headers: call.headers, body, caller, out, headTimeoutMs });
       requestsTotal.inc({ code: "broken" in outcome ? "broken" : `${Math.floor(outcome.status / 100)}xx` });
       o.log.debug({ cluster: route.cluster, user: caller.user, method, path: route.path.split("?")[0], ...outcome }, "member API request");
     } finally {

@@ -15,8 +15,9 @@ import type { Cluster } from "../env/cluster.ts";
 import { type Fleet, startFleet } from "../env/fleet.ts";
 import { type Flotilla, startFlotilla } from "../env/flotilla.ts";
 import { goCommandEnv } from "../env/managed-process.ts";
+import { appendPodLog } from "../env/pod-logs.ts";
 import { issueAdminCertificate, type KeyPair } from "../../shared/pki.ts";
-import { apply, eventually, kubectl, runCommand, sleep } from "./helpers.ts";
+import { apply, eventually, kubectl, runCommand } from "./helpers.ts";
 
 const NS = "member-api-e2e";
 const pod = (name: string) => JSON.stringify({ apiVersion: "v1", kind: "Pod", metadata: { name, namespace: NS, labels: { app: "probe" } }, spec: { containers: [{ name: "c", image: "nginx" }] } });
@@ -125,6 +126,20 @@ describe("the member API: each member's Kubernetes API through its agent's strea
     assert.match(described.stdout, /^Events:/m);
   });
 
+  it("kubectl logs -f through the control plane follows a pod's log: a line written afterwards arrives", async () => {
+    await appendPodLog(m1, "before-follow");
+    const child = spawn(kubectlBin, ["--kubeconfig", await kubeconfigFor("vera", "viewer", "member1"), "logs", "-f", "-n", NS, "probe-1"], { env: goCommandEnv(), stdio: ["ignore", "pipe", "pipe"] });
+    let seen = "";
+    child.stdout.on("data", (c: Buffer) => (seen += c.toString()));
+    try {
+      await eventually("the log so far", async () => (seen.includes("before-follow") ? true : undefined), () => true, 30_000);
+      await appendPodLog(m1, "after-follow-41");
+      await eventually("the line written while following", async () => (seen.includes("after-follow-41") ? true : undefined), () => true, 30_000);
+    } finally {
+      child.kill("SIGKILL");
+    }
+  });
+
   it("a viewer reads pods but never Secrets, and cannot exec or delete", async () => {
     const pods = await through("vera", "viewer", ["get", "pods", "-n", NS, "-o", "name"]);
     assert.equal(pods.code, 0, pods.stderr);
@@ -183,6 +198,22 @@ describe("the member API: each member's Kubernetes API through its agent's strea
     assert.match(away.body, /the agent of member2 is not connected/);
     await flotilla.startAgent("member2");
     await eventually("member2 answers again", async () => ((await raw("/clusters/member2/api")).status === 200 ? true : undefined), () => true, 30_000);
-    await sleep(0);
+  });
+
+  it("with two replicas, a request for a member whose agent streams to the other replica is carried there", async () => {
+    const replica = await flotilla.startReplica();
+    await flotilla.stopAgent("member2");
+    await flotilla.startAgent("member2", { hubPort: replica.hubPort });
+    await apply(fleet.members[1] as Cluster, JSON.stringify({ apiVersion: "v1", kind: "Namespace", metadata: { name: NS } }));
+    const listed = await eventually("member2's namespaces through the first replica", async () => {
+      const r = await through("vera", "viewer", ["get", "namespaces", "-o", "name"], "member2");
+      return r.code === 0 ? r.stdout : undefined;
+    }, () => true, 60_000);
+    assert.match(listed, new RegExp(`namespace/${NS}`));
+    // Forwarded, the viewer is still a viewer there.
+    const secrets = await through("vera", "viewer", ["get", "secrets", "-A"], "member2");
+    assert.notEqual(secrets.code, 0);
+    assert.match(secrets.stderr, /may not read Secrets/);
+    await replica.process.stop();
   });
 });

@@ -234,8 +234,8 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
 
   const replicas: ManagedProcess[] = [];
   const startReplica = async (version = fleetVersion) => {
-    const [grpcPort, healthPort] = [await freePort(), await freePort()];
-    const p = spawnControlPlane(version, grpcPort, healthPort, `control-plane-replica-${replicas.length + 1}.log`, `replica-${replicas.length + 1}`);
+    const [grpcPort, healthPort, memberApi] = [await freePort(), await freePort(), opts.memberApi ? await freePort() : undefined];
+    const p = spawnControlPlane(version, grpcPort, healthPort, `control-plane-replica-${replicas.length + 1}.log`, `replica-${replicas.length + 1}`, "", "", "", memberApi === undefined ? "" : `127.0.0.1:${memberApi}`);
     replicas.push(p);
     proxy?.add(grpcPort);
     await p.guard(waitFor(() => httpOk(healthPort, "/readyz"), { what: "replica /readyz", timeoutMs: 60_000 }));

@@ -1,0 +1,98 @@
+// A member API request for a cluster whose agent streams to another replica (issue 41): carried
+// there over HTTPS with this replica's own control-plane certificate, the caller named in
+// FORWARDED_FOR, which the other replica trusts only from a control-plane certificate. The answer
+// comes back as it arrives, one chunk at a time (the caller's socket paces the other replica's).
+import { request as httpsRequest } from "node:https";
+import { CONTROL_PLANE_ORGANIZATION, type AdminRole, type KeyPair } from "../../shared/pki.ts";
+import { passHeaders, RESPONSE_HEADERS } from "../../shared/member-api.ts";
+import { type CallerOut, type ExchangeOutcome, sendStatus } from "./member-api-exchange.ts";
+
+/** The header naming the caller of a forwarded request: "<role>:<user>", the user URI-encoded. */
+export const FORWARDED_FOR = "x-flotilla-forwarded-for";
+
+/** The caller a forwarded request names, or undefined when the header is missing or malformed. */
+export function forwardedCaller(header: string | string[] | undefined): { user: string; role: AdminRole } | undefined {
+  if (typeof header !== "string") return undefined;
+  const i = header.indexOf(":");
+  const role = header.slice(0, i);
+  if (i < 0 || (role !== "admin" && role !== "viewer")) return undefined;
+  try {
+    const user = decodeURIComponent(header.slice(i + 1));
+    return user === "" ? undefined : { user, role };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The client certificates a replica's serving certificate must not be (checked instead of its name: peers are dialled by pod address). */
+const CLIENT_ORGS = ["flotilla:agents", "flotilla:admins", "flotilla:viewers", CONTROL_PLANE_ORGANIZATION];
+
+export interface ForwardOptions {
+  /** host:port of the other replica's member API. */
+  address: string;
+  caPem: string;
+  /** This replica's control-plane client certificate. */
+  cert: KeyPair;
+  method: string;
+  /** The request's raw URL (/clusters/<name>/…). */
+  url: string;
+  headers: Record<string, string>;
+  body: Buffer;
+  caller: { user: string; role: AdminRole };
+  out: CallerOut;
+  headTimeoutMs: number;
+}
+
+export function forward(o: ForwardOptions): Promise<ExchangeOutcome> {
+  return new Promise((resolve) => {
+    const i = o.address.lastIndexOf(":");
+    const host = o.address.slice(0, i).replace(/^\[|\]$/g, "");
+    let done = false;
+    const finish = (r: ExchangeOutcome) => {
+      if (done) return;
+      done = true;
+      resolve(r);
+    };
+    const headers = { ...o.headers, [FORWARDED_FOR]: `${o.caller.role}:${encodeURIComponent(o.caller.user)}`, ...(o.body.byteLength > 0 ? { "content-length": String(o.body.byteLength) } : {}) };
+    const req = httpsRequest(
+      {
+        host,
+        port: Number(o.address.slice(i + 1)),
+        method: o.method,
+        path: o.url,
+        headers,
+        ca: o.caPem,
+        cert: o.cert.certPem,
+        key: o.cert.keyPem,
+        checkServerIdentity: (_host, cert) => ([cert.subject?.O ?? []].flat().some((org) => CLIENT_ORGS.includes(org)) ? new Error("the replica presented a client certificate") : undefined),
+        timeout: o.headTimeoutMs,
+      },
+      (res) => {
+        req.setTimeout(0);
+        const status = res.statusCode ?? 502;
+        o.out.writeHead(status, passHeaders(res.headers, RESPONSE_HEADERS));
+        res.on("data", (chunk: Buffer) => {
+          res.pause();
+          o.out.write(chunk, () => res.resume());
+        });
+        res.on("end", () => {
+          o.out.end();
+          finish({ status });
+        });
+        res.on("error", (err) => {
+          o.out.destroy();
+          finish({ status, broken: err.message });
+        });
+      },
+    );
+    req.on("timeout", () => req.destroy(new Error(`the replica at ${o.address} did not answer within ${o.headTimeoutMs} ms`)));
+    req.on("error", (err) => {
+      sendStatus(o.out, 503, "ServiceUnavailable", `the agent streams to the replica at ${o.address}, which could not be reached: ${err.message}`, { "retry-after": "5" });
+      finish({ status: 503, broken: err.message });
+    });
+    o.out.onClose(() => {
+      if (!done) req.destroy(new Error("the caller went away"));
+    });
+    req.end(o.body);
+  });
+}
