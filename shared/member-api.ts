@@ -20,6 +20,8 @@ export function impersonatedUser(role: AdminRole, user: string): string {
 
 /** The caller's headers that go on to the member; every other one (Authorization, Impersonate-*, cookies) stays behind. */
 export const REQUEST_HEADERS: readonly string[] = ["accept", "accept-encoding", "content-type", "user-agent", "if-match", "if-none-match", "x-request-id"];
+/** What an upgrade (exec, attach, port-forward) also needs to reach the member. */
+export const UPGRADE_HEADERS: readonly string[] = ["connection", "upgrade", "sec-websocket-key", "sec-websocket-version", "sec-websocket-protocol", "x-stream-protocol-version"];
 /** The member's headers that come back to the caller. */
 export const RESPONSE_HEADERS: readonly string[] = ["content-type", "content-encoding", "warning", "audit-id", "retry-after", "etag", "cache-control", "last-modified", "x-kubernetes-pf-flowschema-uid", "x-kubernetes-pf-prioritylevel-uid"];
 

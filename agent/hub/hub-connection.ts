@@ -254,7 +254,7 @@ export class HubConnection {
         case "liveRequest":
           void handlers.live(kind.value).then((res) => stream.write({ kind: { $case: "liveResponse", value: res } }));
           break;
-        case "memberApiRequest": case "memberApiCredit": case "memberApiCancel":
+        case "memberApiRequest": case "memberApiCredit": case "memberApiCancel": case "memberApiData":
           handlers.memberApi?.(kind, (m, flushed) => stream.write(m, flushed));
           break;
         case "syncDone":

@@ -4,12 +4,15 @@
 // MAX_FRAMES_QUEUED frames wait in the stream ahead of a heartbeat or a Work's status, and a
 // response the caller does not read stops at its window (the member's socket is paused).
 import { Agent, request as httpsRequest, type RequestOptions } from "node:https";
-import type { ClientRequest, IncomingMessage } from "node:http";
+import type { ClientRequest } from "node:http";
+import type { Readable } from "node:stream";
+import { connect as tlsConnect, type TLSSocket } from "node:tls";
+import { isIP } from "node:net";
 import type { KubeConfig } from "@kubernetes/client-node";
 import type { Logger } from "pino";
-import type { AgentMessage, MemberApiCancel, MemberApiCredit, MemberApiRequest, MemberApiResponse } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
+import type { AgentMessage, MemberApiCancel, MemberApiCredit, MemberApiData, MemberApiRequest, MemberApiResponse } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
 import { MEMBER_API_FRAME, MEMBER_API_WINDOW, passHeaders, RESPONSE_HEADERS } from "../../shared/member-api.ts";
-import { memberCall, type Refusal, statusBody } from "./member-request.ts";
+import { type MemberCall, memberCall, rawRefusal, type Refusal, statusBody, upgradeHead } from "./member-request.ts";
 
 /** Member API frames handed to the stream and not yet flushed, at most. */
 const MAX_FRAMES_QUEUED = 4;
@@ -17,12 +20,23 @@ const MAX_FRAMES_QUEUED = 4;
 /** Writes a message to the hub's stream; `flushed` runs once it left. */
 export type FrameWriter = (m: AgentMessage, flushed: () => void) => void;
 
-export type MemberApiFrame = { $case: "memberApiRequest"; value: MemberApiRequest } | { $case: "memberApiCredit"; value: MemberApiCredit } | { $case: "memberApiCancel"; value: MemberApiCancel };
+export type MemberApiFrame =
+  | { $case: "memberApiRequest"; value: MemberApiRequest }
+  | { $case: "memberApiCredit"; value: MemberApiCredit }
+  | { $case: "memberApiCancel"; value: MemberApiCancel }
+  | { $case: "memberApiData"; value: MemberApiData };
 
 interface Exchange {
   id: number;
   req: ClientRequest | undefined;
-  res: IncomingMessage | undefined;
+  /** The member's answer as it is read: a response body, or an upgrade's own connection. */
+  source: Readable | undefined;
+  /** An upgrade's connection to the apiserver, where the caller's bytes go. */
+  socket: TLSSocket | undefined;
+  upgrade: boolean;
+  /** The caller's bytes the hub may still send (an upgrade's window), and those written not yet credited. */
+  upstreamAllowed: number;
+  creditOwed: number;
   /** The member's status and headers, once it answered (or the refusal's). */
   head: { status: number; headers: Record<string, string> } | undefined;
   headSent: boolean;
@@ -72,7 +86,25 @@ export class MemberApiProxy {
       if (x === undefined) return;
       x.allowed = Math.min(x.allowed + frame.value.bytes, 4 * MEMBER_API_WINDOW);
       this.pump();
-    } else this.stop(frame.value.streamId, "cancelled by the hub");
+    } else if (frame.$case === "memberApiData") this.upstream(frame.value);
+    else this.stop(frame.value.streamId, "cancelled by the hub");
+  }
+
+  /** The caller's bytes on an upgrade: written to the member, credited back once written; past the window, the exchange ends. */
+  private upstream(d: MemberApiData): void {
+    const x = this.open.get(d.streamId);
+    if (x?.socket === undefined) return;
+    if (d.data.byteLength > x.upstreamAllowed) return this.stop(x.id, "the hub sent past its window");
+    x.upstreamAllowed -= d.data.byteLength;
+    const n = d.data.byteLength;
+    if (n > 0) {
+      x.socket.write(Buffer.from(d.data), () => {
+        x.upstreamAllowed += n;
+        x.creditOwed += n;
+        this.pump();
+      });
+    }
+    if (d.end) x.socket.end();
   }
 
   /** The stream ended: every request in flight stops (the hub failed them on its side). */
@@ -90,7 +122,7 @@ export class MemberApiProxy {
 
   private async start(r: MemberApiRequest): Promise<void> {
     if (this.open.has(r.streamId)) return;
-    const x: Exchange = { id: r.streamId, req: undefined, res: undefined, head: undefined, headSent: false, queue: [], queued: 0, allowed: Math.min(r.window, 4 * MEMBER_API_WINDOW), ended: undefined };
+    const x: Exchange = { id: r.streamId, req: undefined, source: undefined, socket: undefined, upgrade: r.upgrade, upstreamAllowed: MEMBER_API_WINDOW, creditOwed: 0, head: undefined, headSent: false, queue: [], queued: 0, allowed: Math.min(r.window, 4 * MEMBER_API_WINDOW), ended: undefined };
     this.open.set(r.streamId, x);
     this.counts.requests++;
     const call = this.open.size > this.opts.maxRequests ? { status: 429, reason: "TooManyRequests", message: `the agent of ${this.opts.cluster} has ${this.opts.maxRequests} member API requests in flight; retry` } : memberCall(r, this.opts.allowWrites, this.opts.cluster);
@@ -103,34 +135,57 @@ export class MemberApiProxy {
     }
     if (this.open.get(r.streamId) !== x) return;
     const server = new URL(this.opts.kc.getCurrentCluster()?.server ?? "https://127.0.0.1");
+    if (r.upgrade) return this.tunnel(x, call, tls, server);
     const body = Buffer.from(r.body);
     const headers: Record<string, string> = { ...(tls.headers as Record<string, string> | undefined), ...call.headers };
     if (body.byteLength > 0) headers["content-length"] = String(body.byteLength);
     const req = httpsRequest({ ...tls, headers, agent: this.agent, method: call.method, host: server.hostname, port: server.port || 443, path: `${server.pathname.replace(/\/$/, "")}${call.path}` }, (res) => {
-      x.res = res;
       x.head = { status: res.statusCode ?? 502, headers: passHeaders(res.headers, RESPONSE_HEADERS) };
-      res.on("data", (chunk: Buffer) => {
-        x.queue.push(chunk);
-        x.queued += chunk.byteLength;
-        if (x.queued >= 2 * MEMBER_API_FRAME) res.pause();
-        this.pump();
-      });
-      res.on("end", () => this.ended(x, ""));
-      res.on("error", (err) => this.ended(x, err.message));
-      this.pump();
+      this.read(x, res);
     });
     x.req = req;
     req.on("error", (err) => {
-      if (x.res === undefined) this.refuse(x, { status: 502, reason: "InternalError", message: `the agent of ${this.opts.cluster} could not reach its member's apiserver: ${err.message}` });
+      if (x.source === undefined) this.refuse(x, { status: 502, reason: "InternalError", message: `the agent of ${this.opts.cluster} could not reach its member's apiserver: ${err.message}` });
       else this.ended(x, err.message);
     });
     req.end(body);
   }
 
+  /** An upgrade: the agent's own connection to the apiserver, the request head written by hand, the answer passed on raw. */
+  private tunnel(x: Exchange, call: MemberCall, tls: RequestOptions, server: URL): void {
+    const host = server.hostname.replace(/^\[|\]$/g, "");
+    const socket = tlsConnect({ host, port: Number(server.port || 443), ca: tls.ca, cert: tls.cert, key: tls.key, rejectUnauthorized: tls.rejectUnauthorized !== false, ...(isIP(host) === 0 ? { servername: host } : {}) });
+    x.socket = socket;
+    x.head = { status: 101, headers: {} };
+    const auth = passHeaders((tls.headers ?? {}) as Record<string, string>, ["authorization"]);
+    socket.once("secureConnect", () => {
+      socket.write(upgradeHead(call.method, `${server.pathname.replace(/\/$/, "")}${call.path}`, server.host, { ...auth, ...call.headers }));
+      this.read(x, socket);
+    });
+    socket.on("error", (err) => {
+      if (x.source === undefined) this.refuse(x, { status: 502, reason: "InternalError", message: `the agent of ${this.opts.cluster} could not reach its member's apiserver: ${err.message}` });
+      else this.ended(x, err.message);
+    });
+  }
+
+  /** Reads the member's answer into the exchange's queue, pausing it while two frames wait. */
+  private read(x: Exchange, source: Readable): void {
+    x.source = source;
+    source.on("data", (chunk: Buffer) => {
+      x.queue.push(chunk);
+      x.queued += chunk.byteLength;
+      if (x.queued >= 2 * MEMBER_API_FRAME) source.pause();
+      this.pump();
+    });
+    source.on("end", () => this.ended(x, ""));
+    source.on("error", (err) => this.ended(x, err.message));
+    this.pump();
+  }
+
   private refuse(x: Exchange, r: Refusal): void {
     if (this.open.get(x.id) !== x) return;
     this.counts.refused++;
-    const body = statusBody(r);
+    const body = x.upgrade ? rawRefusal(r) : statusBody(r);
     x.head = { status: r.status, headers: { "content-type": "application/json", ...(r.status === 429 ? { "retry-after": "1" } : {}) } };
     x.queue.push(body);
     x.queued += body.byteLength;
@@ -149,6 +204,7 @@ export class MemberApiProxy {
     if (x === undefined) return;
     this.open.delete(id);
     x.req?.destroy(new Error(why));
+    x.socket?.destroy();
   }
 
   /** Sends what the window and the stream's room allow, a frame per exchange in turn. */
@@ -179,14 +235,16 @@ export class MemberApiProxy {
     if (head === undefined) return undefined;
     const size = Math.min(MEMBER_API_FRAME, x.allowed, x.queued);
     const finishing = x.ended !== undefined && size === x.queued;
-    if (size === 0 && x.headSent && !finishing) return undefined;
+    const credit = x.creditOwed;
+    if (size === 0 && x.headSent && !finishing && credit === 0) return undefined;
+    x.creditOwed = 0;
     const data = size > 0 ? this.take(x, size) : Buffer.alloc(0);
     x.allowed -= size;
-    if (x.queued < MEMBER_API_FRAME) x.res?.resume();
+    if (x.queued < MEMBER_API_FRAME) x.source?.resume();
     const first = !x.headSent;
     x.headSent = true;
     if (finishing) this.open.delete(x.id);
-    return { streamId: x.id, status: first ? head.status : 0, headers: first ? head.headers : {}, data, end: finishing, error: finishing ? (x.ended?.error ?? "") : "" };
+    return { streamId: x.id, status: first ? head.status : 0, headers: first ? head.headers : {}, data, end: finishing, error: finishing ? (x.ended?.error ?? "") : "", credit };
   }
 
   private take(x: Exchange, n: number): Buffer {

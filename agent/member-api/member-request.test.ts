@@ -3,7 +3,7 @@ import { describe, it } from "node:test";
 import type { MemberApiRequest } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
 import { memberCall } from "./member-request.ts";
 
-const req = (o: Partial<MemberApiRequest>): MemberApiRequest => ({ streamId: 1, method: "GET", path: "/api/v1/pods", headers: {}, body: Buffer.alloc(0), user: "alice", role: "admin", window: 1024, ...o });
+const req = (o: Partial<MemberApiRequest>): MemberApiRequest => ({ streamId: 1, method: "GET", path: "/api/v1/pods", headers: {}, body: Buffer.alloc(0), user: "alice", role: "admin", window: 1024, upgrade: false, ...o });
 
 describe("memberCall", () => {
   it("impersonates the caller in its role's group, whatever identity headers the hub sends", () => {
@@ -34,6 +34,20 @@ describe("memberCall", () => {
       assert.match(got.message, c.message);
     });
   }
+
+  it("an upgrade is a write, passes its upgrade headers only as an upgrade, and drops a header value that would end its line", () => {
+    const headers = { connection: "Upgrade", upgrade: "websocket", "sec-websocket-protocol": "v5.channel.k8s.io", accept: "x\r\nImpersonate-User: system:admin" };
+    const off = memberCall(req({ path: "/api/v1/namespaces/ns/pods/p/attach", upgrade: true, headers }), false, "m1");
+    assert.ok("status" in off && off.status === 403);
+    const on = memberCall(req({ path: "/api/v1/namespaces/ns/pods/p/attach", upgrade: true, headers }), true, "m1");
+    assert.ok(!("status" in on));
+    assert.deepEqual(on.headers, { connection: "Upgrade", upgrade: "websocket", "sec-websocket-protocol": "v5.channel.k8s.io", "impersonate-user": "flotilla:admin:alice", "impersonate-group": "flotilla:admins" });
+    const plain = memberCall(req({ headers }), true, "m1");
+    assert.ok(!("status" in plain));
+    assert.equal(plain.headers.upgrade, undefined);
+    const viewer = memberCall(req({ role: "viewer", upgrade: true, path: "/api/v1/pods" }), true, "m1");
+    assert.ok("status" in viewer && viewer.status === 403);
+  });
 
   it("lets an admin write when the agent allows writes", () => {
     const got = memberCall(req({ method: "patch", path: "/apis/apps/v1/namespaces/ns/deployments/web/scale", headers: { "content-type": "application/merge-patch+json" } }), true, "m1");

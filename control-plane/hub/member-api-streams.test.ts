@@ -5,7 +5,7 @@ import { MEMBER_API_WINDOW } from "../../shared/member-api.ts";
 import { type MemberApiCall, type MemberApiSink, MemberApiStreams } from "./member-api-streams.ts";
 
 const call: MemberApiCall = { method: "GET", path: "/api", headers: {}, body: Buffer.alloc(0), user: "alice", role: "admin" };
-const frame = (o: Partial<MemberApiResponse>): MemberApiResponse => ({ streamId: 1, status: 0, headers: {}, data: Buffer.alloc(0), end: false, error: "", ...o });
+const frame = (o: Partial<MemberApiResponse>): MemberApiResponse => ({ streamId: 1, status: 0, headers: {}, data: Buffer.alloc(0), end: false, error: "", credit: 0, ...o });
 
 function recorder() {
   const log: string[] = [];
@@ -72,5 +72,23 @@ describe("MemberApiStreams", () => {
     streams.received(frame({ status: 200, end: true }));
     assert.deepEqual(sent.map((m) => m.kind?.$case), ["memberApiRequest", "memberApiCancel"]);
     assert.deepEqual(a.log, []);
+  });
+
+  it("an upgrade's caller bytes go within the agent's window, and more go once it credits them", () => {
+    const sent: ControlMessage[] = [];
+    const streams = new MemberApiStreams((m) => sent.push(m), 2);
+    let credits = 0;
+    const h = streams.start({ ...call, upgrade: true }, { head: () => undefined, data: () => undefined, end: () => undefined, credit: () => credits++ });
+    assert.ok(h);
+    assert.equal(sent[0]?.kind?.$case === "memberApiRequest" && sent[0].kind.value.upgrade, true);
+    let took = 0;
+    for (let i = 0; i < 20; i++) took += h.send(Buffer.alloc(MEMBER_API_WINDOW / 8), false);
+    assert.equal(took, MEMBER_API_WINDOW, "no more than the window before a credit");
+    assert.equal(h.send(Buffer.alloc(10), false), 0);
+    streams.received(frame({ status: 101, credit: 1000 }));
+    assert.equal(credits, 1);
+    assert.equal(h.send(Buffer.alloc(10), true), 10);
+    const last = sent.at(-1);
+    assert.ok(last?.kind?.$case === "memberApiData" && last.kind.value.end && last.kind.value.data.byteLength === 10);
   });
 });

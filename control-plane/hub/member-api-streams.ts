@@ -14,6 +14,8 @@ export interface MemberApiCall {
   body: Buffer;
   user: string;
   role: AdminRole;
+  /** An upgrade (exec, attach, port-forward): the answer comes raw, the caller's bytes follow through the handle's send(). */
+  upgrade?: boolean;
 }
 
 /** Where the answer goes: the caller's response. */
@@ -22,6 +24,8 @@ export interface MemberApiSink {
   data(chunk: Buffer): void;
   /** The answer is complete, or (error set) broke off; before head(), the request failed (the sink answers a 503 with the error). */
   end(error?: string): void;
+  /** An upgrade: the agent took more of the caller's bytes, so send() takes more again. */
+  credit?(): void;
 }
 
 /** A request in flight: the caller tells how much it has taken, or gives up. */
@@ -30,6 +34,11 @@ export interface MemberApiHandle {
   consumed(n: number): void;
   /** The caller went away: the agent stops the request. */
   cancel(): void;
+  /**
+   * An upgrade: sends the caller's bytes (and with `end`, that the caller closed its side), as many
+   * as the agent's window allows; returns how many it took. The rest waits for the sink's credit().
+   */
+  send(data: Buffer, end: boolean): number;
 }
 
 interface Open {
@@ -39,6 +48,8 @@ interface Open {
   /** Bytes the caller took and not yet granted back (granted in batches of a quarter window). */
   taken: number;
   headSeen: boolean;
+  /** An upgrade: the caller's bytes the agent will take before it credits more. */
+  upstream: number;
 }
 
 export class MemberApiStreams {
@@ -61,9 +72,9 @@ export class MemberApiStreams {
   start(call: MemberApiCall, sink: MemberApiSink): MemberApiHandle | undefined {
     if (this.open.size >= this.max) return undefined;
     const streamId = this.freeId();
-    const entry: Open = { sink, allowed: MEMBER_API_WINDOW, taken: 0, headSeen: false };
+    const entry: Open = { sink, allowed: MEMBER_API_WINDOW, taken: 0, headSeen: false, upstream: MEMBER_API_WINDOW };
     this.open.set(streamId, entry);
-    this.write({ kind: { $case: "memberApiRequest", value: { streamId, ...call, window: MEMBER_API_WINDOW } } });
+    this.write({ kind: { $case: "memberApiRequest", value: { streamId, ...call, upgrade: call.upgrade === true, window: MEMBER_API_WINDOW } } });
     return {
       consumed: (n) => {
         if (this.open.get(streamId) !== entry) return;
@@ -72,6 +83,14 @@ export class MemberApiStreams {
         entry.allowed += entry.taken;
         this.write({ kind: { $case: "memberApiCredit", value: { streamId, bytes: entry.taken } } });
         entry.taken = 0;
+      },
+      send: (data, end) => {
+        if (this.open.get(streamId) !== entry) return data.byteLength;
+        const n = Math.min(data.byteLength, entry.upstream, MEMBER_API_WINDOW / 8);
+        entry.upstream -= n;
+        const last = end && n === data.byteLength;
+        if (n > 0 || last) this.write({ kind: { $case: "memberApiData", value: { streamId, data: data.subarray(0, n), end: last } } });
+        return n;
       },
       cancel: () => {
         if (this.open.get(streamId) !== entry) return;
@@ -95,6 +114,10 @@ export class MemberApiStreams {
       return;
     }
     entry.allowed -= frame.data.byteLength;
+    if (frame.credit > 0) {
+      entry.upstream = Math.min(entry.upstream + frame.credit, MEMBER_API_WINDOW);
+      entry.sink.credit?.();
+    }
     if (frame.data.byteLength > 0) entry.sink.data(Buffer.from(frame.data));
     if (frame.end) this.finish(frame.streamId, entry, frame.error === "" ? undefined : frame.error);
   }

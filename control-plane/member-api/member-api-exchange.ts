@@ -108,3 +108,83 @@ export function socketOut(socket: Duplex): CallerOut {
     onClose: (f) => void socket.once("close", f),
   };
 }
+
+/**
+ * An upgrade (exec, attach, port-forward) carried both ways: the member's raw answer to the
+ * caller's socket, the caller's bytes (and `head`, what came with the request) to the member
+ * within the agent's window; the socket is paused while bytes wait for the agent's credit.
+ */
+export function tunnel(requests: MemberRequests, call: MemberApiCall, socket: Duplex, head: Buffer, headTimeoutMs: number, cluster: string): Promise<ExchangeOutcome> {
+  return new Promise((resolve) => {
+    const out = socketOut(socket);
+    const pending: Buffer[] = head.byteLength > 0 ? [head] : [];
+    let done = false;
+    let answered = false;
+    let callerEnded = false;
+    let endSent = false;
+    const timer: { head?: NodeJS.Timeout } = {};
+    const finish = (o: ExchangeOutcome) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer.head);
+      resolve(o);
+    };
+    const sink: MemberApiSink = {
+      head: () => {
+        answered = true;
+        clearTimeout(timer.head);
+      },
+      data: (chunk) => socket.write(chunk, () => (started as MemberApiHandle).consumed(chunk.byteLength)),
+      end: (error) => {
+        if (error !== undefined && !answered) sendStatus(out, 503, "ServiceUnavailable", `the request to ${cluster} failed: ${error}`, { "retry-after": "5" });
+        else if (error !== undefined) socket.destroy();
+        else socket.end();
+        finish(error === undefined ? { status: 101 } : { status: 101, broken: error });
+      },
+      credit: () => flush(),
+    };
+    const started = requests.requestMember({ ...call, upgrade: true }, sink);
+    if (started === undefined || started instanceof Error) {
+      if (started === undefined) sendStatus(out, 429, "TooManyRequests", `${cluster} has its most member API requests in flight through this control plane; retry`, { "retry-after": "1" });
+      else sendStatus(out, 503, "ServiceUnavailable", started.message, { "retry-after": "5" });
+      return finish({ status: started === undefined ? 429 : 503 });
+    }
+    /** Sends what the agent's window takes; pauses the caller while anything waits. */
+    const flush = () => {
+      while (pending.length > 0) {
+        const chunk = pending[0] as Buffer;
+        const n = started.send(chunk, false);
+        if (n < chunk.byteLength) {
+          pending[0] = chunk.subarray(n);
+          return;
+        }
+        pending.shift();
+      }
+      if (callerEnded && !endSent) {
+        endSent = true;
+        started.send(Buffer.alloc(0), true);
+      }
+      socket.resume();
+    };
+    socket.on("data", (chunk: Buffer) => {
+      pending.push(chunk);
+      socket.pause();
+      flush();
+    });
+    socket.on("end", () => {
+      callerEnded = true;
+      flush();
+    });
+    socket.once("close", () => {
+      if (done) return;
+      started.cancel();
+      finish({ status: 101, broken: "the caller went away" });
+    });
+    timer.head = setTimeout(() => {
+      started.cancel();
+      sendStatus(out, 504, "Timeout", `the agent of ${cluster} did not answer within ${headTimeoutMs} ms`);
+      finish({ status: 504 });
+    }, headTimeoutMs);
+    flush();
+  });
+}

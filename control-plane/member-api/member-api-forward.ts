@@ -3,9 +3,11 @@
 // FORWARDED_FOR, which the other replica trusts only from a control-plane certificate. The answer
 // comes back as it arrives, one chunk at a time (the caller's socket paces the other replica's).
 import { request as httpsRequest } from "node:https";
+import type { Duplex } from "node:stream";
+import { connect as tlsConnect, type PeerCertificate } from "node:tls";
 import { CONTROL_PLANE_ORGANIZATION, type AdminRole, type KeyPair } from "../../shared/pki.ts";
 import { passHeaders, RESPONSE_HEADERS } from "../../shared/member-api.ts";
-import { type CallerOut, type ExchangeOutcome, sendStatus } from "./member-api-exchange.ts";
+import { type CallerOut, type ExchangeOutcome, sendStatus, socketOut } from "./member-api-exchange.ts";
 
 /** The header naming the caller of a forwarded request: "<role>:<user>", the user URI-encoded. */
 export const FORWARDED_FOR = "x-flotilla-forwarded-for";
@@ -26,6 +28,7 @@ export function forwardedCaller(header: string | string[] | undefined): { user: 
 
 /** The client certificates a replica's serving certificate must not be (checked instead of its name: peers are dialled by pod address). */
 const CLIENT_ORGS = ["flotilla:agents", "flotilla:admins", "flotilla:viewers", CONTROL_PLANE_ORGANIZATION];
+const notAClient = (_host: string, cert: PeerCertificate) => ([cert.subject?.O ?? []].flat().some((org) => CLIENT_ORGS.includes(org)) ? new Error("the replica presented a client certificate") : undefined);
 
 export interface ForwardOptions {
   /** host:port of the other replica's member API. */
@@ -64,7 +67,7 @@ export function forward(o: ForwardOptions): Promise<ExchangeOutcome> {
         ca: o.caPem,
         cert: o.cert.certPem,
         key: o.cert.keyPem,
-        checkServerIdentity: (_host, cert) => ([cert.subject?.O ?? []].flat().some((org) => CLIENT_ORGS.includes(org)) ? new Error("the replica presented a client certificate") : undefined),
+        checkServerIdentity: notAClient,
         timeout: o.headTimeoutMs,
       },
       (res) => {
@@ -94,5 +97,31 @@ export function forward(o: ForwardOptions): Promise<ExchangeOutcome> {
       if (!done) req.destroy(new Error("the caller went away"));
     });
     req.end(o.body);
+  });
+}
+
+/** An upgrade for a cluster whose agent streams to another replica: the request head written there by hand, then the bytes piped both ways. */
+export function forwardUpgrade(o: Omit<ForwardOptions, "out" | "body"> & { socket: Duplex; head: Buffer }): Promise<ExchangeOutcome> {
+  return new Promise((resolve) => {
+    const i = o.address.lastIndexOf(":");
+    const host = o.address.slice(0, i).replace(/^\[|\]$/g, "");
+    const peer = tlsConnect({ host, port: Number(o.address.slice(i + 1)), ca: o.caPem, cert: o.cert.certPem, key: o.cert.keyPem, checkServerIdentity: notAClient });
+    const headers = { host: o.address, ...o.headers, [FORWARDED_FOR]: `${o.caller.role}:${encodeURIComponent(o.caller.user)}` };
+    const lines = Object.entries(headers).filter(([, v]) => /^[\t\x20-\x7e]*$/.test(v)).map(([k, v]) => `${k}: ${v}\r\n`);
+    let connected = false;
+    peer.once("secureConnect", () => {
+      connected = true;
+      peer.write(`${o.method} ${o.url} HTTP/1.1\r\n${lines.join("")}\r\n`);
+      if (o.head.byteLength > 0) peer.write(o.head);
+      peer.pipe(o.socket);
+      o.socket.pipe(peer);
+    });
+    peer.on("error", (err) => {
+      if (!connected) sendStatus(socketOut(o.socket), 503, "ServiceUnavailable", `the agent streams to the replica at ${o.address}, which could not be reached: ${err.message}`, { "retry-after": "5" });
+      else o.socket.destroy();
+      resolve({ status: 503, broken: err.message });
+    });
+    peer.once("close", () => resolve({ status: 101 }));
+    o.socket.once("close", () => peer.destroy());
   });
 }

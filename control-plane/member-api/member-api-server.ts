@@ -8,12 +8,12 @@ import type { Duplex } from "node:stream";
 import type { TLSSocket } from "node:tls";
 import type { Logger } from "pino";
 import { counter } from "../../shared/metrics.ts";
-import { MEMBER_API_MAX_BODY, passHeaders, REQUEST_HEADERS, viewerRefusal } from "../../shared/member-api.ts";
+import { MEMBER_API_MAX_BODY, passHeaders, REQUEST_HEADERS, UPGRADE_HEADERS, viewerRefusal } from "../../shared/member-api.ts";
 import { adminOfSubject, type AdminRole, type KeyPair, replicaOfSubject } from "../../shared/pki.ts";
 import { type RevocationList, revokingEntry } from "../../shared/revocation-list.ts";
-import { type CallerOut, exchange, type MemberRequests, sendStatus, socketOut } from "./member-api-exchange.ts";
+import { type CallerOut, exchange, type MemberRequests, sendStatus, socketOut, tunnel } from "./member-api-exchange.ts";
 import { memberRoute } from "./member-api-route.ts";
-import { forward, FORWARDED_FOR, forwardedCaller } from "./member-api-forward.ts";
+import { forward, FORWARDED_FOR, forwardedCaller, forwardUpgrade } from "./member-api-forward.ts";
 
 export interface MemberApiServerOptions {
   listen: { host: string; port: number };
@@ -63,7 +63,8 @@ export async function startMemberApiServer(o: MemberApiServerOptions): Promise<{
     return who;
   };
 
-  const handle = async (req: IncomingMessage, out: CallerOut, upgrade = false): Promise<void> => {
+  /** `upgrade`: the caller's socket and what came with its request, for exec, attach and port-forward. */
+  const handle = async (req: IncomingMessage, out: CallerOut, upgrade?: { socket: Duplex; head: Buffer }): Promise<void> => {
     const method = (req.method ?? "GET").toUpperCase();
     const caller = await judge(req);
     const refuse = (status: number, reason: string, message: string, headers: Record<string, string> = {}) => {
@@ -83,7 +84,7 @@ export async function startMemberApiServer(o: MemberApiServerOptions): Promise<{
     const elsewhere = requests !== undefined || caller.forwarded ? undefined : o.forwardTo?.(route.cluster);
     const cert = elsewhere === undefined ? undefined : await o.replicaCert?.();
     if (requests === undefined && cert === undefined) return refuse(503, "ServiceUnavailable", `the agent of ${route.cluster} is not connected to this control-plane replica; retry`, { "retry-after": "5" });
-    const body = upgrade ? Buffer.alloc(0) : await readBody(req);
+    const body = upgrade !== undefined ? Buffer.alloc(0) : await readBody(req);
     if (body === undefined) return refuse(413, "RequestEntityTooLarge", `a request body may hold at most ${MEMBER_API_MAX_BODY} bytes`);
     // The caller is judged again while the answer lasts: revoked meanwhile, the answer is cut short.
     const recheck = setInterval(() => {
@@ -95,11 +96,15 @@ export async function startMemberApiServer(o: MemberApiServerOptions): Promise<{
     }, o.recheckMs ?? RECHECK_MS);
     recheck.unref();
     try {
-      const call = { method, path: route.path, headers: passHeaders(req.headers, REQUEST_HEADERS), body, user: caller.user, role: caller.role };
+      const call = { method, path: route.path, headers: passHeaders(req.headers, upgrade === undefined ? REQUEST_HEADERS : [...REQUEST_HEADERS, ...UPGRADE_HEADERS]), body, user: caller.user, role: caller.role };
       const headTimeoutMs = o.headTimeoutMs ?? 30_000;
       const outcome =
-        requests !== undefined
+        requests !== undefined && upgrade !== undefined
+          ? await tunnel(requests, call, upgrade.socket, upgrade.head, headTimeoutMs, route.cluster)
+          : requests !== undefined
           ? await exchange(requests, call, out, headTimeoutMs, route.cluster)
+          : upgrade !== undefined
+          ? await forwardUpgrade({ address: elsewhere as string, caPem: o.tls.caPem, cert: cert as KeyPair, method, url: req.url ?? "/", headers: call.headers, caller, headTimeoutMs, socket: upgrade.socket, head: upgrade.head })
           : await forward({ address: elsewhere as string, caPem: o.tls.caPem, cert: cert as KeyPair, method, url: req.url ?? "/", headers: call.headers, body, caller, out, headTimeoutMs });
       requestsTotal.inc({ code: "broken" in outcome ? "broken" : `${Math.floor(outcome.status / 100)}xx` });
       o.log.debug({ cluster: route.cluster, user: caller.user, method, path: route.path.split("?")[0], ...outcome }, "member API request");
@@ -116,10 +121,10 @@ export async function startMemberApiServer(o: MemberApiServerOptions): Promise<{
     const out = responseOut(res);
     handle(req, out).catch((err: unknown) => failed(out, err));
   });
-  // exec, attach and port-forward upgrade the connection: judged and carried alike, answered as plain HTTP and closed.
-  server.on("upgrade", (req: IncomingMessage, socket: Duplex) => {
+  // exec, attach and port-forward upgrade the connection: judged alike, then carried both ways (tunnel()).
+  server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const out = socketOut(socket);
-    handle(req, out, true).catch((err: unknown) => failed(out, err));
+    handle(req, out, { socket, head }).catch((err: unknown) => failed(out, err));
   });
   server.headersTimeout = 20_000;
   server.requestTimeout = 0;

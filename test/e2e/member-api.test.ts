@@ -174,6 +174,10 @@ describe("the member API: each member's Kubernetes API through its agent's strea
       return r.code === 0 ? r : undefined;
     }, () => true, 30_000);
     assert.match(deleted.stdout, /deleted/);
+    // exec is carried both ways now: the member's kubelet (kwok, which runs no command) answers it, not Flotilla.
+    const execOn = await through("alice", "admin", ["exec", "-n", NS, "probe-2", "--", "true"]);
+    assert.notEqual(execOn.code, 0);
+    assert.match(execOn.stderr, /no exec found for container/);
     // A viewer still may not, whatever the agent allows.
     const viewerDel = await through("vera", "viewer", ["delete", "pod", "-n", NS, "probe-2", "--wait=false"]);
     assert.notEqual(viewerDel.code, 0);

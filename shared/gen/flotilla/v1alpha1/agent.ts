@@ -142,6 +142,7 @@ export interface ControlMessage {
     | { $case: "memberApiRequest"; value: MemberApiRequest }
     | { $case: "memberApiCredit"; value: MemberApiCredit }
     | { $case: "memberApiCancel"; value: MemberApiCancel }
+    | { $case: "memberApiData"; value: MemberApiData }
     | undefined;
 }
 
@@ -581,11 +582,25 @@ export interface MemberApiRequest {
   role: string;
   /** How many response bytes the agent may send before the hub grants more (MemberApiCredit). */
   window: number;
+  /**
+   * An upgrade (exec, attach, port-forward): the agent opens a connection of its own to the
+   * apiserver, its answer comes back raw in the response frames (status line and headers
+   * included), and the caller's bytes follow in MemberApiData, within `window` until credited.
+   */
+  upgrade: boolean;
 }
 
 export interface MemberApiRequest_HeadersEntry {
   key: string;
   value: string;
+}
+
+/** Hub → agent: the caller's bytes on an upgraded request (at most the credit the agent gave). */
+export interface MemberApiData {
+  streamId: number;
+  data: Buffer;
+  /** The caller closed its side. */
+  end: boolean;
 }
 
 /** Hub → agent: the caller took that many more bytes of a response; the agent may send them. */
@@ -618,6 +633,11 @@ export interface MemberApiResponse {
    * response short instead of ending it cleanly).
    */
   error: string;
+  /**
+   * On an upgraded request: the agent wrote that many more of the caller's bytes to the member;
+   * the hub may send as many more.
+   */
+  credit: number;
 }
 
 export interface MemberApiResponse_HeadersEntry {
@@ -1304,6 +1324,9 @@ export const ControlMessage: MessageFns<ControlMessage> = {
       case "memberApiCancel":
         MemberApiCancel.encode(message.kind.value, writer.uint32(74).fork()).join();
         break;
+      case "memberApiData":
+        MemberApiData.encode(message.kind.value, writer.uint32(82).fork()).join();
+        break;
     }
     return writer;
   },
@@ -1396,6 +1419,14 @@ export const ControlMessage: MessageFns<ControlMessage> = {
             message.kind = { $case: "memberApiCancel", value: MemberApiCancel.decode(reader, reader.uint32()) };
             continue;
           }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.kind = { $case: "memberApiData", value: MemberApiData.decode(reader, reader.uint32()) };
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1452,6 +1483,10 @@ export const ControlMessage: MessageFns<ControlMessage> = {
         ? { $case: "memberApiCancel", value: MemberApiCancel.fromJSON(object.memberApiCancel) }
         : isSet(object.member_api_cancel)
         ? { $case: "memberApiCancel", value: MemberApiCancel.fromJSON(object.member_api_cancel) }
+        : isSet(object.memberApiData)
+        ? { $case: "memberApiData", value: MemberApiData.fromJSON(object.memberApiData) }
+        : isSet(object.member_api_data)
+        ? { $case: "memberApiData", value: MemberApiData.fromJSON(object.member_api_data) }
         : undefined,
     };
   },
@@ -1476,6 +1511,8 @@ export const ControlMessage: MessageFns<ControlMessage> = {
       obj.memberApiCredit = MemberApiCredit.toJSON(message.kind.value);
     } else if (message.kind?.$case === "memberApiCancel") {
       obj.memberApiCancel = MemberApiCancel.toJSON(message.kind.value);
+    } else if (message.kind?.$case === "memberApiData") {
+      obj.memberApiData = MemberApiData.toJSON(message.kind.value);
     }
     return obj;
   },
@@ -1540,6 +1577,12 @@ export const ControlMessage: MessageFns<ControlMessage> = {
       case "memberApiCancel": {
         if (object.kind?.value !== undefined && object.kind?.value !== null) {
           message.kind = { $case: "memberApiCancel", value: MemberApiCancel.fromPartial(object.kind.value) };
+        }
+        break;
+      }
+      case "memberApiData": {
+        if (object.kind?.value !== undefined && object.kind?.value !== null) {
+          message.kind = { $case: "memberApiData", value: MemberApiData.fromPartial(object.kind.value) };
         }
         break;
       }
@@ -5555,7 +5598,17 @@ export const ServiceExportsSynced: MessageFns<ServiceExportsSynced> = {
 };
 
 function createBaseMemberApiRequest(): MemberApiRequest {
-  return { streamId: 0, method: "", path: "", headers: {}, body: Buffer.alloc(0), user: "", role: "", window: 0 };
+  return {
+    streamId: 0,
+    method: "",
+    path: "",
+    headers: {},
+    body: Buffer.alloc(0),
+    user: "",
+    role: "",
+    window: 0,
+    upgrade: false,
+  };
 }
 
 export const MemberApiRequest: MessageFns<MemberApiRequest> = {
@@ -5583,6 +5636,9 @@ export const MemberApiRequest: MessageFns<MemberApiRequest> = {
     }
     if (message.window !== 0) {
       writer.uint32(64).uint32(message.window);
+    }
+    if (message.upgrade !== false) {
+      writer.uint32(72).bool(message.upgrade);
     }
     return writer;
   },
@@ -5667,6 +5723,14 @@ export const MemberApiRequest: MessageFns<MemberApiRequest> = {
             message.window = reader.uint32();
             continue;
           }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.upgrade = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5706,6 +5770,7 @@ export const MemberApiRequest: MessageFns<MemberApiRequest> = {
       user: isSet(object.user) ? globalThis.String(object.user) : "",
       role: isSet(object.role) ? globalThis.String(object.role) : "",
       window: isSet(object.window) ? globalThis.Number(object.window) : 0,
+      upgrade: isSet(object.upgrade) ? globalThis.Boolean(object.upgrade) : false,
     };
   },
 
@@ -5741,6 +5806,9 @@ export const MemberApiRequest: MessageFns<MemberApiRequest> = {
     if (message.window !== 0) {
       obj.window = Math.round(message.window);
     }
+    if (message.upgrade !== false) {
+      obj.upgrade = message.upgrade;
+    }
     return obj;
   },
 
@@ -5765,6 +5833,7 @@ export const MemberApiRequest: MessageFns<MemberApiRequest> = {
     message.user = object.user ?? "";
     message.role = object.role ?? "";
     message.window = object.window ?? 0;
+    message.upgrade = object.upgrade ?? false;
     return message;
   },
 };
@@ -5852,6 +5921,111 @@ export const MemberApiRequest_HeadersEntry: MessageFns<MemberApiRequest_HeadersE
     const message = createBaseMemberApiRequest_HeadersEntry();
     message.key = object.key ?? "";
     message.value = object.value ?? "";
+    return message;
+  },
+};
+
+function createBaseMemberApiData(): MemberApiData {
+  return { streamId: 0, data: Buffer.alloc(0), end: false };
+}
+
+export const MemberApiData: MessageFns<MemberApiData> = {
+  encode(message: MemberApiData, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.streamId !== 0) {
+      writer.uint32(8).uint32(message.streamId);
+    }
+    if (message.data.length !== 0) {
+      writer.uint32(18).bytes(message.data);
+    }
+    if (message.end !== false) {
+      writer.uint32(24).bool(message.end);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MemberApiData {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMemberApiData();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.streamId = reader.uint32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.data = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.end = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MemberApiData {
+    return {
+      streamId: isSet(object.streamId)
+        ? globalThis.Number(object.streamId)
+        : isSet(object.stream_id)
+        ? globalThis.Number(object.stream_id)
+        : 0,
+      data: isSet(object.data) ? Buffer.from(bytesFromBase64(object.data)) : Buffer.alloc(0),
+      end: isSet(object.end) ? globalThis.Boolean(object.end) : false,
+    };
+  },
+
+  toJSON(message: MemberApiData): unknown {
+    const obj: any = {};
+    if (message.streamId !== 0) {
+      obj.streamId = Math.round(message.streamId);
+    }
+    if (message.data.length !== 0) {
+      obj.data = base64FromBytes(message.data);
+    }
+    if (message.end !== false) {
+      obj.end = message.end;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<MemberApiData>, I>>(base?: I): MemberApiData {
+    return MemberApiData.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<MemberApiData>, I>>(object: I): MemberApiData {
+    const message = createBaseMemberApiData();
+    message.streamId = object.streamId ?? 0;
+    message.data = object.data ?? Buffer.alloc(0);
+    message.end = object.end ?? false;
     return message;
   },
 };
@@ -6019,7 +6193,7 @@ export const MemberApiCancel: MessageFns<MemberApiCancel> = {
 };
 
 function createBaseMemberApiResponse(): MemberApiResponse {
-  return { streamId: 0, status: 0, headers: {}, data: Buffer.alloc(0), end: false, error: "" };
+  return { streamId: 0, status: 0, headers: {}, data: Buffer.alloc(0), end: false, error: "", credit: 0 };
 }
 
 export const MemberApiResponse: MessageFns<MemberApiResponse> = {
@@ -6041,6 +6215,9 @@ export const MemberApiResponse: MessageFns<MemberApiResponse> = {
     }
     if (message.error !== "") {
       writer.uint32(50).string(message.error);
+    }
+    if (message.credit !== 0) {
+      writer.uint32(56).uint32(message.credit);
     }
     return writer;
   },
@@ -6109,6 +6286,14 @@ export const MemberApiResponse: MessageFns<MemberApiResponse> = {
             message.error = reader.string();
             continue;
           }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.credit = reader.uint32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -6146,6 +6331,7 @@ export const MemberApiResponse: MessageFns<MemberApiResponse> = {
       data: isSet(object.data) ? Buffer.from(bytesFromBase64(object.data)) : Buffer.alloc(0),
       end: isSet(object.end) ? globalThis.Boolean(object.end) : false,
       error: isSet(object.error) ? globalThis.String(object.error) : "",
+      credit: isSet(object.credit) ? globalThis.Number(object.credit) : 0,
     };
   },
 
@@ -6175,6 +6361,9 @@ export const MemberApiResponse: MessageFns<MemberApiResponse> = {
     if (message.error !== "") {
       obj.error = message.error;
     }
+    if (message.credit !== 0) {
+      obj.credit = Math.round(message.credit);
+    }
     return obj;
   },
 
@@ -6197,6 +6386,7 @@ export const MemberApiResponse: MessageFns<MemberApiResponse> = {
     message.data = object.data ?? Buffer.alloc(0);
     message.end = object.end ?? false;
     message.error = object.error ?? "";
+    message.credit = object.credit ?? 0;
     return message;
   },
 };
