@@ -40,8 +40,8 @@ function options(kc: KubeConfig): ControlPlaneOptions {
 }
 
 /** The part as the assembly runs it on the leader: synced, its controllers started, leading. */
-async function lead(ctx: ControlPlaneContext): Promise<Part> {
-  const part = startClusterProfiles(ctx, { memberApiUrl: MEMBER_API });
+async function lead(ctx: ControlPlaneContext, o: { memberApi: boolean } = { memberApi: true }): Promise<Part> {
+  const part = startClusterProfiles(ctx, { memberApiUrl: o.memberApi ? MEMBER_API : undefined });
   await part.synced?.();
   for (const c of part.leaderControllers ?? []) c.start();
   part.startedLeading?.();
@@ -134,6 +134,17 @@ describe("ClusterProfiles in a real control cluster", () => {
     assert.equal(condition(changed, "ControlPlaneHealthy")?.reason, "ClusterNotReachable");
     assert.equal(property(changed, "gpu.example.com/count"), "8", "the other writer's property stays");
     assert.equal(property(changed, "topology.kubernetes.io/region"), "eu-west-1");
+  });
+
+  it("removes the flotilla access provider when the member API is off, and only that", async () => {
+    await rest.apply(`${profilePath("member1")}/status`, { apiVersion: "multicluster.x-k8s.io/v1alpha1", kind: "ClusterProfile", metadata: { name: "member1", namespace: NS }, status: { accessProviders: [{ name: "secretreader", cluster: { server: "https://direct:6443" } }] } }, "other-provider");
+    await stop(part);
+    part = await lead(ctx, { memberApi: false });
+    const off = await eventually("no flotilla provider", () => get("member1"), (p) => !(p.status?.accessProviders ?? []).some((a) => a.name === "flotilla"), 20_000);
+    assert.deepEqual(off.status?.accessProviders, [{ name: "secretreader", cluster: { server: "https://direct:6443" } }]);
+    await stop(part);
+    part = await lead(ctx);
+    await eventually("the flotilla provider back", () => get("member1"), (p) => (p.status?.accessProviders ?? []).some((a) => a.name === "flotilla"), 20_000);
   });
 
   it("says Unjoining while the Cluster is deleted, and deletes the profile once the Cluster is gone", async () => {

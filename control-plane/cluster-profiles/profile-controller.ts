@@ -120,7 +120,7 @@ export class ProfileController {
       kind: CLUSTER_PROFILE_KIND,
       metadata: { name: desired.name, namespace: desired.namespace, ...(resourceVersion === undefined ? {} : { resourceVersion }) },
       // What Flotilla no longer lists (a region removed, the member API turned off) is released and goes.
-      status: { ...(version ? { version } : {}), properties, conditions, accessProviders },
+      status: { ...(version ? { version } : {}), properties, conditions, ...(accessProviders.length > 0 ? { accessProviders } : {}) },
     };
     await this.rest.apply(objectPath(CLUSTER_PROFILES, this.namespace, desired.name, "status"), body, PROFILE_FIELD_MANAGER, true);
   }
