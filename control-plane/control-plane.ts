@@ -82,11 +82,12 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Runn
     startPeers(ctx, { leases: clusters.leases, lease: clusters.lease }),
     startRebalancer(ctx),
     startTaintPolicy(ctx),
-    startClusterProfiles(ctx, { memberApiUrl: undefined }),
     startRollout(ctx),
     startAdmin(ctx, { hub: hub.hub, waitingOn: clusters.waitingOn, memberApiUrl: memberApi.url, ...(dashboard.link === undefined ? {} : { dashboardLink: dashboard.link }) }),
     webhook,
     memberApi,
+    // After the member API: its serve() settles the URL the profiles point at.
+    startClusterProfiles(ctx, { memberApiUrl: memberApi.url }),
     dashboard,
   ];
 

@@ -40,11 +40,12 @@ function options(kc: KubeConfig): ControlPlaneOptions {
 }
 
 /** The part as the assembly runs it on the leader: synced, its controllers started, leading. */
-async function lead(ctx: ControlPlaneContext, o: { memberApi: boolean } = { memberApi: true }): Promise<Part> {
-  const part = startClusterProfiles(ctx, { memberApiUrl: o.memberApi ? MEMBER_API : undefined });
+async function lead(ctx: ControlPlaneContext, o: { memberApi?: boolean; serve?: boolean } = {}): Promise<Part> {
+  const part = startClusterProfiles(ctx, { memberApiUrl: () => (o.memberApi === false ? undefined : MEMBER_API) });
   await part.synced?.();
   for (const c of part.leaderControllers ?? []) c.start();
   part.startedLeading?.();
+  if (o.serve !== false) await part.serve?.();
   return part;
 }
 
@@ -162,7 +163,11 @@ describe("ClusterProfiles in a real control cluster", () => {
     const ours = { apiVersion: "multicluster.x-k8s.io/v1alpha1", kind: "ClusterProfile", metadata: { name: "gone", namespace: NS, labels: { "x-k8s.io/cluster-manager": "flotilla" } }, spec: { displayName: "gone", clusterManager: { name: "flotilla" } } };
     for (const p of [ours, foreignProfile("ocm-only"), foreignProfile("shared-name")]) await rest.request("POST", `/apis/multicluster.x-k8s.io/v1alpha1/namespaces/${NS}/clusterprofiles`, { body: p });
     await rest.request("POST", "/apis/flotilla.dev/v1alpha1/clusters", { body: { apiVersion: "flotilla.dev/v1alpha1", kind: "Cluster", metadata: { name: "shared-name" }, spec: {} } });
-    part = await lead(ctx);
+    // Leading, but not serving yet (the member API's URL unsettled): nothing is decided.
+    part = await lead(ctx, { serve: false });
+    await sleep(1000);
+    assert.ok((await get("gone")) !== undefined, "nothing done before the process serves");
+    await part.serve?.();
     await eventually("the orphaned profile gone", () => get("gone").then((p) => (p === undefined ? "gone" : undefined)), () => true, 20_000);
   });
 

@@ -10,16 +10,25 @@ import { CLUSTER_PROFILES, ProfileController } from "./profile-controller.ts";
 /**
  * Starts the part; off (an empty part) when ctx.opts.clusterProfileNamespace is undefined or "".
  * `memberApiUrl`: the member API's base URL (a member's endpoint is <url>/clusters/<name>), or
- * undefined when the control plane serves none: then the profiles carry no access provider.
+ * undefined when the control plane serves none: then the profiles carry no access provider. As a
+ * function, it is asked once this part's serve() ran (put the part after the member API's in the
+ * assembly's list, whose serve() settles its URL): no profile is written before, so a profile
+ * never loses and regains its provider at a start.
  */
-export function startClusterProfiles(ctx: ControlPlaneContext, o: { memberApiUrl: string | undefined }): Part {
+export function startClusterProfiles(ctx: ControlPlaneContext, o: { memberApiUrl: string | undefined | (() => string | undefined) }): Part {
   const namespace = ctx.opts.clusterProfileNamespace ?? "";
   if (namespace === "") return {};
   const log = ctx.log.child({ component: "cluster-profiles" });
+  const caData = Buffer.from(ctx.opts.tls.caPem).toString("base64");
+  const urlOf = typeof o.memberApiUrl === "function" ? o.memberApiUrl : () => o.memberApiUrl as string | undefined;
+  let served = false;
   // The cache keeps what the decision reads (no CA bundle, no other writer's entries): one small object per cluster.
   const profiles = new Informer<ClusterProfile>({ kc: ctx.opts.kc, rest: ctx.rest, resource: CLUSTER_PROFILES, namespace, transform: slimProfile, log });
-  const access = o.memberApiUrl === undefined || o.memberApiUrl === "" ? undefined : { url: o.memberApiUrl, caData: Buffer.from(ctx.opts.tls.caPem).toString("base64") };
-  const profileController = new ProfileController({ caches: ctx.caches, profiles, rest: ctx.rest, log, recorder: ctx.recorder, namespace, ...(access ? { access } : {}) });
+  const access = () => {
+    const url = urlOf();
+    return url === undefined || url === "" ? undefined : { url, caData };
+  };
+  const profileController = new ProfileController({ caches: ctx.caches, profiles, rest: ctx.rest, log, recorder: ctx.recorder, namespace, access, ready: () => served });
   counterOf(
     "flotilla_cluster_profile_actions_total",
     "ClusterProfile actions, by kind: a profile created, its status written (Flotilla's part changed), a profile deleted (its Cluster gone), a Cluster whose name another cluster manager's profile holds (left as it is).",
@@ -40,6 +49,10 @@ export function startClusterProfiles(ctx: ControlPlaneContext, o: { memberApiUrl
     },
     leaderControllers: [profileController.controller],
     startedLeading: () => profileController.enqueueAll(),
+    serve: async () => {
+      served = true;
+      profileController.enqueueAll();
+    },
     stop: () => profiles.stop(),
   };
 }

@@ -31,12 +31,18 @@ export class ProfileController {
   private readonly log: Logger;
   private readonly recorder: EventRecorder;
   private readonly namespace: string;
-  private readonly access: MemberAccess | undefined;
+  private readonly access: () => MemberAccess | undefined;
+  private readonly ready: () => boolean;
   private readonly now: () => number;
   /** Clusters told (an Event) that another manager's profile holds their name, with that manager. */
   private readonly told = new Map<string, string>();
 
-  constructor(opts: { caches: Caches; profiles: Informer<ClusterProfile>; rest: KubeRest; log: Logger; recorder: EventRecorder; namespace: string; access?: MemberAccess; now?: () => number }) {
+  /**
+   * `access`: the member API, asked at each decision (undefined: none); `ready`: whether the
+   * process is serving (the member API's URL settled): before, nothing is decided, and the part
+   * enqueues every name again once it is.
+   */
+  constructor(opts: { caches: Caches; profiles: Informer<ClusterProfile>; rest: KubeRest; log: Logger; recorder: EventRecorder; namespace: string; access: () => MemberAccess | undefined; ready: () => boolean; now?: () => number }) {
     this.caches = opts.caches;
     this.profiles = opts.profiles;
     this.rest = opts.rest;
@@ -44,6 +50,7 @@ export class ProfileController {
     this.recorder = opts.recorder;
     this.namespace = opts.namespace;
     this.access = opts.access;
+    this.ready = opts.ready;
     this.now = opts.now ?? Date.now;
     this.controller = new Controller({ name: "cluster-profiles", reconcile: (k) => this.reconcile(k), log: this.log, workers: 2 });
     // Level-based: any change of a Cluster or a profile of that name asks the same question again.
@@ -61,11 +68,13 @@ export class ProfileController {
   }
 
   private async reconcile(name: string): Promise<ReconcileResult> {
-    // Absence counts only from synced caches (DESIGN §11); once the profiles list, every name is enqueued again.
-    if (!this.profiles.synced || !this.caches.clusters.synced) return undefined;
+    // Absence counts only from synced caches (DESIGN §11); once the profiles list and the process
+    // serves, every name is enqueued again.
+    if (!this.profiles.synced || !this.caches.clusters.synced || !this.ready()) return undefined;
     const cluster = this.caches.clusters.get(name);
     const served = this.profiles.get(name, this.namespace);
-    const d = decideProfile(cluster, served, { namespace: this.namespace, ...(this.access ? { access: this.access } : {}), now: new Date(this.now()).toISOString().replace(/\.\d+Z$/, "Z") });
+    const access = this.access();
+    const d = decideProfile(cluster, served, { namespace: this.namespace, ...(access ? { access } : {}), now: new Date(this.now()).toISOString().replace(/\.\d+Z$/, "Z") });
     if (d.action !== "foreign" || !d.clusterWaits) this.told.delete(name);
     try {
       switch (d.action) {
