@@ -116,6 +116,11 @@ export interface ControlPlaneOptions {
    * reach it; default https://<listen address>), --member-api-max-requests-per-cluster. Undefined: off.
    */
   memberApi?: { listen: string; url?: string; maxRequestsPerCluster: number; headTimeoutMs?: number };
+  /**
+   * --cluster-profile-namespace (issue 41): where the leader publishes one SIG Multicluster
+   * ClusterProfile per member Cluster (cluster-profiles/). Undefined or "": none published.
+   */
+  clusterProfileNamespace?: string;
 }
 
 /**

@@ -7,6 +7,7 @@ import { startInterpreter } from "./interpreter/index.ts";
 import { gaugeOf } from "../shared/metrics.ts";
 import { startAdmin } from "./admin/index.ts";
 import { startClusters } from "./clusters/index.ts";
+import { startClusterProfiles } from "./cluster-profiles/index.ts";
 import { type ControlPlaneOptions, createContext, type Part } from "./context.ts";
 import { installCrds } from "./crd-install/crds.ts";
 import { startDashboard } from "./dashboard/index.ts";
@@ -85,6 +86,8 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Runn
     startAdmin(ctx, { hub: hub.hub, waitingOn: clusters.waitingOn, memberApiUrl: memberApi.url, ...(dashboard.link === undefined ? {} : { dashboardLink: dashboard.link }) }),
     webhook,
     memberApi,
+    // After the member API: its serve() settles the URL the profiles point at.
+    startClusterProfiles(ctx, { memberApiUrl: memberApi.url }),
     dashboard,
   ];
 

@@ -71,6 +71,7 @@ export const controlPlaneFlags: FlagSpec[] = [
   { name: "member-api-url", type: "string", default: "", help: "https://host:port where callers reach the member API, given to `flotillactl kubeconfig` and the ClusterProfiles (default: https://<--member-api-address>, with 127.0.0.1 for an address on every interface)" },
   { name: "member-api-max-requests-per-cluster", type: "int", default: "64", help: "member API requests one cluster may have in flight through this replica, watches and log streams included; more are answered 429 with Retry-After: 1" },
   { name: "dashboard-session-ttl", type: "duration", default: "1h", help: "how long a dashboard session lasts after its login link was used (the link itself works once, within two minutes)" },
+  { name: "cluster-profile-namespace", type: "string", default: "flotilla-system", help: 'namespace where the leader publishes one ClusterProfile (SIG Multicluster\'s cluster inventory API, multicluster.x-k8s.io/v1alpha1, KEP-4322) per member Cluster, named as it and labelled x-k8s.io/cluster-manager=flotilla, for Argo CD, MultiKueue and Headlamp to find the fleet (created if missing); a profile another cluster manager labelled is never touched. "" turns it off and leaves the profiles already published as they are' },
   { name: "agent-cert-validity", type: "duration", default: "8760h", help: "how long the agent certificates it signs are valid (agents renew before they expire)" },
 ];
 
@@ -140,6 +141,7 @@ export async function runControlPlane(flags: FlagValues): Promise<void> {
     webhook: await webhookFlags(flags),
     dashboard: dashboardFlags(flags),
     memberApi: memberApiFlags(flags),
+    clusterProfileNamespace: flags["cluster-profile-namespace"] as string,
     ...(peer === undefined ? {} : { peerAddress: peer }),
     maxReceiveMessageBytes: positive(flags, "max-receive-message-size"),
     agentAdmissions: { perSecond: nonNegative(flags, "max-agent-admissions-per-second"), burst: nonNegative(flags, "max-agent-admissions-per-second") },

@@ -87,6 +87,8 @@ export const FOLDER_IMPORTS: Readonly<Record<string, readonly string[]>> = {
   "rollout-controller": ["rollout", "works", "rendering", "scheduling", "detector/template-informers.ts", "status/event-recorder.ts"],
   // The ClusterTaintPolicy controller (issue 26): which clusters a policy targets (the placement's affinity rule), the Event recorder.
   "taint-policy": ["scheduling/placement.ts", "status/event-recorder.ts"],
+  // SIG Multicluster's ClusterProfile per member Cluster (issue 41): the Event recorder, for a name another cluster manager's profile holds.
+  "cluster-profiles": ["status/event-recorder.ts"],
   // The web dashboard (issue 24): views over the caches, the admin revocation list, the login link's shape, explain.
   dashboard: ["admin/revocation-file.ts", "admin/admin-dashboard.ts", "explain"],
   // FederatedResourceQuota (issue 26): the quota arithmetic and checks, its Works in the store, its status.

@@ -18,6 +18,19 @@ describe("crdInstallAction: never replace a newer served CRD", () => {
   for (const c of cases) it(c.name, () => assert.equal(crdInstallAction(c.served, 2), c.want));
 });
 
+describe("crdInstallAction: a shared API's CRD (ClusterProfile) another installer serves stays theirs", () => {
+  const served = (revision?: string): { annotations: Record<string, string> } => ({ annotations: revision === undefined ? {} : { [CRD_REVISION_ANNOTATION]: revision } });
+  const cases: { name: string; served: { annotations?: Record<string, string> } | undefined; want: "apply" | "keep-newer" | "keep-theirs" }[] = [
+    { name: "not served yet: ours is installed", served: undefined, want: "apply" },
+    { name: "served without our annotation (another cluster manager's, upstream's release): kept", served: served(), want: "keep-theirs" },
+    { name: "served without metadata annotations at all: kept", served: {}, want: "keep-theirs" },
+    { name: "ours of an older revision: replaced", served: served("1"), want: "apply" },
+    { name: "ours of this revision: applied (a no-op)", served: served("2"), want: "apply" },
+    { name: "ours of a newer revision: kept", served: served("3"), want: "keep-newer" },
+  ];
+  for (const c of cases) it(c.name, () => assert.equal(crdInstallAction(c.served, 2, { shared: true }), c.want));
+});
+
 describe("crdsOfRevision: a bundle's parsed CRDs are used only when they are this revision's", () => {
   const at = (r: string) => ({ metadata: { annotations: { [CRD_REVISION_ANNOTATION]: r } } });
   const cases = [

@@ -8,18 +8,26 @@
 export const CRD_REVISION_ANNOTATION = "flotilla.dev/crd-revision";
 
 /** The revision the files in control-plane/crds/ have. */
-export const CRD_REVISION = 12;
+export const CRD_REVISION = 13;
 
 /** SHA-256 over the CRD files (name, NUL, contents, NUL, in name order) at CRD_REVISION. */
-export const CRD_FILES_SHA256 = "d07da1b74328cad96bfc39b586ad53eef54c0bdcdb396e130a90d511e63e2196";
+export const CRD_FILES_SHA256 = "9e0a415c7bf56343e728397e6755eb1d4d53331c615b82bc0eea21e801fa80f1";
+
+/** The API groups that are Flotilla's own; a CRD of any other group is an API other projects install too. */
+export const OWN_GROUPS: readonly string[] = ["flotilla.dev", "multiclusterdns.flotilla.dev"];
 
 /**
  * Whether to apply our CRD over the served one: not when the served one says a higher revision.
  * A served CRD without the annotation (from before revisions) or with a lower one is replaced;
  * one whose annotation is not a number is replaced too (it cannot be newer than a number says).
+ * A shared API's CRD (`shared`: a group not in OWN_GROUPS, such as SIG Multicluster's
+ * ClusterProfile) served without the annotation was installed by someone else (another cluster
+ * manager, the user from upstream's release): it is theirs, of a schema we cannot compare with
+ * ours, and stays as it is (keep-theirs).
  */
-export function crdInstallAction(served: { annotations?: Record<string, string> } | undefined, ours: number): "apply" | "keep-newer" {
+export function crdInstallAction(served: { annotations?: Record<string, string> } | undefined, ours: number, opts: { shared?: boolean } = {}): "apply" | "keep-newer" | "keep-theirs" {
   const value = served?.annotations?.[CRD_REVISION_ANNOTATION];
+  if (served !== undefined && value === undefined && opts.shared === true) return "keep-theirs";
   const revision = value === undefined ? Number.NaN : Number(value);
   return Number.isInteger(revision) && revision > ours ? "keep-newer" : "apply";
 }

@@ -10,7 +10,7 @@ import { parseAllDocuments } from "yaml";
 import type { KubeObject } from "../../shared/api/types.ts";
 import { KubeRest, objectPath, type ResourceInfo } from "../../shared/kube-rest.ts";
 import { admissionPolicies } from "./admission-policies.ts";
-import { CRD_REVISION, CRD_REVISION_ANNOTATION, crdInstallAction, crdsOfRevision } from "./crd-revision.ts";
+import { CRD_REVISION, CRD_REVISION_ANNOTATION, crdInstallAction, crdsOfRevision, OWN_GROUPS } from "./crd-revision.ts";
 
 /** The field manager of everything the control plane applies. */
 export const FIELD_MANAGER = "flotilla-control-plane";
@@ -74,7 +74,7 @@ export async function parseCrdFiles(): Promise<KubeObject[]> {
  * Server-side-applies every CRD (forcing ownership of its fields) and resolves once the apiserver
  * reports each one Established. Safe to run again: an unchanged CRD is a no-op.
  */
-export async function installCrds(kc: KubeConfig, opts: { timeoutMs?: number; log?: { warn(obj: object, msg: string): void } } = {}): Promise<void> {
+export async function installCrds(kc: KubeConfig, opts: { timeoutMs?: number; log?: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void } } = {}): Promise<void> {
   const crds = await loadCrds();
   // Plain JSON over the control plane's own client: client-node's typed API would bring its
   // generated models (tens of MiB of RSS) into the control plane for this one start-up step.
@@ -84,9 +84,15 @@ export async function installCrds(kc: KubeConfig, opts: { timeoutMs?: number; lo
     for (const crd of crds) {
       const name = crd.metadata.name as string;
       const theirs = served.get(name)?.metadata;
-      if (crdInstallAction(theirs, CRD_REVISION) === "keep-newer") {
+      const action = crdInstallAction(theirs, CRD_REVISION, { shared: !OWN_GROUPS.includes((crd.spec as { group: string }).group) });
+      if (action === "keep-newer") {
         // A newer control plane installed it (a rolling upgrade, or we are the rollback): never downgrade.
         opts.log?.warn({ crd: name, served: theirs?.annotations?.[CRD_REVISION_ANNOTATION], ours: CRD_REVISION }, "a newer revision of the CRD is served; keeping it");
+        continue;
+      }
+      if (action === "keep-theirs") {
+        // Another installer's (a shared API, such as ClusterProfile): never taken over, nor its fields pruned.
+        opts.log?.info({ crd: name }, "the CRD is served by another installer; keeping theirs");
         continue;
       }
       await rest.apply(objectPath(CRDS, undefined, name), crd, FIELD_MANAGER, true);
