@@ -66,7 +66,7 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Runn
   const interpreter = startInterpreter(ctx);
   const webhook = startWebhook(ctx, { checkScript: interpreter.checkScript });
   const memberApi = startMemberApi(ctx, { hub: hub.hub, lease: clusters.lease });
-  const dashboard = startDashboard(ctx, { explain: (ref, cluster) => explain(ctx, ref, cluster === undefined ? {} : { cluster }), memberRequests: (cluster) => hub.hub.session(cluster)?.requests });
+  const dashboard = startDashboard(ctx, { explain: (ref, cluster) => explain(ctx, ref, cluster === undefined ? {} : { cluster }), carry: memberApi.carry });
   const parts: Part[] = [
     hub,
     clusters,

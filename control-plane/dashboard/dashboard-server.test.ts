@@ -16,7 +16,7 @@ import { dashboardTokenKey, signToken, UsedLogins } from "./dashboard-tokens.ts"
 import { startDashboardServer } from "./dashboard-server.ts";
 import { LiveViews } from "./live-views.ts";
 import { MEMBER_API_FRAME, MEMBER_API_WINDOW } from "../../shared/member-api.ts";
-import type { MemberRequests } from "../member-api/member-api-exchange.ts";
+import { exchange, type MemberRequests } from "../member-api/member-api-exchange.ts";
 import { MemberReads } from "./member-reads.ts";
 
 /** What a log's agent sent and was granted back, and whether its request was cancelled. */
@@ -111,7 +111,7 @@ describe("the dashboard's listener", () => {
       live,
       view: (k) => ({ k }),
       explain: async (q) => ({ text: `explained ${q.get("name")}` }),
-      member: new MemberReads({ enabled: true, known: () => true, requests: () => logMember }),
+      member: new MemberReads({ carry: (cluster, call, out, ms) => exchange(logMember, call, out, ms, cluster), known: () => true }),
       revocations: async () => ({ list: { fingerprints: revoked, serials: new Set<string>(), errors: [] } }),
       log: pino({ level: "silent" }),
       streamRecheckMs: 50,

@@ -15,7 +15,7 @@ import { dashboardTokenKey, LOGIN_TOKEN_TTL_MS, signToken, UsedLogins } from "./
 import { startWarningEvents } from "./warning-events.ts";
 import { clusterWorkloads, overview, templateRows, type WarningEvent } from "./fleet-views.ts";
 import { LiveViews } from "./live-views.ts";
-import type { MemberRequests } from "../member-api/member-api-exchange.ts";
+import type { CarryMember } from "../member-api/member-api-exchange.ts";
 import { MemberReads } from "./member-reads.ts";
 import { features, topology } from "./template-views.ts";
 import { parseViewKey } from "./view-key.ts";
@@ -26,8 +26,8 @@ export const WEB_DIR = new URL("./web-dist/", import.meta.url);
 export interface DashboardLinks {
   /** The same explanation flotillactl explain prints. */
   explain(ref: { apiVersion: string; kind: string; namespace: string; name: string }, cluster: string | undefined): Promise<unknown>;
-  /** What carries member API requests to a cluster's agent, when it streams to this replica (the hub session's). */
-  memberRequests(cluster: string): MemberRequests | undefined;
+  /** What carries the dashboard's reads inside members (the member API part's); undefined while the member API is off. */
+  carry: CarryMember | undefined;
 }
 
 export interface DashboardPart extends Part {
@@ -106,7 +106,7 @@ export function startDashboard(ctx: ControlPlaneContext, links: DashboardLinks):
           });
         },
         // Inside members only with the member API on: the operator's choice to serve members' APIs at all.
-        member: new MemberReads({ enabled: ctx.opts.memberApi !== undefined, known: (c) => ctx.caches.clusters.get(c) !== undefined, requests: links.memberRequests }),
+        member: new MemberReads({ carry: links.carry, known: (c) => ctx.caches.clusters.get(c) !== undefined }),
         revocations: () => revocations.current(),
         log,
       });

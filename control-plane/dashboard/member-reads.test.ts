@@ -1,10 +1,11 @@
 // The dashboard's reads inside a member, over a fake carrier that answers as a member's apiserver
 // would (the real agent and apiserver: test/e2e/dashboard-member.test.ts). Each read goes as the
 // signed-in user; a refusal, a kind without pods, a missing agent or the member API off each give
-// the line the page shows; bad names are refused before anything is sent.
+// the line the page shows; bad names are refused before anything is sent. The carrier is the member
+// API's exchange over a fake agent's stream.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { MemberRequests } from "../member-api/member-api-exchange.ts";
+import { exchange, type MemberRequests } from "../member-api/member-api-exchange.ts";
 import { DashboardError } from "./dashboard-server.ts";
 import { MemberReads } from "./member-reads.ts";
 
@@ -43,7 +44,9 @@ const healthy: Record<string, Answer> = {
 const vera = { user: "vera", role: "viewer" as const };
 const q = (s: string) => new URLSearchParams(s);
 const WEB = "cluster=m1&apiVersion=apps%2Fv1&kind=Deployment&namespace=demo&name=web";
-const reads = (member: MemberRequests | undefined, enabled = true) => new MemberReads({ enabled, known: (c) => c === "m1" || c === "m2", requests: (c) => (c === "m1" ? member : undefined) });
+/** m1's agent streams here; m2's nowhere this replica can reach. */
+const reads = (member: MemberRequests, enabled = true) =>
+  new MemberReads({ carry: enabled ? async (c, call, out, ms) => (c === "m1" ? exchange(member, call, out, ms, c) : undefined) : undefined, known: (c) => c === "m1" || c === "m2" });
 
 describe("MemberReads.workload", () => {
   it("lists the pods the workload's selector names and the events about it and them, read as the signed-in user", async () => {
@@ -73,7 +76,7 @@ describe("MemberReads.workload", () => {
   });
 
   it("an agent not connected here, or the member API off, gives one line and sends nothing", async () => {
-    assert.deepEqual(await reads(fakeMember(healthy)).workload(q(WEB.replace("m1", "m2")), vera), { cluster: "m2", pods: [], events: [], truncated: false, problem: "the agent of m2 is not connected to this control-plane replica: its pods and events cannot be read now" });
+    assert.deepEqual(await reads(fakeMember(healthy)).workload(q(WEB.replace("m1", "m2")), vera), { cluster: "m2", pods: [], events: [], truncated: false, problem: "the agent of m2 is not connected to the control plane (to this replica, or one this replica can reach): its pods and events cannot be read now" });
     const member = fakeMember(healthy);
     assert.match((await reads(member, false).workload(q(WEB), vera)).problem ?? "", /member API \(--member-api-address\)/);
     assert.equal(member.calls.length, 0);

@@ -6,7 +6,7 @@ import type { ServerResponse } from "node:http";
 import type { CoreEvent } from "../../shared/api/core-event.ts";
 import type { LabelSelector } from "../../shared/api/types.ts";
 import type { AdminRole } from "../../shared/pki.ts";
-import { type CallerOut, exchange, type MemberRequests } from "../member-api/member-api-exchange.ts";
+import type { CallerOut, CarryMember } from "../member-api/member-api-exchange.ts";
 import { DashboardError, SECURITY_HEADERS, sendJson } from "./dashboard-server.ts";
 import { eventRows, eventSubjects, LIST_LIMIT, logPath, type MemberPod, type MemberPodView, memberQuery, type MemberWorkload, podDetail, podRows, refusalLine, selectorQuery, workloadPath } from "./member-views.ts";
 
@@ -22,12 +22,10 @@ const MAX_ANSWER = 8 * 1024 * 1024;
 const HEAD_TIMEOUT_MS = 15_000;
 
 export interface MemberReadsOptions {
-  /** Whether the member API is on (--member-api-address): the dashboard reads members only then. */
-  enabled: boolean;
+  /** What carries a call to a cluster's member API, wherever its agent streams; undefined while the member API is off (--member-api-address): the dashboard reads members only with it. */
+  carry: CarryMember | undefined;
   /** Whether the control cluster has this Cluster. */
   known(cluster: string): boolean;
-  /** What carries requests to the cluster's agent, when it streams to this replica. */
-  requests(cluster: string): MemberRequests | undefined;
   headTimeoutMs?: number;
 }
 
@@ -41,7 +39,7 @@ export class MemberReads {
 
   /** Whether the dashboard reads inside members at all (the member API is on). */
   get enabled(): boolean {
-    return this.o.enabled;
+    return this.o.carry !== undefined;
   }
 
   /** A workload's pods in one member (from its spec.selector) and the latest events about it and them. */
@@ -49,9 +47,9 @@ export class MemberReads {
     const p = memberQuery(q, ["cluster", "apiVersion", "kind", "namespace", "name"]);
     if ("error" in p) throw new DashboardError(400, p.error);
     const empty: MemberWorkload = { cluster: p.cluster, pods: [], events: [], truncated: false };
-    const requests = this.carrier(p.cluster);
-    if (typeof requests === "string") return { ...empty, problem: requests };
-    const get = <T>(path: string) => this.get<T>(requests, p.cluster, path, who);
+    const carry = this.carrier(p.cluster);
+    if (typeof carry === "string") return { ...empty, problem: carry };
+    const get = <T>(path: string) => this.get<T>(carry, p.cluster, path, who);
     const events = get<{ items: CoreEvent[]; metadata?: { continue?: string } }>(`/api/v1/namespaces/${p.namespace}/events?limit=${LIST_LIMIT}`);
     const out: MemberWorkload = { ...empty };
     let pods: MemberPod[] = [];
@@ -85,9 +83,9 @@ export class MemberReads {
   async pod(q: URLSearchParams, who: Reader): Promise<MemberPodView> {
     const p = memberQuery(q, ["cluster", "namespace", "pod"]);
     if ("error" in p) throw new DashboardError(400, p.error);
-    const requests = this.carrier(p.cluster);
-    if (typeof requests === "string") return { cluster: p.cluster, problem: requests };
-    const r = await this.get<MemberPod>(requests, p.cluster, `/api/v1/namespaces/${p.namespace}/pods/${p.pod}`, who);
+    const carry = this.carrier(p.cluster);
+    if (typeof carry === "string") return { cluster: p.cluster, problem: carry };
+    const r = await this.get<MemberPod>(carry, p.cluster, `/api/v1/namespaces/${p.namespace}/pods/${p.pod}`, who);
     return "ok" in r ? { cluster: p.cluster, pod: podDetail(r.ok) } : { cluster: p.cluster, problem: r.line };
   }
 
@@ -99,16 +97,17 @@ export class MemberReads {
   async log(q: URLSearchParams, who: Reader, res: ServerResponse): Promise<void> {
     const p = memberQuery(q, ["cluster", "namespace", "pod"], ["container"]);
     if ("error" in p) throw new DashboardError(400, p.error);
-    const requests = this.carrier(p.cluster);
-    if (typeof requests === "string") return sendJson(res, 503, { error: requests });
-    await exchange(requests, this.call(logPath(p.namespace, p.pod, p.container), who, "*/*"), logOut(res, p.cluster), this.o.headTimeoutMs ?? 30_000, p.cluster);
+    const carry = this.carrier(p.cluster);
+    if (typeof carry === "string") return sendJson(res, 503, { error: carry });
+    const carried = await carry(p.cluster, this.call(logPath(p.namespace, p.pod, p.container), who, "*/*"), logOut(res, p.cluster), this.o.headTimeoutMs ?? 30_000);
+    if (carried === undefined) sendJson(res, 503, { error: notConnected(p.cluster) });
   }
 
-  /** What carries requests to the cluster, or the line that says why nothing can be read. */
-  private carrier(cluster: string): MemberRequests | string {
-    if (!this.o.enabled) return "reading inside members needs the control plane's member API (--member-api-address)";
+  /** What carries calls to the cluster, or the line that says why nothing can be read. */
+  private carrier(cluster: string): CarryMember | string {
+    if (this.o.carry === undefined) return "reading inside members needs the control plane's member API (--member-api-address)";
     if (!this.o.known(cluster)) throw new DashboardError(404, `cluster ${JSON.stringify(cluster)} not found`);
-    return this.o.requests(cluster) ?? `the agent of ${cluster} is not connected to this control-plane replica: its pods and events cannot be read now`;
+    return this.o.carry;
   }
 
   private call(path: string, who: Reader, accept: string) {
@@ -116,9 +115,10 @@ export class MemberReads {
   }
 
   /** One GET, its answer held whole (at most MAX_ANSWER bytes) and parsed, or the line to show instead. */
-  private async get<T>(requests: MemberRequests, cluster: string, path: string, who: Reader): Promise<Read<T>> {
+  private async get<T>(carry: CarryMember, cluster: string, path: string, who: Reader): Promise<Read<T>> {
     const held = heldOut(MAX_ANSWER);
-    const outcome = await exchange(requests, this.call(path, who, "application/json"), held.out, this.o.headTimeoutMs ?? HEAD_TIMEOUT_MS, cluster);
+    const outcome = await carry(cluster, this.call(path, who, "application/json"), held.out, this.o.headTimeoutMs ?? HEAD_TIMEOUT_MS);
+    if (outcome === undefined) return { status: 503, line: notConnected(cluster) };
     const body = held.body();
     if (held.tooLarge()) return { status: 507, line: `${cluster} answered more than ${MAX_ANSWER} bytes for ${path.split("?")[0]}` };
     if ("broken" in outcome && outcome.status === 200) return { status: 502, line: `the answer of ${cluster} broke off: ${outcome.broken}` };
@@ -130,6 +130,8 @@ export class MemberReads {
     }
   }
 }
+
+const notConnected = (cluster: string) => `the agent of ${cluster} is not connected to the control plane (to this replica, or one this replica can reach): its pods and events cannot be read now`;
 
 /** A CallerOut that holds the answer in memory, up to `limit` bytes (past it, the request is cancelled). */
 function heldOut(limit: number): { out: CallerOut; body(): string; tooLarge(): boolean } {

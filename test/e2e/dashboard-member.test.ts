@@ -2,7 +2,8 @@
 // a Deployment's topology lists its pods in each member and an event about it, read as the
 // signed-in user; a pod's page shows its log and a line the member writes after the page opened,
 // without a reload; a viewer whom one member does not bind sees that member's refusal as a line; a
-// member whose agent is gone says so; bad names get a 400. Screenshots go to test-output/dashboard-member/.
+// member whose agent is gone says so, and one whose agent streams to another replica is read through
+// it; bad names get a 400. Screenshots go to test-output/dashboard-member/.
 import assert from "node:assert/strict";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -12,7 +13,7 @@ import { issueAdminCertificate } from "../../shared/pki.ts";
 import type { Cluster } from "../env/cluster.ts";
 import { type Fleet, startFleet } from "../env/fleet.ts";
 import { type Flotilla, startFlotilla } from "../env/flotilla.ts";
-import { freePort } from "../env/free-port.ts";
+import { bindMemberApiGroups, MEMBER_API_BINDINGS } from "../env/member-api-rbac.ts";
 import { appendPodLog } from "../env/pod-logs.ts";
 import { axeViolations, launchBrowser, testOutputDir } from "./browser.ts";
 import { apply, deploymentJson, eventually, getJson, kubectl, placementPolicyJson } from "./helpers.ts";
@@ -41,15 +42,13 @@ describe("the dashboard inside the members, in chromium", () => {
   before(async () => {
     out = await testOutputDir("dashboard-member");
     fleet = await startFleet({ members: 2 });
-    flotilla = await startFlotilla(fleet, { dashboard: true, controlPlaneArgs: [`--member-api-address=127.0.0.1:${await freePort()}`] });
+    flotilla = await startFlotilla(fleet, { dashboard: true, memberApi: true });
     origin = `https://127.0.0.1:${flotilla.dashboardPort}`;
     // Each member's admin binds Flotilla's groups (docs/guides/member-api.md); member2 binds no viewers.
-    for (const m of fleet.members) {
-      await kubectl(m, ["create", "clusterrolebinding", "flotilla-admins", "--clusterrole=cluster-admin", "--group=flotilla:admins"]);
-    }
-    const m1 = fleet.members[0] as Cluster;
+    // A role of its own for viewers: the members here run no ClusterRole aggregation, so `view` is empty.
+    const [m1, m2] = fleet.members as [Cluster, Cluster];
     await kubectl(m1, ["create", "clusterrole", "fleet-reader", "--verb=get,list,watch", "--resource=pods,pods/log,events,deployments.apps"]);
-    await kubectl(m1, ["create", "clusterrolebinding", "flotilla-viewers", "--clusterrole=fleet-reader", "--group=flotilla:viewers"]);
+    await Promise.all([bindMemberApiGroups(m1.kubeconfigPath, { viewers: "fleet-reader", admins: MEMBER_API_BINDINGS.admins }), bindMemberApiGroups(m2.kubeconfigPath, { admins: MEMBER_API_BINDINGS.admins })]);
     await kubectl(fleet.control, ["create", "namespace", NS]);
     await apply(fleet.control, deploymentJson("web", NS, 2));
     await apply(fleet.control, placementPolicyJson("web", NS, ["member1", "member2"]));
@@ -122,7 +121,7 @@ describe("the dashboard inside the members, in chromium", () => {
     await viewer.close();
   });
 
-  it("bad names are refused with a 400 that says which; a member whose agent is gone says so", async () => {
+  it("bad names are refused with a 400 that says which; a member whose agent is gone says so, and is read through the replica it comes back to", async () => {
     const bad = await admin.request.get(`${origin}/api/member/workload?cluster=member1&apiVersion=apps%2Fv1&kind=Deployment&namespace=${NS}&name=web%2F..`);
     assert.equal(bad.status(), 400);
     assert.match(((await bad.json()) as { error: string }).error, /^name: "web\/\.\." is not an object name/);
@@ -131,8 +130,12 @@ describe("the dashboard inside the members, in chromium", () => {
     await flotilla.stopAgent("member2");
     const page = await admin.newPage();
     await page.goto(`${origin}/${TOPOLOGY}`);
-    await member(page, "member2").getByText("the agent of member2 is not connected to this control-plane replica").waitFor({ timeout: 30_000 });
+    await member(page, "member2").getByText(/^the agent of member2 is not connected to the control plane/).waitFor({ timeout: 30_000 });
     await member(page, "member1").locator("tr[data-pod]").nth(1).waitFor({ timeout: 30_000 });
+    // Its agent back, on another replica: this replica's dashboard reads member2 through that one.
+    const replica = await flotilla.startReplica();
+    await flotilla.startAgent("member2", { hubPort: replica.hubPort });
+    await member(page, "member2").locator("tr[data-pod]").nth(1).waitFor({ timeout: 60_000 });
     await page.close();
   });
 });
