@@ -67,7 +67,7 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Runn
   const interpreter = startInterpreter(ctx);
   const webhook = startWebhook(ctx, { checkScript: interpreter.checkScript });
   const memberApi = startMemberApi(ctx, { hub: hub.hub, lease: clusters.lease });
-  const dashboard = startDashboard(ctx, { explain: (ref, cluster) => explain(ctx, ref, cluster === undefined ? {} : { cluster }) });
+  const dashboard = startDashboard(ctx, { explain: (ref, cluster) => explain(ctx, ref, cluster === undefined ? {} : { cluster }), carry: memberApi.carry });
   const parts: Part[] = [
     hub,
     clusters,

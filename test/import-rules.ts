@@ -89,8 +89,8 @@ export const FOLDER_IMPORTS: Readonly<Record<string, readonly string[]>> = {
   "taint-policy": ["scheduling/placement.ts", "status/event-recorder.ts"],
   // SIG Multicluster's ClusterProfile per member Cluster (issue 41): the Event recorder, for a name another cluster manager's profile holds.
   "cluster-profiles": ["status/event-recorder.ts"],
-  // The web dashboard (issue 24): views over the caches, the admin revocation list, the login link's shape, explain.
-  dashboard: ["admin/revocation-file.ts", "admin/admin-dashboard.ts", "explain"],
+  // The web dashboard (issue 24): views over the caches, the admin revocation list, the login link's shape, explain; reads inside members through the member API's exchange (issue 41).
+  dashboard: ["admin/revocation-file.ts", "admin/admin-dashboard.ts", "explain", "member-api/member-api-exchange.ts"],
   // FederatedResourceQuota (issue 26): the quota arithmetic and checks, its Works in the store, its status.
   quota: ["works/work-store.ts"],
   // Multi-cluster services (issue 40): the agents' export reports → records, the merged imports as Works in the store.

@@ -1,7 +1,9 @@
 // The dashboard's listener in-process, over real TLS (no cluster): the login exchange works once
 // and gives a Secure HttpOnly session; the API needs an identity; every write is refused; only
-// built assets are served; the events stream is text/event-stream and carries changes.
+// built assets are served; the events stream is text/event-stream and carries changes; a pod's log
+// is followed with flow control (a browser that does not read holds its member's agent back).
 import assert from "node:assert/strict";
+import type { IncomingMessage } from "node:http";
 import { request } from "node:https";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -13,6 +15,47 @@ import { createCa, issueCertificate } from "../../shared/pki.ts";
 import { dashboardTokenKey, signToken, UsedLogins } from "./dashboard-tokens.ts";
 import { startDashboardServer } from "./dashboard-server.ts";
 import { LiveViews } from "./live-views.ts";
+import { MEMBER_API_FRAME, MEMBER_API_WINDOW } from "../../shared/member-api.ts";
+import { exchange, type MemberRequests } from "../member-api/member-api-exchange.ts";
+import { MemberReads } from "./member-reads.ts";
+
+/** What a log's agent sent and was granted back, and whether its request was cancelled. */
+const logAgent = { sent: 0, consumed: 0, cancelled: false, total: 64 * 1024 * 1024 };
+/** A member's log as a well-behaved agent sends it: 32 KiB frames of 1 KiB lines, never past the window it was granted. */
+const logMember: MemberRequests = {
+  requestMember(_call, sink) {
+    Object.assign(logAgent, { sent: 0, consumed: 0, cancelled: false });
+    const frame = Buffer.alloc(MEMBER_API_FRAME, `${"x".repeat(1023)}\n`);
+    let allowed = MEMBER_API_WINDOW;
+    let open = true;
+    const pump = () => {
+      while (open && allowed >= frame.length && logAgent.sent < logAgent.total) {
+        allowed -= frame.length;
+        logAgent.sent += frame.length;
+        sink.data(frame);
+      }
+      if (open && logAgent.sent >= logAgent.total) {
+        open = false;
+        sink.end();
+      }
+    };
+    setImmediate(() => {
+      sink.head(200, { "content-type": "text/plain" });
+      pump();
+    });
+    return {
+      consumed: (n) => {
+        logAgent.consumed += n;
+        allowed += n;
+        setImmediate(pump);
+      },
+      cancel: () => {
+        open = false;
+        logAgent.cancelled = true;
+      },
+    };
+  },
+};
 
 interface Answer {
   status: number;
@@ -68,6 +111,7 @@ describe("the dashboard's listener", () => {
       live,
       view: (k) => ({ k }),
       explain: async (q) => ({ text: `explained ${q.get("name")}` }),
+      member: new MemberReads({ carry: (cluster, call, out, ms) => exchange(logMember, call, out, ms, cluster), known: () => true }),
       revocations: async () => ({ list: { fingerprints: revoked, serials: new Set<string>(), errors: [] } }),
       log: pino({ level: "silent" }),
       streamRecheckMs: 50,
@@ -100,7 +144,7 @@ describe("the dashboard's listener", () => {
     const cookie = String(login.headers["set-cookie"]);
     assert.match(cookie, /^flotilla_session=[\w-]+\.[\w-]+; Path=\/; HttpOnly; Secure; SameSite=Strict; Max-Age=60$/);
     const session = cookie.split(";")[0] ?? "";
-    assert.deepEqual(JSON.parse((await get("/api/whoami", { cookie: session })).body), { user: "vera", role: "viewer", via: "session" });
+    assert.deepEqual(JSON.parse((await get("/api/whoami", { cookie: session })).body), { user: "vera", role: "viewer", via: "session", memberReads: true });
     assert.deepEqual(JSON.parse((await get("/api/view?view=overview", { cookie: session })).body), { view: { k: "overview" } });
     assert.deepEqual(JSON.parse((await get("/api/explain?name=web&kind=Deployment", { cookie: session })).body), { text: "explained web" });
     const again = await get(`/login?token=${token}`);
@@ -161,5 +205,47 @@ describe("the dashboard's listener", () => {
     } finally {
       revoked.delete("BB");
     }
+  });
+
+  it("a member read with a bad name is a 400 that says which", async () => {
+    const session = `flotilla_session=${signToken(key, viewer, "session", Date.now(), 60_000)}`;
+    const bad = await get("/api/member/log?cluster=m1&namespace=demo&pod=..", { cookie: session });
+    assert.equal(bad.status, 400);
+    assert.deepEqual(JSON.parse(bad.body), { error: 'pod: ".." is not a pod name (a DNS subdomain)' });
+    const workload = await get("/api/member/workload?cluster=m1&apiVersion=apps%2Fv1&kind=Deployment&namespace=Demo&name=web", { cookie: session });
+    assert.equal(workload.status, 400);
+    assert.match(JSON.parse(workload.body).error, /^namespace: "Demo" is not a namespace/);
+  });
+
+  it("follows a pod's log: a browser that does not read holds the agent to its window; reading on, it gets every byte", { timeout: 30_000 }, async (t) => {
+    const session = `flotilla_session=${signToken(key, viewer, "session", Date.now(), 60_000)}`;
+    const res = await new Promise<IncomingMessage>((resolve, reject) => {
+      const req = request({ host: "127.0.0.1", port: server.port, path: "/api/member/log?cluster=m1&namespace=demo&pod=web-1&container=app", ca, servername: "localhost", headers: { cookie: session } }, resolve);
+      req.on("error", reject);
+      req.end();
+    });
+    assert.equal(res.statusCode, 200);
+    assert.equal(res.headers["content-type"], "text/plain; charset=utf-8");
+    // Not read for a while: only a window past what the sockets took (kernel buffers included) is sent, not the 64 MiB.
+    await new Promise((r) => setTimeout(r, 500));
+    const held = logAgent.sent;
+    assert.ok(held < 32 * 1024 * 1024, `the agent sent ${held} bytes to a browser that read nothing`);
+    assert.ok(logAgent.sent - logAgent.consumed <= MEMBER_API_WINDOW, `at most a window in flight (${logAgent.sent - logAgent.consumed})`);
+    let received = 0;
+    res.on("data", (c: Buffer) => (received += c.byteLength));
+    await new Promise((r) => res.on("end", r));
+    assert.equal(received, logAgent.total);
+    // The last writes' callbacks may run just after the browser saw the end.
+    for (let i = 0; i < 50 && logAgent.consumed < logAgent.total; i++) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(logAgent.consumed, logAgent.total, "every byte the browser took was granted back");
+    t.diagnostic(`a browser that read nothing for 500 ms held the agent at ${held} of ${logAgent.total} bytes`);
+  });
+
+  it("a browser that leaves a log cancels its request in the member", { timeout: 10_000 }, async () => {
+    const session = `flotilla_session=${signToken(key, viewer, "session", Date.now(), 60_000)}`;
+    await get("/api/member/log?cluster=m1&namespace=demo&pod=web-1", { cookie: session, until: (b) => b.length > 0 });
+    for (let i = 0; i < 100 && !logAgent.cancelled; i++) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(logAgent.cancelled, true);
+    assert.ok(logAgent.sent < logAgent.total);
   });
 });

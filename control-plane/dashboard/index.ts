@@ -1,5 +1,6 @@
 // The dashboard part (issue 24): a read-only web page served by every replica from the caches it
-// already holds (--dashboard-address; off by default). Live views, the login exchange, explain.
+// already holds (--dashboard-address; off by default). Live views, the login exchange, explain;
+// with the member API on, pods, events and logs read inside members as the signed-in user (issue 41).
 import { status as GrpcStatus } from "@grpc/grpc-js";
 import type { ResourceBinding } from "../../shared/api/types.ts";
 import type { Informer } from "../../shared/informer.ts";
@@ -14,6 +15,8 @@ import { dashboardTokenKey, LOGIN_TOKEN_TTL_MS, signToken, UsedLogins } from "./
 import { startWarningEvents } from "./warning-events.ts";
 import { clusterWorkloads, overview, templateRows, type WarningEvent } from "./fleet-views.ts";
 import { LiveViews } from "./live-views.ts";
+import type { CarryMember } from "../member-api/member-api-exchange.ts";
+import { MemberReads } from "./member-reads.ts";
 import { features, topology } from "./template-views.ts";
 import { parseViewKey } from "./view-key.ts";
 
@@ -23,6 +26,8 @@ export const WEB_DIR = new URL("./web-dist/", import.meta.url);
 export interface DashboardLinks {
   /** The same explanation flotillactl explain prints. */
   explain(ref: { apiVersion: string; kind: string; namespace: string; name: string }, cluster: string | undefined): Promise<unknown>;
+  /** What carries the dashboard's reads inside members (the member API part's); undefined while the member API is off. */
+  carry: CarryMember | undefined;
 }
 
 export interface DashboardPart extends Part {
@@ -100,6 +105,8 @@ export function startDashboard(ctx: ControlPlaneContext, links: DashboardLinks):
             throw err;
           });
         },
+        // Inside members only with the member API on: the operator's choice to serve members' APIs at all.
+        member: new MemberReads({ carry: links.carry, known: (c) => ctx.caches.clusters.get(c) !== undefined }),
         revocations: () => revocations.current(),
         log,
       });

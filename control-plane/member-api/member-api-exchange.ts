@@ -23,6 +23,13 @@ export interface MemberRequests {
   requestMember(call: MemberApiCall, sink: MemberApiSink): MemberApiHandle | Error | undefined;
 }
 
+/**
+ * Carries one call for a cluster wherever its agent streams (startMemberApi's `carry`): over the
+ * agent's stream on this replica, else forwarded to the replica that holds it; undefined when
+ * neither can take it (nothing was written to `out`). Resolves when the exchange is over.
+ */
+export type CarryMember = (cluster: string, call: MemberApiCall, out: CallerOut, headTimeoutMs: number) => Promise<ExchangeOutcome | undefined>;
+
 /** Answers with a Kubernetes Status, as the apiserver would. */
 export function sendStatus(out: CallerOut, status: number, reason: string, message: string, headers: Record<string, string> = {}): void {
   if (out.headersSent) return out.destroy();

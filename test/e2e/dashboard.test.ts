@@ -5,21 +5,18 @@
 // a login link reaches no write; the pages pass axe-core's accessibility rules. Screenshots of the
 // overview and the topology go to test-output/dashboard/.
 import assert from "node:assert/strict";
-import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { fileURLToPath } from "node:url";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext } from "playwright-core";
 import { type Fleet, startFleet } from "../env/fleet.ts";
 import { type Flotilla, startFlotilla } from "../env/flotilla.ts";
-import { launchBrowser, testOutputDir } from "./browser.ts";
+import { axeViolations, launchBrowser, testOutputDir } from "./browser.ts";
 import { apply, deploymentJson, eventually, getJson, kubectl, placementPolicyJson, runCommand } from "./helpers.ts";
 import { ensureTestBundles } from "../env/test-bundles.ts";
 
 const NS = "dash";
 const FLOTILLA = (await ensureTestBundles()).flotilla;
 const CTL = (await ensureTestBundles()).flotillactl;
-const AXE = fileURLToPath(new URL("../../node_modules/axe-core/axe.min.js", import.meta.url));
 const TOPOLOGY = `#/topology?apiVersion=apps%2Fv1&kind=Deployment&namespace=${NS}&name=web`;
 const FAILURE_THRESHOLD_MS = 5_000;
 
@@ -54,15 +51,6 @@ describe("the web dashboard, in chromium", () => {
     await flotilla?.stop();
     await fleet?.stop();
   });
-
-  const axeViolations = async (page: Page) => {
-    // Evaluated through the DevTools protocol, which the page's CSP (script-src 'self') does not govern.
-    await page.evaluate(await readFile(AXE, "utf8"));
-    return page.evaluate(async () => {
-      const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: { id: string; nodes: unknown[] }[] }> } }).axe;
-      return (await axe.run()).violations.map((v) => `${v.id} (${v.nodes.length})`);
-    });
-  };
 
   it("the overview lists both members Ready, with their region, capacity, agent version and heartbeat", async (t) => {
     const page = await admin.newPage();

@@ -1,4 +1,5 @@
-// The dashboard's calls to its server: JSON reads, and a view kept live by server-sent events.
+// The dashboard's calls to its server: JSON reads, a view kept live by server-sent events, and a
+// pod's log followed as a streamed answer.
 
 export class HttpError extends Error {
   readonly status: number;
@@ -42,3 +43,36 @@ export function templateQuery(t: { apiVersion: string; kind: string; namespace: 
 }
 
 export const objectName = (t: { kind: string; namespace: string; name: string }) => `${t.kind} ${t.namespace ? `${t.namespace}/` : ""}${t.name}`;
+
+/** What the signed-in session may see beyond the caches: set once from /api/whoami. */
+export const session = { memberReads: false };
+
+/**
+ * Follows a streamed text answer (a pod's log): onText gets each piece as it arrives, onEnd once
+ * with why it ended (undefined: the server ended it). Returns the closer.
+ */
+export function followText(path: string, onText: (text: string) => void, onEnd: (problem: string | undefined) => void): () => void {
+  const abort = new AbortController();
+  void (async () => {
+    try {
+      const res = await fetch(path, { credentials: "same-origin", signal: abort.signal });
+      if (!res.ok || res.body === null) {
+        const body = (await res.json().catch(() => ({}))) as { error?: string };
+        return onEnd(body.error ?? `${res.status} ${res.statusText}`);
+      }
+      const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return onEnd(undefined);
+        onText(value);
+      }
+    } catch (err) {
+      if (!abort.signal.aborted) onEnd(`the stream broke off: ${(err as Error).message}`);
+    }
+  })();
+  return () => abort.abort();
+}
+
+export function podQuery(p: { cluster: string; namespace: string; pod: string; container?: string }): string {
+  return new URLSearchParams({ cluster: p.cluster, namespace: p.namespace, pod: p.pod, ...(p.container ? { container: p.container } : {}) }).toString();
+}

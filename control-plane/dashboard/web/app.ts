@@ -1,10 +1,11 @@
 // The dashboard's shell: who is signed in, the navigation, and the page the hash names.
 import { html, LitElement } from "lit";
-import { getJson, HttpError, route } from "./api.ts";
+import { getJson, HttpError, route, session } from "./api.ts";
 import "./clusters-page.ts";
 import "./explain-page.ts";
 import "./features-page.ts";
 import "./overview-page.ts";
+import "./pod-page.ts";
 import "./templates-page.ts";
 import "./topology-page.ts";
 
@@ -15,6 +16,7 @@ const PAGES: Record<string, { title: string; tag: string; nav?: true }> = {
   features: { title: "Rollouts, DNS, deletions", tag: "features-page", nav: true },
   topology: { title: "Topology", tag: "topology-page" },
   explain: { title: "Explain", tag: "explain-page" },
+  pod: { title: "Pod", tag: "pod-page" },
 };
 
 export class FlotillaApp extends LitElement {
@@ -34,8 +36,11 @@ export class FlotillaApp extends LitElement {
     this.hash = location.hash;
     // A new hash replaces the page element, so its live view is closed and the next one opened.
     window.addEventListener("hashchange", () => (this.hash = location.hash));
-    getJson<{ user: string; role: string; via: string }>("/api/whoami").then(
-      (w) => (this.who = w),
+    getJson<{ user: string; role: string; via: string; memberReads: boolean }>("/api/whoami").then(
+      (w) => {
+        session.memberReads = w.memberReads;
+        this.who = w;
+      },
       (err: unknown) => (this.problem = err instanceof HttpError && err.status === 401 ? "signin" : (err as Error).message),
     );
   }

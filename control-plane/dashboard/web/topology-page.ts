@@ -1,9 +1,12 @@
 // Topology of one template: template → policy → binding → one box per cluster → member object,
-// coloured by health (the word is always written too), live.
+// coloured by health (the word is always written too), live; below it, each member's pods of the
+// workload and their recent events, read inside the member as the signed-in user.
 import { html } from "lit";
+import { repeat } from "lit/directives/repeat.js";
 import type { Topology } from "../template-views.ts";
-import { objectName, route, templateQuery } from "./api.ts";
+import { objectName, route, session, templateQuery } from "./api.ts";
 import { badge, LiveElement } from "./live-element.ts";
+import "./member-workload.ts";
 
 export class TopologyPage extends LiveElement<Topology> {
   protected query() {
@@ -38,7 +41,20 @@ export class TopologyPage extends LiveElement<Topology> {
             )}
           </ul>
         </li>
-      </ol>`;
+      </ol>
+      <section aria-labelledby="inside-h">
+        <h2 id="inside-h">Inside the members</h2>
+        ${session.memberReads
+          ? repeat(
+              t.clusters,
+              (c) => c.cluster,
+              (c) => html`<section class="member" aria-labelledby="m-${c.cluster}-h" data-member=${c.cluster}>
+                <h3 id="m-${c.cluster}-h">${c.cluster}: ${objectName(c.member)}</h3>
+                <member-workload .cluster=${c.cluster} .ref=${{ apiVersion: tpl.apiVersion, kind: c.member.kind, namespace: c.member.namespace, name: c.member.name }}></member-workload>
+              </section>`,
+            )
+          : html`<p>Pods, events and logs inside the members need the control plane's member API (<code>--member-api-address</code>).</p>`}
+      </section>`;
   }
 }
 customElements.define("topology-page", TopologyPage);
