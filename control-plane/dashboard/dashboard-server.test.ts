@@ -53,6 +53,7 @@ const logMember: MemberRequests = {
         open = false;
         logAgent.cancelled = true;
       },
+      send: (data) => data.byteLength,
     };
   },
 };

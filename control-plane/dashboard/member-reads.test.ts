@@ -26,7 +26,7 @@ function fakeMember(answers: Record<string, Answer>): MemberRequests & { calls: 
         sink.data(Buffer.from(JSON.stringify(a.body)));
         sink.end();
       });
-      return { consumed: () => undefined, cancel: () => undefined };
+      return { consumed: () => undefined, cancel: () => undefined, send: (data: Buffer) => data.byteLength };
     },
   };
 }
