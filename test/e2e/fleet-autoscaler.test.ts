@@ -8,9 +8,13 @@ import { after, before, describe, it } from "node:test";
 import type { Cluster } from "../env/cluster.ts";
 import { type Fleet, startFleet } from "../env/fleet.ts";
 import { type Flotilla, startFlotilla } from "../env/flotilla.ts";
+import { memberKubeconfig } from "./member-api.fixtures.ts";
 import { setWorkloadUsage } from "../env/usage.ts";
 import { cpuDeployment, cpuFederatedHpa, dividedPolicy, SHORT_AUTOSCALING_PERIODS } from "./fleet-autoscaling.fixtures.ts";
-import { apply, type BindingJson, eventually, getJson, kubectl } from "./helpers.ts";
+import { join } from "node:path";
+import { ensureBinaries } from "../env/binaries.ts";
+import { goCommandEnv } from "../env/managed-process.ts";
+import { apply, type BindingJson, eventually, getJson, kubectl, runCommand } from "./helpers.ts";
 
 const NS = "fleet-hpa";
 const LABELS = { app: "cpu" };
@@ -33,7 +37,7 @@ describe("a FederatedHPA on real metrics", () => {
   let flotilla: Flotilla;
   before(async () => {
     fleet = await startFleet({ members: 2, metrics: true });
-    flotilla = await startFlotilla(fleet, SHORT_AUTOSCALING_PERIODS);
+    flotilla = await startFlotilla(fleet, { ...SHORT_AUTOSCALING_PERIODS, memberApi: true });
     await kubectl(fleet.control, ["create", "namespace", NS]);
   });
   after(async () => {
@@ -72,5 +76,19 @@ describe("a FederatedHPA on real metrics", () => {
     const down = await eventually("the FederatedHPA's status after the scale-down", fhpa, (f) => f.status?.desiredReplicas === 2);
     assert.equal(down.status?.conditions?.find((c) => c.type === "ScalingLimited")?.reason, "TooFewReplicas");
     assert.equal(down.status?.conditions?.find((c) => c.type === "ScalingActive")?.status, "True");
+  });
+
+  it("kubectl top through the member API (issue 41) shows what member1's metrics-server serves directly", async () => {
+    const m1 = fleet.members[0] as Cluster;
+    await kubectl(m1, ["create", "clusterrolebinding", "flotilla-admins", "--clusterrole=cluster-admin", "--group=flotilla:admins"]);
+    const kubeconfig = await memberKubeconfig(flotilla, "alice", "admin", "member1");
+    const kubectlDir = await ensureBinaries();
+    const top = (args: string[]) => runCommand(join(kubectlDir, "kubectl"), [...args, "top", "pods", "-n", NS, "--no-headers"], { env: goCommandEnv() });
+    const [through, direct] = await Promise.all([top(["--kubeconfig", kubeconfig]), top(["--kubeconfig", m1.kubeconfigPath])]);
+    assert.equal(direct.code, 0, direct.stderr);
+    assert.equal(through.code, 0, through.stderr);
+    const pods = (out: string) => out.trim().split("\n").map((l) => l.split(/\s+/).slice(0, 2).join(" ")).sort();
+    assert.ok(pods(direct.stdout).length > 0);
+    assert.deepEqual(pods(through.stdout), pods(direct.stdout));
   });
 });

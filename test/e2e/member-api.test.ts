@@ -6,7 +6,7 @@
 // Paths that leave the cluster, unknown clusters and a disconnected agent get a Status.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { request } from "node:https";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -18,6 +18,7 @@ import { goCommandEnv } from "../env/managed-process.ts";
 import { appendPodLog } from "../env/pod-logs.ts";
 import { issueAdminCertificate, type KeyPair } from "../../shared/pki.ts";
 import { apply, eventually, kubectl, runCommand } from "./helpers.ts";
+import { memberKubeconfig } from "./member-api.fixtures.ts";
 
 const NS = "member-api-e2e";
 const pod = (name: string) => JSON.stringify({ apiVersion: "v1", kind: "Pod", metadata: { name, namespace: NS, labels: { app: "probe" } }, spec: { containers: [{ name: "c", image: "nginx" }] } });
@@ -34,24 +35,7 @@ describe("the member API: each member's Kubernetes API through its agent's strea
   /** A kubeconfig for /clusters/<cluster> with a certificate of `user` in `role`: nothing of the member's. */
   const kubeconfigFor = async (user: string, role: "admin" | "viewer", cluster: string): Promise<string> => {
     const key = `${user}/${cluster}`;
-    const known = kubeconfigs.get(key);
-    if (known !== undefined) return known;
-    const caPair: KeyPair = { certPem: ca, keyPem: await readFile(join(flotilla.certsDir, "ca.key"), "utf8") };
-    const cert = await issueAdminCertificate(caPair, user, 3_600_000, role);
-    const b64 = (s: string) => Buffer.from(s).toString("base64");
-    const path = join(fleet.root, `member-api-${user}-${cluster}.kubeconfig`);
-    await writeFile(
-      path,
-      JSON.stringify({
-        apiVersion: "v1",
-        kind: "Config",
-        clusters: [{ name: cluster, cluster: { server: `https://127.0.0.1:${port}/clusters/${cluster}`, "certificate-authority-data": b64(ca), "tls-server-name": "localhost" } }],
-        users: [{ name: user, user: { "client-certificate-data": b64(cert.certPem), "client-key-data": b64(cert.keyPem) } }],
-        contexts: [{ name: cluster, context: { cluster, user } }],
-        "current-context": cluster,
-      }),
-      { mode: 0o600 },
-    );
+    const path = kubeconfigs.get(key) ?? (await memberKubeconfig(flotilla, user, role, cluster));
     kubeconfigs.set(key, path);
     return path;
   };
