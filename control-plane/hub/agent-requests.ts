@@ -50,6 +50,11 @@ export class AgentRequests {
     else this.memberApi.received(kind.value);
   }
 
+  /** Whether a member API frame belongs to a request in flight: only those are bounded by a window, others count against the message rate. */
+  expects(streamId: number): boolean {
+    return this.memberApi.has(streamId);
+  }
+
   /** The stream closed: every request in flight fails. */
   closeAll(): void {
     this.hello = undefined;

@@ -86,8 +86,8 @@ export class AgentSession {
         this.log.error({ err: err instanceof Error ? err.message : String(err) }, "failed on an agent message");
         this.fail(GrpcStatus.INTERNAL, "the hub failed on this message");
       }
-      // Member API frames are bounded by the windows the hub grants, not by the message rate.
-      if (m.kind?.$case !== "memberApiResponse") this.throttle();
+      // Member API frames of a request in flight are bounded by its window, not by the message rate.
+      if (m.kind?.$case !== "memberApiResponse" || !this.requests.expects(m.kind.value.streamId)) this.throttle();
     });
     this.call.on("end", () => this.close());
     this.call.on("error", (err: Error) => {

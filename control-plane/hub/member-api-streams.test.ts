@@ -54,6 +54,8 @@ describe("MemberApiStreams", () => {
     assert.ok(streams.start(call, a.sink));
     assert.ok(streams.start(call, b.sink));
     assert.equal(streams.start(call, recorder().sink), undefined);
+    assert.equal(streams.has(1), true);
+    assert.equal(streams.has(99), false, "a frame of no request in flight is not window-bounded: the hub counts it against the agent's message rate");
     streams.received(frame({ streamId: 99, status: 200, end: true }));
     streams.received(frame({ streamId: 1, status: 42 }));
     streams.closeAll("the agent's stream closed");

@@ -68,6 +68,11 @@ export class MemberApiStreams {
     return this.open.size;
   }
 
+  /** Whether a request of this id is in flight (its frames are bounded by its window). */
+  has(streamId: number): boolean {
+    return this.open.has(streamId);
+  }
+
   /** Sends the request to the agent, or undefined when this cluster already has `max` in flight. */
   start(call: MemberApiCall, sink: MemberApiSink): MemberApiHandle | undefined {
     if (this.open.size >= this.max) return undefined;
