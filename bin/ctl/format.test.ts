@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { age, bytes, kindAndName, outputFormat, structured, table } from "./format.ts";
+import { age, bytes, kindAndName, kindPlural, outputFormat, structured, table } from "./format.ts";
 
 describe("flotillactl output", () => {
   it("aligns a table under upper-case headers", () => {
@@ -28,6 +28,16 @@ describe("flotillactl output", () => {
     assert.equal(outputFormat("json", ["table", "json"]), "json");
     assert.deepEqual(outputFormat("wide", ["table", "json"]), { error: '-o "wide": choose one of table, json' });
   });
+  const plurals: [string, string][] = [
+    ["PropagationPolicy", "PropagationPolicies"],
+    ["ClusterPropagationPolicy", "ClusterPropagationPolicies"],
+    ["OverridePolicy", "OverridePolicies"],
+    ["ClusterOverridePolicy", "ClusterOverridePolicies"],
+    ["Deployment", "Deployments"],
+    ["Ingress", "Ingresses"],
+    ["Gateway", "Gateways"],
+  ];
+  for (const [kind, want] of plurals) it(`says ${want} for more than one ${kind}`, () => assert.equal(kindPlural(kind), want));
   const sizes: [string | undefined, string][] = [[undefined, "-"], ["0", "0"], ["512", "512"], ["137438953472", "128Gi"], ["1536Mi", "1.5Gi"], ["64Gi", "64Gi"], ["lots", "lots"]];
   for (const [q, want] of sizes) it(`shows ${String(q)} as ${want}`, () => assert.equal(bytes(q), want));
 });

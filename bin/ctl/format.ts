@@ -5,8 +5,8 @@ import { parseQuantity } from "../../shared/quantity.ts";
 export type OutputFormat = "table" | "json" | "yaml";
 
 /** The output format a flag names, or an error message. */
-export function outputFormat(value: string, allowed: readonly OutputFormat[]): OutputFormat | { error: string } {
-  return (allowed as readonly string[]).includes(value) ? (value as OutputFormat) : { error: `-o ${JSON.stringify(value)}: choose one of ${allowed.join(", ")}` };
+export function outputFormat<F extends string>(value: string, allowed: readonly F[]): F | { error: string } {
+  return (allowed as readonly string[]).includes(value) ? (value as F) : { error: `-o ${JSON.stringify(value)}: choose one of ${allowed.join(", ")}` };
 }
 
 /** Columns padded to the widest cell, separated by three spaces; headers upper case. */
@@ -32,16 +32,23 @@ export function age(time: string, now: number): string {
   return `${Math.round(s / 86400)}d`;
 }
 
-/** Splits `kind/name`; an error message when it is not that shape. */
 /** "Kind ns/name" of a template the Admin API names, or `fallback` when it names none. */
 export function templateTitle(t: { kind: string; namespace: string; name: string } | undefined, fallback: string): string {
   return t === undefined ? fallback : `${t.kind} ${t.namespace ? `${t.namespace}/` : ""}${t.name}`;
 }
 
+/** Splits `kind/name`; an error message when it is not that shape. */
 export function kindAndName(arg: string | undefined): { kind: string; name: string } | { error: string } {
   const m = /^([^/\s]+)\/([^/\s]+)$/.exec(arg ?? "");
   if (m === null) return { error: `expected <kind>/<name> (e.g. deployment/web), got ${JSON.stringify(arg ?? "")}` };
   return { kind: m[1] as string, name: m[2] as string };
+}
+
+/** A kind's plural in prose, as English makes it: PropagationPolicy → PropagationPolicies, Ingress → Ingresses. */
+export function kindPlural(kind: string): string {
+  if (/[^aeiou]y$/i.test(kind)) return `${kind.slice(0, -1)}ies`;
+  if (/(s|x|z|ch|sh)$/i.test(kind)) return `${kind}es`;
+  return `${kind}s`;
 }
 
 /** A byte quantity for people: binary units, one decimal below 10 ("1.5Gi", "128Gi"); "-" when unknown. */
