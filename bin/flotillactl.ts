@@ -19,7 +19,7 @@ import { resolveGetName } from "./ctl/short-names.ts";
 export const commands: Record<string, Command> = groupedCommands;
 
 /** `flotillactl`, or `kubectl flotilla` when kubectl runs it as its plugin (bin/run-ts.js says which file was started). */
-const PROGRAM = programName(process.env.FLOTILLACTL_INVOKED_AS ?? process.argv[1]);
+const PROGRAM = programName(process.env.FLOTILLA_INVOKED_AS || process.argv[1]);
 
 async function runCommand(command: Command, rest: string[]): Promise<string> {
   if (asksForHelp(rest)) return commandHelp(PROGRAM, command, connectionFlags);

@@ -14,7 +14,9 @@ export function runTs(script) {
     console.error(`${script.replace(/\.ts$/, "")}: needs Node.js 24; run \`npm ci\` in ${join(here, "..")} (it installs the pinned one)`);
     process.exit(1);
   }
-  const child = spawn(node, [join(here, script), ...process.argv.slice(2)], { stdio: "inherit" });
+  // The file that was started (a link such as kubectl-flotilla names the program in messages).
+  const env = { ...process.env, FLOTILLA_INVOKED_AS: process.argv[1] ?? "" };
+  const child = spawn(node, [join(here, script), ...process.argv.slice(2)], { stdio: "inherit", env });
   for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(sig, () => child.kill(sig));
   child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 }
