@@ -29,7 +29,7 @@ async function runCommand(command: Command, rest: string[]): Promise<string> {
   if (typeof chosen !== "string") throw new FlagError(chosen.error);
   const format = chosen === "wide" ? "table" : chosen;
   const context = { args: positionals, flags, format, timeoutMs: Number(flags.timeout), warn: (s: string) => console.error(s), program: PROGRAM };
-  if (command.direct) return command.run({ ...context, client: undefined as never });
+  if (command.direct) return command.run({ ...context, client: undefined as never, credentials: undefined as never });
   const connection = await connect(flags);
   const { server } = connection;
   let client = connection.client;
@@ -38,7 +38,7 @@ async function runCommand(command: Command, rest: string[]): Promise<string> {
     // of several replicas, each new connection may land on another one.
     for (let attempt = 1; ; attempt++) {
       try {
-        return await command.run({ ...context, client });
+        return await command.run({ ...context, client, credentials: connection.credentials });
       } catch (err) {
         if (!(isServiceError(err) && err.code === GrpcStatus.FAILED_PRECONDITION && err.details.includes(AGENT_ON_OTHER_REPLICA) && attempt < REPLICA_TRIES)) throw err;
         client.close();

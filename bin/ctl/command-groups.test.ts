@@ -9,7 +9,7 @@ describe("flotillactl's command groups", () => {
 
   it("are kubectl's kind of headings, each named once", () => {
     assert.deepEqual(titles, [...new Set(titles)]);
-    for (const want of ["Fleet and clusters", "Templates and policies", "Rollouts", "Migration", "Other"]) assert.ok(titles.includes(want), want);
+    for (const want of ["Fleet and clusters", "Templates and policies", "Rollouts", "Members (through the control plane)", "Migration", "Other"]) assert.ok(titles.includes(want), want);
   });
 
   for (const name of Object.keys(commands)) {

@@ -3,6 +3,7 @@
 import type { Command } from "./command.ts";
 import { fleetCommands } from "./fleet-commands.ts";
 import type { CommandGroup } from "./help.ts";
+import { memberCommands } from "./member-commands.ts";
 import { migrationCommands, otherCommands } from "./other-commands.ts";
 import { rolloutCommands } from "./rollout-commands.ts";
 import { templateCommands } from "./template-commands.ts";
@@ -11,6 +12,7 @@ export const commandGroups: readonly CommandGroup[] = [
   { title: "Fleet and clusters", commands: fleetCommands },
   { title: "Templates and policies", commands: templateCommands },
   { title: "Rollouts", commands: rolloutCommands },
+  { title: "Members (through the control plane)", commands: memberCommands },
   { title: "Migration", commands: migrationCommands },
   { title: "Other", commands: otherCommands },
 ];

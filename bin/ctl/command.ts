@@ -2,11 +2,14 @@
 // reference read them) and its run, given an Admin API client unless it is direct.
 import type { AdminClient, TemplateRef } from "../../shared/gen/flotilla/v1alpha1/admin.ts";
 import { FlagError, type FlagSpec, type FlagValues } from "../../shared/flags.ts";
+import type { Credentials } from "./connection.ts";
 import { kindAndName, type OutputFormat } from "./format.ts";
 
 /** What a command's run gets. */
 export interface CommandContext {
   client: AdminClient;
+  /** What the client connected with (the member API takes the same). */
+  credentials: Credentials;
   args: string[];
   flags: FlagValues;
   /** -o; "wide" reaches a command as "table" (its flags.output still says "wide"). */

@@ -43,8 +43,18 @@ export function planConnection(flags: FlagValues): ConnectionPlan {
   };
 }
 
-/** An Admin client, or an error that says which file is missing and how to get it. */
-export async function connect(flags: FlagValues): Promise<{ client: AdminClient; server: string; another(): AdminClient }> {
+/** What a connection is made with: the Admin API's address, the PEM files' contents and the TLS name to verify. */
+export interface Credentials {
+  server: string;
+  /** undefined: the host of the address dialled. */
+  serverName: string | undefined;
+  ca: Buffer;
+  cert: Buffer;
+  key: Buffer;
+}
+
+/** The connection's address and files, read; or an error that says which file is missing and how to get it. */
+export async function loadCredentials(flags: FlagValues): Promise<Credentials> {
   const plan = planConnection(flags);
   const read = (path: string, what: string) =>
     readFile(path).catch(() => {
@@ -52,11 +62,19 @@ export async function connect(flags: FlagValues): Promise<{ client: AdminClient;
     });
   const server = typeof plan.server === "string" ? plan.server : (await read(plan.server.file, "the control plane's address in")).toString("utf8").trim();
   const [ca, cert, key] = await Promise.all([read(plan.caCert, "the CA certificate"), read(plan.cert, "the admin certificate"), read(plan.key, "the admin key")]);
+  return { server, serverName: plan.serverName, ca, cert, key };
+}
+
+/** An Admin client, or an error that says which file is missing and how to get it. */
+export async function connect(flags: FlagValues): Promise<{ client: AdminClient; server: string; credentials: Credentials; another(): AdminClient }> {
+  const loaded = await loadCredentials(flags);
+  const { server, serverName, ca, cert, key } = loaded;
   const creds = credentials.createSsl(ca, key, cert);
-  const named = plan.serverName === undefined ? {} : { "grpc.ssl_target_name_override": plan.serverName };
+  const named = serverName === undefined ? {} : { "grpc.ssl_target_name_override": serverName };
   return {
     client: new AdminClient(server, creds, named),
     server,
+    credentials: loaded,
     // A client on a connection of its own (no shared subchannel): behind a Service it may reach another replica.
     another: () => new AdminClient(server, creds, { ...named, "grpc.use_local_subchannel_pool": 1 }),
   };
