@@ -35,10 +35,16 @@ export const observedFileFlag: FlagSpec = { name: "observed-file", type: "string
 export const statusFileFlag: FlagSpec = { name: "status-file", type: "string", help: "AggregateStatus's statusItems: aggregated status items (clusterName, status, applied, appliedMessage, health), one per YAML document or a list; without it the script gets nil" };
 export const desiredReplicaFlag: FlagSpec = { name: "desired-replica", type: "int", default: "0", help: "ReviseReplica's desiredReplica" };
 
+/** The member commands (issue 41): get, logs, events through the member API. */
+export const clustersFlag: FlagSpec = { name: "clusters", short: "C", type: "string", default: "all", help: "the member clusters to read, comma-separated (all: every registered one)" };
+export const memberNamespaceFlag: FlagSpec = { name: "namespace", short: "n", type: "string", default: "default", help: "the namespace in the members (ignored for cluster-scoped resources)" };
+export const selectorFlag: FlagSpec = { name: "selector", short: "l", type: "string", default: "", help: "label selector, as kubectl's (app=web,tier!=db)" };
+export const fieldSelectorFlag: FlagSpec = { name: "field-selector", type: "string", default: "", help: "field selector, as kubectl's (status.phase=Running)" };
+
 /** -o: table, json or yaml (a command may offer fewer); `def` is its default. */
 export function outputFlag(def: string): FlagSpec {
   return { name: "output", short: "o", type: "string", default: def, help: "output format: table, json or yaml" };
 }
 
 /** Every flag any command takes, for the flags reference check (test/readme.test.ts). */
-export const commandFlags: FlagSpec[] = [namespaceFlag, allNamespacesFlag, clusterScopedFlag, clusterFlag, outputFlag("table"), ttlFlag, usesFlag, descriptionFlag, forceFlag, groupFlag, fileFlag, diffFlag, kubeconfigFlag, customizationFileFlag, recursiveFlag, checkFlag, operationFlag, desiredFileFlag, observedFileFlag, statusFileFlag, desiredReplicaFlag, clusterKubeconfigFlag, clusterContextFlag, autoCreatePolicyFlag, policyNameFlag, dryRunFlag];
+export const commandFlags: FlagSpec[] = [namespaceFlag, allNamespacesFlag, clusterScopedFlag, clusterFlag, outputFlag("table"), ttlFlag, usesFlag, descriptionFlag, forceFlag, groupFlag, fileFlag, diffFlag, kubeconfigFlag, customizationFileFlag, recursiveFlag, checkFlag, operationFlag, desiredFileFlag, observedFileFlag, statusFileFlag, desiredReplicaFlag, clusterKubeconfigFlag, clusterContextFlag, autoCreatePolicyFlag, policyNameFlag, dryRunFlag, clustersFlag, memberNamespaceFlag, selectorFlag, fieldSelectorFlag];

@@ -3,15 +3,25 @@
 import { open } from "node:fs/promises";
 import type { FlagSpec } from "../../shared/flags.ts";
 import { stringify } from "yaml";
-import { clusterFlag } from "./command-flags.ts";
+import { allNamespacesFlag, clusterFlag, clustersFlag, fieldSelectorFlag, memberNamespaceFlag, outputFlag, selectorFlag } from "./command-flags.ts";
 import type { Command } from "./command.ts";
 import { call } from "./connection.ts";
 import { memberEndpoint } from "./member-endpoints.ts";
+import { runMemberGet } from "./member-get.ts";
 import { memberKubeconfig } from "./member-kubeconfig.ts";
 
 const outputFileFlag: FlagSpec = { name: "output-file", type: "string", help: "write the kubeconfig to this file (mode 0600: it holds your key) instead of stdout" };
 
 export const memberCommands: Record<string, Command> = {
+  get: {
+    usage: "get <resource> [name] [--clusters a,b|all] [-A | -n ns] [-l selector] [--field-selector S] [-o table|wide|json|yaml]",
+    positionals: { min: 1, max: 2 },
+    summary:
+      "any resource in the members (pods, deploy, a CRD's; as kubectl names them, resolved by each member's discovery), read through the control plane as you and shown as one table with a CLUSTER column, as karmadactl get; Flotilla's own kinds (clusters, works, bindings, pp, cpp, op, cop) are the fleet's commands above; a member that fails is a line on stderr, and the exit code is 1 only when every one failed; -o json|yaml gives a List whose objects carry the annotation flotilla.dev/cluster",
+    flags: [clustersFlag, memberNamespaceFlag, allNamespacesFlag, selectorFlag, fieldSelectorFlag, { ...outputFlag("table"), help: "output format: table, wide (also the columns kubectl shows with -o wide), json or yaml" }],
+    formats: ["table", "wide", "json", "yaml"],
+    run: runMemberGet,
+  },
   kubeconfig: {
     usage: "kubeconfig --cluster X [--output-file PATH]",
     summary:
