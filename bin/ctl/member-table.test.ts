@@ -58,9 +58,9 @@ describe("the members' objects for -o json|yaml", () => {
   it("gives a list's items their apiVersion and kind", () => {
     assert.deepEqual(listItems({ apiVersion: "apps/v1", kind: "DeploymentList", items: [{ metadata: { name: "web" } }] }), [{ apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "web" } }]);
   });
-  it("is one List, each object annotated with its cluster, its own annotations kept", () => {
+  it("is one List, each object annotated with its cluster, its own annotations kept, managedFields left out as kubectl does", () => {
     const merged = mergeObjects([
-      { cluster: "member1", objects: [{ kind: "Pod", metadata: { name: "a", annotations: { x: "1" } } }] },
+      { cluster: "member1", objects: [{ kind: "Pod", metadata: { name: "a", annotations: { x: "1" }, managedFields: [{ manager: "kubectl" }] } }] },
       { cluster: "member2", objects: [{ kind: "Pod", metadata: { name: "a" } }] },
     ]);
     assert.deepEqual(merged, {

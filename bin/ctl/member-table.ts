@@ -47,11 +47,12 @@ export function noneFound(namespace: string | undefined): string {
   return namespace === undefined ? "No resources found" : `No resources found in ${namespace} namespace.`;
 }
 
-/** The objects of every member as one `kind: List`, each marked with its cluster (annotation flotilla.dev/cluster), for -o json|yaml. */
+/** The objects of every member as one `kind: List`, each marked with its cluster (annotation flotilla.dev/cluster) and without managedFields, for -o json|yaml. */
 export function mergeObjects(parts: readonly { cluster: string; objects: readonly Record<string, unknown>[] }[]): Record<string, unknown> {
   const items = parts.flatMap(({ cluster, objects }) =>
     objects.map((o) => {
-      const metadata = (o.metadata ?? {}) as { annotations?: Record<string, string> };
+      // Without managedFields, as kubectl prints objects (--show-managed-fields=false).
+      const { managedFields: _, ...metadata } = (o.metadata ?? {}) as { annotations?: Record<string, string>; managedFields?: unknown };
       return { ...o, metadata: { ...metadata, annotations: { ...metadata.annotations, [CLUSTER_ANNOTATION]: cluster } } };
     }),
   );
