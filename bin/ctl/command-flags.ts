@@ -41,10 +41,20 @@ export const memberNamespaceFlag: FlagSpec = { name: "namespace", short: "n", ty
 export const selectorFlag: FlagSpec = { name: "selector", short: "l", type: "string", default: "", help: "label selector, as kubectl's (app=web,tier!=db)" };
 export const fieldSelectorFlag: FlagSpec = { name: "field-selector", type: "string", default: "", help: "field selector, as kubectl's (status.phase=Running)" };
 
+/** logs and events: the members a workload runs in. */
+export const workloadClustersFlag: FlagSpec = { name: "clusters", short: "C", type: "string", default: "", help: "the member clusters to read, comma-separated, or all (default: those the template is propagated to, from the control plane)" };
+export const oneClusterFlag: FlagSpec = { name: "cluster", type: "string", default: "", help: "one member cluster to read (as --clusters with one name): a pod that is no template, `logs --cluster X pod/NAME`" };
+export const containerFlag: FlagSpec = { name: "container", short: "c", type: "string", default: "", help: "only this container's log (default: every container of each pod)" };
+export const followFlag: FlagSpec = { name: "follow", short: "f", type: "bool", help: "keep streaming new lines until the pods end or Ctrl-C" };
+export const tailFlag: FlagSpec = { name: "tail", type: "int", default: "-1", help: "only the last N lines of each container's log (-1: all)" };
+export const sinceFlag: FlagSpec = { name: "since", type: "duration", help: "only lines newer than this (5s, 2m, 3h)" };
+export const timestampsFlag: FlagSpec = { name: "timestamps", type: "bool", help: "each line with its RFC 3339 time, as the kubelet records it" };
+export const maxLogRequestsFlag: FlagSpec = { name: "max-log-requests", type: "int", default: "10", help: "with -f, the most log streams followed in one member (the member API answers 429 past its own limit per member)" };
+
 /** -o: table, json or yaml (a command may offer fewer); `def` is its default. */
 export function outputFlag(def: string): FlagSpec {
   return { name: "output", short: "o", type: "string", default: def, help: "output format: table, json or yaml" };
 }
 
 /** Every flag any command takes, for the flags reference check (test/readme.test.ts). */
-export const commandFlags: FlagSpec[] = [namespaceFlag, allNamespacesFlag, clusterScopedFlag, clusterFlag, outputFlag("table"), ttlFlag, usesFlag, descriptionFlag, forceFlag, groupFlag, fileFlag, diffFlag, kubeconfigFlag, customizationFileFlag, recursiveFlag, checkFlag, operationFlag, desiredFileFlag, observedFileFlag, statusFileFlag, desiredReplicaFlag, clusterKubeconfigFlag, clusterContextFlag, autoCreatePolicyFlag, policyNameFlag, dryRunFlag, clustersFlag, memberNamespaceFlag, selectorFlag, fieldSelectorFlag];
+export const commandFlags: FlagSpec[] = [namespaceFlag, allNamespacesFlag, clusterScopedFlag, clusterFlag, outputFlag("table"), ttlFlag, usesFlag, descriptionFlag, forceFlag, groupFlag, fileFlag, diffFlag, kubeconfigFlag, customizationFileFlag, recursiveFlag, checkFlag, operationFlag, desiredFileFlag, observedFileFlag, statusFileFlag, desiredReplicaFlag, clusterKubeconfigFlag, clusterContextFlag, autoCreatePolicyFlag, policyNameFlag, dryRunFlag, clustersFlag, memberNamespaceFlag, selectorFlag, fieldSelectorFlag, workloadClustersFlag, oneClusterFlag, containerFlag, followFlag, tailFlag, sinceFlag, timestampsFlag, maxLogRequestsFlag];

@@ -29,20 +29,27 @@ describe("reading every member", () => {
   it("gives the answers in the clusters' order and a line on stderr for each that failed", async () => {
     const lines: string[] = [];
     const got = await fanOut(["m1", "m2", "m3"], read(["m2"]), (s) => lines.push(s));
-    assert.deepEqual(got, [{ cluster: "m1", value: "M1" }, { cluster: "m3", value: "M3" }]);
+    assert.deepEqual(got, [{ key: "m1", value: "M1" }, { key: "m3", value: "M3" }]);
     assert.deepEqual(lines, ["cluster m2: m2 is down"]);
   });
 
   it("fails when every member failed, each said on stderr", async () => {
     const lines: string[] = [];
     await assert.rejects(fanOut(["m1", "m2"], read(["m1", "m2"]), (s) => lines.push(s)), /every one of the 2 clusters failed/);
-    assert.deepEqual(lines, ["cluster m1: m1 is down", "cluster m2: m2 is down"]);
+    assert.deepEqual(lines.sort(), ["cluster m1: m1 is down", "cluster m2: m2 is down"]);
   });
 
   it("fails with the one member's message when that was the only one", async () => {
     const lines: string[] = [];
     await assert.rejects(fanOut(["m1"], read(["m1"]), (s) => lines.push(s)), /^Error: cluster m1: m1 is down$/);
     assert.deepEqual(lines, []);
+  });
+
+  it("names other keys as told", async () => {
+    const lines: string[] = [];
+    const streams = [{ pod: "a" }, { pod: "b" }];
+    await assert.rejects(fanOut(streams, (s) => Promise.reject(new Error(`${s.pod} gone`)), (l) => lines.push(l), { label: (s) => `pod ${s.pod}`, noun: "log streams" }), /every one of the 2 log streams failed/);
+    assert.deepEqual(lines.sort(), ["pod a: a gone", "pod b: b gone"]);
   });
 
   it("reads at most 16 members at once", async () => {

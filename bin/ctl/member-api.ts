@@ -98,30 +98,39 @@ export async function openMembers(client: AdminClient, credentials: Credentials,
   return { api: new MemberApi(list.memberApiUrl, credentials, timeoutMs), clusters: selected.clusters };
 }
 
+/** How fanOut names what it reads: in a failure's line (default `cluster <key>`) and in the count when all failed (default clusters), and how many at once. */
+export interface FanOutOptions<K> {
+  label?: (key: K) => string;
+  noun?: string;
+  concurrency?: number;
+}
+
 /**
- * Runs `read` for every cluster, at most CONCURRENCY at once, and gives the answers in the
- * clusters' order. A cluster that fails is a line on stderr (`cluster X: message`) and the others
- * still count; only when every one failed does it reject.
+ * Runs `read` for every key (a cluster, or a log stream), at most `concurrency` (16) at once,
+ * and gives the answers in the keys' order. A key that fails is a line on stderr
+ * (`cluster X: message`) at once, and the others still count; only when every one failed does
+ * it reject (with that line itself when there was one key).
  */
-export async function fanOut<T>(clusters: readonly string[], read: (cluster: string) => Promise<T>, warn: (s: string) => void): Promise<{ cluster: string; value: T }[]> {
-  const results: ({ cluster: string; value: T } | undefined)[] = new Array(clusters.length);
-  const failures: string[] = [];
+export async function fanOut<K, T>(keys: readonly K[], read: (key: K) => Promise<T>, warn: (s: string) => void, o: FanOutOptions<K> = {}): Promise<{ key: K; value: T }[]> {
+  const label = o.label ?? ((k: K) => `cluster ${String(k)}`);
+  const results: ({ key: K; value: T } | undefined)[] = new Array(keys.length);
+  let failed: string | undefined;
   let next = 0;
   const worker = async () => {
-    while (next < clusters.length) {
+    while (next < keys.length) {
+      const key = keys[next] as K;
       const i = next++;
-      const cluster = clusters[i] as string;
       try {
-        results[i] = { cluster, value: await read(cluster) };
+        results[i] = { key, value: await read(key) };
       } catch (err) {
-        failures.push(`cluster ${cluster}: ${err instanceof Error ? err.message : String(err)}`);
+        failed = `${label(key)}: ${err instanceof Error ? err.message : String(err)}`;
+        if (keys.length > 1) warn(failed);
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, clusters.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(o.concurrency ?? CONCURRENCY, keys.length) }, worker));
   const answered = results.filter((r) => r !== undefined);
-  if (answered.length === 0 && failures.length === 1) throw new Error(failures[0]);
-  for (const line of failures.sort()) warn(line);
-  if (answered.length === 0 && clusters.length > 0) throw new Error(`every one of the ${clusters.length} clusters failed`);
+  if (answered.length === 0 && keys.length === 1) throw new Error(failed);
+  if (answered.length === 0 && keys.length > 0) throw new Error(`every one of the ${keys.length} ${o.noun ?? "clusters"} failed`);
   return answered;
 }

@@ -3,12 +3,29 @@
 import { open } from "node:fs/promises";
 import type { FlagSpec } from "../../shared/flags.ts";
 import { stringify } from "yaml";
-import { allNamespacesFlag, clusterFlag, clustersFlag, fieldSelectorFlag, memberNamespaceFlag, outputFlag, selectorFlag } from "./command-flags.ts";
+import {
+  allNamespacesFlag,
+  clusterFlag,
+  clustersFlag,
+  containerFlag,
+  fieldSelectorFlag,
+  followFlag,
+  maxLogRequestsFlag,
+  memberNamespaceFlag,
+  oneClusterFlag,
+  outputFlag,
+  selectorFlag,
+  sinceFlag,
+  tailFlag,
+  timestampsFlag,
+  workloadClustersFlag,
+} from "./command-flags.ts";
 import type { Command } from "./command.ts";
 import { call } from "./connection.ts";
 import { memberEndpoint } from "./member-endpoints.ts";
 import { runMemberGet } from "./member-get.ts";
 import { memberKubeconfig } from "./member-kubeconfig.ts";
+import { runMemberLogs } from "./member-logs.ts";
 
 const outputFileFlag: FlagSpec = { name: "output-file", type: "string", help: "write the kubeconfig to this file (mode 0600: it holds your key) instead of stdout" };
 
@@ -21,6 +38,15 @@ export const memberCommands: Record<string, Command> = {
     flags: [clustersFlag, memberNamespaceFlag, allNamespacesFlag, selectorFlag, fieldSelectorFlag, { ...outputFlag("table"), help: "output format: table, wide (also the columns kubectl shows with -o wide), json or yaml" }],
     formats: ["table", "wide", "json", "yaml"],
     run: runMemberGet,
+  },
+  logs: {
+    usage: "logs <kind>/<name> [-n ns] [--clusters a,b|all | --cluster X] [-c container] [-f] [--tail N] [--since 5m] [--timestamps]",
+    positionals: 1,
+    summary:
+      "the logs of a workload's pods in every member it runs in (the clusters the control plane propagated the template to), or of one pod (logs --cluster X pod/NAME): the workload is read in each member, its spec.selector lists its pods, and every container's log is read through the control plane as you, each line prefixed [<cluster> <pod>/<container>]; -f follows them all at once",
+    flags: [memberNamespaceFlag, workloadClustersFlag, oneClusterFlag, containerFlag, followFlag, tailFlag, sinceFlag, timestampsFlag, maxLogRequestsFlag],
+    formats: ["table"],
+    run: runMemberLogs,
   },
   kubeconfig: {
     usage: "kubeconfig --cluster X [--output-file PATH]",

@@ -40,14 +40,14 @@ export async function runMemberGet({ client, credentials, args, flags, format, t
       warn,
     );
     if (format !== "table") {
-      const objects = answers.map(({ cluster, value }) => ({ cluster, objects: name === undefined ? listItems(value.body) : [value.body] }));
+      const objects = answers.map(({ key: cluster, value }) => ({ cluster, objects: name === undefined ? listItems(value.body) : [value.body] }));
       const merged = mergeObjects(objects);
       const items = merged.items as unknown[];
       return structured(name !== undefined && items.length === 1 ? items[0] : merged, format);
     }
     const namespaced = answers.some((a) => a.value.namespaced);
     const merged = mergeTables(
-      answers.map(({ cluster, value }) => ({ cluster, table: value.body as KubeTable })),
+      answers.map(({ key: cluster, value }) => ({ cluster, table: value.body as KubeTable })),
       { wide: flags.output === "wide", namespaceColumn: namespaced && namespace === undefined },
     );
     if (merged.rows.length === 0) {
