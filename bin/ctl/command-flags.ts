@@ -49,6 +49,7 @@ export const followFlag: FlagSpec = { name: "follow", short: "f", type: "bool", 
 export const tailFlag: FlagSpec = { name: "tail", type: "int", default: "-1", help: "only the last N lines of each container's log (-1: all)" };
 export const sinceFlag: FlagSpec = { name: "since", type: "duration", help: "only lines newer than this (5s, 2m, 3h)" };
 export const timestampsFlag: FlagSpec = { name: "timestamps", type: "bool", help: "each line with its RFC 3339 time, as the kubelet records it" };
+export const watchFlag: FlagSpec = { name: "watch", short: "w", type: "bool", help: "after the events so far, print each new one as it comes, until Ctrl-C" };
 export const maxLogRequestsFlag: FlagSpec = { name: "max-log-requests", type: "int", default: "10", help: "with -f, the most log streams followed in one member (the member API answers 429 past its own limit per member)" };
 
 /** -o: table, json or yaml (a command may offer fewer); `def` is its default. */
@@ -57,4 +58,4 @@ export function outputFlag(def: string): FlagSpec {
 }
 
 /** Every flag any command takes, for the flags reference check (test/readme.test.ts). */
-export const commandFlags: FlagSpec[] = [namespaceFlag, allNamespacesFlag, clusterScopedFlag, clusterFlag, outputFlag("table"), ttlFlag, usesFlag, descriptionFlag, forceFlag, groupFlag, fileFlag, diffFlag, kubeconfigFlag, customizationFileFlag, recursiveFlag, checkFlag, operationFlag, desiredFileFlag, observedFileFlag, statusFileFlag, desiredReplicaFlag, clusterKubeconfigFlag, clusterContextFlag, autoCreatePolicyFlag, policyNameFlag, dryRunFlag, clustersFlag, memberNamespaceFlag, selectorFlag, fieldSelectorFlag, workloadClustersFlag, oneClusterFlag, containerFlag, followFlag, tailFlag, sinceFlag, timestampsFlag, maxLogRequestsFlag];
+export const commandFlags: FlagSpec[] = [namespaceFlag, allNamespacesFlag, clusterScopedFlag, clusterFlag, outputFlag("table"), ttlFlag, usesFlag, descriptionFlag, forceFlag, groupFlag, fileFlag, diffFlag, kubeconfigFlag, customizationFileFlag, recursiveFlag, checkFlag, operationFlag, desiredFileFlag, observedFileFlag, statusFileFlag, desiredReplicaFlag, clusterKubeconfigFlag, clusterContextFlag, autoCreatePolicyFlag, policyNameFlag, dryRunFlag, clustersFlag, memberNamespaceFlag, selectorFlag, fieldSelectorFlag, workloadClustersFlag, oneClusterFlag, containerFlag, followFlag, tailFlag, sinceFlag, timestampsFlag, maxLogRequestsFlag, watchFlag];

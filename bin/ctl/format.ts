@@ -11,9 +11,18 @@ export function outputFormat<F extends string>(value: string, allowed: readonly 
 
 /** Columns padded to the widest cell, separated by three spaces; headers upper case. */
 export function table(headers: string[], rows: string[][]): string {
-  const all = [headers.map((h) => h.toUpperCase()), ...rows];
-  const widths = headers.map((_, i) => Math.max(...all.map((r) => (r[i] ?? "").length)));
-  return all.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join("   ").trimEnd()).join("\n");
+  const widths = columnWidths(headers, rows);
+  return [headers.map((h) => h.toUpperCase()), ...rows].map((r) => tableRow(r, widths)).join("\n");
+}
+
+/** One row of a table whose columns are this wide (a later row of a watch, printed under the table). */
+export function tableRow(cells: readonly string[], widths: readonly number[]): string {
+  return cells.map((cell, i) => (i === cells.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join("   ").trimEnd();
+}
+
+/** The widths table() gives its columns. */
+export function columnWidths(headers: readonly string[], rows: readonly string[][]): number[] {
+  return headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
 }
 
 /** A value as JSON (2-space indent) or YAML. */

@@ -18,6 +18,7 @@ import {
   sinceFlag,
   tailFlag,
   timestampsFlag,
+  watchFlag,
   workloadClustersFlag,
 } from "./command-flags.ts";
 import type { Command } from "./command.ts";
@@ -25,6 +26,7 @@ import { call } from "./connection.ts";
 import { memberEndpoint } from "./member-endpoints.ts";
 import { runMemberGet } from "./member-get.ts";
 import { memberKubeconfig } from "./member-kubeconfig.ts";
+import { runMemberEvents } from "./member-events.ts";
 import { runMemberLogs } from "./member-logs.ts";
 
 const outputFileFlag: FlagSpec = { name: "output-file", type: "string", help: "write the kubeconfig to this file (mode 0600: it holds your key) instead of stdout" };
@@ -47,6 +49,15 @@ export const memberCommands: Record<string, Command> = {
     flags: [memberNamespaceFlag, workloadClustersFlag, oneClusterFlag, containerFlag, followFlag, tailFlag, sinceFlag, timestampsFlag, maxLogRequestsFlag],
     formats: ["table"],
     run: runMemberLogs,
+  },
+  events: {
+    usage: "events <kind>/<name> [-n ns] [--clusters a,b|all | --cluster X] [-w] [-o table|json|yaml]",
+    positionals: 1,
+    summary:
+      "the Events about a workload in every member it runs in (the clusters the control plane propagated the template to): about it, the pods its spec.selector selects and their owners (a Deployment's ReplicaSets), read through the control plane as you and merged oldest first with a CLUSTER column; -w then prints each new one as it comes",
+    flags: [memberNamespaceFlag, workloadClustersFlag, oneClusterFlag, watchFlag, outputFlag("table")],
+    formats: ["table", "json", "yaml"],
+    run: runMemberEvents,
   },
   kubeconfig: {
     usage: "kubeconfig --cluster X [--output-file PATH]",
