@@ -2,10 +2,9 @@
 // serves the member API. kubectl with `flotillactl kubeconfig` reads a member through the
 // control plane; `get` merges both members' own tables with a CLUSTER column and goes on when a
 // member's agent is away; `events` shows a propagated Deployment's events (its own, its
-// ReplicaSet's, its pods') from both members and watches new ones; `logs` finds each pod of the
-// workload in each member (the test clusters' pods are kwok's, with no kubelet to serve a log:
-// each container's read fails with the member's message, which logs says per pod); and
-// `kubectl flotilla` is flotillactl as kubectl's plugin.
+// ReplicaSet's, its pods') from both members and watches new ones; `logs` prints and follows every
+// pod's log in both members (kwok serves them from a file per member); and `kubectl flotilla` is
+// flotillactl as kubectl's plugin.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { mkdtemp, readFile, stat, symlink, writeFile } from "node:fs/promises";
@@ -16,8 +15,9 @@ import { ensureBinaries } from "../env/binaries.ts";
 import type { Cluster } from "../env/cluster.ts";
 import { type Fleet, startFleet } from "../env/fleet.ts";
 import { type Flotilla, startFlotilla } from "../env/flotilla.ts";
-import { freePort } from "../env/free-port.ts";
 import { goCommandEnv } from "../env/managed-process.ts";
+import { bindMemberApiGroups } from "../env/member-api-rbac.ts";
+import { appendPodLog } from "../env/pod-logs.ts";
 import { ensureTestBundles } from "../env/test-bundles.ts";
 import { issueAdminCertificate } from "../../shared/pki.ts";
 import { apply, type CommandResult, deploymentJson, eventually, kubectl, placementPolicyJson, runCommand } from "./helpers.ts";
@@ -34,13 +34,12 @@ describe("flotillactl through the member API", () => {
 
   before(async () => {
     fleet = await startFleet({ members: 2 });
-    flotilla = await startFlotilla(fleet, { controlPlaneArgs: [`--member-api-address=127.0.0.1:${await freePort()}`] });
+    flotilla = await startFlotilla(fleet, { memberApi: true });
     kubectlBin = join(await ensureBinaries(), "kubectl");
     for (const m of fleet.members) {
       // Each member's admin decides what Flotilla's callers may do there (docs/guides/member-api.md).
-      await kubectl(m, ["create", "clusterrolebinding", "flotilla-admins", "--clusterrole=cluster-admin", "--group=flotilla:admins"]);
       await kubectl(m, ["create", "clusterrole", "fleet-reader", "--verb=get,list,watch", "--resource=pods,events,deployments.apps,replicasets.apps"]);
-      await kubectl(m, ["create", "clusterrolebinding", "flotilla-viewers", "--clusterrole=fleet-reader", "--group=flotilla:viewers"]);
+      await bindMemberApiGroups(m.kubeconfigPath, { admins: "cluster-admin", viewers: "fleet-reader" });
     }
     await kubectl(fleet.control, ["create", "namespace", NS]);
     await apply(fleet.control, deploymentJson("web", NS, 2));
@@ -148,16 +147,40 @@ describe("flotillactl through the member API", () => {
     }
   });
 
-  it("finds each pod of the workload in each member for logs, and says per container why a log could not be read", async () => {
-    const r = await ctl(["logs", "deployment/web", "-n", NS, "--tail", "5"]);
-    // kwok's pods have no kubelet behind them: every read fails, each named by cluster, pod and container.
-    assert.equal(r.code, 1, r.stdout);
-    for (const m of ["member1", "member2"]) assert.match(r.stderr, new RegExp(`^cluster ${m}: web-[a-z0-9-]+/c: `, "m"));
-    assert.match(r.stderr, /every one of the \d+ log streams failed/);
+  it("prints the logs of every pod of the workload in each member, each line prefixed, and follows new lines", async () => {
+    // kwok serves every container's log from one file per member (test/env/pod-logs.ts).
+    for (const m of fleet.members) await appendPodLog(m, `hello from ${m.name}`);
+    const r = await ctl(["logs", "deployment/web", "-n", NS, "--tail", "1"]);
+    assert.equal(r.code, 0, r.stderr);
+    const lines = r.stdout.trim().split("\n");
+    for (const m of ["member1", "member2"]) {
+      const mine = lines.filter((l) => l.startsWith(`[${m} `));
+      assert.ok(mine.length >= 2, `${m}: ${r.stdout}`);
+      for (const l of mine) assert.match(l, new RegExp(`^\\[${m} web-[a-z0-9]+-[a-z0-9]+/c\\] hello from ${m}$`));
+    }
+
+    const child = spawn(process.execPath, [CTL, "logs", "deploy/web", "-n", NS, "-f", "--tail", "0", "--clusters", "all"], { cwd: fleet.root, env: { ...process.env, FLOTILLA_STATE_DIR: fleet.root }, stdio: ["ignore", "pipe", "pipe"] });
+    let seen = "";
+    let errors = "";
+    child.stdout.on("data", (c: Buffer) => (seen += c.toString()));
+    child.stderr.on("data", (c: Buffer) => (errors += c.toString()));
+    try {
+      await eventually("both members' lines followed", async () => {
+        for (const m of fleet.members) await appendPodLog(m, `later in ${m.name}`);
+        return /^\[member1 \S+\] later in member1$/m.test(seen) && /^\[member2 \S+\] later in member2$/m.test(seen) ? true : undefined;
+      }, () => true, 30_000);
+    } finally {
+      child.kill("SIGINT");
+    }
+    assert.equal(errors, "");
+
     const pod = (await kubectl(fleet.members[0] as Cluster, ["get", "pods", "-n", NS, "-l", "app=web", "-o", "name"])).trim().split("\n")[0]?.replace("pod/", "");
-    const one = await ctl(["logs", `pod/${pod}`, "-n", NS, "--cluster", "member1", "-c", "nope"]);
-    assert.equal(one.code, 1);
-    assert.match(one.stderr, new RegExp(`cluster member1: pod ${pod}: no container nope \\(it has c\\)`));
+    const one = await ctl(["logs", `pod/${pod}`, "-n", NS, "--cluster", "member1", "--tail", "1"]);
+    assert.equal(one.code, 0, one.stderr);
+    assert.match(one.stdout, new RegExp(`^\\[member1 ${pod}/c\\] `));
+    const noContainer = await ctl(["logs", `pod/${pod}`, "-n", NS, "--cluster", "member1", "-c", "nope"]);
+    assert.equal(noContainer.code, 1);
+    assert.match(noContainer.stderr, new RegExp(`cluster member1: pod ${pod}: no container nope \\(it has c\\)`));
     const notTemplate = await ctl(["logs", `pod/${pod}`, "-n", NS]);
     assert.equal(notTemplate.code, 1);
     assert.match(notTemplate.stderr, /in the control cluster: name the members with --cluster or --clusters/);
