@@ -36,7 +36,7 @@ export const memberCommands: Record<string, Command> = {
     usage: "get <resource> [name] [--clusters a,b|all] [-A | -n ns] [-l selector] [--field-selector S] [-o table|wide|json|yaml]",
     positionals: { min: 1, max: 2 },
     summary:
-      "any resource in the members (pods, deploy, a CRD's; as kubectl names them, resolved by each member's discovery), read through the control plane as you and shown as one table with a CLUSTER column, as karmadactl get; Flotilla's own kinds (clusters, works, bindings, pp, cpp, op, cop) are the fleet's commands above; a member that fails is a line on stderr, and the exit code is 1 only when every one failed; -o json|yaml gives a List whose objects carry the annotation flotilla.dev/cluster",
+      "any resource of the members as one table with a CLUSTER column, as karmadactl get: pods, deploy, a CRD's (as kubectl names them, resolved by each member's discovery), read through the control plane as you; Flotilla's own kinds (clusters, works, bindings, pp, cpp, op, cop) are the fleet's commands above; a member that fails is a line on stderr, and the exit code is 1 only when every one failed; -o json|yaml gives a List whose objects carry the annotation flotilla.dev/cluster",
     flags: [clustersFlag, memberNamespaceFlag, allNamespacesFlag, selectorFlag, fieldSelectorFlag, { ...outputFlag("table"), help: "output format: table, wide (also the columns kubectl shows with -o wide), json or yaml" }],
     formats: ["table", "wide", "json", "yaml"],
     run: runMemberGet,
