@@ -36,6 +36,11 @@ export function passHeaders(headers: Readonly<Record<string, string | string[] |
   return out;
 }
 
+/** The member's headers a caller gets: the documented ones, with values a header line can hold. */
+export function responseHeaders(headers: Readonly<Record<string, string | string[] | undefined>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(passHeaders(headers, RESPONSE_HEADERS)).filter(([, v]) => /^[\t\x20-\x7e]*$/.test(v)));
+}
+
 /** Subresources that act inside a pod, node or service whatever the verb: writes. */
 const ACTING_SUBRESOURCES = new Set(["exec", "attach", "portforward", "proxy"]);
 const READ_METHODS = new Set(["GET", "HEAD"]);

@@ -20,8 +20,7 @@ import {
   type WorkUpsert,
 } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
 
-/** Keys per ContentRequest (the hub's bound). */
-const MAX_CONTENT_KEYS = 1000;
+const MAX_CONTENT_KEYS = 1000; // keys per ContentRequest (the hub's bound)
 /** Outbox keys of workload summaries (no work key starts with NUL). */
 const METRICS = "\u0000metrics/";
 /** Outbox keys of ServiceExport reports (issue 40), and of the list that follows them. */
@@ -216,6 +215,8 @@ export class HubConnection {
     const stream = this.client.connect();
     this.stream = stream;
     this.connects++;
+    // One writer per stream: the member API counts by it what it queued on this stream.
+    const memberApiWrite = (m: AgentMessage, flushed: () => void) => void stream.write(m, flushed);
     const outbox = new CoalescingOutbox((key) => {
       if (key.startsWith(EXPORT)) {
         const r = handlers.serviceExport?.(key.slice(EXPORT.length));
@@ -255,7 +256,7 @@ export class HubConnection {
           void handlers.live(kind.value).then((res) => stream.write({ kind: { $case: "liveResponse", value: res } }));
           break;
         case "memberApiRequest": case "memberApiCredit": case "memberApiCancel": case "memberApiData":
-          handlers.memberApi?.(kind, (m, flushed) => stream.write(m, flushed));
+          handlers.memberApi?.(kind, memberApiWrite);
           break;
         case "syncDone":
           this.synced = true;

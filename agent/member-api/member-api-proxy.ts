@@ -12,7 +12,7 @@ import type { KubeConfig } from "@kubernetes/client-node";
 import type { Logger } from "pino";
 import type { AgentMessage, MemberApiCancel, MemberApiCredit, MemberApiData, MemberApiRequest, MemberApiResponse } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
 import { MEMBER_API_FRAME, MEMBER_API_WINDOW, passHeaders, RESPONSE_HEADERS } from "../../shared/member-api.ts";
-import { type MemberCall, memberCall, rawRefusal, type Refusal, statusBody, upgradeHead } from "./member-request.ts";
+import { type MemberCall, memberCall, rawRefusal, type Refusal, statusBody, upgradeAnswer, upgradeHead } from "./member-request.ts";
 
 /** Member API frames handed to the stream and not yet flushed, at most. */
 const MAX_FRAMES_QUEUED = 4;
@@ -37,6 +37,11 @@ interface Exchange {
   /** The caller's bytes the hub may still send (an upgrade's window), and those written not yet credited. */
   upstreamAllowed: number;
   creditOwed: number;
+  /** An upgrade: the caller's bytes held until the apiserver switched protocols (never sent if it did not), and whether the caller ended. */
+  upPending: Buffer[];
+  upEnd: boolean;
+  /** The apiserver answered the upgrade 101 Switching Protocols. */
+  switched: boolean;
   /** The member's status and headers, once it answered (or the refusal's). */
   head: { status: number; headers: Record<string, string> } | undefined;
   headSent: boolean;
@@ -64,6 +69,8 @@ export class MemberApiProxy {
   private readonly open = new Map<number, Exchange>();
   private write: FrameWriter | undefined;
   private framesQueued = 0;
+  /** Counts the hub's streams: a frame flushed on an earlier one no longer counts against this one's bound. */
+  private generation = 0;
   /** Requests answered, refused and broken off, for tests and metrics. */
   readonly counts = { requests: 0, refused: 0, broken: 0 };
 
@@ -72,13 +79,8 @@ export class MemberApiProxy {
     this.agent = new Agent({ keepAlive: true, maxSockets: opts.maxRequests });
   }
 
-  get inFlight(): number {
-    return this.open.size;
-  }
-
   /** A frame from the hub; `write` writes on the stream it came on. */
   received(frame: MemberApiFrame, write: FrameWriter): void {
-    if (this.write !== write) this.framesQueued = 0;
     this.write = write;
     if (frame.$case === "memberApiRequest") void this.start(frame.value);
     else if (frame.$case === "memberApiCredit") {
@@ -90,21 +92,36 @@ export class MemberApiProxy {
     else this.stop(frame.value.streamId, "cancelled by the hub");
   }
 
-  /** The caller's bytes on an upgrade: written to the member, credited back once written; past the window, the exchange ends. */
+  /**
+   * The caller's bytes on an upgrade: held until the apiserver switched protocols, then written to
+   * the member and credited back once written; never written on a connection it did not switch
+   * (nothing the caller sends can be read by the apiserver as a request of its own). Past the
+   * window, the exchange ends.
+   */
   private upstream(d: MemberApiData): void {
     const x = this.open.get(d.streamId);
-    if (x?.socket === undefined) return;
-    if (d.data.byteLength > x.upstreamAllowed) return this.stop(x.id, "the hub sent past its window");
-    x.upstreamAllowed -= d.data.byteLength;
+    if (x === undefined || !x.upgrade) return;
     const n = d.data.byteLength;
-    if (n > 0) {
-      x.socket.write(Buffer.from(d.data), () => {
-        x.upstreamAllowed += n;
-        x.creditOwed += n;
+    if (n > x.upstreamAllowed) return this.stop(x.id, "the hub sent past its window");
+    x.upstreamAllowed -= n;
+    const refused = x.head !== undefined && !x.switched;
+    if (n > 0 && !refused) x.upPending.push(Buffer.from(d.data));
+    if (d.end) x.upEnd = true;
+    this.flushUp(x);
+  }
+
+  /** Writes an upgrade's held bytes once the apiserver switched protocols. */
+  private flushUp(x: Exchange): void {
+    const socket = x.socket;
+    if (!x.switched || socket === undefined) return;
+    for (const chunk of x.upPending.splice(0)) {
+      socket.write(chunk, () => {
+        x.upstreamAllowed += chunk.byteLength;
+        x.creditOwed += chunk.byteLength;
         this.pump();
       });
     }
-    if (d.end) x.socket.end();
+    if (x.upEnd) socket.end();
   }
 
   /** The stream ended: every request in flight stops (the hub failed them on its side). */
@@ -112,6 +129,7 @@ export class MemberApiProxy {
     for (const id of [...this.open.keys()]) this.stop(id, "the hub's stream ended");
     this.write = undefined;
     this.framesQueued = 0;
+    this.generation++;
   }
 
   /** Closes idle connections to the member. */
@@ -122,7 +140,7 @@ export class MemberApiProxy {
 
   private async start(r: MemberApiRequest): Promise<void> {
     if (this.open.has(r.streamId)) return;
-    const x: Exchange = { id: r.streamId, req: undefined, source: undefined, socket: undefined, upgrade: r.upgrade, upstreamAllowed: MEMBER_API_WINDOW, creditOwed: 0, head: undefined, headSent: false, queue: [], queued: 0, allowed: Math.min(r.window, 4 * MEMBER_API_WINDOW), ended: undefined };
+    const x: Exchange = { id: r.streamId, req: undefined, source: undefined, socket: undefined, upgrade: r.upgrade, upstreamAllowed: MEMBER_API_WINDOW, creditOwed: 0, upPending: [], upEnd: false, switched: false, head: undefined, headSent: false, queue: [], queued: 0, allowed: Math.min(r.window, 4 * MEMBER_API_WINDOW), ended: undefined };
     this.open.set(r.streamId, x);
     this.counts.requests++;
     const call = this.open.size > this.opts.maxRequests ? { status: 429, reason: "TooManyRequests", message: `the agent of ${this.opts.cluster} has ${this.opts.maxRequests} member API requests in flight; retry` } : memberCall(r, this.opts.allowWrites, this.opts.cluster);
@@ -156,10 +174,23 @@ export class MemberApiProxy {
     const host = server.hostname.replace(/^\[|\]$/g, "");
     const socket = tlsConnect({ host, port: Number(server.port || 443), ca: tls.ca, cert: tls.cert, key: tls.key, rejectUnauthorized: tls.rejectUnauthorized !== false, ...(isIP(host) === 0 ? { servername: host } : {}) });
     x.socket = socket;
-    x.head = { status: 101, headers: {} };
     const auth = passHeaders((tls.headers ?? {}) as Record<string, string>, ["authorization"]);
     socket.once("secureConnect", () => {
       socket.write(upgradeHead(call.method, `${server.pathname.replace(/\/$/, "")}${call.path}`, server.host, { ...auth, ...call.headers }));
+      // The answer's head says whether the caller's bytes may follow; until it is read, nothing goes back either (the hub's head timeout runs).
+      let seen = Buffer.alloc(0);
+      const sniff = (chunk: Buffer) => {
+        seen = Buffer.concat([seen, chunk]);
+        const answer = upgradeAnswer(seen);
+        if (answer === undefined) return;
+        socket.off("data", sniff);
+        x.switched = answer.switched;
+        x.head = { status: answer.status, headers: {} };
+        if (!x.switched) x.upPending = [];
+        this.flushUp(x);
+        this.pump();
+      };
+      socket.on("data", sniff);
       this.read(x, socket);
     });
     socket.on("error", (err) => {
@@ -220,8 +251,9 @@ export class MemberApiProxy {
         if (frame === undefined) continue;
         progress = true;
         this.framesQueued++;
+        const generation = this.generation;
         write({ kind: { $case: "memberApiResponse", value: frame } }, () => {
-          if (this.write !== write) return;
+          if (this.generation !== generation) return;
           this.framesQueued--;
           this.pump();
         });

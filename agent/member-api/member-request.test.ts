@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { MemberApiRequest } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
-import { memberCall } from "./member-request.ts";
+import { memberCall, upgradeAnswer } from "./member-request.ts";
 
 const req = (o: Partial<MemberApiRequest>): MemberApiRequest => ({ streamId: 1, method: "GET", path: "/api/v1/pods", headers: {}, body: Buffer.alloc(0), user: "alice", role: "admin", window: 1024, upgrade: false, ...o });
 
@@ -55,4 +55,16 @@ describe("memberCall", () => {
     assert.equal(got.method, "PATCH");
     assert.equal(got.headers["content-type"], "application/merge-patch+json");
   });
+});
+
+describe("upgradeAnswer", () => {
+  const cases: [string, { status: number; switched: boolean } | undefined][] = [
+    ["HTTP/1.1 101 Switching Protocols\r\nUpgrade: SPDY/3.1\r\n\r\n", { status: 101, switched: true }],
+    ["HTTP/1.1 101 Switching Protocols\r\nUpgr", undefined],
+    ["HTTP/1.1 400 Bad Request\r\ncontent-length: 2\r\n\r\n{}", { status: 400, switched: false }],
+    ["HTTP/1.1 403 Forbidden\r\n\r\n", { status: 403, switched: false }],
+    ["garbage\r\n\r\n", { status: 502, switched: false }],
+    [`HTTP/1.1 101 Switching Protocols\r\n${"x".repeat(20_000)}`, { status: 101, switched: false }],
+  ];
+  for (const [text, want] of cases) it(JSON.stringify(text.slice(0, 40)), () => assert.deepEqual(upgradeAnswer(Buffer.from(text)), want));
 });

@@ -63,3 +63,17 @@ export function rawRefusal(r: Refusal): Buffer {
   const body = statusBody(r);
   return Buffer.concat([Buffer.from(`HTTP/1.1 ${r.status} ${r.reason}\r\ncontent-type: application/json\r\ncontent-length: ${body.byteLength}\r\nconnection: close\r\n\r\n`), body]);
 }
+
+/** The most of an upgrade's answer read before its head must have ended. */
+const MAX_UPGRADE_HEAD = 16 * 1024;
+
+/**
+ * What the start of the apiserver's answer to an upgrade says: undefined while its head may still
+ * be coming; else its status, and whether it switched protocols (101 with a complete head).
+ */
+export function upgradeAnswer(seen: Buffer): { status: number; switched: boolean } | undefined {
+  const end = seen.indexOf("\r\n\r\n");
+  if (end < 0 && seen.byteLength < MAX_UPGRADE_HEAD) return undefined;
+  const status = /^HTTP\/1\.[01] (\d{3}) /.exec(seen.subarray(0, 16).toString("latin1"))?.[1];
+  return { status: Number(status ?? 502), switched: end >= 0 && status === "101" };
+}

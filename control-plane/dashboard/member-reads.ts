@@ -117,8 +117,12 @@ export class MemberReads {
   /** One GET, its answer held whole (at most MAX_ANSWER bytes) and parsed, or the line to show instead. */
   private async get<T>(carry: CarryMember, cluster: string, path: string, who: Reader): Promise<Read<T>> {
     const held = heldOut(MAX_ANSWER);
-    const outcome = await carry(cluster, this.call(path, who, "application/json"), held.out, this.o.headTimeoutMs ?? HEAD_TIMEOUT_MS);
+    const headTimeoutMs = this.o.headTimeoutMs ?? HEAD_TIMEOUT_MS;
+    // A whole answer within twice the head timeout, or the read is cancelled: a stalled member holds no slot.
+    const timer = setTimeout(() => held.abort(), 2 * headTimeoutMs);
+    const outcome = await carry(cluster, this.call(path, who, "application/json"), held.out, headTimeoutMs).finally(() => clearTimeout(timer));
     if (outcome === undefined) return { status: 503, line: notConnected(cluster) };
+    if (held.timedOut()) return { status: 504, line: `${cluster} did not finish its answer for ${path.split("?")[0]} within ${2 * headTimeoutMs} ms` };
     const body = held.body();
     if (held.tooLarge()) return { status: 507, line: `${cluster} answered more than ${MAX_ANSWER} bytes for ${path.split("?")[0]}` };
     if ("broken" in outcome && outcome.status === 200) return { status: 502, line: `the answer of ${cluster} broke off: ${outcome.broken}` };
@@ -134,12 +138,13 @@ export class MemberReads {
 const notConnected = (cluster: string) => `the agent of ${cluster} is not connected to the control plane (to this replica, or one this replica can reach): its pods and events cannot be read now`;
 
 /** A CallerOut that holds the answer in memory, up to `limit` bytes (past it, the request is cancelled). */
-function heldOut(limit: number): { out: CallerOut; body(): string; tooLarge(): boolean } {
+function heldOut(limit: number): { out: CallerOut; body(): string; tooLarge(): boolean; abort(): void; timedOut(): boolean } {
   const chunks: Buffer[] = [];
   const closers: (() => void)[] = [];
   let size = 0;
   let sent = false;
   let over = false;
+  let aborted = false;
   const out: CallerOut = {
     get headersSent() {
       return sent;
@@ -160,7 +165,11 @@ function heldOut(limit: number): { out: CallerOut; body(): string; tooLarge(): b
     destroy: () => undefined,
     onClose: (f) => void closers.push(f),
   };
-  return { out, body: () => Buffer.concat(chunks).toString("utf8"), tooLarge: () => over };
+  const abort = () => {
+    aborted = true;
+    for (const f of closers.splice(0)) f();
+  };
+  return { out, body: () => Buffer.concat(chunks).toString("utf8"), tooLarge: () => over, abort, timedOut: () => aborted };
 }
 
 /** The browser's end of a log stream: a 200 streams the member's bytes as text; anything else becomes `{error}` with the member's status. */

@@ -3,7 +3,7 @@
 // window is granted as the caller takes them. A slow caller therefore holds at most one window in
 // this process and never stops the stream (Works, heartbeats and other callers go on).
 import type { ControlMessage, MemberApiResponse } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
-import { MEMBER_API_WINDOW } from "../../shared/member-api.ts";
+import { MEMBER_API_WINDOW, responseHeaders } from "../../shared/member-api.ts";
 import type { AdminRole } from "../../shared/pki.ts";
 
 /** One request for the member's apiserver, as the caller made it (headers already filtered). */
@@ -50,7 +50,12 @@ interface Open {
   headSeen: boolean;
   /** An upgrade: the caller's bytes the agent will take before it credits more. */
   upstream: number;
+  /** The request body's size: what it may hold ahead of Works in the stream. */
+  body: number;
 }
+
+/** Request bodies one cluster's requests in flight may carry at once (a write's body goes ahead of Works on the stream). */
+const MAX_BODIES_IN_FLIGHT = 8 * 1024 * 1024;
 
 export class MemberApiStreams {
   private readonly open = new Map<number, Open>();
@@ -73,11 +78,13 @@ export class MemberApiStreams {
     return this.open.has(streamId);
   }
 
-  /** Sends the request to the agent, or undefined when this cluster already has `max` in flight. */
+  /** Sends the request to the agent, or undefined when this cluster already has `max` in flight, or MAX_BODIES_IN_FLIGHT of bodies. */
   start(call: MemberApiCall, sink: MemberApiSink): MemberApiHandle | undefined {
     if (this.open.size >= this.max) return undefined;
+    const bodies = [...this.open.values()].reduce((n, e) => n + e.body, 0);
+    if (call.body.byteLength > 0 && bodies + call.body.byteLength > MAX_BODIES_IN_FLIGHT) return undefined;
     const streamId = this.freeId();
-    const entry: Open = { sink, allowed: MEMBER_API_WINDOW, taken: 0, headSeen: false, upstream: MEMBER_API_WINDOW };
+    const entry: Open = { sink, allowed: MEMBER_API_WINDOW, taken: 0, headSeen: false, upstream: MEMBER_API_WINDOW, body: call.body.byteLength };
     this.open.set(streamId, entry);
     this.write({ kind: { $case: "memberApiRequest", value: { streamId, ...call, upgrade: call.upgrade === true, window: MEMBER_API_WINDOW } } });
     return {
@@ -111,7 +118,8 @@ export class MemberApiStreams {
     if (entry === undefined) return;
     if (!entry.headSeen) {
       entry.headSeen = true;
-      entry.sink.head(frame.status >= 100 && frame.status <= 599 ? frame.status : 502, frame.headers);
+      // Only the documented headers pass: the agent is not trusted with the caller's response (no cookies, no redirects).
+      entry.sink.head(frame.status >= 100 && frame.status <= 599 ? frame.status : 502, responseHeaders(frame.headers));
     }
     if (frame.data.byteLength > entry.allowed) {
       this.finish(frame.streamId, entry, `the agent sent ${frame.data.byteLength} bytes with ${entry.allowed} left in its window`);

@@ -34,7 +34,11 @@ export function startMemberApi(ctx: ControlPlaneContext, links: { hub: Hub; leas
   const forwardTo = (cluster: string) => {
     const lease = links.lease(cluster);
     const holder = lease?.spec?.holderIdentity;
-    return holder === undefined || holder === ctx.identity ? undefined : lease?.metadata.annotations?.[HOLDER_MEMBER_API_ANNOTATION];
+    if (holder === undefined || holder === ctx.identity) return undefined;
+    // An expired Lease's holder no longer hears the agent (or is gone): nothing to forward to.
+    const renewed = Date.parse(lease?.spec?.renewTime ?? "");
+    if (!(renewed + (lease?.spec?.leaseDurationSeconds ?? 0) * 1000 > Date.now())) return undefined;
+    return lease?.metadata.annotations?.[HOLDER_MEMBER_API_ANNOTATION];
   };
   const replicaCertificate = async () => {
     if (caKeyPem === undefined) return undefined;

@@ -4,6 +4,7 @@
 import { STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
 import type { MemberApiCall, MemberApiHandle, MemberApiSink } from "../hub/member-api-streams.ts";
+import { responseHeaders } from "../../shared/member-api.ts";
 
 /** Where an answer goes: a ServerResponse, or the raw socket of an upgrade request. */
 export interface CallerOut {
@@ -62,7 +63,14 @@ export function exchange(requests: MemberRequests, call: MemberApiCall, out: Cal
       head: (s, headers) => {
         clearTimeout(timer.head);
         status = s;
-        out.writeHead(s, headers);
+        try {
+          out.writeHead(s, responseHeaders(headers));
+        } catch {
+          // Headers Node refuses: the agent's answer is not passed on.
+          (started as MemberApiHandle).cancel();
+          sendStatus(out, 502, "InternalError", `the agent of ${cluster} answered with headers the control plane cannot pass on`);
+          finish({ status: 502, broken: "unsendable headers" });
+        }
       },
       data: (chunk) => out.write(chunk, () => (started as MemberApiHandle).consumed(chunk.byteLength)),
       end: (error) => {

@@ -6,7 +6,7 @@ import { request as httpsRequest } from "node:https";
 import type { Duplex } from "node:stream";
 import { connect as tlsConnect, type PeerCertificate } from "node:tls";
 import { CONTROL_PLANE_ORGANIZATION, type AdminRole, type KeyPair } from "../../shared/pki.ts";
-import { passHeaders, RESPONSE_HEADERS } from "../../shared/member-api.ts";
+import { responseHeaders } from "../../shared/member-api.ts";
 import { type CallerOut, type ExchangeOutcome, sendStatus, socketOut } from "./member-api-exchange.ts";
 
 /** The header naming the caller of a forwarded request: "<role>:<user>", the user URI-encoded. */
@@ -73,7 +73,7 @@ export function forward(o: ForwardOptions): Promise<ExchangeOutcome> {
       (res) => {
         req.setTimeout(0);
         const status = res.statusCode ?? 502;
-        o.out.writeHead(status, passHeaders(res.headers, RESPONSE_HEADERS));
+        o.out.writeHead(status, responseHeaders(res.headers));
         res.on("data", (chunk: Buffer) => {
           res.pause();
           o.out.write(chunk, () => res.resume());
@@ -108,20 +108,29 @@ export function forwardUpgrade(o: Omit<ForwardOptions, "out" | "body"> & { socke
     const peer = tlsConnect({ host, port: Number(o.address.slice(i + 1)), ca: o.caPem, cert: o.cert.certPem, key: o.cert.keyPem, checkServerIdentity: notAClient });
     const headers = { host: o.address, ...o.headers, [FORWARDED_FOR]: `${o.caller.role}:${encodeURIComponent(o.caller.user)}` };
     const lines = Object.entries(headers).filter(([, v]) => /^[\t\x20-\x7e]*$/.test(v)).map(([k, v]) => `${k}: ${v}\r\n`);
-    let connected = false;
+    let answered = false;
+    // The other replica must answer within the head timeout, as an agent must.
+    const timer = setTimeout(() => peer.destroy(new Error(`the replica at ${o.address} did not answer within ${o.headTimeoutMs} ms`)), o.headTimeoutMs);
+    peer.once("data", () => {
+      answered = true;
+      clearTimeout(timer);
+    });
     peer.once("secureConnect", () => {
-      connected = true;
       peer.write(`${o.method} ${o.url} HTTP/1.1\r\n${lines.join("")}\r\n`);
       if (o.head.byteLength > 0) peer.write(o.head);
       peer.pipe(o.socket);
       o.socket.pipe(peer);
     });
     peer.on("error", (err) => {
-      if (!connected) sendStatus(socketOut(o.socket), 503, "ServiceUnavailable", `the agent streams to the replica at ${o.address}, which could not be reached: ${err.message}`, { "retry-after": "5" });
+      clearTimeout(timer);
+      if (!answered) sendStatus(socketOut(o.socket), 503, "ServiceUnavailable", `the agent streams to the replica at ${o.address}, which did not answer: ${err.message}`, { "retry-after": "5" });
       else o.socket.destroy();
       resolve({ status: 503, broken: err.message });
     });
-    peer.once("close", () => resolve({ status: 101 }));
+    peer.once("close", () => {
+      clearTimeout(timer);
+      resolve({ status: 101 });
+    });
     o.socket.once("close", () => peer.destroy());
   });
 }

@@ -35,6 +35,11 @@ export interface MemberApiServerOptions {
   replicaCert?(): Promise<KeyPair | undefined>;
 }
 
+/** The methods whose requests carry a body. */
+const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+/** Request bodies one replica holds at once, at most (each at most MEMBER_API_MAX_BODY); past it, 429. */
+const MAX_BODIES_HELD = 64 * 1024 * 1024;
+
 /** A lasting request's caller is judged again this often: a certificate revoked meanwhile ends its watch. */
 export const RECHECK_MS = 5_000;
 
@@ -45,11 +50,16 @@ type Caller = { user: string; role: AdminRole; forwarded?: true };
 type Judged = Caller | { status: number; reason: string; message: string };
 
 export async function startMemberApiServer(o: MemberApiServerOptions): Promise<{ port: number; close(): Promise<void> }> {
+  /** Request bodies read or being read, in bytes (reserved by their declared length). */
+  let bodiesHeld = 0;
+  const upgraded = new Set<Duplex>();
+
   /** The caller of a request, judged now: its certificate and the revocation list. */
   const judge = async (req: IncomingMessage): Promise<Judged> => {
     const socket = req.socket as TLSSocket;
-    const peer = socket.authorized ? socket.getPeerCertificate() : undefined;
-    if (peer === undefined || Object.keys(peer).length === 0) return { status: 401, reason: "Unauthorized", message: "the member API needs a client certificate from the fleet's CA (an admin's or a viewer's: `flotilla certs admin`)" };
+    // A socket already gone has no certificate left to read (getPeerCertificate() gives null).
+    const peer = socket.authorized && !socket.destroyed ? socket.getPeerCertificate() : undefined;
+    if (peer === undefined || peer === null || Object.keys(peer).length === 0) return { status: 401, reason: "Unauthorized", message: "the member API needs a client certificate from the fleet's CA (an admin's or a viewer's: `flotilla certs admin`)" };
     if (replicaOfSubject(peer.subject as { CN?: string; O?: string }) !== undefined) {
       const caller = forwardedCaller(req.headers[FORWARDED_FOR]);
       return caller === undefined ? { status: 403, reason: "Forbidden", message: `a control-plane certificate only forwards a caller's request (${FORWARDED_FOR})` } : { ...caller, forwarded: true };
@@ -66,6 +76,9 @@ export async function startMemberApiServer(o: MemberApiServerOptions): Promise<{
   /** `upgrade`: the caller's socket and what came with its request, for exec, attach and port-forward. */
   const handle = async (req: IncomingMessage, out: CallerOut, upgrade?: { socket: Duplex; head: Buffer }): Promise<void> => {
     const method = (req.method ?? "GET").toUpperCase();
+    // A caller who leaves while it is judged (awaits below) is noticed: nothing is started for it.
+    let gone = false;
+    out.onClose(() => (gone = true));
     const caller = await judge(req);
     const refuse = (status: number, reason: string, message: string, headers: Record<string, string> = {}) => {
       o.log.info({ method, path: req.url?.split("?")[0], status, reason: message }, "member API request refused");
@@ -84,15 +97,33 @@ export async function startMemberApiServer(o: MemberApiServerOptions): Promise<{
     const elsewhere = requests !== undefined || caller.forwarded ? undefined : o.forwardTo?.(route.cluster);
     const cert = elsewhere === undefined ? undefined : await o.replicaCert?.();
     if (requests === undefined && cert === undefined) return refuse(503, "ServiceUnavailable", `the agent of ${route.cluster} is not connected to this control-plane replica; retry`, { "retry-after": "5" });
-    const body = upgrade !== undefined ? Buffer.alloc(0) : await readBody(req);
-    if (body === undefined) return refuse(413, "RequestEntityTooLarge", `a request body may hold at most ${MEMBER_API_MAX_BODY} bytes`);
+    const declared = Number(req.headers["content-length"] ?? 0);
+    const reserve = upgrade === undefined && BODY_METHODS.has(method) ? Math.min(Number.isFinite(declared) && declared > 0 ? declared : MEMBER_API_MAX_BODY, MEMBER_API_MAX_BODY) : 0;
+    if (bodiesHeld + reserve > MAX_BODIES_HELD) return refuse(429, "TooManyRequests", "the member API holds its most request bodies at once; retry", { "retry-after": "1" });
+    bodiesHeld += reserve;
+    try {
+      // Only writes carry a body; a GET's is never read, nor sent on.
+      const body = reserve === 0 ? Buffer.alloc(0) : await readBody(req);
+      if (body === undefined) return refuse(413, "RequestEntityTooLarge", `a request body may hold at most ${MEMBER_API_MAX_BODY} bytes`);
+      if (gone) return;
+      await carry(req, out, { method, route, caller, requests, elsewhere, cert, body, upgrade });
+    } finally {
+      bodiesHeld -= reserve;
+    }
+  };
+
+  /** Carries a judged request to its agent, here or on the replica that holds it, while its caller is judged again every few seconds. */
+  const carry = async (req: IncomingMessage, out: CallerOut, r: { method: string; route: { cluster: string; path: string }; caller: Caller; requests: MemberRequests | undefined; elsewhere: string | undefined; cert: KeyPair | undefined; body: Buffer; upgrade: { socket: Duplex; head: Buffer } | undefined }) => {
+    const { method, route, caller, requests, elsewhere, cert, body, upgrade } = r;
     // The caller is judged again while the answer lasts: revoked meanwhile, the answer is cut short.
     const recheck = setInterval(() => {
-      void judge(req).then((again) => {
-        if (!("status" in again)) return;
-        o.log.info({ cluster: route.cluster, user: caller.user, reason: again.message }, "member API request ended: its caller may no longer read");
-        out.destroy();
-      });
+      void judge(req)
+        .then((again) => {
+          if (!("status" in again)) return;
+          o.log.info({ cluster: route.cluster, user: caller.user, reason: again.message }, "member API request ended: its caller may no longer read");
+          out.destroy();
+        })
+        .catch(() => out.destroy());
     }, o.recheckMs ?? RECHECK_MS);
     recheck.unref();
     try {
@@ -123,6 +154,9 @@ export async function startMemberApiServer(o: MemberApiServerOptions): Promise<{
   });
   // exec, attach and port-forward upgrade the connection: judged alike, then carried both ways (tunnel()).
   server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    // Upgraded sockets are the server's no more: close() ends them itself.
+    upgraded.add(socket);
+    socket.once("close", () => upgraded.delete(socket));
     const out = socketOut(socket);
     handle(req, out, { socket, head }).catch((err: unknown) => failed(out, err));
   });
@@ -138,6 +172,7 @@ export async function startMemberApiServer(o: MemberApiServerOptions): Promise<{
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
+        for (const s of upgraded) s.destroy();
         server.closeAllConnections();
       }),
   };
