@@ -77,7 +77,7 @@ export function renderFlagsDoc(flotilla: Record<string, CommandEntry>, flotillac
     "## `flotillactl`",
     "",
     "`npx flotillactl <command> [flags]` in the repository, also `node bin/flotillactl.ts` or `npm run -s flotillactl --`.",
-    "`flotillactl help` prints the same.",
+    "`flotillactl help` lists the commands by group; `flotillactl <command> --help` prints a command's flags. Installed as `kubectl-flotilla` too, it runs as `kubectl flotilla <command>`.",
     "",
     "| command | what it does |",
     "|---|---|",
