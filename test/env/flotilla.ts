@@ -234,12 +234,22 @@ export async function startFlotilla(fleet: Fleet, opts: FlotillaOptions = {}): P
 
   const replicas: ManagedProcess[] = [];
   const startReplica = async (version = fleetVersion) => {
-    const [grpcPort, healthPort, memberApi] = [await freePort(), await freePort(), opts.memberApi ? await freePort() : undefined];
-    const p = spawnControlPlane(version, grpcPort, healthPort, `control-plane-replica-${replicas.length + 1}.log`, `replica-${replicas.length + 1}`, "", "", "", memberApi === undefined ? "" : `127.0.0.1:${memberApi}`);
-    replicas.push(p);
-    proxy?.add(grpcPort);
-    await p.guard(waitFor(() => httpOk(healthPort, "/readyz"), { what: "replica /readyz", timeoutMs: 60_000 }));
-    return { process: p, hubPort: grpcPort, healthPort };
+    // Its ports are picked again when another process took one first (a lost race, not the code under test).
+    for (let attempt = 1; ; attempt++) {
+      const [grpcPort, healthPort, memberApi] = [await freePort(), await freePort(), opts.memberApi ? await freePort() : undefined];
+      const p = spawnControlPlane(version, grpcPort, healthPort, `control-plane-replica-${replicas.length + 1}.log`, `replica-${replicas.length + 1}`, "", "", "", memberApi === undefined ? "" : `127.0.0.1:${memberApi}`);
+      replicas.push(p);
+      try {
+        await p.guard(waitFor(() => httpOk(healthPort, "/readyz"), { what: "replica /readyz", timeoutMs: 60_000 }));
+      } catch (err) {
+        if (attempt >= 3 || !isPortClash(err)) throw err;
+        await p.stop();
+        replicas.splice(replicas.indexOf(p), 1);
+        continue;
+      }
+      proxy?.add(grpcPort);
+      return { process: p, hubPort: grpcPort, healthPort };
+    }
   };
 
   const startAgent = async (member: string, o: AgentStartOptions = {}) => {
