@@ -167,4 +167,21 @@ describe("member API listener: adversarial review (issue 41)", () => {
       await server.close();
     }
   });
+
+  it("CONNECT is answered 405 and closed, never left hanging (found by the fuzz test)", { timeout: 10_000 }, async () => {
+    const server = await start(lastingMember().requests);
+    try {
+      const answer = await new Promise<string>((resolve, reject) => {
+        const socket = tlsConnect({ host: "127.0.0.1", port: server.port, ca: ca.certPem, cert: admin.certPem, key: admin.keyPem, servername: "localhost" }, () => socket.write("CONNECT example.com:443 HTTP/1.1\r\nhost: example.com:443\r\n\r\n"));
+        let got = "";
+        socket.on("data", (c: Buffer) => (got += c.toString()));
+        socket.on("close", () => resolve(got));
+        socket.on("error", reject);
+      });
+      assert.match(answer, /^HTTP\/1\.1 405 /);
+      assert.match(answer, /does not carry CONNECT/);
+    } finally {
+      await server.close();
+    }
+  });
 });

@@ -160,6 +160,11 @@ export async function startMemberApiServer(o: MemberApiServerOptions): Promise<{
     const out = socketOut(socket);
     handle(req, out, { socket, head }).catch((err: unknown) => failed(out, err));
   });
+  // CONNECT (a tunnel to anywhere) is no Kubernetes request: answered 405, as the apiserver does.
+  server.on("connect", (_req: IncomingMessage, socket: Duplex) => {
+    socket.on("error", () => undefined);
+    sendStatus(socketOut(socket), 405, "MethodNotAllowed", "the member API does not carry CONNECT");
+  });
   server.headersTimeout = 20_000;
   server.requestTimeout = 0;
   await new Promise<void>((resolve, reject) => {
