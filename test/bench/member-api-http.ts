@@ -4,7 +4,7 @@
 // and the time (performance.now()) its line arrived. HTTP/1.1 on both sides (the member API
 // speaks nothing else; kubectl would use HTTP/2 against an apiserver).
 import { Agent, request } from "node:https";
-import type { IncomingMessage } from "node:http";
+import type { ClientRequest, IncomingMessage } from "node:http";
 import { gunzipSync } from "node:zlib";
 
 /** Where requests go: `base` is the path the Kubernetes API sits below ("" for an apiserver). */
@@ -107,60 +107,69 @@ export interface Watch {
   close(): void;
 }
 
-/** A watch (path with ?watch=1…): `onEvent` gets each event and the time its line was read. */
+/**
+ * A watch (path with ?watch=1…): `onEvent` gets each event and the time its line was read. One
+ * that fails before any answer on a kept-alive connection is sent once more, as `send` does.
+ */
 export function openWatch(ep: Endpoint, path: string, onEvent: (e: WatchEvent, at: number) => void, onEnd: (why: string) => void = () => undefined): Watch {
   let open = true;
+  let req: ClientRequest | undefined;
   let res: IncomingMessage | undefined;
-  const req = request({ ...ep.tls, agent: ep.agent, host: ep.host, port: ep.port, method: "GET", path: `${ep.base}${path}`, headers: { ...ep.headers, accept: "application/json", "user-agent": KUBECTL_LIST_HEADERS["user-agent"] as string } });
+  const ended = (why: string) => {
+    open = false;
+    onEnd(why);
+  };
   const ready = new Promise<void>((resolve, reject) => {
-    req.on("response", (r) => {
-      res = r;
-      if (r.statusCode !== 200) {
-        let body = "";
-        r.on("data", (c: Buffer) => (body += c.toString()));
-        r.on("end", () => {
-          open = false;
-          reject(new Error(`${ep.name} watch ${path}: HTTP ${r.statusCode} ${body.slice(0, 300)}`));
-          onEnd(`HTTP ${r.statusCode}`);
-        });
-        return;
-      }
-      resolve();
-      let pending = "";
-      r.on("data", (c: Buffer) => {
-        const at = performance.now();
-        pending += c.toString("utf8");
-        let nl: number;
-        while ((nl = pending.indexOf("\n")) >= 0) {
-          const line = pending.slice(0, nl);
-          pending = pending.slice(nl + 1);
-          if (line.trim() !== "") onEvent(JSON.parse(line) as WatchEvent, at);
+    const start = (again: boolean) => {
+      const r0 = request({ ...ep.tls, agent: ep.agent, host: ep.host, port: ep.port, method: "GET", path: `${ep.base}${path}`, headers: { ...ep.headers, accept: "application/json", "user-agent": KUBECTL_LIST_HEADERS["user-agent"] as string } });
+      req = r0;
+      r0.on("response", (r) => {
+        res = r;
+        if (r.statusCode !== 200) {
+          let body = "";
+          r.on("data", (c: Buffer) => (body += c.toString()));
+          r.on("end", () => {
+            reject(new Error(`${ep.name} watch ${path}: HTTP ${r.statusCode} ${body.slice(0, 300)}`));
+            ended(`HTTP ${r.statusCode}`);
+          });
+          return;
         }
+        resolve();
+        let pending = "";
+        r.on("data", (c: Buffer) => {
+          const at = performance.now();
+          pending += c.toString("utf8");
+          for (let nl = pending.indexOf("\n"); nl >= 0; nl = pending.indexOf("\n")) {
+            const line = pending.slice(0, nl);
+            pending = pending.slice(nl + 1);
+            if (line.trim() !== "") onEvent(JSON.parse(line) as WatchEvent, at);
+          }
+        });
+        r.on("end", () => ended("the watch ended"));
+        r.on("error", (err) => ended(err.message));
       });
-      r.on("end", () => {
-        open = false;
-        onEnd("the watch ended");
+      r0.on("error", (err) => {
+        if (!open) return;
+        if (res === undefined && r0.reusedSocket && !again) {
+          ep.retried++;
+          start(true);
+          return;
+        }
+        reject(err);
+        ended(err.message);
       });
-      r.on("error", (err) => {
-        open = false;
-        onEnd(err.message);
-      });
-    });
-    req.on("error", (err) => {
-      open = false;
-      reject(err);
-      onEnd(err.message);
-    });
+      r0.end();
+    };
+    start(false);
   });
   ready.catch(() => undefined);
-  req.end();
   return {
     ready,
     open: () => open,
     close: () => {
       open = false;
       res?.destroy();
-      req.destroy();
+      req?.destroy();
     },
   };
 }

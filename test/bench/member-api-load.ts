@@ -41,7 +41,8 @@ interface Expectation {
 /**
  * `clients` watches on each endpoint of `sides` on the ConfigMap `name` in `namespace`; `changes`
  * times `write(v)` changes its data.v, each timed until every watch on both sides shows it (one
- * sample per watch; a watch that does not within timeoutMs counts as missed).
+ * sample per watch; a watch that does not within timeoutMs counts as missed, one that could not
+ * be opened as failed once).
  */
 export async function watchLevel(sides: Record<string, Endpoint>, clients: number, o: { namespace: string; name: string; changes: number; timeoutMs: number; write: (v: string) => Promise<void>; tag: string }): Promise<Record<string, Timed & { missed: number }>> {
   const path = `/api/v1/namespaces/${o.namespace}/configmaps?watch=1&allowWatchBookmarks=true&fieldSelector=metadata.name%3D${o.name}`;
@@ -49,6 +50,7 @@ export async function watchLevel(sides: Record<string, Endpoint>, clients: numbe
   const result = Object.fromEntries(names.map((n) => [n, { ms: [] as number[], failed: new Map<string, number>(), missed: 0 }]));
   let current: Expectation | undefined;
   const watches: { side: string; w: Watch }[] = [];
+  let live = 0;
   let id = 0;
   for (const side of names) {
     for (let i = 0; i < clients; i++) {
@@ -57,13 +59,17 @@ export async function watchLevel(sides: Record<string, Endpoint>, clients: numbe
         const x = current;
         if (x === undefined || e.object.data?.v !== x.v || x.at.has(key)) return;
         x.at.set(key, at);
-        if (x.at.size === watches.length) x.done();
+        if (x.at.size === live) x.done();
       });
       watches.push({ side, w });
     }
   }
   try {
-    await Promise.all(watches.map((x) => x.w.ready));
+    const opened = await Promise.allSettled(watches.map((x) => x.w.ready));
+    opened.forEach((o, key) => {
+      if (o.status === "rejected") fail(result[(watches[key] as { side: string }).side] as Timed, `watch: ${String((o.reason as Error).message).slice(0, 80)}`);
+    });
+    live = opened.filter((o) => o.status === "fulfilled").length;
     for (let i = 0; i < o.changes; i++) {
       const x: Expectation = { v: `${o.tag}-${i}`, at: new Map(), done: () => undefined };
       const seen = new Promise<void>((resolve) => {
@@ -76,6 +82,7 @@ export async function watchLevel(sides: Record<string, Endpoint>, clients: numbe
       await seen;
       current = undefined;
       watches.forEach(({ side, w }, key) => {
+        if (opened[key]?.status !== "fulfilled") return;
         const r = result[side] as Timed & { missed: number };
         const at = x.at.get(key);
         if (at !== undefined) r.ms.push(at - t0);
