@@ -165,6 +165,8 @@ export async function startMemberApiServer(o: MemberApiServerOptions): Promise<{
     socket.on("error", () => undefined);
     sendStatus(socketOut(socket), 405, "MethodNotAllowed", "the member API does not carry CONNECT");
   });
+  // An idle connection stays 90 s, as the apiserver's own does: a client that reuses it as it closes would see a broken request.
+  server.keepAliveTimeout = 90_000;
   server.headersTimeout = 20_000;
   server.requestTimeout = 0;
   await new Promise<void>((resolve, reject) => {
