@@ -123,6 +123,18 @@ export const REASON_SENTENCES: Readonly<Record<string, string>> = {
   AnnotationsConflict: "The exports' exportedAnnotations differ; the import carries the oldest export's set.",
   IPFamilyConflict: "An export shares no IP family with the oldest export; its endpoints may not be reachable through the import.",
   ExportsWithdrawn: "No cluster exports the Service any more (each export was deleted, or its Service), so the import leaves the member.",
+  // The member API's answers (issue 41, member-api/ and agent/member-api/), as the apiserver words them.
+  NotFound: "The member API has no such cluster, or the path names no member endpoint (/clusters/<name>/…).",
+  Unauthorized: "The member API needs a client certificate from the fleet's CA: an admin's or a viewer's.",
+  TooManyRequests: "The member (through this replica, or its agent) has its most member API requests in flight; retry after Retry-After.",
+  MethodNotAllowed: "The member API does not carry this HTTP method (it carries GET, HEAD, POST, PUT, PATCH and DELETE).",
+  InternalError: "The agent or the control plane failed on a member API request (the member's apiserver could not be reached, or its answer could not be passed on).",
+  // ClusterProfile conditions (issue 41, cluster-profiles/): whether a member's agent joined, and a name another cluster manager holds.
+  AgentJoined: "The member's agent reported to the control plane: the cluster is part of the fleet.",
+  AgentNotConnected: "No agent has connected for this Cluster yet, so it has not joined the fleet.",
+  NoHeartbeatYet: "The control plane has not judged the cluster's health yet: no heartbeat from its agent.",
+  Unjoining: "The Cluster is being removed from the fleet; its profile goes with it.",
+  ClusterProfileConflict: "A ClusterProfile of another cluster manager holds this Cluster's name, so Flotilla publishes none for it.",
 };
 
 /** Reasons made from a prefix and a word (a template literal in the source): "Rollout*" → RolloutPaused, … */
