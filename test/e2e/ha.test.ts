@@ -168,7 +168,7 @@ describe("control plane high availability", () => {
     // waits on it: the deletion is under way when the replica that last heard it dies.
     await flotilla.stopAgent(member.name);
     await kubectl(control, ["delete", "cm", "-n", "ha", "doomed-2", "--wait=false"]);
-    await waitingForRemoval(control, "doomed-2", member.name);
+    await waitingForRemoval(control, "doomed-2", member.name, () => `first replica (hears the member):\n${flotilla.controlPlane.tail(40)}\nleader:\n${spare.process.tail(30)}`);
     await flotilla.controlPlane.kill();
     // Its pod is replaced by one of another name, which the agent reaches (a standby: not the leader).
     const replacement = await flotilla.startReplica();
@@ -185,13 +185,19 @@ describe("control plane high availability", () => {
   });
 });
 
-/** Waits until the template's binding is being deleted and waits on the member's confirmation. */
-async function waitingForRemoval(control: Cluster, template: string, member: string): Promise<void> {
-  await eventually(
-    "the binding waits for the member's removal",
-    () => getJson<BindingJson & { metadata: { deletionTimestamp?: string } }>(control, ["rb", "-n", "ha", `${template}-configmap`]),
-    (b) => b.metadata.deletionTimestamp !== undefined && clusterItem(b, member)?.reason === "WaitingForRemoval",
-  );
+/** Waits until the template's binding is being deleted and waits on the member's confirmation; a timeout shows the binding and what `logs` gives. */
+async function waitingForRemoval(control: Cluster, template: string, member: string, logs: () => string = () => ""): Promise<void> {
+  try {
+    await eventually(
+      "the binding waits for the member's removal",
+      () => getJson<BindingJson & { metadata: { deletionTimestamp?: string } }>(control, ["rb", "-n", "ha", `${template}-configmap`]),
+      (b) => b.metadata.deletionTimestamp !== undefined && clusterItem(b, member)?.reason === "WaitingForRemoval",
+    );
+  } catch (err) {
+    const rb = await kubectl(control, ["get", "rb", "-n", "ha", `${template}-configmap`, "-o", "json", "--show-managed-fields"]).catch((e: unknown) => String(e));
+    const cm = await kubectl(control, ["get", "cm", "-n", "ha", template, "-o", "json"]).catch((e: unknown) => String(e));
+    throw new Error(`${String(err)}\nbinding:\n${rb}\ntemplate:\n${cm}\n${logs()}`, { cause: err });
+  }
 }
 
 /** One line of the apiserver's audit log (Metadata level). */

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { reportLine } from "./file-times-reporter.ts";
+import { FAILURE_MESSAGE_CHARS } from "./test-events.ts";
 
 describe("reportLine", () => {
   const cwd = "/repo";
@@ -66,9 +67,14 @@ describe("reportLine", () => {
       line: { kind: "test", file: "test/a.test.ts", outcome: "todo" },
     },
     {
-      name: "a failed test",
-      event: { type: "test:fail", data: { name: "t", nesting: 0, file: "/repo/test/a.test.ts", entryFile: "/repo/test/a.test.ts", details: { type: "test", error: { failureType: "testCodeFailure" } } } },
-      line: { kind: "test", file: "test/a.test.ts", outcome: "failed" },
+      name: "a failed test: its name, and the message of what it threw on one line",
+      event: { type: "test:fail", data: { name: "t", nesting: 0, file: "/repo/test/a.test.ts", entryFile: "/repo/test/a.test.ts", details: { type: "test", error: { failureType: "testCodeFailure", message: "node's wrapper", cause: { message: "Expected values to be equal:\n\n  1 !== 2\n" } } } } },
+      line: { kind: "test", file: "test/a.test.ts", outcome: "failed", name: "t", error: "Expected values to be equal: ⏎ 1 !== 2" },
+    },
+    {
+      name: "a failed test without a cause: node's own message",
+      event: { type: "test:fail", data: { name: "t", nesting: 0, file: "/repo/test/a.test.ts", entryFile: "/repo/test/a.test.ts", details: { type: "test", error: { failureType: "hookFailed", message: "after hook failed" } } } },
+      line: { kind: "test", file: "test/a.test.ts", outcome: "failed", name: "t", error: "after hook failed" },
     },
     {
       name: "a test cancelled with its suite",
@@ -84,4 +90,10 @@ describe("reportLine", () => {
     { name: "other events", event: { type: "test:pass", data: { name: "x", nesting: 1, file: "/repo/test/a.test.ts" } }, line: undefined },
   ];
   for (const c of cases) it(c.name, () => assert.deepEqual(reportLine(c.event, cwd), c.line));
+
+  it("cuts a long failure message to FAILURE_MESSAGE_CHARS", () => {
+    const event = { type: "test:fail", data: { name: "t", nesting: 0, file: "/repo/test/a.test.ts", entryFile: "/repo/test/a.test.ts", details: { type: "test", error: { cause: "x".repeat(5000) } } } };
+    const line = reportLine(event, cwd);
+    assert.equal(line?.kind === "test" ? line.error : undefined, `${"x".repeat(FAILURE_MESSAGE_CHARS - 1)}…`);
+  });
 });

@@ -6,7 +6,7 @@
 import { relative } from "node:path";
 import type { TestEvent } from "node:test/reporters";
 import { SharedProcessReport } from "./shared-process-report.ts";
-import { type EventData, type TestOutcome, testOutcome } from "./test-events.ts";
+import { type EventData, failureMessage, type TestOutcome, testOutcome } from "./test-events.ts";
 
 export type { TestOutcome };
 
@@ -37,7 +37,10 @@ export interface FileCounts {
  * ended before it: a process.exit in a test), and each test's outcome as it ends (so a file that
  * dies midway still counts what ran).
  */
-export type ReportLine = ({ kind: "file" } & FileTime) | ({ kind: "counts" } & FileCounts) | { kind: "test"; file: string; outcome: TestOutcome };
+export type ReportLine =
+  | ({ kind: "file" } & FileTime)
+  | ({ kind: "counts" } & FileCounts)
+  | { kind: "test"; file: string; outcome: TestOutcome; name?: string; error?: string };
 
 
 /**
@@ -54,12 +57,18 @@ export function reportLine(event: { type: string; data: unknown }, cwd: string):
   }
   const outcome = testOutcome(event);
   // A test defined in a shared fixtures file belongs to the test file that ran it.
-  if (outcome !== undefined && data.entryFile !== undefined) return { kind: "test", file: relative(cwd, data.entryFile), outcome };
+  if (outcome !== undefined && data.entryFile !== undefined) return { kind: "test", file: relative(cwd, data.entryFile), outcome, ...failure(event, outcome) };
   if (event.type === "test:summary" && data.counts !== undefined) {
     const c = data.counts;
     return { kind: "counts", file, tests: c.tests, passed: c.passed, failed: c.failed, skipped: c.skipped, cancelled: c.cancelled, todo: c.todo };
   }
   return undefined;
+}
+
+/** A failed test's name and message, which the runner repeats in its closing lines. */
+export function failure(event: { type: string; data: unknown }, outcome: TestOutcome): { name?: string; error?: string } {
+  if (outcome !== "failed") return {};
+  return { name: (event.data as EventData).name, error: failureMessage(event) };
 }
 
 /** Set by the runner on a job whose files run in one process (`--test-isolation=none`). */

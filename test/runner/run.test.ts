@@ -66,6 +66,8 @@ describe("test/runner/run.ts", () => {
     const r = await runSuite([failing, fast]);
     assert.equal(r.code, 1, r.out);
     assert.match(r.out, /on purpose/);
+    // The closing lines name the failed test and its message, so a run's tail says what broke.
+    assert.match(r.out, /\nfailed test: test\/failing\.test\.mjs › fails: on purpose\n/);
     assert.equal(lastLine(r.out), "tests: 1 passed, 1 failed, 1 skipped");
   });
 

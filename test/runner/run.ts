@@ -373,6 +373,7 @@ async function finish(opts: Options, results: JobResult[], previous: Times, wall
   for (const line of budgetReport(verdict, opts.budgetMs)) console.log(line);
   const suite = judgeSuite(results.map((r) => ({ name: r.job.name, files: r.job.files, code: r.code, lines: r.lines })));
   for (const p of [...suite.problems, ...besideProblems]) console.log(`failed: ${p}`);
+  for (const f of suite.failures) console.log(`failed test: ${f}`);
   const times: Times = {
     jobs: { ...previous.jobs, ...Object.fromEntries(results.map((r) => [r.job.name, r.ms])) },
     files: { ...previous.files, ...Object.fromEntries(fileTimes.map((t) => [t.file, t.ms])) },

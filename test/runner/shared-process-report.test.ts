@@ -73,4 +73,10 @@ describe("SharedProcessReport: files that ran in one process", () => {
     assert.deepEqual(r.take(pass("nested", 1, "x.fixtures.ts")), []);
     assert.deepEqual(r.take(pass("top", 0, "a.test.ts", "suite")), [{ kind: "test", file: "a.test.ts", outcome: "passed" }]);
   });
+
+  it("a failed nested test keeps its name and message for the runner's closing lines", () => {
+    const r = new SharedProcessReport("/repo");
+    assert.deepEqual(r.take(fail("inner", 1, "a.test.ts", "test", { details: { type: "test", error: { cause: { message: "boom" } } } })), []);
+    assert.deepEqual(r.take(fail("outer", 0, "a.test.ts", "suite")), [{ kind: "test", file: "a.test.ts", outcome: "failed", name: "inner", error: "boom" }]);
+  });
 });

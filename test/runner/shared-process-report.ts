@@ -8,8 +8,14 @@
 // seen here: an import that throws after the file registered a test (node keeps the error only
 // for a file that registered none), which a process per file reported as a failed file.
 import { relative } from "node:path";
-import type { ReportLine } from "./file-times-reporter.ts";
+import { failure, type ReportLine } from "./file-times-reporter.ts";
 import { type EventData, type TestOutcome, testOutcome } from "./test-events.ts";
+
+interface Ended {
+  outcome: TestOutcome;
+  name?: string;
+  error?: string;
+}
 
 interface FileSoFar {
   ms: number;
@@ -19,8 +25,8 @@ interface FileSoFar {
 
 export class SharedProcessReport {
   private readonly cwd: string;
-  /** Outcomes of nested tests whose top-level test has not ended yet. */
-  private nested: TestOutcome[] = [];
+  /** Outcomes of nested tests whose top-level test has not ended yet, with a failure's name and message. */
+  private nested: Ended[] = [];
   private readonly files = new Map<string, FileSoFar>();
 
   constructor(cwd: string) {
@@ -34,7 +40,7 @@ export class SharedProcessReport {
     if (event.type !== "test:pass" && event.type !== "test:fail") return [];
     const outcome = testOutcome(event);
     if ((data.nesting ?? 0) > 0) {
-      if (outcome !== undefined) this.nested.push(outcome);
+      if (outcome !== undefined) this.nested.push({ outcome, ...failure(event, outcome) });
       return [];
     }
     // A top-level test or suite, or a file that did not load (a failed test named after it).
@@ -43,14 +49,14 @@ export class SharedProcessReport {
     // Node stands a test named after the file in for a file that registered none: it passes
     // unless the import threw. A pass of it is no test: the file then "ran no test".
     const standIn = data.name === file && event.type === "test:pass";
-    const outcomes = [...this.nested, ...(outcome === undefined || standIn ? [] : [outcome])];
+    const outcomes = [...this.nested, ...(outcome === undefined || standIn ? [] : [{ outcome, ...failure(event, outcome) }])];
     this.nested = [];
     const soFar = this.files.get(file) ?? { ms: 0, passed: true, outcomes: [] };
     soFar.ms += data.details?.duration_ms ?? 0;
     soFar.passed &&= event.type === "test:pass";
-    soFar.outcomes.push(...outcomes);
+    soFar.outcomes.push(...outcomes.map((o) => o.outcome));
     this.files.set(file, soFar);
-    return outcomes.map((o) => ({ kind: "test", file, outcome: o }));
+    return outcomes.map((o) => ({ kind: "test", file, ...o }));
   }
 
   private summary(): ReportLine[] {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { ReportLine, TestOutcome } from "./file-times-reporter.ts";
-import { type JobReport, judgeSuite } from "./suite-verdict.ts";
+import { type JobReport, judgeSuite, MAX_FAILURE_LINES } from "./suite-verdict.ts";
 
 const ran = (file: string, outcomes: TestOutcome[], passed = !outcomes.some((o) => o === "failed" || o === "cancelled")): ReportLine[] => [
   ...outcomes.map((outcome): ReportLine => ({ kind: "test", file, outcome })),
@@ -50,4 +50,14 @@ describe("judgeSuite", () => {
       assert.deepEqual(v.problems, c.problems);
     });
   }
+
+  it("names each failed test with its message, the first MAX_FAILURE_LINES of them", () => {
+    const failedLine = (file: string, name: string): ReportLine => ({ kind: "test", file, outcome: "failed", name, error: `${name} broke` });
+    const one = judgeSuite([job(["a"], [failedLine("a", "t1"), { kind: "test", file: "a", outcome: "passed" }, ...ran("a", [], false)], 1)]);
+    assert.deepEqual(one.failures, ["a › t1: t1 broke"]);
+    const many = Array.from({ length: MAX_FAILURE_LINES + 3 }, (_, i) => failedLine("a", `t${i}`));
+    const v = judgeSuite([job(["a"], [...many, ...ran("a", [], false)], 1)]);
+    assert.equal(v.failures.length, MAX_FAILURE_LINES + 1);
+    assert.equal(v.failures.at(-1), "… and 3 more failed tests");
+  });
 });

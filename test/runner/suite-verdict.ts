@@ -18,18 +18,25 @@ export interface SuiteVerdict {
   skipped: number;
   /** Why the run fails, one line each (empty when every file ran its tests and passed). */
   problems: string[];
+  /** Each failed test, `file › name: message`, at most MAX_FAILURE_LINES of them, so the run's last lines say what broke. */
+  failures: string[];
 }
+
+/** How many failed tests the closing lines name (a run that breaks everything names the first ones). */
+export const MAX_FAILURE_LINES = 20;
 
 export function judgeSuite(jobs: readonly JobReport[]): SuiteVerdict {
   let passed = 0;
   let failed = 0;
   let skipped = 0;
   const problems: string[] = [];
+  const failures: string[] = [];
   if (jobs.length === 0) problems.push("no test file to run");
   for (const job of jobs) {
     let jobFailures = 0;
     for (const file of job.files) {
       const lines = job.lines.filter((l) => l.file === file);
+      for (const l of lines) if (l.kind === "test" && l.outcome === "failed") failures.push(`${file} › ${l.name ?? "(unnamed)"}: ${l.error ?? "(no message)"}`);
       const tests = lines.flatMap((l) => (l.kind === "test" ? [l.outcome] : []));
       const own = lines.find((l) => l.kind === "file");
       const summary = lines.find((l) => l.kind === "counts");
@@ -61,5 +68,6 @@ export function judgeSuite(jobs: readonly JobReport[]): SuiteVerdict {
       failed++;
     }
   }
-  return { passed, failed, skipped, problems };
+  const more = failures.length - MAX_FAILURE_LINES;
+  return { passed, failed, skipped, problems, failures: more > 0 ? [...failures.slice(0, MAX_FAILURE_LINES), `… and ${more} more failed tests`] : failures };
 }

@@ -11,7 +11,7 @@ export interface EventData {
   entryFile?: string;
   skip?: unknown;
   todo?: unknown;
-  details?: { duration_ms?: number; passed?: boolean; type?: string; error?: { failureType?: string } };
+  details?: { duration_ms?: number; passed?: boolean; type?: string; error?: { failureType?: string; message?: string; cause?: unknown } };
   counts?: { tests: number; passed: number; failed: number; skipped: number; cancelled: number; todo: number };
 }
 
@@ -29,4 +29,21 @@ export function testOutcome(event: { type: string; data: unknown }): TestOutcome
   if (data.todo !== undefined && data.todo !== false) return "todo";
   if (event.type === "test:fail") return data.details?.error?.failureType === "cancelledByParent" ? "cancelled" : "failed";
   return data.skip !== undefined && data.skip !== false ? "skipped" : "passed";
+}
+
+/** The longest failure message the runner keeps for its closing lines. */
+export const FAILURE_MESSAGE_CHARS = 600;
+
+/**
+ * A failed test's message on one line, at most FAILURE_MESSAGE_CHARS long: the cause node wraps
+ * (the assertion or error the test threw), else node's own message.
+ */
+export function failureMessage(event: { type: string; data: unknown }): string | undefined {
+  if (event.type !== "test:fail") return undefined;
+  const error = (event.data as EventData).details?.error;
+  if (error === undefined) return undefined;
+  const cause = error.cause as { message?: unknown } | string | undefined;
+  const raw = typeof cause === "string" ? cause : typeof cause?.message === "string" ? cause.message : (error.message ?? "");
+  const line = raw.trim().replace(/\s*\n\s*/g, " ⏎ ");
+  return line.length > FAILURE_MESSAGE_CHARS ? `${line.slice(0, FAILURE_MESSAGE_CHARS - 1)}…` : line;
 }
