@@ -180,17 +180,22 @@ for (const [T, K] of [
     assert.deepEqual(got, { binding: 0, workCache: 1, status: 0, statusAtOnce: 0, bindingsRead: 0, clustersRead: 0 });
   });
 
-  it("(g) a report makes one status write; that write, back through the informer, makes none", async () => {
+  it("(g) the clusters' reports of one change make one status write; that write, back through the informer, makes none", async () => {
     const b = bindingsOfAll[2] as ResourceBinding;
     const key = templateKey(templates[2] as KubeObject);
-    ctx.statuses.set("m0", { workKey: key, observedHash: "h2", applied: true, available: true, reason: "", message: "", manifests: [], deleted: false });
+    const report = (cluster: string) => ({ workKey: key, observedHash: ctx.works.get(cluster, key)?.hash ?? "", applied: true, available: true, reason: "", message: "", manifests: [], deleted: false });
+    const [first, ...rest] = b.spec.clusters.map((c) => c.name);
     applied.length = 0;
+    ctx.statuses.set(first ?? "", report(first ?? ""));
     await controllers.status.process(key);
-    assert.equal(applied.length, 1);
+    assert.equal(applied.length, 0, "one cluster's ack of a change the others have not answered yet: no write");
+    for (const c of rest) ctx.statuses.set(c, report(c));
+    await controllers.status.process(key);
+    assert.equal(applied.length, 1, "the last ack: one write");
     const written = applied[0]?.body.status;
     // The merged entries, as the apiserver would answer them (this replica owns every entry here).
     bindings.put({ ...b, metadata: { ...b.metadata, resourceVersion: "9" }, status: written });
-    assert.equal(counts.status?.now.has(key), false, "an update of status only waits for the coalescing window");
+    assert.equal(counts.status?.now.has(key), false, "an update of status only waits for the gathering window");
     await controllers.status.process(key);
     assert.equal(applied.length, 1, "nothing new to write");
   });

@@ -10,7 +10,7 @@ import { aggregateStatus } from "./aggregate-status.ts";
 import { clusterView } from "./cluster-view.ts";
 import { type EventRecorder, involvedObjectOf, newFailures } from "./event-recorder.ts";
 import type { ScheduleOutcomes } from "../scheduling/schedule-outcomes.ts";
-import { BINDING_FINALIZER } from "../scheduling/binding-spec.ts";
+import { ignoreNotFound, releaseBindingFinalizer } from "./binding-finalizer.ts";
 import { leaderStatus } from "./leader-status.ts";
 import { DEFAULT_STATUS_ENTRIES, expectedHashes } from "./binding-summary.ts";
 import type { Caches } from "../caches/caches.ts";
@@ -18,13 +18,12 @@ import type { StatusStore } from "./status-store.ts";
 import { templateStatusPatch } from "./template-status.ts";
 import { fleetRolloutFailure } from "./rollout-status.ts";
 import { staleEntryPatch } from "./stale-entries.ts";
+import { GATHER_MS, MIN_WRITE_INTERVAL_MS, StatusWriteTimes, unsettledClusters } from "./status-settle.ts";
 import type { TemplateInformers } from "../detector/template-informers.ts";
 import type { WorkStore } from "../works/work-store.ts";
 
 /** The leader's field manager for the template's .status. */
 const FIELD_MANAGER = "flotilla-status-controller";
-/** Reports for one Work that arrive within this window become one write. */
-const COALESCE_MS = 1000;
 
 /**
  * Folds agents' reports into ResourceBinding status and the fleet sum into the template's
@@ -61,6 +60,8 @@ export class StatusController {
   private leadingSince = Date.now();
   /** What this replica last wrote as its entries, per template key (skips identical writes). */
   private readonly lastEntries = new Map<string, string>();
+  /** When each binding's differing status is due (status-settle.ts). */
+  private readonly writeTimes = new StatusWriteTimes();
 
   constructor(opts: {
     caches: Caches;
@@ -99,11 +100,11 @@ export class StatusController {
     this.log = opts.log;
     this.events = opts.events;
     this.controller = new Controller({ name: "status", reconcile: (k) => this.reconcile(k), log: opts.log, workers: 4 });
-    // A new binding's first status write waits for the window too: the agents' first reports,
-    // which arrive within it, join that write instead of making a second one.
+    // A new binding's first status write waits for its clusters' first answers (status-settle.ts),
+    // which then join that write instead of making a second one.
     const added = (b: ResourceBinding) => this.later(templateKeyOfBinding(b));
     // A write of status only (ours, coming back through the informer, or another replica's
-    // entries) joins the reports' coalescing window: at most one write per binding per window.
+    // entries) is gathered like a report.
     const updated = (b: ResourceBinding) => {
       const key = templateKeyOfBinding(b);
       if (this.caches.bindingIndex.statusOnly(key)) this.later(key);
@@ -135,7 +136,7 @@ export class StatusController {
   }
 
   private later(key: string): void {
-    this.controller.queue.addAfter(key, COALESCE_MS);
+    this.controller.queue.addAfter(key, GATHER_MS);
   }
 
   private async reconcile(key: string): Promise<ReconcileResult> {
@@ -144,6 +145,7 @@ export class StatusController {
     if (binding === undefined) {
       this.statuses.drop(key);
       this.lastEntries.delete(key);
+      this.writeTimes.forget(key);
       this.caches.bindingEntries.drop(key);
       return undefined;
     }
@@ -212,6 +214,11 @@ export class StatusController {
     const mine = canonicalJson(status);
     // Skip when the binding already says so, or when we just wrote exactly this (the cache lags).
     if (mine !== canonicalJson(current) && this.lastEntries.get(key) !== mine) {
+      // A change is written once its clusters answered it, or when it waited long enough (status-settle.ts).
+      const unsettled = unsettledClusters({ entries, targets: deleting ? [] : targets, owned, notReady, expectedHash, renderErrors });
+      const waitMs = this.writeTimes.waitMs(key, unsettled.length === 0, Date.now());
+      if (waitMs > 0) return { requeueAfterMs: waitMs };
+      this.writeTimes.wrote(key, Date.now());
       this.writes.bindingStatus++;
       const applied = await this.rest.apply<ResourceBinding>(path, { ...meta, status }, this.entriesManager).catch(ignoreNotFound);
       this.lastEntries.set(key, mine);
@@ -231,7 +238,7 @@ export class StatusController {
       // What this write newly shows as failing (our clusters' entries; Scheduled on the leader) becomes Events.
       const template = this.events && this.templates.get(ref);
       if (template) for (const f of newFailures(before, { ...status, aggregatedStatus: entries }, new Set(targets))) void this.events?.record(involvedObjectOf(template), f);
-    }
+    } else this.writeTimes.caughtUp(key);
     if (!leader) return undefined;
 
     if (deleting && merged.length === 0 && entries.length === 0) {
@@ -241,7 +248,7 @@ export class StatusController {
       return undefined;
     }
     // While clusters a bounded status left out are not heard again yet, the template's sums wait too (until the grace ends).
-    if (held) return { requeueAfterMs: Math.max(COALESCE_MS, this.leadingSince + this.startupGraceMs - Date.now()) };
+    if (held) return { requeueAfterMs: Math.max(MIN_WRITE_INTERVAL_MS, this.leadingSince + this.startupGraceMs - Date.now()) };
     if (!deleting) await this.writeTemplateStatus(key, targets, merged, binding.spec.rollout === undefined ? undefined : fleetRolloutFailure(binding.status?.rollout));
     return undefined;
   }
@@ -257,15 +264,8 @@ export class StatusController {
   }
 
   private async releaseFinalizer(binding: ResourceBinding, why: string): Promise<void> {
-    const finalizers = binding.metadata.finalizers ?? [];
-    if (!finalizers.includes(BINDING_FINALIZER)) return;
+    if (!(await releaseBindingFinalizer(this.rest, binding))) return;
     this.writes.finalizer++;
-    const resource = binding.metadata.namespace ? RESOURCES.resourceBinding : RESOURCES.clusterResourceBinding;
-    await this.rest
-      .mergePatch(objectPath(resource, binding.metadata.namespace, binding.metadata.name ?? ""), {
-        metadata: { finalizers: finalizers.filter((f) => f !== BINDING_FINALIZER), resourceVersion: binding.metadata.resourceVersion },
-      })
-      .catch(ignoreNotFound);
     this.log.info({ binding: binding.metadata.name, namespace: binding.metadata.namespace }, why);
   }
 
@@ -292,7 +292,4 @@ export class StatusController {
   }
 }
 
-function ignoreNotFound(err: unknown): void {
-  if (!isKubeStatus(err, 404)) throw err;
-}
 

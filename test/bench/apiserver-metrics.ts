@@ -75,3 +75,9 @@ export function writesDiff(before: Map<string, WriteCounts>, after: Map<string, 
 
 /** Whether a write key counts Lease writes (leader election, node and cluster heartbeats). */
 export const isLease = (key: string) => / leases( \(|$)/.test(key);
+
+/**
+ * Whether a control-cluster write key comes with time, not with templates: Leases (leader
+ * election), Cluster status (heartbeats), and refused requests (not 2xx).
+ */
+export const isBackgroundWrite = (key: string) => isLease(key) || key.includes(" clusters/status") || / \(\d+\)$/.test(key);

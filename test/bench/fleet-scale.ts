@@ -31,7 +31,7 @@ import { RESOURCES } from "../../shared/api/resources.ts";
 import { collectionPath, KubeRest, objectPath, type ResourceInfo } from "../../shared/kube-rest.ts";
 import { workKey } from "../../shared/work-key.ts";
 import { type Fleet, startFleet } from "../env/fleet.ts";
-import { apiserverWrites, diffWrites, formatWrites, totalWrites } from "./apiserver-metrics.ts";
+import { apiserverWrites, diffWrites, formatWrites, isBackgroundWrite as isBackground, totalWrites } from "./apiserver-metrics.ts";
 import { type BenchReplicas, startBenchReplicas } from "./fleet-replicas.ts";
 import { arrivalDelays, type FleetFigures, figuresLine, type MemoryFigures, memoryLine, quantile } from "./fleet-figures.ts";
 import type { Receipt } from "./fleet-sim-agent.ts";
@@ -115,9 +115,6 @@ async function pool<Item, R>(items: Item[], limit: number, fn: (item: Item) => P
   return out;
 }
 
-const isLease = (key: string) => / leases( \(|$)/.test(key);
-/** Writes that come with time, not with templates: Leases, Cluster status (heartbeats), refused requests. */
-const isBackground = (key: string) => isLease(key) || key.includes(" clusters/status") || / \(\d+\)$/.test(key);
 
 function configMap(name: string, data: Record<string, string>): unknown {
   return { apiVersion: "v1", kind: "ConfigMap", metadata: { name, namespace: NAMESPACE, labels: { [LABEL]: "yes" } }, data };

@@ -31,7 +31,7 @@ import { deployments } from "./member-deployments.ts";
 import type { Cluster } from "../env/cluster.ts";
 import { type Fleet, startFleet } from "../env/fleet.ts";
 import { type Flotilla, startFlotilla } from "../env/flotilla.ts";
-import { addWrites, formatWrites, isLease, totalWrites, type WriteCounts, writesDiff, writesOf } from "./apiserver-metrics.ts";
+import { addWrites, formatWrites, isBackgroundWrite, isLease, totalWrites, type WriteCounts, writesDiff, writesOf } from "./apiserver-metrics.ts";
 import { availableIn as availableInOf, awaitAll as awaitAllOf, benchDeployment, benchNames, reportMissing as reportMissingOf, secs, type Watched } from "./member-deployments.ts";
 import { cpuSeconds, mib, peakRssBytes, rssBytes } from "./rss.ts";
 
@@ -208,9 +208,7 @@ try {
     const delta = (name: string) => (cp1[name] ?? 0) - (cp0[name] ?? 0);
     const bindingStatus = delta("flotilla_binding_status_writes_total");
     const templateStatus = delta("flotilla_template_status_writes_total");
-    // Writes that come with time, not with templates: Leases (leader election), Cluster status
-    // (heartbeats), and refused requests (not 2xx).
-    const background = (k: string) => isLease(k) || k.startsWith("APPLY clusters/status") || / \(\d+\)$/.test(k);
+    const background = isBackgroundWrite;
     const perTemplate = totalWrites(cw, (k) => !background(k)) - benchOwn;
     console.log(`control cluster writes (apiserver_request_total, POST/PUT/PATCH/APPLY/DELETE): ${totalWrites(cw)} total, ${totalWrites(cw, background)} of them background (Leases, Cluster status, refused)`);
     console.log(`  ${formatWrites(cw)}`);

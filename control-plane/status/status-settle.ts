@@ -1,0 +1,98 @@
+// Issue 42: when a binding's status is written. Pure decisions and the per-binding times they
+// read. A change is written once its clusters have answered it (settled), not on a timer that
+// splits one change's acknowledgements into several writes: a Deployment costs one binding-status
+// write on its way to Available, whatever the fleet's size. A change that does not settle is
+// written after MAX_SETTLE_MS with what is known, and a binding whose status churns is written at
+// most once per MIN_WRITE_INTERVAL_MS.
+import type { AggregatedStatusItem } from "../../shared/api/types.ts";
+
+/** Reports for one binding that arrive within this window are looked at together (one reconcile). */
+export const GATHER_MS = 100;
+/** The least time between two status writes of one binding. */
+export const MIN_WRITE_INTERVAL_MS = 1000;
+/** The longest a change waits for the rest of its clusters' answers before what is known is written. */
+export const MAX_SETTLE_MS = 5000;
+
+/** The entry words that are an answer in themselves (the cluster will say nothing more of this Work until something changes). */
+const SETTLED_REMOVAL = "DeletionHeld";
+
+export interface SettleInput {
+  /** This replica's entries (the clusters it owns), as it would write them. */
+  entries: readonly AggregatedStatusItem[];
+  /** The binding's target clusters (none while it is deleted). */
+  targets: readonly string[];
+  /** The clusters this replica writes entries for. */
+  owned: ReadonlySet<string>;
+  /** Clusters whose Ready condition is not True: their entry says so, and nothing more is awaited. */
+  notReady: ReadonlySet<string>;
+  /** The current Work's hash per target cluster (absent: not rendered, or it could not be). */
+  expectedHash: Readonly<Record<string, string>>;
+  /** Target clusters whose Work could not be rendered: their entry says why. */
+  renderErrors: ReadonlyMap<string, string>;
+}
+
+/**
+ * The owned clusters whose answer to the current change is still to come: a target that has not
+ * reported the current Work (or whose Work is not rendered yet), a workload still Progressing, a
+ * cluster still to confirm a removal. A cluster that is not Ready, a failure word, a held deletion
+ * and a render error are answers.
+ */
+export function unsettledClusters(input: SettleInput): string[] {
+  const out: string[] = [];
+  const entries = new Map(input.entries.map((e) => [e.clusterName, e]));
+  const targets = new Set(input.targets);
+  for (const cluster of targets) {
+    if (!input.owned.has(cluster) || input.notReady.has(cluster) || input.renderErrors.has(cluster)) continue;
+    const entry = entries.get(cluster);
+    const hash = input.expectedHash[cluster];
+    if (entry === undefined || hash === undefined || entry.observedHash !== hash) out.push(cluster);
+    else if ((entry.reason ?? "") === "" && entry.health === "Progressing") out.push(cluster);
+  }
+  for (const entry of input.entries) {
+    if (targets.has(entry.clusterName) || input.notReady.has(entry.clusterName)) continue;
+    if (entry.reason !== SETTLED_REMOVAL) out.push(entry.clusterName);
+  }
+  return out;
+}
+
+/**
+ * When a status that differs from the written one is due (ms since the epoch): at once when
+ * settled, else MAX_SETTLE_MS after the change was first seen; never sooner than
+ * MIN_WRITE_INTERVAL_MS after the binding's last write.
+ */
+export function writeDueAt(input: { settled: boolean; now: number; pendingSince: number; lastWriteAt: number | undefined }): number {
+  const earliest = input.lastWriteAt === undefined ? input.now : input.lastWriteAt + MIN_WRITE_INTERVAL_MS;
+  return Math.max(earliest, input.settled ? input.now : input.pendingSince + MAX_SETTLE_MS);
+}
+
+/** Per binding key: when an unwritten change was first seen, and when the status was last written. */
+export class StatusWriteTimes {
+  private readonly pendingSince = new Map<string, number>();
+  private readonly lastWriteAt = new Map<string, number>();
+
+  /** How long until a differing status of key is written (0: now). */
+  waitMs(key: string, settled: boolean, now: number): number {
+    let since = this.pendingSince.get(key);
+    if (since === undefined) {
+      since = now;
+      this.pendingSince.set(key, now);
+    }
+    return Math.max(0, writeDueAt({ settled, now, pendingSince: since, lastWriteAt: this.lastWriteAt.get(key) }) - now);
+  }
+
+  /** The status of key was written (or needs no write any more). */
+  wrote(key: string, now: number): void {
+    this.pendingSince.delete(key);
+    this.lastWriteAt.set(key, now);
+  }
+
+  /** Nothing differs any more: the next change starts its own wait. */
+  caughtUp(key: string): void {
+    this.pendingSince.delete(key);
+  }
+
+  forget(key: string): void {
+    this.pendingSince.delete(key);
+    this.lastWriteAt.delete(key);
+  }
+}
