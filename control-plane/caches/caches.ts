@@ -12,10 +12,11 @@ import type { Cluster, ControllerRevision, KubeObject, OverridePolicy, Propagati
 import { Informer } from "../../shared/informer.ts";
 import { BindingIndex, policyId } from "./binding-index.ts";
 import { BindingEntries } from "./binding-entries.ts";
+import { BindingsAhead } from "./bindings-ahead.ts";
 import type { KubeRest, ResourceInfo } from "../../shared/kube-rest.ts";
 import { bindingName, bindsRef, isCurrentBinding, legacyBindingName } from "../scheduling/binding-spec.ts";
 import { noExecuteAsNoSchedule } from "../scheduling/no-execute.ts";
-import type { WorkRef } from "../../shared/work-key.ts";
+import { templateKeyOfBinding, type WorkRef } from "../../shared/work-key.ts";
 
 /** The informers over Flotilla's own kinds, shared by every controller of the process. */
 export class Caches {
@@ -59,6 +60,8 @@ export class Caches {
   readonly bindingIndex = new BindingIndex();
   /** Issue 25: every cluster's entry of the bindings whose status lists only some (the status controller's). */
   readonly bindingEntries = new BindingEntries();
+  /** Issue 42: new bindings being written, rendered from before the informer holds them. */
+  readonly bindingsAhead = new BindingsAhead();
 
   /** informer: how each informer is made (tests feed events through stand-ins). */
   constructor(kc: KubeConfig, rest: KubeRest, log: Logger, informer?: (resource: ResourceInfo) => Informer<unknown>) {
@@ -89,7 +92,11 @@ export class Caches {
     // Registered first, so every controller's handler reads the index with the event in it.
     // Only a template's current binding is indexed: one left under a legacy name (being moved)
     // must not unfile the current one when it goes.
-    const set = (b: ResourceBinding) => isCurrentBinding(b) && this.bindingIndex.set(b);
+    const set = (b: ResourceBinding) => {
+      if (!isCurrentBinding(b)) return;
+      this.bindingIndex.set(b);
+      this.bindingsAhead.landed(templateKeyOfBinding(b));
+    };
     const unset = (b: ResourceBinding) => isCurrentBinding(b) && this.bindingIndex.delete(b);
     for (const inf of [this.bindings, this.clusterBindings]) inf.on({ add: set, update: set, delete: unset });
   }

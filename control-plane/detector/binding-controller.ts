@@ -3,6 +3,7 @@ import { RESOURCES } from "../../shared/api/resources.ts";
 import type { KubeObject, PropagationPolicy, ResourceBinding } from "../../shared/api/types.ts";
 import { Controller, type ReconcileResult } from "../../shared/controller.ts";
 import { type KubeRest, objectPath } from "../../shared/kube-rest.ts";
+import { writeBinding } from "./write-binding.ts";
 import { type InterpreterRegistry, NATIVE_INTERPRETERS } from "../../shared/interpreter/registry.ts";
 import { parseWorkKey, templateKey, templateKeyOfBinding } from "../../shared/work-key.ts";
 import { BINDING_FINALIZER, bindingName, bindingUpToDate, isCurrentBinding, movedBinding } from "../scheduling/binding-spec.ts";
@@ -230,7 +231,9 @@ export class BindingController {
       await unreleaseBinding(this.rest, path, current);
       return undefined;
     }
-    if (current === undefined || !bindingUpToDate(current, desired)) await this.rest.apply(path, desired, FIELD_MANAGER);
+    // A new binding's Works go out while it is written (write-binding.ts).
+    const ahead = existing === undefined ? { bindings: this.caches.bindingsAhead, key } : undefined;
+    if (current === undefined || !bindingUpToDate(current, desired)) await writeBinding(this.rest, path, desired, FIELD_MANAGER, ahead);
     if (fresh.freshTrigger !== undefined) this.fresh.written(key, fresh.freshTrigger);
     await this.moved(legacy);
     return recheck;

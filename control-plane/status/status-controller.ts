@@ -142,6 +142,8 @@ export class StatusController {
   private async reconcile(key: string): Promise<ReconcileResult> {
     const ref = parseWorkKey(key);
     const binding = this.caches.bindingOf(ref);
+    // A binding still being written (its Works went out ahead of it): its reports wait for it.
+    if (binding === undefined && this.caches.bindingsAhead.get(key) !== undefined) return undefined;
     if (binding === undefined) {
       this.statuses.drop(key);
       this.lastEntries.delete(key);

@@ -46,6 +46,7 @@ export class WorkCache {
       if (!this.caches.bindingIndex.statusOnly(key) || (this.told.get(key) ?? "") !== toldDigest(b)) this.controller.enqueue(key);
     };
     this.revisions?.onChange((key) => this.controller.enqueue(key));
+    this.caches.bindingsAhead.onChange((key) => this.controller.enqueue(key));
     for (const inf of [this.caches.bindings, this.caches.clusterBindings]) inf.on({ add: changed, update: updated, delete: changed });
     // Overrides depend on override policies and on the clusters' labels and fields: an override
     // policy's change re-renders the templates it selects or selected, a cluster's the Works on it.
@@ -83,7 +84,8 @@ export class WorkCache {
   /** Brings one template's Works in line with its binding. */
   reconcile(key: string): undefined {
     const ref = parseWorkKey(key);
-    const binding = this.caches.bindingOf(ref);
+    // A new binding being written renders now, not after its watch event (caches/bindings-ahead.ts).
+    const binding = this.caches.bindingOf(ref) ?? this.caches.bindingsAhead.get(key);
     const template = this.templates.get(ref);
     // Absence counts only from a synced informer (DESIGN §11): a template of a kind not watched
     // yet (its informer starting, or the kind not served) is unknown, and its Works stay as they are.

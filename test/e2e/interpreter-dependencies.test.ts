@@ -123,6 +123,8 @@ describe("dependencies a customization's GetDependencies names, on real members"
     // A Secret labelled to match after the Widget was placed follows it too.
     await apply(fleet.control, JSON.stringify(secret("widget-key-b", "widget")));
     for (const m of [m1, m2]) await eventually(`secret/widget-key-b in ${m.name}`, () => getJson<ObjectJson>(m, ["secret", "-n", NS, "widget-key-b"]), () => true);
+    // A new binding's Works go out while it is written (issue 42): the member may show it first.
+    await eventually("secret/widget-key-b's binding", () => getJson<ObjectJson>(fleet.control, ["rb", "-n", NS, "widget-key-b-secret"]), () => true);
 
     // The script fails for this Widget: its binding says why, and every dependency stays.
     const widgetBinding = async () => (await getJson<{ items: (BindingJson & { spec: { resource: { kind: string } } })[] }>(fleet.control, ["rb", "-n", NS]))?.items.find((b) => b.spec.resource.kind === "Widget");
