@@ -200,6 +200,18 @@ for (const [T, K] of [
     assert.equal(applied.length, 1, "nothing new to write");
   });
 
+  it("(h) the reports of a binding still being written wait for it; once nothing is written for it, they go", async () => {
+    const ahead = templateOf("ahead");
+    const key = templateKey(ahead);
+    ctx.statuses.set("m0", { workKey: key, observedHash: "h", applied: true, available: true, reason: "", message: "", manifests: [], deleted: false });
+    caches.bindingsAhead.writing(key, bindingOf(ahead, "all", names));
+    await controllers.status.process(key);
+    assert.equal(ctx.statuses.get(key).size, 1, "kept: the binding lands next, and the report is its only word from m0");
+    caches.bindingsAhead.failed(key);
+    await controllers.status.process(key);
+    assert.equal(ctx.statuses.get(key).size, 0, "no binding, none being written: dropped");
+  });
+
   it("a status reconcile of a binding on one cluster reads that cluster only", async (t) => {
     clusters.read = 0;
     await controllers.status.process(templateKey(templates[T] as KubeObject));
