@@ -137,7 +137,7 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Runn
   const creds = ServerCredentials.createSsl(Buffer.from(opts.tls.caPem), [{ cert_chain: Buffer.from(opts.tls.certPem), private_key: Buffer.from(opts.tls.keyPem) }], true);
   // Issue 42: with admissions limited, a new connection's TLS handshake waits for its admission too.
   const admissions = hub.hub.admissions;
-  const gated = admissions.limited && opts.agentAdmissionBeforeTls !== false ? await listenGated({ server, credentials: creds, listen: opts.grpcListen, admissions }) : undefined;
+  const gated = admissions.limited && opts.agentAdmissionBeforeTls !== false ? await listenGated({ server, credentials: creds, listen: opts.grpcListen, admissions, log }) : undefined;
   const grpcPort = gated?.port ?? (await new Promise<number>((resolve, reject) => server.bindAsync(opts.grpcListen, creds, (err, port) => (err ? reject(err) : resolve(port)))));
   for (const p of parts) await p.serve?.();
   ready = true;

@@ -70,7 +70,7 @@ describe("gated listener: connections admitted before TLS (issue 42)", () => {
   });
 
   async function listen(admissions: AgentAdmissions): Promise<number> {
-    const l = await listenGated({ server, credentials: serverCreds, listen: "127.0.0.1:0", admissions });
+    const l = await listenGated({ server, credentials: serverCreds, listen: "127.0.0.1:0", admissions, log: silentLogger() });
     listeners.push(l);
     return l.port;
   }

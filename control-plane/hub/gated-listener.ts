@@ -9,6 +9,7 @@
 // admits streams only, after TLS, as before).
 import { createServer, type Socket } from "node:net";
 import type { Server, ServerCredentials } from "@grpc/grpc-js";
+import type { Logger } from "pino";
 import { splitHostPort } from "../../shared/listen-address.ts";
 import { counterOf, gaugeOf } from "../../shared/metrics.ts";
 import { maxWaitingConnections } from "./admission-gate.ts";
@@ -26,7 +27,7 @@ function peerOf(socket: Socket): string {
 }
 
 /** Listens on `listen` (host:port) for the server's services, admitting new connections through `admissions`. */
-export async function listenGated(opts: { server: Server; credentials: ServerCredentials; listen: string; admissions: AgentAdmissions }): Promise<GatedListener> {
+export async function listenGated(opts: { server: Server; credentials: ServerCredentials; listen: string; admissions: AgentAdmissions; log: Logger }): Promise<GatedListener> {
   const { admissions } = opts;
   const injector = opts.server.createConnectionInjector(opts.credentials);
   const bound = maxWaitingConnections(admissions.rate);
@@ -71,6 +72,8 @@ export async function listenGated(opts: { server: Server; credentials: ServerCre
     tcp.once("error", reject);
     tcp.listen({ host, port }, () => {
       tcp.off("error", reject);
+      // An accept that failed (out of file descriptors): that connection is lost, the listener serves on.
+      tcp.on("error", (err) => opts.log.warn({ err: err.message }, "accepting a connection to the gRPC port failed"));
       resolve();
     });
   });
