@@ -79,6 +79,8 @@ export interface ControlPlaneOptions {
   agentMessageRate?: { qps: number; burst: number };
   /** New agent streams admitted per second per replica (issue 25, hub/admission-gate.ts); default: no limit. */
   agentAdmissions?: { perSecond: number; burst: number };
+  /** Issue 42: with admissions limited, a new connection's TLS handshake waits for its admission too (hub/gated-listener.ts); default true. */
+  agentAdmissionBeforeTls?: boolean;
   /** The largest gRPC message the hub accepts, in bytes (default 4 MiB). */
   maxReceiveMessageBytes?: number;
   /** Registration of new members and renewal of agent certificates; needs the CA's key. */

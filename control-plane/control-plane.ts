@@ -15,6 +15,7 @@ import { explain } from "./explain/index.ts";
 import { startDetector } from "./detector/index.ts";
 import { startDns } from "./dns/index.ts";
 import { startHub } from "./hub/index.ts";
+import { listenGated } from "./hub/gated-listener.ts";
 import { startAutoscaling } from "./autoscaling-controller/index.ts";
 import { startRebalancer } from "./rebalancer/index.ts";
 import { startTaintPolicy } from "./taint-policy/index.ts";
@@ -134,7 +135,10 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Runn
   const server = new Server({ "grpc.keepalive_time_ms": keepalive.intervalMs, "grpc.keepalive_timeout_ms": keepalive.timeoutMs, "grpc.max_receive_message_length": opts.maxReceiveMessageBytes ?? 4 * 1024 * 1024 });
   for (const s of parts.flatMap((p) => p.services ?? [])) server.addService(s.definition, s.implementation);
   const creds = ServerCredentials.createSsl(Buffer.from(opts.tls.caPem), [{ cert_chain: Buffer.from(opts.tls.certPem), private_key: Buffer.from(opts.tls.keyPem) }], true);
-  const grpcPort = await new Promise<number>((resolve, reject) => server.bindAsync(opts.grpcListen, creds, (err, port) => (err ? reject(err) : resolve(port))));
+  // Issue 42: with admissions limited, a new connection's TLS handshake waits for its admission too.
+  const admissions = hub.hub.admissions;
+  const gated = admissions.limited && opts.agentAdmissionBeforeTls !== false ? await listenGated({ server, credentials: creds, listen: opts.grpcListen, admissions, log }) : undefined;
+  const grpcPort = gated?.port ?? (await new Promise<number>((resolve, reject) => server.bindAsync(opts.grpcListen, creds, (err, port) => (err ? reject(err) : resolve(port)))));
   for (const p of parts) await p.serve?.();
   ready = true;
   log.info({ grpcPort }, "agent hub listening");
@@ -154,6 +158,7 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Runn
       ready = false;
       await elector?.stop();
       // Parts stop first (the hub ends its streams), so the listener has no call left to wait for.
+      gated?.close();
       await Promise.all([...parts.map((p) => p.stop?.()), shutdownServer(server)]);
       await Promise.all([...controllers, ...leaderControllers].map((c) => c.stop()));
       // Informers stop last: a reconcile still running must never read an emptied cache.

@@ -6,7 +6,7 @@ import { after, describe, it } from "node:test";
 import { Server, ServerCredentials } from "@grpc/grpc-js";
 import { Hub } from "../control-plane/hub/hub.ts";
 import { WorkStore } from "../control-plane/works/work-store.ts";
-import { AgentHubService } from "../shared/gen/flotilla/v1alpha1/agent.ts";
+import { AgentHubServiceEncodedOnce } from "../control-plane/hub/encoded-messages.ts";
 import { silentLogger } from "../shared/logger.ts";
 import { createCa, issueAgentCertificate, issueCertificate } from "../shared/pki.ts";
 import { SimAgent } from "./bench/fleet-sim-agent.ts";
@@ -35,7 +35,7 @@ describe("agents spread over replicas", () => {
       });
       hub.replicaCount = () => 2;
       const server = new Server();
-      server.addService(AgentHubService, hub.service());
+      server.addService(AgentHubServiceEncodedOnce, hub.service());
       const creds = ServerCredentials.createSsl(Buffer.from(ca.certPem), [{ cert_chain: Buffer.from(serving.certPem), private_key: Buffer.from(serving.keyPem) }], true);
       const port = await new Promise<number>((resolve, reject) => server.bindAsync("127.0.0.1:0", creds, (e, p) => (e ? reject(e) : resolve(p))));
       cleanups.push(() => server.forceShutdown());

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { type AdmissionState, admissionBacklogMs, admitAgent, initialAdmission, lostBacklogMs, MAX_RETRY_AFTER_MS, reconnectSpreadMs } from "./admission-gate.ts";
+import { type AdmissionState, admissionBacklogMs, admitAgent, admitConnection, initialAdmission, lostBacklogMs, MAX_RETRY_AFTER_MS, maxWaitingConnections, reconnectSpreadMs, waitingConnectionsMs } from "./admission-gate.ts";
 
 const rate = { perSecond: 100, burst: 3 };
 
@@ -60,4 +60,46 @@ describe("lostBacklogMs", () => {
     { name: "no limit: no storm backlog", lost: 5_000, r: { perSecond: 0, burst: 0 }, want: 0 },
   ];
   for (const c of cases) it(c.name, () => assert.equal(lostBacklogMs(c.lost, c.r), c.want));
+});
+
+describe("admitConnection (issue 42: a connection waiting below TLS)", () => {
+  /** Each arrival, in order, as "connection" (its wait, 0: on to TLS now) or "stream" (its verdict): one bucket for both. */
+  function mixed(arrivals: [number, "connection" | "stream"][], r = rate): (string | number)[] {
+    let state = initialAdmission(r, 0);
+    return arrivals.map(([at, kind]) => {
+      if (kind === "connection") {
+        const d = admitConnection(state, at, r);
+        state = d.state;
+        return d.waitMs;
+      }
+      const d = admitAgent(state, at, r);
+      state = d.state;
+      return d.admission.admit ? "admit" : d.admission.retryAfterMs;
+    });
+  }
+  const cases: { name: string; arrivals: [number, "connection" | "stream"][]; want: (string | number)[]; r?: typeof rate }[] = [
+    { name: "the burst goes on to TLS at once", arrivals: [[0, "connection"], [0, "connection"], [0, "connection"]], want: [0, 0, 0] },
+    { name: "beyond the burst, a connection is told when the next token comes, and reserves none", arrivals: [[0, "connection"], [0, "connection"], [0, "connection"], [0, "connection"], [0, "connection"]], want: [0, 0, 0, 10, 10] },
+    { name: "asking again when told, it goes on", arrivals: [[0, "connection"], [0, "connection"], [0, "connection"], [0, "connection"], [10, "connection"]], want: [0, 0, 0, 10, 0] },
+    { name: "a token part-grown: the rest of it", arrivals: [[0, "connection"], [0, "connection"], [0, "connection"], [4, "connection"]], want: [0, 0, 0, 6] },
+    { name: "connections and streams share the bucket: a stream after the burst's connections is refused", arrivals: [[0, "connection"], [0, "connection"], [0, "connection"], [0, "stream"]], want: [0, 0, 0, 10] },
+    { name: "…and connections wait behind streams that took the burst", arrivals: [[0, "stream"], [0, "stream"], [0, "stream"], [0, "connection"]], want: ["admit", "admit", "admit", 10] },
+    { name: "no limit: every connection goes on", arrivals: [[0, "connection"], [0, "connection"], [0, "connection"], [0, "connection"]], r: { perSecond: 0, burst: 0 }, want: [0, 0, 0, 0] },
+  ];
+  for (const c of cases) it(c.name, () => assert.deepEqual(mixed(c.arrivals, c.r), c.want));
+});
+
+describe("maxWaitingConnections and waitingConnectionsMs", () => {
+  const cases: { name: string; r: { perSecond: number; burst: number }; bound: number; waiting: number; ms: number }[] = [
+    { name: "200/s: a burst and a minute of admissions wait; 1,000 of them take 5 s", r: { perSecond: 200, burst: 200 }, bound: 12_200, waiting: 1_000, ms: 5_000 },
+    { name: "a slow rate still lets one wait", r: { perSecond: 0.001, burst: 0 }, bound: 1, waiting: 1, ms: 1_000_000 },
+    { name: "2/s: 122 wait; 3 of them take 1.5 s", r: { perSecond: 2, burst: 2 }, bound: 122, waiting: 3, ms: 1_500 },
+    { name: "no limit: nothing waits", r: { perSecond: 0, burst: 0 }, bound: 1, waiting: 5, ms: 0 },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      assert.equal(maxWaitingConnections(c.r), c.bound);
+      assert.equal(waitingConnectionsMs(c.waiting, c.r), c.ms);
+    });
+  }
 });

@@ -1,6 +1,7 @@
-// Issue 25: how many agents a replica admits per second (new streams: TLS is done, the Hello and
-// its resync are what cost). A reconnect storm of thousands of agents would otherwise run every
-// resync at once, starving heartbeats, controllers and (before leadership/lease-thread.ts) the leader's Lease.
+// Issue 25: how many agents a replica admits per second (new streams: the Hello and its resync
+// are what cost; and, issue 42, new connections before their TLS handshake, from the same bucket).
+// A reconnect storm of thousands of agents would otherwise run every handshake and resync at once,
+// starving heartbeats, controllers and (before leadership/lease-thread.ts) the leader's Lease.
 // Pure: a token bucket, and for each refused agent a slot of its own in the queue behind it, sent
 // back as the delay after which it should come again (retry-after-ms), so that refused agents
 // return one by one at the admission rate instead of all at once.
@@ -28,16 +29,46 @@ export function initialAdmission(rate: AdmissionRate, now: number): AdmissionSta
   return { tokens: rate.burst, at: now, backlogUntil: now };
 }
 
+/** The tokens in the bucket at `now`. */
+function tokensAt(state: AdmissionState, now: number, rate: AdmissionRate): number {
+  return Math.min(rate.burst, state.tokens + (Math.max(0, now - state.at) * rate.perSecond) / 1000);
+}
+
 /** Whether an agent arriving at `now` is admitted; if not, after how long it should come again. */
 export function admitAgent(state: AdmissionState, now: number, rate: AdmissionRate): { state: AdmissionState; admission: Admission } {
   if (rate.perSecond <= 0) return { state, admission: { admit: true } };
-  const tokens = Math.min(rate.burst, state.tokens + (Math.max(0, now - state.at) * rate.perSecond) / 1000);
+  const tokens = tokensAt(state, now, rate);
   if (tokens >= 1) return { state: { ...state, tokens: tokens - 1, at: now }, admission: { admit: true } };
   // The next free slot: behind every agent already sent away, or when the next token is due.
   const slot = 1000 / rate.perSecond;
   const nextToken = now + (1 - tokens) * slot;
   const backlogUntil = Math.min(now + MAX_RETRY_AFTER_MS, Math.max(state.backlogUntil + slot, nextToken));
   return { state: { tokens, at: now, backlogUntil }, admission: { admit: false, retryAfterMs: Math.ceil(backlogUntil - now) } };
+}
+
+/**
+ * Issue 42: a new connection waiting below TLS (gated-listener.ts) takes a token of the same bucket
+ * as streams: waitMs 0 when it may go on to its handshake now, else how long until the next token.
+ * It reserves no slot: it waits in the listener's queue, in order, and asks again then.
+ */
+export function admitConnection(state: AdmissionState, now: number, rate: AdmissionRate): { state: AdmissionState; waitMs: number } {
+  if (rate.perSecond <= 0) return { state, waitMs: 0 };
+  const tokens = tokensAt(state, now, rate);
+  if (tokens >= 1) return { state: { ...state, tokens: tokens - 1, at: now }, waitMs: 0 };
+  return { state: { ...state, tokens, at: now }, waitMs: Math.ceil(((1 - tokens) * 1000) / rate.perSecond) };
+}
+
+/** Issue 42: connections wait below TLS for at most about this long; the queue holds this many seconds of admissions. */
+export const MAX_CONNECTION_WAIT_MS = 60_000;
+
+/** How many connections may wait below TLS at once (a burst, and MAX_CONNECTION_WAIT_MS at the rate); more are closed before any handshake. */
+export function maxWaitingConnections(rate: AdmissionRate): number {
+  return Math.max(1, Math.ceil(rate.burst + (rate.perSecond * MAX_CONNECTION_WAIT_MS) / 1000));
+}
+
+/** How long the connections waiting below TLS take to be admitted. */
+export function waitingConnectionsMs(waiting: number, rate: AdmissionRate): number {
+  return rate.perSecond <= 0 ? 0 : Math.ceil((waiting * 1000) / rate.perSecond);
 }
 
 /** How long until every agent sent away so far is due back (0: none waits). */

@@ -10,6 +10,7 @@ import { AgentRequests } from "./agent-requests.ts";
 import { type Decision, DELETION_HELD, type Intent, OutboundDeletions } from "./outbound-deletions.ts";
 import { type AgentSessionOptions, bytesReceived, bytesSent, heldReport, passExports, type SessionEvents, type SessionStats } from "./session-events.ts";
 import { planResync } from "./resync.ts";
+import { workUpsertMessage } from "./encoded-messages.ts";
 import type { WorkStore } from "../works/work-store.ts";
 import { HUB_FEATURES } from "../../shared/protocol.ts";
 const SYNC_DONE = "\u0000sync-done";
@@ -287,11 +288,7 @@ export class AgentSession {
     this.gate.sent(key);
     for (const m of work.manifests) this.stats.manifestBytes += m.byteLength;
     bytesSent.inc({ cluster: this.cluster }, work.manifests.reduce((n, m) => n + m.byteLength, 0));
-    return {
-      kind: {
-        $case: "workUpsert",
-        value: { workKey: key, contentHash: work.hash, manifests: work.manifests, conflictResolution: work.conflictResolution, preserveResourcesOnDeletion: work.preserveResourcesOnDeletion === true },
-      },
-    };
+    // Every cluster sent this Work (the same manifests array) is written the same bytes, encoded once.
+    return workUpsertMessage({ workKey: key, contentHash: work.hash, manifests: work.manifests, conflictResolution: work.conflictResolution, preserveResourcesOnDeletion: work.preserveResourcesOnDeletion === true });
   }
 }

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { type ClientDuplexStream, credentials, Server, ServerCredentials, status as GrpcStatus } from "@grpc/grpc-js";
-import { type AgentMessage, AgentHubClient, AgentHubService, type ControlMessage, type InterpreterCustomizations, type MetricsWanted, type WantedWorkload, type WorkloadMetrics } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
+import { type AgentMessage, AgentHubClient, type ControlMessage, type InterpreterCustomizations, type MetricsWanted, type WantedWorkload, type WorkloadMetrics } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
 import { earlierRegistration } from "../../shared/earlier-registration.ts";
 import { metricsWanted, type WorkloadMetricsReport } from "../../shared/workload-metrics-wire.ts";
 import { agentCustomizationSet, encodeAgentSet } from "../../shared/interpreter/agent-customizations.ts";
@@ -10,6 +10,7 @@ import { silentLogger } from "../../shared/logger.ts";
 import { createCa, issueAgentCertificate, issueCertificate, type KeyPair } from "../../shared/pki.ts";
 import { AGENT_FEATURES, FEATURES, PROTOCOL_VERSION } from "../../shared/protocol.ts";
 import { Hub } from "./hub.ts";
+import { AgentHubServiceEncodedOnce, workUpsertCounts } from "./encoded-messages.ts";
 import { WorkStore } from "../works/work-store.ts";
 
 /** A Work whose reports make a listener throw (a bug of ours, as the hub must survive it). */
@@ -63,7 +64,7 @@ describe("agent hub", () => {
       },
     });
     server = new Server();
-    server.addService(AgentHubService, hub.service());
+    server.addService(AgentHubServiceEncodedOnce, hub.service());
     const creds = ServerCredentials.createSsl(Buffer.from(ca.certPem), [{ cert_chain: Buffer.from(serving.certPem), private_key: Buffer.from(serving.keyPem) }], true);
     port = await new Promise((resolve, reject) => server.bindAsync("127.0.0.1:0", creds, (e, p) => (e ? reject(e) : resolve(p))));
   });
@@ -499,6 +500,27 @@ describe("agent hub", () => {
       }
     } finally {
       wanted.clear();
+    }
+  });
+
+  it("a Work sent to three clusters is encoded once, and each agent decodes the same Work", async () => {
+    const agents = ["member1", "member2", "member3"].map((c) => {
+      const a = connect(c);
+      a.stream.write(hello(c, Object.fromEntries(works.hashes(c))));
+      return a;
+    });
+    await until(() => agents.every((a) => a.received.some((m) => m.kind?.$case === "syncDone")), "three agents synced");
+    const before = workUpsertCounts();
+    // As the Work cache sets it: one rendering, the same manifests array, for every cluster.
+    const shared = work("apps/v1/Deployment/default/fan-out", "f1");
+    for (const c of ["member1", "member2", "member3"]) works.set(c, shared);
+    const upserts = (a: (typeof agents)[number]) => a.received.flatMap((m) => (m.kind?.$case === "workUpsert" ? [m.kind.value] : []));
+    await until(() => agents.every((a) => upserts(a).length === 1), "the Work at every agent");
+    const after = workUpsertCounts();
+    assert.deepEqual({ encodings: after.encodings - before.encodings, written: after.written - before.written }, { encodings: 1, written: 3 });
+    for (const a of agents) {
+      assert.deepEqual(upserts(a), [{ workKey: shared.key, contentHash: "f1", manifests: shared.manifests, conflictResolution: "Abort", preserveResourcesOnDeletion: false }]);
+      a.stream.end();
     }
   });
 });

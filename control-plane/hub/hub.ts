@@ -11,7 +11,8 @@ import { DEFAULT_DELETION_BUDGET, type DeletionBudget, DeletionWindow } from "./
 import type { RateLimiter } from "../../shared/rate-limiter.ts";
 import { DEFAULT_INBOUND_RATE, type InboundRate, inboundBucket } from "./inbound-gate.ts";
 import { certificateRefusal } from "./certificate-refusal.ts";
-import { type AdmissionRate, type AdmissionState, admissionBacklogMs, admitAgent, initialAdmission, LOST_WINDOW_MS, lostBacklogMs, reconnectSpreadMs } from "./admission-gate.ts";
+import { type AdmissionRate, reconnectSpreadMs } from "./admission-gate.ts";
+import { AgentAdmissions } from "./agent-admissions.ts";
 import { RpcError, unaryHandler } from "../rpc.ts";
 import type { WorkStore } from "../works/work-store.ts";
 
@@ -48,13 +49,9 @@ export class Hub {
   private readonly deletionBudget: DeletionBudget | undefined;
   private readonly customizations: (() => InterpreterCustomizations) | undefined;
   private readonly metricsWanted: ((cluster: string) => MetricsWanted) | undefined;
-  private readonly admission: AdmissionRate;
-  private admissionState: AdmissionState;
+  /** New agents admitted per second, streams and (gated-listener.ts) connections before TLS alike. */
+  readonly admissions: AgentAdmissions;
   private readonly clusterCount: () => number;
-  /** When each agent whose stream ended here was lost (until its next Hello here): a storm's size. */
-  private readonly lostAt = new Map<string, number>();
-  /** Streams refused by the admission gate (told to come back later), for metrics. */
-  refusedAdmissions = 0;
   /** Streams sent to reconnect elsewhere: this replica held more than its share (fair-share.ts). */
   sentElsewhere = 0;
   /** The replicas this one knows of, itself included (set by the clusters part, from the cluster Leases; default 1: never refuse for share). */
@@ -94,8 +91,7 @@ export class Hub {
     reconnectSpreadCapMs?: number;
     log: Logger;
   }) {
-    this.admission = opts.admission ?? { perSecond: 0, burst: 0 };
-    this.admissionState = initialAdmission(this.admission, Date.now());
+    this.admissions = new AgentAdmissions(opts.admission);
     this.clusterCount = opts.clusterCount ?? (() => this.sessions.size);
     const spreadCapMs = opts.reconnectSpreadCapMs ?? 15_000;
     this.metricsWanted = opts.metricsWanted;
@@ -110,7 +106,7 @@ export class Hub {
     this.helloTimeoutMs = opts.helloTimeoutMs;
     this.maxClusterNodes = opts.maxClusterNodes;
     // Agents are told the window to spread a reconnect over only when admissions are limited.
-    this.events = this.admission.perSecond > 0 ? { ...opts.events, reconnectSpreadMs: () => reconnectSpreadMs(this.clusterCount(), this.admission, spreadCapMs) } : opts.events;
+    this.events = this.admissions.limited ? { ...opts.events, reconnectSpreadMs: () => reconnectSpreadMs(this.clusterCount(), this.admissions.rate, spreadCapMs) } : opts.events;
     this.log = opts.log;
   }
 
@@ -122,18 +118,14 @@ export class Hub {
     };
   }
 
-  /**
-   * How long until the storm this replica is in has come back (0: none): every agent the admission
-   * gate sent away is due back, and the agents lost here, when more than a burst, are admitted again.
-   */
+  /** How long until the storm this replica is in has come back (0: none): AgentAdmissions.backlogMs. */
   admissionBacklogMs(): number {
-    const now = Date.now();
-    for (const [cluster, at] of this.lostAt) {
-      // Oldest first (insertion order): the rest are younger.
-      if (now - at <= LOST_WINDOW_MS) break;
-      this.lostAt.delete(cluster);
-    }
-    return Math.max(admissionBacklogMs(this.admissionState, now), lostBacklogMs(this.lostAt.size, this.admission));
+    return this.admissions.backlogMs();
+  }
+
+  /** Streams refused by the admission gate (told to come back later), for metrics. */
+  get refusedAdmissions(): number {
+    return this.admissions.refused;
   }
 
   /** Clusters with a live stream. */
@@ -192,14 +184,12 @@ export class Hub {
       call.emit("error", { code: GrpcStatus.UNAVAILABLE, details: `this replica holds ${this.sessions.size} agents, more than its share among ${this.replicaCount()} replicas; reconnect elsewhere`, metadata });
       return;
     }
-    // After the checks that cost nothing: only a stream that may connect takes an admission.
-    const admitted = admitAgent(this.admissionState, Date.now(), this.admission);
-    this.admissionState = admitted.state;
-    if (!admitted.admission.admit) {
-      this.refusedAdmissions++;
+    // After the checks that cost nothing: only a stream that may connect takes an admission (or used its connection's).
+    const admission = this.admissions.admitStream(call.getPeer());
+    if (!admission.admit) {
       const metadata = new Metadata();
-      metadata.set(RETRY_AFTER_METADATA, String(admitted.admission.retryAfterMs));
-      call.emit("error", { code: GrpcStatus.UNAVAILABLE, details: `this replica admits ${this.admission.perSecond} agents per second; retry in ${admitted.admission.retryAfterMs} ms`, metadata });
+      metadata.set(RETRY_AFTER_METADATA, String(admission.retryAfterMs));
+      call.emit("error", { code: GrpcStatus.UNAVAILABLE, details: `this replica admits ${this.admissions.rate.perSecond} agents per second; retry in ${admission.retryAfterMs} ms`, metadata });
       return;
     }
     const waiting = this.awaitingHello.get(cluster) ?? 0;
@@ -234,7 +224,7 @@ export class Hub {
       // Only a stream that passed its Hello replaces the cluster's current one.
       onHello: () => {
         helloOrClose();
-        this.lostAt.delete(cluster);
+        this.admissions.back(cluster);
         const previous = this.sessions.get(cluster);
         this.sessions.set(cluster, session);
         previous?.fail(GrpcStatus.ABORTED, "a newer stream for this cluster replaced this one");
@@ -244,8 +234,7 @@ export class Hub {
         helloOrClose();
         if (this.sessions.get(cluster) === session) {
           this.sessions.delete(cluster);
-          this.lostAt.delete(cluster);
-          this.lostAt.set(cluster, Date.now());
+          this.admissions.lost(cluster);
           this.events.connected(cluster, false);
           log.info("agent disconnected");
         }

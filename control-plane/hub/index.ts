@@ -1,6 +1,6 @@
 // The hub part: the AgentHub service on every replica. What agents send becomes events for the
 // other parts; the hub imports none of them.
-import { AgentHubService } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
+import { AgentHubServiceEncodedOnce } from "./encoded-messages.ts";
 import { type Cluster, LABELS } from "../../shared/api/types.ts";
 import { counter, counterOf, gaugeOf } from "../../shared/metrics.ts";
 import { parseWorkKey, type WorkRef } from "../../shared/work-key.ts";
@@ -144,7 +144,7 @@ export function startHub(ctx: ControlPlaneContext): HubPart {
   counterOf("flotilla_stream_workload_metrics_total", "Workload summaries taken on the cluster's current stream.", sessionStat("workloadMetrics"), ["cluster"]);
   return {
     hub,
-    services: [{ definition: AgentHubService, implementation: hub.service() }],
+    services: [{ definition: AgentHubServiceEncodedOnce, implementation: hub.service() }],
     // Agents reconnect to another replica, or to this one when it is back.
     stop: () => {
       rechecks.clear();

@@ -6,7 +6,8 @@ import { after, before, describe, it } from "node:test";
 import { Server, ServerCredentials } from "@grpc/grpc-js";
 import { Hub } from "../../control-plane/hub/hub.ts";
 import { WorkStore } from "../../control-plane/works/work-store.ts";
-import { AgentHubService, type WorkStatus } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
+import type { WorkStatus } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
+import { AgentHubServiceEncodedOnce } from "../../control-plane/hub/encoded-messages.ts";
 import { silentLogger } from "../../shared/logger.ts";
 import { createCa, issueAgentCertificate, issueCertificate, type KeyPair } from "../../shared/pki.ts";
 import { restartHello, SIMULATED_HEARTBEAT, SimAgent } from "./fleet-sim-agent.ts";
@@ -53,7 +54,7 @@ describe("bench:fleet simulated agent", () => {
     });
     works.markSynced();
     server = new Server();
-    server.addService(AgentHubService, hub.service());
+    server.addService(AgentHubServiceEncodedOnce, hub.service());
     const creds = ServerCredentials.createSsl(Buffer.from(ca.certPem), [{ cert_chain: Buffer.from(serving.certPem), private_key: Buffer.from(serving.keyPem) }], true);
     const port = await new Promise<number>((resolve, reject) => server.bindAsync("127.0.0.1:0", creds, (e, p) => (e ? reject(e) : resolve(p))));
     const pair = await issueAgentCertificate(ca, "sim-1", "uid-1");

@@ -1,0 +1,94 @@
+// Issue 42: the gRPC port's listener when agent admissions are limited. The hub accepts TCP itself
+// and hands a connection to grpc-js (Server.createConnectionInjector: grpc-js's own HTTP/2 TLS
+// server, which runs the handshake on it and gives calls the client certificate as ever) once it
+// has a token of the admission bucket. Until then the connection waits, paused: nothing of it is
+// read, so no handshake runs, and a reconnect storm's handshakes are spread at the rate instead of
+// run all at once on the event loop. Beyond maxWaitingConnections a connection is closed before any
+// TLS, and the peer backs off. Admin and peer-replica connections share the port: before TLS
+// nothing tells them from agents, so they wait in the same queue (--agent-admission-before-tls=false
+// admits streams only, after TLS, as before).
+import { createServer, type Socket } from "node:net";
+import type { Server, ServerCredentials } from "@grpc/grpc-js";
+import type { Logger } from "pino";
+import { splitHostPort } from "../../shared/listen-address.ts";
+import { counterOf, gaugeOf } from "../../shared/metrics.ts";
+import { maxWaitingConnections } from "./admission-gate.ts";
+import type { AgentAdmissions } from "./agent-admissions.ts";
+
+/** The listening port, and close(): stops accepting and closes the connections still waiting (the gRPC server closes the others). */
+export interface GatedListener {
+  port: number;
+  close(): void;
+}
+
+/** A peer as grpc-js's call.getPeer() names it, so that the hub knows a stream's connection. */
+function peerOf(socket: Socket): string {
+  return `${socket.remoteAddress}:${socket.remotePort}`;
+}
+
+/** Listens on `listen` (host:port) for the server's services, admitting new connections through `admissions`. */
+export async function listenGated(opts: { server: Server; credentials: ServerCredentials; listen: string; admissions: AgentAdmissions; log: Logger }): Promise<GatedListener> {
+  const { admissions } = opts;
+  const injector = opts.server.createConnectionInjector(opts.credentials);
+  const bound = maxWaitingConnections(admissions.rate);
+  // In arrival order; `head` is the next to go (no shifting a long array at every admission).
+  let waiting: Socket[] = [];
+  let head = 0;
+  let timer: NodeJS.Timeout | undefined;
+  let closedUnread = 0;
+  const count = () => {
+    admissions.waitingConnections = waiting.length - head;
+  };
+  const next = () => {
+    timer = undefined;
+    while (head < waiting.length) {
+      const socket = waiting[head] as Socket;
+      const waitMs = socket.destroyed ? 0 : admissions.admitConnection(peerOf(socket));
+      if (waitMs > 0) {
+        timer = setTimeout(next, waitMs);
+        break;
+      }
+      head++;
+      if (!socket.destroyed) injector.injectConnection(socket);
+    }
+    if (head > 1024 && head * 2 > waiting.length) [waiting, head] = [waiting.slice(head), 0];
+    count();
+  };
+  const tcp = createServer({ pauseOnConnect: true }, (socket) => {
+    if (waiting.length - head >= bound) {
+      closedUnread++;
+      socket.destroy();
+      return;
+    }
+    const peer = peerOf(socket);
+    socket.on("error", () => undefined);
+    socket.once("close", () => admissions.connectionClosed(peer));
+    waiting.push(socket);
+    count();
+    if (timer === undefined) next();
+  });
+  const { host, port } = splitHostPort(opts.listen, "--grpc-listen");
+  await new Promise<void>((resolve, reject) => {
+    tcp.once("error", reject);
+    tcp.listen({ host, port }, () => {
+      tcp.off("error", reject);
+      // An accept that failed (out of file descriptors): that connection is lost, the listener serves on.
+      tcp.on("error", (err) => opts.log.warn({ err: err.message }, "accepting a connection to the gRPC port failed"));
+      resolve();
+    });
+  });
+  gaugeOf("flotilla_agent_connections_waiting", "Connections to the gRPC port waiting for their TLS handshake, admitted at --max-agent-admissions-per-second (issue 42).", () => waiting.length - head);
+  counterOf("flotilla_agent_connections_refused_total", "Connections to the gRPC port closed before their TLS handshake: more were waiting than a minute of admissions.", () => closedUnread);
+  const address = tcp.address();
+  return {
+    port: typeof address === "object" && address !== null ? address.port : port,
+    close: () => {
+      clearTimeout(timer);
+      // The port is free at once; the connections handed on are the gRPC server's to close.
+      tcp.close();
+      for (const s of waiting.slice(head)) s.destroy();
+      [waiting, head] = [[], 0];
+      count();
+    },
+  };
+}
