@@ -1,7 +1,8 @@
 // Issue 42's perf gate: a small real fleet (control + 2 members, the real control plane and agents)
 // takes T Deployments under a Duplicated policy to Available, and the suite fails when the control
-// cluster's writes per template, counted by its own apiserver, go above the goal. Nothing is timed:
-// a regression in the status writes is caught here, not by the next benchmark run.
+// cluster's writes per template, counted by its own apiserver, go above the goal; and C ConfigMaps
+// to both members, and it fails when the hub encodes a Work more than once for its fan-out (its
+// own counters). Nothing is timed: a regression is caught here, not by the next benchmark run.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { RESOURCES } from "../../shared/api/resources.ts";
@@ -16,6 +17,8 @@ import { MAX_SETTLE_MS } from "../../control-plane/status/status-settle.ts";
 /** The goal: a binding, its status, the template's status. */
 const WRITES_PER_TEMPLATE_GOAL = 3;
 const T = 6;
+/** ConfigMaps rendered the same for both members: one encoding each, written to 2 streams. */
+const C = 4;
 const DEPLOYMENTS: ResourceInfo = { apiVersion: "apps/v1", kind: "Deployment", plural: "deployments", namespaced: true };
 const NS = "perf-gate";
 
@@ -24,6 +27,8 @@ interface DeploymentJson {
   status?: { availableReplicas?: number };
 }
 
+const configMap = (name: string) => ({ apiVersion: "v1", kind: "ConfigMap", metadata: { name, namespace: NS, labels: { gate: "fan-out" } }, data: { v: name } });
+const CONFIGMAPS: ResourceInfo = { apiVersion: "v1", kind: "ConfigMap", plural: "configmaps", namespaced: true };
 const deployment = (name: string) => ({
   apiVersion: "apps/v1",
   kind: "Deployment",
@@ -31,7 +36,7 @@ const deployment = (name: string) => ({
   spec: { replicas: 1, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: "main", image: "nginx:1.27" }] } } },
 });
 
-describe("perf gate: control writes per template on a small fleet", () => {
+describe("perf gate: control writes per template and encodings per fan-out on a small fleet", () => {
   let fleet: Fleet;
   let flotilla: Flotilla;
   let control: KubeRest;
@@ -55,6 +60,8 @@ describe("perf gate: control writes per template on a small fleet", () => {
       },
     };
     await control.request("POST", collectionPath(RESOURCES.overridePolicy, NS), { body: later });
+    const maps = { apiVersion: "flotilla.dev/v1alpha1", kind: "PropagationPolicy", metadata: { name: "maps", namespace: NS }, spec: { resourceSelectors: [{ apiVersion: "v1", kind: "ConfigMap", labelSelector: { matchLabels: { gate: "fan-out" } } }] } };
+    await control.request("POST", collectionPath(RESOURCES.propagationPolicy, NS), { body: maps });
   });
   after(async () => {
     control?.close();
@@ -90,10 +97,33 @@ describe("perf gate: control writes per template on a small fleet", () => {
       },
       { what: "the control cluster's writes to stop", timeoutMs: 60_000, intervalMs: MAX_SETTLE_MS + 1_000 },
     );
-    const perTemplate = (totalWrites(writes, (k) => !isBackgroundWrite(k)) - T) / T;
+    const perTemplate = (totalWrites(writes, (k) => !isBackgroundWrite(k)) - T) / T; // the bench's own T template creates aside
     t.diagnostic(`${perTemplate.toFixed(2)} control writes per template (goal ≤ ${WRITES_PER_TEMPLATE_GOAL}), besides the ${T} templates: ${last}`);
     assert.ok(perTemplate <= WRITES_PER_TEMPLATE_GOAL, `${perTemplate.toFixed(2)} control writes per template, above the goal of ${WRITES_PER_TEMPLATE_GOAL}: ${last}`);
     // The count is of real writes: a binding per template at least.
     assert.ok(perTemplate >= 1, `${perTemplate} writes per template cannot be: ${last}`);
+  });
+
+  it(`${C} ConfigMaps to 2 members: ${C} encodings, ${2 * C} stream writes`, async (t) => {
+    const count = async () => {
+      const m = await flotilla.controlPlaneMetrics();
+      return { encodings: m.flotilla_hub_work_encodings_total ?? 0, written: m.flotilla_hub_work_upserts_written_total ?? 0 };
+    };
+    const before = await count();
+    for (let i = 0; i < C; i++) await control.request("POST", collectionPath(CONFIGMAPS, NS), { body: configMap(`cm-${i}`) });
+    let after = before;
+    await waitFor(
+      async () => {
+        after = await count();
+        return after.written - before.written >= 2 * C ? true : undefined;
+      },
+      { what: `${2 * C} WorkUpserts written`, timeoutMs: 60_000, intervalMs: 250 },
+    );
+    const encodings = after.encodings - before.encodings;
+    const written = after.written - before.written;
+    t.diagnostic(`${encodings} encodings for ${written} WorkUpserts written (${((2 * encodings) / written).toFixed(2)} per fan-out of one Work to 2 streams; goal 1)`);
+    assert.ok(written >= 2 * C, `${written} WorkUpserts written`);
+    // Every Work here goes to both members alike: each is encoded once for its 2 streams.
+    assert.ok(2 * encodings <= written, `${encodings} encodings for ${written} WorkUpserts written to 2 members alike: a fan-out encodes each Work once`);
   });
 });
