@@ -75,7 +75,7 @@ export function startStatus(ctx: ControlPlaneContext, links: { hub: Hub; heardHe
   ctx.outcomes.onChange((k) => statusCtl.reported(k));
 
   counterOf("flotilla_binding_status_writes_total", "ResourceBinding status writes.", () => statusCtl.writes.bindingStatus);
-  counterOf("flotilla_template_status_writes_total", "Template status writes.", () => statusCtl.writes.templateStatus);
+  counterOf("flotilla_template_status_writes_total", "Template status writes.", () => statusCtl.templateStatus.writes);
   counterOf("flotilla_status_reports_over_budget_total", "Work status reports kept without their objects' status: their cluster's reports were over --max-status-bytes-per-cluster.", () => statuses.overBudgetReports);
   counterOf("flotilla_events_dropped_total", "Warning Events not written: over the rate limit (a burst of 100, then 10/s).", () => recorder.dropped);
   return {

@@ -15,15 +15,13 @@ import { leaderStatus } from "./leader-status.ts";
 import { DEFAULT_STATUS_ENTRIES, expectedHashes } from "./binding-summary.ts";
 import type { Caches } from "../caches/caches.ts";
 import type { StatusStore } from "./status-store.ts";
-import { templateStatusPatch } from "./template-status.ts";
+import { TemplateStatusWriter } from "./template-status-writer.ts";
 import { fleetRolloutFailure } from "./rollout-status.ts";
 import { staleEntryPatch } from "./stale-entries.ts";
 import { GATHER_MS, MIN_WRITE_INTERVAL_MS, StatusWriteTimes, unsettledClusters } from "./status-settle.ts";
 import type { TemplateInformers } from "../detector/template-informers.ts";
 import type { WorkStore } from "../works/work-store.ts";
 
-/** The leader's field manager for the template's .status. */
-const FIELD_MANAGER = "flotilla-status-controller";
 
 /**
  * Folds agents' reports into ResourceBinding status and the fleet sum into the template's
@@ -47,7 +45,9 @@ export class StatusController {
   private readonly log: Logger;
   private readonly events: EventRecorder | undefined;
   /** Counts of control-cluster writes, for benchmarks and tests. */
-  readonly writes = { bindingStatus: 0, templateStatus: 0, finalizer: 0 };
+  readonly writes = { bindingStatus: 0, finalizer: 0 };
+  /** The leader's writes of the templates' .status. */
+  readonly templateStatus: TemplateStatusWriter;
   private readonly isLeader: () => boolean;
   private readonly heardHere: (cluster: string) => boolean;
   private readonly interpreters: InterpreterRegistry;
@@ -99,6 +99,7 @@ export class StatusController {
     this.rest = opts.rest;
     this.log = opts.log;
     this.events = opts.events;
+    this.templateStatus = new TemplateStatusWriter({ templates: opts.templates, works: opts.works, interpreters: this.interpreters, rest: opts.rest, log: opts.log });
     this.controller = new Controller({ name: "status", reconcile: (k) => this.reconcile(k), log: opts.log, workers: 4 });
     // A new binding's first status write waits for its clusters' first answers (status-settle.ts),
     // which then join that write instead of making a second one.
@@ -148,6 +149,7 @@ export class StatusController {
       this.statuses.drop(key);
       this.lastEntries.delete(key);
       this.writeTimes.forget(key);
+      this.templateStatus.forget(key);
       this.caches.bindingEntries.drop(key);
       return undefined;
     }
@@ -251,7 +253,7 @@ export class StatusController {
     }
     // While clusters a bounded status left out are not heard again yet, the template's sums wait too (until the grace ends).
     if (held) return { requeueAfterMs: Math.max(MIN_WRITE_INTERVAL_MS, this.leadingSince + this.startupGraceMs - Date.now()) };
-    if (!deleting) await this.writeTemplateStatus(key, targets, merged, binding.spec.rollout === undefined ? undefined : fleetRolloutFailure(binding.status?.rollout));
+    if (!deleting) await this.templateStatus.write(key, targets, merged, binding.spec.rollout === undefined ? undefined : fleetRolloutFailure(binding.status?.rollout));
     return undefined;
   }
 
@@ -270,28 +272,4 @@ export class StatusController {
     this.writes.finalizer++;
     this.log.info({ binding: binding.metadata.name, namespace: binding.metadata.namespace }, why);
   }
-
-  private async writeTemplateStatus(key: string, targets: string[], items: ResourceBindingStatus["aggregatedStatus"], fleetFailure: string | undefined): Promise<void> {
-    const ref = parseWorkKey(key);
-    const template = this.templates.get(ref);
-    const resource = this.templates.resource(ref);
-    if (template === undefined || resource === undefined) return;
-    const out = templateStatusPatch({
-      template,
-      targets,
-      items: items ?? [],
-      workOf: (cluster) => this.works.get(cluster, key),
-      interpreter: this.interpreters.for(template),
-      ...(fleetFailure === undefined ? {} : { fleetFailure }),
-    });
-    if (out === undefined) return;
-    if ("failed" in out) {
-      this.log.warn({ template: key, err: out.failed }, "the kind's interpreter failed to aggregate its status; it stays as it is");
-      return;
-    }
-    this.writes.templateStatus++;
-    await this.rest.mergePatch(objectPath(resource, ref.namespace, ref.name, "status"), { status: out.patch }, FIELD_MANAGER).catch(ignoreNotFound);
-  }
 }
-
-

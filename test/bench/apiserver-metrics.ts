@@ -78,6 +78,7 @@ export const isLease = (key: string) => / leases( \(|$)/.test(key);
 
 /**
  * Whether a control-cluster write key comes with time, not with templates: Leases (leader
- * election), Cluster status (heartbeats), and refused requests (not 2xx).
+ * election), Cluster status and the ClusterProfiles' status that follows it (heartbeats), and
+ * refused requests (not 2xx).
  */
-export const isBackgroundWrite = (key: string) => isLease(key) || key.includes(" clusters/status") || / \(\d+\)$/.test(key);
+export const isBackgroundWrite = (key: string) => isLease(key) || key.includes(" clusters/status") || key.includes(" clusterprofiles/status") || / \(\d+\)$/.test(key);

@@ -65,9 +65,12 @@ describe("a removal whose confirmation was lost", () => {
     // Reconnected while still holding it: nothing is confirmed, the binding waits for the removal.
     const second = await standIn({ [KEY]: hash });
     await eventually("the WorkDelete sent again", async () => second.received.some((m) => m.kind?.$case === "workDelete" && m.kind.value.workKey === KEY), (x) => x, 30_000);
-    await new Promise((r) => setTimeout(r, 3_000));
+    // A removal still to be confirmed is shown within the status controller's longest wait (5 s: status-settle.ts).
+    await eventually("the binding shows the removal it waits for", binding, (b) => clusterItem(b, "member2")?.reason === "WaitingForRemoval", 15_000);
+    await new Promise((r) => setTimeout(r, 2_000));
     const waiting = await binding();
     assert.equal(clusterItem(waiting as BindingJson, "member2")?.reason, "WaitingForRemoval", "held while the agent still holds the Work");
+    assert.ok((waiting?.metadata.finalizers ?? []).length > 0, "its finalizer holds it");
     second.close();
 
     // Restarted without it (its removal done, the report lost): the Hello confirms, the binding goes.
