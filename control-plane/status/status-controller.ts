@@ -18,7 +18,8 @@ import type { StatusStore } from "./status-store.ts";
 import { TemplateStatusWriter } from "./template-status-writer.ts";
 import { fleetRolloutFailure } from "./rollout-status.ts";
 import { staleEntryPatch } from "./stale-entries.ts";
-import { GATHER_MS, MIN_WRITE_INTERVAL_MS, StatusWriteTimes, unsettledClusters } from "./status-settle.ts";
+import { answerOwed, GATHER_MS, MIN_WRITE_INTERVAL_MS, StatusWriteTimes, unsettledClusters } from "./status-settle.ts";
+import { clusterReady } from "../scheduling/placement.ts";
 import type { TemplateInformers } from "../detector/template-informers.ts";
 import type { WorkStore } from "../works/work-store.ts";
 
@@ -164,6 +165,14 @@ export class StatusController {
     const targets = binding.spec.clusters.map((c) => c.name);
     const reports = this.statuses.get(key);
     const renderErrors = this.works.renderErrorsOf(key);
+    // While a change waits for its clusters, a report that leaves one still owing costs a look at
+    // the reports alone, not an aggregation of every entry (a 10,000-cluster binding's acks).
+    const waitMs = deleting ? 0 : this.writeTimes.pendingWaitMs(key, Date.now());
+    const answersHere = (c: string) => {
+      const cluster = this.caches.clusters.get(c);
+      return cluster !== undefined && this.heardHere(c) && clusterReady(cluster);
+    };
+    if (waitMs > 0 && answerOwed({ targets, reports, hashOf: (c) => this.works.get(c, key)?.hash, renderErrors, answersHere })) return { requeueAfterMs: waitMs };
     // Entries this replica writes: clusters whose reports reach it (even just after their agent
     // left: it keeps what it last heard until another replica takes over), and, on the leader,
     // clusters that are not ready and that no replica hears. Only the clusters this binding

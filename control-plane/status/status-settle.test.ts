@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { AggregatedStatusItem } from "../../shared/api/types.ts";
-import { MAX_SETTLE_MS, MIN_WRITE_INTERVAL_MS, type SettleInput, StatusWriteTimes, unsettledClusters, writeDueAt } from "./status-settle.ts";
+import { Health, type WorkStatus } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
+import { answerOwed, MAX_SETTLE_MS, MIN_WRITE_INTERVAL_MS, type SettleInput, StatusWriteTimes, unsettledClusters, writeDueAt } from "./status-settle.ts";
 
 const healthy = (clusterName: string, observedHash = "h1"): AggregatedStatusItem => ({ clusterName, applied: true, health: "Healthy", observedHash });
 const input = (over: Partial<SettleInput>): SettleInput => ({
@@ -65,5 +66,38 @@ describe("StatusWriteTimes: one change's answers become one write", () => {
     assert.equal(t.waitMs("k", false, 60_000), MAX_SETTLE_MS);
     t.forget("k");
     assert.equal(t.waitMs("k", true, 70_000), 0);
+  });
+});
+
+const report = (observedHash: string, health: Health = Health.HEALTH_HEALTHY, reason = ""): WorkStatus => ({
+  workKey: "k",
+  observedHash,
+  applied: reason === "",
+  available: true,
+  reason,
+  message: "",
+  manifests: [{ resource: undefined, applied: true, health, reason: "", message: "", status: Buffer.alloc(0) }],
+  deleted: false,
+});
+
+describe("answerOwed: the cheap look while a change waits", () => {
+  const base = { targets: ["m1", "m2"], hashOf: () => "h1", renderErrors: new Map<string, string>(), answersHere: () => true };
+  const cases: { name: string; input: Parameters<typeof answerOwed>[0]; owed: boolean }[] = [
+    { name: "both answered the current Work", input: { ...base, reports: new Map([["m1", report("h1")], ["m2", report("h1")]]) }, owed: false },
+    { name: "one has not reported", input: { ...base, reports: new Map([["m1", report("h1")]]) }, owed: true },
+    { name: "one reported the previous Work", input: { ...base, reports: new Map([["m1", report("h1")], ["m2", report("h0")]]) }, owed: true },
+    { name: "one still Progressing", input: { ...base, reports: new Map([["m1", report("h1")], ["m2", report("h1", Health.HEALTH_PROGRESSING)]]) }, owed: true },
+    { name: "a failure word answers, Progressing or not", input: { ...base, reports: new Map([["m1", report("h1")], ["m2", report("h1", Health.HEALTH_PROGRESSING, "UpdateFailed")]]) }, owed: false },
+    { name: "a cluster not heard here (or not Ready) owes nothing here", input: { ...base, answersHere: (c) => c === "m1", reports: new Map([["m1", report("h1")]]) }, owed: false },
+    { name: "a render error answers", input: { ...base, renderErrors: new Map([["m2", "bad"]]), reports: new Map([["m1", report("h1")]]) }, owed: false },
+  ];
+  for (const c of cases) it(c.name, () => assert.equal(answerOwed(c.input), c.owed));
+
+  it("pendingWaitMs: nothing waits until a differing status was seen; then the time left to its longest wait", () => {
+    const t = new StatusWriteTimes();
+    assert.equal(t.pendingWaitMs("k", 0), 0);
+    t.waitMs("k", false, 1_000);
+    assert.equal(t.pendingWaitMs("k", 2_000), MAX_SETTLE_MS - 1_000);
+    assert.equal(t.pendingWaitMs("k", 1_000 + MAX_SETTLE_MS), 0);
   });
 });

@@ -5,6 +5,7 @@
 // written after MAX_SETTLE_MS with what is known, and a binding whose status churns is written at
 // most once per MIN_WRITE_INTERVAL_MS.
 import type { AggregatedStatusItem } from "../../shared/api/types.ts";
+import { Health, type WorkStatus } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
 
 /** Reports for one binding that arrive within this window are looked at together (one reconcile). */
 export const GATHER_MS = 100;
@@ -56,6 +57,31 @@ export function unsettledClusters(input: SettleInput): string[] {
 }
 
 /**
+ * While a change waits: whether a target this replica hears still owes its answer, read from the
+ * agents' reports alone (a cheap look that spares a large binding a full aggregation at each of
+ * its acknowledgements). It may see a cluster as owing whose persisted entry already answered;
+ * then the change is written when it is due, never later.
+ */
+export function answerOwed(input: {
+  targets: readonly string[];
+  reports: ReadonlyMap<string, WorkStatus>;
+  /** The current Work's hash for a cluster, if it has one. */
+  hashOf: (cluster: string) => string | undefined;
+  renderErrors: ReadonlyMap<string, string>;
+  /** Whether this replica hears the cluster and it is Ready (else its entry is no answer to wait for). */
+  answersHere: (cluster: string) => boolean;
+}): boolean {
+  for (const cluster of input.targets) {
+    if (input.renderErrors.has(cluster) || !input.answersHere(cluster)) continue;
+    const report = input.reports.get(cluster);
+    const hash = input.hashOf(cluster);
+    if (report === undefined || report.deleted || hash === undefined || report.observedHash !== hash) return true;
+    if (report.reason === "" && report.manifests[0]?.health === Health.HEALTH_PROGRESSING) return true;
+  }
+  return false;
+}
+
+/**
  * When a status that differs from the written one is due (ms since the epoch): at once when
  * settled, else MAX_SETTLE_MS after the change was first seen; never sooner than
  * MIN_WRITE_INTERVAL_MS after the binding's last write.
@@ -78,6 +104,13 @@ export class StatusWriteTimes {
       this.pendingSince.set(key, now);
     }
     return Math.max(0, writeDueAt({ settled, now, pendingSince: since, lastWriteAt: this.lastWriteAt.get(key) }) - now);
+  }
+
+  /** While a change of key waits for its answers: how long until it is due anyway (0: none waits, or due now). */
+  pendingWaitMs(key: string, now: number): number {
+    const since = this.pendingSince.get(key);
+    if (since === undefined) return 0;
+    return Math.max(0, writeDueAt({ settled: false, now, pendingSince: since, lastWriteAt: this.lastWriteAt.get(key) }) - now);
   }
 
   /** The status of key was written (or needs no write any more). */
