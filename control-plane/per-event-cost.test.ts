@@ -204,10 +204,10 @@ for (const [T, K] of [
     const ahead = templateOf("ahead");
     const key = templateKey(ahead);
     ctx.statuses.set("m0", { workKey: key, observedHash: "h", applied: true, available: true, reason: "", message: "", manifests: [], deleted: false });
-    caches.bindingsAhead.writing(key, bindingOf(ahead, "all", names));
+    const write = caches.bindingsAhead.writing(key, bindingOf(ahead, "all", names));
     await controllers.status.process(key);
     assert.equal(ctx.statuses.get(key).size, 1, "kept: the binding lands next, and the report is its only word from m0");
-    caches.bindingsAhead.failed(key);
+    caches.bindingsAhead.failed(key, write);
     await controllers.status.process(key);
     assert.equal(ctx.statuses.get(key).size, 0, "no binding, none being written: dropped");
   });

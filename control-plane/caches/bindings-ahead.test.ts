@@ -1,36 +1,67 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { ResourceBinding } from "../../shared/api/types.ts";
-import { BindingsAhead, MAX_AHEAD_MS } from "./bindings-ahead.ts";
+import { BindingsAhead, MAX_AHEAD_MS, showsWrite } from "./bindings-ahead.ts";
 
-const binding = { apiVersion: "flotilla.dev/v1alpha1", kind: "ResourceBinding", metadata: { name: "web-deployment", namespace: "default" }, spec: { resource: { apiVersion: "apps/v1", kind: "Deployment", name: "web" }, clusters: [{ name: "m1" }] } } as ResourceBinding;
+const binding = (resourceVersion?: string) =>
+  ({ apiVersion: "flotilla.dev/v1alpha1", kind: "ResourceBinding", metadata: { name: "web-deployment", namespace: "default", ...(resourceVersion === undefined ? {} : { resourceVersion }) }, spec: { resource: { apiVersion: "apps/v1", kind: "Deployment", name: "web" }, clusters: [{ name: "m1" }] } }) as ResourceBinding;
 
 describe("BindingsAhead", () => {
-  it("holds a binding from its write until the informer holds it; a failed write tells the listeners again", () => {
+  it("holds a binding from its write until the informer shows that write; a failed write tells the listeners again", () => {
     const ahead = new BindingsAhead(() => 0);
     const heard: string[] = [];
     ahead.onChange((k) => heard.push(k));
-    ahead.writing("k", binding);
-    assert.equal(ahead.get("k"), binding);
+    const w = ahead.writing("k", binding());
+    assert.equal(ahead.get("k")?.metadata.name, "web-deployment");
     assert.deepEqual(heard, ["k"], "the Works render at once");
-    ahead.landed("k");
-    assert.equal(ahead.get("k"), undefined);
+    ahead.landed("k", binding("5"));
+    assert.ok(ahead.get("k") !== undefined, "before the write answered, no event is known to be its own");
+    ahead.written("k", w, "7");
+    ahead.landed("k", binding("6"));
+    assert.ok(ahead.get("k") !== undefined, "an older write's event (this leader's or the last one's) ends nothing");
+    ahead.landed("k", binding("7"));
+    assert.equal(ahead.get("k"), undefined, "its own write's event ends it");
     assert.deepEqual(heard, ["k"], "the informer's own event renders them next");
-    ahead.writing("k", binding);
-    ahead.failed("k");
+    const w2 = ahead.writing("k", binding());
+    ahead.failed("k", w2);
     assert.equal(ahead.get("k"), undefined);
     assert.deepEqual(heard, ["k", "k", "k"], "a failed write renders them again from the informer");
-    ahead.failed("k");
-    assert.equal(heard.length, 3, "nothing held, nothing to tell");
   });
 
-  it("a write whose watch event never came is rendered from no longer than MAX_AHEAD_MS", () => {
+  it("a later write of the same key replaces the entry; the earlier write's failure leaves it", () => {
+    const ahead = new BindingsAhead(() => 0);
+    const w1 = ahead.writing("k", binding());
+    const w2 = ahead.writing("k", binding());
+    ahead.failed("k", w1);
+    assert.ok(ahead.get("k") !== undefined);
+    ahead.written("k", w1, "3");
+    ahead.landed("k", binding("3"));
+    assert.ok(ahead.get("k") !== undefined, "w1's version is not this entry's");
+    ahead.written("k", w2, "4");
+    ahead.landed("k", binding("9"));
+    assert.equal(ahead.get("k"), undefined, "a later version shows it too");
+  });
+
+  it("a write whose watch event never came is rendered from no longer than MAX_AHEAD_MS, and its expiry is told", () => {
     let now = 0;
     const ahead = new BindingsAhead(() => now);
-    ahead.writing("k", binding);
+    const heard: string[] = [];
+    ahead.writing("k", binding());
+    ahead.onChange((k) => heard.push(k));
     now = MAX_AHEAD_MS;
-    assert.equal(ahead.get("k"), binding);
+    assert.ok(ahead.get("k") !== undefined);
     now = MAX_AHEAD_MS + 1;
     assert.equal(ahead.get("k"), undefined);
+    assert.deepEqual(heard, ["k"]);
   });
+
+  const versions: [string | undefined, string, boolean][] = [
+    ["7", "7", true],
+    ["10", "9", true],
+    ["9", "10", false],
+    [undefined, "1", false],
+    ["abc", "abc", true],
+    ["abd", "abc", false],
+  ];
+  for (const [seen, written, shows] of versions) it(`showsWrite(${seen}, ${written}) = ${shows}`, () => assert.equal(showsWrite(seen, written), shows));
 });

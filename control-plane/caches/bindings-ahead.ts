@@ -1,16 +1,36 @@
 // Issue 42: a new binding's Works need not wait for its write. While the leader's binding
-// controller writes a binding no informer holds yet, the binding it wrote is kept here, so the
+// controller writes a binding no informer holds yet, the binding it writes is kept here, so the
 // Works are rendered from it at the same time as the write, not after the write and its watch
-// event. Gone once the informer holds the binding, when the write fails, or after MAX_AHEAD_MS.
+// event. It rules over the informer's copy until the informer shows this write itself (its
+// resourceVersion or a later one: an older write's event, of this leader or of the one before, is
+// no reason to render from less); it goes when its write fails, and after MAX_AHEAD_MS. Each way
+// out but the informer's own event tells the listeners, so the Works render again.
 import type { ResourceBinding } from "../../shared/api/types.ts";
 
 /** The longest a binding is rendered from ahead of the informer (a write whose watch event never came). */
 export const MAX_AHEAD_MS = 30_000;
 
+interface Ahead {
+  binding: ResourceBinding;
+  at: number;
+  /** Which write it is (a later write of the same key replaces it). */
+  write: number;
+  /** The resourceVersion the apiserver answered the write with, once it answered. */
+  resourceVersion?: string;
+}
+
+/** Whether resourceVersion `seen` is `written` or later (etcd's revisions are integers; anything else only by equality). */
+export function showsWrite(seen: string | undefined, written: string): boolean {
+  if (seen === undefined) return false;
+  if (/^\d+$/.test(seen) && /^\d+$/.test(written)) return BigInt(seen) >= BigInt(written);
+  return seen === written;
+}
+
 export class BindingsAhead {
-  private readonly bindings = new Map<string, { binding: ResourceBinding; at: number }>();
+  private readonly bindings = new Map<string, Ahead>();
   private readonly listeners = new Set<(key: string) => void>();
   private readonly now: () => number;
+  private writes = 0;
 
   constructor(now: () => number = Date.now) {
     this.now = now;
@@ -21,21 +41,30 @@ export class BindingsAhead {
     this.listeners.add(listener);
   }
 
-  /** A new binding is being written (template key): its Works may be rendered from it now. */
-  writing(key: string, binding: ResourceBinding): void {
-    this.bindings.set(key, { binding, at: this.now() });
-    for (const l of this.listeners) l(key);
+  /** A new binding is being written (template key): its Works may be rendered from it now. Returns the write's token. */
+  writing(key: string, binding: ResourceBinding): number {
+    const write = ++this.writes;
+    this.bindings.set(key, { binding, at: this.now(), write });
+    this.tell(key);
+    return write;
   }
 
-  /** The write failed: its Works are rendered again from what the informer holds. */
-  failed(key: string): void {
-    if (!this.bindings.delete(key)) return;
-    for (const l of this.listeners) l(key);
+  /** The apiserver took write `write` at this resourceVersion: the informer's event of it (or of a later write) ends it. */
+  written(key: string, write: number, resourceVersion: string | undefined): void {
+    const ahead = this.bindings.get(key);
+    if (ahead?.write === write && resourceVersion !== undefined && resourceVersion !== "") ahead.resourceVersion = resourceVersion;
   }
 
-  /** The informer holds the binding now: its own event renders the Works. */
-  landed(key: string): void {
-    this.bindings.delete(key);
+  /** Write `write` failed: its Works are rendered again from what the informer holds (a later write's entry stays). */
+  failed(key: string, write: number): void {
+    if (this.bindings.get(key)?.write === write) this.bindings.delete(key);
+    this.tell(key);
+  }
+
+  /** The informer holds this binding now: it ends the entry when it shows the entry's own write (its event renders the Works). */
+  landed(key: string, binding: ResourceBinding): void {
+    const ahead = this.bindings.get(key);
+    if (ahead?.resourceVersion !== undefined && showsWrite(binding.metadata.resourceVersion, ahead.resourceVersion)) this.bindings.delete(key);
   }
 
   /** The binding being written, unless it waited longer than MAX_AHEAD_MS for its watch event. */
@@ -44,6 +73,11 @@ export class BindingsAhead {
     if (ahead === undefined) return undefined;
     if (this.now() - ahead.at <= MAX_AHEAD_MS) return ahead.binding;
     this.bindings.delete(key);
+    this.tell(key);
     return undefined;
+  }
+
+  private tell(key: string): void {
+    for (const l of this.listeners) l(key);
   }
 }

@@ -95,7 +95,7 @@ export class Caches {
     const set = (b: ResourceBinding) => {
       if (!isCurrentBinding(b)) return;
       this.bindingIndex.set(b);
-      this.bindingsAhead.landed(templateKeyOfBinding(b));
+      this.bindingsAhead.landed(templateKeyOfBinding(b), b);
     };
     const unset = (b: ResourceBinding) => isCurrentBinding(b) && this.bindingIndex.delete(b);
     for (const inf of [this.bindings, this.clusterBindings]) inf.on({ add: set, update: set, delete: unset });

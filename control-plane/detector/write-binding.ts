@@ -1,4 +1,4 @@
-// The binding controller's write of a template's binding. A new binding (the template had none,
+// The binding controller's write of a template's binding. A new binding (the informer holds none
 // under any name) is handed to caches.bindingsAhead for the write's duration, so that its Works
 // are rendered and sent while it is written rather than after its watch event (issue 42). A write
 // that fails takes it back: the Works render again from what the informer holds, and a Work sent
@@ -8,11 +8,12 @@ import type { KubeRest } from "../../shared/kube-rest.ts";
 import type { Caches } from "../caches/caches.ts";
 
 export async function writeBinding(rest: KubeRest, path: string, desired: ResourceBinding, fieldManager: string, ahead?: { bindings: Caches["bindingsAhead"]; key: string }): Promise<void> {
-  ahead?.bindings.writing(ahead.key, desired);
+  const write = ahead?.bindings.writing(ahead.key, desired);
   try {
-    await rest.apply(path, desired, fieldManager);
+    const applied = await rest.apply<ResourceBinding | undefined>(path, desired, fieldManager);
+    if (ahead !== undefined && write !== undefined) ahead.bindings.written(ahead.key, write, applied?.metadata?.resourceVersion);
   } catch (err) {
-    ahead?.bindings.failed(ahead.key);
+    if (ahead !== undefined && write !== undefined) ahead.bindings.failed(ahead.key, write);
     throw err;
   }
 }

@@ -6,6 +6,8 @@
 // back as the delay after which it should come again (retry-after-ms), so that refused agents
 // return one by one at the admission rate instead of all at once.
 
+import { RETRY_AFTER_JITTER } from "../../shared/reconnect.ts";
+
 /** Admissions per second and the burst admitted at once; perSecond 0: no limit. */
 export interface AdmissionRate {
   perSecond: number;
@@ -17,6 +19,8 @@ export interface AdmissionState {
   tokens: number;
   at: number;
   backlogUntil: number;
+  /** Issue 42: until when connections wait behind the refused streams (their slots, plus the jitter an agent adds to its retry-after). */
+  reservedUntil?: number;
 }
 
 /** The longest delay an agent is told to wait: beyond it, slots are not reserved any more. */
@@ -43,7 +47,9 @@ export function admitAgent(state: AdmissionState, now: number, rate: AdmissionRa
   const slot = 1000 / rate.perSecond;
   const nextToken = now + (1 - tokens) * slot;
   const backlogUntil = Math.min(now + MAX_RETRY_AFTER_MS, Math.max(state.backlogUntil + slot, nextToken));
-  return { state: { tokens, at: now, backlogUntil }, admission: { admit: false, retryAfterMs: Math.ceil(backlogUntil - now) } };
+  // The agent comes back within RETRY_AFTER_JITTER of its retry-after: its token is kept from connections until then.
+  const reservedUntil = Math.max(state.reservedUntil ?? 0, backlogUntil + (backlogUntil - now) * RETRY_AFTER_JITTER + slot);
+  return { state: { tokens, at: now, backlogUntil, reservedUntil }, admission: { admit: false, retryAfterMs: Math.ceil(backlogUntil - now) } };
 }
 
 /**
@@ -53,6 +59,9 @@ export function admitAgent(state: AdmissionState, now: number, rate: AdmissionRa
  */
 export function admitConnection(state: AdmissionState, now: number, rate: AdmissionRate): { state: AdmissionState; waitMs: number } {
   if (rate.perSecond <= 0) return { state, waitMs: 0 };
+  // The tokens until the last refused stream is back are the refused streams' (retry-after): connections wait behind them.
+  const reserved = Math.max(state.backlogUntil, state.reservedUntil ?? 0);
+  if (reserved > now) return { state, waitMs: Math.ceil(reserved - now) };
   const tokens = tokensAt(state, now, rate);
   if (tokens >= 1) return { state: { ...state, tokens: tokens - 1, at: now }, waitMs: 0 };
   return { state: { ...state, tokens, at: now }, waitMs: Math.ceil(((1 - tokens) * 1000) / rate.perSecond) };
@@ -64,11 +73,6 @@ export const MAX_CONNECTION_WAIT_MS = 60_000;
 /** How many connections may wait below TLS at once (a burst, and MAX_CONNECTION_WAIT_MS at the rate); more are closed before any handshake. */
 export function maxWaitingConnections(rate: AdmissionRate): number {
   return Math.max(1, Math.ceil(rate.burst + (rate.perSecond * MAX_CONNECTION_WAIT_MS) / 1000));
-}
-
-/** How long the connections waiting below TLS take to be admitted. */
-export function waitingConnectionsMs(waiting: number, rate: AdmissionRate): number {
-  return rate.perSecond <= 0 ? 0 : Math.ceil((waiting * 1000) / rate.perSecond);
 }
 
 /** How long until every agent sent away so far is due back (0: none waits). */

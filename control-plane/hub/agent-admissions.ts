@@ -3,7 +3,7 @@
 // that the replica takes --max-agent-admissions-per-second agents in all, not that many twice. The
 // first stream of a connection the listener admitted has paid already. The decisions are in
 // admission-gate.ts; this holds the state.
-import { type Admission, type AdmissionRate, type AdmissionState, admissionBacklogMs, admitAgent, admitConnection, initialAdmission, LOST_WINDOW_MS, lostBacklogMs, waitingConnectionsMs } from "./admission-gate.ts";
+import { type Admission, type AdmissionRate, type AdmissionState, admissionBacklogMs, admitAgent, admitConnection, initialAdmission, LOST_WINDOW_MS, lostBacklogMs } from "./admission-gate.ts";
 
 export class AgentAdmissions {
   readonly rate: AdmissionRate;
@@ -62,9 +62,11 @@ export class AgentAdmissions {
   }
 
   /**
-   * How long until the storm this replica is in has come back (0: none): the connections waiting
-   * below TLS and every agent the gate sent away are admitted, and the agents lost here, when more
-   * than a burst, are admitted again.
+   * How long until the storm this replica is in has come back (0: none): every agent the gate sent
+   * away is admitted, and the agents lost here, when more than a burst, are admitted again. The
+   * connections waiting below TLS are not counted: nothing proves them agents (a client without a
+   * certificate could hold one open to keep every silent cluster Ready); a storm of this replica's
+   * own agents is counted by the agents it lost.
    */
   backlogMs(now = Date.now()): number {
     for (const [cluster, at] of this.lostAt) {
@@ -72,7 +74,6 @@ export class AgentAdmissions {
       if (now - at <= LOST_WINDOW_MS) break;
       this.lostAt.delete(cluster);
     }
-    const queued = admissionBacklogMs(this.state, now) + waitingConnectionsMs(this.waitingConnections, this.rate);
-    return Math.max(queued, lostBacklogMs(this.lostAt.size, this.rate));
+    return Math.max(admissionBacklogMs(this.state, now), lostBacklogMs(this.lostAt.size, this.rate));
   }
 }

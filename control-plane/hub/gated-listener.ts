@@ -14,6 +14,7 @@ import { splitHostPort } from "../../shared/listen-address.ts";
 import { counterOf, gaugeOf } from "../../shared/metrics.ts";
 import { maxWaitingConnections } from "./admission-gate.ts";
 import type { AgentAdmissions } from "./agent-admissions.ts";
+import { FairQueue } from "./fair-queue.ts";
 
 /** The listening port, and close(): stops accepting and closes the connections still waiting (the gRPC server closes the others). */
 export interface GatedListener {
@@ -30,40 +31,37 @@ function peerOf(socket: Socket): string {
 export async function listenGated(opts: { server: Server; credentials: ServerCredentials; listen: string; admissions: AgentAdmissions; log: Logger }): Promise<GatedListener> {
   const { admissions } = opts;
   const injector = opts.server.createConnectionInjector(opts.credentials);
-  const bound = maxWaitingConnections(admissions.rate);
-  // In arrival order; `head` is the next to go (no shifting a long array at every admission).
-  let waiting: Socket[] = [];
-  let head = 0;
+  // Per source address, round-robin, bounded (fair-queue.ts): one host holding connections open
+  // delays others by a turn, and a full queue drops that host's newest first.
+  const waiting = new FairQueue<Socket>(maxWaitingConnections(admissions.rate));
   let timer: NodeJS.Timeout | undefined;
   let closedUnread = 0;
   const count = () => {
-    admissions.waitingConnections = waiting.length - head;
+    admissions.waitingConnections = waiting.size;
   };
   const next = () => {
     timer = undefined;
-    while (head < waiting.length) {
-      const socket = waiting[head] as Socket;
+    for (let socket = waiting.peek(); socket !== undefined; socket = waiting.peek()) {
       const waitMs = socket.destroyed ? 0 : admissions.admitConnection(peerOf(socket));
       if (waitMs > 0) {
         timer = setTimeout(next, waitMs);
         break;
       }
-      head++;
+      waiting.shift();
       if (!socket.destroyed) injector.injectConnection(socket);
     }
-    if (head > 1024 && head * 2 > waiting.length) [waiting, head] = [waiting.slice(head), 0];
     count();
   };
   const tcp = createServer({ pauseOnConnect: true }, (socket) => {
-    if (waiting.length - head >= bound) {
-      closedUnread++;
-      socket.destroy();
-      return;
-    }
     const peer = peerOf(socket);
     socket.on("error", () => undefined);
+    const dropped = waiting.push(socket.remoteAddress ?? "", socket);
+    if (dropped !== undefined) {
+      closedUnread++;
+      dropped.destroy();
+      if (dropped === socket) return;
+    }
     socket.once("close", () => admissions.connectionClosed(peer));
-    waiting.push(socket);
     count();
     if (timer === undefined) next();
   });
@@ -77,8 +75,8 @@ export async function listenGated(opts: { server: Server; credentials: ServerCre
       resolve();
     });
   });
-  gaugeOf("flotilla_agent_connections_waiting", "Connections to the gRPC port waiting for their TLS handshake, admitted at --max-agent-admissions-per-second (issue 42).", () => waiting.length - head);
-  counterOf("flotilla_agent_connections_refused_total", "Connections to the gRPC port closed before their TLS handshake: more were waiting than a minute of admissions.", () => closedUnread);
+  gaugeOf("flotilla_agent_connections_waiting", "Connections to the gRPC port waiting for their TLS handshake, admitted at --max-agent-admissions-per-second (issue 42).", () => waiting.size);
+  counterOf("flotilla_agent_connections_refused_total", "Connections to the gRPC port closed before their TLS handshake: more were waiting than a minute of admissions (the newest of the address holding the most goes).", () => closedUnread);
   const address = tcp.address();
   return {
     port: typeof address === "object" && address !== null ? address.port : port,
@@ -86,8 +84,7 @@ export async function listenGated(opts: { server: Server; credentials: ServerCre
       clearTimeout(timer);
       // The port is free at once; the connections handed on are the gRPC server's to close.
       tcp.close();
-      for (const s of waiting.slice(head)) s.destroy();
-      [waiting, head] = [[], 0];
+      for (const s of waiting.drain()) s.destroy();
       count();
     },
   };

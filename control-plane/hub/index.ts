@@ -75,6 +75,8 @@ export function startHub(ctx: ControlPlaneContext): HubPart {
     const readyForMs = !clusterReady(c) ? 0 : since === undefined ? Infinity : Math.max(0, Date.now() - since);
     const template: TemplateKnowledge = templates.watching(ref) ? { known: true, template: templates.get(ref) } : { known: false };
     const accepted = !ctx.opts.requireAcceptance || c.spec?.hubAcceptsClient === true;
+    // A binding being written ahead of its watch event has decided nothing the informer shows yet: keep.
+    if (caches.bindingsAhead.get(key) !== undefined) return undefined;
     const binding = caches.bindingOf(ref);
     // The workloads that may need it: those its requiredBy names, and those whose binding says they require it (propagateDeps).
     const named = (binding?.spec.requiredBy ?? []).map((r) => `${ref.namespace ?? ""}/${r.name}`);

@@ -228,12 +228,14 @@ export class StatusController {
     // Skip when the binding already says so, or when we just wrote exactly this (the cache lags).
     if (mine !== canonicalJson(current) && this.lastEntries.get(key) !== mine) {
       // A change is written once its clusters answered it, or when it waited long enough (status-settle.ts).
-      const unsettled = unsettledClusters({ entries, targets: deleting ? [] : targets, owned, notReady, expectedHash, renderErrors });
-      const waitMs = this.writeTimes.waitMs(key, unsettled.length === 0, Date.now());
+      // Another replica's first word of a cluster goes at once: the leader knows that cluster holds the object only from the binding.
+      const persisted = new Set((binding.status?.aggregatedStatus ?? []).map((i) => i.clusterName));
+      const settled = unsettledClusters({ entries, targets: deleting ? [] : targets, owned, notReady, expectedHash, renderErrors }).length === 0 || (!leader && entries.some((e) => !persisted.has(e.clusterName)));
+      const waitMs = this.writeTimes.waitMs(key, settled, Date.now());
       if (waitMs > 0) return { requeueAfterMs: waitMs };
-      this.writeTimes.wrote(key, Date.now());
       this.writes.bindingStatus++;
       const applied = await this.rest.apply<ResourceBinding>(path, { ...meta, status }, this.entriesManager).catch(ignoreNotFound);
+      this.writeTimes.wrote(key, Date.now()); // after the write: one that failed is retried with backoff
       this.lastEntries.set(key, mine);
       // On a deleting binding, entries our apply left out (confirmed removals) that another field
       // manager still holds (a replica replaced under another name) would hold the finalizer.

@@ -35,11 +35,12 @@ function setup() {
 describe("the work cache renders a new binding ahead of its write", () => {
   it("Works from the binding being written, the same once the informer holds it", () => {
     const { fakes, caches, works, cache, key } = setup();
-    caches.bindingsAhead.writing(key, binding);
+    const write = caches.bindingsAhead.writing(key, binding);
     cache.reconcile(key);
     const ahead = ["m1", "m2"].map((c) => works.get(c, key)?.hash);
     assert.ok(ahead.every((h) => h !== undefined), "both clusters have their Work before the write lands");
-    fakes.of<ResourceBinding>("resourcebindings").put(binding);
+    caches.bindingsAhead.written(key, write, "1");
+    fakes.of<ResourceBinding>("resourcebindings").put({ ...binding, metadata: { ...binding.metadata, resourceVersion: "1" } });
     assert.equal(caches.bindingsAhead.get(key), undefined, "landed: the informer's binding rules from now on");
     cache.reconcile(key);
     assert.deepEqual(["m1", "m2"].map((c) => works.get(c, key)?.hash), ahead, "the same Works: nothing is sent again");
@@ -47,10 +48,10 @@ describe("the work cache renders a new binding ahead of its write", () => {
 
   it("a failed write takes the Works out of the store (the members keep what they applied: absence is no intent)", () => {
     const { caches, works, cache, key } = setup();
-    caches.bindingsAhead.writing(key, binding);
+    const write = caches.bindingsAhead.writing(key, binding);
     cache.reconcile(key);
     assert.ok(works.get("m1", key) !== undefined);
-    caches.bindingsAhead.failed(key);
+    caches.bindingsAhead.failed(key, write);
     cache.reconcile(key);
     assert.equal(works.get("m1", key), undefined);
     assert.equal(works.get("m2", key), undefined);

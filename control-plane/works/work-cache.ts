@@ -84,8 +84,9 @@ export class WorkCache {
   /** Brings one template's Works in line with its binding. */
   reconcile(key: string): undefined {
     const ref = parseWorkKey(key);
-    // A new binding being written renders now, not after its watch event (caches/bindings-ahead.ts).
-    const binding = this.caches.bindingOf(ref) ?? this.caches.bindingsAhead.get(key);
+    // A new binding being written renders now, not after its watch event, and rules until the
+    // informer shows that write (caches/bindings-ahead.ts).
+    const binding = this.caches.bindingsAhead.get(key) ?? this.caches.bindingOf(ref);
     const template = this.templates.get(ref);
     // Absence counts only from a synced informer (DESIGN §11): a template of a kind not watched
     // yet (its informer starting, or the kind not served) is unknown, and its Works stay as they are.
