@@ -9,6 +9,7 @@ import type { ControlPlaneContext, Part } from "../context.ts";
 import type { ClusterLease } from "../clusters/cluster-leases.ts";
 import { wantedIndex } from "../hub/metrics-admission.ts";
 import { PeerCollector } from "./peer-collector.ts";
+import { ReplicaCredentials } from "./peer-credentials.ts";
 import { peerMetricsService } from "./peer-service.ts";
 import { SummaryLog } from "./summary-log.ts";
 
@@ -33,8 +34,7 @@ export function startPeers(ctx: ControlPlaneContext, links: { leases: () => read
       ? undefined
       : new PeerCollector({
           identity: ctx.identity,
-          caPem: ctx.opts.tls.caPem,
-          mint: (validityMs) => issueReplicaCertificate({ certPem: ctx.opts.tls.caPem, keyPem: caKeyPem }, ctx.identity, validityMs),
+          credentials: new ReplicaCredentials({ caPem: ctx.opts.tls.caPem, mint: (validityMs) => issueReplicaCertificate({ certPem: ctx.opts.tls.caPem, keyPem: caKeyPem }, ctx.identity, validityMs) }),
           leases: links.leases,
           holderOf: (cluster) => links.lease(cluster)?.spec?.holderIdentity,
           wantedOf: (cluster) => {
