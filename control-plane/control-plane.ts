@@ -69,18 +69,22 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Runn
   const webhook = startWebhook(ctx, { checkScript: interpreter.checkScript });
   const memberApi = startMemberApi(ctx, { hub: hub.hub, lease: clusters.lease });
   const dashboard = startDashboard(ctx, { explain: (ref, cluster) => explain(ctx, ref, cluster === undefined ? {} : { cluster }), carry: memberApi.carry });
+  const early: Part[] = [hub, clusters, interpreter, startDetector(ctx), startWorks(ctx), startQuota(ctx), startMcs(ctx)];
+  // The peers part keeps the status part's records of whose entries the leader writes (issue 42).
+  const status = startStatus(ctx, { hub: hub.hub, heardHere: clusters.heardHere });
   const parts: Part[] = [
-    hub,
-    clusters,
-    interpreter,
-    startDetector(ctx),
-    startWorks(ctx),
-    startQuota(ctx),
-    startMcs(ctx),
-    startStatus(ctx, { hub: hub.hub, heardHere: clusters.heardHere }),
+    ...early,
+    status,
     startDns(ctx),
     startAutoscaling(ctx),
-    startPeers(ctx, { leases: clusters.leases, lease: clusters.lease }),
+    startPeers(ctx, {
+      leases: clusters.leases,
+      lease: clusters.lease,
+      heard: status.heard,
+      streamsHere: (c) => hub.hub.session(c) !== undefined,
+      handed: status.handed,
+      forwarded: status.forwarded,
+    }),
     startRebalancer(ctx),
     startTaintPolicy(ctx),
     startRollout(ctx),

@@ -79,8 +79,8 @@ export const FOLDER_IMPORTS: Readonly<Record<string, readonly string[]>> = {
   rollout: [],
   // The FederatedHPA and CronFederatedHPA controllers: the algorithm's runs, the templates the detector watches, the status' write check, the Event recorder.
   "autoscaling-controller": ["autoscaling", "detector/template-informers.ts", "status/status-holds.ts", "status/event-recorder.ts"],
-  // Summaries between replicas: who holds which cluster (its Lease), and the hub's checks on a summary.
-  peers: ["clusters/cluster-leases.ts", "clusters/cluster-lease.ts", "hub/message-bounds.ts", "hub/metrics-admission.ts"],
+  // Summaries and status reports between replicas: who holds which cluster (its Lease), the hub's checks on a summary and a report, the trim of a report too large to forward.
+  peers: ["clusters/cluster-leases.ts", "clusters/cluster-lease.ts", "hub/message-bounds.ts", "hub/metrics-admission.ts", "status/status-store.ts"],
   // The WorkloadRebalancer controller: binding names and the fresh-reschedule trigger rule.
   rebalancer: ["scheduling/binding-spec.ts", "scheduling/fresh-reschedule.ts"],
   // The leader's rollout controller (issue 23): the wave planner, the revisions and Works it reads, the Event recorder.

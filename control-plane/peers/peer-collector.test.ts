@@ -10,6 +10,7 @@ import type { WorkloadMetricsReport } from "../../shared/workload-metrics-wire.t
 import { type ClusterLease, HOLDER_ADDRESS_ANNOTATION } from "../clusters/cluster-leases.ts";
 import { leaseTime } from "../clusters/cluster-lease.ts";
 import { PeerCollector } from "./peer-collector.ts";
+import { ReplicaCredentials } from "./peer-credentials.ts";
 import { peerMetricsService } from "./peer-service.ts";
 import { SummaryLog } from "./summary-log.ts";
 
@@ -59,8 +60,7 @@ describe("PeerCollector and the PeerMetrics service", () => {
     const taken: [string, string, number][] = [];
     const collector = new PeerCollector({
       identity: "leader",
-      caPem: ca.certPem,
-      mint: (ms) => issueReplicaCertificate(ca, "leader", ms),
+      credentials: new ReplicaCredentials({ caPem: ca.certPem, mint: (ms) => issueReplicaCertificate(ca, "leader", ms) }),
       leases: () => leases,
       holderOf: (c) => leases.find((l) => l.metadata.name === c)?.spec?.holderIdentity,
       wantedOf: () => new Map([[WEB, new Set(["cpu"])]]),

@@ -3,20 +3,19 @@
 // flight per replica, each page with a deadline and a bounded size, so a slow or misbehaving
 // replica delays only its own clusters' summaries (which then age and count as missing: no
 // scale-down on them), never the FederatedHPA's runs, which read the metrics store.
-import { type ChannelCredentials, credentials, Metadata } from "@grpc/grpc-js";
+import { type ChannelCredentials, Metadata } from "@grpc/grpc-js";
 import type { Logger } from "pino";
 import { type CollectResponse, PeerMetricsClient } from "../../shared/gen/flotilla/v1alpha1/peer.ts";
-import { AGENT_ORGANIZATION, ADMIN_ORGANIZATION, CONTROL_PLANE_ORGANIZATION, type KeyPair, VIEWER_ORGANIZATION } from "../../shared/pki.ts";
 import type { WorkloadMetricsReport } from "../../shared/workload-metrics-wire.ts";
 import type { ClusterLease } from "../clusters/cluster-leases.ts";
 import type { WantedIndex } from "../hub/metrics-admission.ts";
+import { peerChannelOptions, type ReplicaCredentials } from "./peer-credentials.ts";
 import { type Cursor, nextRequest, peersToAsk, takePage, type TakenPage } from "./peer-plan.ts";
 
 export interface CollectorOptions {
   identity: string;
-  caPem: string;
-  /** Signs this replica a client certificate (O=flotilla:control-plane) valid for validityMs. */
-  mint: (validityMs: number) => Promise<KeyPair>;
+  /** This replica's client certificate for the other replicas. */
+  credentials: ReplicaCredentials;
   leases: () => readonly ClusterLease[];
   holderOf: (cluster: string) => string | undefined;
   wantedOf: (cluster: string) => WantedIndex | undefined;
@@ -34,16 +33,12 @@ export interface CollectorOptions {
   now?: () => number;
 }
 
-const CERT_VALIDITY_MS = 24 * 3_600_000;
-const CERT_RENEW_AFTER_MS = 12 * 3_600_000;
-const CLIENT_ORGS = [AGENT_ORGANIZATION, ADMIN_ORGANIZATION, VIEWER_ORGANIZATION, CONTROL_PLANE_ORGANIZATION];
-
 export class PeerCollector {
   readonly stats = { calls: 0, failed: 0, taken: 0, notHolder: 0, notWanted: 0, outOfBounds: 0, tooOld: 0, peers: 0 };
   private readonly o: CollectorOptions;
   private readonly now: () => number;
   private readonly clients = new Map<string, { address: string; client: PeerMetricsClient; cursor?: Cursor; busy: boolean; lastError?: string }>();
-  private creds: { at: number; value: ChannelCredentials } | undefined;
+  private creds: { value: ChannelCredentials; generation: number } | undefined;
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
 
@@ -72,7 +67,9 @@ export class PeerCollector {
   async round(): Promise<void> {
     const peers = peersToAsk(this.o.leases(), this.o.identity, this.now());
     this.stats.peers = peers.size;
-    const renewed = await this.credentials();
+    const creds = await this.o.credentials.get();
+    const renewed = creds.generation !== this.creds?.generation;
+    this.creds = creds;
     for (const [peer, c] of this.clients) {
       if (peers.get(peer) !== c.address || renewed) {
         c.client.close();
@@ -134,27 +131,6 @@ export class PeerCollector {
   private newClient(address: string): PeerMetricsClient {
     const creds = this.creds?.value;
     if (creds === undefined) throw new Error("no client certificate yet");
-    return new PeerMetricsClient(address, creds, {
-      "grpc.max_receive_message_length": this.o.maxResponseBytes,
-      // The TLS server name (SNI) only: a pod IP may not be one, and checkServerIdentity does not read it.
-      "grpc.ssl_target_name_override": "flotilla-control-plane",
-      "grpc.initial_reconnect_backoff_ms": 500,
-      "grpc.max_reconnect_backoff_ms": 10_000,
-    });
-  }
-
-  /** This replica's client credentials, signed again before they expire; true when they changed. */
-  private async credentials(): Promise<boolean> {
-    if (this.creds !== undefined && this.now() - this.creds.at < CERT_RENEW_AFTER_MS) return false;
-    const pair = await this.o.mint(CERT_VALIDITY_MS);
-    // The other replica is dialled by its pod address, which the hub's serving certificate does not
-    // name: its identity is the CA's signature on a serving certificate (TLS checks the chain and
-    // the serverAuth usage), and a client certificate's subject is refused besides.
-    const checkServerIdentity = (_host: string, cert: { subject?: { O?: string | string[] } }) => {
-      const orgs = [cert.subject?.O ?? []].flat();
-      return orgs.some((o) => CLIENT_ORGS.includes(o)) ? new Error("the replica presented a client certificate") : undefined;
-    };
-    this.creds = { at: this.now(), value: credentials.createSsl(Buffer.from(this.o.caPem), Buffer.from(pair.keyPem), Buffer.from(pair.certPem), { checkServerIdentity }) };
-    return true;
+    return new PeerMetricsClient(address, creds, peerChannelOptions(this.o.maxResponseBytes));
   }
 }

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { Cluster } from "../../shared/api/types.ts";
-import { clusterView } from "./cluster-view.ts";
+import { clusterView, writesEntry } from "./cluster-view.ts";
 
 const cluster = (name: string, ready: boolean): Cluster => ({
   apiVersion: "flotilla.dev/v1alpha1",
@@ -29,4 +29,16 @@ describe("clusterView", () => {
       assert.deepEqual(asked.sort(), [...new Set(c.names)].sort(), "each cluster named is looked up once, and no other");
     });
   }
+});
+
+describe("writesEntry", () => {
+  const cases: { name: string; heard: boolean; leader: boolean; handed: boolean; forwarded: boolean; want: boolean }[] = [
+    { name: "a replica writes what it hears", heard: true, leader: false, handed: false, forwarded: false, want: true },
+    { name: "but not what a following leader takes from it", heard: true, leader: false, handed: true, forwarded: false, want: false },
+    { name: "a leader writes what it hears, whoever says they take it", heard: true, leader: true, handed: true, forwarded: false, want: true },
+    { name: "the leader writes what it takes from another replica", heard: false, leader: true, handed: false, forwarded: true, want: true },
+    { name: "and what it took and carries since (not leading any more: still, its entries stay)", heard: false, leader: false, handed: false, forwarded: true, want: true },
+    { name: "nobody writes what it neither hears nor takes", heard: false, leader: true, handed: false, forwarded: false, want: false },
+  ];
+  for (const c of cases) it(c.name, () => assert.equal(writesEntry(c), c.want));
 });

@@ -32,3 +32,14 @@ export function clusterView(input: {
   }
   return view;
 }
+
+/**
+ * Issue 42: whether this replica writes a cluster's entry, besides the leader's not-Ready clusters
+ * no replica hears. A replica writes those it hears (its agent streams here, or did last), unless
+ * a following leader takes them from it (handed: the leader writes them); the leader also writes
+ * those it takes from other replicas, or took and carries since (forwarded-clusters.ts).
+ */
+export function writesEntry(input: { heard: boolean; leader: boolean; handed: boolean; forwarded: boolean }): boolean {
+  if (input.forwarded) return true;
+  return input.heard && (input.leader || !input.handed);
+}

@@ -4,12 +4,29 @@ import { counterOf } from "../../shared/metrics.ts";
 import { parseWorkKey, templateKeyOfBinding } from "../../shared/work-key.ts";
 import type { ControlPlaneContext, Part } from "../context.ts";
 import type { Hub } from "../hub/hub.ts";
+import { writesEntry } from "./cluster-view.ts";
+import { ForwardedClusters } from "./forwarded-clusters.ts";
+import { HandedClusters } from "./handed-clusters.ts";
 import { type BindingRecord, removalReport, removalsConfirmed } from "./removal-confirmation.ts";
 import { StatusController } from "./status-controller.ts";
 
-export function startStatus(ctx: ControlPlaneContext, links: { hub: Hub; heardHere: (cluster: string) => boolean }): Part {
+/** The status part, and its records of the clusters whose entries replicas hand to the leader (issue 42), which peers/ keeps. */
+export interface StatusPart extends Part {
+  /** On a replica that is not the leader: the clusters a following leader takes from it. */
+  handed: HandedClusters;
+  /** On the leader: the clusters it writes for other replicas, from their forwarded reports. */
+  forwarded: ForwardedClusters;
+  /** Whether this replica speaks for the cluster: its agent streams here, or did last with nobody since. */
+  heard(cluster: string): boolean;
+}
+
+export function startStatus(ctx: ControlPlaneContext, links: { hub: Hub; heardHere: (cluster: string) => boolean }): StatusPart {
   const { caches, works, statuses, log, events } = ctx;
   const recorder = ctx.recorder;
+  // Issue 42: a cluster's entries are written by the replica its agent streams to, unless the leader takes its reports.
+  const heard = (c: string) => links.hub.session(c) !== undefined || links.heardHere(c);
+  const handed = new HandedClusters({ changed: (c) => statusCtl.clusterChanged(c) });
+  const forwarded = new ForwardedClusters({ statuses, known: (c, key) => isKnownWork(c, key), reported: (key) => statusCtl.reported(key), changed: (c) => statusCtl.clusterChanged(c) });
   const statusCtl = new StatusController({
     caches,
     templates: ctx.templates,
@@ -20,7 +37,7 @@ export function startStatus(ctx: ControlPlaneContext, links: { hub: Hub; heardHe
     log,
     identity: ctx.identity,
     isLeader: ctx.isLeader,
-    heardHere: (c) => links.hub.session(c) !== undefined || links.heardHere(c),
+    heardHere: (c) => writesEntry({ heard: heard(c), leader: ctx.isLeader(), handed: handed.has(c), forwarded: forwarded.writesFor(c) }),
     events: recorder,
     interpreters: ctx.interpreters,
     ...(ctx.opts.bindingStatusEntries === undefined ? {} : { statusEntries: ctx.opts.bindingStatusEntries }),
@@ -79,7 +96,11 @@ export function startStatus(ctx: ControlPlaneContext, links: { hub: Hub; heardHe
   counterOf("flotilla_status_reports_over_budget_total", "Work status reports kept without their objects' status: their cluster's reports were over --max-status-bytes-per-cluster.", () => statuses.overBudgetReports);
   counterOf("flotilla_events_dropped_total", "Warning Events not written: over the rate limit (a burst of 100, then 10/s).", () => recorder.dropped);
   return {
+    handed,
+    forwarded,
+    heard,
     controllers: [statusCtl.controller],
+    stop: () => handed.stop(),
     startedLeading: () => {
       statusCtl.startedLeading();
       for (const b of caches.allBindings()) statusCtl.reported(templateKeyOfBinding(b));

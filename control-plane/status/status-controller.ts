@@ -27,9 +27,10 @@ import type { WorkStore } from "../works/work-store.ts";
 /**
  * Folds agents' reports into ResourceBinding status and the fleet sum into the template's
  * .status; writes only what changed. Runs on every replica, because reports arrive at the replica
- * that holds the agent's stream: each replica server-side-applies the aggregatedStatus entries of
- * the clusters streaming to it (its own field manager; the list is keyed by cluster), and the
- * leader also those of clusters no replica hears from (not Ready). The leader alone derives the
+ * that holds the agent's stream: each replica server-side-applies the entries of the clusters it
+ * owns (its own field manager; the list is keyed by cluster): those streaming to it that the leader
+ * does not take, and on the leader the clusters it takes from others and those no replica hears
+ * (heardHere, cluster-view.ts). The leader alone derives the
  * conditions and the summary (in the same apply), the template's .status and the finalizer
  * release from the merged entries. Over --binding-status-entries targets the leader's apply keeps
  * only the entries of clusters not as desired (issue 25); every entry stays in
@@ -73,7 +74,7 @@ export class StatusController {
     rest: KubeRest;
     log: Logger;
     isLeader: () => boolean;
-    /** Whether this replica holds (or last held, with nobody else since) the cluster's stream. */
+    /** Whether this replica writes the cluster's entries (cluster-view.ts's writesEntry). */
     heardHere: (cluster: string) => boolean;
     /** This replica's identity: its field manager for aggregatedStatus entries. */
     identity: string;

@@ -21,11 +21,11 @@ export function reportBytes(s: WorkStatus): number {
  * OVER_BUDGET_MANIFESTS manifests stay, with messages cut. So one agent's reports cost memory in
  * proportion to the Works the hub sent it, whatever it says (issue 37).
  */
-export function overBudget(s: WorkStatus, budget: number): WorkStatus {
+export function overBudget(s: WorkStatus, budget: number, why = `this cluster's reports hold more than ${budget} bytes, --max-status-bytes-per-cluster`): WorkStatus {
   const cut = (text: string) => (text.length > OVER_BUDGET_MESSAGE ? `${text.slice(0, OVER_BUDGET_MESSAGE)}…` : text);
   const kept = (m: ManifestStatus, i: number) => i === 0 && m.status.byteLength <= MAX_ENTRY_STATUS_BYTES;
   const manifests: ManifestStatus[] = s.manifests.slice(0, OVER_BUDGET_MANIFESTS).map((m, i) => ({ ...m, status: kept(m, i) ? m.status : Buffer.alloc(0), message: cut(m.message) }));
-  const note = `(the status of its other objects is left out: this cluster's reports hold more than ${budget} bytes, --max-status-bytes-per-cluster)`;
+  const note = `(the status of its other objects is left out: ${why})`;
   return { ...s, message: s.message === "" ? note : `${cut(s.message)} ${note}`, manifests };
 }
 
@@ -43,12 +43,18 @@ export class StatusStore {
   /** cluster → reportBytes of the reports kept for it. */
   private readonly bytes = new Map<string, number>();
   private readonly budget: number;
+  private readonly listeners: ((cluster: string, key: string) => void)[] = [];
   /** Reports kept without their objects' statuses because their cluster was over its budget. */
   overBudgetReports = 0;
 
   /** maxBytesPerCluster: --max-status-bytes-per-cluster. */
   constructor(opts: { maxBytesPerCluster?: number } = {}) {
     this.budget = opts.maxBytesPerCluster ?? DEFAULT_CLUSTER_STATUS_BYTES;
+  }
+
+  /** Calls fn after a cluster's report on a Work changed: a new one, or none any more (forgotten, or the Work dropped). */
+  onChange(fn: (cluster: string, key: string) => void): void {
+    this.listeners.push(fn);
   }
 
   /** What the reports kept for a cluster cost (reportBytes). */
@@ -76,7 +82,10 @@ export class StatusStore {
     if (keys === undefined) this.byCluster.set(cluster, (keys = new Set()));
     keys.add(status.workKey);
     const changed = before === undefined || JSON.stringify(before) !== JSON.stringify(status);
-    if (changed) this.changedAt.set(`${cluster}/${status.workKey}`, Date.now());
+    if (changed) {
+      this.changedAt.set(`${cluster}/${status.workKey}`, Date.now());
+      this.changed(cluster, status.workKey);
+    }
     return changed;
   }
 
@@ -106,18 +115,17 @@ export class StatusStore {
     const keys = this.byCluster.get(cluster);
     keys?.delete(key);
     if (keys?.size === 0) this.byCluster.delete(cluster);
+    this.changed(cluster, key);
   }
 
   /** Forgets a Work entirely (its binding is gone). */
   drop(key: string): void {
-    for (const [cluster, before] of this.byKey.get(key) ?? []) {
-      this.release(cluster, before);
-      this.changedAt.delete(`${cluster}/${key}`);
-      const keys = this.byCluster.get(cluster);
-      keys?.delete(key);
-      if (keys?.size === 0) this.byCluster.delete(cluster);
-    }
-    this.byKey.delete(key);
+    const clusters = [...(this.byKey.get(key)?.keys() ?? [])];
+    for (const cluster of clusters) this.forget(key, cluster);
+  }
+
+  private changed(cluster: string, key: string): void {
+    for (const fn of this.listeners) fn(cluster, key);
   }
 
   private release(cluster: string, report: WorkStatus): void {

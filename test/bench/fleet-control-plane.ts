@@ -38,7 +38,8 @@ export async function startBenchControlPlane(control: Cluster, dir: string, logL
   const ca = replica?.ca ?? (await createCa("flotilla-bench-ca"));
   if (replica === undefined) {
     const hub = await issueCertificate(ca, { commonName: "flotilla-hub", dnsNames: ["localhost"], ipAddresses: ["127.0.0.1"], usage: "server" });
-    const files: [string, string][] = [["ca.crt", ca.certPem], ["hub.crt", hub.certPem], ["hub.key", hub.keyPem]];
+    // The CA's key as the chart mounts it (--ca-key): the leader signs itself a certificate to follow the other replicas (issue 42).
+    const files: [string, string][] = [["ca.crt", ca.certPem], ["ca.key", ca.keyPem], ["hub.crt", hub.certPem], ["hub.key", hub.keyPem]];
     await Promise.all(files.map(([f, text]) => writeFile(join(dir, f), text, { mode: 0o600 })));
   }
   const identity = replica?.identity ?? "control-plane";
@@ -55,6 +56,7 @@ export async function startBenchControlPlane(control: Cluster, dir: string, logL
       `--ca-cert=${join(dir, "ca.crt")}`,
       `--tls-cert=${join(dir, "hub.crt")}`,
       `--tls-key=${join(dir, "hub.key")}`,
+      `--ca-key=${join(dir, "ca.key")}`,
       "--registration-listen=",
       `--identity=${identity}`,
       ...extraArgs,

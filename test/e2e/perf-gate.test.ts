@@ -6,35 +6,18 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { RESOURCES } from "../../shared/api/resources.ts";
-import type { ResourceBinding } from "../../shared/api/types.ts";
 import { collectionPath, KubeRest, type ResourceInfo } from "../../shared/kube-rest.ts";
-import { apiserverWrites, diffWrites, formatWrites, isBackgroundWrite, totalWrites, type WriteCounts } from "../bench/apiserver-metrics.ts";
 import { type Fleet, startFleet } from "../env/fleet.ts";
 import { type Flotilla, startFlotilla } from "../env/flotilla.ts";
 import { waitFor } from "../env/wait.ts";
-import { MAX_SETTLE_MS } from "../../control-plane/status/status-settle.ts";
+import { member2Later, WRITES_PER_TEMPLATE_GOAL, writesToAvailable } from "./write-gate.fixtures.ts";
 
-/** The goal: a binding, its status, the template's status. */
-const WRITES_PER_TEMPLATE_GOAL = 3;
 const T = 6;
 /** ConfigMaps rendered the same for both members: one encoding each, written to 2 streams. */
 const C = 4;
-const DEPLOYMENTS: ResourceInfo = { apiVersion: "apps/v1", kind: "Deployment", plural: "deployments", namespaced: true };
 const NS = "perf-gate";
-
-interface DeploymentJson {
-  metadata: { name: string };
-  status?: { availableReplicas?: number };
-}
-
-const configMap = (name: string) => ({ apiVersion: "v1", kind: "ConfigMap", metadata: { name, namespace: NS, labels: { gate: "fan-out" } }, data: { v: name } });
 const CONFIGMAPS: ResourceInfo = { apiVersion: "v1", kind: "ConfigMap", plural: "configmaps", namespaced: true };
-const deployment = (name: string) => ({
-  apiVersion: "apps/v1",
-  kind: "Deployment",
-  metadata: { name, namespace: NS },
-  spec: { replicas: 1, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: "main", image: "nginx:1.27" }] } } },
-});
+const configMap = (name: string) => ({ apiVersion: "v1", kind: "ConfigMap", metadata: { name, namespace: NS, labels: { gate: "fan-out" } }, data: { v: name } });
 
 describe("perf gate: control writes per template and encodings per fan-out on a small fleet", () => {
   let fleet: Fleet;
@@ -48,18 +31,8 @@ describe("perf gate: control writes per template and encodings per fan-out on a 
     await control.request("POST", "/api/v1/namespaces", { body: { apiVersion: "v1", kind: "Namespace", metadata: { name: NS } } });
     const policy = { apiVersion: "flotilla.dev/v1alpha1", kind: "PropagationPolicy", metadata: { name: "all", namespace: NS }, spec: { resourceSelectors: [{ apiVersion: "apps/v1", kind: "Deployment" }] } };
     await control.request("POST", collectionPath(RESOURCES.propagationPolicy, NS), { body: policy });
-    // member2's copies become Available 2 s after member1's (minReadySeconds), as members do: one
-    // change's answers then arrive over seconds, and must still make one status write.
-    const later = {
-      apiVersion: "flotilla.dev/v1alpha1",
-      kind: "OverridePolicy",
-      metadata: { name: "member2-later", namespace: NS },
-      spec: {
-        resourceSelectors: [{ apiVersion: "apps/v1", kind: "Deployment" }],
-        overrideRules: [{ targetCluster: { clusterNames: ["member2"] }, overriders: { plaintext: [{ path: "/spec/minReadySeconds", operator: "add", value: 2 }] } }],
-      },
-    };
-    await control.request("POST", collectionPath(RESOURCES.overridePolicy, NS), { body: later });
+    // member2's copies become Available 2 s after member1's: one change's answers arrive over seconds.
+    await control.request("POST", collectionPath(RESOURCES.overridePolicy, NS), { body: member2Later(NS) });
     const maps = { apiVersion: "flotilla.dev/v1alpha1", kind: "PropagationPolicy", metadata: { name: "maps", namespace: NS }, spec: { resourceSelectors: [{ apiVersion: "v1", kind: "ConfigMap", labelSelector: { matchLabels: { gate: "fan-out" } } }] } };
     await control.request("POST", collectionPath(RESOURCES.propagationPolicy, NS), { body: maps });
   });
@@ -70,41 +43,14 @@ describe("perf gate: control writes per template and encodings per fan-out on a 
   });
 
   it(`${T} Deployments to Available in 2 members: at most ${WRITES_PER_TEMPLATE_GOAL} control writes each`, async (t) => {
-    const before = await apiserverWrites(control);
-    for (let i = 0; i < T; i++) await control.request("POST", collectionPath(DEPLOYMENTS, NS), { body: deployment(`web-${i}`) });
-
-    // Available in every member, summed on every template, every binding FullyApplied.
-    await waitFor(
-      async () => {
-        const templates = await control.get<{ items: DeploymentJson[] }>(collectionPath(DEPLOYMENTS, NS));
-        const bindings = await control.get<{ items: ResourceBinding[] }>(collectionPath(RESOURCES.resourceBinding, NS));
-        const summed = templates.items.filter((d) => d.status?.availableReplicas === 2).length;
-        const applied = bindings.items.filter((b) => b.status?.conditions?.some((c) => c.type === "FullyApplied" && c.status === "True")).length;
-        return summed === T && applied === T ? true : undefined;
-      },
-      { what: `${T} templates summed (availableReplicas 2) and their bindings FullyApplied`, timeoutMs: 90_000, intervalMs: 250 },
-    );
-    // Then quiet: a write that a settle wait still holds would come within MAX_SETTLE_MS.
-    let last = "";
-    let writes: WriteCounts = new Map();
-    await waitFor(
-      async () => {
-        writes = diffWrites(before, await apiserverWrites(control));
-        const now = formatWrites(new Map([...writes].filter(([k]) => !isBackgroundWrite(k))));
-        const quiet = now === last;
-        last = now;
-        return quiet ? true : undefined;
-      },
-      { what: "the control cluster's writes to stop", timeoutMs: 60_000, intervalMs: MAX_SETTLE_MS + 1_000 },
-    );
-    const perTemplate = (totalWrites(writes, (k) => !isBackgroundWrite(k)) - T) / T; // the bench's own T template creates aside
-    t.diagnostic(`${perTemplate.toFixed(2)} control writes per template (goal ≤ ${WRITES_PER_TEMPLATE_GOAL}), besides the ${T} templates: ${last}`);
-    assert.ok(perTemplate <= WRITES_PER_TEMPLATE_GOAL, `${perTemplate.toFixed(2)} control writes per template, above the goal of ${WRITES_PER_TEMPLATE_GOAL}: ${last}`);
+    const { perTemplate, writes } = await writesToAvailable(control, NS, T, 2);
+    t.diagnostic(`${perTemplate.toFixed(2)} control writes per template (goal ≤ ${WRITES_PER_TEMPLATE_GOAL}), besides the ${T} templates: ${writes}`);
+    assert.ok(perTemplate <= WRITES_PER_TEMPLATE_GOAL, `${perTemplate.toFixed(2)} control writes per template, above the goal of ${WRITES_PER_TEMPLATE_GOAL}: ${writes}`);
     // The count is of real writes: a binding per template at least.
-    assert.ok(perTemplate >= 1, `${perTemplate} writes per template cannot be: ${last}`);
+    assert.ok(perTemplate >= 1, `${perTemplate} writes per template cannot be: ${writes}`);
   });
 
-  it(`${C} ConfigMaps to 2 members: ${C} encodings, ${2 * C} stream writes`, async (t) => {
+  it(`${C} ConfigMaps to 2 members: one encoding per Work for its 2 streams`, async (t) => {
     const count = async () => {
       const m = await flotilla.controlPlaneMetrics();
       return { encodings: m.flotilla_hub_work_encodings_total ?? 0, written: m.flotilla_hub_work_upserts_written_total ?? 0 };

@@ -7,25 +7,29 @@ import {
   type CallOptions,
   type ChannelCredentials,
   Client,
+  type ClientDuplexStream,
   type ClientOptions,
   type ClientUnaryCall,
+  type handleBidiStreamingCall,
   type handleUnaryCall,
   makeGenericClientConstructor,
   type Metadata,
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
-import { WorkloadMetrics } from "./agent.ts";
+import { WorkloadMetrics, WorkStatus } from "./agent.ts";
 
 export const protobufPackage = "flotilla.v1alpha1";
 
 export const protobufFileName = "flotilla/v1alpha1/peer.proto";
 
 /**
- * Between control-plane replicas (issue 22): the leader collects the workload summaries that
- * agents streaming to the other replicas sent there, so its FederatedHPA sees every cluster.
- * Served on the hub's mTLS listener; only a control-plane replica's client certificate
- * (O=flotilla:control-plane) may call it. A replica of an older version answers UNIMPLEMENTED.
+ * Between control-plane replicas: the leader collects the workload summaries that agents
+ * streaming to the other replicas sent there, so its FederatedHPA sees every cluster (issue 22),
+ * and follows their Work status reports, so that it writes every cluster's status entries in one
+ * apply (issue 42). Served on the hub's mTLS listener; only a control-plane replica's client
+ * certificate (O=flotilla:control-plane) may call it. A replica of an older version answers
+ * UNIMPLEMENTED.
  */
 
 export interface CollectRequest {
@@ -56,6 +60,35 @@ export interface PeerSummary {
     | undefined;
   /** How long ago this replica took it (its own clock), so the caller ages it without comparing clocks. */
   ageMs: number;
+}
+
+export interface FollowRequest {
+  /** Every cluster whose entries the leader writes from this replica's reports (the whole list). */
+  taken: string[];
+}
+
+export interface FollowUpdate {
+  /** The replica's identity (its cluster Leases' holder), in the first message. */
+  identity: string;
+  /** The clusters this replica hears (the whole list), in the first message and when it changes. */
+  clusters: HeardClusters | undefined;
+  reports: PeerReport[];
+  /** Every report the replica held when the stream opened has been sent. */
+  snapshotDone: boolean;
+}
+
+export interface HeardClusters {
+  names: string[];
+}
+
+export interface PeerReport {
+  cluster: string;
+  workKey: string;
+  /**
+   * The latest report; absent when the replica holds none any more (forgotten: not a removal,
+   * which is a report with deleted=true).
+   */
+  status: WorkStatus | undefined;
 }
 
 function createBaseCollectRequest(): CollectRequest {
@@ -385,6 +418,370 @@ export const PeerSummary: MessageFns<PeerSummary> = {
   },
 };
 
+function createBaseFollowRequest(): FollowRequest {
+  return { taken: [] };
+}
+
+export const FollowRequest: MessageFns<FollowRequest> = {
+  encode(message: FollowRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.taken) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FollowRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFollowRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.taken.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FollowRequest {
+    return { taken: globalThis.Array.isArray(object?.taken) ? object.taken.map((e: any) => globalThis.String(e)) : [] };
+  },
+
+  toJSON(message: FollowRequest): unknown {
+    const obj: any = {};
+    if (message.taken?.length) {
+      obj.taken = message.taken;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FollowRequest>, I>>(base?: I): FollowRequest {
+    return FollowRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FollowRequest>, I>>(object: I): FollowRequest {
+    const message = createBaseFollowRequest();
+    message.taken = object.taken?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseFollowUpdate(): FollowUpdate {
+  return { identity: "", clusters: undefined, reports: [], snapshotDone: false };
+}
+
+export const FollowUpdate: MessageFns<FollowUpdate> = {
+  encode(message: FollowUpdate, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.identity !== "") {
+      writer.uint32(10).string(message.identity);
+    }
+    if (message.clusters !== undefined) {
+      HeardClusters.encode(message.clusters, writer.uint32(18).fork()).join();
+    }
+    for (const v of message.reports) {
+      PeerReport.encode(v!, writer.uint32(26).fork()).join();
+    }
+    if (message.snapshotDone !== false) {
+      writer.uint32(32).bool(message.snapshotDone);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FollowUpdate {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFollowUpdate();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.identity = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.clusters = HeardClusters.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.reports.push(PeerReport.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.snapshotDone = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FollowUpdate {
+    return {
+      identity: isSet(object.identity) ? globalThis.String(object.identity) : "",
+      clusters: isSet(object.clusters) ? HeardClusters.fromJSON(object.clusters) : undefined,
+      reports: globalThis.Array.isArray(object?.reports) ? object.reports.map((e: any) => PeerReport.fromJSON(e)) : [],
+      snapshotDone: isSet(object.snapshotDone)
+        ? globalThis.Boolean(object.snapshotDone)
+        : isSet(object.snapshot_done)
+        ? globalThis.Boolean(object.snapshot_done)
+        : false,
+    };
+  },
+
+  toJSON(message: FollowUpdate): unknown {
+    const obj: any = {};
+    if (message.identity !== "") {
+      obj.identity = message.identity;
+    }
+    if (message.clusters !== undefined) {
+      obj.clusters = HeardClusters.toJSON(message.clusters);
+    }
+    if (message.reports?.length) {
+      obj.reports = message.reports.map((e) => PeerReport.toJSON(e));
+    }
+    if (message.snapshotDone !== false) {
+      obj.snapshotDone = message.snapshotDone;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FollowUpdate>, I>>(base?: I): FollowUpdate {
+    return FollowUpdate.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FollowUpdate>, I>>(object: I): FollowUpdate {
+    const message = createBaseFollowUpdate();
+    message.identity = object.identity ?? "";
+    message.clusters = (object.clusters !== undefined && object.clusters !== null)
+      ? HeardClusters.fromPartial(object.clusters)
+      : undefined;
+    message.reports = object.reports?.map((e) => PeerReport.fromPartial(e)) || [];
+    message.snapshotDone = object.snapshotDone ?? false;
+    return message;
+  },
+};
+
+function createBaseHeardClusters(): HeardClusters {
+  return { names: [] };
+}
+
+export const HeardClusters: MessageFns<HeardClusters> = {
+  encode(message: HeardClusters, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.names) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): HeardClusters {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseHeardClusters();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.names.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): HeardClusters {
+    return { names: globalThis.Array.isArray(object?.names) ? object.names.map((e: any) => globalThis.String(e)) : [] };
+  },
+
+  toJSON(message: HeardClusters): unknown {
+    const obj: any = {};
+    if (message.names?.length) {
+      obj.names = message.names;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<HeardClusters>, I>>(base?: I): HeardClusters {
+    return HeardClusters.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<HeardClusters>, I>>(object: I): HeardClusters {
+    const message = createBaseHeardClusters();
+    message.names = object.names?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBasePeerReport(): PeerReport {
+  return { cluster: "", workKey: "", status: undefined };
+}
+
+export const PeerReport: MessageFns<PeerReport> = {
+  encode(message: PeerReport, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.cluster !== "") {
+      writer.uint32(10).string(message.cluster);
+    }
+    if (message.workKey !== "") {
+      writer.uint32(18).string(message.workKey);
+    }
+    if (message.status !== undefined) {
+      WorkStatus.encode(message.status, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PeerReport {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePeerReport();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.cluster = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.workKey = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.status = WorkStatus.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PeerReport {
+    return {
+      cluster: isSet(object.cluster) ? globalThis.String(object.cluster) : "",
+      workKey: isSet(object.workKey)
+        ? globalThis.String(object.workKey)
+        : isSet(object.work_key)
+        ? globalThis.String(object.work_key)
+        : "",
+      status: isSet(object.status) ? WorkStatus.fromJSON(object.status) : undefined,
+    };
+  },
+
+  toJSON(message: PeerReport): unknown {
+    const obj: any = {};
+    if (message.cluster !== "") {
+      obj.cluster = message.cluster;
+    }
+    if (message.workKey !== "") {
+      obj.workKey = message.workKey;
+    }
+    if (message.status !== undefined) {
+      obj.status = WorkStatus.toJSON(message.status);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PeerReport>, I>>(base?: I): PeerReport {
+    return PeerReport.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PeerReport>, I>>(object: I): PeerReport {
+    const message = createBasePeerReport();
+    message.cluster = object.cluster ?? "";
+    message.workKey = object.workKey ?? "";
+    message.status = (object.status !== undefined && object.status !== null)
+      ? WorkStatus.fromPartial(object.status)
+      : undefined;
+    return message;
+  },
+};
+
 export type PeerMetricsService = typeof PeerMetricsService;
 export const PeerMetricsService = {
   /** The summaries this replica took from its own agents since a cursor, oldest change first. */
@@ -429,6 +826,62 @@ export const PeerMetricsClient = makeGenericClientConstructor(
 ) as unknown as {
   new (address: string, credentials: ChannelCredentials, options?: Partial<ClientOptions>): PeerMetricsClient;
   service: typeof PeerMetricsService;
+  serviceName: string;
+};
+
+export type PeerStatusService = typeof PeerStatusService;
+export const PeerStatusService = {
+  /**
+   * The leader follows a replica's agents' reports. The replica answers with the clusters it
+   * hears, the latest report per (cluster, Work) it holds for them (a snapshot, closed by
+   * snapshot_done), then each change as it comes, and an empty message every second when idle.
+   * The leader says which of those clusters it takes (writes their entries from these reports),
+   * whenever that changes and at least every second; the replica writes no entry of a taken
+   * cluster while the leader keeps saying so.
+   */
+  follow: {
+    path: "/flotilla.v1alpha1.PeerStatus/Follow" as const,
+    requestStream: true as const,
+    responseStream: true as const,
+    requestSerialize: (value: FollowRequest): Buffer => Buffer.from(FollowRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): FollowRequest => FollowRequest.decode(value),
+    responseSerialize: (value: FollowUpdate): Buffer => Buffer.from(FollowUpdate.encode(value).finish()),
+    responseDeserialize: (value: Buffer): FollowUpdate => FollowUpdate.decode(value),
+  },
+} as const;
+
+export interface PeerStatusServer extends UntypedServiceImplementation {
+  /**
+   * The leader follows a replica's agents' reports. The replica answers with the clusters it
+   * hears, the latest report per (cluster, Work) it holds for them (a snapshot, closed by
+   * snapshot_done), then each change as it comes, and an empty message every second when idle.
+   * The leader says which of those clusters it takes (writes their entries from these reports),
+   * whenever that changes and at least every second; the replica writes no entry of a taken
+   * cluster while the leader keeps saying so.
+   */
+  follow: handleBidiStreamingCall<FollowRequest, FollowUpdate>;
+}
+
+export interface PeerStatusClient extends Client {
+  /**
+   * The leader follows a replica's agents' reports. The replica answers with the clusters it
+   * hears, the latest report per (cluster, Work) it holds for them (a snapshot, closed by
+   * snapshot_done), then each change as it comes, and an empty message every second when idle.
+   * The leader says which of those clusters it takes (writes their entries from these reports),
+   * whenever that changes and at least every second; the replica writes no entry of a taken
+   * cluster while the leader keeps saying so.
+   */
+  follow(): ClientDuplexStream<FollowRequest, FollowUpdate>;
+  follow(options: Partial<CallOptions>): ClientDuplexStream<FollowRequest, FollowUpdate>;
+  follow(metadata: Metadata, options?: Partial<CallOptions>): ClientDuplexStream<FollowRequest, FollowUpdate>;
+}
+
+export const PeerStatusClient = makeGenericClientConstructor(
+  PeerStatusService,
+  "flotilla.v1alpha1.PeerStatus",
+) as unknown as {
+  new (address: string, credentials: ChannelCredentials, options?: Partial<ClientOptions>): PeerStatusClient;
+  service: typeof PeerStatusService;
   serviceName: string;
 };
 
