@@ -16,7 +16,7 @@ describe("BindingsAhead", () => {
     assert.deepEqual(heard, ["k"], "the Works render at once");
     ahead.landed("k", binding("5"));
     assert.ok(ahead.get("k") !== undefined, "before the write answered, no event is known to be its own");
-    ahead.written("k", w, "7");
+    ahead.written("k", w, "7", undefined);
     ahead.landed("k", binding("6"));
     assert.ok(ahead.get("k") !== undefined, "an older write's event (this leader's or the last one's) ends nothing");
     ahead.landed("k", binding("7"));
@@ -34,12 +34,21 @@ describe("BindingsAhead", () => {
     const w2 = ahead.writing("k", binding());
     ahead.failed("k", w1);
     assert.ok(ahead.get("k") !== undefined);
-    ahead.written("k", w1, "3");
+    ahead.written("k", w1, "3", undefined);
     ahead.landed("k", binding("3"));
     assert.ok(ahead.get("k") !== undefined, "w1's version is not this entry's");
-    ahead.written("k", w2, "4");
+    ahead.written("k", w2, "4", undefined);
     ahead.landed("k", binding("9"));
     assert.equal(ahead.get("k"), undefined, "a later version shows it too");
+  });
+
+  it("the informer showed the write before its answer came: the answer ends it", () => {
+    const ahead = new BindingsAhead(() => 0);
+    const w = ahead.writing("k", binding());
+    ahead.landed("k", binding("7")); // the watch event, before the answer: not known to be this write's yet
+    assert.ok(ahead.get("k") !== undefined);
+    ahead.written("k", w, "7", binding("7"));
+    assert.equal(ahead.get("k"), undefined, "else it would rule, and keep the hub from judging, until it expired");
   });
 
   it("a write whose watch event never came is rendered from no longer than MAX_AHEAD_MS, and its expiry is told", () => {

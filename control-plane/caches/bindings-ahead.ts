@@ -7,8 +7,8 @@
 // out but the informer's own event tells the listeners, so the Works render again.
 import type { ResourceBinding } from "../../shared/api/types.ts";
 
-/** The longest a binding is rendered from ahead of the informer (a write whose watch event never came). */
-export const MAX_AHEAD_MS = 30_000;
+/** The longest a binding is rendered from ahead of the informer (a write whose watch event never came, or came before its answer). */
+export const MAX_AHEAD_MS = 10_000;
 
 interface Ahead {
   binding: ResourceBinding;
@@ -17,6 +17,8 @@ interface Ahead {
   write: number;
   /** The resourceVersion the apiserver answered the write with, once it answered. */
   resourceVersion?: string;
+  /** Ends it after MAX_AHEAD_MS even if nobody looks (a lookup ends it too). */
+  timer?: NodeJS.Timeout;
 }
 
 /** Whether resourceVersion `seen` is `written` or later (etcd's revisions are integers; anything else only by equality). */
@@ -44,27 +46,36 @@ export class BindingsAhead {
   /** A new binding is being written (template key): its Works may be rendered from it now. Returns the write's token. */
   writing(key: string, binding: ResourceBinding): number {
     const write = ++this.writes;
-    this.bindings.set(key, { binding, at: this.now(), write });
+    this.end(key);
+    const timer = setTimeout(() => this.bindings.get(key)?.write === write && this.end(key, true), MAX_AHEAD_MS + 1);
+    timer.unref();
+    this.bindings.set(key, { binding, at: this.now(), write, timer });
     this.tell(key);
     return write;
   }
 
-  /** The apiserver took write `write` at this resourceVersion: the informer's event of it (or of a later write) ends it. */
-  written(key: string, write: number, resourceVersion: string | undefined): void {
+  /**
+   * The apiserver took write `write` at this resourceVersion: the informer's event of it (or of a
+   * later write) ends it; `seen`, what the informer holds now, ends it at once when its event came
+   * before the answer.
+   */
+  written(key: string, write: number, resourceVersion: string | undefined, seen: ResourceBinding | undefined): void {
     const ahead = this.bindings.get(key);
-    if (ahead?.write === write && resourceVersion !== undefined && resourceVersion !== "") ahead.resourceVersion = resourceVersion;
+    if (ahead?.write !== write || resourceVersion === undefined || resourceVersion === "") return;
+    ahead.resourceVersion = resourceVersion;
+    if (seen !== undefined) this.landed(key, seen);
   }
 
   /** Write `write` failed: its Works are rendered again from what the informer holds (a later write's entry stays). */
   failed(key: string, write: number): void {
-    if (this.bindings.get(key)?.write === write) this.bindings.delete(key);
+    if (this.bindings.get(key)?.write === write) this.end(key);
     this.tell(key);
   }
 
   /** The informer holds this binding now: it ends the entry when it shows the entry's own write (its event renders the Works). */
   landed(key: string, binding: ResourceBinding): void {
     const ahead = this.bindings.get(key);
-    if (ahead?.resourceVersion !== undefined && showsWrite(binding.metadata.resourceVersion, ahead.resourceVersion)) this.bindings.delete(key);
+    if (ahead?.resourceVersion !== undefined && showsWrite(binding.metadata.resourceVersion, ahead.resourceVersion)) this.end(key);
   }
 
   /** The binding being written, unless it waited longer than MAX_AHEAD_MS for its watch event. */
@@ -72,9 +83,17 @@ export class BindingsAhead {
     const ahead = this.bindings.get(key);
     if (ahead === undefined) return undefined;
     if (this.now() - ahead.at <= MAX_AHEAD_MS) return ahead.binding;
-    this.bindings.delete(key);
-    this.tell(key);
+    this.end(key, true);
     return undefined;
+  }
+
+  /** Ends key's entry (telling the listeners when asked). */
+  private end(key: string, tell = false): void {
+    const ahead = this.bindings.get(key);
+    if (ahead === undefined) return;
+    clearTimeout(ahead.timer);
+    this.bindings.delete(key);
+    if (tell) this.tell(key);
   }
 
   private tell(key: string): void {

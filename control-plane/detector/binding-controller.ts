@@ -232,7 +232,7 @@ export class BindingController {
       return undefined;
     }
     // A new binding's Works go out while it is written (write-binding.ts).
-    const ahead = existing === undefined ? { bindings: this.caches.bindingsAhead, key } : undefined;
+    const ahead = existing === undefined ? { bindings: this.caches.bindingsAhead, key, seen: () => this.caches.currentBindingOf(ref) } : undefined;
     if (current === undefined || !bindingUpToDate(current, desired)) await writeBinding(this.rest, path, desired, FIELD_MANAGER, ahead);
     if (fresh.freshTrigger !== undefined) this.fresh.written(key, fresh.freshTrigger);
     await this.moved(legacy);

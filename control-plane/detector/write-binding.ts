@@ -7,11 +7,18 @@ import type { ResourceBinding } from "../../shared/api/types.ts";
 import type { KubeRest } from "../../shared/kube-rest.ts";
 import type { Caches } from "../caches/caches.ts";
 
-export async function writeBinding(rest: KubeRest, path: string, desired: ResourceBinding, fieldManager: string, ahead?: { bindings: Caches["bindingsAhead"]; key: string }): Promise<void> {
+export async function writeBinding(
+  rest: KubeRest,
+  path: string,
+  desired: ResourceBinding,
+  fieldManager: string,
+  ahead?: { bindings: Caches["bindingsAhead"]; key: string; seen: () => ResourceBinding | undefined },
+): Promise<void> {
   const write = ahead?.bindings.writing(ahead.key, desired);
   try {
     const applied = await rest.apply<ResourceBinding | undefined>(path, desired, fieldManager);
-    if (ahead !== undefined && write !== undefined) ahead.bindings.written(ahead.key, write, applied?.metadata?.resourceVersion);
+    // The informer may have shown the write before its answer came: then it ends here.
+    if (ahead !== undefined && write !== undefined) ahead.bindings.written(ahead.key, write, applied?.metadata?.resourceVersion, ahead.seen());
   } catch (err) {
     if (ahead !== undefined && write !== undefined) ahead.bindings.failed(ahead.key, write);
     throw err;

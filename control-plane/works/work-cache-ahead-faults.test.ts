@@ -44,7 +44,7 @@ describe("review 42: a binding rendered ahead of its write", () => {
   it("a member sent a Work ahead is never told to delete it because the informer shows an older write of the same new binding", async () => {
     const { fakes, caches, works, cache, key, judge } = setup();
     const rest = { apply: async () => ({}) } as unknown as KubeRest;
-    const ahead = { bindings: caches.bindingsAhead, key };
+    const ahead = { bindings: caches.bindingsAhead, key, seen: () => caches.bindingOf(parseWorkKey(key)) };
     // The leader writes the new binding (on m1); the write returns, its watch event lags.
     await writeBinding(rest, "/x", bindingOn(["m1"], ""), "fm", ahead);
     cache.reconcile(key);
@@ -68,7 +68,7 @@ describe("review 42: a binding rendered ahead of its write", () => {
     caches.bindingsAhead.onChange((k) => heard.push(k));
     let fail: (err: Error) => void = () => undefined;
     const rest = { apply: () => new Promise((_, reject) => (fail = reject)) } as unknown as KubeRest;
-    const write = writeBinding(rest, "/x", bindingOn(["m1", "m2"], ""), "fm", { bindings: caches.bindingsAhead, key }).catch(() => undefined);
+    const write = writeBinding(rest, "/x", bindingOn(["m1", "m2"], ""), "fm", { bindings: caches.bindingsAhead, key, seen: () => caches.bindingOf(parseWorkKey(key)) }).catch(() => undefined);
     cache.reconcile(key);
     heard.length = 0;
     now = MAX_AHEAD_MS + 1;

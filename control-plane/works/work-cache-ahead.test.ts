@@ -39,7 +39,7 @@ describe("the work cache renders a new binding ahead of its write", () => {
     cache.reconcile(key);
     const ahead = ["m1", "m2"].map((c) => works.get(c, key)?.hash);
     assert.ok(ahead.every((h) => h !== undefined), "both clusters have their Work before the write lands");
-    caches.bindingsAhead.written(key, write, "1");
+    caches.bindingsAhead.written(key, write, "1", undefined);
     fakes.of<ResourceBinding>("resourcebindings").put({ ...binding, metadata: { ...binding.metadata, resourceVersion: "1" } });
     assert.equal(caches.bindingsAhead.get(key), undefined, "landed: the informer's binding rules from now on");
     cache.reconcile(key);
