@@ -18,7 +18,7 @@ import type { StatusStore } from "./status-store.ts";
 import { TemplateStatusWriter } from "./template-status-writer.ts";
 import { fleetRolloutFailure } from "./rollout-status.ts";
 import { staleEntryPatch } from "./stale-entries.ts";
-import { answerOwed, GATHER_MS, MIN_WRITE_INTERVAL_MS, StatusWriteTimes, unsettledClusters } from "./status-settle.ts";
+import { answerOwed, GATHER_MS, longestWaitMs, MIN_WRITE_INTERVAL_MS, StatusWriteTimes, unsettledClusters } from "./status-settle.ts";
 import { clusterReady } from "../scheduling/placement.ts";
 import type { TemplateInformers } from "../detector/template-informers.ts";
 import type { WorkStore } from "../works/work-store.ts";
@@ -231,8 +231,10 @@ export class StatusController {
       // A change is written once its clusters answered it, or when it waited long enough (status-settle.ts).
       // Another replica's first word of a cluster goes at once: the leader knows that cluster holds the object only from the binding.
       const persisted = new Set((binding.status?.aggregatedStatus ?? []).map((i) => i.clusterName));
-      const settled = unsettledClusters({ entries, targets: deleting ? [] : targets, owned, notReady, expectedHash, renderErrors }).length === 0 || (!leader && entries.some((e) => !persisted.has(e.clusterName)));
-      const waitMs = this.writeTimes.waitMs(key, settled, Date.now());
+      const settleInput = { entries, targets: deleting ? [] : targets, owned, notReady, expectedHash, renderErrors };
+      const unsettled = unsettledClusters(settleInput);
+      const settled = unsettled.length === 0 || (!leader && entries.some((e) => !persisted.has(e.clusterName)));
+      const waitMs = this.writeTimes.waitMs(key, settled, Date.now(), longestWaitMs(settleInput, unsettled));
       if (waitMs > 0) return { requeueAfterMs: waitMs };
       this.writes.bindingStatus++;
       const applied = await this.rest.apply<ResourceBinding>(path, { ...meta, status }, this.entriesManager).catch(ignoreNotFound);

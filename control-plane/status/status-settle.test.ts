@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { AggregatedStatusItem } from "../../shared/api/types.ts";
 import { Health, type WorkStatus } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
-import { answerOwed, MAX_SETTLE_MS, MIN_WRITE_INTERVAL_MS, type SettleInput, StatusWriteTimes, unsettledClusters, writeDueAt } from "./status-settle.ts";
+import { answerOwed, longestWaitMs, MAX_PROGRESSING_SETTLE_MS, MAX_SETTLE_MS, MIN_WRITE_INTERVAL_MS, type SettleInput, StatusWriteTimes, unsettledClusters, writeDueAt } from "./status-settle.ts";
 
 const healthy = (clusterName: string, observedHash = "h1"): AggregatedStatusItem => ({ clusterName, applied: true, health: "Healthy", observedHash });
 const input = (over: Partial<SettleInput>): SettleInput => ({
@@ -99,5 +99,22 @@ describe("answerOwed: the cheap look while a change waits", () => {
     t.waitMs("k", false, 1_000);
     assert.equal(t.pendingWaitMs("k", 2_000), MAX_SETTLE_MS - 1_000);
     assert.equal(t.pendingWaitMs("k", 1_000 + MAX_SETTLE_MS), 0);
+  });
+});
+
+describe("longestWaitMs: a rollout waits longer than a missing answer", () => {
+  const progressing = (c: string): AggregatedStatusItem => ({ ...healthy(c), health: "Progressing" });
+  const cases: { name: string; input: SettleInput; ms: number }[] = [
+    { name: "every unsettled cluster applied the current Work and is only Progressing: a rollout", input: input({ entries: [healthy("m1"), progressing("m2")] }), ms: MAX_PROGRESSING_SETTLE_MS },
+    { name: "one has not answered at all", input: input({ entries: [progressing("m1")] }), ms: MAX_SETTLE_MS },
+    { name: "one Progressing on the previous Work", input: input({ entries: [healthy("m1"), { ...progressing("m2"), observedHash: "h0" }] }), ms: MAX_SETTLE_MS },
+    { name: "a removal to confirm", input: input({ targets: ["m1"], entries: [healthy("m1"), { clusterName: "m2", applied: false, reason: "WaitingForRemoval" }] }), ms: MAX_SETTLE_MS },
+  ];
+  for (const c of cases) it(c.name, () => assert.equal(longestWaitMs(c.input, unsettledClusters(c.input)), c.ms));
+
+  it("the quick look between full ones keeps the longest wait the last full one allowed", () => {
+    const t = new StatusWriteTimes();
+    t.waitMs("k", false, 0, MAX_PROGRESSING_SETTLE_MS);
+    assert.equal(t.pendingWaitMs("k", 10_000), MAX_PROGRESSING_SETTLE_MS - 10_000);
   });
 });

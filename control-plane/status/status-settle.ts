@@ -13,6 +13,12 @@ export const GATHER_MS = 100;
 export const MIN_WRITE_INTERVAL_MS = 1000;
 /** The longest a change waits for the rest of its clusters' answers before what is known is written. */
 export const MAX_SETTLE_MS = 5000;
+/**
+ * The longest a change waits when every cluster still to settle has applied it and only its
+ * workload is still Progressing (its pods starting): a rollout is written when it is done, or
+ * every MAX_PROGRESSING_SETTLE_MS while it lasts.
+ */
+export const MAX_PROGRESSING_SETTLE_MS = 30_000;
 
 /** The entry words that are an answer in themselves (the cluster will say nothing more of this Work until something changes). */
 const SETTLED_REMOVAL = "DeletionHeld";
@@ -56,6 +62,17 @@ export function unsettledClusters(input: SettleInput): string[] {
   return out;
 }
 
+/** How long the change may wait at most: MAX_PROGRESSING_SETTLE_MS when every unsettled cluster applied the current Work and is only Progressing. */
+export function longestWaitMs(input: SettleInput, unsettled: readonly string[]): number {
+  if (unsettled.length === 0) return MAX_SETTLE_MS;
+  const entries = new Map(input.entries.map((e) => [e.clusterName, e]));
+  const rollingOut = unsettled.every((c) => {
+    const e = entries.get(c);
+    return e !== undefined && e.health === "Progressing" && (e.reason ?? "") === "" && e.observedHash !== undefined && e.observedHash === input.expectedHash[c];
+  });
+  return rollingOut ? MAX_PROGRESSING_SETTLE_MS : MAX_SETTLE_MS;
+}
+
 /**
  * While a change waits: whether a target this replica hears still owes its answer, read from the
  * agents' reports alone (a cheap look that spares a large binding a full aggregation at each of
@@ -86,46 +103,52 @@ export function answerOwed(input: {
  * settled, else MAX_SETTLE_MS after the change was first seen; never sooner than
  * MIN_WRITE_INTERVAL_MS after the binding's last write.
  */
-export function writeDueAt(input: { settled: boolean; now: number; pendingSince: number; lastWriteAt: number | undefined }): number {
+export function writeDueAt(input: { settled: boolean; now: number; pendingSince: number; lastWriteAt: number | undefined; longestMs?: number }): number {
   const earliest = input.lastWriteAt === undefined ? input.now : input.lastWriteAt + MIN_WRITE_INTERVAL_MS;
-  return Math.max(earliest, input.settled ? input.now : input.pendingSince + MAX_SETTLE_MS);
+  return Math.max(earliest, input.settled ? input.now : input.pendingSince + (input.longestMs ?? MAX_SETTLE_MS));
 }
 
 /** Per binding key: when an unwritten change was first seen, and when the status was last written. */
 export class StatusWriteTimes {
   private readonly pendingSince = new Map<string, number>();
   private readonly lastWriteAt = new Map<string, number>();
+  /** The longest wait the last full look allowed each pending change (longestWaitMs). */
+  private readonly longest = new Map<string, number>();
 
-  /** How long until a differing status of key is written (0: now). */
-  waitMs(key: string, settled: boolean, now: number): number {
+  /** How long until a differing status of key is written (0: now); longestMs: how long it may wait at most since first seen. */
+  waitMs(key: string, settled: boolean, now: number, longestMs = MAX_SETTLE_MS): number {
     let since = this.pendingSince.get(key);
     if (since === undefined) {
       since = now;
       this.pendingSince.set(key, now);
     }
-    return Math.max(0, writeDueAt({ settled, now, pendingSince: since, lastWriteAt: this.lastWriteAt.get(key) }) - now);
+    this.longest.set(key, longestMs);
+    return Math.max(0, writeDueAt({ settled, now, pendingSince: since, lastWriteAt: this.lastWriteAt.get(key), longestMs }) - now);
   }
 
   /** While a change of key waits for its answers: how long until it is due anyway (0: none waits, or due now). */
   pendingWaitMs(key: string, now: number): number {
     const since = this.pendingSince.get(key);
     if (since === undefined) return 0;
-    return Math.max(0, writeDueAt({ settled: false, now, pendingSince: since, lastWriteAt: this.lastWriteAt.get(key) }) - now);
+    return Math.max(0, writeDueAt({ settled: false, now, pendingSince: since, lastWriteAt: this.lastWriteAt.get(key), longestMs: this.longest.get(key) ?? MAX_SETTLE_MS }) - now);
   }
 
   /** The status of key was written (or needs no write any more). */
   wrote(key: string, now: number): void {
     this.pendingSince.delete(key);
+    this.longest.delete(key);
     this.lastWriteAt.set(key, now);
   }
 
   /** Nothing differs any more: the next change starts its own wait. */
   caughtUp(key: string): void {
     this.pendingSince.delete(key);
+    this.longest.delete(key);
   }
 
   forget(key: string): void {
     this.pendingSince.delete(key);
+    this.longest.delete(key);
     this.lastWriteAt.delete(key);
   }
 }
