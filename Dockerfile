@@ -19,7 +19,7 @@ COPY shared shared
 COPY control-plane control-plane
 COPY agent agent
 COPY bin bin
-COPY scripts/bundle.ts scripts/lean-client-node.ts scripts/build-dashboard.ts scripts/
+COPY scripts/bundle.ts scripts/lean-client-node.ts scripts/lean-agent.ts scripts/build-dashboard.ts scripts/
 # One esbuild bundle per process (scripts/bundle.ts): the agent's, and the rest of `flotilla`'s,
 # with the CRDs, the dashboard and the bundled packages' licence notices beside them. The source
 # maps stay in this stage: they are build artifacts, and production does not turn them on.

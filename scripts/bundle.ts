@@ -1,6 +1,10 @@
 // Bundles the processes for production with esbuild (issue 25), one ES module per process, each
 // with its dependencies in and client-node's generated API left out (scripts/lean-client-node.ts):
-//   agent.mjs     `flotilla agent` alone (bin/agent-bundle.ts), what every member runs;
+//   agent.mjs     `flotilla agent` alone (bin/agent-bundle.ts), what every member runs, with what an
+//                 idle agent never runs beside it (issue 42): what it imports at first use
+//                 (import()) in chunks, agent.<name>-<hash>.mjs (the Lua runtime, @peculiar/x509),
+//                 and the packages client-node loads for what the agent does not do (undici, the
+//                 proxies) in agent.lazy.cjs (scripts/lean-agent.ts);
 //   flotilla.mjs  every `flotilla` command (bin/flotilla.ts): the control plane and `certs …`;
 //   lease-worker.mjs  the control plane's leader-election thread (control-plane/leadership/lease-worker.ts);
 //   lua-worker.mjs    the Lua thread of any process that runs customizations (shared/interpreter/lua/lua-worker.ts);
@@ -12,11 +16,13 @@
 // --enable-source-maps). The image runs these (Dockerfile); development and tests keep running the
 // TypeScript sources.
 //   node scripts/bundle.ts [--out DIR]   (default dist/bundle)
-import { cp, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { cp, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { basename, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
-import { build, type Metafile, type Plugin } from "esbuild";
+import { build, type BuildOptions, type Metafile, type Plugin } from "esbuild";
 import { writeParsedCrds } from "../control-plane/crd-install/crds.ts";
 import { buildDashboard } from "./build-dashboard.ts";
+import { buildLazyPackages, lazyFileName, leanAgent } from "./lean-agent.ts";
 import { leanClientNode } from "./lean-client-node.ts";
 
 export const DEFAULT_BUNDLE_DIR = fileURLToPath(new URL("../dist/bundle/", import.meta.url));
@@ -29,6 +35,13 @@ export const BUNDLES = {
   "lua-worker": "../shared/interpreter/lua/lua-worker.ts",
 } as const;
 export type BundleName = keyof typeof BUNDLES;
+
+/**
+ * The bundles built lazy (buildBundle's `lazy`): what the process may never run is not even
+ * parsed until first used. The others keep everything in their one module (a dynamic import there
+ * only defers running the code).
+ */
+export const LAZY_BUNDLES: ReadonlySet<string> = new Set<BundleName>(["agent"]);
 
 const FENGARI_LOADER = /[\\/]shared[\\/]interpreter[\\/]lua[\\/]fengari\.ts$/;
 const LOCAL_REQUIRE = "const require = createRequire(import.meta.url);";
@@ -54,7 +67,7 @@ const bundledFengari: Plugin = {
 export async function bundle(name: BundleName, out = DEFAULT_BUNDLE_DIR): Promise<{ file: string; metafile: Metafile }> {
   await mkdir(out, { recursive: true });
   const file = `${out.replace(/\/$/, "")}/${name}.mjs`;
-  const metafile = await buildBundle(fileURLToPath(new URL(BUNDLES[name], import.meta.url)), file, { production: true });
+  const metafile = await buildBundle(fileURLToPath(new URL(BUNDLES[name], import.meta.url)), file, { production: true, lazy: LAZY_BUNDLES.has(name) });
   await writeFile(`${file}.THIRD-PARTY-NOTICES.txt`, await thirdPartyNotices(name, metafile));
   return { file, metafile };
 }
@@ -63,26 +76,49 @@ export async function bundle(name: BundleName, out = DEFAULT_BUNDLE_DIR): Promis
  * esbuild's bundle of one entry point into one ES module, as the processes run it: client-node's
  * generated API left out, fengari bundled. production: minified, with an external source map and
  * linked legal comments (the image's bundles); without it, names and layout kept and nothing
- * beside the module (what the tests run, test/env/test-bundles.ts).
+ * beside the module (what the tests run, test/env/test-bundles.ts). lazy: each dynamic import's
+ * code in a chunk beside the module (`<name>.<chunk>-<hash>.mjs`), parsed only when first
+ * imported; beside it, not in a folder, so that what a chunk finds beside its own URL (the Lua
+ * worker, mcs-crds/) is what the module finds; and scripts/lean-agent.ts's plugin, with its
+ * `<name>.lazy.cjs`. The metafile returned covers every file written.
  */
-export async function buildBundle(entry: string, outfile: string, o: { production: boolean }): Promise<Metafile> {
-  const result = await build({
-    entryPoints: [entry],
-    outfile,
+export async function buildBundle(entry: string, outfile: string, o: { production: boolean; lazy?: boolean }): Promise<Metafile> {
+  const name = basename(outfile, ".mjs");
+  const outdir = dirname(outfile);
+  const lazy = o.lazy === true;
+  // A rebuild's chunks have other hashes: the last build's go, so that none is left unused beside the module.
+  if (lazy) await removeChunks(outdir, name);
+  const common: BuildOptions = {
     bundle: true,
     platform: "node",
-    format: "esm",
     target: "node24",
     minify: o.production,
     sourcemap: o.production ? "external" : false,
     legalComments: o.production ? "linked" : "none",
-    metafile: true,
     logLevel: "warning",
-    plugins: [leanClientNode, bundledFengari],
+  };
+  const result = await build({
+    ...common,
+    entryPoints: { [name]: entry },
+    outdir,
+    outExtension: { ".js": ".mjs" },
+    splitting: lazy,
+    chunkNames: `${name}.[name]-[hash]`,
+    format: "esm",
+    metafile: true,
+    plugins: [...(lazy ? [leanAgent(lazyFileName(name))] : []), leanClientNode, bundledFengari],
     // Bundled CommonJS dependencies call require(); an ES module has none of its own.
     banner: { js: 'import { createRequire as __flotillaRequire } from "node:module"; const require = __flotillaRequire(import.meta.url);' },
   });
-  return result.metafile;
+  if (!lazy) return result.metafile;
+  const side = await buildLazyPackages(outdir, lazyFileName(name), common);
+  return { inputs: { ...result.metafile.inputs, ...side.inputs }, outputs: { ...result.metafile.outputs, ...side.outputs } };
+}
+
+/** Removes the chunks (and their maps and legal comments) of bundle `name` from `dir`. */
+async function removeChunks(dir: string, name: string): Promise<void> {
+  const chunk = new RegExp(`^${name}\\.[\\w-]+-[A-Z0-9]+\\.mjs(\\.map|\\.LEGAL\\.txt)?$`);
+  for (const f of await readdir(dir).catch(() => [] as string[])) if (chunk.test(f)) await rm(`${dir}/${f}`, { force: true });
 }
 
 /** The agent's bundle, and what it loads from beside it: the Lua thread's, the MCS CRDs (bench:agent-rss --bundle, the bundle test). */

@@ -1,6 +1,7 @@
 import { type KubeConfig, type KubernetesObject, ListWatch, Watch } from "@kubernetes/client-node";
 import type { Logger } from "pino";
 import { collectionPath, type KubeRest, type ResourceInfo } from "./kube-rest.ts";
+import type { WatchLike } from "./kube-watch.ts";
 
 /** Handlers for cache changes; each runs after the cache holds the new state. */
 export interface InformerHandlers<T> {
@@ -49,6 +50,8 @@ export class Informer<T> {
      * without managedFields.
      */
     transform?: (obj: T) => T;
+    /** What makes the watch requests (default client-node's Watch; the agent's is shared/kube-watch.ts's). */
+    watch?: WatchLike;
     log: Logger;
   }) {
     this.resource = opts.resource;
@@ -67,10 +70,10 @@ export class Informer<T> {
       return { apiVersion, kind: `${kind}List`, metadata: body.metadata ?? {}, items };
     };
     // client-node's ListWatch caches what its Watch hands it: the transform goes between the two.
-    const watch = new Watch(opts.kc);
+    const watch = opts.watch ?? new Watch(opts.kc);
     const transforming = {
       watch: (watchPath: string, query: Record<string, string | number | boolean | undefined>, callback: (phase: string, obj: Cached<T>, raw: unknown) => void, done: (err: unknown) => void) =>
-        watch.watch(watchPath, query, (phase: string, obj: Cached<T>, raw: unknown) => callback(phase, phase === "ERROR" || phase === "BOOKMARK" ? obj : transform(obj), raw), done),
+        watch.watch(watchPath, query, (phase: string, obj: unknown, raw: unknown) => callback(phase, phase === "ERROR" || phase === "BOOKMARK" ? (obj as Cached<T>) : transform(obj as Cached<T>), raw), done),
     } as unknown as Watch;
     this.inner = new ListWatch<Cached<T>>(path, transforming, list, false, opts.labelSelector);
     this.inner.on("error", (err: unknown) => {

@@ -33,7 +33,7 @@ const chartsImage = `ghcr.io/flotilla/flotilla:${version}`;
 const MAX_SIZE_BYTES = 160_000_000;
 const STOP_WITHIN_MS = 5_000;
 /** The agent chart's default node flags (values nodeArgs and nodeOptions). */
-const AGENT_CHART_ENV = ["FLOTILLA_NODE_ARGS=--optimize-for-size", "NODE_OPTIONS=--max-semi-space-size=1"];
+const AGENT_CHART_ENV = ["FLOTILLA_NODE_ARGS=--optimize-for-size --single-threaded", "NODE_OPTIONS=--max-semi-space-size=1"];
 const NS = "image";
 
 const podman = (args: string[], timeoutMs = 120_000) => runCommand("bash", [podmanScript, ...args], { timeoutMs });
@@ -252,7 +252,7 @@ current-context: silent
       // The node flags the agent chart gives by default reach node's command line (FLOTILLA_NODE_ARGS) and NODE_OPTIONS.
       const cmdline = await podman(["exec", name, "node", "-e", "console.log(require('fs').readFileSync('/proc/1/cmdline', 'utf8').split('\\0').join(' ')); console.log(process.env.NODE_OPTIONS)"]);
       assert.equal(cmdline.code, 0, cmdline.stderr);
-      assert.match(cmdline.stdout, /^node --optimize-for-size \/app\/dist\/entrypoint\.mjs agent /);
+      assert.match(cmdline.stdout, /^node --optimize-for-size --single-threaded \/app\/dist\/entrypoint\.mjs agent /);
       assert.match(cmdline.stdout, /^--max-semi-space-size=1$/m);
       type ClusterJson = { status?: { conditions?: { type: string; status: string }[] } };
       await eventually("the Cluster Ready", () => getJson<ClusterJson>(fleet.control, ["cluster", m]), (c) => c.status?.conditions?.some((x) => x.type === "Ready" && x.status === "True") === true, 60_000).catch(async (err: Error) => {

@@ -2,6 +2,7 @@ import type { KubeConfig } from "@kubernetes/client-node";
 import type { Logger } from "pino";
 import { type KubeObject, LABELS } from "../../shared/api/types.ts";
 import { Informer } from "../../shared/informer.ts";
+import { KubeWatch } from "../../shared/kube-watch.ts";
 import { WORK_KEY_ANNOTATION } from "../../shared/work-key.ts";
 import { isKubeStatus, type KubeRest, objectPath, type ResourceInfo } from "../../shared/kube-rest.ts";
 
@@ -36,7 +37,7 @@ export class ObjectWatch {
     const id = `${resource.apiVersion}|${resource.kind}`;
     const started = this.started.get(id);
     if (started !== undefined) return started;
-    const inf = new Informer<KubeObject>({ kc: this.kc, rest: this.rest, resource, labelSelector: LABELS.work, log: this.log });
+    const inf = new Informer<KubeObject>({ kc: this.kc, rest: this.rest, watch: new KubeWatch(this.kc), resource, labelSelector: LABELS.work, log: this.log });
     const report = (o: KubeObject) => {
       const key = o.metadata.annotations?.[WORK_KEY_ANNOTATION];
       if (key !== undefined) this.onChange(key);

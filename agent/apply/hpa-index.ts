@@ -4,6 +4,7 @@ import type { KubeConfig } from "@kubernetes/client-node";
 import type { Logger } from "pino";
 import type { KubeObject } from "../../shared/api/types.ts";
 import { Informer } from "../../shared/informer.ts";
+import { KubeWatch } from "../../shared/kube-watch.ts";
 import type { KubeRest } from "../../shared/kube-rest.ts";
 import { scaleTargetId } from "./retain.ts";
 
@@ -22,6 +23,7 @@ export class HpaIndex {
     this.informer = new Informer<Hpa>({
       kc: opts.kc,
       rest: opts.rest,
+      watch: new KubeWatch(opts.kc),
       resource: { apiVersion: "autoscaling/v2", kind: "HorizontalPodAutoscaler", plural: "horizontalpodautoscalers", namespaced: true },
       // Only the scale target is read.
       transform: (h) => ({ apiVersion: h.apiVersion, kind: h.kind, metadata: { name: h.metadata.name, namespace: h.metadata.namespace, resourceVersion: h.metadata.resourceVersion }, spec: { scaleTargetRef: h.spec?.scaleTargetRef } }),

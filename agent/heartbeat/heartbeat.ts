@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import type { KubeObject } from "../../shared/api/types.ts";
 import type { Heartbeat } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
 import { Informer } from "../../shared/informer.ts";
+import { KubeWatch } from "../../shared/kube-watch.ts";
 import type { KubeRest } from "../../shared/kube-rest.ts";
 import { sumQuantities } from "../../shared/quantity.ts";
 import type { SummaryPod } from "../metrics/metrics-summary.ts";
@@ -28,8 +29,8 @@ export class HeartbeatSource {
     this.agentVersion = opts.agentVersion;
     // Every Pod of the member is cached: only what a heartbeat sums and a workload summary reads
     // is kept of each (a whole Pod is kilobytes; this is a few hundred bytes).
-    this.nodes = new Informer<Node>({ kc: opts.kc, rest: opts.rest, resource: { apiVersion: "v1", kind: "Node", plural: "nodes", namespaced: false }, transform: nodeSummary, log: opts.log });
-    this.pods = new Informer<Pod>({ kc: opts.kc, rest: opts.rest, resource: { apiVersion: "v1", kind: "Pod", plural: "pods", namespaced: true }, transform: podSummary, log: opts.log });
+    this.nodes = new Informer<Node>({ kc: opts.kc, rest: opts.rest, watch: new KubeWatch(opts.kc), resource: { apiVersion: "v1", kind: "Node", plural: "nodes", namespaced: false }, transform: nodeSummary, log: opts.log });
+    this.pods = new Informer<Pod>({ kc: opts.kc, rest: opts.rest, watch: new KubeWatch(opts.kc), resource: { apiVersion: "v1", kind: "Pod", plural: "pods", namespaced: true }, transform: podSummary, log: opts.log });
   }
 
   /** Whether the pod cache holds a successful list. */

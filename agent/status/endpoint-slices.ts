@@ -5,6 +5,7 @@ import type { KubeConfig } from "@kubernetes/client-node";
 import type { Logger } from "pino";
 import { LABELS } from "../../shared/api/types.ts";
 import { Informer } from "../../shared/informer.ts";
+import { KubeWatch } from "../../shared/kube-watch.ts";
 import type { KubeRest } from "../../shared/kube-rest.ts";
 import { type EndpointSlice, SERVICE_NAME_LABEL, serviceReadyEndpoints, sliceSummary } from "./ready-endpoints.ts";
 import type { ManifestOutcome } from "./work-status.ts";
@@ -29,6 +30,7 @@ export class EndpointSliceIndex implements ReadyEndpointsSource {
     this.informer = new Informer<EndpointSlice>({
       kc: opts.kc,
       rest: opts.rest,
+      watch: new KubeWatch(opts.kc),
       resource: { apiVersion: "discovery.k8s.io/v1", kind: "EndpointSlice", plural: "endpointslices", namespaced: true },
       // The EndpointSlice controller copies a Service's labels onto its slices: Flotilla's work
       // label keeps the cache to the slices of the Services Flotilla applied.

@@ -179,7 +179,7 @@ try {
     logLevel: values["log-level"],
     ...(bundles ? { version: { flotillaBin: bundles.flotilla.file }, agentBin: bundles.agent.file } : {}),
     // The agent chart's nodeOptions and nodeArgs.
-    agentNodeArgs: ["--max-semi-space-size=1", "--optimize-for-size"],
+    agentNodeArgs: ["--max-semi-space-size=1", "--optimize-for-size", "--single-threaded"],
     // The product's defaults (test/env's are shorter, for fast tests).
     heartbeatInterval: "10s",
     clusterFailureThreshold: "30s",

@@ -16,7 +16,7 @@ export const TEST_BUNDLE_DIR = join(ROOT, "dist", "test-bundle");
 
 /** The directories whose sources go into the bundles, and the files beside them that shape a build. */
 const SOURCE_DIRS = ["agent", "control-plane", "shared", "bin"];
-const BUILD_FILES = ["package.json", "package-lock.json", "tsconfig.json", "scripts/bundle.ts", "scripts/lean-client-node.ts", "test/env/test-bundles.ts"];
+const BUILD_FILES = ["package.json", "package-lock.json", "tsconfig.json", "scripts/bundle.ts", "scripts/lean-client-node.ts", "scripts/lean-agent.ts", "test/env/test-bundles.ts"];
 
 /**
  * Each bundle and its entry point. The control plane loads lease-worker.mjs from beside
@@ -77,8 +77,8 @@ async function buildIfMissing(): Promise<TestBundles> {
   await rm(tmp, { recursive: true, force: true });
   await mkdir(tmp, { recursive: true });
   try {
-    const { buildBundle } = await import("../../scripts/bundle.ts");
-    await Promise.all(Object.entries(ENTRIES).map(([name, entry]) => buildBundle(join(ROOT, entry), join(tmp, `${name}.mjs`), { production: false })));
+    const { buildBundle, LAZY_BUNDLES } = await import("../../scripts/bundle.ts");
+    await Promise.all(Object.entries(ENTRIES).map(([name, entry]) => buildBundle(join(ROOT, entry), join(tmp, `${name}.mjs`), { production: false, lazy: LAZY_BUNDLES.has(name) })));
     // The control plane reads its CRDs and the dashboard's page from beside its module.
     await symlink(join(ROOT, "control-plane", "crds"), join(tmp, "crds"));
     const { writeParsedCrds } = await import("../../control-plane/crd-install/crds.ts");
