@@ -22,6 +22,7 @@ describe("unsettledClusters: whose answer to the current change is still to come
     { name: "one ack in, one to come", input: input({ entries: [healthy("m1")] }), unsettled: ["m2"] },
     { name: "an ack of the previous Work is no answer to this one", input: input({ entries: [healthy("m1"), healthy("m2", "h0")] }), unsettled: ["m2"] },
     { name: "a Deployment still Progressing", input: input({ entries: [healthy("m1"), { ...healthy("m2"), health: "Progressing" }] }), unsettled: ["m2"] },
+    { name: "a Deployment Progressing with pods the member cannot place: an answer (the control plane moves them)", input: input({ entries: [healthy("m1"), { ...healthy("m2"), health: "Progressing", unschedulableReplicas: 1, unschedulableSince: "2026-12-01T00:00:00Z" }] }), unsettled: [] },
     { name: "Unhealthy and Unknown are answers", input: input({ entries: [{ ...healthy("m1"), health: "Unhealthy" }, { ...healthy("m2"), health: "Unknown" }] }), unsettled: [] },
     { name: "a failure word is an answer, even while Progressing", input: input({ entries: [healthy("m1"), { clusterName: "m2", applied: false, health: "Progressing", reason: "UpdateFailed", observedHash: "h1" }] }), unsettled: [] },
     { name: "a cluster that is not Ready is awaited no more", input: input({ entries: [healthy("m1")], notReady: new Set(["m2"]) }), unsettled: [] },

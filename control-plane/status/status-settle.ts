@@ -41,8 +41,8 @@ export interface SettleInput {
 /**
  * The owned clusters whose answer to the current change is still to come: a target that has not
  * reported the current Work (or whose Work is not rendered yet), a workload still Progressing, a
- * cluster still to confirm a removal. A cluster that is not Ready, a failure word, a held deletion
- * and a render error are answers.
+ * cluster still to confirm a removal. A cluster that is not Ready, a failure word, a held deletion,
+ * a render error and pods the member leaves Unschedulable are answers.
  */
 export function unsettledClusters(input: SettleInput): string[] {
   const out: string[] = [];
@@ -53,7 +53,8 @@ export function unsettledClusters(input: SettleInput): string[] {
     const entry = entries.get(cluster);
     const hash = input.expectedHash[cluster];
     if (entry === undefined || hash === undefined || entry.observedHash !== hash) out.push(cluster);
-    else if ((entry.reason ?? "") === "" && entry.health === "Progressing") out.push(cluster);
+    // Pods the member cannot place are an answer too: no rollout to wait for (the control plane moves them).
+    else if ((entry.reason ?? "") === "" && entry.health === "Progressing" && !((entry.unschedulableReplicas ?? 0) > 0)) out.push(cluster);
   }
   for (const entry of input.entries) {
     if (targets.has(entry.clusterName) || input.notReady.has(entry.clusterName)) continue;
@@ -93,7 +94,8 @@ export function answerOwed(input: {
     const report = input.reports.get(cluster);
     const hash = input.hashOf(cluster);
     if (report === undefined || report.deleted || hash === undefined || report.observedHash !== hash) return true;
-    if (report.reason === "" && report.manifests[0]?.health === Health.HEALTH_PROGRESSING) return true;
+    const first = report.manifests[0];
+    if (report.reason === "" && first?.health === Health.HEALTH_PROGRESSING && !((first.unschedulableReplicas ?? 0) > 0)) return true;
   }
   return false;
 }
