@@ -14,8 +14,6 @@ export class AgentAdmissions {
   private readonly paid = new Set<string>();
   /** Streams refused (told to come back later), for metrics. */
   refused = 0;
-  /** Connections waiting below TLS for a token (the listener keeps it up to date). */
-  waitingConnections = 0;
 
   /** rate: default no limit. */
   constructor(rate: AdmissionRate = { perSecond: 0, burst: 0 }, now = Date.now()) {

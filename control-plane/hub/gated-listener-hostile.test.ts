@@ -5,14 +5,15 @@ import assert from "node:assert/strict";
 import { connect as netConnect, type Socket } from "node:net";
 import { after, before, describe, it } from "node:test";
 import { connect as tlsConnect } from "node:tls";
-import { Server, ServerCredentials } from "@grpc/grpc-js";
+import type { ServerCredentials } from "@grpc/grpc-js";
+import { Server } from "@grpc/grpc-js";
 import { silentLogger } from "../../shared/logger.ts";
-import { createCa, issueAgentCertificate, issueCertificate, type KeyPair } from "../../shared/pki.ts";
+import { createCa, issueAgentCertificate, type KeyPair } from "../../shared/pki.ts";
 import { stormGraceLeft } from "../clusters/cluster-readiness.ts";
 import { WorkStore } from "../works/work-store.ts";
 import { AgentAdmissions } from "./agent-admissions.ts";
 import { AgentHubServiceEncodedOnce } from "./encoded-messages.ts";
-import { type GatedListener, listenGated } from "./gated-listener.ts";
+import { gatedListeners, hubCredentials } from "./gated-listener.fixtures.ts";
 import { Hub } from "./hub.ts";
 
 /** A TLS handshake from `localAddress`: how long it took, or why it failed. */
@@ -55,29 +56,24 @@ describe("review 42: the gated listener and untrusted TCP peers", () => {
   let agent: KeyPair;
   let server: Server;
   let serverCreds: ServerCredentials;
-  const listeners: GatedListener[] = [];
+  const listeners = gatedListeners(() => server, () => serverCreds);
   const sockets: Socket[] = [];
 
   before(async () => {
     ca = await createCa("test-ca");
-    const serving = await issueCertificate(ca, { commonName: "hub", dnsNames: ["localhost"], usage: "server" });
     agent = await issueAgentCertificate(ca, "a0", "uid-a0");
     const hub = new Hub({ works: new WorkStore(), log: silentLogger(), clusterNamed: () => undefined, events: { status: () => undefined, heartbeat: () => undefined, connected: () => undefined } });
     server = new Server();
     server.addService(AgentHubServiceEncodedOnce, hub.service());
-    serverCreds = ServerCredentials.createSsl(Buffer.from(ca.certPem), [{ cert_chain: Buffer.from(serving.certPem), private_key: Buffer.from(serving.keyPem) }], true);
+    serverCreds = await hubCredentials(ca);
   });
   after(() => {
     for (const s of sockets) s.destroy();
-    for (const l of listeners) l.close();
+    listeners.closeAll();
     server.forceShutdown();
   });
 
-  async function listen(admissions: AgentAdmissions): Promise<number> {
-    const l = await listenGated({ server, credentials: serverCreds, listen: "127.0.0.1:0", admissions, log: silentLogger() });
-    listeners.push(l);
-    return l.port;
-  }
+  const listen = (admissions: AgentAdmissions) => listeners.listen(admissions);
 
   async function waitFor(cond: () => boolean, ms = 5_000): Promise<void> {
     const deadline = Date.now() + ms;
@@ -89,7 +85,7 @@ describe("review 42: the gated listener and untrusted TCP peers", () => {
     const admissions = new AgentAdmissions({ perSecond: 5, burst: 1 });
     const port = await listen(admissions);
     sockets.push(...(await tcp(port, 310, "127.0.0.2")));
-    await waitFor(() => admissions.waitingConnections >= 300);
+    await waitFor(() => (listeners.last()).waiting >= 300);
     const outcome = await handshake(port, ca, agent, 3_000);
     assert.equal(outcome.ok, true, `an agent from another address is refused before TLS (${JSON.stringify(outcome)}), and is as long as that host keeps its sockets and opens 5 more a second`);
   });
@@ -98,7 +94,7 @@ describe("review 42: the gated listener and untrusted TCP peers", () => {
     const admissions = new AgentAdmissions({ perSecond: 5, burst: 1 });
     const port = await listen(admissions);
     sockets.push(...(await tcp(port, 20, "127.0.0.3")));
-    await waitFor(() => admissions.waitingConnections >= 19);
+    await waitFor(() => (listeners.last()).waiting >= 19);
     // cluster-controller.ts: while this is defined, a Ready cluster whose heartbeats stopped is not
     // made NotReady (judged again after it, when a client that keeps connections waiting keeps it defined).
     const grace = stormGraceLeft({ ready: true, admissionBacklogMs: admissions.backlogMs(), failureMs: 40_000 });
@@ -110,7 +106,7 @@ describe("review 42: the gated listener and untrusted TCP peers", () => {
     const port = await listen(admissions);
     // Clients that gave up while waiting (a flotillactl deadline, a TCP probe, an agent pod restarted).
     const gaveUp = await tcp(port, 9, "127.0.0.4");
-    await waitFor(() => admissions.waitingConnections >= 8);
+    await waitFor(() => (listeners.last()).waiting >= 8);
     for (const s of gaveUp) s.destroy();
     await new Promise((r) => setTimeout(r, 100));
     const outcome = await handshake(port, ca, agent, 5_000);

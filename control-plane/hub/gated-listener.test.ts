@@ -3,15 +3,16 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { connect as tlsConnect } from "node:tls";
-import { credentials, Server, ServerCredentials } from "@grpc/grpc-js";
+import type { ServerCredentials } from "@grpc/grpc-js";
+import { credentials, Server } from "@grpc/grpc-js";
 import { AgentHubClient, type ControlMessage } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
 import { silentLogger } from "../../shared/logger.ts";
-import { createCa, issueAgentCertificate, issueCertificate, type KeyPair } from "../../shared/pki.ts";
+import { createCa, issueAgentCertificate, type KeyPair } from "../../shared/pki.ts";
 import { AGENT_FEATURES, PROTOCOL_VERSION } from "../../shared/protocol.ts";
 import { WorkStore } from "../works/work-store.ts";
 import { AgentAdmissions } from "./agent-admissions.ts";
 import { AgentHubServiceEncodedOnce } from "./encoded-messages.ts";
-import { type GatedListener, listenGated } from "./gated-listener.ts";
+import { gatedListeners, hubCredentials } from "./gated-listener.fixtures.ts";
 import { Hub } from "./hub.ts";
 
 const AGENTS = 6;
@@ -44,12 +45,11 @@ describe("gated listener: connections admitted before TLS (issue 42)", () => {
   let hub: Hub;
   let server: Server;
   let serverCreds: ServerCredentials;
-  const listeners: GatedListener[] = [];
+  const listeners = gatedListeners(() => server, () => serverCreds);
   const clients: AgentHubClient[] = [];
 
   before(async () => {
     ca = await createCa("test-ca");
-    const serving = await issueCertificate(ca, { commonName: "hub", dnsNames: ["localhost"], usage: "server" });
     for (let i = 0; i < AGENTS; i++) certs.set(`a${i}`, await issueAgentCertificate(ca, `a${i}`, `uid-a${i}`));
     hub = new Hub({
       works,
@@ -61,19 +61,15 @@ describe("gated listener: connections admitted before TLS (issue 42)", () => {
     works.markSynced();
     server = new Server();
     server.addService(AgentHubServiceEncodedOnce, hub.service());
-    serverCreds = ServerCredentials.createSsl(Buffer.from(ca.certPem), [{ cert_chain: Buffer.from(serving.certPem), private_key: Buffer.from(serving.keyPem) }], true);
+    serverCreds = await hubCredentials(ca);
   });
   after(() => {
     for (const c of clients) c.close();
-    for (const l of listeners) l.close();
+    listeners.closeAll();
     server.forceShutdown();
   });
 
-  async function listen(admissions: AgentAdmissions): Promise<number> {
-    const l = await listenGated({ server, credentials: serverCreds, listen: "127.0.0.1:0", admissions, log: silentLogger() });
-    listeners.push(l);
-    return l.port;
-  }
+  const listen = (admissions: AgentAdmissions) => listeners.listen(admissions);
 
   it("a TLS client with an agent certificate completes its handshake through the gate", async () => {
     const port = await listen(new AgentAdmissions({ perSecond: RATE, burst: 1 }));
@@ -114,10 +110,11 @@ describe("gated listener: connections admitted before TLS (issue 42)", () => {
     assert.equal((await tlsOutcome(port, ca, pair)).handshake, true);
     const waiting = [tlsOutcome(port, ca, pair, 60_000), tlsOutcome(port, ca, pair, 60_000)];
     const deadline = Date.now() + 5_000;
-    while (admissions.waitingConnections < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
-    assert.equal(admissions.waitingConnections, 2);
+    const listener = listeners.last();
+    while (listener.waiting < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    assert.equal(listener.waiting, 2);
     assert.deepEqual(await tlsOutcome(port, ca, pair), { handshake: false, why: "ECONNRESET" }, "one more is closed, unhandshaken");
-    listeners.at(-1)?.close();
+    listeners.last().close();
     for (const w of await Promise.all(waiting)) assert.deepEqual(w, { handshake: false, why: "ECONNRESET" }, "closing the listener closes those waiting, unhandshaken");
     assert.deepEqual(await tlsOutcome(port, ca, pair), { handshake: false, why: "ECONNREFUSED" }, "and frees the port");
   });

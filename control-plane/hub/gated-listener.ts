@@ -19,6 +19,8 @@ import { FairQueue } from "./fair-queue.ts";
 /** The listening port, and close(): stops accepting and closes the connections still waiting (the gRPC server closes the others). */
 export interface GatedListener {
   port: number;
+  /** Connections waiting below TLS now. */
+  readonly waiting: number;
   close(): void;
 }
 
@@ -36,9 +38,6 @@ export async function listenGated(opts: { server: Server; credentials: ServerCre
   const waiting = new FairQueue<Socket>(maxWaitingConnections(admissions.rate));
   let timer: NodeJS.Timeout | undefined;
   let closedUnread = 0;
-  const count = () => {
-    admissions.waitingConnections = waiting.size;
-  };
   const next = () => {
     timer = undefined;
     for (let socket = waiting.peek(); socket !== undefined; socket = waiting.peek()) {
@@ -50,7 +49,6 @@ export async function listenGated(opts: { server: Server; credentials: ServerCre
       waiting.shift();
       if (!socket.destroyed) injector.injectConnection(socket);
     }
-    count();
   };
   const tcp = createServer({ pauseOnConnect: true }, (socket) => {
     const peer = peerOf(socket);
@@ -62,7 +60,6 @@ export async function listenGated(opts: { server: Server; credentials: ServerCre
       if (dropped === socket) return;
     }
     socket.once("close", () => admissions.connectionClosed(peer));
-    count();
     if (timer === undefined) next();
   });
   const { host, port } = splitHostPort(opts.listen, "--grpc-listen");
@@ -80,12 +77,14 @@ export async function listenGated(opts: { server: Server; credentials: ServerCre
   const address = tcp.address();
   return {
     port: typeof address === "object" && address !== null ? address.port : port,
+    get waiting() {
+      return waiting.size;
+    },
     close: () => {
       clearTimeout(timer);
       // The port is free at once; the connections handed on are the gRPC server's to close.
       tcp.close();
       for (const s of waiting.drain()) s.destroy();
-      count();
     },
   };
 }

@@ -7,7 +7,8 @@ import { KubeConfig } from "@kubernetes/client-node";
 import type { Cluster, KubeObject, ResourceBinding } from "../../shared/api/types.ts";
 import type { KubeRest } from "../../shared/kube-rest.ts";
 import { silentLogger } from "../../shared/logger.ts";
-import { templateKey } from "../../shared/work-key.ts";
+import { parseWorkKey, templateKey } from "../../shared/work-key.ts";
+import { deletionIntent } from "../hub/deletion-intent.ts";
 import { Caches } from "../caches/caches.ts";
 import { fakeInformers } from "../caches/fake-informer.fixtures.ts";
 import { fakeTemplates } from "../detector/template-informers.fixtures.ts";
@@ -55,5 +56,10 @@ describe("the work cache renders a new binding ahead of its write", () => {
     cache.reconcile(key);
     assert.equal(works.get("m1", key), undefined);
     assert.equal(works.get("m2", key), undefined);
+    // What the hub asks of each absent Work (hub/index.ts): no binding, the template lives: no intent, nothing deleted.
+    for (const c of ["m1", "m2"]) {
+      const intent = deletionIntent({ name: c, leaving: false, readyForMs: Number.POSITIVE_INFINITY }, caches.bindingOf(parseWorkKey(key)), { known: true, template }, 10_000);
+      assert.equal(intent, undefined, `${c} would be told to delete what the failed write's Work applied: ${JSON.stringify(intent)}`);
+    }
   });
 });
