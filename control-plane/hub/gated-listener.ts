@@ -24,6 +24,16 @@ export interface GatedListener {
   close(): void;
 }
 
+/**
+ * The kernel's queue of connections not yet accepted (the kernel caps it at net.core.somaxconn).
+ * Node's default, 511, overflows in a reconnect storm whenever the event loop is busy for longer
+ * than 511 arrivals take: the kernel then drops the connection's last ACK, and the agent's
+ * ClientHello is later answered with a reset (bench:fleet at 5,000: 17,359 listen overflows and
+ * ~1,000 streams reset, each agent then back through its own backoff). Accepting is cheap here (a
+ * paused socket), so a deep queue costs nothing but the kernel's few hundred bytes per connection.
+ */
+export const LISTEN_BACKLOG = 65_535;
+
 /** A peer as grpc-js's call.getPeer() names it, so that the hub knows a stream's connection. */
 function peerOf(socket: Socket): string {
   return `${socket.remoteAddress}:${socket.remotePort}`;
@@ -65,7 +75,7 @@ export async function listenGated(opts: { server: Server; credentials: ServerCre
   const { host, port } = splitHostPort(opts.listen, "--grpc-listen");
   await new Promise<void>((resolve, reject) => {
     tcp.once("error", reject);
-    tcp.listen({ host, port }, () => {
+    tcp.listen({ host, port, backlog: LISTEN_BACKLOG }, () => {
       tcp.off("error", reject);
       // An accept that failed (out of file descriptors): that connection is lost, the listener serves on.
       tcp.on("error", (err) => opts.log.warn({ err: err.message }, "accepting a connection to the gRPC port failed"));
