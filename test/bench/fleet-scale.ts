@@ -37,6 +37,7 @@ import { arrivalDelays, type FleetFigures, figuresLine, type MemoryFigures, memo
 import type { Receipt } from "./fleet-sim-agent.ts";
 import { AgentWorkers } from "./fleet-workers.ts";
 import { keepFlotillaLogs } from "./keep-logs.ts";
+import { cpuSeconds } from "./rss.ts";
 import { leaseFigures, watchLease } from "./lease-watch.ts";
 
 const { values } = parseArgs({
@@ -135,6 +136,12 @@ interface Run {
   /** Control-cluster writes per second before any Cluster existed. */
   backgroundPerS: number;
   connectAllS: number;
+}
+
+/** CPU seconds so far of the control plane's replicas, the simulator's workers and the control cluster's processes (the storm's limit, issue 42). */
+async function stormCpu(run: Run): Promise<{ controlPlane: number; simulator: number; controlCluster: number }> {
+  const sum = async (pids: number[]) => (await Promise.all(pids.map((p) => cpuSeconds(p).catch(() => 0)))).reduce((a, b) => a + b, 0);
+  return { controlPlane: (await run.cp.usage()).cpuS, simulator: await sum(run.workers.pids), controlCluster: await sum(run.fleet.control.processes.map((p) => p.pid)) };
 }
 
 /** Starts the control cluster, the control plane and N connected agents. */
@@ -292,6 +299,7 @@ async function measure(run: Run): Promise<FleetFigures> {
       await sleep(Math.max(1000, n / 2));
     }
   })();
+  const cpu0 = await stormCpu(run);
   t0 = epochNow();
   await workers.all({ type: "cut", how: storm });
   await until(`all ${n} agents synced again after the storm`, async () => (await workers.summary(t0)).syncedSince === n);
@@ -303,6 +311,10 @@ async function measure(run: Run): Promise<FleetFigures> {
   say(`storm: the leader's Lease renewed ${leaseSeen.renewals} times, gaps p99 ${leaseSeen.gapP99Ms} ms, max ${leaseSeen.gapMaxMs} ms; ${leaseSeen.leaderChanges} leader changes, ${stormRestarts} control-plane restarts; ${admissions ?? "?"} admissions refused so far; at most ${notReadyMax} Clusters Ready=False at once`);
   const s1 = await workers.summary(t0);
   const reconnectAllS = (s1.lastSyncAt - t0) / 1000;
+  const cpu1 = await stormCpu(run);
+  const cpuDuring = (k: keyof typeof cpu1) => (cpu1[k] - cpu0[k]).toFixed(1);
+  const wallS = (epochNow() - t0) / 1000;
+  say(`storm CPU over ${wallS.toFixed(1)} s (${(2 * wallS).toFixed(1)} CPU s on 2 cores): control plane ${cpuDuring("controlPlane")} s, the simulator's workers ${cpuDuring("simulator")} s, the control apiserver and etcd ${cpuDuring("controlCluster")} s`);
   const reconnectManifestBytes = s1.manifestBytes - s0.manifestBytes;
   const resynced = (await workers.all<number[]>({ type: "syncTimes" })).flat().map((at) => at - t0);
   say(`reconnect storm (${storm}): all ${n} synced again in ${reconnectAllS.toFixed(1)} s (p50 ${quantile(resynced, 0.5).toFixed(0)} ms, p99 ${quantile(resynced, 0.99).toFixed(0)} ms), ${s1.connects - s0.connects} streams opened, ${reconnectManifestBytes} manifest bytes received${R > 1 ? `; ${await spread(run.cp)}` : ""}`);

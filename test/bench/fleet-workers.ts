@@ -62,6 +62,11 @@ export class AgentWorkers {
     return this.workers.length;
   }
 
+  /** The worker processes' pids (for their CPU). */
+  get pids(): number[] {
+    return this.workers.map((w) => w.child.pid ?? 0);
+  }
+
   /** Asks every worker (requests built per worker index) and returns the answers in order. */
   all<T>(req: Request | ((i: number) => Request)): Promise<T[]> {
     return Promise.all(this.workers.map((w, i) => w.ask<T>(typeof req === "function" ? req(i) : req)));

@@ -6,6 +6,9 @@
 // - Direct: the same three writes, sent to every member at once from this process, each timed to
 //   the last member's own watch event.
 // ConfigMaps, because no member controller acts on them: the figure is the pipeline's alone.
+// Issue 42: on the idle fleet also Flotilla against the relay, its floor: the same write applied to
+// the control cluster and, once that cluster's own watch shows it, by this process to the members
+// (two apiservers' writes and watches in series, nothing between them).
 // Samples alternate which side goes first. Both sides are measured on an idle fleet, then with
 // --resident R other templates propagated and resident (the direct side then runs against
 // members that hold those R objects too). Prints p50/p99 per operation and their ratios
@@ -18,7 +21,7 @@ import { agentOptions } from "./agent-options.ts";
 import { pool } from "./latency-pool.ts";
 import { settleControlPlane } from "./latency-settle.ts";
 import { configMaps } from "./latency-sightings.ts";
-import { formatTable, type Row } from "./latency-table.ts";
+import { formatTable, type Row, type TableLabels } from "./latency-table.ts";
 
 const { n: N, timeoutMs, values, agentValues } = latencyArgs(50, { resident: "1000" });
 const agents = await agentOptions(agentValues);
@@ -29,11 +32,18 @@ if (!Number.isInteger(R) || R < 0) throw new Error("--resident wants an integer 
 const VIA = "latency";
 /** Where the direct writes go, in the members. */
 const DIRECT = "latency-direct";
+/** Where the relayed writes go: the control cluster (no policy selects it), then the members. */
+const RELAY = "latency-relay";
 const RESIDENT_CONCURRENCY = 16;
+const RELAY_LABELS: TableLabels = { measured: "flotilla", baseline: "relay" };
 
 await runLatencyBench({ timeoutMs, maxSockets: RESIDENT_CONCURRENCY + 4, agents, intro: (up) => `fleet: control + 2 members, Flotilla up in ${up}; ${N} samples per phase, then ${R} resident templates` }, async (f) => {
   const { control, members } = f;
-  for (const m of members) await f.createNamespace(m.rest, DIRECT);
+  for (const m of members) {
+    await f.createNamespace(m.rest, DIRECT);
+    await f.createNamespace(m.rest, RELAY);
+  }
+  await f.createNamespace(control, RELAY);
   await f.propagatedNamespace(VIA);
 
   const sides = {
@@ -42,6 +52,8 @@ await runLatencyBench({ timeoutMs, maxSockets: RESIDENT_CONCURRENCY + 4, agents,
   };
   const rows: Row[] = [];
   rows.push(...(await measurePhase(f, "idle", N, sides)));
+  // Issue 42: the floor under Flotilla, two apiservers in series with nothing between them.
+  const relayed = await measurePhase(f, "idle", N, { measured: sides.measured, baseline: (name) => f.relay(RELAY, name) }, RELAY_LABELS);
 
   if (R > 0) {
     const t0 = performance.now();
@@ -66,4 +78,6 @@ await runLatencyBench({ timeoutMs, maxSockets: RESIDENT_CONCURRENCY + 4, agents,
   console.log("");
   console.log("single change → watch event in every member (ms; ratio = Flotilla / direct)");
   for (const line of formatTable(rows)) console.log(`  ${line}`);
+  console.log("the floor: the control cluster's write and watch, then the members' (ms; ratio = Flotilla / relay)");
+  for (const line of formatTable(relayed, RELAY_LABELS)) console.log(`  ${line}`);
 });

@@ -13,7 +13,8 @@
 // - Idle: each system's writes over --idle seconds with nothing changing (heartbeats, status).
 // - Memory and CPU: RSS (now and peak) and CPU seconds of every process of both systems, their own
 //   components apart from the etcd, kube-apiserver and kube-controller-manager that each runs as
-//   its control apiserver, alike.
+//   its control apiserver, alike; and Node.js's floor beside the idle agents (node-floor.ts: a bare
+//   node and one holding only a TLS gRPC channel to the hub, with the agent's Node flags).
 // Both run at their product defaults: Flotilla from its production bundles with the agent chart's
 // Node flags and the control plane's default heartbeat and status timings; Karmada as
 // test/env/karmada.ts starts it (its defaults). Neither elects a leader (one replica each). One
@@ -44,8 +45,12 @@ import { Sightings } from "./latency-sightings.ts";
 import { type BenchSupervisor, superviseFlotilla } from "./latency-supervise.ts";
 import { formatTable, type Row } from "./latency-table.ts";
 import { availableIn, awaitAll, BENCH_LABEL, benchDeployment, benchNames, deployments, reportMissing, secs, type Watched } from "./member-deployments.ts";
-import { cpuSeconds, peakRssBytes, rssBytes } from "./rss.ts";
+import { type NodeFloor, startNodeFloor } from "./node-floor.ts";
+import { cpuSeconds, mib, peakRssBytes, rssBytes } from "./rss.ts";
 import { controlWrites, isControlStack, memoryTable, type ProcessFigure, propagationTable, type PropagationRun, ratio, type System } from "./vs-karmada-figures.ts";
+
+/** The agent chart's nodeOptions and nodeArgs. */
+const AGENT_NODE_ARGS = ["--max-semi-space-size=1", "--optimize-for-size", "--single-threaded"];
 
 const { values } = parseArgs({
   options: {
@@ -168,6 +173,7 @@ let karmada: Karmada | undefined;
 let supervisor: BenchSupervisor | undefined;
 const rests: KubeRest[] = [];
 const sightings: Sightings[] = [];
+let floor: NodeFloor | undefined;
 let failed = false;
 try {
   const tStart = performance.now();
@@ -178,8 +184,7 @@ try {
   flotilla = await startFlotilla(fleet, {
     logLevel: values["log-level"],
     ...(bundles ? { version: { flotillaBin: bundles.flotilla.file }, agentBin: bundles.agent.file } : {}),
-    // The agent chart's nodeOptions and nodeArgs.
-    agentNodeArgs: ["--max-semi-space-size=1", "--optimize-for-size", "--single-threaded"],
+    agentNodeArgs: AGENT_NODE_ARGS,
     // The product's defaults (test/env's are shorter, for fast tests).
     heartbeatInterval: "10s",
     clusterFailureThreshold: "30s",
@@ -188,6 +193,11 @@ try {
     controlPlaneArgs: ["--leader-elect=false", "--deletion-budget-percent=100"],
   });
   const flotillaUp = performance.now();
+  // Issue 42: Node.js's floor in the same run, with the agent's Node flags: a bare node, and one
+  // holding only a TLS gRPC channel to the hub as member1 (node-floor.ts). Up as long as the agents.
+  const member1 = fleet.members[0]?.name ?? "member1";
+  const certs = flotilla.certsDir;
+  floor = await startNodeFloor(AGENT_NODE_ARGS, { address: `127.0.0.1:${flotilla.agentHubPort}`, serverName: "localhost", caFile: join(certs, "ca.crt"), certFile: join(certs, `${member1}.crt`), keyFile: join(certs, `${member1}.key`) });
   const fl = flotilla;
   const controlProcesses = fleet.control.processes;
   supervisor = superviseFlotilla(fl);
@@ -211,6 +221,10 @@ try {
   const members = new Map(fleet.members.map((m) => [m.name, rest(m.kubeConfig())]));
   const memberNames = [...members.keys()];
   const idleMemory = await memory(sides);
+  const floorLine = `Node.js's floor, same run and the agent's flags: a bare node ${mib(await rssBytes(floor.bare))}, one holding only a TLS gRPC channel to the hub ${mib(await rssBytes(floor.grpc))}`;
+  console.log(floorLine);
+  await floor.stop();
+  floor = undefined;
 
   // ---- Single-change latency -----------------------------------------------------------------
   for (const m of fleet.members) {
@@ -304,6 +318,7 @@ try {
     console.log(`memory ${label}:`);
     for (const line of memoryTable(figures)) console.log(`  ${line}`);
   }
+  console.log(floorLine);
   if (idleLine !== "") console.log(idleLine);
   if (values["keep-logs"]) await keepLogs(fleet, karmada);
 } catch (err) {
@@ -312,6 +327,7 @@ try {
   await keepLogs(fleet, karmada);
 } finally {
   supervisor?.stop();
+  await floor?.stop();
   for (const s of sightings) s.stop();
   for (const r of rests) r.close();
   await karmada?.stop();
