@@ -300,6 +300,7 @@ async function measure(run: Run): Promise<FleetFigures> {
     }
   })();
   const cpu0 = await stormCpu(run);
+  const stormWrites0 = await apiserverWrites(rest);
   t0 = epochNow();
   await workers.all({ type: "cut", how: storm });
   await until(`all ${n} agents synced again after the storm`, async () => (await workers.summary(t0)).syncedSince === n);
@@ -312,6 +313,7 @@ async function measure(run: Run): Promise<FleetFigures> {
   const s1 = await workers.summary(t0);
   const reconnectAllS = (s1.lastSyncAt - t0) / 1000;
   const cpu1 = await stormCpu(run);
+  say(`storm: control-cluster writes ${formatWrites(diffWrites(stormWrites0, await apiserverWrites(rest)))}`);
   const cpuDuring = (k: keyof typeof cpu1) => (cpu1[k] - cpu0[k]).toFixed(1);
   const wallS = (epochNow() - t0) / 1000;
   say(`storm CPU over ${wallS.toFixed(1)} s (${(2 * wallS).toFixed(1)} CPU s on 2 cores): control plane ${cpuDuring("controlPlane")} s, the simulator's workers ${cpuDuring("simulator")} s, the control apiserver and etcd ${cpuDuring("controlCluster")} s`);
