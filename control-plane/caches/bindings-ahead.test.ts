@@ -64,6 +64,43 @@ describe("BindingsAhead", () => {
     assert.deepEqual(heard, ["k"]);
   });
 
+  it("tells the end listeners of every way an entry ends, after the current handlers, but not of a newer write taking its place", async () => {
+    let now = 0;
+    const ahead = new BindingsAhead(() => now);
+    const ended: string[] = [];
+    ahead.onEnd((k) => ended.push(k));
+    const tick = () => new Promise((r) => setImmediate(r));
+    // The informer's event of the write (the hub judged on the informer's copy meanwhile).
+    const w1 = ahead.writing("landed", binding());
+    ahead.written("landed", w1, "7", undefined);
+    ahead.landed("landed", binding("7"));
+    assert.equal(ended.length, 0, "not inside the informer's handler: the other handlers have not seen the event yet");
+    await tick();
+    assert.deepEqual(ended, ["landed"]);
+    // The event came before the answer.
+    const w2 = ahead.writing("answered", binding());
+    ahead.written("answered", w2, "8", binding("8"));
+    // The write failed.
+    const w3 = ahead.writing("failed", binding());
+    ahead.failed("failed", w3);
+    // Expired.
+    ahead.writing("expired", binding());
+    now = MAX_AHEAD_MS + 1;
+    ahead.get("expired");
+    now = 0;
+    // Replaced by a newer write of the key: still ahead, nothing ended.
+    ahead.writing("replaced", binding());
+    ahead.writing("replaced", binding());
+    await tick();
+    assert.deepEqual([...ended].sort(), ["answered", "expired", "failed", "landed"]);
+    // Ended, then ahead again before the listeners ran: the newer entry's end tells.
+    const w4 = ahead.writing("again", binding());
+    ahead.written("again", w4, "9", binding("9"));
+    ahead.writing("again", binding());
+    await tick();
+    assert.ok(!ended.includes("again"), "ahead again: its absences are still kept");
+  });
+
   const versions: [string | undefined, string, boolean][] = [
     ["7", "7", true],
     ["10", "9", true],

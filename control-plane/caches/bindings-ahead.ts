@@ -31,6 +31,7 @@ export function showsWrite(seen: string | undefined, written: string): boolean {
 export class BindingsAhead {
   private readonly bindings = new Map<string, Ahead>();
   private readonly listeners = new Set<(key: string) => void>();
+  private readonly endListeners = new Set<(key: string) => void>();
   private readonly now: () => number;
   private writes = 0;
 
@@ -43,10 +44,20 @@ export class BindingsAhead {
     this.listeners.add(listener);
   }
 
+  /**
+   * Hears of a key that is no longer ahead, whichever way its entry ended (the informer's event of
+   * its write too; not a newer write of the same key taking its place), after the informers'
+   * handlers of that event ran: what was judged on the informer's copy meanwhile (the hub kept a
+   * deletion) is judged again on what the informer now holds.
+   */
+  onEnd(listener: (key: string) => void): void {
+    this.endListeners.add(listener);
+  }
+
   /** A new binding is being written (template key): its Works may be rendered from it now. Returns the write's token. */
   writing(key: string, binding: ResourceBinding): number {
     const write = ++this.writes;
-    this.end(key);
+    this.end(key, false, true);
     const timer = setTimeout(() => this.bindings.get(key)?.write === write && this.end(key, true), MAX_AHEAD_MS + 1);
     timer.unref();
     this.bindings.set(key, { binding, at: this.now(), write, timer });
@@ -87,13 +98,20 @@ export class BindingsAhead {
     return undefined;
   }
 
-  /** Ends key's entry (telling the listeners when asked). */
-  private end(key: string, tell = false): void {
+  /** Ends key's entry (telling the listeners when asked; the end listeners unless a newer write replaces it). */
+  private end(key: string, tell = false, replaced = false): void {
     const ahead = this.bindings.get(key);
     if (ahead === undefined) return;
     clearTimeout(ahead.timer);
     this.bindings.delete(key);
     if (tell) this.tell(key);
+    if (!replaced && this.endListeners.size > 0) {
+      // Later: landed() runs inside the first informer handler, before the others saw the event.
+      setImmediate(() => {
+        if (this.bindings.has(key)) return; // ahead again meanwhile: its own end will tell
+        for (const l of this.endListeners) l(key);
+      });
+    }
   }
 
   private tell(key: string): void {

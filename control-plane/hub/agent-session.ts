@@ -231,12 +231,13 @@ export class AgentSession {
   }
 
   /**
-   * Judges again every Work the agent holds that the store lacks: an absence kept earlier (the
-   * cluster was not Ready, or just Ready again) may be an intent to delete now, or the Work back.
+   * Judges again every Work the agent holds that the store lacks (or those of `keys`): an absence
+   * kept earlier (the cluster was not Ready, or just Ready again; its binding was being written
+   * ahead of the informer) may be an intent to delete now, or the Work back.
    */
-  recheckAbsent(): void {
+  recheckAbsent(keys: Iterable<string> = this.deletions.holds): void {
     if (this.closed || this.hello === undefined) return;
-    for (const key of this.deletions.holds) if (this.works.get(this.cluster, key) === undefined) this.outbox.mark(key);
+    for (const key of keys) if (this.deletions.holds.has(key) && this.works.get(this.cluster, key) === undefined) this.outbox.mark(key);
   }
 
   /** Whether a workload stands in its dependencies' way here: the agent holds its Work (not sent its removal), or a person kept it. */

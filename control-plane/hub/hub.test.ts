@@ -242,6 +242,27 @@ describe("agent hub", () => {
     stream.end();
   });
 
+  it("judges again only the kept absences it is asked for (a binding no longer ahead), never one the store has again", async () => {
+    const [a, b, c] = ["core/v1/ConfigMap/default/ahead-a", "core/v1/ConfigMap/default/ahead-b", "core/v1/ConfigMap/default/ahead-c"];
+    for (const k of [a, b, c]) noIntent.add(k);
+    const { stream, received } = connect("member1");
+    stream.write(hello("member1", { ...Object.fromEntries(works.hashes("member1")), [a]: "a1", [b]: "b1", [c]: "c1" }));
+    await until(() => received.some((m) => m.kind?.$case === "syncDone"), "SyncDone");
+    noIntent.clear();
+    works.set("member1", work(c, "c2"));
+    await until(() => received.some((m) => m.kind?.$case === "workUpsert" && m.kind.value.workKey === c), "c placed again");
+    hub.session("member1")?.recheckAbsent([a, c, "core/v1/ConfigMap/default/never-held"]);
+    await until(() => received.some((m) => m.kind?.$case === "workDelete" && m.kind.value.workKey === a), "a judged again and deleted");
+    works.set("member1", work("core/v1/ConfigMap/default/marker-2", "m2"));
+    await until(() => received.some((m) => m.kind?.$case === "workUpsert" && m.kind.value.workKey === "core/v1/ConfigMap/default/marker-2"), "a marker after");
+    const deleted = received.flatMap((m) => (m.kind?.$case === "workDelete" ? [m.kind.value.workKey] : []));
+    assert.deepEqual(deleted, [a], "b was not asked for, c is placed again, the last was never held");
+    works.delete("member1", c);
+    works.delete("member1", "core/v1/ConfigMap/default/marker-2");
+    noIntent.add(c);
+    stream.end();
+  });
+
   it("a Hello's Works of an earlier registration: those the store places are sent again at their hash, those it lacks are held, not deleted (issue 37, item 7)", async () => {
     const placed = "core/v1/ConfigMap/default/given-again";
     const dropped = "core/v1/ConfigMap/default/label-lost";

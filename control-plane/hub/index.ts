@@ -6,6 +6,7 @@ import { counter, counterOf, gaugeOf } from "../../shared/metrics.ts";
 import { parseWorkKey, type WorkRef } from "../../shared/work-key.ts";
 import type { ControlPlaneContext, Part } from "../context.ts";
 import { clusterReady, readySince } from "../../shared/cluster-ready.ts";
+import { AheadRechecks } from "./ahead-rechecks.ts";
 import { ClusterTimers } from "./cluster-timers.ts";
 import { judgedLeaving } from "../../shared/cluster-unjoin.ts";
 import { DEPENDENT_RECHECK_MS, deletionIntent, READY_SETTLE_MS, type TemplateKnowledge } from "./deletion-intent.ts";
@@ -30,6 +31,7 @@ export function startHub(ctx: ControlPlaneContext): HubPart {
   // Absences kept while a cluster was not Ready (or just Ready again) are judged again once it has settled.
   const rechecks = new ClusterTimers((cluster) => hub.session(cluster)?.recheckAbsent());
   const waitRechecks = new ClusterTimers((cluster) => hub.session(cluster)?.recheckWaiting());
+  const aheadRechecks = new AheadRechecks(caches.bindingsAhead, (cluster, key) => hub.session(cluster)?.recheckAbsent([key]));
   // Which workloads require a template (their bindings say so under propagateDeps): the judge's dependents.
   const requires = new RequiresIndex();
   caches.bindings.on({ add: (b) => requires.set(b), update: (b) => requires.set(b), delete: (b) => requires.delete(b) });
@@ -75,8 +77,8 @@ export function startHub(ctx: ControlPlaneContext): HubPart {
     const readyForMs = !clusterReady(c) ? 0 : since === undefined ? Infinity : Math.max(0, Date.now() - since);
     const template: TemplateKnowledge = templates.watching(ref) ? { known: true, template: templates.get(ref) } : { known: false };
     const accepted = !ctx.opts.requireAcceptance || c.spec?.hubAcceptsClient === true;
-    // A binding being written ahead of its watch event has decided nothing the informer shows yet: keep.
-    if (caches.bindingsAhead.get(key) !== undefined) return undefined;
+    // A binding being written ahead of its watch event has decided nothing the informer shows yet: keep (judged again when it lands).
+    if (aheadRechecks.keeps(cluster, key)) return undefined;
     const binding = caches.bindingOf(ref);
     // The workloads that may need it: those its requiredBy names, and those whose binding says they require it (propagateDeps).
     const named = (binding?.spec.requiredBy ?? []).map((r) => `${ref.namespace ?? ""}/${r.name}`);

@@ -12,6 +12,8 @@ import { Caches } from "../caches/caches.ts";
 import { fakeInformers } from "../caches/fake-informer.fixtures.ts";
 import { fakeTemplates } from "../detector/template-informers.fixtures.ts";
 import { writeBinding } from "../detector/write-binding.ts";
+import type { TemplateInformers } from "../detector/template-informers.ts";
+import { AheadRechecks } from "../hub/ahead-rechecks.ts";
 import { deletionIntent } from "../hub/deletion-intent.ts";
 import { WorkCache } from "./work-cache.ts";
 import { WorkStore } from "./work-store.ts";
@@ -77,5 +79,45 @@ describe("review 42: a binding rendered ahead of its write", () => {
     await write;
     assert.ok(heard.includes(key), "the expiry and the failed write are heard of, so the Works render again from the informer (else they stay in the store, sent to every agent that connects, for a binding that was never written)");
     assert.ok(works.get("m1", key) !== undefined);
+  });
+});
+
+describe("review 42: a template deleted while its new binding is ahead of the informer", () => {
+  it("its Works' removal, kept while the binding was ahead, is judged again once the informer shows the binding: the members delete them (bench:latency missed such a delete for 30 s)", async () => {
+    const fakes = fakeInformers();
+    const caches = new Caches(new KubeConfig(), {} as KubeRest, silentLogger(), fakes.make);
+    for (const c of ["m1", "m2"]) fakes.of<Cluster>("clusters").put(cluster(c));
+    const works = new WorkStore();
+    let gone = false;
+    const fixed = fakeTemplates([template]);
+    const templates = { ...fixed, get: (ref: Parameters<TemplateInformers["get"]>[0]) => (gone ? undefined : fixed.get(ref)) } as TemplateInformers;
+    const cache = new WorkCache({ caches, templates, works, log: silentLogger() });
+    const key = templateKey(template);
+    // The apiserver answers every write of the new binding with resourceVersion 1 (the second is a no-op).
+    const rest = { apply: async () => ({ metadata: { resourceVersion: "1" } }) } as unknown as KubeRest;
+    const ahead = { bindings: caches.bindingsAhead, key, seen: () => caches.bindingOf(parseWorkKey(key)) };
+    // As startHub wires the hub's judge.
+    const rechecked: string[] = [];
+    const aheadRechecks = new AheadRechecks(caches.bindingsAhead, (c, k) => rechecked.push(`${c} ${k}`));
+    const judge = (c: string) =>
+      aheadRechecks.keeps(c, key) ? undefined : deletionIntent({ name: c, leaving: false, readyForMs: Number.POSITIVE_INFINITY }, caches.bindingOf(parseWorkKey(key)), { known: true, template: templates.get(parseWorkKey(key)) }, 10_000);
+    // Created: the Works go out ahead of the binding's watch event.
+    await writeBinding(rest, "/x", bindingOn(["m1", "m2"], ""), "fm", ahead);
+    cache.reconcile(key);
+    assert.ok(works.get("m1", key) !== undefined);
+    // Updated before that event: the informer still holds no binding, so the write goes ahead again.
+    await writeBinding(rest, "/x", bindingOn(["m1", "m2"], ""), "fm", ahead);
+    cache.reconcile(key);
+    // Deleted, still before the event: the Works leave the store; the hub keeps their removal.
+    gone = true;
+    cache.reconcile(key);
+    assert.equal(works.get("m1", key), undefined);
+    assert.equal(judge("m1"), undefined, "kept while the binding is ahead");
+    assert.equal(judge("m2"), undefined);
+    // The binding's watch event: the kept removals are judged again, now on the informer's binding.
+    fakes.of<ResourceBinding>("resourcebindings").put(bindingOn(["m1", "m2"], "1"));
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(rechecked.sort(), [`m1 ${key}`, `m2 ${key}`], "each cluster's kept removal is judged again (before: never, and the members kept the objects)");
+    assert.deepEqual(judge("m1"), { reason: "TemplateDeleted", preserve: false });
   });
 });

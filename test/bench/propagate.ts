@@ -15,8 +15,11 @@
 // in the members is the figure that shows Flotilla's own pipeline best.
 // After the rounds, the fleet idles --idle seconds (default 60) and the agents' writes meanwhile
 // are printed: with nothing changing they should be none (no apply loops, DESIGN §11).
+// Each run also prints the CPU seconds of each part (control apiserver, Flotilla, members, the
+// bench) against what the cores offered meanwhile: what limits a run on a small machine.
 //   node test/bench/propagate.ts [--templates T] [--members K] [--concurrency C] [--rounds R] [--timeout S] [--idle S]
 //     [--bundle] [--agent-node-args FLAGS]
+import { availableParallelism } from "node:os";
 import { AGENT_OPTIONS, agentOptions, describeAgents } from "./agent-options.ts";
 import { keepFlotillaLogs } from "./keep-logs.ts";
 import { stageFigures, stagesLine } from "./propagation-stages.ts";
@@ -134,6 +137,24 @@ try {
   const existMs = (ws: { allExistAt?: number }[], start: number) => Math.max(...ws.map((x) => (x.allExistAt ?? Number.NaN) - start));
   const memberTotal = (w: Map<string, WriteCounts>, keep?: (k: string) => boolean) => memberNames.reduce((n, m) => n + totalWrites(w.get(m) ?? new Map(), keep), 0);
   const noLease = (k: string) => !isLease(k);
+  // Issue 42: CPU seconds by part, to show what a run is limited by on this machine's cores.
+  const parts = () => ({
+    "control apiserver and etcd": fleet?.control.processes.map((p) => p.pid) ?? [],
+    "Flotilla (control plane and agents)": [fl.controlPlane.pid, ...agentPids().values()],
+    "members (apiserver, etcd, controllers, kwok)": fleet?.members.flatMap((m) => m.processes.map((p) => p.pid)) ?? [],
+  });
+  const cpuParts = async (): Promise<Map<string, number>> => {
+    const out = new Map<string, number>();
+    for (const [part, pids] of Object.entries(parts())) out.set(part, (await Promise.all(pids.map((pid) => cpuSeconds(pid).catch(() => 0)))).reduce((a, b) => a + b, 0));
+    out.set("this bench", process.cpuUsage().user / 1e6 + process.cpuUsage().system / 1e6);
+    return out;
+  };
+  const cpuLine = (before: Map<string, number>, after: Map<string, number>, wallMs: number) => {
+    const used = [...after].map(([part, s]) => [part, s - (before.get(part) ?? 0)] as const);
+    const sum = used.reduce((n, [, s]) => n + s, 0);
+    const cores = availableParallelism();
+    return `CPU over ${secs(wallMs)} (${cores} cores: ${((cores * wallMs) / 1000).toFixed(1)} CPU s): ${used.map(([part, s]) => `${part} ${s.toFixed(1)} s`).join(", ")}; ${sum.toFixed(1)} s in all, ${((100 * sum) / ((cores * wallMs) / 1000)).toFixed(0)}% of the cores`;
+  };
 
   interface Run {
     /** apply → done: Flotilla's members Available and bindings FullyApplied; the baseline's members Available. */
@@ -151,6 +172,7 @@ try {
     const cp0 = await fl.controlPlaneMetrics();
     const cpu0 = await cpuOf(agentPids());
     await control.request("POST", "/api/v1/namespaces", { body: { apiVersion: "v1", kind: "Namespace", metadata: { name: ns } } });
+    const parts0 = await cpuParts();
     await control.apply(objectPath(RESOURCES.propagationPolicy, ns, "bench"), {
       apiVersion: "flotilla.dev/v1alpha1",
       kind: "PropagationPolicy",
@@ -175,6 +197,7 @@ try {
     const cpRssAtEnd = await rssBytes(fl.controlPlane.pid);
     const agentRssAtEnd = new Map(await Promise.all([...agentPids()].map(async ([m, pid]) => [m, await rssBytes(pid)] as const)));
     const cpu1 = await cpuOf(agentPids());
+    const partsLine = cpuLine(parts0, await cpuParts(), Math.max(membersMs, bindingsMs));
     await settleControlPlane(fl);
     const w1 = await writesOf(everyRest);
     const cp1 = await fl.controlPlaneMetrics();
@@ -184,6 +207,7 @@ try {
     console.log(`flotilla (round ${round}): apply → all ${T} Deployments exist in every member: ${secs(run.existMs)} (as polled)`);
     console.log(`flotilla (round ${round}): apply → all ${T} ResourceBindings FullyApplied: ${secs(bindingsMs)}${sup.restartsSince()}`);
     console.log(`flotilla (round ${round}): agents' CPU: ${memberNames.map((m) => `${m} ${((cpu1.get(m) ?? 0) - (cpu0.get(m) ?? 0)).toFixed(1)} s`).join(", ")}`);
+    console.log(`flotilla (round ${round}): ${partsLine}`);
     if (!detail) return run;
 
     const bindings = await control.get<{ items: ResourceBinding[] }>(collectionPath(RESOURCES.resourceBinding, ns));
@@ -235,6 +259,7 @@ try {
     // Outside the timing (the Flotilla run's control namespace was created before its clock, too),
     // inside the counts (in the Flotilla run the agents create the member namespaces).
     for (const r of members.values()) await r.request("POST", "/api/v1/namespaces", { body: { apiVersion: "v1", kind: "Namespace", metadata: { name: ns } } });
+    const parts0 = await cpuParts();
     const t0 = performance.now();
     const baselineWatch = [...members].map(([n, r]) => availableIn(r, n, ns));
     const jobs = names.flatMap((n) => [...members.values()].map((r) => ({ r, n })));
@@ -246,11 +271,13 @@ try {
     ]);
     if (br.done.size < baselineWatch.length) await reportMissing(`baseline run ${round}`, baselineWatch, br.missing, br.done);
     const ms = Math.max(...br.done.values());
+    const partsLine = cpuLine(parts0, await cpuParts(), ms);
     await sleep(3000); // trailing status writes, as the Flotilla run's settle
     const writes = writesDiff(w2, await writesOf(everyRest));
     const run = { ms, existMs: existMs(baselineWatch, t0), memberWrites: memberTotal(writes, noLease) };
     console.log(`baseline (round ${round}): apply → all ${T} Deployments exist in every member: ${secs(run.existMs)} (as polled)`);
     console.log(`baseline (round ${round}): apply → Available in all ${K} members: ${secs(ms)} (${per(br.done, ns)})${sup.restartsSince()}`);
+    console.log(`baseline (round ${round}): ${partsLine}`);
     if (!detail) return run;
     printWrites("baseline", writes, memberNames, T * K, "Deployment");
     const bw = writes.get("control") ?? new Map();
