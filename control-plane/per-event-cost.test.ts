@@ -21,6 +21,7 @@ import { ScheduleOutcomes } from "./scheduling/schedule-outcomes.ts";
 import { EventRecorder } from "./status/event-recorder.ts";
 import { startStatus } from "./status/index.ts";
 import { StatusStore } from "./status/status-store.ts";
+import { CLUSTER_CHANGE_GATHER_MS } from "./status/status-settle.ts";
 import { startWorks } from "./works/index.ts";
 import { WorkStore } from "./works/work-store.ts";
 
@@ -152,6 +153,20 @@ for (const [T, K] of [
     });
     t.diagnostic(JSON.stringify(got));
     assert.deepEqual(got, { binding: 0, workCache: 0, status: T, statusAtOnce: 0, bindingsRead: 0, clustersRead: 0 });
+  });
+
+  it("(c2) a reconnect storm, every cluster's agent at once: each binding on them is looked at once, after CLUSTER_CHANGE_GATHER_MS (each look is O(its clusters))", async () => {
+    const queue = controllers.status.queue;
+    const delays = new Map<string, number[]>();
+    const addAfter = queue.addAfter.bind(queue);
+    queue.addAfter = (k, ms) => (delays.set(k, [...(delays.get(k) ?? []), ms]), addAfter(k, ms));
+    try {
+      for (const n of names) events.emit("agentStreamChanged", n);
+    } finally {
+      queue.addAfter = addAfter;
+    }
+    assert.equal(delays.size, T + 1, "every binding on those clusters");
+    for (const [k, ms] of delays) assert.ok(ms.every((d) => d === CLUSTER_CHANGE_GATHER_MS), `${k}: looked at after ${ms.join(", ")} ms (GATHER_MS before: up to ten looks a second at each binding during a storm)`);
   });
 
   it("(d) a label no placement reads, on one cluster: the bindings and Works on it, not the one elsewhere", async (t) => {

@@ -71,7 +71,9 @@ export function startStatus(ctx: ControlPlaneContext, links: { hub: Hub; heardHe
     const records: BindingRecord[] = [];
     for (const key of new Set([...caches.bindingIndex.involving(cluster), ...statuses.keysOf(cluster)])) {
       const b = caches.bindingIndex.get(key);
-      if (b === undefined) continue;
+      // A Work the agent holds is no removal to confirm (removalsConfirmed skips it): skipped before
+      // its record's O(clusters) target list, which every reconnect in a storm would build for every binding.
+      if (b === undefined || keys.has(key)) continue;
       records.push({ key, targets: b.spec.clusters.map((c) => c.name), deleting: b.metadata.deletionTimestamp !== undefined, entries: b.status?.aggregatedStatus ?? [], reports: statuses.get(key) });
     }
     for (const key of removalsConfirmed(cluster, keys, records)) {

@@ -18,7 +18,7 @@ import type { StatusStore } from "./status-store.ts";
 import { TemplateStatusWriter } from "./template-status-writer.ts";
 import { fleetRolloutFailure } from "./rollout-status.ts";
 import { staleEntryPatch } from "./stale-entries.ts";
-import { answerOwed, GATHER_MS, longestWaitMs, MIN_WRITE_INTERVAL_MS, StatusWriteTimes, unsettledClusters } from "./status-settle.ts";
+import { answerOwed, CLUSTER_CHANGE_GATHER_MS, GATHER_MS, longestWaitMs, MIN_WRITE_INTERVAL_MS, StatusWriteTimes, unsettledClusters } from "./status-settle.ts";
 import { clusterReady } from "../scheduling/placement.ts";
 import type { TemplateInformers } from "../detector/template-informers.ts";
 import type { WorkStore } from "../works/work-store.ts";
@@ -134,7 +134,7 @@ export class StatusController {
   clusterChanged(cluster: string): void {
     for (const key of new Set([...this.caches.bindingIndex.involving(cluster), ...this.statuses.keysOf(cluster)])) {
       this.lastEntries.delete(key); // who owns its entries may have changed
-      this.later(key);
+      this.controller.queue.addAfter(key, CLUSTER_CHANGE_GATHER_MS);
     }
   }
 

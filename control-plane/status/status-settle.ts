@@ -9,6 +9,14 @@ import { Health, type WorkStatus } from "../../shared/gen/flotilla/v1alpha1/agen
 
 /** Reports for one binding that arrive within this window are looked at together (one reconcile). */
 export const GATHER_MS = 100;
+/**
+ * A cluster's stream or readiness changes are looked at together over this window: each look at
+ * a binding costs O(its clusters), and a reconnect storm changes hundreds of clusters' streams a
+ * second, so at GATHER_MS every binding on them was aggregated ten times a second (at 10,000
+ * clusters, 10 ms of CPU per reconnect against 5.4 at 5,000). Nothing a reader sees waits on a
+ * stream change alone: the agent's reports and the Cluster's Ready condition bring their own.
+ */
+export const CLUSTER_CHANGE_GATHER_MS = 1000;
 /** The least time between two status writes of one binding. */
 export const MIN_WRITE_INTERVAL_MS = 1000;
 /** The longest a change waits for the rest of its clusters' answers before what is known is written. */
