@@ -37,7 +37,7 @@ import { arrivalDelays, type FleetFigures, figuresLine, type MemoryFigures, memo
 import type { Receipt } from "./fleet-sim-agent.ts";
 import { AgentWorkers } from "./fleet-workers.ts";
 import { keepFlotillaLogs } from "./keep-logs.ts";
-import { cpuSeconds } from "./rss.ts";
+import { totalCpuSeconds } from "./rss.ts";
 import { leaseFigures, watchLease } from "./lease-watch.ts";
 
 const { values } = parseArgs({
@@ -140,8 +140,7 @@ interface Run {
 
 /** CPU seconds so far of the control plane's replicas, the simulator's workers and the control cluster's processes (the storm's limit, issue 42). */
 async function stormCpu(run: Run): Promise<{ controlPlane: number; simulator: number; controlCluster: number }> {
-  const sum = async (pids: number[]) => (await Promise.all(pids.map((p) => cpuSeconds(p).catch(() => 0)))).reduce((a, b) => a + b, 0);
-  return { controlPlane: (await run.cp.usage()).cpuS, simulator: await sum(run.workers.pids), controlCluster: await sum(run.fleet.control.processes.map((p) => p.pid)) };
+  return { controlPlane: (await run.cp.usage()).cpuS, simulator: await totalCpuSeconds(run.workers.pids), controlCluster: await totalCpuSeconds(run.fleet.control.processes.map((p) => p.pid)) };
 }
 
 /** Starts the control cluster, the control plane and N connected agents. */

@@ -36,7 +36,7 @@ import { type Fleet, startFleet } from "../env/fleet.ts";
 import { type Flotilla, startFlotilla } from "../env/flotilla.ts";
 import { addWrites, formatWrites, isBackgroundWrite, isLease, totalWrites, type WriteCounts, writesDiff, writesOf } from "./apiserver-metrics.ts";
 import { availableIn as availableInOf, awaitAll as awaitAllOf, benchDeployment, benchNames, reportMissing as reportMissingOf, secs, type Watched } from "./member-deployments.ts";
-import { cpuSeconds, mib, peakRssBytes, rssBytes } from "./rss.ts";
+import { cpuSeconds, mib, peakRssBytes, rssBytes, totalCpuSeconds } from "./rss.ts";
 
 const { values } = parseArgs({
   options: {
@@ -145,8 +145,9 @@ try {
   });
   const cpuParts = async (): Promise<Map<string, number>> => {
     const out = new Map<string, number>();
-    for (const [part, pids] of Object.entries(parts())) out.set(part, (await Promise.all(pids.map((pid) => cpuSeconds(pid).catch(() => 0)))).reduce((a, b) => a + b, 0));
-    out.set("this bench", process.cpuUsage().user / 1e6 + process.cpuUsage().system / 1e6);
+    for (const [part, pids] of Object.entries(parts())) out.set(part, await totalCpuSeconds(pids));
+    const own = process.cpuUsage();
+    out.set("this bench", (own.user + own.system) / 1e6);
     return out;
   };
   const cpuLine = (before: Map<string, number>, after: Map<string, number>, wallMs: number) => {

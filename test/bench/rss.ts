@@ -56,5 +56,10 @@ export async function cpuSeconds(pid: number): Promise<number> {
   return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_S;
 }
 
+/** CPU seconds the processes have used so far, summed; a process gone counts 0. */
+export async function totalCpuSeconds(pids: readonly number[]): Promise<number> {
+  return (await Promise.all(pids.map((p) => cpuSeconds(p).catch(() => 0)))).reduce((a, b) => a + b, 0);
+}
+
 /** USER_HZ: the unit of /proc/PID/stat's times, 100 on every Linux architecture Node.js runs on. */
 const CLOCK_TICKS_PER_S = 100;
