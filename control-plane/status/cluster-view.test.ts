@@ -32,13 +32,15 @@ describe("clusterView", () => {
 });
 
 describe("writesEntry", () => {
-  const cases: { name: string; heard: boolean; leader: boolean; handed: boolean; forwarded: boolean; want: boolean }[] = [
+  const cases: { name: string; heard: boolean; leader: boolean; handed: boolean; forwarded: boolean; deleting?: boolean; want: boolean }[] = [
     { name: "a replica writes what it hears", heard: true, leader: false, handed: false, forwarded: false, want: true },
     { name: "but not what a following leader takes from it", heard: true, leader: false, handed: true, forwarded: false, want: false },
     { name: "a leader writes what it hears, whoever says they take it", heard: true, leader: true, handed: true, forwarded: false, want: true },
     { name: "the leader writes what it takes from another replica", heard: false, leader: true, handed: false, forwarded: true, want: true },
     { name: "and what it took and carries since (not leading any more: still, its entries stay)", heard: false, leader: false, handed: false, forwarded: true, want: true },
     { name: "nobody writes what it neither hears nor takes", heard: false, leader: true, handed: false, forwarded: false, want: false },
+    { name: "a deleting binding: a replica keeps writing what it hears while a leader takes it (leaving it out would remove the entry the finalizer waits on)", heard: true, leader: false, handed: true, forwarded: false, deleting: true, want: true },
+    { name: "a deleting binding still: what it does not hear, it does not write", heard: false, leader: false, handed: true, forwarded: false, deleting: true, want: false },
   ];
   for (const c of cases) it(c.name, () => assert.equal(writesEntry(c), c.want));
 });

@@ -16,8 +16,10 @@ export interface ClusterView {
 export function clusterView(input: {
   names: Iterable<string>;
   clusterNamed: (name: string) => Cluster | undefined;
-  /** Whether this replica hears the cluster's agent (or heard it last). */
-  heardHere: (cluster: string) => boolean;
+  /** Whether this replica writes the cluster's entry in this binding (writesEntry; `deleting`: the binding is being deleted). */
+  heardHere: (cluster: string, deleting: boolean) => boolean;
+  /** The binding is being deleted. */
+  deleting?: boolean;
   leader: boolean;
 }): ClusterView {
   const view: ClusterView = { existing: new Set(), notReady: new Set(), owned: new Set() };
@@ -28,7 +30,7 @@ export function clusterView(input: {
     const ready = clusterReady(c);
     if (!ready) view.notReady.add(name);
     // The leader also writes for not-Ready clusters that no replica hears.
-    if (input.heardHere(name) || (input.leader && !ready)) view.owned.add(name);
+    if (input.heardHere(name, input.deleting === true) || (input.leader && !ready)) view.owned.add(name);
   }
   return view;
 }
@@ -37,9 +39,13 @@ export function clusterView(input: {
  * Issue 42: whether this replica writes a cluster's entry, besides the leader's not-Ready clusters
  * no replica hears. A replica writes those it hears (its agent streams here, or did last), unless
  * a following leader takes them from it (handed: the leader writes them); the leader also writes
- * those it takes from other replicas, or took and carries since (forwarded-clusters.ts).
+ * those it takes from other replicas, or took and carries since (forwarded-clusters.ts). On a
+ * deleting binding a replica keeps writing what it hears even while handed: its apply leaving the
+ * entry out would remove it (this replica's field manager may be its only owner: the leader says it
+ * takes a cluster before its own apply writes it, and a leader that dies meanwhile never does), and
+ * a deleting binding's finalizer is released once no entry waits for a removal.
  */
-export function writesEntry(input: { heard: boolean; leader: boolean; handed: boolean; forwarded: boolean }): boolean {
+export function writesEntry(input: { heard: boolean; leader: boolean; handed: boolean; forwarded: boolean; deleting?: boolean }): boolean {
   if (input.forwarded) return true;
-  return input.heard && (input.leader || !input.handed);
+  return input.heard && (input.leader || !input.handed || input.deleting === true);
 }

@@ -37,7 +37,7 @@ export function startStatus(ctx: ControlPlaneContext, links: { hub: Hub; heardHe
     log,
     identity: ctx.identity,
     isLeader: ctx.isLeader,
-    heardHere: (c) => writesEntry({ heard: heard(c), leader: ctx.isLeader(), handed: handed.has(c), forwarded: forwarded.writesFor(c) }),
+    heardHere: (c, deleting) => writesEntry({ heard: heard(c), leader: ctx.isLeader(), handed: handed.has(c), forwarded: forwarded.writesFor(c), deleting }),
     events: recorder,
     interpreters: ctx.interpreters,
     ...(ctx.opts.bindingStatusEntries === undefined ? {} : { statusEntries: ctx.opts.bindingStatusEntries }),

@@ -51,7 +51,7 @@ export class StatusController {
   /** The leader's writes of the templates' .status. */
   readonly templateStatus: TemplateStatusWriter;
   private readonly isLeader: () => boolean;
-  private readonly heardHere: (cluster: string) => boolean;
+  private readonly heardHere: (cluster: string, deleting: boolean) => boolean;
   private readonly interpreters: InterpreterRegistry;
   private readonly entriesManager: string;
   /** --binding-status-entries: over this many targets, the binding lists only the clusters not as desired. */
@@ -75,7 +75,7 @@ export class StatusController {
     log: Logger;
     isLeader: () => boolean;
     /** Whether this replica writes the cluster's entries (cluster-view.ts's writesEntry). */
-    heardHere: (cluster: string) => boolean;
+    heardHere: (cluster: string, deleting: boolean) => boolean;
     /** This replica's identity: its field manager for aggregatedStatus entries. */
     identity: string;
     /** Where new propagation failures become Warning Events on the template. */
@@ -171,14 +171,14 @@ export class StatusController {
     const waitMs = deleting ? 0 : this.writeTimes.pendingWaitMs(key, Date.now());
     const answersHere = (c: string) => {
       const cluster = this.caches.clusters.get(c);
-      return cluster !== undefined && this.heardHere(c) && clusterReady(cluster);
+      return cluster !== undefined && this.heardHere(c, deleting) && clusterReady(cluster);
     };
     if (waitMs > 0 && answerOwed({ targets, reports, hashOf: (c) => this.works.get(c, key)?.hash, renderErrors, answersHere })) return { requeueAfterMs: waitMs };
     // Entries this replica writes: clusters whose reports reach it (even just after their agent
     // left: it keeps what it last heard until another replica takes over), and, on the leader,
     // clusters that are not ready and that no replica hears. Only the clusters this binding
     // involves are looked at.
-    const view = (names: Iterable<string>) => clusterView({ names, clusterNamed: (n) => this.caches.clusters.get(n), heardHere: this.heardHere, leader });
+    const view = (names: Iterable<string>) => clusterView({ names, clusterNamed: (n) => this.caches.clusters.get(n), heardHere: this.heardHere, leader, deleting });
     const { existing, notReady, owned } = view([...targets, ...reports.keys(), ...(binding.status?.aggregatedStatus ?? []).map((i) => i.clusterName), ...renderErrors.keys()]);
     const resource = ref.namespace ? RESOURCES.resourceBinding : RESOURCES.clusterResourceBinding;
     const name = binding.metadata.name ?? "";

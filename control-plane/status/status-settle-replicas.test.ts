@@ -19,6 +19,7 @@ import type { TemplateInformers } from "../detector/template-informers.ts";
 import { BINDING_FINALIZER } from "../scheduling/binding-spec.ts";
 import { ScheduleOutcomes } from "../scheduling/schedule-outcomes.ts";
 import { WorkStore } from "../works/work-store.ts";
+import { writesEntry } from "./cluster-view.ts";
 import { StatusController } from "./status-controller.ts";
 import { StatusStore } from "./status-store.ts";
 
@@ -82,5 +83,31 @@ describe("review 42: a deleting binding's finalizer, with two replicas", () => {
     await r2.controller.process(key);
     await leader.controller.process(key);
     assert.deepEqual(released, [], `the leader released the finalizer (${JSON.stringify(released)}) while m2 holds the object: no entry of m2 reached the binding (status applies: ${JSON.stringify(applied)})`);
+  });
+
+  it("a cluster handed to a following leader keeps its entry in the replica's apply of a deleting binding (the leader may not have written it: a leader that says it takes a cluster and dies never does)", async () => {
+    const fakes = fakeInformers();
+    let r2Status: ResourceBinding["status"];
+    const rest = {
+      apply: async (_p: string, body: { status: ResourceBinding["status"] }) => ((r2Status = body.status), body),
+      mergePatch: async () => ({}),
+      request: async () => ({}),
+    } as unknown as KubeRest;
+    const caches = new Caches(new KubeConfig(), rest, silentLogger(), fakes.make);
+    for (const c of ["m1", "m2"]) fakes.of<Cluster>("clusters").put(cluster(c));
+    const templates = { get: () => undefined, watching: () => true, resource: () => undefined } as unknown as TemplateInformers;
+    const works = new WorkStore();
+    const key = templateKey(template);
+    const statuses = new StatusStore();
+    // r2 hears m1 and m2; a following leader says it takes m1 (handed); m2's entry is persisted, m1's not yet.
+    const heardHere = (c: string, deleting: boolean) => writesEntry({ heard: c === "m1" || c === "m2", leader: false, handed: c === "m1", forwarded: false, deleting });
+    const r2 = new StatusController({ caches, templates, works, statuses, outcomes: new ScheduleOutcomes(), rest, log: silentLogger(), isLeader: () => false, heardHere, identity: "r2" });
+    fakes.of<ResourceBinding>("resourcebindings").put({ ...binding({ deletionTimestamp: NOW, resourceVersion: "3" }), status: { aggregatedStatus: [{ clusterName: "m2", applied: true }] } });
+    const applied = { observedHash: "h1", applied: true, available: true, reason: "", message: "", deleted: false, manifests: [] };
+    statuses.set("m1", { workKey: key, ...applied });
+    statuses.set("m2", { workKey: key, ...applied });
+    await r2.controller.process(key);
+    const entries = (r2Status?.aggregatedStatus ?? []).map((e) => `${e.clusterName} ${e.reason ?? ""}`);
+    assert.ok(entries.includes("m1 WaitingForRemoval"), `m1 still holds the object: its entry is in r2's apply (${JSON.stringify(entries)})`);
   });
 });
