@@ -141,6 +141,9 @@ async function main(): Promise<number> {
   const work = await mkdtemp(join(tmpdir(), "flotilla-suite-"));
   const slotDir = join(work, "start-slots");
   await mkdir(slotDir);
+  // Ports the jobs' listeners hold, one file each (test/env/free-port.ts): no two jobs pick the same one.
+  const portDir = join(work, "ports");
+  await mkdir(portDir);
   const children = new Set<number>();
   const killAll = () => {
     for (const pid of children) signalGroup(pid, "SIGKILL");
@@ -191,7 +194,7 @@ async function main(): Promise<number> {
     // NODE_TEST_CONTEXT would make a job think it runs inside a test file (as when this runner is itself under test) and run nothing.
     const { NODE_TEST_CONTEXT: _, ...outside } = process.env;
     // Test files load the same modules again and again: Node's compile cache halves that (test/env/compile-cache.ts).
-    const env = { ...outside, FLOTILLA_TEST_START_SLOTS: String(opts.startSlots), FLOTILLA_TEST_SLOT_DIR: slotDir, NODE_COMPILE_CACHE: nodeCompileCacheDir() };
+    const env = { ...outside, FLOTILLA_TEST_START_SLOTS: String(opts.startSlots), FLOTILLA_TEST_SLOT_DIR: slotDir, FLOTILLA_TEST_PORT_DIR: portDir, NODE_COMPILE_CACHE: nodeCompileCacheDir() };
     const results: JobResult[] = [];
     const running = new Map<Job, { done: Promise<JobResult>; pid: number; low: boolean }>();
     const now = (): Running[] => [...[...running].map(([job, r]) => ({ job, low: r.low })), ...(besideRunning ? [{ job: besideJob, low: true }] : [])];
