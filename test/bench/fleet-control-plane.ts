@@ -34,7 +34,15 @@ export interface BenchControlPlane {
  * Starts one replica. The first makes the CA and the hub's certificate in `dir`; another (`replica`
  * given) reuses them, as replicas behind one Service share a serving certificate.
  */
-export async function startBenchControlPlane(control: Cluster, dir: string, logLevel: string, extraArgs: string[] = [], replica?: { ca: KeyPair; identity: string }): Promise<BenchControlPlane> {
+/** How the control-plane process runs: its module (the TypeScript sources unless given) and Node.js flags. */
+export interface BenchProcessOptions {
+  bin?: string;
+  nodeArgs?: string[];
+  /** Variables set in its environment only, e.g. glibc's MALLOC_ARENA_MAX. */
+  env?: Record<string, string>;
+}
+
+export async function startBenchControlPlane(control: Cluster, dir: string, logLevel: string, extraArgs: string[] = [], replica?: { ca: KeyPair; identity: string }, run: BenchProcessOptions = {}): Promise<BenchControlPlane> {
   const ca = replica?.ca ?? (await createCa("flotilla-bench-ca"));
   if (replica === undefined) {
     const hub = await issueCertificate(ca, { commonName: "flotilla-hub", dnsNames: ["localhost"], ipAddresses: ["127.0.0.1"], usage: "server" });
@@ -49,7 +57,8 @@ export async function startBenchControlPlane(control: Cluster, dir: string, logL
     name: identity,
     command: process.execPath,
     args: [
-      flotillaBin, "control-plane",
+      ...(run.nodeArgs ?? []),
+      run.bin ?? flotillaBin, "control-plane",
       `--kubeconfig=${control.kubeconfigPath}`,
       `--grpc-listen=127.0.0.1:${grpcPort}`,
       `--health-listen=127.0.0.1:${healthPort}`,
@@ -62,7 +71,7 @@ export async function startBenchControlPlane(control: Cluster, dir: string, logL
       ...extraArgs,
     ],
     ready: async () => (await get("/readyz").catch(() => undefined))?.ok ?? false,
-    env: { ...process.env, LOG_LEVEL: logLevel },
+    env: { ...process.env, ...run.env, LOG_LEVEL: logLevel },
     logFile: join(dir, `${identity}.log`),
   });
   try {

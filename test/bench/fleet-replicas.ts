@@ -5,7 +5,7 @@
 // replica: metrics summed, restarts summed, the largest RSS (each process is held to the goal).
 import type { Cluster } from "../env/cluster.ts";
 import { type HubProxy, startHubProxy } from "../env/hub-proxy.ts";
-import { type BenchControlPlane, metricValue, startBenchControlPlane } from "./fleet-control-plane.ts";
+import { type BenchControlPlane, type BenchProcessOptions, metricValue, startBenchControlPlane } from "./fleet-control-plane.ts";
 
 export interface BenchReplicas {
   /** The first replica (its CA signs the agents' certificates; its log tail is shown on a failure). */
@@ -29,12 +29,12 @@ export function sumDefined(values: (number | undefined)[]): number | undefined {
   return there.length === 0 ? undefined : there.reduce((a, b) => a + b, 0);
 }
 
-export async function startBenchReplicas(control: Cluster, dir: string, logLevel: string, extraArgs: string[], count: number): Promise<BenchReplicas> {
-  const first = await startBenchControlPlane(control, dir, logLevel, extraArgs);
+export async function startBenchReplicas(control: Cluster, dir: string, logLevel: string, extraArgs: string[], count: number, run: BenchProcessOptions = {}): Promise<BenchReplicas> {
+  const first = await startBenchControlPlane(control, dir, logLevel, extraArgs, undefined, run);
   const all = [first];
   let proxy: HubProxy | undefined;
   try {
-    for (let i = 2; i <= count; i++) all.push(await startBenchControlPlane(control, dir, logLevel, extraArgs, { ca: first.ca, identity: `replica-${i}` }));
+    for (let i = 2; i <= count; i++) all.push(await startBenchControlPlane(control, dir, logLevel, extraArgs, { ca: first.ca, identity: `replica-${i}` }, run));
     if (count > 1) proxy = await startHubProxy(all.map((r) => Number(r.address.split(":").at(-1))));
   } catch (err) {
     await Promise.all(all.map((r) => r.stop()));

@@ -24,6 +24,11 @@
 //   node test/bench/fleet-scale.ts --agents 1000[,5000,…] [--workers W] [--templates T] [--json FILE]
 //     [--changes M] [--idle S] [--background S] [--storm connections|streams] [--heartbeat-interval S]
 //     [--timeout S] [--log-level L] [--keep-logs] [--control-plane-args=--flag=v,…] [--replicas R]
+//     [--bundle] [--control-plane-node-args "FLAGS"] [--control-plane-env "K=V …"]
+// --bundle runs the control plane from the bundle the image runs (test/env/test-bundles.ts: the same
+// esbuild bundle, not minified) instead of the TypeScript sources; --control-plane-node-args puts
+// Node.js flags on its command line, as the image's FLOTILLA_NODE_ARGS does; --control-plane-env
+// sets variables in its environment alone (glibc's MALLOC_ARENA_MAX, say), not the simulator's.
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -31,6 +36,7 @@ import { RESOURCES } from "../../shared/api/resources.ts";
 import { collectionPath, KubeRest, objectPath, type ResourceInfo } from "../../shared/kube-rest.ts";
 import { workKey } from "../../shared/work-key.ts";
 import { type Fleet, startFleet } from "../env/fleet.ts";
+import { ensureTestBundles } from "../env/test-bundles.ts";
 import { apiserverWrites, diffWrites, formatWrites, isBackgroundWrite as isBackground, totalWrites } from "./apiserver-metrics.ts";
 import { type BenchReplicas, startBenchReplicas } from "./fleet-replicas.ts";
 import { arrivalDelays, type FleetFigures, figuresLine, type MemoryFigures, memoryLine, quantile } from "./fleet-figures.ts";
@@ -58,6 +64,9 @@ const { values } = parseArgs({
     "control-plane-args": { type: "string", default: "" },
     /** Control-plane replicas behind one round-robin address (a Service); agents spread by fair share. */
     replicas: { type: "string", default: "1" },
+    bundle: { type: "boolean", default: false },
+    "control-plane-node-args": { type: "string", default: "" },
+    "control-plane-env": { type: "string", default: "" },
   },
 });
 const positive = (flag: string, v: string | undefined) => {
@@ -151,9 +160,17 @@ async function startRun(n: number, started: { fleet?: Fleet; cp?: BenchReplicas;
   const dir = join(fleet.root, "flotilla-logs");
   await mkdir(dir, { recursive: true });
   const cpArgs = (values["control-plane-args"] as string).split(",").filter((a) => a !== "");
-  const cp = (started.cp = await startBenchReplicas(fleet.control, dir, logLevel, cpArgs, R));
+  const nodeArgs = (values["control-plane-node-args"] as string).split(" ").filter((a) => a !== "");
+  const bin = values.bundle === true ? (await ensureTestBundles()).flotilla : undefined;
+  const env = Object.fromEntries((values["control-plane-env"] as string).split(" ").filter((a) => a !== "").map((kv) => {
+    const at = kv.indexOf("=");
+    if (at < 1) throw new Error(`--control-plane-env wants K=V pairs, not ${kv}`);
+    return [kv.slice(0, at), kv.slice(at + 1)];
+  }));
+  const cp = (started.cp = await startBenchReplicas(fleet.control, dir, logLevel, cpArgs, R, { ...(bin === undefined ? {} : { bin }), nodeArgs, env }));
   const rest = (started.rest = new KubeRest(fleet.control.kubeConfig(), { maxSockets: 32 }));
-  say(`control cluster and ${R === 1 ? "control plane" : `${R} control-plane replicas behind one address`} up in ${secs(performance.now() - t)} (logs in ${dir})`);
+  const how = `${bin === undefined ? "from the sources" : "from the bundle"}${nodeArgs.length > 0 ? `, node ${nodeArgs.join(" ")}` : ""}${Object.keys(env).length > 0 ? `, ${Object.entries(env).map(([k, v]) => `${k}=${v}`).join(" ")}` : ""}`;
+  say(`control cluster and ${R === 1 ? "control plane" : `${R} control-plane replicas behind one address`} (${how}) up in ${secs(performance.now() - t)} (logs in ${dir})`);
 
   // Writes with no Cluster at all: what the idle window's count is measured against.
   const bg0 = await apiserverWrites(rest);
@@ -283,6 +300,7 @@ async function measure(run: Run): Promise<FleetFigures> {
   const heartbeatWritesPerS = Math.max(0, idlePerS - run.backgroundPerS);
   say(`idle ${secs(idleMs)}: ${idlePerS.toFixed(2)} writes/s (${formatWrites(idle)}), ${run.backgroundPerS.toFixed(2)}/s of them background → ${heartbeatWritesPerS.toFixed(2)}/s from heartbeats`);
   const usage = await run.cp.usage();
+  say(`control plane memory after the idle window: ${await memoryParts(run, usage.rssMiB)}`);
 
   // ---- reconnect storm, nothing changed ----------------------------------------------------------
   const s0 = await workers.summary();
@@ -344,6 +362,19 @@ async function measure(run: Run): Promise<FleetFigures> {
     stormRenewGapMaxMs: leaseSeen.gapMaxMs,
     stormNotReadyMax: notReadyMax,
   };
+}
+
+/**
+ * The control plane's RSS in parts, from its /metrics (summed over replicas): V8's heap (used of
+ * total), external memory (Buffers, ArrayBuffers), and the rest (code, native allocations V8 is
+ * not told of: TLS and HTTP/2 sessions, allocator slack).
+ */
+async function memoryParts(run: Run, rssMiB: number): Promise<string> {
+  const [used, total, external] = await Promise.all(["nodejs_heap_size_used_bytes", "nodejs_heap_size_total_bytes", "nodejs_external_memory_bytes"].map((m) => run.cp.metric(m)));
+  if (used === undefined || total === undefined || external === undefined) return `RSS ${rssMiB.toFixed(1)} MiB (no heap metrics)`;
+  const m = (b: number) => (b / 1024 / 1024).toFixed(1);
+  const rest = R > 1 ? "? (replicas)" : (rssMiB - (total + external) / 1024 / 1024).toFixed(1);
+  return `RSS ${rssMiB.toFixed(1)} MiB; V8 heap ${m(used)} used of ${m(total)} MiB, external ${m(external)} MiB, the rest ${rest} MiB (${((rssMiB * 1024) / run.n).toFixed(1)} KiB of RSS per agent)`;
 }
 
 async function measureMemory(run: Run, templates: number): Promise<MemoryFigures> {
