@@ -24,11 +24,13 @@
 //   node test/bench/fleet-scale.ts --agents 1000[,5000,…] [--workers W] [--templates T] [--json FILE]
 //     [--changes M] [--idle S] [--background S] [--storm connections|streams] [--heartbeat-interval S]
 //     [--timeout S] [--log-level L] [--keep-logs] [--control-plane-args=--flag=v,…] [--replicas R]
-//     [--bundle] [--control-plane-node-args "FLAGS"] [--control-plane-env "K=V …"]
+//     [--bundle] [--control-plane-node-args "FLAGS"] [--control-plane-env "K=V …"] [--heap-snapshot]
 // --bundle runs the control plane from the bundle the image runs (test/env/test-bundles.ts: the same
 // esbuild bundle, not minified) instead of the TypeScript sources; --control-plane-node-args puts
 // Node.js flags on its command line, as the image's FLOTILLA_NODE_ARGS does; --control-plane-env
-// sets variables in its environment alone (glibc's MALLOC_ARENA_MAX, say), not the simulator's.
+// sets variables in its environment alone (glibc's MALLOC_ARENA_MAX, say), not the simulator's;
+// --heap-snapshot takes the control plane's heap snapshot after the idle window (heap-snapshot.ts)
+// and prints its live objects by constructor (slow: the snapshot of a 500 MiB heap takes minutes).
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -42,6 +44,7 @@ import { type BenchReplicas, startBenchReplicas } from "./fleet-replicas.ts";
 import { arrivalDelays, type FleetFigures, figuresLine, type MemoryFigures, memoryLine, quantile } from "./fleet-figures.ts";
 import type { Receipt } from "./fleet-sim-agent.ts";
 import { AgentWorkers } from "./fleet-workers.ts";
+import { heapBreakdown, printBreakdown, takeSnapshot } from "./heap-snapshot.ts";
 import { keepFlotillaLogs } from "./keep-logs.ts";
 import { totalCpuSeconds } from "./rss.ts";
 import { leaseFigures, watchLease } from "./lease-watch.ts";
@@ -67,6 +70,7 @@ const { values } = parseArgs({
     bundle: { type: "boolean", default: false },
     "control-plane-node-args": { type: "string", default: "" },
     "control-plane-env": { type: "string", default: "" },
+    "heap-snapshot": { type: "boolean", default: false },
   },
 });
 const positive = (flag: string, v: string | undefined) => {
@@ -161,6 +165,7 @@ async function startRun(n: number, started: { fleet?: Fleet; cp?: BenchReplicas;
   await mkdir(dir, { recursive: true });
   const cpArgs = (values["control-plane-args"] as string).split(",").filter((a) => a !== "");
   const nodeArgs = (values["control-plane-node-args"] as string).split(" ").filter((a) => a !== "");
+  if (values["heap-snapshot"] === true) nodeArgs.push("--heapsnapshot-signal=SIGUSR2", `--diagnostic-dir=${dir}`);
   const bin = values.bundle === true ? (await ensureTestBundles()).flotilla : undefined;
   const env = Object.fromEntries((values["control-plane-env"] as string).split(" ").filter((a) => a !== "").map((kv) => {
     const at = kv.indexOf("=");
@@ -301,6 +306,10 @@ async function measure(run: Run): Promise<FleetFigures> {
   say(`idle ${secs(idleMs)}: ${idlePerS.toFixed(2)} writes/s (${formatWrites(idle)}), ${run.backgroundPerS.toFixed(2)}/s of them background → ${heartbeatWritesPerS.toFixed(2)}/s from heartbeats`);
   const usage = await run.cp.usage();
   say(`control plane memory after the idle window: ${await memoryParts(run, usage.rssMiB)}`);
+  if (values["heap-snapshot"] === true) {
+    const heap = await heapBreakdown(await takeSnapshot(run.cp.first.process.pid, join(run.fleet.root, "flotilla-logs")));
+    printBreakdown(`control plane at ${n} agents:`, heap, 30);
+  }
 
   // ---- reconnect storm, nothing changed ----------------------------------------------------------
   const s0 = await workers.summary();

@@ -75,7 +75,7 @@ export async function heapBreakdown(path: string): Promise<Breakdown> {
   return { total, groups, sources };
 }
 
-/** Signals the agent to write a heap snapshot into dir and waits until the file is complete. */
+/** Signals the process (an agent, a control plane) to write a heap snapshot into dir and waits until the file is complete. */
 export async function takeSnapshot(pid: number, dir: string): Promise<string> {
   const before = new Set(await readdir(dir));
   process.kill(pid, "SIGUSR2");
@@ -89,7 +89,7 @@ export async function takeSnapshot(pid: number, dir: string): Promise<string> {
       await sleep(1000);
       return size > 0 && (await stat(file)).size === size;
     },
-    { what: "the agent's heap snapshot", timeoutMs: 120_000, intervalMs: 500 },
+    { what: "the heap snapshot", timeoutMs: 600_000, intervalMs: 500 },
   );
   return file;
 }
