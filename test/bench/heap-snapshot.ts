@@ -65,7 +65,8 @@ export async function heapBreakdown(path: string): Promise<Breakdown> {
     const name = snap.strings[snap.nodes[i + nameAt] as number] ?? "";
     const size = snap.nodes[i + sizeAt] as number;
     const group =
-      type === "object" || type === "native" ? name.split(" ")[0] || "(anonymous)" : type.endsWith("string") ? "(strings)" : type === "array" ? `(array ${name})` : `(${type})`;
+      // Native nodes by their whole name ("Node / TLSWrap"): Node's own memory behind the objects, not V8's heap.
+      type === "native" ? name || "(native)" : type === "object" ? name.split(" ")[0] || "(anonymous)" : type.endsWith("string") ? "(strings)" : type === "array" ? `(array ${name})` : `(${type})`;
     const g = groups.get(group) ?? { size: 0, count: 0 };
     g.size += size;
     g.count++;
@@ -95,7 +96,7 @@ export async function takeSnapshot(pid: number, dir: string): Promise<string> {
 }
 
 export function printBreakdown(label: string, b: Breakdown, top = 12): void {
-  console.log(`  ${label} heap (snapshot, live objects): ${mib(b.total)}; biggest by self size:`);
+  console.log(`  ${label} heap snapshot (live objects, and as "Node / …" the native memory Node reports behind them): ${mib(b.total)}; biggest by self size:`);
   for (const [name, g] of [...b.groups].sort((x, y) => y[1].size - x[1].size).slice(0, top)) {
     console.log(`    ${mib(g.size).padStart(10)}  ${String(g.count).padStart(8)} × ${name}`);
   }
