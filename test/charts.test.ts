@@ -248,6 +248,7 @@ describe("helm template of flotilla-control-plane", () => {
     assert.deepEqual(c.command, ["flotilla"]);
     assert.deepEqual(c.args, CONTROL_PLANE_ARGS);
     assert.deepEqual(c.env?.find((e) => e.name === "POD_NAME")?.valueFrom, { fieldRef: { fieldPath: "metadata.name" } });
+    assert.deepEqual(c.env?.find((e) => e.name === "FLOTILLA_NODE_ARGS"), { name: "FLOTILLA_NODE_ARGS", value: "--heap-growing-percent=30" }, "V8's heap grows 30% past the live set by default (issue 42)");
     assert.deepEqual(
       c.ports?.map((p) => [p.name, p.containerPort]),
       [["grpc", 9443], ["registration", 9444], ["health", 8080], ["webhook", 9445]],
@@ -344,7 +345,7 @@ describe("helm template of flotilla-control-plane", () => {
     assert.equal(none.filter((o) => o.kind.startsWith("ValidatingAdmissionPolicy")).length, 0);
   });
 
-  it("takes replicas, image, resources, extraArgs and an existing TLS Secret from values", async () => {
+  it("takes replicas, image, resources, extraArgs, nodeArgs and an existing TLS Secret from values", async () => {
     const resources = { requests: { cpu: "1", memory: "1Gi" }, limits: { cpu: "2", memory: "2Gi" } };
     const objects = await render(controlPlaneChart, {
       replicas: 3,
@@ -353,6 +354,7 @@ describe("helm template of flotilla-control-plane", () => {
       resources,
       extraArgs: ["--cluster-failure-threshold=1m"],
       tls: { existingSecret: "hub-tls" },
+      nodeArgs: "",
     });
     assert.equal(objects.filter((o) => o.kind === "Secret").length, 0);
     const d = one<V1Deployment>(objects, "Deployment", "flotilla-control-plane");
@@ -363,6 +365,7 @@ describe("helm template of flotilla-control-plane", () => {
     assert.deepEqual(c.resources, resources);
     assert.deepEqual(c.args, [...CONTROL_PLANE_ARGS, "--cluster-failure-threshold=1m"]);
     assert.deepEqual(d.spec?.template.spec?.volumes, [{ name: "tls", secret: { secretName: "hub-tls" } }]);
+    assert.equal(c.env?.some((e) => e.name === "FLOTILLA_NODE_ARGS"), false, "nodeArgs empty: no FLOTILLA_NODE_ARGS");
   });
 
   it("serves the admission webhook through a ClusterIP Service of its own (its port from values), never the hub's, or not at all with webhook.enabled false", async () => {
