@@ -29,7 +29,7 @@ describe("freePort", () => {
     const range = testPortRange(await readFile("/proc/sys/net/ipv4/ip_local_port_range", "utf8"));
     assert.ok(range !== undefined, "this machine has room below its ephemeral range");
     for (let i = 0; i < 20; i++) {
-      const port = await freePort({});
+      const port = await freePort();
       assert.ok(port >= range.low && port <= range.high, `${port} in [${range.low}, ${range.high}]`);
     }
   });
@@ -39,7 +39,7 @@ describe("freePort", () => {
     const servers = [];
     try {
       for (let i = 0; i < 50; i++) {
-        const port = await freePort({});
+        const port = await freePort();
         assert.ok(!ports.has(port), `${port} handed out twice`);
         ports.add(port);
         // Each one listened on right away: each must have been free.
@@ -55,14 +55,19 @@ describe("freePort", () => {
     }
   });
 
-  it("two processes sharing FLOTILLA_TEST_PORT_DIR never hand out the same port; each one's reservations go when it exits", async () => {
+  it("two processes sharing FLOTILLA_TEST_PORT_DIR never hand out the same port while both run; each one's reservations go when it exits", async () => {
     const dir = await mkdtemp(join(tmpdir(), "flotilla-ports-"));
+    // Each picks, then waits until the other has picked too: a port is free for others once its owner exited.
+    const picked = await mkdtemp(join(tmpdir(), "flotilla-ports-picked-"));
     try {
       const script = `import { freePort } from ${JSON.stringify(new URL("./free-port.ts", import.meta.url).href)};
+        import { readdirSync, writeFileSync } from "node:fs";
         const out = [];
         for (let i = 0; i < 300; i++) out.push(await freePort());
+        writeFileSync(process.env.PICKED + "/" + process.pid, "");
+        while (readdirSync(process.env.PICKED).length < 2) await new Promise((r) => setTimeout(r, 20));
         console.log(JSON.stringify(out));`;
-      const pick = () => run(process.execPath, ["--input-type=module", "-e", script], { env: { ...process.env, FLOTILLA_TEST_PORT_DIR: dir } });
+      const pick = () => run(process.execPath, ["--input-type=module", "-e", script], { env: { ...process.env, FLOTILLA_TEST_PORT_DIR: dir, PICKED: picked }, timeout: 60_000 });
       const [a, b] = await Promise.all([pick(), pick()]);
       const portsA = JSON.parse(a.stdout) as number[];
       const portsB = JSON.parse(b.stdout) as number[];
@@ -73,7 +78,15 @@ describe("freePort", () => {
       assert.deepEqual(await readdir(dir), [], "no reservation left behind");
     } finally {
       await rm(dir, { recursive: true, force: true });
+      await rm(picked, { recursive: true, force: true });
     }
+  });
+
+  it("a reservation directory that is gone (the run ending): still a port below the ephemeral range, unreserved", async () => {
+    const range = testPortRange(await readFile("/proc/sys/net/ipv4/ip_local_port_range", "utf8"));
+    assert.ok(range !== undefined);
+    const port = await freePort({ FLOTILLA_TEST_PORT_DIR: join(tmpdir(), `flotilla-ports-gone-${process.pid}`, "x") });
+    assert.ok(port >= range.low && port <= range.high, `${port} in [${range.low}, ${range.high}]`);
   });
 
   it("reserves each port it hands out as a file in the directory", async () => {

@@ -37,14 +37,27 @@ const handedOut = new Set<number>();
 const reservations: string[] = [];
 let releaseOnExit = false;
 
-/** Reserves port across the suite's processes; true when no other process holds it. */
+let warned = false;
+function warnOnce(what: string): void {
+  if (warned) return;
+  warned = true;
+  process.stderr.write(`test/env/free-port.ts: ${what}\n`);
+}
+
+/**
+ * Reserves port across the suite's processes; true when no other process holds it. A directory
+ * that cannot take the file (gone at the run's end, out of file descriptors) reserves nothing,
+ * said once on stderr: the port is still below the ephemeral range and found free.
+ */
 function reserve(dir: string | undefined, port: number): boolean {
   if (dir === undefined || dir === "") return true;
   const path = join(dir, String(port));
   try {
     closeSync(openSync(path, "wx"));
-  } catch {
-    return false;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "EEXIST") return false;
+    warnOnce(`cannot reserve ports in ${dir} (${String(err)}): handing them out unreserved`);
+    return true;
   }
   reservations.push(path);
   if (!releaseOnExit) {
@@ -104,6 +117,7 @@ export async function freePort(env: NodeJS.ProcessEnv = process.env): Promise<nu
       if (await canListen(port)) return port;
     }
   }
+  warnOnce(range === undefined ? "no room below the kernel's ephemeral range: the kernel picks ports, in that range" : `no free port in ${PICK_ATTEMPTS} picks below the ephemeral range: the kernel picks, in it`);
   for (;;) {
     const port = await kernelPort();
     if (!handedOut.has(port)) {
