@@ -34,6 +34,8 @@ const MAX_SIZE_BYTES = 160_000_000;
 const STOP_WITHIN_MS = 5_000;
 /** The agent chart's default node flags (values nodeArgs and nodeOptions). */
 const AGENT_CHART_ENV = ["FLOTILLA_NODE_ARGS=--optimize-for-size --single-threaded", "NODE_OPTIONS=--max-semi-space-size=1"];
+/** The control-plane chart's default node flags (values nodeArgs). */
+const CONTROL_PLANE_CHART_ENV = ["FLOTILLA_NODE_ARGS=--heap-growing-percent=30"];
 const NS = "image";
 
 const podman = (args: string[], timeoutMs = 120_000) => runCommand("bash", [podmanScript, ...args], { timeoutMs });
@@ -223,11 +225,15 @@ current-context: silent
         "--tls-cert=/state/flotilla-certs/hub.crt",
         "--tls-key=/state/flotilla-certs/hub.key",
         "--identity=control-plane",
-      ]);
+      ], CONTROL_PLANE_CHART_ENV);
       const name = containers.at(-1) as string;
       await waitFor(() => healthy(hubPort.health, "/readyz"), { what: "the control plane's /readyz", timeoutMs: 60_000 }).catch(async (err: Error) => {
         throw new Error(`${err.message}\n${await logs(name)}`);
       });
+      // The chart's default node flag reaches node's command line, and this image's node takes it.
+      const cmdline = await podman(["exec", name, "node", "-e", "console.log(require('fs').readFileSync('/proc/1/cmdline', 'utf8').split('\\0').join(' '))"]);
+      assert.equal(cmdline.code, 0, cmdline.stderr);
+      assert.match(cmdline.stdout, /^node --heap-growing-percent=30 \/app\/dist\/entrypoint\.mjs control-plane /);
       const ctl = await runCommand(process.execPath, [join(root, "bin/flotillactl.ts"), "token", "create", "--ttl", "1h"], { env: { ...process.env, FLOTILLA_STATE_DIR: state } });
       assert.equal(ctl.code, 0, ctl.stderr);
       token = ctl.stdout.trim();
