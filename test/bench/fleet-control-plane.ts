@@ -30,10 +30,6 @@ export interface BenchControlPlane {
   stop(): Promise<void>;
 }
 
-/**
- * Starts one replica. The first makes the CA and the hub's certificate in `dir`; another (`replica`
- * given) reuses them, as replicas behind one Service share a serving certificate.
- */
 /** How the control-plane process runs: its module (the TypeScript sources unless given) and Node.js flags. */
 export interface BenchProcessOptions {
   bin?: string;
@@ -42,6 +38,10 @@ export interface BenchProcessOptions {
   env?: Record<string, string>;
 }
 
+/**
+ * Starts one replica. The first makes the CA and the hub's certificate in `dir`; another (`replica`
+ * given) reuses them, as replicas behind one Service share a serving certificate.
+ */
 export async function startBenchControlPlane(control: Cluster, dir: string, logLevel: string, extraArgs: string[] = [], replica?: { ca: KeyPair; identity: string }, run: BenchProcessOptions = {}): Promise<BenchControlPlane> {
   const ca = replica?.ca ?? (await createCa("flotilla-bench-ca"));
   if (replica === undefined) {
