@@ -5,8 +5,7 @@
 // It shares its state through memory, not messages: the write fence is read at each write, and
 // a message would arrive only when the busy main thread gets to it. Only the Lease's holder as
 // observed comes as a message (a string): whom this replica lets follow its reports can wait for
-// the main thread. A timer may run before a word that waits for it after a long busy turn, so
-// peers/status-feed.ts judges a stream it would end again once the loop has taken its messages.
+// the main thread, which says nothing on those streams either while it is that busy.
 import { Worker } from "node:worker_threads";
 import type { KubeConfig } from "@kubernetes/client-node";
 import type { Logger } from "pino";

@@ -88,28 +88,21 @@ export function peerStatusService(src: FeedSource) {
   // Every second: what each stream's replica hears, a word on idle streams, and no stream but the
   // Lease holder's, none while leading. An ended stream's say is withdrawn at once (not after
   // handed-clusters' grace): this replica writes those clusters' entries again, as with no leader.
-  // A stream the tick refuses is judged again once the event loop has taken the messages waiting
-  // for it (setImmediate runs after the poll phase, where the election thread's word on the Lease
-  // arrives): after a long busy turn, the tick may run before the word it has been sent meanwhile,
-  // and ending the leader's stream on that stale view would cost a full snapshot to follow again.
-  const end = (s: FeedStream): void => {
-    if (streams.get(s.id) !== s) return;
-    const verdict = judge(s.caller);
-    if (verdict.follow) return;
-    streams.delete(s.id);
-    src.handed.withdraw(s.id);
-    stats.ended++;
-    src.log.info({ leader: s.caller, reason: verdict.message }, "ended a leader's follow stream; this replica writes its clusters' status again");
-    s.end(verdict.code, verdict.message);
-  };
   const tick = (): void => {
     if (streams.size === 0) return;
-    const refused = [...streams.values()].filter((s) => !judge(s.caller).follow);
-    if (refused.length > 0) setImmediate(() => refused.forEach(end));
+    for (const s of [...streams.values()]) {
+      const verdict = judge(s.caller);
+      if (verdict.follow) continue;
+      streams.delete(s.id);
+      src.handed.withdraw(s.id);
+      stats.ended++;
+      src.log.info({ leader: s.caller, reason: verdict.message }, "ended a leader's follow stream; this replica writes its clusters' status again");
+      s.end(verdict.code, verdict.message);
+    }
+    if (streams.size === 0) return;
     const heard = heardNow();
     const now = Date.now();
     for (const s of streams.values()) {
-      if (refused.includes(s)) continue;
       s.hears(heard);
       s.heartbeat(now, FEED_TICK_MS);
     }
