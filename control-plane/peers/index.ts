@@ -128,7 +128,7 @@ function statusMetrics(feed: ReturnType<typeof peerStatusService>, follower: Sta
   counterOf("flotilla_peer_status_streams_total", "Follow streams the leader opened to other replicas, and those that failed (an error, or silent for 5 s).", () => [[{ outcome: "opened" }, f.opened] as const, [{ outcome: "failed" }, f.failed] as const], ["outcome"]);
   counterOf(
     "flotilla_peer_status_reports_total",
-    "Work status reports the leader received from other replicas, by outcome (taken; pending: its cluster not taken yet; dropped: out_of_bounds, not_heard, unknown_work, pending_full: past the bytes a replica may have pending for one cluster, its stream closed).",
+    "Work status reports the leader received from other replicas, by outcome (taken; pending: its cluster not taken yet; dropped: out_of_bounds, not_heard, unknown_work, pending_full: past the bytes a replica may have pending, its stream closed).",
     () => [
       [{ outcome: "taken" }, f.taken] as const,
       [{ outcome: "pending" }, f.pending] as const,

@@ -42,7 +42,7 @@ export interface FollowerOptions {
   leading: () => boolean;
   intake: StatusIntake;
   log: Logger;
-  /** The bound on each replica's pending reports of one cluster (default: pendingBound of the default per-cluster budget). */
+  /** The bound on each replica's pending reports (default: pendingBound of the default per-cluster budget). */
   maxPendingBytes?: number;
   now?: () => number;
 }
@@ -195,7 +195,7 @@ export class StatusFollower {
       }
       if (!f.pending.put(r.cluster, r.key, r.status)) {
         this.stats.overPending++;
-        return this.close(f, `the replica sent more than ${f.pending.maxBytes} bytes of reports of cluster ${r.cluster}, not taken from it: more than its own status store keeps of a cluster`, { misbehaving: true });
+        return this.close(f, `the replica sent more than ${f.pending.maxBytes} bytes of reports of clusters not taken from it`, { misbehaving: true });
       }
       this.stats.pending++;
     }
