@@ -11,9 +11,7 @@ import type { ControlPlaneContext, Part } from "../context.ts";
 import type { ClusterLease } from "../clusters/cluster-leases.ts";
 import { wantedIndex } from "../hub/metrics-admission.ts";
 import { PeerCollector } from "./peer-collector.ts";
-import { DEFAULT_CLUSTER_STATUS_BYTES } from "../status/status-store.ts";
 import { ReplicaCredentials } from "./peer-credentials.ts";
-import { pendingBound } from "./pending-reports.ts";
 import { peerMetricsService } from "./peer-service.ts";
 import { peerStatusService } from "./status-feed.ts";
 import { type StatusIntake, StatusFollower } from "./status-follower.ts";
@@ -55,7 +53,7 @@ export function startPeers(ctx: ControlPlaneContext, links: PeersLinks): Part {
   const follower =
     credentials === undefined
       ? undefined
-      : new StatusFollower({ identity: ctx.identity, credentials, leases: links.leases, holderOf, streamsHere: links.streamsHere, leading: ctx.isLeader, intake: links.forwarded, log, maxPendingBytes: pendingBound(ctx.opts.maxStatusBytesPerCluster ?? DEFAULT_CLUSTER_STATUS_BYTES) });
+      : new StatusFollower({ identity: ctx.identity, credentials, leases: links.leases, holderOf, streamsHere: links.streamsHere, leading: ctx.isLeader, intake: links.forwarded, log });
   if (follower !== undefined) ctx.events.on("agentStreamChanged", () => follower.judge());
   const collector =
     credentials === undefined
@@ -128,15 +126,8 @@ function statusMetrics(feed: ReturnType<typeof peerStatusService>, follower: Sta
   counterOf("flotilla_peer_status_streams_total", "Follow streams the leader opened to other replicas, and those that failed (an error, or silent for 5 s).", () => [[{ outcome: "opened" }, f.opened] as const, [{ outcome: "failed" }, f.failed] as const], ["outcome"]);
   counterOf(
     "flotilla_peer_status_reports_total",
-    "Work status reports the leader received from other replicas, by outcome (taken; pending: its cluster not taken yet; dropped: out_of_bounds, not_heard, unknown_work, pending_full: past the bytes a replica may have pending, its stream closed).",
-    () => [
-      [{ outcome: "taken" }, f.taken] as const,
-      [{ outcome: "pending" }, f.pending] as const,
-      [{ outcome: "out_of_bounds" }, f.outOfBounds] as const,
-      [{ outcome: "not_heard" }, f.notHeard] as const,
-      [{ outcome: "unknown_work" }, taken.unknownWork] as const,
-      [{ outcome: "pending_full" }, f.overPending] as const,
-    ],
+    "Work status reports the leader received from other replicas, by outcome (taken; pending: its cluster not taken yet; dropped: out_of_bounds, not_heard, unknown_work).",
+    () => [[{ outcome: "taken" }, f.taken] as const, [{ outcome: "pending" }, f.pending] as const, [{ outcome: "out_of_bounds" }, f.outOfBounds] as const, [{ outcome: "not_heard" }, f.notHeard] as const, [{ outcome: "unknown_work" }, taken.unknownWork] as const],
     ["outcome"],
   );
   gaugeOf("flotilla_peer_status_clusters", "Clusters of other replicas whose entries the leader writes, by state (taken: from their reports; carried: taken before, their entries kept as the binding says them).", () => {

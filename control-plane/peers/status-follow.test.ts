@@ -54,7 +54,7 @@ const lease = (cluster: string, holder: string, port: number): ClusterLease => (
 });
 
 /** The leader: its own store, fed through ForwardedClusters, following the replicas the leases name. */
-function startLeader(ca: KeyPair, leases: ClusterLease[], opts: { maxPendingBytes?: number; now?: () => number } = {}) {
+function startLeader(ca: KeyPair, leases: ClusterLease[]) {
   const statuses = new StatusStore();
   const forwarded = new ForwardedClusters({ statuses, known: () => true, reported: () => undefined, changed: () => undefined });
   const follower = new StatusFollower({
@@ -66,7 +66,6 @@ function startLeader(ca: KeyPair, leases: ClusterLease[], opts: { maxPendingByte
     leading: () => true,
     intake: forwarded,
     log: silentLogger(),
-    ...opts,
   });
   return { statuses, forwarded, follower };
 }
@@ -241,43 +240,5 @@ describe("PeerStatus.Follow between a replica and the leader", () => {
     await until("the leader lets go", () => leader.forwarded.counts().carried === 1);
     assert.equal(leader.forwarded.writesFor("m1"), true, "carried: the leader still writes m1's entry, as the binding says it");
     assert.equal(r1.statuses.get(WEB).get("m1")?.observedHash, "h1", "the replica still holds every report");
-  });
-
-  it("a replica that sends more bytes of reports than the leader keeps pending for it: dropped, counted, its stream closed, not dialled again for the longest backoff", async () => {
-    const r1 = await startReplica(ca, "r1", ["m1"]);
-    // m1's Lease names another replica (not followed: r1 holds m2): r1's reports of m1 wait, pending, and 40 of 4 KB pass a 64 KB bound.
-    for (let i = 0; i < 40; i++) r1.statuses.set("m1", { ...report(`apps/v1/Deployment/shop/c${i}`), message: "x".repeat(4000) });
-    let clock = Date.now();
-    const leader = startLeader(ca, [{ ...lease("m1", "r9", r1.port), metadata: { name: "m1" } }, lease("m2", "r1", r1.port)], { maxPendingBytes: 64 * 1024, now: () => clock });
-    stops.push(r1.stop, () => leader.follower.stop());
-    await leader.follower.tick();
-    await until("the stream closed", () => leader.follower.stats.failed === 1);
-    assert.equal(leader.follower.stats.overPending, 1, "the report past the bound, then nothing more from the closed stream");
-    assert.equal(leader.follower.streams, 0);
-    assert.equal(leader.forwarded.writesFor("m1"), false);
-    clock += 29_000;
-    await leader.follower.tick();
-    assert.equal(leader.follower.stats.opened, 1, "not dialled again within 30 s");
-    clock += 1_001;
-    await leader.follower.tick();
-    assert.equal(leader.follower.stats.opened, 2, "dialled again after 30 s");
-  });
-
-  it("a replica that holds no Lease any more loses its backoff: none kept for replicas gone, and dialled at once if it comes back", async () => {
-    // The replica refuses the leader (it sees another holding the leader Lease): a failure, with a backoff.
-    const r1 = await startReplica(ca, "r1", ["m1"], { holder: () => "r9" });
-    const clock = Date.now();
-    const leases = [lease("m1", "r1", r1.port)];
-    const leader = startLeader(ca, leases, { now: () => clock });
-    stops.push(r1.stop, () => leader.follower.stop());
-    await leader.follower.tick();
-    await until("refused", () => leader.follower.stats.failed === 1);
-    assert.equal(leader.follower.retrying, 1);
-    leases.pop(); // its Lease went (the cluster moved, the replica's pod is gone)
-    await leader.follower.tick();
-    assert.equal(leader.follower.retrying, 0, "no backoff kept for a replica the plan does not name");
-    leases.push(lease("m1", "r1", r1.port));
-    await leader.follower.tick();
-    assert.equal(leader.follower.stats.opened, 2, "dialled at once: the clock has not moved, an old backoff would have held it back");
   });
 });
