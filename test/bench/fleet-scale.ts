@@ -44,7 +44,9 @@ import { type BenchReplicas, startBenchReplicas } from "./fleet-replicas.ts";
 import { arrivalDelays, type FleetFigures, figuresLine, type MemoryFigures, memoryLine, quantile } from "./fleet-figures.ts";
 import type { Receipt } from "./fleet-sim-agent.ts";
 import { AgentWorkers } from "./fleet-workers.ts";
+import { envPairs, positiveInt, words } from "./bench-args.ts";
 import { heapBreakdown, printBreakdown, takeSnapshot } from "./heap-snapshot.ts";
+import { memoryParts as partsOf, partsLine } from "./hub-floor-figures.ts";
 import { keepFlotillaLogs } from "./keep-logs.ts";
 import { totalCpuSeconds } from "./rss.ts";
 import { leaseFigures, watchLease } from "./lease-watch.ts";
@@ -73,11 +75,7 @@ const { values } = parseArgs({
     "heap-snapshot": { type: "boolean", default: false },
   },
 });
-const positive = (flag: string, v: string | undefined) => {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`--${flag} wants a positive integer, not ${v}`);
-  return n;
-};
+const positive = positiveInt;
 const counts = (values.agents ?? "").split(",").map((v) => positive("agents", v.trim()));
 const W = positive("workers", values.workers);
 const T = values.templates === undefined ? undefined : positive("templates", values.templates);
@@ -164,14 +162,10 @@ async function startRun(n: number, started: { fleet?: Fleet; cp?: BenchReplicas;
   const dir = join(fleet.root, "flotilla-logs");
   await mkdir(dir, { recursive: true });
   const cpArgs = (values["control-plane-args"] as string).split(",").filter((a) => a !== "");
-  const nodeArgs = (values["control-plane-node-args"] as string).split(" ").filter((a) => a !== "");
+  const nodeArgs = words(values["control-plane-node-args"]);
   if (values["heap-snapshot"] === true) nodeArgs.push("--heapsnapshot-signal=SIGUSR2", `--diagnostic-dir=${dir}`);
   const bin = values.bundle === true ? (await ensureTestBundles()).flotilla : undefined;
-  const env = Object.fromEntries((values["control-plane-env"] as string).split(" ").filter((a) => a !== "").map((kv) => {
-    const at = kv.indexOf("=");
-    if (at < 1) throw new Error(`--control-plane-env wants K=V pairs, not ${kv}`);
-    return [kv.slice(0, at), kv.slice(at + 1)];
-  }));
+  const env = envPairs("control-plane-env", values["control-plane-env"]);
   const cp = (started.cp = await startBenchReplicas(fleet.control, dir, logLevel, cpArgs, R, { ...(bin === undefined ? {} : { bin }), nodeArgs, env }));
   const rest = (started.rest = new KubeRest(fleet.control.kubeConfig(), { maxSockets: 32 }));
   const how = `${bin === undefined ? "from the sources" : "from the bundle"}${nodeArgs.length > 0 ? `, node ${nodeArgs.join(" ")}` : ""}${Object.keys(env).length > 0 ? `, ${Object.entries(env).map(([k, v]) => `${k}=${v}`).join(" ")}` : ""}`;
@@ -379,11 +373,11 @@ async function measure(run: Run): Promise<FleetFigures> {
  * not told of: TLS and HTTP/2 sessions, allocator slack).
  */
 async function memoryParts(run: Run, rssMiB: number): Promise<string> {
-  const [used, total, external] = await Promise.all(["nodejs_heap_size_used_bytes", "nodejs_heap_size_total_bytes", "nodejs_external_memory_bytes"].map((m) => run.cp.metric(m)));
-  if (used === undefined || total === undefined || external === undefined) return `RSS ${rssMiB.toFixed(1)} MiB (no heap metrics)`;
-  const m = (b: number) => (b / 1024 / 1024).toFixed(1);
-  const rest = R > 1 ? "? (replicas)" : (rssMiB - (total + external) / 1024 / 1024).toFixed(1);
-  return `RSS ${rssMiB.toFixed(1)} MiB; V8 heap ${m(used)} used of ${m(total)} MiB, external ${m(external)} MiB, the rest ${rest} MiB (${((rssMiB * 1024) / run.n).toFixed(1)} KiB of RSS per agent)`;
+  const [heapUsed, heapTotal, external] = await Promise.all(["nodejs_heap_size_used_bytes", "nodejs_heap_size_total_bytes", "nodejs_external_memory_bytes"].map((m) => run.cp.metric(m)));
+  const perAgent = `${((rssMiB * 1024) / run.n).toFixed(1)} KiB of RSS per agent`;
+  // With replicas the metrics are summed and the RSS is the largest one's: no parts to give.
+  if (heapUsed === undefined || heapTotal === undefined || external === undefined || R > 1) return `RSS ${rssMiB.toFixed(1)} MiB (${perAgent})`;
+  return `${partsLine(partsOf({ rss: rssMiB * 1024 * 1024, heapUsed, heapTotal, external }), "MiB")} (${perAgent})`;
 }
 
 async function measureMemory(run: Run, templates: number): Promise<MemoryFigures> {

@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { createCa, issueAgentCertificate, issueCertificate } from "../../shared/pki.ts";
+import { envPairs, positiveInt, words } from "./bench-args.ts";
 import { memoryParts, type MemoryParts, type MemoryUsage, partsLine, perConnection } from "./hub-floor-figures.ts";
 
 const { values } = parseArgs({
@@ -23,19 +24,10 @@ const { values } = parseArgs({
     "server-env": { type: "string", default: "" },
   },
 });
-const positive = (flag: string, v: string) => {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`--${flag} wants a positive integer, not ${v}`);
-  return n;
-};
-const counts = (values.connections as string).split(",").map((v) => positive("connections", v.trim()));
-const C = positive("clients", values.clients as string);
-const serverNodeArgs = (values["server-node-args"] as string).split(" ").filter((a) => a !== "");
-const serverEnv = Object.fromEntries((values["server-env"] as string).split(" ").filter((a) => a !== "").map((kv) => {
-  const at = kv.indexOf("=");
-  if (at < 1) throw new Error(`--server-env wants K=V pairs, not ${kv}`);
-  return [kv.slice(0, at), kv.slice(at + 1)];
-}));
+const counts = (values.connections as string).split(",").map((v) => positiveInt("connections", v.trim()));
+const C = positiveInt("clients", values.clients);
+const serverNodeArgs = words(values["server-node-args"]);
+const serverEnv = envPairs("server-env", values["server-env"]);
 const here = (f: string) => fileURLToPath(new URL(f, import.meta.url));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
