@@ -82,6 +82,19 @@ describe("freePort", () => {
     }
   });
 
+  it("a process that exits removes only its own reservations, never another live process's", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "flotilla-ports-"));
+    try {
+      const mine = [await freePort({ FLOTILLA_TEST_PORT_DIR: dir }), await freePort({ FLOTILLA_TEST_PORT_DIR: dir })];
+      const script = `import { freePort } from ${JSON.stringify(new URL("./free-port.ts", import.meta.url).href)};
+        for (let i = 0; i < 5; i++) await freePort();`;
+      await run(process.execPath, ["--input-type=module", "-e", script], { env: { ...process.env, FLOTILLA_TEST_PORT_DIR: dir }, timeout: 60_000 });
+      assert.deepEqual((await readdir(dir)).map(Number).sort(), [...mine].sort(), "the other process's five went with it; this one's two stay");
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it("a reservation directory that is gone (the run ending): still a port below the ephemeral range, unreserved", async () => {
     const range = testPortRange(await readFile("/proc/sys/net/ipv4/ip_local_port_range", "utf8"));
     assert.ok(range !== undefined);
