@@ -2,8 +2,6 @@
 // Real TLS and gRPC on loopback (no Kubernetes).
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { connect as tlsConnect } from "node:tls";
 import type { ServerCredentials } from "@grpc/grpc-js";
 import { credentials, Server } from "@grpc/grpc-js";
@@ -17,6 +15,7 @@ import { AgentHubServiceEncodedOnce } from "./encoded-messages.ts";
 import { LISTEN_BACKLOG } from "./gated-listener.ts";
 import { gatedListeners, hubCredentials } from "./gated-listener.fixtures.ts";
 import { Hub } from "./hub.ts";
+import { listenBacklog, somaxconn } from "../../test/env/listen-backlog.ts";
 
 const AGENTS = 6;
 const RATE = 5;
@@ -107,12 +106,10 @@ describe("gated listener: connections admitted before TLS (issue 42)", () => {
 
   it("listens with a deep accept queue: a storm arriving while the event loop is busy is not reset by the kernel", async () => {
     const port = await listen(new AgentAdmissions({ perSecond: RATE, burst: 1 }));
-    // ss shows a listening socket's backlog as its Send-Q: what the kernel took of LISTEN_BACKLOG.
-    const line = execFileSync("ss", ["-ltnH", `sport = :${port}`], { encoding: "utf8" }).trim();
-    const backlog = Number(line.split(/\s+/)[2]);
-    const somaxconn = Number(readFileSync("/proc/sys/net/core/somaxconn", "utf8"));
-    assert.equal(backlog, Math.min(LISTEN_BACKLOG, somaxconn), `the listening socket's backlog (ss: ${line})`);
-    assert.ok(backlog > 511, `deeper than Node's default of 511 (somaxconn here: ${somaxconn})`);
+    const backlog = listenBacklog(port);
+    const cap = somaxconn();
+    assert.equal(backlog, Math.min(LISTEN_BACKLOG, cap), "the listening socket's backlog: what the kernel took of LISTEN_BACKLOG");
+    assert.ok(backlog > 511, `deeper than Node's default of 511 (somaxconn here: ${cap})`);
   });
 
   it("closes a connection before its handshake when a minute of admissions already waits, and the waiting ones on close", async () => {

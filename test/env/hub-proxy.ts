@@ -2,6 +2,7 @@
 // Kubernetes Service is in a real deployment: agents dial one address, and each new connection
 // goes to a replica that accepts it. TLS passes through untouched (mTLS stays end to end).
 import { createConnection, createServer, type Server, type Socket } from "node:net";
+import { LISTEN_BACKLOG } from "../../control-plane/hub/gated-listener.ts";
 
 export interface HubProxy {
   port: number;
@@ -61,7 +62,9 @@ export async function startHubProxy(backends: number[]): Promise<HubProxy> {
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => resolve());
+    // As deep an accept queue as the hubs behind it: with Node's default of 511, a storm of
+    // thousands of agents is reset by the kernel here before any replica sees it.
+    server.listen({ port: 0, host: "127.0.0.1", backlog: LISTEN_BACKLOG }, () => resolve());
   });
   const address = server.address();
   if (address === null || typeof address === "string") throw new Error("hub proxy: no port");
