@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { KubeObject, ResourceBinding } from "../../shared/api/types.ts";
-import { type DeletionIntent, deletionIntent, type JudgedCluster, READY_SETTLE_MS, type TemplateKnowledge } from "./deletion-intent.ts";
+import { type DeletionIntent, deletionIntent, type JudgedCluster, READY_SETTLE_MS, type TemplateKnowledge, templateDeletionDecided } from "./deletion-intent.ts";
 
 const template: KubeObject = { apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "web", namespace: "default" } };
 const binding = (clusters: string[], extra: { deleting?: boolean; preserve?: boolean; released?: string } = {}): ResourceBinding => ({
@@ -122,5 +122,24 @@ describe("deletionIntent: a dependency whose workload is placed or runs there wa
   ];
   for (const c of cases) {
     it(c.name, () => assert.deepEqual(deletionIntent(m1, c.dependency, c.template ?? confTemplate, READY_SETTLE_MS, { needing: () => (c.workload === undefined ? [] : [c.workload]), runs: (key) => c.runs?.includes(key) === true }), c.intent));
+  }
+});
+
+describe("templateDeletionDecided: when a kept absence is judged again on a change of its key (kept-absences.ts)", () => {
+  const cases: { name: string; binding: ResourceBinding | undefined; template: TemplateKnowledge; want: boolean }[] = [
+    { name: "the template gone, no binding", binding: undefined, template: gone, want: true },
+    { name: "the template being deleted, no binding", binding: undefined, template: deleting, want: true },
+    { name: "the template gone, its binding being deleted", binding: binding(["member1"], { deleting: true }), template: gone, want: true },
+    { name: "the template lives, no binding (deleted by hand: made again)", binding: undefined, template: present, want: false },
+    { name: "the template lives, its binding being deleted", binding: binding(["member1"], { deleting: true }), template: present, want: false },
+    { name: "the template gone, a binding not being deleted (the placement decides per cluster)", binding: binding([]), template: gone, want: false },
+    { name: "the template's kind not listed yet (unknown, not gone)", binding: undefined, template: unknown, want: false },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      assert.equal(templateDeletionDecided(c.binding, c.template), c.want);
+      // When it decides, the judge answers TemplateDeleted on any cluster, placed there or not.
+      if (c.want) for (const cluster of [m1, { ...m1, name: "elsewhere" }]) assert.equal(deletionIntent(cluster, c.binding, c.template, READY_SETTLE_MS)?.reason, "TemplateDeleted");
+    });
   }
 });

@@ -101,7 +101,7 @@ export function workloadInTheWay(binding: ResourceBinding, cluster: string, depe
  * until an admin accepts it; then its absences are judged again), unless it is leaving.
  */
 export function deletionIntent(cluster: JudgedCluster, binding: ResourceBinding | undefined, template: TemplateKnowledge, settleMs: number, dependents: Dependents = NO_DEPENDENTS): DeletionIntent | undefined {
-  const templateGone = template.known && (template.template === undefined || template.template.metadata.deletionTimestamp !== undefined);
+  const templateGone = knownGone(template);
   const preserve = binding?.spec.preserveResourcesOnDeletion === true;
   // Not accepted (--require-acceptance): no admin has vouched for this member yet, so the hub acts
   // on nothing it runs, as it sends it nothing (DESIGN §7; OCM's hubAcceptsClient). Only what its
@@ -128,4 +128,21 @@ export function deletionIntent(cluster: JudgedCluster, binding: ResourceBinding 
   }
   if (templateGone) return { reason: "TemplateDeleted", preserve };
   return undefined;
+}
+
+/** The template seen deleted, or being deleted, on its synced informer. */
+function knownGone(template: TemplateKnowledge): boolean {
+  return template.known && (template.template === undefined || template.template.metadata.deletionTimestamp !== undefined);
+}
+
+/**
+ * Whether the template's state decides the absence of its Work alike on every cluster, whatever
+ * the cluster's placement: the template known gone and its binding missing or being deleted. The
+ * judge then answers TemplateDeleted (or keeps, for a cluster not accepted yet that the placement
+ * does not name). An absence kept earlier (a binding deleted by hand) is judged again then
+ * (kept-absences.ts); never on a binding made again, whose placement has none of the old one's
+ * history.
+ */
+export function templateDeletionDecided(binding: ResourceBinding | undefined, template: TemplateKnowledge): boolean {
+  return knownGone(template) && (binding === undefined || binding.metadata.deletionTimestamp !== undefined);
 }

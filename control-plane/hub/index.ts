@@ -6,11 +6,11 @@ import { counter, counterOf, gaugeOf } from "../../shared/metrics.ts";
 import { parseWorkKey, type WorkRef } from "../../shared/work-key.ts";
 import type { ControlPlaneContext, Part } from "../context.ts";
 import { clusterReady, readySince } from "../../shared/cluster-ready.ts";
-import { AheadRechecks } from "./ahead-rechecks.ts";
 import { ClusterTimers } from "./cluster-timers.ts";
 import { judgedLeaving } from "../../shared/cluster-unjoin.ts";
-import { DEPENDENT_RECHECK_MS, deletionIntent, READY_SETTLE_MS, type TemplateKnowledge } from "./deletion-intent.ts";
+import { DEPENDENT_RECHECK_MS, deletionIntent, READY_SETTLE_MS, type TemplateKnowledge, templateDeletionDecided } from "./deletion-intent.ts";
 import { Hub } from "./hub.ts";
+import { KeptAbsences } from "./kept-absences.ts";
 import { RequiresIndex } from "./requires-index.ts";
 
 export interface HubPart extends Part {
@@ -31,7 +31,21 @@ export function startHub(ctx: ControlPlaneContext): HubPart {
   // Absences kept while a cluster was not Ready (or just Ready again) are judged again once it has settled.
   const rechecks = new ClusterTimers((cluster) => hub.session(cluster)?.recheckAbsent());
   const waitRechecks = new ClusterTimers((cluster) => hub.session(cluster)?.recheckWaiting());
-  const aheadRechecks = new AheadRechecks(caches.bindingsAhead, (cluster, key) => hub.session(cluster)?.recheckAbsent([key]));
+  const knowledgeOf = (ref: WorkRef): TemplateKnowledge => (templates.watching(ref) ? { known: true, template: templates.get(ref) } : { known: false });
+  // Every absence the judge keeps is judged again once its key's state can decide it (kept-absences.ts).
+  const kept = new KeptAbsences((cluster, key) => hub.session(cluster)?.recheckAbsent([key])).follow({
+    bindingsAhead: caches.bindingsAhead,
+    bindings: [caches.bindings, caches.clusterBindings],
+    onTemplateChanged: (listener) => events.on("templateChanged", listener),
+    decides: (key) => {
+      try {
+        const ref = parseWorkKey(key);
+        return templateDeletionDecided(caches.bindingOf(ref), knowledgeOf(ref));
+      } catch {
+        return false;
+      }
+    },
+  });
   // Which workloads require a template (their bindings say so under propagateDeps): the judge's dependents.
   const requires = new RequiresIndex();
   caches.bindings.on({ add: (b) => requires.set(b), update: (b) => requires.set(b), delete: (b) => requires.delete(b) });
@@ -75,10 +89,10 @@ export function startHub(ctx: ControlPlaneContext): HubPart {
     if (c === undefined || leaving === undefined) return undefined;
     const since = readySince(c);
     const readyForMs = !clusterReady(c) ? 0 : since === undefined ? Infinity : Math.max(0, Date.now() - since);
-    const template: TemplateKnowledge = templates.watching(ref) ? { known: true, template: templates.get(ref) } : { known: false };
+    const template = knowledgeOf(ref);
     const accepted = !ctx.opts.requireAcceptance || c.spec?.hubAcceptsClient === true;
     // A binding being written ahead of its watch event has decided nothing the informer shows yet: keep (judged again when it lands).
-    if (aheadRechecks.keeps(cluster, key)) return undefined;
+    if (caches.bindingsAhead.get(key) !== undefined) return kept.keep(cluster, key);
     const binding = caches.bindingOf(ref);
     // The workloads that may need it: those its requiredBy names, and those whose binding says they require it (propagateDeps).
     const named = (binding?.spec.requiredBy ?? []).map((r) => `${ref.namespace ?? ""}/${r.name}`);
@@ -88,6 +102,7 @@ export function startHub(ctx: ControlPlaneContext): HubPart {
     if (judged === undefined && readyForMs > 0 && readyForMs < settleMs) rechecks.after(cluster, settleMs - readyForMs);
     // Waiting for a workload to go first: judged again when its removal is sent, and on a timer whatever happens meanwhile.
     if (judged?.waitsFor !== undefined) waitRechecks.after(cluster, DEPENDENT_RECHECK_MS);
+    if (judged === undefined) kept.keep(cluster, key);
     return judged;
   };
   // Only reports this control plane accepted made these records (DESIGN §7: an agent speaks for what it was sent).
@@ -118,7 +133,11 @@ export function startHub(ctx: ControlPlaneContext): HubPart {
       heartbeat: (cluster, hb, problems) => events.emit("heartbeat", cluster, hb, problems),
       recorded,
       deletionIntent: intent,
-      connected: (cluster) => events.emit("agentStreamChanged", cluster),
+      connected: (cluster, up) => {
+        // Its next Hello judges afresh every Work its agent holds.
+        if (!up) kept.forgetCluster(cluster);
+        events.emit("agentStreamChanged", cluster);
+      },
       holds: (cluster, keys) => events.emit("agentHolds", cluster, keys),
       deletionHeld: (cluster, key) => {
         heldTotal.inc({ cluster });

@@ -13,7 +13,7 @@ import { fakeInformers } from "../caches/fake-informer.fixtures.ts";
 import { fakeTemplates } from "../detector/template-informers.fixtures.ts";
 import { writeBinding } from "../detector/write-binding.ts";
 import type { TemplateInformers } from "../detector/template-informers.ts";
-import { AheadRechecks } from "../hub/ahead-rechecks.ts";
+import { KeptAbsences } from "../hub/kept-absences.ts";
 import { deletionIntent } from "../hub/deletion-intent.ts";
 import { WorkCache } from "./work-cache.ts";
 import { WorkStore } from "./work-store.ts";
@@ -98,9 +98,9 @@ describe("review 42: a template deleted while its new binding is ahead of the in
     const ahead = { bindings: caches.bindingsAhead, key, seen: () => caches.bindingOf(parseWorkKey(key)) };
     // As startHub wires the hub's judge.
     const rechecked: string[] = [];
-    const aheadRechecks = new AheadRechecks(caches.bindingsAhead, (c, k) => rechecked.push(`${c} ${k}`));
+    const kept = new KeptAbsences((c, k) => rechecked.push(`${c} ${k}`)).follow({ bindingsAhead: caches.bindingsAhead, bindings: [], onTemplateChanged: () => undefined, decides: () => false });
     const judge = (c: string) =>
-      aheadRechecks.keeps(c, key) ? undefined : deletionIntent({ name: c, leaving: false, readyForMs: Number.POSITIVE_INFINITY }, caches.bindingOf(parseWorkKey(key)), { known: true, template: templates.get(parseWorkKey(key)) }, 10_000);
+      caches.bindingsAhead.get(key) !== undefined ? kept.keep(c, key) : deletionIntent({ name: c, leaving: false, readyForMs: Number.POSITIVE_INFINITY }, caches.bindingOf(parseWorkKey(key)), { known: true, template: templates.get(parseWorkKey(key)) }, 10_000);
     // Created: the Works go out ahead of the binding's watch event.
     await writeBinding(rest, "/x", bindingOn(["m1", "m2"], ""), "fm", ahead);
     cache.reconcile(key);

@@ -17,7 +17,7 @@ interface Obj {
   metadata: { name: string; uid: string; labels?: Record<string, string>; annotations?: Record<string, string>; finalizers?: string[]; ownerReferences?: unknown[] };
   spec?: Record<string, unknown>;
 }
-type Binding = BindingJson & { metadata: { labels?: Record<string, string>; uid?: string }; spec: { resource: { apiVersion: string; uid?: string } } };
+type Binding = BindingJson & { metadata: { labels?: Record<string, string>; uid?: string; deletionTimestamp?: string }; spec: { resource: { apiVersion: string; uid?: string } } };
 
 /** A namespaced CRD `Widget` in the given group. */
 const widgetCrd = (group: string) =>
@@ -96,6 +96,32 @@ describe("no inferred absence deletes what runs", () => {
     await sleep(3000);
     assert.deepEqual(await uids("cm", "handy"), before, "the member objects are the same ones");
     assert.deepEqual([deletions(await flotilla.agentMetrics("member1")), deletions(await flotilla.agentMetrics("member2"))], deletes, "no agent deleted anything");
+  });
+
+  it("a binding deleted by hand, then its template deleted before it is made again: the members remove the template's objects", async () => {
+    await apply(fleet.control, configMap("brief"));
+    await apply(fleet.control, pp("brief", [{ apiVersion: "v1", kind: "ConfigMap", name: "brief" }]));
+    await placed("cm", "brief");
+    const made = await eventually("binding", () => binding("brief-configmap"), (b) => b.spec.clusters.length === 2);
+    // A finalizer of the test's holds the binding in its deletion, so the template is deleted before it is made again, every time.
+    const hold = "e2e.test/hold";
+    const finalizers = (b: Binding | undefined) => JSON.stringify({ metadata: { finalizers: (b?.metadata.finalizers ?? []).filter((f) => f !== hold) } });
+    await kubectl(fleet.control, ["patch", "rb", "-n", NS, "brief-configmap", "--type=merge", "-p", JSON.stringify({ metadata: { finalizers: [...(made.metadata.finalizers ?? []), hold] } })]);
+    try {
+      // The binding's deletion alone is no intent: the hub keeps the members' objects. The template's is.
+      await kubectl(fleet.control, ["delete", "rb", "-n", NS, "brief-configmap", "--wait=false"]);
+      await eventually("the binding being deleted", () => binding("brief-configmap"), (b) => b.metadata.deletionTimestamp !== undefined);
+      await sleep(1000);
+      assert.ok((await member(m1, "cm", "brief")) !== undefined, "the binding's deletion removed nothing");
+      await kubectl(fleet.control, ["delete", "cm", "-n", NS, "brief"]);
+      for (const m of [m1, m2]) {
+        // Before: the removal kept for the binding's deletion was never judged again, and the objects stayed until the agent reconnected.
+        await eventually(`brief gone from ${m.name}`, () => member(m, "cm", "brief").then((o) => (o === undefined ? "gone" : undefined)), (v) => v === "gone", 30_000);
+      }
+    } finally {
+      const left = await binding("brief-configmap");
+      if (left !== undefined) await kubectl(fleet.control, ["patch", "rb", "-n", NS, "brief-configmap", "--type=merge", "-p", finalizers(left)]);
+    }
   });
 
   it("a dependency stays while its parent's binding is deleted by hand and made again (propagateDeps)", async () => {
