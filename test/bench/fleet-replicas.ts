@@ -4,7 +4,8 @@
 // share (control-plane/hub/fair-share.ts) spreads them. What the bench reads is over every
 // replica: metrics summed, restarts summed, the largest RSS (each process is held to the goal).
 import type { Cluster } from "../env/cluster.ts";
-import { type HubProxy, startHubProxy } from "../env/hub-proxy.ts";
+import type { HubProxy } from "../env/hub-proxy.ts";
+import { startHubProxyProcesses } from "../env/hub-proxy-processes.ts";
 import { type BenchControlPlane, type BenchProcessOptions, metricValue, startBenchControlPlane } from "./fleet-control-plane.ts";
 
 export interface BenchReplicas {
@@ -29,13 +30,17 @@ export function sumDefined(values: (number | undefined)[]): number | undefined {
   return there.length === 0 ? undefined : there.reduce((a, b) => a + b, 0);
 }
 
+/** The TCP forwarder's processes in front of several replicas. */
+const PROXY_PROCESSES = 2;
+
 export async function startBenchReplicas(control: Cluster, dir: string, logLevel: string, extraArgs: string[], count: number, run: BenchProcessOptions = {}): Promise<BenchReplicas> {
   const first = await startBenchControlPlane(control, dir, logLevel, extraArgs, undefined, run);
   const all = [first];
   let proxy: HubProxy | undefined;
   try {
     for (let i = 2; i <= count; i++) all.push(await startBenchControlPlane(control, dir, logLevel, extraArgs, { ca: first.ca, identity: `replica-${i}` }, run));
-    if (count > 1) proxy = await startHubProxy(all.map((r) => Number(r.address.split(":").at(-1))));
+    // Two processes: one cannot hold the two descriptors of each of 10,000 agents' connections (hub-proxy-processes.ts).
+    if (count > 1) proxy = await startHubProxyProcesses(all.map((r) => Number(r.address.split(":").at(-1))), PROXY_PROCESSES);
   } catch (err) {
     await Promise.all(all.map((r) => r.stop()));
     throw err;

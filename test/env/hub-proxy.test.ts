@@ -1,9 +1,11 @@
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { once } from "node:events";
 import { createConnection, createServer, type Server } from "node:net";
 import { after, describe, it } from "node:test";
 import { LISTEN_BACKLOG } from "../../control-plane/hub/gated-listener.ts";
 import { type HubProxy, startHubProxy } from "./hub-proxy.ts";
+import { startHubProxyProcesses } from "./hub-proxy-processes.ts";
 import { listenBacklog, somaxconn } from "./listen-backlog.ts";
 
 async function echoServer(): Promise<{ server: Server; port: number }> {
@@ -48,5 +50,22 @@ describe("hub proxy", () => {
     closers.push(() => proxy.close());
     assert.equal(await roundTrip(proxy.port, "ping"), "ping");
     assert.equal(await roundTrip(proxy.port, "pong"), "pong");
+  });
+
+  it("spread over processes on one port: each forwards, one added backend reaches all, and close leaves no process", async () => {
+    const echo = await echoServer();
+    closers.push(() => new Promise<void>((resolve) => echo.server.close(() => resolve())));
+    const proxy = await startHubProxyProcesses([], 2);
+    let closed = false;
+    closers.push(() => (closed ? Promise.resolve() : proxy.close()));
+    proxy.add(echo.port);
+    await new Promise((r) => setTimeout(r, 200));
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => roundTrip(proxy.port, `m${i}`)));
+    assert.deepEqual(answers, Array.from({ length: 20 }, (_, i) => `m${i}`));
+    const listeners = execFileSync("ss", ["-ltnpH", `sport = :${proxy.port}`], { encoding: "utf8" }).trim().split("\n");
+    assert.equal(listeners.length, 2, `two sockets listen on the port (ss: ${listeners.join(" | ")})`);
+    await proxy.close();
+    closed = true;
+    assert.equal(execFileSync("ss", ["-ltnH", `sport = :${proxy.port}`], { encoding: "utf8" }).trim(), "", "nothing listens after close");
   });
 });

@@ -14,8 +14,14 @@ export interface HubProxy {
 
 const connectTimeoutMs = 2_000;
 
+/** Where the proxy listens: a free loopback port by default; with reusePort, one other processes listen on too (hub-proxy-processes.ts). */
+export interface ProxyListen {
+  port?: number;
+  reusePort?: boolean;
+}
+
 /** Listens on a free loopback port; connections go round-robin to the backends, skipping those that refuse. */
-export async function startHubProxy(backends: number[]): Promise<HubProxy> {
+export async function startHubProxy(backends: number[], listen: ProxyListen = {}): Promise<HubProxy> {
   const ports = [...backends];
   const open = new Set<Socket>();
   let next = 0;
@@ -64,7 +70,7 @@ export async function startHubProxy(backends: number[]): Promise<HubProxy> {
     server.once("error", reject);
     // As deep an accept queue as the hubs behind it: with Node's default of 511, a storm of
     // thousands of agents is reset by the kernel here before any replica sees it.
-    server.listen({ port: 0, host: "127.0.0.1", backlog: LISTEN_BACKLOG }, () => resolve());
+    server.listen({ port: listen.port ?? 0, host: "127.0.0.1", backlog: LISTEN_BACKLOG, ...(listen.reusePort === true ? { reusePort: true } : {}) }, () => resolve());
   });
   const address = server.address();
   if (address === null || typeof address === "string") throw new Error("hub proxy: no port");
