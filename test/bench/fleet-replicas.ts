@@ -20,6 +20,8 @@ export interface BenchReplicas {
   perReplica(name: string): Promise<(number | undefined)[]>;
   /** The largest RSS of a replica (MiB) and the CPU seconds of all of them. */
   usage(): Promise<{ rssMiB: number; cpuS: number }>;
+  /** The TCP forwarder's processes in front of the replicas (none with one replica). */
+  proxyPids: number[];
   restarts(): number;
   stop(): Promise<void>;
 }
@@ -57,6 +59,7 @@ export async function startBenchReplicas(control: Cluster, dir: string, logLevel
       return { rssMiB: Math.max(...each.map((u) => u.rssMiB)), cpuS: each.reduce((n, u) => n + u.cpuS, 0) };
     },
     restarts: () => all.reduce((n, r) => n + r.restarts(), 0),
+    proxyPids: proxy?.pids ?? [],
     stop: async () => {
       await proxy?.close();
       await Promise.all(all.map((r) => r.stop()));

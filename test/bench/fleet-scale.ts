@@ -151,9 +151,20 @@ interface Run {
   connectAllS: number;
 }
 
-/** CPU seconds so far of the control plane's replicas, the simulator's workers and the control cluster's processes (the storm's limit, issue 42). */
-async function stormCpu(run: Run): Promise<{ controlPlane: number; simulator: number; controlCluster: number }> {
-  return { controlPlane: (await run.cp.usage()).cpuS, simulator: await totalCpuSeconds(run.workers.pids), controlCluster: await totalCpuSeconds(run.fleet.control.processes.map((p) => p.pid)) };
+/** CPU seconds so far of the control plane's replicas, the forwarder in front of them, the simulator's workers and the control cluster's processes (a phase's limit, issue 42). */
+async function partsCpu(run: Run): Promise<{ controlPlane: number; forwarder: number; simulator: number; controlCluster: number }> {
+  return {
+    controlPlane: (await run.cp.usage()).cpuS,
+    forwarder: await totalCpuSeconds(run.cp.proxyPids),
+    simulator: await totalCpuSeconds(run.workers.pids),
+    controlCluster: await totalCpuSeconds(run.fleet.control.processes.map((p) => p.pid)),
+  };
+}
+
+/** What each part took of the machine's two cores over a phase. */
+function cpuLine(phase: string, before: Awaited<ReturnType<typeof partsCpu>>, after: Awaited<ReturnType<typeof partsCpu>>, wallS: number): string {
+  const during = (k: keyof typeof after) => (after[k] - before[k]).toFixed(1);
+  return `${phase} CPU over ${wallS.toFixed(1)} s (${(2 * wallS).toFixed(1)} CPU s on 2 cores): control plane ${during("controlPlane")} s${R > 1 ? `, the forwarder ${during("forwarder")} s` : ""}, the simulator's workers ${during("simulator")} s, the control apiserver and etcd ${during("controlCluster")} s`;
 }
 
 /** Starts the control cluster, the control plane and N connected agents. */
@@ -287,8 +298,10 @@ async function measure(run: Run): Promise<FleetFigures> {
   // ---- fanout and update of one template --------------------------------------------------
   await settle(run);
   let t0 = epochNow();
+  const fanCpu0 = await partsCpu(run);
   await rest.request("POST", collectionPath(configMaps, NAMESPACE), { body: configMap("fanout", { v: "1" }) });
   const fan = await arrivals(run, "fanout", t0);
+  say(cpuLine("fanout", fanCpu0, await partsCpu(run), (epochNow() - t0) / 1000));
   const created = await receipts(run, "fanout");
   say(`fanout: 1 ConfigMap → all ${n}: p50 ${quantile(fan, 0.5).toFixed(0)} ms, p99 ${quantile(fan, 0.99).toFixed(0)} ms, max ${Math.max(...fan).toFixed(0)} ms`);
   await settle(run);
@@ -339,7 +352,7 @@ async function measure(run: Run): Promise<FleetFigures> {
       await sleep(Math.max(1000, n / 2));
     }
   })();
-  const cpu0 = await stormCpu(run);
+  const cpu0 = await partsCpu(run);
   const stormWrites0 = await apiserverWrites(rest);
   t0 = epochNow();
   await workers.all({ type: "cut", how: storm });
@@ -352,11 +365,9 @@ async function measure(run: Run): Promise<FleetFigures> {
   say(`storm: the leader's Lease renewed ${leaseSeen.renewals} times, gaps p99 ${leaseSeen.gapP99Ms} ms, max ${leaseSeen.gapMaxMs} ms; ${leaseSeen.leaderChanges} leader changes, ${stormRestarts} control-plane restarts; ${admissions ?? "?"} admissions refused so far; at most ${notReadyMax} Clusters Ready=False at once`);
   const s1 = await workers.summary(t0);
   const reconnectAllS = (s1.lastSyncAt - t0) / 1000;
-  const cpu1 = await stormCpu(run);
+  const cpu1 = await partsCpu(run);
   say(`storm: control-cluster writes ${formatWrites(diffWrites(stormWrites0, await apiserverWrites(rest)))}`);
-  const cpuDuring = (k: keyof typeof cpu1) => (cpu1[k] - cpu0[k]).toFixed(1);
-  const wallS = (epochNow() - t0) / 1000;
-  say(`storm CPU over ${wallS.toFixed(1)} s (${(2 * wallS).toFixed(1)} CPU s on 2 cores): control plane ${cpuDuring("controlPlane")} s, the simulator's workers ${cpuDuring("simulator")} s, the control apiserver and etcd ${cpuDuring("controlCluster")} s`);
+  say(cpuLine("storm", cpu0, cpu1, (epochNow() - t0) / 1000));
   const reconnectManifestBytes = s1.manifestBytes - s0.manifestBytes;
   const resynced = (await workers.all<number[]>({ type: "syncTimes" })).flat().map((at) => at - t0);
   say(`reconnect storm (${storm}): all ${n} synced again in ${reconnectAllS.toFixed(1)} s (p50 ${quantile(resynced, 0.5).toFixed(0)} ms, p99 ${quantile(resynced, 0.99).toFixed(0)} ms), ${s1.connects - s0.connects} streams opened, ${reconnectManifestBytes} manifest bytes received${R > 1 ? `; ${await spread(run.cp)}` : ""}`);

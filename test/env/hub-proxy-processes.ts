@@ -54,5 +54,6 @@ export async function startHubProxyProcesses(backends: number[], processes: numb
       for (const c of children) if (c.connected) c.send({ add: backend });
     },
     close,
+    pids: children.flatMap((c) => (c.pid === undefined ? [] : [c.pid])),
   };
 }

@@ -10,6 +10,8 @@ export interface HubProxy {
   add(port: number): void;
   /** Closes the listener and every forwarded connection. */
   close(): Promise<void>;
+  /** The processes forwarding, when not this one (hub-proxy-processes.ts). */
+  pids?: number[];
 }
 
 const connectTimeoutMs = 2_000;
