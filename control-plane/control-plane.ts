@@ -59,6 +59,8 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Runn
   let ready = false;
   // Set once the elector exists: a leader past its renew deadline sends no write (leadership/leader-election.ts).
   let writeFence = (): string | undefined => undefined;
+  // Set once the elector exists: the leader Lease's holder as last read, the only replica that may follow this one's status reports.
+  let leaseHolder = (_now: number): string | undefined => undefined;
   const ctx = createContext(opts, () => leading, () => writeFence());
 
   // The parts, in the order they sync, start and hear events. A new concern adds one line here.
@@ -82,6 +84,7 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Runn
       lease: clusters.lease,
       heard: status.heard,
       streamsHere: (c) => hub.hub.session(c) !== undefined,
+      leaseHolder: (now) => leaseHolder(now),
       handed: status.handed,
       forwarded: status.forwarded,
     }),
@@ -131,6 +134,7 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Runn
   if (elector === undefined) startLeading();
   else {
     writeFence = () => elector.writeFence();
+    leaseHolder = (now) => elector.observedHolder(now);
     await elector.start();
   }
 

@@ -40,18 +40,15 @@ describe("leader election under a busy main thread", () => {
     if (dir !== "") await rm(dir, { recursive: true, force: true });
   });
 
+  /** An elector in its own thread, for Lease `name`. */
+  const threaded = (name: string, identity: string, onStoppedLeading: () => void = () => undefined) =>
+    new ThreadedLeaderElector({ kc: control.kubeConfig(), userAgent: "test", election: { name, namespace: "flotilla-system", identity, ...timings }, log: silentLogger(), onStartedLeading: () => undefined, onStoppedLeading });
+
   const leaseOf = (name: string) => new KubeRest(control.kubeConfig()).get<Lease>(`/apis/coordination.k8s.io/v1/namespaces/flotilla-system/leases/${name}`);
 
   it("in its own thread, the leader renews its Lease while the main thread is blocked past the renew deadline, and may still write", async () => {
     let stopped = 0;
-    const elector = new ThreadedLeaderElector({
-      kc: control.kubeConfig(),
-      userAgent: "test",
-      election: { name: "threaded", namespace: "flotilla-system", identity: "threaded-1", ...timings },
-      log: silentLogger(),
-      onStartedLeading: () => undefined,
-      onStoppedLeading: () => stopped++,
-    });
+    const elector = threaded("threaded", "threaded-1", () => stopped++);
     try {
       await elector.start();
       await waitFor(async () => elector.isLeader, { what: "the threaded elector to lead", timeoutMs: 20_000, intervalMs: 50 });
@@ -69,6 +66,28 @@ describe("leader election under a busy main thread", () => {
       await elector.stop();
     }
     assert.equal((await leaseOf("threaded")).spec?.holderIdentity, "", "released on stop");
+  });
+
+  it("each elector, in its thread or not, sees who holds the Lease (whom peers/ lets follow): the other replica, then itself once the other released it", async () => {
+    const rest = new KubeRest(control.kubeConfig(), { maxSockets: 2 });
+    const first = new LeaderElector({ rest, name: "observed", namespace: "flotilla-system", identity: "main-3", ...timings, log: silentLogger(), onStartedLeading: () => undefined, onStoppedLeading: () => undefined });
+    const second = threaded("observed", "threaded-3");
+    try {
+      await first.start();
+      await waitFor(async () => first.isLeader, { what: "the first elector to lead", timeoutMs: 20_000, intervalMs: 50 });
+      assert.equal(second.observedHolder(), undefined, "the thread has read nothing yet");
+      await second.start();
+      await waitFor(async () => second.observedHolder() === "main-3", { what: "the threaded elector to see main-3 hold the Lease", timeoutMs: 10_000, intervalMs: 50 });
+      await waitFor(async () => first.observedHolder() === "main-3", { what: "the leader to see itself hold it", timeoutMs: 10_000, intervalMs: 50 });
+      assert.equal(second.observedHolder(Date.now() + timings.leaseDurationMs + 1), undefined, "unrenewed for its duration, it would be expired as the thread sees it");
+      await first.stop();
+      await waitFor(async () => second.isLeader, { what: "the threaded elector to take the released Lease", timeoutMs: 10_000, intervalMs: 50 });
+      await waitFor(async () => second.observedHolder() === "threaded-3", { what: "the threaded elector to see itself hold it", timeoutMs: 10_000, intervalMs: 50 });
+    } finally {
+      await second.stop();
+      await first.stop();
+      rest.close();
+    }
   });
 
   it("on the main thread (--leader-elect-thread=false), the same block fences the leader's writes and it steps down", async () => {

@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import { isKubeStatus, type KubeRest } from "../../shared/kube-rest.ts";
-import { decideLease, leaseRecord, type LeaseSpec } from "./lease-decision.ts";
+import { decideLease, liveHolder, type LeaseObservation, leaseRecord, type LeaseSpec, observeLease } from "./lease-decision.ts";
 
 export interface LeaderElectionOptions {
   rest: KubeRest;
@@ -16,6 +16,8 @@ export interface LeaderElectionOptions {
   onStoppedLeading: () => void;
   /** Each successful renewal (or acquisition), at the time the round began (this replica's clock). */
   onRenewed?: (at: number) => void;
+  /** Each change of the Lease as read (any renewal, hand-over or release): its holder and until when it holds by this replica's clock. */
+  onObserved?: (o: LeaseObservation) => void;
 }
 
 interface Lease {
@@ -33,6 +35,8 @@ export class LeaderElector {
   private watchdog: NodeJS.Timeout | undefined;
   /** The lease as last seen, and when this replica first saw it so (its own clock). */
   private observed = { record: "", at: 0 };
+  /** Its holder as last observed (undefined before the first read). */
+  private observation: LeaseObservation | undefined;
   private stopped = false;
   /** Set once this replica led and missed its renew deadline: it writes nothing any more. */
   private deposed = false;
@@ -43,6 +47,15 @@ export class LeaderElector {
 
   get isLeader(): boolean {
     return this.leading;
+  }
+
+  /**
+   * The Lease's holder as this replica last read it, while it holds by this replica's clock (as
+   * decideLease judges expiry); undefined when none, released, expired or not read yet. Whom this
+   * replica lets follow its status reports (peers/follow-admission.ts).
+   */
+  observedHolder(now = Date.now()): string | undefined {
+    return liveHolder(this.observation, now);
   }
 
   /**
@@ -123,7 +136,11 @@ export class LeaderElector {
     }
     const now = Date.now();
     const record = leaseRecord(lease?.spec);
-    if (record !== this.observed.record) this.observed = { record, at: now };
+    if (record !== this.observed.record || this.observation === undefined) {
+      this.observed = { record, at: now };
+      this.observation = observeLease(lease?.spec, now, this.o.leaseDurationMs);
+      this.o.onObserved?.(this.observation);
+    }
     const d = decideLease(lease?.spec, this.o.identity, now, this.o.leaseDurationMs, this.observed.at);
     if (d.action === "wait") {
       if (this.leading) {

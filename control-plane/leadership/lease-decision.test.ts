@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { decideLease, leaseRecord, type LeaseSpec, microTime } from "./lease-decision.ts";
+import { decideLease, liveHolder, leaseRecord, type LeaseSpec, microTime, observeLease } from "./lease-decision.ts";
 
 const now = Date.parse("2026-11-22T10:00:00.000Z");
 const ago = (ms: number) => microTime(now - ms);
@@ -41,4 +41,26 @@ describe("leaseRecord", () => {
     assert.notEqual(leaseRecord(l), leaseRecord({ ...l, holderIdentity: "b" }));
     assert.notEqual(leaseRecord(l), leaseRecord({ ...l, leaseTransitions: 2 }));
   });
+});
+
+describe("observeLease and liveHolder (whom a replica sees holding the Lease, by its own clock)", () => {
+  // seen: how long ago this replica first saw the lease as it is; at: how long after now it asks.
+  const cases: { name: string; lease: LeaseSpec | undefined; seen: number; at?: number; holder: string | undefined }[] = [
+    { name: "a holder seen renewing 5 s ago holds", lease: { holderIdentity: "r1", renewTime: ago(5000), leaseDurationSeconds: 15 }, seen: 5000, holder: "r1" },
+    { name: "unchanged for its duration by this replica's clock: expired, whatever its renewTime says", lease: { holderIdentity: "r1", renewTime: ago(-30_000), leaseDurationSeconds: 15 }, seen: 15_000, holder: undefined },
+    { name: "just seen, though its renewTime looks old (the holder's clock behind): holds", lease: { holderIdentity: "r1", renewTime: ago(60_000), leaseDurationSeconds: 15 }, seen: 0, holder: "r1" },
+    { name: "asked later than the duration after it was seen: expired", lease: { holderIdentity: "r1", leaseDurationSeconds: 15 }, seen: 0, at: 15_000, holder: undefined },
+    { name: "released (no holder): nobody", lease: { holderIdentity: "", renewTime: ago(0), leaseDurationSeconds: 15 }, seen: 0, holder: undefined },
+    { name: "no Lease: nobody", lease: undefined, seen: 0, holder: undefined },
+    { name: "no duration on the Lease: this replica's own", lease: { holderIdentity: "r1" }, seen: 14_999, holder: "r1" },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const o = observeLease(c.lease, now - c.seen, 15_000);
+      assert.equal(liveHolder(o, now + (c.at ?? 0)), c.holder);
+      // The same rule as decideLease's: live exactly while a candidate would wait for it.
+      if (c.lease?.holderIdentity) assert.equal(decideLease(c.lease, "me", now + (c.at ?? 0), 15_000, now - c.seen).action === "wait", c.holder !== undefined);
+    });
+  }
+  it("nothing observed yet: nobody", () => assert.equal(liveHolder(undefined, now), undefined));
 });

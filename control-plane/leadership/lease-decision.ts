@@ -24,6 +24,28 @@ export function leaseRecord(lease: LeaseSpec | undefined): string {
   return lease === undefined ? "" : JSON.stringify([lease.holderIdentity ?? "", lease.renewTime ?? "", lease.acquireTime ?? "", lease.leaseTransitions ?? 0]);
 }
 
+/** A Lease's holder as a replica observed it, and until when it holds by that replica's clock. */
+export interface LeaseObservation {
+  /** undefined: no Lease, or released. */
+  holder: string | undefined;
+  until: number;
+}
+
+/**
+ * What a replica that first saw the Lease as it is now (leaseRecord) at `observedAt`, by its own
+ * clock, knows of its holder: decideLease's rule of expiry, so that a replica judges a holder live
+ * exactly while it would itself wait rather than take over.
+ */
+export function observeLease(lease: LeaseSpec | undefined, observedAt: number, leaseDurationMs: number): LeaseObservation {
+  const validFor = (lease?.leaseDurationSeconds ?? Math.ceil(leaseDurationMs / 1000)) * 1000;
+  return { holder: lease?.holderIdentity || undefined, until: observedAt + validFor };
+}
+
+/** The observed holder at `now`, or undefined: none observed, released, or expired. */
+export function liveHolder(o: LeaseObservation | undefined, now: number): string | undefined {
+  return o !== undefined && now < o.until ? o.holder : undefined;
+}
+
 /**
  * lease: the current Lease spec (undefined when there is none); me: this replica's identity;
  * observedAt: when this replica first saw the lease as it is now (leaseRecord), by its own clock.
@@ -44,10 +66,8 @@ export function decideLease(lease: LeaseSpec | undefined, me: string, now: numbe
   if (lease.holderIdentity === me) {
     return { action: "renew", spec: fresh(lease.leaseTransitions ?? 0, lease.acquireTime ?? microTime(now)) };
   }
-  const validFor = (lease.leaseDurationSeconds ?? durationSeconds) * 1000;
-  const expiresAt = observedAt + validFor;
-  if (!lease.holderIdentity || now >= expiresAt) {
-    return { action: "takeover", spec: fresh((lease.leaseTransitions ?? 0) + 1, microTime(now)) };
-  }
-  return { action: "wait", holder: lease.holderIdentity, expiresInMs: expiresAt - now };
+  const seen = observeLease(lease, observedAt, leaseDurationMs);
+  const holder = liveHolder(seen, now);
+  if (holder === undefined) return { action: "takeover", spec: fresh((lease.leaseTransitions ?? 0) + 1, microTime(now)) };
+  return { action: "wait", holder, expiresInMs: seen.until - now };
 }

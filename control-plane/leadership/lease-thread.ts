@@ -3,12 +3,16 @@
 // behind them misses the renew deadline, and the leader exits mid-storm. The worker has its own
 // event loop and its own connections to the apiserver, so nothing on the main thread delays it.
 // It shares its state through memory, not messages: the write fence is read at each write, and
-// a message would arrive only when the busy main thread gets to it.
+// a message would arrive only when the busy main thread gets to it. Only the Lease's holder as
+// observed comes as a message (a string): whom this replica lets follow its reports can wait for
+// the main thread. A timer may run before a word that waits for it after a long busy turn, so
+// peers/status-feed.ts judges a stream it would end again once the loop has taken its messages.
 import { Worker } from "node:worker_threads";
 import type { KubeConfig } from "@kubernetes/client-node";
 import type { Logger } from "pino";
 import { workerFileBeside } from "../../shared/worker-file.ts";
 import type { LeaderElectionOptions } from "./leader-election.ts";
+import { liveHolder, type LeaseObservation } from "./lease-decision.ts";
 
 /** Int32 slots of the shared state; the last renewal time is a BigInt64 after them. */
 export const LEADING = 0;
@@ -35,14 +39,20 @@ export function fenceOf(state: { leading: boolean; deposed: boolean; renewedAt: 
 export interface LeaseWorkerData {
   kubeconfig: string;
   state: SharedArrayBuffer;
-  election: Omit<LeaderElectionOptions, "rest" | "log" | "onStartedLeading" | "onStoppedLeading" | "onRenewed">;
+  election: Omit<LeaderElectionOptions, "rest" | "log" | "onStartedLeading" | "onStoppedLeading" | "onRenewed" | "onObserved">;
   userAgent: string;
   /** The main thread's log level. */
   logLevel: string;
 }
 
 /** Worker → main thread. */
-export type LeaseWorkerMessage = { type: "started" } | { type: "startFailed"; message: string } | { type: "leading" } | { type: "stoppedLeading" } | { type: "released" };
+export type LeaseWorkerMessage =
+  | { type: "started" }
+  | { type: "startFailed"; message: string }
+  | { type: "leading" }
+  | { type: "stoppedLeading" }
+  | { type: "released" }
+  | { type: "observed"; observation: LeaseObservation };
 
 /** The lease worker's file beside the module at `self` (worker-file.ts). */
 export function leaseWorkerFile(self: string): URL {
@@ -57,6 +67,7 @@ export class ThreadedLeaderElector {
   private deposed = false;
   private started: { resolve: () => void; reject: (err: Error) => void } | undefined;
   private released: (() => void) | undefined;
+  private observation: LeaseObservation | undefined;
 
   constructor(opts: { kc: KubeConfig; userAgent: string; election: LeaseWorkerData["election"]; log: Logger; onStartedLeading: () => void; onStoppedLeading: () => void }) {
     this.o = { renewDeadlineMs: opts.election.renewDeadlineMs, onStartedLeading: opts.onStartedLeading, onStoppedLeading: opts.onStoppedLeading, log: opts.log };
@@ -75,6 +86,11 @@ export class ThreadedLeaderElector {
 
   get isLeader(): boolean {
     return !this.deposed && Atomics.load(this.state.flags, LEADING) === 1;
+  }
+
+  /** LeaderElector.observedHolder, from the worker's last word on the Lease (its `until` is by the same process clock). */
+  observedHolder(now = Date.now()): string | undefined {
+    return liveHolder(this.observation, now);
   }
 
   /** LeaderElector.writeFence, from the worker's shared state at this very moment. */
@@ -116,6 +132,9 @@ export class ThreadedLeaderElector {
         break;
       case "released":
         this.released?.();
+        break;
+      case "observed":
+        this.observation = m.observation;
         break;
     }
   }

@@ -22,6 +22,8 @@ const elector: LeaderElector = new LeaderElector({
   log,
   // The renewal time is stored before the flag, so the main thread never sees a leader without one.
   onRenewed: (at) => Atomics.store(state.renewedAt, 0, BigInt(at)),
+  // Whom this replica lets follow its reports: a message, as nothing fences on it (lease-thread.ts).
+  onObserved: (observation) => post({ type: "observed", observation }),
   onStartedLeading: () => {
     Atomics.store(state.flags, LEADING, 1);
     post({ type: "leading" });

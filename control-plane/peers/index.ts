@@ -11,7 +11,9 @@ import type { ControlPlaneContext, Part } from "../context.ts";
 import type { ClusterLease } from "../clusters/cluster-leases.ts";
 import { wantedIndex } from "../hub/metrics-admission.ts";
 import { PeerCollector } from "./peer-collector.ts";
+import { DEFAULT_CLUSTER_STATUS_BYTES } from "../status/status-store.ts";
 import { ReplicaCredentials } from "./peer-credentials.ts";
+import { pendingBound } from "./pending-reports.ts";
 import { peerMetricsService } from "./peer-service.ts";
 import { peerStatusService } from "./status-feed.ts";
 import { type StatusIntake, StatusFollower } from "./status-follower.ts";
@@ -34,6 +36,8 @@ export interface PeersLinks {
   heard: (cluster: string) => boolean;
   /** Whether the cluster's agent streams to this replica now. */
   streamsHere: (cluster: string) => boolean;
+  /** The leader-election Lease's holder as this replica last observed it, while live (undefined: none, expired, or no election): the only replica that may follow it. */
+  leaseHolder: (now: number) => string | undefined;
   /** The status part's records: the clusters this replica hands to a following leader, and (leading) those it takes. */
   handed: { said(stream: number, clusters: ReadonlySet<string>): void; withdraw(stream: number): void; readonly size: number };
   forwarded: StatusIntake & { counts(): { taken: number; carried: number }; stats: { unknownWork: number } };
@@ -44,14 +48,14 @@ export function startPeers(ctx: ControlPlaneContext, links: PeersLinks): Part {
   const summaries = new SummaryLog(randomUUID());
   ctx.events.on("workloadMetrics", (cluster, report) => summaries.record(cluster, report, Date.now()));
   const service = peerMetricsService({ log: summaries, maxAgeMs: MAX_AGE_MS, logger: log });
-  const feed = peerStatusService({ identity: ctx.identity, hears: links.heard, clusterNames: () => ctx.caches.clusters.list().map((c) => c.metadata.name ?? ""), statuses: ctx.statuses, leading: ctx.isLeader, handed: links.handed, log });
+  const feed = peerStatusService({ identity: ctx.identity, hears: links.heard, clusterNames: () => ctx.caches.clusters.list().map((c) => c.metadata.name ?? ""), statuses: ctx.statuses, leading: ctx.isLeader, leaseHolder: links.leaseHolder, handed: links.handed, log });
   const caKeyPem = ctx.opts.registration?.caKeyPem;
   const credentials = caKeyPem === undefined ? undefined : new ReplicaCredentials({ caPem: ctx.opts.tls.caPem, mint: (validityMs) => issueReplicaCertificate({ certPem: ctx.opts.tls.caPem, keyPem: caKeyPem }, ctx.identity, validityMs) });
   const holderOf = (cluster: string) => links.lease(cluster)?.spec?.holderIdentity;
   const follower =
     credentials === undefined
       ? undefined
-      : new StatusFollower({ identity: ctx.identity, credentials, leases: links.leases, holderOf, streamsHere: links.streamsHere, leading: ctx.isLeader, intake: links.forwarded, log });
+      : new StatusFollower({ identity: ctx.identity, credentials, leases: links.leases, holderOf, streamsHere: links.streamsHere, leading: ctx.isLeader, intake: links.forwarded, log, maxPendingBytes: pendingBound(ctx.opts.maxStatusBytesPerCluster ?? DEFAULT_CLUSTER_STATUS_BYTES) });
   if (follower !== undefined) ctx.events.on("agentStreamChanged", () => follower.judge());
   const collector =
     credentials === undefined
@@ -111,7 +115,8 @@ export function startPeers(ctx: ControlPlaneContext, links: PeersLinks): Part {
 // Issue 42's metrics: what a replica forwards to a following leader, and what the leader takes.
 function statusMetrics(feed: ReturnType<typeof peerStatusService>, follower: StatusFollower | undefined, links: PeersLinks): void {
   const s = feed.stats;
-  counterOf("flotilla_peer_status_follows_served_total", "PeerStatus.Follow streams this replica accepted or refused (refused: not a control-plane certificate, or this replica leads).", () => [[{ outcome: "ok" }, s.follows] as const, [{ outcome: "refused" }, s.refused] as const], ["outcome"]);
+  counterOf("flotilla_peer_status_follows_served_total", "PeerStatus.Follow streams this replica accepted or refused (refused: not a control-plane certificate, not the leader Lease's holder as this replica sees it, or this replica leads).", () => [[{ outcome: "ok" }, s.follows] as const, [{ outcome: "refused" }, s.refused] as const], ["outcome"]);
+  counterOf("flotilla_peer_status_follows_ended_total", "PeerStatus.Follow streams this replica ended: their leader no longer held the leader Lease as this replica saw it, or this replica leads now (their clusters' entries are its own to write again at once).", () => s.ended);
   gaugeOf("flotilla_peer_status_followers", "Leaders following this replica's reports now (PeerStatus.Follow streams).", () => feed.streams());
   counterOf("flotilla_peer_status_reports_forwarded_total", "Work status reports (or their absence) this replica sent to a following leader.", () => s.reportsSent);
   counterOf("flotilla_peer_status_reports_trimmed_total", "Reports forwarded without their objects' statuses but the template's own: larger than a replica forwards.", () => s.trimmed);
@@ -123,8 +128,15 @@ function statusMetrics(feed: ReturnType<typeof peerStatusService>, follower: Sta
   counterOf("flotilla_peer_status_streams_total", "Follow streams the leader opened to other replicas, and those that failed (an error, or silent for 5 s).", () => [[{ outcome: "opened" }, f.opened] as const, [{ outcome: "failed" }, f.failed] as const], ["outcome"]);
   counterOf(
     "flotilla_peer_status_reports_total",
-    "Work status reports the leader received from other replicas, by outcome (taken; pending: its cluster not taken yet; dropped: out_of_bounds, not_heard, unknown_work).",
-    () => [[{ outcome: "taken" }, f.taken] as const, [{ outcome: "pending" }, f.pending] as const, [{ outcome: "out_of_bounds" }, f.outOfBounds] as const, [{ outcome: "not_heard" }, f.notHeard] as const, [{ outcome: "unknown_work" }, taken.unknownWork] as const],
+    "Work status reports the leader received from other replicas, by outcome (taken; pending: its cluster not taken yet; dropped: out_of_bounds, not_heard, unknown_work, pending_full: past the bytes a replica may have pending for one cluster, its stream closed).",
+    () => [
+      [{ outcome: "taken" }, f.taken] as const,
+      [{ outcome: "pending" }, f.pending] as const,
+      [{ outcome: "out_of_bounds" }, f.outOfBounds] as const,
+      [{ outcome: "not_heard" }, f.notHeard] as const,
+      [{ outcome: "unknown_work" }, taken.unknownWork] as const,
+      [{ outcome: "pending_full" }, f.overPending] as const,
+    ],
     ["outcome"],
   );
   gaugeOf("flotilla_peer_status_clusters", "Clusters of other replicas whose entries the leader writes, by state (taken: from their reports; carried: taken before, their entries kept as the binding says them).", () => {

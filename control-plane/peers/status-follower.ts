@@ -12,7 +12,9 @@ import type { Logger } from "pino";
 import type { WorkStatus } from "../../shared/gen/flotilla/v1alpha1/agent.ts";
 import { type FollowUpdate, PeerStatusClient } from "../../shared/gen/flotilla/v1alpha1/peer.ts";
 import type { ClusterLease } from "../clusters/cluster-leases.ts";
+import { DEFAULT_CLUSTER_STATUS_BYTES } from "../status/status-store.ts";
 import { peerChannelOptions, type ReplicaCredentials } from "./peer-credentials.ts";
+import { PendingReports, pendingBound } from "./pending-reports.ts";
 import { peersToAsk } from "./peer-plan.ts";
 import { admitReports, listedClusters, takenClusters, takeoverSteps } from "./status-plan.ts";
 
@@ -40,6 +42,8 @@ export interface FollowerOptions {
   leading: () => boolean;
   intake: StatusIntake;
   log: Logger;
+  /** The bound on each replica's pending reports of one cluster (default: pendingBound of the default per-cluster budget). */
+  maxPendingBytes?: number;
   now?: () => number;
 }
 
@@ -52,14 +56,14 @@ interface Followed {
   snapshotDone: boolean;
   heard: Set<string>;
   /** Reports of clusters not taken (yet): the Lease may not name the replica yet. */
-  pending: Map<string, Map<string, WorkStatus>>;
+  pending: PendingReports;
   lastAt: number;
   writable: boolean;
   closed: boolean;
 }
 
 export class StatusFollower {
-  readonly stats = { opened: 0, failed: 0, taken: 0, pending: 0, outOfBounds: 0, notHeard: 0 };
+  readonly stats = { opened: 0, failed: 0, taken: 0, pending: 0, outOfBounds: 0, notHeard: 0, overPending: 0 };
   private readonly o: FollowerOptions;
   private readonly now: () => number;
   private readonly followed = new Map<string, Followed>();
@@ -77,6 +81,11 @@ export class StatusFollower {
   /** Replicas followed now. */
   get streams(): number {
     return this.followed.size;
+  }
+
+  /** Replicas waiting for their backoff to be dialled again (only those the plan still names). */
+  get retrying(): number {
+    return this.retries.size;
   }
 
   start(): void {
@@ -103,13 +112,10 @@ export class StatusFollower {
     for (const [cluster, peer] of steps.release) {
       const reports = this.o.intake.release(cluster, this.o.streamsHere(cluster));
       const f = this.followed.get(peer);
-      if (f !== undefined && f.heard.has(cluster)) f.pending.set(cluster, new Map(reports.map((r) => [r.workKey, r])));
+      if (f !== undefined && f.heard.has(cluster)) f.pending.restore(cluster, reports);
     }
     for (const [cluster, peer] of steps.take) {
-      const f = this.followed.get(peer);
-      const reports = f?.pending.get(cluster);
-      f?.pending.delete(cluster);
-      this.o.intake.take(cluster, reports?.values() ?? []);
+      this.o.intake.take(cluster, this.followed.get(peer)?.pending.take(cluster) ?? []);
     }
     for (const peer of new Set([...steps.release, ...steps.take].map(([, p]) => p))) {
       const f = this.followed.get(peer);
@@ -121,6 +127,7 @@ export class StatusFollower {
   async tick(): Promise<void> {
     if (!this.o.leading()) {
       for (const f of [...this.followed.values()]) this.close(f, undefined);
+      this.retries.clear();
       return;
     }
     const creds = await this.o.credentials.get();
@@ -128,6 +135,8 @@ export class StatusFollower {
     this.generation = creds.generation;
     const now = this.now();
     const peers = peersToAsk(this.o.leases(), this.o.identity, now);
+    // A replica that holds no Lease any more is not dialled again: its backoff goes (peers come and go with pods).
+    for (const peer of this.retries.keys()) if (!peers.has(peer)) this.retries.delete(peer);
     for (const f of [...this.followed.values()]) {
       if (renewed || peers.get(f.peer) !== f.address) this.close(f, undefined);
       else if (now - f.lastAt > STALE_MS) this.close(f, `said nothing for ${STALE_MS} ms`);
@@ -143,7 +152,7 @@ export class StatusFollower {
   private open(peer: string, address: string, creds: ChannelCredentials): void {
     const client = new PeerStatusClient(address, creds, peerChannelOptions(MAX_RECEIVE_BYTES));
     const call = client.follow();
-    const f: Followed = { peer, address, client, call, introduced: false, snapshotDone: false, heard: new Set(), pending: new Map(), lastAt: this.now(), writable: true, closed: false };
+    const f: Followed = { peer, address, client, call, introduced: false, snapshotDone: false, heard: new Set(), pending: new PendingReports(this.o.maxPendingBytes ?? pendingBound(DEFAULT_CLUSTER_STATUS_BYTES)), lastAt: this.now(), writable: true, closed: false };
     this.followed.set(peer, f);
     this.stats.opened++;
     call.on("data", (u: FollowUpdate) => this.received(f, u));
@@ -172,7 +181,7 @@ export class StatusFollower {
       const heard = listedClusters(u.clusters.names);
       if (heard === undefined) return this.close(f, "the replica listed too many clusters");
       f.heard = heard;
-      for (const c of f.pending.keys()) if (!heard.has(c)) f.pending.delete(c);
+      for (const c of f.pending.clusters()) if (!heard.has(c)) f.pending.take(c);
       judge = true;
     }
     const admitted = admitReports(u, f.heard);
@@ -184,11 +193,11 @@ export class StatusFollower {
         this.o.intake.report(r.cluster, r.key, r.status);
         continue;
       }
+      if (!f.pending.put(r.cluster, r.key, r.status)) {
+        this.stats.overPending++;
+        return this.close(f, `the replica sent more than ${f.pending.maxBytes} bytes of reports of cluster ${r.cluster}, not taken from it: more than its own status store keeps of a cluster`, { misbehaving: true });
+      }
       this.stats.pending++;
-      let perCluster = f.pending.get(r.cluster);
-      if (perCluster === undefined) f.pending.set(r.cluster, (perCluster = new Map()));
-      if (r.status === undefined) perCluster.delete(r.key);
-      else perCluster.set(r.key, r.status);
     }
     if (u.snapshotDone && !f.snapshotDone) {
       f.snapshotDone = true;
@@ -205,8 +214,11 @@ export class StatusFollower {
     f.writable = f.call.write({ taken });
   }
 
-  /** Ends a stream (err: why it failed, for the log and a backoff; undefined: closed on purpose) and releases its clusters. */
-  private close(f: Followed, err: string | undefined): void {
+  /**
+   * Ends a stream (err: why it failed, for the log and a backoff; undefined: closed on purpose) and
+   * releases its clusters. A misbehaving replica waits the longest backoff: it would do it again.
+   */
+  private close(f: Followed, err: string | undefined, o: { misbehaving?: boolean } = {}): void {
     if (f.closed) return;
     f.closed = true;
     if (this.followed.get(f.peer) === f) this.followed.delete(f.peer);
@@ -215,7 +227,7 @@ export class StatusFollower {
     if (err !== undefined) {
       this.stats.failed++;
       const before = this.retries.get(f.peer);
-      const delayMs = f.introduced ? TICK_MS : Math.min(MAX_BACKOFF_MS, (before?.delayMs ?? TICK_MS / 2) * 2);
+      const delayMs = o.misbehaving === true ? MAX_BACKOFF_MS : f.introduced ? TICK_MS : Math.min(MAX_BACKOFF_MS, (before?.delayMs ?? TICK_MS / 2) * 2);
       // Said once per change (a replica that is down would say it every second); an older replica answers UNIMPLEMENTED.
       if (before?.lastError !== err) this.o.log.warn({ peer: f.peer, err }, "following a replica's reports failed; it writes its own clusters' status until followed again");
       this.retries.set(f.peer, { at: this.now() + delayMs, delayMs, lastError: err });
