@@ -136,17 +136,25 @@ function hubOverWorkCache() {
     for (const l of templateListeners) l(KEY);
     cache.reconcile(KEY);
   };
-  return { works, cache, bindings, told, kept, deleteTemplate, templateWritten };
+  /** The binding as the informer shows it next (added or updated), rendered by the work cache. */
+  const shown = (b: ResourceBinding) => {
+    bindings.put(b);
+    cache.reconcile(KEY);
+  };
+  /** The binding deleted by hand (gone from the informer), and the work cache's answer. */
+  const deletedByHand = (b: ResourceBinding) => {
+    bindings.remove(b);
+    cache.reconcile(KEY);
+  };
+  return { works, told, kept, deleteTemplate, templateWritten, shown, deletedByHand };
 }
 
 describe("a binding deleted by hand while its template lives", () => {
   it("keeps the members' objects, then removes them once the template is deleted before the binding is made again", async () => {
-    const { works, cache, bindings, told, kept, deleteTemplate } = hubOverWorkCache();
-    bindings.put(bindingOn(["m1", "m2"]));
-    cache.reconcile(KEY);
+    const { works, told, kept, deleteTemplate, shown, deletedByHand } = hubOverWorkCache();
+    shown(bindingOn(["m1", "m2"]));
     assert.ok(works.get("m1", KEY) !== undefined && works.get("m2", KEY) !== undefined);
-    bindings.remove(bindingOn(["m1", "m2"]));
-    cache.reconcile(KEY);
+    deletedByHand(bindingOn(["m1", "m2"]));
     await tick();
     assert.deepEqual(told, [], "a missing binding is no intent: nothing is deleted");
     assert.equal(kept.size, 1);
@@ -155,11 +163,9 @@ describe("a binding deleted by hand while its template lives", () => {
   });
 
   it("…also while the binding, deleted by hand, is held by a finalizer (being deleted)", () => {
-    const { works, cache, bindings, told, deleteTemplate } = hubOverWorkCache();
-    bindings.put(bindingOn(["m1", "m2"]));
-    cache.reconcile(KEY);
-    bindings.put({ ...bindingOn(["m1", "m2"], "2"), metadata: { ...bindingOn([]).metadata, resourceVersion: "2", deletionTimestamp: "2026-12-01T00:00:00Z", finalizers: ["someone.example/hold"] } });
-    cache.reconcile(KEY);
+    const { works, told, deleteTemplate, shown } = hubOverWorkCache();
+    shown(bindingOn(["m1", "m2"]));
+    shown({ ...bindingOn(["m1", "m2"], "2"), metadata: { ...bindingOn([]).metadata, resourceVersion: "2", deletionTimestamp: "2026-12-01T00:00:00Z", finalizers: ["someone.example/hold"] } });
     assert.equal(works.get("m1", KEY), undefined);
     assert.deepEqual(told, [], "a binding being deleted while its template lives is no intent");
     deleteTemplate();
@@ -167,34 +173,25 @@ describe("a binding deleted by hand while its template lives", () => {
   });
 
   it("the binding made again deletes nothing, on the clusters it names or not, nor with no cluster at all (a held policy, an exceeded quota), nor on a template status write after it", () => {
-    const { works, cache, bindings, told, templateWritten } = hubOverWorkCache();
-    bindings.put(bindingOn(["m1", "m2"]));
-    cache.reconcile(KEY);
-    bindings.remove(bindingOn(["m1", "m2"]));
-    cache.reconcile(KEY);
-    bindings.put(bindingOn(["m1", "m2"], "2"));
-    cache.reconcile(KEY);
+    const { works, told, templateWritten, shown, deletedByHand } = hubOverWorkCache();
+    shown(bindingOn(["m1", "m2"]));
+    deletedByHand(bindingOn(["m1", "m2"]));
+    shown(bindingOn(["m1", "m2"], "2"));
     assert.deepEqual(told, [], "made again where it was: nothing deleted");
     assert.ok(works.get("m1", KEY) !== undefined && works.get("m2", KEY) !== undefined);
-    bindings.remove(bindingOn(["m1", "m2"], "2"));
-    cache.reconcile(KEY);
-    bindings.put(bindingOn(["m1"], "3"));
-    cache.reconcile(KEY);
+    deletedByHand(bindingOn(["m1", "m2"], "2"));
+    shown(bindingOn(["m1"], "3"));
     templateWritten();
-    bindings.remove(bindingOn(["m1"], "3"));
-    cache.reconcile(KEY);
-    bindings.put(bindingOn([], "4"));
-    cache.reconcile(KEY);
+    deletedByHand(bindingOn(["m1"], "3"));
+    shown(bindingOn([], "4"));
     templateWritten();
     assert.deepEqual(told, [], "a binding made again without the old one's history decides no removal here: the work cache and the agent's next Hello judge its placement, as before");
   });
 
   it("a template status write while the binding is missing deletes nothing", () => {
-    const { cache, bindings, told, kept, templateWritten } = hubOverWorkCache();
-    bindings.put(bindingOn(["m1", "m2"]));
-    cache.reconcile(KEY);
-    bindings.remove(bindingOn(["m1", "m2"]));
-    cache.reconcile(KEY);
+    const { told, kept, templateWritten, shown, deletedByHand } = hubOverWorkCache();
+    shown(bindingOn(["m1", "m2"]));
+    deletedByHand(bindingOn(["m1", "m2"]));
     templateWritten();
     assert.deepEqual(told, []);
     assert.equal(kept.size, 1, "still kept");

@@ -77,19 +77,18 @@ const { values } = parseArgs({
     "heap-snapshot": { type: "boolean", default: false },
   },
 });
-const positive = positiveInt;
-const counts = (values.agents ?? "").split(",").map((v) => positive("agents", v.trim()));
-const W = positive("workers", values.workers);
-const T = values.templates === undefined ? undefined : positive("templates", values.templates);
-const M = positive("changes", values.changes);
-const idleMs = positive("idle", values.idle) * 1000;
-const backgroundMs = positive("background", values.background) * 1000;
-const heartbeatMs = positive("heartbeat-interval", values["heartbeat-interval"]) * 1000;
-const timeoutMs = positive("timeout", values.timeout) * 1000;
+const counts = (values.agents ?? "").split(",").map((v) => positiveInt("agents", v.trim()));
+const W = positiveInt("workers", values.workers);
+const T = values.templates === undefined ? undefined : positiveInt("templates", values.templates);
+const M = positiveInt("changes", values.changes);
+const idleMs = positiveInt("idle", values.idle) * 1000;
+const backgroundMs = positiveInt("background", values.background) * 1000;
+const heartbeatMs = positiveInt("heartbeat-interval", values["heartbeat-interval"]) * 1000;
+const timeoutMs = positiveInt("timeout", values.timeout) * 1000;
 if (values.storm !== "streams" && values.storm !== "connections") throw new Error("--storm is connections or streams");
 const storm: "streams" | "connections" = values.storm;
 const logLevel = values["log-level"] as string;
-const R = positive("replicas", values.replicas);
+const R = positiveInt("replicas", values.replicas);
 
 const NAMESPACE = "fleet-bench";
 const FIELD_MANAGER = "flotilla-bench";
@@ -167,13 +166,13 @@ function cpuLine(phase: string, before: Awaited<ReturnType<typeof partsCpu>>, af
   return `${phase} CPU over ${wallS.toFixed(1)} s (${(2 * wallS).toFixed(1)} CPU s on 2 cores): control plane ${during("controlPlane")} s${R > 1 ? `, the forwarder ${during("forwarder")} s` : ""}, the simulator's workers ${during("simulator")} s, the control apiserver and etcd ${during("controlCluster")} s`;
 }
 
-/** Starts the control cluster, the control plane and N connected agents. */
 /** Where the control plane publishes ClusterProfiles: its --cluster-profile-namespace ("" when off). */
 function profileNamespace(): string {
   const set = (values["control-plane-args"] as string).split(",").filter((a) => a.startsWith("--cluster-profile-namespace="));
   return set.length === 0 ? "flotilla-system" : (set.at(-1) as string).slice("--cluster-profile-namespace=".length);
 }
 
+/** Starts the control cluster, the control plane and N connected agents. */
 async function startRun(n: number, started: { fleet?: Fleet; cp?: BenchReplicas; rest?: KubeRest; workers?: AgentWorkers }): Promise<Run> {
   const t = performance.now();
   const fleet = (started.fleet = await startFleet({ members: 0 }));
