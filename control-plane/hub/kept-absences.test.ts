@@ -53,7 +53,7 @@ describe("KeptAbsences", () => {
   const cases: { name: string; decides: boolean; fire: (h: ReturnType<typeof handChanges>) => void; rejudged: boolean }[] = [
     { name: "its template changed, and the key's state decides", decides: true, fire: (h) => h.template(KEY), rejudged: true },
     { name: "its binding deleted, and the key's state decides", decides: true, fire: (h) => h.deleted(bindingOn(["m1"])), rejudged: true },
-    { name: "its binding updated (a deletionTimestamp), and the key's state decides", decides: true, fire: (h) => h.updated(bindingOn(["m1"])), rejudged: true },
+    { name: "its binding updated (a deletionTimestamp), and the key's state decides", decides: true, fire: (h) => h.updated({ ...bindingOn(["m1"], "2"), metadata: { ...bindingOn(["m1"]).metadata, deletionTimestamp: "2026-12-01T00:00:00Z" } }), rejudged: true },
     { name: "its template changed, and the key's state does not decide (a status write while the template lives)", decides: false, fire: (h) => h.template(KEY), rejudged: false },
     { name: "its binding made again (the key's state does not decide: a placement without the old one's history)", decides: false, fire: (h) => h.added(bindingOn([])), rejudged: false },
     { name: "its binding's write ahead of the informer ended (the leader's write shows)", decides: false, fire: (h) => h.aheadEnded(KEY), rejudged: true },

@@ -5,6 +5,7 @@
 import { type ChildProcess, fork } from "node:child_process";
 import { once } from "node:events";
 import { fileURLToPath } from "node:url";
+import { onExit } from "./cleanup.ts";
 import { freePort } from "./free-port.ts";
 import type { HubProxy } from "./hub-proxy.ts";
 
@@ -15,7 +16,12 @@ const startTimeoutMs = 10_000;
 export async function startHubProxyProcesses(backends: number[], processes: number): Promise<HubProxy> {
   const port = await freePort();
   const children: ChildProcess[] = [];
+  // Killed with this process even when it exits without close() (the children also exit when their IPC channel goes).
+  const unregister = onExit(() => {
+    for (const c of children) c.kill("SIGKILL");
+  });
   const close = async () => {
+    unregister();
     await Promise.all(
       children.map(async (c) => {
         if (c.exitCode !== null || c.signalCode !== null) return;
@@ -31,6 +37,8 @@ export async function startHubProxyProcesses(backends: number[], processes: numb
     for (let i = 0; i < processes; i++) {
       const child = fork(childFile, [String(port), ...backends.map(String)], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
       children.push(child);
+      // A fork that fails, or a send on a channel that just closed, is the child's exit's business, not a crash here.
+      child.on("error", () => undefined);
       const listening = new Promise<void>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`hub proxy process ${i + 1}: not listening after ${startTimeoutMs} ms`)), startTimeoutMs);
         child.once("message", () => {
@@ -51,7 +59,7 @@ export async function startHubProxyProcesses(backends: number[], processes: numb
   return {
     port,
     add: (backend) => {
-      for (const c of children) if (c.connected) c.send({ add: backend });
+      for (const c of children) if (c.connected) c.send({ add: backend }, () => undefined);
     },
     close,
     pids: children.flatMap((c) => (c.pid === undefined ? [] : [c.pid])),
