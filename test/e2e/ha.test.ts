@@ -164,6 +164,10 @@ describe("control plane high availability", () => {
     await eventually("the agent on the first replica", () => flotilla.controlPlaneMetrics(), (m) => m.flotilla_connected_agents === 1);
     await apply(control, configMap("doomed-2"));
     await eventually("doomed-2 in the member", () => getJson(member, ["cm", "-n", "ha", "doomed-2"]), () => true);
+    // The binding must know the member holds it before the agent goes: an agent stopped between its
+    // apply and its report (or a report still on its way to the leader) leaves no entry, and a
+    // deleting binding with none is released at once (the object then goes at the agent's Hello).
+    await eventually("the member's entry", () => getJson<BindingJson>(control, ["rb", "-n", "ha", "doomed-2-configmap"]), (b) => clusterItem(b, member.name)?.applied === true);
     // The agent goes (and comes back later with the object still in its member), so the removal
     // waits on it: the deletion is under way when the replica that last heard it dies.
     await flotilla.stopAgent(member.name);
