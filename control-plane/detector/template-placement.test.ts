@@ -306,6 +306,56 @@ describe("placeTemplate with a quota guard", () => {
   });
 });
 
+// A binding written with no earlier one (a new template, or one deleted by hand or lost in a
+// restore) while its placement cannot be decided says its clusters are unknown, so the hub reads
+// no removal from them (hub/deletion-intent.ts); the first placement decided drops the word.
+describe("placeTemplate: a placement not decided is marked unknown (flotilla.dev/placement-unknown)", () => {
+  const unknownOf = (placed: ReturnType<typeof placeTemplate>) => {
+    assert.ok("desired" in placed);
+    return placed.desired.metadata.annotations?.[LABELS.placementUnknown];
+  };
+  const heldBy = (spec: Partial<PropagationPolicy["spec"]>): PropagationPolicy => ({ ...webPolicy, spec: { ...webPolicy.spec, ...spec } });
+  const holds: { name: string; policy: PropagationPolicy; reason: string; lifted: Partial<PlacementInput> }[] = [
+    { name: "a schedulerName Flotilla does not serve", policy: heldBy({ schedulerName: "volcano" }), reason: "SchedulerNameNotServed", lifted: { policy: webPolicy } },
+    { name: "dependentOverrides missing", policy: heldBy({ dependentOverrides: ["web-op"] }), reason: "DependentOverridesMissing", lifted: { overrideExists: () => true } },
+    { name: "a PriorityClass missing", policy: heldBy({ schedulePriority: { priorityClassSource: "KubePriorityClass", priorityClassName: "critical" } }), reason: "PriorityClassNotFound", lifted: { priorityValue: () => 1000 } },
+  ];
+  const placeHeld = (policy: PropagationPolicy, existing: ResourceBinding | undefined, extra: Partial<PlacementInput> = {}) =>
+    placeTemplate({ template: web, policy, existing, live: [ready("member1"), ready("member2")], requireAcceptance: false, now: 0, evictionPeriodMs: 0, requiredBy: [], interpreter: NATIVE_INTERPRETERS.for(web), overrideExists: () => false, priorityValue: () => undefined, ...extra });
+  for (const h of holds) {
+    it(`held (${h.name}) with no earlier binding: no cluster, the hold's reason; kept while held; gone once placed`, () => {
+      const made = placeHeld(h.policy, undefined);
+      assert.equal(unknownOf(made), h.reason);
+      assert.ok("desired" in made);
+      assert.deepEqual(made.desired.spec.clusters, []);
+      assert.equal(unknownOf(placeHeld(h.policy, made.desired)), h.reason, "still held: still unknown");
+      const placed = placeHeld(h.policy, made.desired, h.lifted);
+      assert.equal(unknownOf(placed), undefined, "decided");
+      assert.ok("desired" in placed);
+      assert.deepEqual(placed.desired.spec.clusters.map((c) => c.name), ["member1", "member2"]);
+    });
+  }
+  it("held with an earlier binding: its clusters were decided, nothing is marked", () => {
+    assert.equal(unknownOf(placeHeld(heldBy({ schedulerName: "volcano" }), onMember1())), undefined);
+  });
+  it("past a quota with no earlier binding: QuotaExceeded, kept while exceeded, gone once the guard allows", () => {
+    const made = placeWeb(undefined, () => "exceeded");
+    assert.equal(unknownOf(made), "QuotaExceeded");
+    assert.ok("desired" in made);
+    assert.equal(unknownOf(placeWeb(made.desired, () => "exceeded")), "QuotaExceeded");
+    assert.equal(unknownOf(placeWeb(made.desired, () => undefined)), undefined);
+  });
+  it("past a quota with an earlier binding: the clusters it keeps were decided, nothing is marked", () => {
+    assert.equal(unknownOf(placeWeb(onMember1(), () => "exceeded")), undefined);
+  });
+  it("no policy claims it while a workload requires it: the word stays with the clusters it keeps", () => {
+    const made = placeWeb(undefined, () => "exceeded");
+    assert.ok("desired" in made);
+    const kept = placeTemplate({ template: web, policy: undefined, existing: made.desired, live: [ready("member1"), ready("member2")], requireAcceptance: false, now: 0, evictionPeriodMs: 0, requiredBy: [{ name: "app-deployment", clusters: ["member2"] }], interpreter: NATIVE_INTERPRETERS.for(web) });
+    assert.equal(unknownOf(kept), "QuotaExceeded");
+  });
+});
+
 describe("placeTemplate: a dependency whose policy let go of it (issue 37, found by the deletion model)", () => {
   const config: KubeObject = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "conf", namespace: "ns", uid: "u2" } };
   const [member3] = [ready("member3")];

@@ -84,7 +84,7 @@ export function placeTemplate(input: PlacementInput): Placed {
       const desired = desiredBinding(template, kept, existing?.spec.clusters ?? [], input.requiredBy, existing?.spec.gracefulEvictionTasks ?? [], interpreter, existing?.spec.replicaMoves ?? []);
       if (existing?.spec.schedulePriority !== undefined) desired.spec.schedulePriority = existing.spec.schedulePriority;
       // A fresh reschedule asked for meanwhile is served by this write too (the controller records it served): no loop of requeues.
-      return { desired: stamped(desired, existing?.metadata.annotations, input.freshTrigger ?? input.served, input.requires), outcome: notes };
+      return { desired: stamped(desired, existing?.metadata.annotations, input.freshTrigger ?? input.served, input.requires, unknownWhileKept(existing, hold.reason)), outcome: notes };
     }
     let targets: TargetCluster[] = [];
     let evictions: GracefulEvictionTask[] = [];
@@ -130,14 +130,16 @@ export function placeTemplate(input: PlacementInput): Placed {
     if (priority !== undefined) desired.spec.schedulePriority = { priority };
     // Past a quota: the clusters keep what they run, nothing more is placed, the binding says why.
     const quotaExceeded = policy === undefined ? undefined : input.quotaGuard?.(template, existing, desired);
+    let unknown: string | undefined;
     if (quotaExceeded !== undefined) {
       desired.spec.clusters = existing?.spec.clusters ?? [];
+      unknown = unknownWhileKept(existing, "QuotaExceeded");
       out = { ...out, outcome: { ...out.outcome, quotaExceeded }, recheckAfterMs: Math.min(out.recheckAfterMs ?? QUOTA_RECHECK_MS, QUOTA_RECHECK_MS) };
     }
     // Served in the same write as the schedule it asked for (a failed script above serves nothing).
     const served = input.freshTrigger ?? input.served;
     const annotations = active?.stamp === undefined ? undefined : { [LABELS.templateStamp]: active.stamp };
-    return { desired: stamped(desired, annotations, served, input.requires), ...out, ...(served === undefined ? {} : { served }) };
+    return { desired: stamped(desired, annotations, served, input.requires, unknown), ...out, ...(served === undefined ? {} : { served }) };
   } catch (err) {
     if (!(err instanceof InterpreterError)) throw err;
     return { interpreterFailed: err.message };
@@ -165,14 +167,29 @@ function keptWhileRequired(input: PlacementInput): Placed | undefined {
   };
   const names = (requiredBy ?? []).map((r) => r.name).join(", ");
   const unclaimed = `no PropagationPolicy or ClusterPropagationPolicy selects this template; it keeps its last placement (${kept.map((c) => c.name).join(", ") || "no clusters"}) and follows the workloads that need it (${names})`;
-  return { desired: stamped(desired, existing.metadata.annotations, input.freshTrigger ?? input.served, input.requires), outcome: { unclaimed } };
+  return { desired: stamped(desired, existing.metadata.annotations, input.freshTrigger ?? input.served, input.requires, existing.metadata.annotations?.[LABELS.placementUnknown]), outcome: { unclaimed } };
 }
 
-/** The binding with the annotations the binding controller owns: the Lazy stamp it keeps, the trigger served, what its workload requires. */
-function stamped(desired: ResourceBinding, kept: Record<string, string> | undefined, served: string | undefined, requires: readonly string[] = []): ResourceBinding {
+/**
+ * The binding's placementUnknown annotation while it keeps the clusters it has: `why` when there is
+ * no earlier binding (its empty list of clusters was never decided), what the earlier one says
+ * otherwise. A binding made again while held would else tell every member holding the template
+ * that its placement dropped them, and they would remove a running workload nobody asked to move.
+ */
+function unknownWhileKept(existing: ResourceBinding | undefined, why: string): string | undefined {
+  return existing === undefined ? why : existing.metadata.annotations?.[LABELS.placementUnknown];
+}
+
+/** The binding with the annotations the binding controller owns: the Lazy stamp it keeps, the trigger served, what its workload requires, why its placement is unknown. */
+function stamped(desired: ResourceBinding, kept: Record<string, string> | undefined, served: string | undefined, requires: readonly string[] = [], unknown?: string): ResourceBinding {
   const stamp = kept?.[LABELS.templateStamp];
   const needs = requiresAnnotation(requires);
-  const annotations = { ...(stamp === undefined ? {} : { [LABELS.templateStamp]: stamp }), ...(served === undefined ? {} : { [LABELS.rescheduleServed]: served }), ...(needs === undefined ? {} : { [LABELS.requires]: needs }) };
+  const annotations = {
+    ...(stamp === undefined ? {} : { [LABELS.templateStamp]: stamp }),
+    ...(served === undefined ? {} : { [LABELS.rescheduleServed]: served }),
+    ...(needs === undefined ? {} : { [LABELS.requires]: needs }),
+    ...(unknown === undefined ? {} : { [LABELS.placementUnknown]: unknown }),
+  };
   if (Object.keys(annotations).length > 0) desired.metadata.annotations = annotations;
   return desired;
 }

@@ -4,14 +4,16 @@ import type { KubeObject, ResourceBinding } from "../../shared/api/types.ts";
 import { type DeletionIntent, deletionIntent, type JudgedCluster, READY_SETTLE_MS, type TemplateKnowledge, templateDeletionDecided } from "./deletion-intent.ts";
 
 const template: KubeObject = { apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "web", namespace: "default" } };
-const binding = (clusters: string[], extra: { deleting?: boolean; preserve?: boolean; released?: string } = {}): ResourceBinding => ({
+const binding = (clusters: string[], extra: { deleting?: boolean; preserve?: boolean; released?: string; unknown?: string } = {}): ResourceBinding => ({
   apiVersion: "flotilla.dev/v1alpha1",
   kind: "ResourceBinding",
   metadata: {
     name: "web-deployment",
     namespace: "default",
     ...(extra.deleting ? { deletionTimestamp: "2026-11-23T10:00:00Z" } : {}),
-    ...(extra.released ? { annotations: { "flotilla.dev/released-because": extra.released } } : {}),
+    ...(extra.released || extra.unknown
+      ? { annotations: { ...(extra.released ? { "flotilla.dev/released-because": extra.released } : {}), ...(extra.unknown ? { "flotilla.dev/placement-unknown": extra.unknown } : {}) } }
+      : {}),
   },
   spec: { resource: { apiVersion: "apps/v1", kind: "Deployment", namespace: "default", name: "web" }, clusters: clusters.map((name) => ({ name })), ...(extra.preserve ? { preserveResourcesOnDeletion: true } : {}) },
 });
@@ -53,6 +55,11 @@ describe("deletionIntent", () => {
     { name: "once accepted, the deleted template's removal is sent", cluster: { ...m1, accepted: true }, binding: undefined, template: gone, intent: { reason: "TemplateDeleted", preserve: false, preserveUnknown: true } },
     { name: "a cluster not accepted that is unjoined still cleans up", cluster: { name: "member1", leaving: true, readyForMs: 0, accepted: false }, binding: binding(["member2"]), template: present, intent: { reason: "ClusterUnjoined", preserve: false } },
     { name: "…also of a deleted template", cluster: { name: "member1", leaving: true, readyForMs: 0, accepted: false }, binding: undefined, template: gone, intent: { reason: "TemplateDeleted", preserve: false, preserveUnknown: true } },
+    { name: "a binding made again while its policy is held, its clusters never decided (placement-unknown): keep", binding: binding([], { unknown: "DependentOverridesMissing" }), template: present, intent: undefined },
+    { name: "…nor over quota, whatever clusters it kept", binding: binding(["member2"], { unknown: "QuotaExceeded" }), template: present, intent: undefined },
+    { name: "…but a cluster it names still follows its template's deletion", binding: binding(["member1"], { unknown: "QuotaExceeded" }), template: gone, intent: { reason: "TemplateDeleted", preserve: false } },
+    { name: "…and so does one it does not name, once the template is gone and the binding being deleted", binding: binding([], { unknown: "QuotaExceeded", deleting: true }), template: gone, intent: { reason: "TemplateDeleted", preserve: false } },
+    { name: "…and a leaving cluster still cleans up (unjoin)", cluster: { name: "member1", leaving: true, readyForMs: 0 }, binding: binding([], { unknown: "QuotaExceeded" }), template: present, intent: { reason: "ClusterUnjoined", preserve: false } },
     { name: "a preserving binding that moved off the cluster deletes there (preservation is for template deletion)", binding: binding(["member2"], { preserve: true }), template: present, intent: { reason: "PlacementChanged", preserve: false } },
   ];
   for (const c of cases) it(c.name, () => assert.deepEqual(deletionIntent(c.cluster ?? m1, c.binding, c.template, c.settleMs ?? READY_SETTLE_MS), c.intent));

@@ -94,7 +94,8 @@ export function workloadInTheWay(binding: ResourceBinding, cluster: string, depe
  * binding, or one deleted by hand, while the template lives (it is made again); a binding being
  * deleted while the template's kind has not listed (absence counts only from a synced informer);
  * a placement that dropped the cluster while it is not Ready, or Ready again for less than
- * settleMs (--cluster-ready-settle-period);
+ * settleMs (--cluster-ready-settle-period); a binding whose clusters were never decided
+ * (LABELS.placementUnknown: made again while its policy is held or a quota exceeded);
  * (a placement that dropped a cluster where a workload that requires the template is placed, or
  * still runs, is intent that waits for that workload to go first: waitsFor); anything a cluster not accepted yet runs that its placement does not name (--require-acceptance:
  * a member that registered again is held as it is, neither given nor told to remove anything,
@@ -120,6 +121,8 @@ export function deletionIntent(cluster: JudgedCluster, binding: ResourceBinding 
   }
   if (!placedHere) {
     if (cluster.leaving) return { reason: "ClusterUnjoined", preserve: false };
+    // Clusters never decided (a binding made again while its policy is held or over quota) drop nobody.
+    if (binding.metadata.annotations?.[LABELS.placementUnknown] !== undefined) return undefined;
     // A placement that dropped a cluster while it was not Ready dropped it because of readiness:
     // never sent there; decided again once it has been Ready long enough to be placed again.
     if (cluster.readyForMs < settleMs) return undefined;

@@ -59,6 +59,10 @@ describe("desiredBinding", () => {
     const requiring = { ...base, metadata: { ...base.metadata, annotations: { [LABELS.requires]: "core/v1/ConfigMap/default/conf" } } };
     assert.ok(!bindingUpToDate(base, requiring));
     assert.ok(bindingUpToDate(requiring, structuredClone(requiring)));
+    // A placement not decided, and then decided: the word is written and taken off.
+    const unknown = { ...base, metadata: { ...base.metadata, annotations: { [LABELS.placementUnknown]: "QuotaExceeded" } } };
+    assert.ok(!bindingUpToDate(base, unknown));
+    assert.ok(!bindingUpToDate(unknown, base));
   });
 
   it("copies propagateDeps and preserveResourcesOnDeletion from the policy", () => {
@@ -156,6 +160,9 @@ describe("desiredBinding", () => {
         metadata: { name: "web-widget-0123abcd", namespace: "default", labels: { "flotilla.dev/policy-name": "p" }, finalizers: [BINDING_FINALIZER], ownerReferences: legacy.metadata.ownerReferences },
         spec: legacy.spec,
       });
+      // A placement never decided stays so under the new name.
+      const unknown = { ...legacy, metadata: { ...legacy.metadata, annotations: { [LABELS.placementUnknown]: "DependentOverridesMissing", other: "x" } } };
+      assert.deepEqual(movedBinding(unknown, "web-widget-0123abcd").metadata.annotations, { [LABELS.placementUnknown]: "DependentOverridesMissing" });
     });
   });
 

@@ -69,6 +69,9 @@ export function isCurrentBinding(b: ResourceBinding): boolean {
 export function movedBinding(b: ResourceBinding, name: string): ResourceBinding {
   const m = b.metadata;
   const served = m.annotations?.[LABELS.rescheduleServed];
+  // A placement never decided stays unknown in the copy: its clusters tell no member to remove anything.
+  const unknown = m.annotations?.[LABELS.placementUnknown];
+  const annotations = { ...(served === undefined ? {} : { [LABELS.rescheduleServed]: served }), ...(unknown === undefined ? {} : { [LABELS.placementUnknown]: unknown }) };
   return {
     apiVersion: b.apiVersion,
     kind: b.kind,
@@ -77,7 +80,7 @@ export function movedBinding(b: ResourceBinding, name: string): ResourceBinding 
       ...(m.namespace ? { namespace: m.namespace } : {}),
       labels: Object.fromEntries(Object.entries(m.labels ?? {}).filter(([k]) => k.startsWith("flotilla.dev/"))),
       // What its fresh reschedules served goes with it, or its trigger (copied in spec) would be served again.
-      ...(served === undefined ? {} : { annotations: { [LABELS.rescheduleServed]: served } }),
+      ...(Object.keys(annotations).length === 0 ? {} : { annotations }),
       finalizers: [BINDING_FINALIZER],
       ownerReferences: m.ownerReferences ?? [],
     },
@@ -243,6 +246,7 @@ export function bindingUpToDate(existing: ResourceBinding, desired: ResourceBind
     served: b.metadata.annotations?.[LABELS.rescheduleServed] ?? "",
     stamp: b.metadata.annotations?.[LABELS.templateStamp] ?? "",
     requires: b.metadata.annotations?.[LABELS.requires] ?? "",
+    unknown: b.metadata.annotations?.[LABELS.placementUnknown] ?? "",
     spec: { ...b.spec, rescheduleTriggeredAt: undefined },
   });
   return canonicalJson(pick(existing)) === canonicalJson(pick(desired));

@@ -54,6 +54,14 @@ export const LABELS = {
    * the binding last followed the policy. While the template still has it, a policy change waits.
    */
   templateStamp: "flotilla.dev/template-stamp",
+  /**
+   * On a ResourceBinding written with no earlier one to build on (a new template, or one whose
+   * binding was deleted by hand or lost in a restore) while its placement could not be decided
+   * (its policy held, or a FederatedResourceQuota exceeded): why (the hold's reason, or
+   * QuotaExceeded). Its clusters then say nothing of where the template runs, so no member is told
+   * to remove anything on their account; it goes with the first placement actually decided.
+   */
+  placementUnknown: "flotilla.dev/placement-unknown",
 } as const;
 
 export interface ObjectMeta {

@@ -17,7 +17,7 @@ interface Obj {
   metadata: { name: string; uid: string; labels?: Record<string, string>; annotations?: Record<string, string>; finalizers?: string[]; ownerReferences?: unknown[] };
   spec?: Record<string, unknown>;
 }
-type Binding = BindingJson & { metadata: { labels?: Record<string, string>; uid?: string; deletionTimestamp?: string }; spec: { resource: { apiVersion: string; uid?: string } } };
+type Binding = BindingJson & { metadata: { labels?: Record<string, string>; annotations?: Record<string, string>; uid?: string; deletionTimestamp?: string }; spec: { resource: { apiVersion: string; uid?: string } } };
 
 /** A namespaced CRD `Widget` in the given group. */
 const widgetCrd = (group: string) =>
@@ -122,6 +122,37 @@ describe("no inferred absence deletes what runs", () => {
       const left = await binding("brief-configmap");
       if (left !== undefined) await kubectl(fleet.control, ["patch", "rb", "-n", NS, "brief-configmap", "--type=merge", "-p", finalizers(left)]);
     }
+  });
+
+  it("a binding deleted by hand while its policy is held is made again with no cluster decided: no member removes the workload, even at its agent's next Hello", async () => {
+    await apply(fleet.control, configMap("waits"));
+    await apply(fleet.control, pp("waits", [{ apiVersion: "v1", kind: "ConfigMap", name: "waits" }]));
+    const before = await placed("cm", "waits");
+    await eventually("binding", () => binding("waits-configmap"), (b) => b.spec.clusters.length === 2);
+    // The policy now waits for an OverridePolicy that does not exist yet: held, the binding keeps its clusters.
+    await apply(fleet.control, pp("waits", [{ apiVersion: "v1", kind: "ConfigMap", name: "waits" }], { dependentOverrides: ["waits-op"] }));
+    const held = await eventually("the policy held", () => binding("waits-configmap"), (b) => condition(b, "Scheduled")?.reason === "DependentOverridesMissing");
+    assert.equal(held.spec.clusters.length, 2, "a held policy keeps the binding's clusters");
+    // Deleted by hand while held: made again with nothing to build on, so its clusters are not a decision.
+    await kubectl(fleet.control, ["delete", "rb", "-n", NS, "waits-configmap"]);
+    const again = await eventually("the binding made again", () => binding("waits-configmap"), (b) => b.metadata.uid !== held.metadata.uid);
+    assert.deepEqual(again.spec.clusters, [], "no cluster decided while held");
+    assert.equal(again.metadata.annotations?.["flotilla.dev/placement-unknown"], "DependentOverridesMissing");
+    // Both agents start again: each Hello lists the ConfigMap its binding does not name.
+    for (const m of [m1, m2]) {
+      await flotilla.stopAgent(m.name);
+      await flotilla.startAgent(m.name);
+    }
+    await eventually("both agents back", () => flotilla.controlPlaneMetrics(), (x) => x.flotilla_connected_agents === 2);
+    await sleep(3000);
+    assert.deepEqual(await uids("cm", "waits"), before, "before: each Hello judged PlacementChanged and the agents removed it");
+    assert.deepEqual([deletions(await flotilla.agentMetrics("member1")), deletions(await flotilla.agentMetrics("member2"))], [{}, {}], "no agent deleted anything");
+    // The OverridePolicy comes: the hold ends, the policy places the template where it runs, the annotation goes.
+    await apply(fleet.control, JSON.stringify({ apiVersion: "flotilla.dev/v1alpha1", kind: "OverridePolicy", metadata: { name: "waits-op", namespace: NS }, spec: { resourceSelectors: [{ apiVersion: "v1", kind: "ConfigMap", name: "waits" }], overrideRules: [] } }));
+    const decided = await eventually("placed again", () => binding("waits-configmap"), (b) => b.spec.clusters.length === 2);
+    assert.equal(decided.metadata.annotations?.["flotilla.dev/placement-unknown"], undefined);
+    await sleep(2000);
+    assert.deepEqual(await uids("cm", "waits"), before, "the member objects are the same ones");
   });
 
   it("a dependency stays while its parent's binding is deleted by hand and made again (propagateDeps)", async () => {
