@@ -51,7 +51,7 @@ const kindOf = (t: string) => KINDS[t.replace(/-copy$/, "")] ?? CONFIG_MAP;
 export type Op =
   | { op: "template"; t: string }
   | { op: "deleteTemplate"; t: string }
-  | { op: "policy"; p: string; names: string[]; by: Placement; deps?: boolean }
+  | { op: "policy"; p: string; names: string[]; by: Placement; deps?: boolean; held?: boolean }
   | { op: "deletePolicy"; p: string }
   | { op: "nsPolicy"; by: Placement }
   | { op: "deleteNsPolicy" }
@@ -69,7 +69,8 @@ export type Op =
   | { op: "userRecreate"; c: string; t: string }
   | { op: "staleTemplates" }
   | { op: "loseDeletes"; c: string }
-  | { op: "decide"; c: string; decision: "approve" | "reject" };
+  | { op: "decide"; c: string; decision: "approve" | "reject" }
+  | { op: "deleteBinding"; t: string; unseen?: boolean };
 
 type Placement = { clusters: string[] } | { env: string };
 
@@ -131,6 +132,8 @@ export class ModelFleet {
   readonly policies = new Map<string, PropagationPolicy>();
   readonly clusters = new Map<string, ClusterState>();
   readonly bindings = new Map<string, ModelBinding>();
+  /** The binding controller's memory of the bindings it saw deleted without intent (lost-bindings.ts). */
+  private readonly lost = new Map<string, ModelBinding>();
   readonly members = new Map<string, Map<string, MemberObject>>();
   readonly records = new Map<string, Map<string, AppliedRecord>>();
   /** cluster → the Cluster uid its agent's certificate names. */
@@ -181,6 +184,10 @@ export class ModelFleet {
   private readonly heldDependencies: boolean;
   /** HPAs not listed yet keep the live replicas: without, the agent before issue 37, item 4, which read "not listed" as "no HPA". */
   private readonly unlistedKeeps: boolean;
+  /** A workload whose binding is missing keeps what it required: without, the control plane before it (unbound-parent.ts). */
+  private readonly unboundKeeps: boolean;
+  /** A binding made again while held says its clusters are undecided (placement-unknown): without, the control plane before it. */
+  private readonly undecidedKnown: boolean;
 
   constructor(opts: ModelOptions = {}) {
     this.earlierRegistrations = opts.earlierRegistrations ?? true;
@@ -189,6 +196,8 @@ export class ModelFleet {
     this.containment = opts.containment ?? true;
     this.heldDependencies = opts.heldDependencies ?? true;
     this.unlistedKeeps = opts.unlistedKeeps ?? true;
+    this.undecidedKnown = opts.undecidedKnown ?? true;
+    this.unboundKeeps = opts.unboundKeeps ?? true;
     this.templates.set(NS, this.uid("tpl"));
     this.generation.set(NS, this.uid("gen"));
     for (const c of CLUSTERS) {
@@ -241,7 +250,8 @@ export class ModelFleet {
           apiVersion: API_VERSION,
           kind: "PropagationPolicy",
           metadata: { name: o.p, namespace: NS },
-          spec: { resourceSelectors: o.names.map((name) => ({ ...kindOf(name), name })), placement: placementOf(o.by), ...(o.deps ? { propagateDeps: true } : {}) },
+          // Held: a schedulerName Flotilla does not serve (policy-activation.ts): its bindings keep what they have.
+          spec: { resourceSelectors: o.names.map((name) => ({ ...kindOf(name), name })), placement: placementOf(o.by), ...(o.deps ? { propagateDeps: true } : {}), ...(o.held ? { schedulerName: "volcano" } : {}) },
         });
         break;
       case "deletePolicy":
@@ -333,6 +343,16 @@ export class ModelFleet {
       case "loseDeletes":
         this.losing.add(o.c);
         break;
+      case "deleteBinding": {
+        // By hand (or lost in a restore): the status controller releases it at once while its
+        // template lives, and the binding controller makes it again, from the binding as it was
+        // when it saw it go (lost-bindings.ts), or from nothing after a restart.
+        // `unseen`: lost where no process saw it go (a restore, or deleted while the control plane was down).
+        const b = this.bindings.get(o.t);
+        if (b !== undefined && b.released !== true && o.unseen !== true) this.lost.set(o.t, b);
+        this.bindings.delete(o.t);
+        break;
+      }
       case "decide": {
         // What the person's answer covers: what was held then (and what waited for one of those).
         const keys = this.sessions.get(o.c)?.decide(o.decision) ?? [];
@@ -347,7 +367,9 @@ export class ModelFleet {
     this.running = new Set(CLUSTERS.flatMap((c) => this.members.get(c)?.get(WORKLOAD)?.uid ?? []));
     for (const [t, uid] of this.templates) {
       const claim = claimPolicy(this.templateOf(t, uid), [...this.policies.values()], this.bindings.get(t)?.claimant);
-      if (claim === undefined) {
+      // A held policy (a schedulerName not served) takes no effect: as with no claim, the template
+      // keeps what its last claim in effect selected, whatever the clusters' labels do meanwhile.
+      if (claim === undefined || claim.policy.spec.schedulerName !== undefined) {
         this.claim.delete(t);
         continue;
       }
@@ -393,6 +415,9 @@ export class ModelFleet {
     const order = [...this.templates].sort(([a], [b]) => (Number(a === MOUNTED) - Number(b === MOUNTED)) * (this.rounds % 2 === 0 ? 1 : -1));
     for (const [t, uid] of order) {
       let previous = this.bindings.get(t);
+      const lost = this.lost.get(t);
+      this.lost.delete(t);
+      if (previous === undefined && lost !== undefined && lost.rb.spec.resource.uid === uid) previous = lost;
       const template = this.templateOf(t, uid);
       // A template deleted and made again: its old binding, being deleted, goes at once as one deleted
       // by hand (the status controller releases its finalizer while the template lives), and the new
@@ -426,6 +451,8 @@ export class ModelFleet {
       const placed = placeTemplate({ template, policy: match?.policy, existing: previous?.rb, live: placeable, requireAcceptance: false, now: 0, evictionPeriodMs: 0, requiredBy, requires, interpreter: undefined });
       if (!("desired" in placed)) throw new Error(`${t}: ${placed.interpreterFailed}`);
       const rb = placed.desired;
+      // Before: a binding made again while held or over quota said nothing of its undecided clusters.
+      if (!this.undecidedKnown) delete rb.metadata.annotations?.[LABELS.placementUnknown];
       const needs = rb.spec.requiredBy?.find((r) => r.name === WORKLOAD_BINDING)?.clusters;
       this.bindings.set(t, { rb, clusters: rb.spec.clusters.map((c) => c.name), claimant: bindingPolicyId(rb), propagateDeps: rb.spec.propagateDeps === true, ...(needs === undefined ? {} : { requiredBy: needs }) });
     }
@@ -434,7 +461,10 @@ export class ModelFleet {
   /** Where the workload's binding requires its ConfigMap (dependency-tracker.ts over requiredClusters): undefined for nowhere. */
   private requiredBy(previous: ModelBinding | undefined): string[] | undefined {
     const parent = this.bindings.get(WORKLOAD);
-    if (parent === undefined || parent.released === true || !this.templates.has(WORKLOAD)) return undefined;
+    if (!this.templates.has(WORKLOAD)) return undefined;
+    // A workload whose binding is missing (deleted by hand, not made again) still runs where it ran: what it required stays (unbound-parent.ts).
+    if (parent === undefined) return this.unboundKeeps ? previous?.requiredBy : undefined;
+    if (parent.released === true) return undefined;
     const before = previous?.requiredBy === undefined ? undefined : { name: WORKLOAD_BINDING, clusters: previous.requiredBy };
     const asParent = { name: WORKLOAD_BINDING, propagateDeps: parent.propagateDeps, clusters: parent.clusters };
     // Before issue 37, item 2: a workload whose policy did not propagate dependencies required nothing.
@@ -636,6 +666,8 @@ export interface ModelOptions {
   containment?: boolean;
   heldDependencies?: boolean;
   unlistedKeeps?: boolean;
+  undecidedKnown?: boolean;
+  unboundKeeps?: boolean;
 }
 
 function placementOf(by: Placement): NonNullable<PropagationPolicy["spec"]["placement"]> {

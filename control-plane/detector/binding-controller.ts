@@ -13,6 +13,7 @@ import type { ReplacementSeen } from "../scheduling/graceful-eviction.ts";
 import { DependencyTracker } from "./dependency-tracker.ts";
 import { MoveSignals } from "./move-signals.ts";
 import { FailoverSignals } from "./failover-signals.ts";
+import { LostBindings } from "./lost-bindings.ts";
 import { bindingPath, ignoreNotFound } from "./binding-paths.ts";
 import { releaseBinding, unreleaseBinding } from "./binding-release.ts";
 import { onPolicyInputs, overrideLookup, priorityLookup, priorityQueue } from "./policy-inputs.ts";
@@ -49,11 +50,7 @@ export class BindingController {
   private readonly parentShapes = new Map<string, string>();
   /** Dependency key → since when no parent has required it (released after the grace period). */
   private readonly dependencyRelease = new Map<string, number>();
-  /**
-   * Binding key → when its replacement was first seen Available, while an eviction pends (graceful
-   * eviction waits out the period from then too). In memory only: a restart or a new leader
-   * forgets it and starts the clock again at its first look, which only delays a release.
-   */
+  /** Binding key → when its replacement was first seen Available, while an eviction pends (graceful eviction waits out the period from then too); in memory only: a restart or a new leader starts the clock again, which only delays a release. */
   private readonly replacementSeen = new Map<string, ReplacementSeen>();
   private readonly fresh = new FreshServed(() => this.now());
   private readonly evictionPeriodMs: number;
@@ -61,6 +58,8 @@ export class BindingController {
   private readonly dependencyReleaseGraceMs: number;
   private readonly moveSignals = new MoveSignals();
   private readonly failover = new FailoverSignals();
+  /** Bindings gone while their templates live, to be made again as they were. */
+  private readonly lost = new LostBindings();
   private readonly requireAcceptance: boolean;
   private readonly interpreters: InterpreterRegistry;
   private readonly quotaGuard: QuotaGuard | undefined;
@@ -114,7 +113,8 @@ export class BindingController {
     const bindingChanged = (b: ResourceBinding) => this.controller.enqueue(templateKeyOfBinding(b));
     // A binding under a legacy name (an earlier version's) is moved as soon as it is seen; one that asks for a fresh reschedule gets it.
     const legacyChanged = (b: ResourceBinding) => (!isCurrentBinding(b) || this.fresh.due(templateKeyOfBinding(b), b)) && bindingChanged(b);
-    for (const inf of [this.caches.bindings, this.caches.clusterBindings]) inf.on({ add: legacyChanged, update: legacyChanged, delete: bindingChanged });
+    const bindingGone = (b: ResourceBinding) => this.lost.deleted(templateKeyOfBinding(b), b) === undefined && bindingChanged(b);
+    for (const inf of [this.caches.bindings, this.caches.clusterBindings]) inf.on({ add: legacyChanged, update: legacyChanged, delete: bindingGone });
     // A parent's dependencies follow its binding: where it goes, and whether it still exists. Only what a dependency's binding is made of counts: a parent's status writes change nothing.
     const parentChanged = (b: ResourceBinding, gone: boolean) => {
       const parentKey = templateKeyOfBinding(b);
@@ -181,22 +181,26 @@ export class BindingController {
     if (template === undefined || template.metadata.deletionTimestamp !== undefined) {
       this.outcomes.delete(key);
       this.dependencyRelease.delete(key);
+      this.lost.forget(key);
       this.noteDependencies(key, undefined);
       // The garbage collector removes the binding too, but may take a discovery period to notice a new CRD; deleting it ourselves starts cleanup at once.
       // Intent: the template (seen gone on a synced informer) is deleted.
       for (const b of [current, legacy]) if (gone && b !== undefined && b.metadata.deletionTimestamp === undefined) await this.deleteBinding(bindingPath(b));
       return undefined;
     }
-    const match = claimPolicy(template, this.caches.allPolicies(), existing === undefined ? undefined : bindingPolicyId(existing));
+    // Made again after a deletion without intent: from the binding as it was, if this process saw it go.
+    if (current !== undefined) this.lost.forget(key);
+    const before = existing ?? this.lost.of(key, template.metadata.uid);
+    const match = claimPolicy(template, this.caches.allPolicies(), before === undefined ? undefined : bindingPolicyId(before));
     const dependenciesFailed = this.noteDependencies(key, this.deps.follows(key, match?.policy.spec.propagateDeps === true) ? template : undefined);
     // Any kind can be a dependency; only a kind some parent refers to, or an object something required, needs the look.
-    const requiredBy = (existing?.spec.requiredBy ?? []).length > 0 || this.deps.refersToKind(ref) ? this.deps.requiredBy(template, existing) : [];
+    const requiredBy = (before?.spec.requiredBy ?? []).length > 0 || this.deps.refersToKind(ref) ? this.deps.requiredBy(template, before) : [];
     if (match === undefined && requiredBy.length === 0) return this.unclaimed(key, path, existing, current, legacy);
     this.dependencyRelease.delete(key);
     const placed = placeTemplate({
       template,
       policy: match?.policy,
-      existing: this.caches.bindingEntries.complete(existing), // every cluster's entry (issue 25)
+      existing: this.caches.bindingEntries.complete(before), // every cluster's entry (issue 25)
       live: this.caches.placeableClusters(),
       requireAcceptance: this.requireAcceptance,
       now: this.now(),

@@ -1,7 +1,7 @@
 // What propagateDeps parents need (issue 21: their kind's InterpretDependency), and which parents
 // need a given object: the binding controller's dependency side, over the dependency index, the
 // template caches and the bindings. No writes: the controller requeues and binds.
-import type { KubeObject, ResourceBinding } from "../../shared/api/types.ts";
+import { type KubeObject, LABELS, type ResourceBinding } from "../../shared/api/types.ts";
 import type { InterpreterRegistry } from "../../shared/interpreter/registry.ts";
 import { parseWorkKey, templateKey, templateKeyOfBinding } from "../../shared/work-key.ts";
 import type { Caches } from "../caches/caches.ts";
@@ -9,6 +9,7 @@ import { isCurrentBinding, type RequiredBy } from "../scheduling/binding-spec.ts
 import { parentRequires, requiredClusters, resolveDependencies } from "./dependencies.ts";
 import { DependencyIndex, type ParentRefs } from "./dependency-index.ts";
 import type { KindRef, TemplateInformers } from "./template-informers.ts";
+import { keepsEntry, parentOfBindingName, type UnboundParent } from "./unbound-parent.ts";
 
 export class DependencyTracker {
   private readonly deps: DependencyIndex;
@@ -79,7 +80,15 @@ export class DependencyTracker {
     const requiredBefore = new Map((existing?.spec.requiredBy ?? []).map((r) => [r.name, r]));
     const depKey = templateKey(dep);
     const needs: RequiredBy[] = [];
+    /** The bindings that stand (not being deleted) under the names the dependency was required by, and those being deleted. */
+    const standing = new Set<string>();
+    const deleting = new Map<string, ResourceBinding>();
     for (const b of this.caches.bindings.list(dep.metadata.namespace)) {
+      const named = b.metadata.name ?? "";
+      if (requiredBefore.has(named)) {
+        if (b.metadata.deletionTimestamp === undefined) standing.add(named);
+        else deleting.set(named, b);
+      }
       const holdsOnly = b.spec.propagateDeps !== true;
       const before = requiredBefore.get(b.metadata.name ?? "");
       if (b.metadata.deletionTimestamp !== undefined || (holdsOnly && before === undefined)) continue;
@@ -102,7 +111,31 @@ export class DependencyTracker {
       if (clusters === undefined) continue;
       needs.push({ name: parentBinding.name, clusters, ...(b.spec.conflictResolution ? { conflictResolution: b.spec.conflictResolution } : {}) });
     }
+    // A parent whose binding is missing or deleted by hand still runs where it ran: its entry stays as it was (unbound-parent.ts).
+    for (const [name, before] of requiredBefore) {
+      if (standing.has(name) || needs.some((n) => n.name === name)) continue;
+      if (keepsEntry(this.unboundParent(name, deleting.get(name), dep))) needs.push(before);
+    }
     return needs;
+  }
+
+  /** What is known of the parent under a binding name that no standing binding has (`deleting`: its binding, being deleted). */
+  private unboundParent(name: string, deleting: ResourceBinding | undefined, dep: KubeObject): UnboundParent {
+    let ref: { apiVersion: string; kind: string; namespace?: string; name: string };
+    if (deleting !== undefined) {
+      // Released on purpose (no workload requires it): the parent let go.
+      if (deleting.metadata.annotations?.[LABELS.releasedBecause] !== undefined) return { state: "gone" };
+      ref = parseWorkKey(templateKeyOfBinding(deleting));
+    } else {
+      const found = dep.metadata.namespace === undefined ? undefined : parentOfBindingName(name, this.templates.kinds());
+      if (found === undefined) return { state: "unknown" };
+      ref = { apiVersion: found.kind.apiVersion, kind: found.kind.kind, namespace: dep.metadata.namespace, name: found.name };
+    }
+    if (!this.templates.watching(ref)) return { state: "unknown" };
+    const parent = this.templates.get(ref);
+    if (parent === undefined || parent.metadata.deletionTimestamp !== undefined) return { state: "gone" };
+    const got = this.deps.refsOf(templateKey(parent), parent, this.interpreters.for(parent));
+    return { state: "lives", refers: parentRequires({ refs: got.refs, settled: got.interpreterFailed === undefined }, dep, true) };
   }
 
   /** The template keys references name, from the template caches. */

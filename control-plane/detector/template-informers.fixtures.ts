@@ -12,6 +12,7 @@ export function fakeTemplates(templates: KubeObject[]): TemplateInformers {
     synced: true,
     get: (ref: WorkRef) => byKey.get(workKey(ref)),
     watching: () => true,
+    kinds: () => [...new Map(templates.map((t) => [`${t.apiVersion}|${t.kind}`, { apiVersion: t.apiVersion, kind: t.kind }])).values()],
     list: (k: KindRef) => templates.filter((t) => t.apiVersion === k.apiVersion && t.kind === k.kind),
     resource: () => undefined,
     stop: () => {},

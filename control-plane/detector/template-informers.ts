@@ -95,6 +95,11 @@ export class TemplateInformers {
     return this.informers.get(kindId(k))?.synced ?? false;
   }
 
+  /** The kinds watched, whose caches are synced. */
+  kinds(): KindRef[] {
+    return [...this.informers.values()].filter((i) => i.synced).map((i) => ({ apiVersion: i.resource.apiVersion, kind: i.resource.kind }));
+  }
+
   /** Every template of a kind, or of a kind in one namespace (empty when it is not watched). */
   list(k: KindRef, namespace?: string): KubeObject[] {
     return this.informers.get(kindId(k))?.list(namespace) ?? [];

@@ -345,6 +345,19 @@ describe("placeTemplate: a placement not decided is marked unknown (flotilla.dev
     assert.equal(unknownOf(placeWeb(made.desired, () => "exceeded")), "QuotaExceeded");
     assert.equal(unknownOf(placeWeb(made.desired, () => undefined)), undefined);
   });
+  it("a policy that cannot be scheduled (an error) keeps the clusters: undecided stays undecided, a new template is marked ScheduleFailed", () => {
+    const impossible: PropagationPolicy = { ...webPolicy, spec: { ...webPolicy.spec, placement: { ...webPolicy.spec.placement, spreadConstraints: [{ spreadByField: "cluster", minGroups: 3, maxGroups: 3 }] } } };
+    const place = (existing: ResourceBinding | undefined, guard: QuotaGuard) =>
+      placeTemplate({ template: web, policy: impossible, existing, live: [ready("member1"), ready("member2")], requireAcceptance: false, now: 0, evictionPeriodMs: 0, requiredBy: [], interpreter: NATIVE_INTERPRETERS.for(web), quotaGuard: guard });
+    const made = placeWeb(undefined, () => "exceeded");
+    assert.ok("desired" in made);
+    const failed = place(made.desired, () => undefined);
+    assert.ok("desired" in failed);
+    assert.deepEqual(failed.desired.spec.clusters, []);
+    assert.equal(unknownOf(failed), "QuotaExceeded", "room in the quota, but no schedule: still undecided");
+    assert.equal(unknownOf(place(undefined, () => undefined)), "ScheduleFailed");
+    assert.equal(unknownOf(place(onMember1(), () => undefined)), undefined, "an earlier binding's clusters were decided");
+  });
   it("past a quota with an earlier binding: the clusters it keeps were decided, nothing is marked", () => {
     assert.equal(unknownOf(placeWeb(onMember1(), () => "exceeded")), undefined);
   });

@@ -90,6 +90,7 @@ export function placeTemplate(input: PlacementInput): Placed {
     let evictions: GracefulEvictionTask[] = [];
     let moves: ReplicaMove[] = [];
     let out: Omit<Extract<Placed, { desired: ResourceBinding }>, "desired"> = {};
+    let schedulingFailed = false;
     const fresh = input.freshTrigger !== undefined;
     if (policy !== undefined) {
       const status = existing?.status?.aggregatedStatus ?? [];
@@ -110,6 +111,7 @@ export function placeTemplate(input: PlacementInput): Placed {
       const scheduleOn = (live: Cluster[]) => scheduleTemplate(template, policy, admitted(live), previousTargets(existing), interpreter, plan.caps, fresh);
       const failover = failoverPlacement({ policy, existing, live: input.live, now: input.now, evictionPeriodMs: input.evictionPeriodMs, schedule: scheduleOn, ...(input.unhealthySince ? { unhealthySince: input.unhealthySince } : {}) });
       const { schedule } = failover;
+      schedulingFailed = schedule.error !== undefined;
       const placed = failover.after(placementAfter({ schedule, existing: failover.existing, policy, live: input.live, now: input.now, evictionPeriodMs: input.evictionPeriodMs, ...(input.availableSince ? { availableSince: input.availableSince } : {}) }));
       const moved = holdMoved(placed.targets, schedule.unplaced, plan.moves.filter((m) => ready.has(m.fromCluster)), status);
       moves = moved.moves;
@@ -130,7 +132,8 @@ export function placeTemplate(input: PlacementInput): Placed {
     if (priority !== undefined) desired.spec.schedulePriority = { priority };
     // Past a quota: the clusters keep what they run, nothing more is placed, the binding says why.
     const quotaExceeded = policy === undefined ? undefined : input.quotaGuard?.(template, existing, desired);
-    let unknown: string | undefined;
+    // A policy that cannot be scheduled (an error) keeps the clusters the binding has: still undecided, if they were.
+    let unknown = policy !== undefined && schedulingFailed ? unknownWhileKept(existing, "ScheduleFailed") : undefined;
     if (quotaExceeded !== undefined) {
       desired.spec.clusters = existing?.spec.clusters ?? [];
       unknown = unknownWhileKept(existing, "QuotaExceeded");

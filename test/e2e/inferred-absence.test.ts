@@ -17,7 +17,7 @@ interface Obj {
   metadata: { name: string; uid: string; labels?: Record<string, string>; annotations?: Record<string, string>; finalizers?: string[]; ownerReferences?: unknown[] };
   spec?: Record<string, unknown>;
 }
-type Binding = BindingJson & { metadata: { labels?: Record<string, string>; annotations?: Record<string, string>; uid?: string; deletionTimestamp?: string }; spec: { resource: { apiVersion: string; uid?: string } } };
+type Binding = BindingJson & { metadata: { labels?: Record<string, string>; annotations?: Record<string, string>; uid?: string; deletionTimestamp?: string }; spec: { resource: { apiVersion: string; uid?: string }; requiredBy?: { name: string; clusters?: string[] }[] } };
 
 /** A namespaced CRD `Widget` in the given group. */
 const widgetCrd = (group: string) =>
@@ -124,7 +124,7 @@ describe("no inferred absence deletes what runs", () => {
     }
   });
 
-  it("a binding deleted by hand while its policy is held is made again with no cluster decided: no member removes the workload, even at its agent's next Hello", async () => {
+  it("a binding deleted by hand while its policy is held is made again as it was; one lost unseen names no cluster decided: no member removes the workload, even at its agent's next Hello", async () => {
     await apply(fleet.control, configMap("waits"));
     await apply(fleet.control, pp("waits", [{ apiVersion: "v1", kind: "ConfigMap", name: "waits" }]));
     const before = await placed("cm", "waits");
@@ -133,20 +133,36 @@ describe("no inferred absence deletes what runs", () => {
     await apply(fleet.control, pp("waits", [{ apiVersion: "v1", kind: "ConfigMap", name: "waits" }], { dependentOverrides: ["waits-op"] }));
     const held = await eventually("the policy held", () => binding("waits-configmap"), (b) => condition(b, "Scheduled")?.reason === "DependentOverridesMissing");
     assert.equal(held.spec.clusters.length, 2, "a held policy keeps the binding's clusters");
-    // Deleted by hand while held: made again with nothing to build on, so its clusters are not a decision.
+    const agentsRestarted = async () => {
+      // Each Hello lists the ConfigMap: judged against the binding as it is now.
+      for (const m of [m1, m2]) {
+        await flotilla.stopAgent(m.name);
+        await flotilla.startAgent(m.name);
+      }
+      await eventually("both agents back", () => flotilla.controlPlaneMetrics(), (x) => x.flotilla_connected_agents === 2);
+      await sleep(3000);
+    };
+
+    // Deleted by hand while the control plane watches: made again from the binding as it was.
     await kubectl(fleet.control, ["delete", "rb", "-n", NS, "waits-configmap"]);
     const again = await eventually("the binding made again", () => binding("waits-configmap"), (b) => b.metadata.uid !== held.metadata.uid);
-    assert.deepEqual(again.spec.clusters, [], "no cluster decided while held");
-    assert.equal(again.metadata.annotations?.["flotilla.dev/placement-unknown"], "DependentOverridesMissing");
-    // Both agents start again: each Hello lists the ConfigMap its binding does not name.
-    for (const m of [m1, m2]) {
-      await flotilla.stopAgent(m.name);
-      await flotilla.startAgent(m.name);
-    }
-    await eventually("both agents back", () => flotilla.controlPlaneMetrics(), (x) => x.flotilla_connected_agents === 2);
-    await sleep(3000);
+    assert.deepEqual(again.spec.clusters.map((c) => c.name).sort(), ["member1", "member2"], "made again as it was");
+    assert.equal(again.metadata.annotations?.["flotilla.dev/placement-unknown"], undefined);
+    await agentsRestarted();
+    assert.deepEqual(await uids("cm", "waits"), before, "the member objects are the same ones");
+
+    // Lost where no control plane saw it go (as in a restore): made again from nothing, while held.
+    await flotilla.stopControlPlane();
+    await kubectl(fleet.control, ["patch", "rb", "-n", NS, "waits-configmap", "--type=merge", "-p", JSON.stringify({ metadata: { finalizers: null } })]);
+    await kubectl(fleet.control, ["delete", "rb", "-n", NS, "waits-configmap"]);
+    await flotilla.startControlPlane();
+    const lost = await eventually("the binding made again from nothing", () => binding("waits-configmap"), (b) => b.metadata.uid !== again.metadata.uid);
+    assert.deepEqual(lost.spec.clusters, [], "no cluster decided while held");
+    assert.equal(lost.metadata.annotations?.["flotilla.dev/placement-unknown"], "DependentOverridesMissing");
+    await agentsRestarted();
     assert.deepEqual(await uids("cm", "waits"), before, "before: each Hello judged PlacementChanged and the agents removed it");
     assert.deepEqual([deletions(await flotilla.agentMetrics("member1")), deletions(await flotilla.agentMetrics("member2"))], [{}, {}], "no agent deleted anything");
+
     // The OverridePolicy comes: the hold ends, the policy places the template where it runs, the annotation goes.
     await apply(fleet.control, JSON.stringify({ apiVersion: "flotilla.dev/v1alpha1", kind: "OverridePolicy", metadata: { name: "waits-op", namespace: NS }, spec: { resourceSelectors: [{ apiVersion: "v1", kind: "ConfigMap", name: "waits" }], overrideRules: [] } }));
     const decided = await eventually("placed again", () => binding("waits-configmap"), (b) => b.spec.clusters.length === 2);
@@ -177,6 +193,18 @@ describe("no inferred absence deletes what runs", () => {
     assert.deepEqual(await uids("cm", "parent-conf"), before, "the dependency is the same object in both members");
     assert.deepEqual(await uids("deploy", "parent"), parent, "and so is the parent");
     assert.ok(await binding("parent-conf-configmap"), "the dependency's binding stays");
+    assert.deepEqual([deletions(await flotilla.agentMetrics("member1")), deletions(await flotilla.agentMetrics("member2"))], deletes, "no agent deleted anything");
+
+    // Its policy deleted (it keeps its placement), then its binding deleted by hand: no policy claims
+    // it, so it is not made again, and the workload runs on unmanaged; what it mounts stays with it.
+    await kubectl(fleet.control, ["delete", "propagationpolicy", "-n", NS, "parent"]);
+    await eventually("the parent unclaimed", () => binding("parent-deployment"), (b) => condition(b, "Scheduled")?.reason === "NoPolicyClaims");
+    await kubectl(fleet.control, ["delete", "rb", "-n", NS, "parent-deployment"]);
+    await eventually("the parent's binding gone", () => binding("parent-deployment").then((b) => (b === undefined ? "gone" : undefined)), () => true);
+    await sleep(RELEASE_GRACE_MS + 3_000);
+    assert.deepEqual(await uids("cm", "parent-conf"), before, "before: the dependency was released, and both members removed it under the running workload");
+    assert.deepEqual(await uids("deploy", "parent"), parent, "the workload runs on");
+    assert.deepEqual((await binding("parent-conf-configmap"))?.spec.requiredBy?.map((r) => r.name), ["parent-deployment"], "still required by the parent");
     assert.deepEqual([deletions(await flotilla.agentMetrics("member1")), deletions(await flotilla.agentMetrics("member2"))], deletes, "no agent deleted anything");
   });
 
