@@ -259,7 +259,7 @@ const valid: Fixture[] = [
     clusters: [{ name: "member1" }, { name: "member2" }],
     conflictResolution: "Abort",
     requiredBy: [
-      { name: "web-deployment", clusters: ["member1"] },
+      { name: "web-deployment", clusters: ["member1"], resource: { apiVersion: "apps/v1", kind: "Deployment", namespace: NS, name: "web" } },
       { name: "api-deployment", clusters: ["member1", "member2"] },
     ],
   }),

@@ -68,6 +68,18 @@ describe("BindingIndex", () => {
     assert.deepEqual(index.kinds(), []);
   });
 
+  it("kinds: a dependency's requiredBy names its parents' templates, whose kind stays watched while it does (its parent's binding may be missing)", () => {
+    const index = new BindingIndex();
+    const parent = { apiVersion: "argoproj.io/v1alpha1", kind: "Rollout", namespace: "default", name: "web" };
+    const dep = bindingOf({ name: "conf", targets: ["m1"] });
+    const needed = { ...dep, spec: { ...dep.spec, requiredBy: [{ name: "web-rollout-1a2b3c4d", clusters: ["m1"], resource: parent }, { name: "old-entry", clusters: ["m1"] }] } };
+    index.set(needed);
+    assert.deepEqual(index.kinds(), [{ apiVersion: "apps/v1", kind: "Deployment" }, { apiVersion: "argoproj.io/v1alpha1", kind: "Rollout" }]);
+    assert.deepEqual(index.ofKind({ apiVersion: "argoproj.io/v1alpha1", kind: "Rollout" }), [keyOf("conf")], "the dependency is looked at again when its parent's kind is watched");
+    index.set({ ...needed, spec: { ...needed.spec, requiredBy: [] } });
+    assert.deepEqual(index.kinds(), [{ apiVersion: "apps/v1", kind: "Deployment" }], "no longer named");
+  });
+
   it("statusOnly: an update that changed nothing but the status", () => {
     const index = new BindingIndex();
     const b = bindingOf({ name: "a", targets: ["m1"] });

@@ -42,7 +42,8 @@ interface Filed {
   evicting: string[];
   reporting: string[];
   policy: string | undefined;
-  kind: string;
+  /** Its template's kind, and those of the templates its requiredBy names (a dependency's parents: watched while it names them). */
+  kinds: string[];
   /** What besides status the binding says (see nonStatusVersion). */
   version: string;
   /** The last set() changed its status only. */
@@ -75,13 +76,13 @@ export class BindingIndex {
     this.unfile(key);
     const filed: Filed = {
       version,
-      statusOnly, binding: b, targets: [...new Set(targetsOf(b))], evicting: [...new Set(evictingOf(b))], reporting: [...new Set(reportingOf(b))], policy: bindingPolicyId(b), kind: kindId(b.spec.resource) };
+      statusOnly, binding: b, targets: [...new Set(targetsOf(b))], evicting: [...new Set(evictingOf(b))], reporting: [...new Set(reportingOf(b))], policy: bindingPolicyId(b), kinds: kindsOf(b) };
     this.byKey.set(key, filed);
     for (const c of filed.targets) file(this.byTarget, c, key);
     for (const c of filed.evicting) file(this.byEvicting, c, key);
     for (const c of filed.reporting) file(this.byReporting, c, key);
     if (filed.policy !== undefined) file(this.byPolicy, filed.policy, key);
-    if (file(this.byKind, filed.kind, key)) this.kindsChanged++;
+    for (const k of filed.kinds) if (file(this.byKind, k, key)) this.kindsChanged++;
   }
 
   /** A binding was deleted. */
@@ -137,7 +138,7 @@ export class BindingIndex {
     return [...(this.byPolicy.get(policy) ?? [])];
   }
 
-  /** The kinds some binding references. */
+  /** The kinds some binding references: its template's, or (a dependency's) a parent's its requiredBy names. */
   kinds(): BindingKind[] {
     return [...this.byKind.keys()].map((id) => {
       const [apiVersion = "", kind = ""] = id.split("|");
@@ -145,7 +146,7 @@ export class BindingIndex {
     });
   }
 
-  /** Keys of the bindings of a kind. */
+  /** Keys of the bindings of a kind: its templates', and the dependencies whose requiredBy names one. */
   ofKind(k: BindingKind): string[] {
     return [...(this.byKind.get(kindId(k)) ?? [])];
   }
@@ -163,8 +164,13 @@ export class BindingIndex {
     for (const c of filed.evicting) unfile(this.byEvicting, c, key);
     for (const c of filed.reporting) unfile(this.byReporting, c, key);
     if (filed.policy !== undefined) unfile(this.byPolicy, filed.policy, key);
-    if (unfile(this.byKind, filed.kind, key)) this.kindsChanged++;
+    for (const k of filed.kinds) if (unfile(this.byKind, k, key)) this.kindsChanged++;
   }
+}
+
+/** The binding's template's kind, and its requiredBy's templates' kinds, once each. */
+function kindsOf(b: ResourceBinding): string[] {
+  return [...new Set([kindId(b.spec.resource), ...(b.spec.requiredBy ?? []).flatMap((r) => (r.resource === undefined ? [] : [kindId(r.resource)]))])];
 }
 
 /** A binding whose resource does not make a key is not indexed (nothing could look it up). */

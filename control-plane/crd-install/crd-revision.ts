@@ -8,10 +8,10 @@
 export const CRD_REVISION_ANNOTATION = "flotilla.dev/crd-revision";
 
 /** The revision the files in control-plane/crds/ have. */
-export const CRD_REVISION = 13;
+export const CRD_REVISION = 14;
 
 /** SHA-256 over the CRD files (name, NUL, contents, NUL, in name order) at CRD_REVISION. */
-export const CRD_FILES_SHA256 = "9e0a415c7bf56343e728397e6755eb1d4d53331c615b82bc0eea21e801fa80f1";
+export const CRD_FILES_SHA256 = "7db548d0f4d85be2f2f3c004a8777381c4e79a738c991b960479ec6c0f08e2e3";
 
 /** The API groups that are Flotilla's own; a CRD of any other group is an API other projects install too. */
 export const OWN_GROUPS: readonly string[] = ["flotilla.dev", "multiclusterdns.flotilla.dev"];

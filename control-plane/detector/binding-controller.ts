@@ -113,8 +113,8 @@ export class BindingController {
     const bindingChanged = (b: ResourceBinding) => this.controller.enqueue(templateKeyOfBinding(b));
     // A binding under a legacy name (an earlier version's) is moved as soon as it is seen; one that asks for a fresh reschedule gets it.
     const legacyChanged = (b: ResourceBinding) => (!isCurrentBinding(b) || this.fresh.due(templateKeyOfBinding(b), b)) && bindingChanged(b);
-    const bindingGone = (b: ResourceBinding) => this.lost.deleted(templateKeyOfBinding(b), b) === undefined && bindingChanged(b);
-    for (const inf of [this.caches.bindings, this.caches.clusterBindings]) inf.on({ add: legacyChanged, update: legacyChanged, delete: bindingGone });
+    for (const inf of [this.caches.bindings, this.caches.clusterBindings]) inf.on({ add: legacyChanged, update: legacyChanged, delete: bindingChanged });
+    this.lost.follow([this.caches.bindings, this.caches.clusterBindings], (key) => this.templates.get(parseWorkKey(key)));
     // A parent's dependencies follow its binding: where it goes, and whether it still exists. Only what a dependency's binding is made of counts: a parent's status writes change nothing.
     const parentChanged = (b: ResourceBinding, gone: boolean) => {
       const parentKey = templateKeyOfBinding(b);
@@ -181,7 +181,7 @@ export class BindingController {
     if (template === undefined || template.metadata.deletionTimestamp !== undefined) {
       this.outcomes.delete(key);
       this.dependencyRelease.delete(key);
-      this.lost.forget(key);
+      if (gone || template !== undefined) this.lost.forget(key); // not while its kind has not listed
       this.noteDependencies(key, undefined);
       // The garbage collector removes the binding too, but may take a discovery period to notice a new CRD; deleting it ourselves starts cleanup at once.
       // Intent: the template (seen gone on a synced informer) is deleted.

@@ -3,13 +3,13 @@
 // template caches and the bindings. No writes: the controller requeues and binds.
 import { type KubeObject, LABELS, type ResourceBinding } from "../../shared/api/types.ts";
 import type { InterpreterRegistry } from "../../shared/interpreter/registry.ts";
-import { parseWorkKey, templateKey, templateKeyOfBinding } from "../../shared/work-key.ts";
+import { parseWorkKey, templateKey, templateKeyOfBinding, type WorkRef } from "../../shared/work-key.ts";
 import type { Caches } from "../caches/caches.ts";
 import { isCurrentBinding, type RequiredBy } from "../scheduling/binding-spec.ts";
 import { parentRequires, requiredClusters, resolveDependencies } from "./dependencies.ts";
 import { DependencyIndex, type ParentRefs } from "./dependency-index.ts";
 import type { KindRef, TemplateInformers } from "./template-informers.ts";
-import { keepsEntry, parentOfBindingName, type UnboundParent } from "./unbound-parent.ts";
+import { keepsEntry, parentsOfBindingName, type UnboundParent } from "./unbound-parent.ts";
 
 export class DependencyTracker {
   private readonly deps: DependencyIndex;
@@ -109,33 +109,45 @@ export class DependencyTracker {
       const parentBinding = { name: b.metadata.name ?? "", propagateDeps: !holdsOnly, clusters: b.spec.clusters.map((c) => c.name) };
       const clusters = requiredClusters(parentBinding, before, parentRequires(refs, dep, before !== undefined));
       if (clusters === undefined) continue;
-      needs.push({ name: parentBinding.name, clusters, ...(b.spec.conflictResolution ? { conflictResolution: b.spec.conflictResolution } : {}) });
+      // The entry names the parent's template too: found by it while its binding is missing, and its kind stays watched.
+      needs.push({ name: parentBinding.name, clusters, ...(b.spec.conflictResolution ? { conflictResolution: b.spec.conflictResolution } : {}), resource: parentRef });
     }
     // A parent whose binding is missing or deleted by hand still runs where it ran: its entry stays as it was (unbound-parent.ts).
+    const counted = new Set(needs.map((n) => n.name));
     for (const [name, before] of requiredBefore) {
-      if (standing.has(name) || needs.some((n) => n.name === name)) continue;
-      if (keepsEntry(this.unboundParent(name, deleting.get(name), dep))) needs.push(before);
+      if (standing.has(name) || counted.has(name)) continue;
+      const { parent, ref } = this.unboundParent(before, deleting.get(name), dep);
+      if (keepsEntry(parent)) needs.push(before.resource === undefined && ref !== undefined ? { ...before, resource: ref } : before);
     }
     return needs;
   }
 
-  /** What is known of the parent under a binding name that no standing binding has (`deleting`: its binding, being deleted). */
-  private unboundParent(name: string, deleting: ResourceBinding | undefined, dep: KubeObject): UnboundParent {
-    let ref: { apiVersion: string; kind: string; namespace?: string; name: string };
-    if (deleting !== undefined) {
-      // Released on purpose (no workload requires it): the parent let go.
-      if (deleting.metadata.annotations?.[LABELS.releasedBecause] !== undefined) return { state: "gone" };
-      ref = parseWorkKey(templateKeyOfBinding(deleting));
-    } else {
-      const found = dep.metadata.namespace === undefined ? undefined : parentOfBindingName(name, this.templates.kinds());
-      if (found === undefined) return { state: "unknown" };
-      ref = { apiVersion: found.kind.apiVersion, kind: found.kind.kind, namespace: dep.metadata.namespace, name: found.name };
+  /** What is known of the parent of an entry that no standing binding has (`deleting`: its binding, being deleted), and its template's ref when it lives. */
+  private unboundParent(before: RequiredBy, deleting: ResourceBinding | undefined, dep: KubeObject): { parent: UnboundParent; ref?: WorkRef } {
+    // Released on purpose (no workload requires it): the parent let go.
+    if (deleting?.metadata.annotations?.[LABELS.releasedBecause] !== undefined) return { parent: { state: "gone" } };
+    const namespace = dep.metadata.namespace;
+    const candidates: WorkRef[] =
+      deleting !== undefined
+        ? [parseWorkKey(templateKeyOfBinding(deleting))]
+        : before.resource !== undefined
+          ? [before.resource]
+          : namespace === undefined
+            ? []
+            : parentsOfBindingName(before.name, this.templates.kinds()).map((f) => ({ apiVersion: f.kind.apiVersion, kind: f.kind.kind, namespace, name: f.name }));
+    // Gone only when every candidate's kind is watched and none lives; a kind not watched (yet) cannot tell.
+    let unknown = candidates.length === 0;
+    for (const ref of candidates) {
+      if (!this.templates.watching(ref)) {
+        unknown = true;
+        continue;
+      }
+      const parent = this.templates.get(ref);
+      if (parent === undefined || parent.metadata.deletionTimestamp !== undefined) continue;
+      const got = this.deps.refsOf(templateKey(parent), parent, this.interpreters.for(parent));
+      return { parent: { state: "lives", refers: parentRequires({ refs: got.refs, settled: got.interpreterFailed === undefined }, dep, true) }, ref };
     }
-    if (!this.templates.watching(ref)) return { state: "unknown" };
-    const parent = this.templates.get(ref);
-    if (parent === undefined || parent.metadata.deletionTimestamp !== undefined) return { state: "gone" };
-    const got = this.deps.refsOf(templateKey(parent), parent, this.interpreters.for(parent));
-    return { state: "lives", refers: parentRequires({ refs: got.refs, settled: got.interpreterFailed === undefined }, dep, true) };
+    return { parent: unknown ? { state: "unknown" } : { state: "gone" } };
   }
 
   /** The template keys references name, from the template caches. */

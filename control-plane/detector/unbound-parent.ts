@@ -16,20 +16,22 @@ export function keepsEntry(parent: UnboundParent): boolean {
 }
 
 /**
- * The parent a binding of that name would bind, among the watched kinds (`kinds`), as a kind and a
- * name: the kind whose binding names end as this one does (`<name>-<kind>`, and the group's digest
- * for a group with a dot). Undefined when no watched kind fits, or the name was shortened (a hash
- * ends it): the parent cannot be told then.
+ * The parents a binding of that name could bind, among the watched kinds (`kinds`), as a kind and
+ * a name: every kind whose binding names end as this one does (`<name>-<kind>`, and the group's
+ * digest for a group with a dot; two groups without a dot share a suffix). For an entry written
+ * before entries named their template (BindingSnapshot.resource). None when no watched kind fits,
+ * or the name was shortened (a hash ends it): the parent cannot be told then.
  */
-export function parentOfBindingName(name: string, kinds: readonly KindRef[]): { kind: KindRef; name: string } | undefined {
+export function parentsOfBindingName(name: string, kinds: readonly KindRef[]): { kind: KindRef; name: string }[] {
+  const out: { kind: KindRef; name: string }[] = [];
   for (const kind of kinds) {
     // The suffix bindingName gives every object of this kind: what follows a one-letter name.
     const suffix = bindingName({ apiVersion: kind.apiVersion, kind: kind.kind, name: "x" }).slice(1);
     if (name.length > suffix.length && name.endsWith(suffix)) {
       const parent = name.slice(0, -suffix.length);
       // Only a name bindingName gives back (not one it shortened).
-      if (bindingName({ apiVersion: kind.apiVersion, kind: kind.kind, name: parent }) === name) return { kind, name: parent };
+      if (bindingName({ apiVersion: kind.apiVersion, kind: kind.kind, name: parent }) === name) out.push({ kind, name: parent });
     }
   }
-  return undefined;
+  return out;
 }

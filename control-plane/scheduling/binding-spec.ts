@@ -152,7 +152,7 @@ export function desiredBinding(
   const spec: PropagationSpec = policy?.spec ?? { resourceSelectors: [], conflictResolution: requiredBy.every((r) => r.conflictResolution === "Overwrite") ? "Overwrite" : "Abort" };
   const needs: BindingSnapshot[] = [...requiredBy]
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
-    .map((r) => ({ name: r.name, clusters: [...(r.clusters ?? [])].sort() }));
+    .map((r) => ({ name: r.name, clusters: [...(r.clusters ?? [])].sort(), ...(r.resource === undefined ? {} : { resource: templateRef(r.resource) }) }));
   return {
     apiVersion: API_VERSION,
     kind: namespaced ? "ResourceBinding" : "ClusterResourceBinding",
@@ -258,4 +258,9 @@ export function bindingUpToDate(existing: ResourceBinding, desired: ResourceBind
  */
 export function controllerReference(owner: KubeObject): OwnerReference {
   return { apiVersion: owner.apiVersion, kind: owner.kind, name: owner.metadata.name ?? "", uid: owner.metadata.uid ?? "", controller: true, blockOwnerDeletion: true };
+}
+
+/** A template's reference as a dependency's requiredBy entry names it: only its identifying fields, the namespace only when it has one. */
+function templateRef(r: { apiVersion: string; kind: string; namespace?: string; name: string }): NonNullable<BindingSnapshot["resource"]> {
+  return { apiVersion: r.apiVersion, kind: r.kind, ...(r.namespace ? { namespace: r.namespace } : {}), name: r.name };
 }

@@ -509,6 +509,11 @@ export interface GracefulEvictionTask {
 export interface BindingSnapshot {
   name: string;
   clusters?: string[];
+  /**
+   * The template that binding binds (beyond Karmada): found by it even while that binding is
+   * missing, and its kind stays watched while a dependency names it (detector/unbound-parent.ts).
+   */
+  resource?: { apiVersion: string; kind: string; namespace?: string; name: string };
 }
 
 /** Per-cluster status words (KubeFed's), empty when the cluster is as desired. */

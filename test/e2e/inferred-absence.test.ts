@@ -17,7 +17,7 @@ interface Obj {
   metadata: { name: string; uid: string; labels?: Record<string, string>; annotations?: Record<string, string>; finalizers?: string[]; ownerReferences?: unknown[] };
   spec?: Record<string, unknown>;
 }
-type Binding = BindingJson & { metadata: { labels?: Record<string, string>; annotations?: Record<string, string>; uid?: string; deletionTimestamp?: string }; spec: { resource: { apiVersion: string; uid?: string }; requiredBy?: { name: string; clusters?: string[] }[] } };
+type Binding = BindingJson & { metadata: { labels?: Record<string, string>; annotations?: Record<string, string>; uid?: string; deletionTimestamp?: string }; spec: { resource: { apiVersion: string; uid?: string }; requiredBy?: { name: string; clusters?: string[]; resource?: { kind: string; name: string } }[] } };
 
 /** A namespaced CRD `Widget` in the given group. */
 const widgetCrd = (group: string) =>
@@ -204,8 +204,15 @@ describe("no inferred absence deletes what runs", () => {
     await sleep(RELEASE_GRACE_MS + 3_000);
     assert.deepEqual(await uids("cm", "parent-conf"), before, "before: the dependency was released, and both members removed it under the running workload");
     assert.deepEqual(await uids("deploy", "parent"), parent, "the workload runs on");
-    assert.deepEqual((await binding("parent-conf-configmap"))?.spec.requiredBy?.map((r) => r.name), ["parent-deployment"], "still required by the parent");
+    const kept = await binding("parent-conf-configmap");
+    assert.deepEqual(kept?.spec.requiredBy?.map((r) => [r.name, r.resource?.kind, r.resource?.name]), [["parent-deployment", "Deployment", "parent"]], "still required by the parent, named");
     assert.deepEqual([deletions(await flotilla.agentMetrics("member1")), deletions(await flotilla.agentMetrics("member2"))], deletes, "no agent deleted anything");
+
+    // The workload's template deleted: intent. It goes, and what it mounted goes after it (its kind stays watched while the ConfigMap's binding names it).
+    await kubectl(fleet.control, ["delete", "deploy", "-n", NS, "parent"]);
+    for (const [resource, name] of [["deploy", "parent"], ["cm", "parent-conf"]] as const) {
+      for (const m of [m1, m2]) await eventually(`${name} gone from ${m.name}`, () => member(m, resource, name).then((o) => (o === undefined ? "gone" : undefined)), (v) => v === "gone", 30_000);
+    }
   });
 
   it("a deleted policy keeps the last placement and says so; the policy made again claims it, nothing changes in the members", async () => {

@@ -16,7 +16,7 @@ interface ObjectJson {
 
 type Binding = BindingJson & {
   metadata: { generation: number };
-  spec: { requiredBy?: { name: string; clusters?: string[] }[] };
+  spec: { requiredBy?: { name: string; clusters?: string[]; resource?: { apiVersion: string; kind: string; namespace?: string; name: string } }[] };
   status?: { schedulerObservedAffinityName?: string };
 };
 
@@ -183,7 +183,7 @@ describe("Placement: cluster groups, spread, rescheduling, dependencies, preserv
       await eventually(`Secret in ${m.name}`, () => getJson<ObjectJson>(m, ["secret", "-n", NS, "web-creds"]), () => true);
     }
     const dep = await eventually("dependency binding", binding("web-conf-configmap"), (b) => targets(b) === "member1 member2");
-    assert.deepEqual(dep.spec.requiredBy, [{ name: "deps-deployment", clusters: ["member1", "member2"] }]);
+    assert.deepEqual(dep.spec.requiredBy, [{ name: "deps-deployment", clusters: ["member1", "member2"], resource: { apiVersion: "apps/v1", kind: "Deployment", namespace: NS, name: "deps" } }]);
     // The workload's binding says what it requires, so the hub keeps those where it is placed (issue 37).
     const parent = await binding("deps-deployment")();
     assert.equal((parent?.metadata as { annotations?: Record<string, string> }).annotations?.["flotilla.dev/requires"], `core/v1/ConfigMap/${NS}/web-conf,core/v1/Secret/${NS}/web-creds`);
@@ -227,14 +227,14 @@ describe("Placement: cluster groups, spread, rescheduling, dependencies, preserv
     await new Promise((r) => setTimeout(r, 6_000));
     assert.equal((await getJson<ObjectJson & { metadata: { uid: string } }>(m2, ["configmap", "-n", NS, "held-conf"]))?.metadata.uid, conf.metadata.uid, "member2 keeps the ConfigMap the Deployment running there uses");
     const dep = await binding("held-conf-configmap")();
-    assert.deepEqual(dep?.spec.requiredBy, [{ name: "held-deployment", clusters: ["member2"] }], "still required by the Deployment's binding");
+    assert.deepEqual(dep?.spec.requiredBy, [{ name: "held-deployment", clusters: ["member2"], resource: { apiVersion: "apps/v1", kind: "Deployment", namespace: NS, name: "held" } }], "still required by the Deployment's binding");
 
     // Placed nowhere new without propagateDeps: the Deployment also goes to member3, the ConfigMap does not.
     await apply(fleet.control, JSON.stringify({ ...JSON.parse(other), spec: { ...JSON.parse(other).spec, placement: { clusterAffinity: { clusterNames: ["member2", "member3"] } } } }));
     await eventually("held in member3", () => getJson(m3, ["deploy", "-n", NS, "held"]), () => true);
     await new Promise((r) => setTimeout(r, 3_000)); // room for a dependency Work that should not come
     assert.equal(await getJson(m3, ["configmap", "-n", NS, "held-conf"]), undefined, "no dependency propagated without propagateDeps");
-    assert.deepEqual((await binding("held-conf-configmap")())?.spec.requiredBy, [{ name: "held-deployment", clusters: ["member2"] }], "held in member2 only");
+    assert.deepEqual((await binding("held-conf-configmap")())?.spec.requiredBy, [{ name: "held-deployment", clusters: ["member2"], resource: { apiVersion: "apps/v1", kind: "Deployment", namespace: NS, name: "held" } }], "held in member2 only");
 
     // The workload stops using it (its policy still without propagateDeps): nothing holds it, and it leaves member2.
     await apply(fleet.control, deployment("held", 1));
