@@ -366,7 +366,9 @@ export class ModelFleet {
   reconcile(): void {
     this.running = new Set(CLUSTERS.flatMap((c) => this.members.get(c)?.get(WORKLOAD)?.uid ?? []));
     for (const [t, uid] of this.templates) {
-      const claim = claimPolicy(this.templateOf(t, uid), [...this.policies.values()], this.bindings.get(t)?.claimant);
+      // The claimant the binding controller keeps: its binding's, or the one it remembers of a binding deleted by hand.
+      const kept = this.bindings.get(t) ?? (this.lost.get(t)?.rb.spec.resource.uid === uid ? this.lost.get(t) : undefined);
+      const claim = claimPolicy(this.templateOf(t, uid), [...this.policies.values()], kept?.claimant);
       // A held policy (a schedulerName not served) takes no effect: as with no claim, the template
       // keeps what its last claim in effect selected, whatever the clusters' labels do meanwhile.
       if (claim === undefined || claim.policy.spec.schedulerName !== undefined) {

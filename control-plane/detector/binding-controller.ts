@@ -114,7 +114,7 @@ export class BindingController {
     // A binding under a legacy name (an earlier version's) is moved as soon as it is seen; one that asks for a fresh reschedule gets it.
     const legacyChanged = (b: ResourceBinding) => (!isCurrentBinding(b) || this.fresh.due(templateKeyOfBinding(b), b)) && bindingChanged(b);
     for (const inf of [this.caches.bindings, this.caches.clusterBindings]) inf.on({ add: legacyChanged, update: legacyChanged, delete: bindingChanged });
-    this.lost.follow([this.caches.bindings, this.caches.clusterBindings], (key) => this.templates.get(parseWorkKey(key)));
+    this.lost.follow([this.caches.bindings, this.caches.clusterBindings], this.templates);
     // A parent's dependencies follow its binding: where it goes, and whether it still exists. Only what a dependency's binding is made of counts: a parent's status writes change nothing.
     const parentChanged = (b: ResourceBinding, gone: boolean) => {
       const parentKey = templateKeyOfBinding(b);

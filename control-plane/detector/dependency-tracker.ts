@@ -3,7 +3,7 @@
 // template caches and the bindings. No writes: the controller requeues and binds.
 import { type KubeObject, LABELS, type ResourceBinding } from "../../shared/api/types.ts";
 import type { InterpreterRegistry } from "../../shared/interpreter/registry.ts";
-import { parseWorkKey, templateKey, templateKeyOfBinding, type WorkRef } from "../../shared/work-key.ts";
+import { parseWorkKey, templateKey, templateKeyOfBinding, type WorkRef, workKey } from "../../shared/work-key.ts";
 import type { Caches } from "../caches/caches.ts";
 import { isCurrentBinding, type RequiredBy } from "../scheduling/binding-spec.ts";
 import { parentRequires, requiredClusters, resolveDependencies } from "./dependencies.ts";
@@ -83,6 +83,8 @@ export class DependencyTracker {
     /** The bindings that stand (not being deleted) under the names the dependency was required by, and those being deleted. */
     const standing = new Set<string>();
     const deleting = new Map<string, ResourceBinding>();
+    /** The templates of the parents counted above (an entry of one under an earlier name is not kept beside it). */
+    const countedParents = new Set<string>();
     for (const b of this.caches.bindings.list(dep.metadata.namespace)) {
       const named = b.metadata.name ?? "";
       if (requiredBefore.has(named)) {
@@ -111,13 +113,16 @@ export class DependencyTracker {
       if (clusters === undefined) continue;
       // The entry names the parent's template too: found by it while its binding is missing, and its kind stays watched.
       needs.push({ name: parentBinding.name, clusters, ...(b.spec.conflictResolution ? { conflictResolution: b.spec.conflictResolution } : {}), resource: parentRef });
+      countedParents.add(parentKey);
     }
     // A parent whose binding is missing or deleted by hand still runs where it ran: its entry stays as it was (unbound-parent.ts).
     const counted = new Set(needs.map((n) => n.name));
     for (const [name, before] of requiredBefore) {
       if (standing.has(name) || counted.has(name)) continue;
       const { parent, ref } = this.unboundParent(before, deleting.get(name), dep);
-      if (keepsEntry(parent)) needs.push(before.resource === undefined && ref !== undefined ? { ...before, resource: ref } : before);
+      const resource = before.resource ?? ref;
+      if (resource !== undefined && countedParents.has(workKey(resource))) continue; // counted under its current binding's name
+      if (keepsEntry(parent)) needs.push(resource === undefined ? before : { ...before, resource });
     }
     return needs;
   }
@@ -135,8 +140,9 @@ export class DependencyTracker {
           : namespace === undefined
             ? []
             : parentsOfBindingName(before.name, this.templates.kinds()).map((f) => ({ apiVersion: f.kind.apiVersion, kind: f.kind.kind, namespace, name: f.name }));
-    // Gone only when every candidate's kind is watched and none lives; a kind not watched (yet) cannot tell.
-    let unknown = candidates.length === 0;
+    // Gone only when every candidate's kind is watched and none lives; a kind not watched (yet) cannot
+    // tell, nor can a name matched among the watched kinds (an earlier version's name of another group could read the same).
+    let unknown = candidates.length === 0 || (deleting === undefined && before.resource === undefined);
     for (const ref of candidates) {
       if (!this.templates.watching(ref)) {
         unknown = true;

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { type KubeObject, LABELS, type ResourceBinding } from "../../shared/api/types.ts";
 import type { Informer, InformerHandlers } from "../../shared/informer.ts";
+import { workKey } from "../../shared/work-key.ts";
 import { LostBindings } from "./lost-bindings.ts";
 
 const KEY = "apps/v1/Deployment/shop/web";
@@ -56,18 +57,28 @@ describe("LostBindings", () => {
     assert.equal(lost.of("a", "t1"), undefined);
     assert.ok(lost.of("c", "t1"));
   });
-  it("follows the informers: remembered on delete while the template lives, forgotten when the binding is added again, on every replica", () => {
+  it("follows the informers: remembered on delete while the template lives or its kind has not listed, forgotten when the binding is added again, on every replica", () => {
     const handlers: InformerHandlers<ResourceBinding>[] = [];
     const informer = { on: (h: InformerHandlers<ResourceBinding>) => handlers.push(h) } as unknown as Informer<ResourceBinding>;
     const templates = new Map<string, KubeObject>([[KEY, { apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "web", namespace: "shop", uid: "t1" } }]]);
+    let listed = true;
     const lost = new LostBindings();
-    lost.follow([informer], (k) => templates.get(k));
+    lost.follow([informer], { get: (ref) => templates.get(workKey(ref)), watching: () => listed });
     for (const h of handlers) h.delete?.(binding());
     assert.ok(lost.of(KEY, "t1"));
     for (const h of handlers) h.add?.(binding());
     assert.equal(lost.of(KEY, "t1"), undefined, "made again (by whichever leader)");
-    templates.set(KEY, { ...(templates.get(KEY) as KubeObject), metadata: { name: "web", namespace: "shop", uid: "t1", deletionTimestamp: "2026-12-01T00:00:00Z" } });
+    // Its kind not listed yet (a replica starting): not known gone, so remembered.
+    const template = templates.get(KEY) as KubeObject;
+    templates.delete(KEY);
+    listed = false;
     for (const h of handlers) h.delete?.(binding());
-    assert.equal(lost.of(KEY, "t1"), undefined, "its template being deleted: intent, nothing to remember");
+    assert.ok(lost.of(KEY, "t1"), "not known gone: remembered");
+    listed = true;
+    for (const h of handlers) h.delete?.(binding());
+    assert.equal(lost.of(KEY, "t1"), undefined, "its template known gone: intent, nothing to remember");
+    templates.set(KEY, { ...template, metadata: { ...template.metadata, deletionTimestamp: "2026-12-01T00:00:00Z" } });
+    for (const h of handlers) h.delete?.(binding());
+    assert.equal(lost.of(KEY, "t1"), undefined, "its template being deleted: intent too");
   });
 });

@@ -6,10 +6,11 @@
 // saw the deletion, or this one restarted since) the binding is made again from nothing, and a
 // placement that cannot be decided then is marked unknown (template-placement.ts). Every replica
 // follows the bindings, so a new leader remembers what went while it stood by.
-import { type KubeObject, LABELS, type ResourceBinding } from "../../shared/api/types.ts";
+import { LABELS, type ResourceBinding } from "../../shared/api/types.ts";
 import type { Informer } from "../../shared/informer.ts";
-import { templateKeyOfBinding } from "../../shared/work-key.ts";
+import { parseWorkKey, templateKeyOfBinding } from "../../shared/work-key.ts";
 import { isCurrentBinding } from "../scheduling/binding-spec.ts";
+import type { TemplateInformers } from "./template-informers.ts";
 
 /** The most bindings remembered; past it the oldest is forgotten (it is then made again from nothing). */
 export const MAX_LOST_BINDINGS = 10_000;
@@ -22,21 +23,29 @@ export class LostBindings {
     this.max = max;
   }
 
-  /** Follows the binding informers: a binding that goes while its template (`templateOf`) lives is remembered; one added or changed is forgotten. */
-  follow(informers: Iterable<Informer<ResourceBinding>>, templateOf: (key: string) => KubeObject | undefined): void {
+  /**
+   * Follows the binding informers (`templates`: the template caches): a binding that goes while its
+   * template lives, or while its kind has not listed (not known gone), is remembered; one added or
+   * changed is forgotten.
+   */
+  follow(informers: Iterable<Informer<ResourceBinding>>, templates: Pick<TemplateInformers, "get" | "watching">): void {
     const keyOf = (b: ResourceBinding) => templateKeyOfBinding(b);
-    const seen = (b: ResourceBinding) => isCurrentBinding(b) && this.forget(keyOf(b));
-    const lives = (key: string) => templateOf(key) !== undefined && templateOf(key)?.metadata.deletionTimestamp === undefined;
-    for (const inf of informers) inf.on({ add: seen, update: seen, delete: (b) => this.deleted(keyOf(b), b, lives(keyOf(b))) });
+    const seen = (b: ResourceBinding) => this.lost.size > 0 && this.lost.has(keyOf(b)) && isCurrentBinding(b) && this.forget(keyOf(b));
+    const knownGone = (key: string) => {
+      const ref = parseWorkKey(key);
+      const t = templates.get(ref);
+      return t === undefined ? templates.watching(ref) : t.metadata.deletionTimestamp !== undefined;
+    };
+    for (const inf of informers) inf.on({ add: seen, update: seen, delete: (b) => this.deleted(keyOf(b), b, !knownGone(keyOf(b))) });
   }
 
   /**
    * A binding left the cache: remembered (its spec and metadata, not its status: the agents report
-   * again) while its template lives, unless it was released on purpose or is under an earlier
+   * again) unless its template is known gone, it was released on purpose or it is under an earlier
    * version's name; otherwise what was remembered of the template is forgotten.
    */
-  deleted(key: string, b: ResourceBinding, templateLives: boolean): void {
-    if (!templateLives || b.metadata.annotations?.[LABELS.releasedBecause] !== undefined || !isCurrentBinding(b)) {
+  deleted(key: string, b: ResourceBinding, templateMayLive: boolean): void {
+    if (!templateMayLive || b.metadata.annotations?.[LABELS.releasedBecause] !== undefined || !isCurrentBinding(b)) {
       if (isCurrentBinding(b)) this.lost.delete(key);
       return;
     }
