@@ -237,6 +237,7 @@ export class ModelFleet {
       case "deleteTemplate":
         // The oracle's memory of its claims goes with it: a template made again was never claimed.
         this.templates.delete(o.t);
+        this.lost.delete(o.t);
         if (o.t === WORKLOAD) this.followed = false;
         this.claim.delete(o.t);
         this.frozen.delete(o.t);
@@ -417,8 +418,8 @@ export class ModelFleet {
     const order = [...this.templates].sort(([a], [b]) => (Number(a === MOUNTED) - Number(b === MOUNTED)) * (this.rounds % 2 === 0 ? 1 : -1));
     for (const [t, uid] of order) {
       let previous = this.bindings.get(t);
+      // Remembered until a binding is made again (or the template goes): a round that makes none keeps it (lost-bindings.ts).
       const lost = this.lost.get(t);
-      this.lost.delete(t);
       if (previous === undefined && lost !== undefined && lost.rb.spec.resource.uid === uid) previous = lost;
       const template = this.templateOf(t, uid);
       // A template deleted and made again: its old binding, being deleted, goes at once as one deleted
@@ -442,7 +443,7 @@ export class ModelFleet {
       }
       if (match === undefined && required === undefined) {
         // A dependency's own binding no workload needs any more is released (after a grace period); one a policy made keeps its last placement (DESIGN §11).
-        if (previous !== undefined && previous.claimant === undefined && previous.requiredBy !== undefined) previous.released = true;
+        if (previous !== undefined && this.bindings.get(t) === previous && previous.claimant === undefined && previous.requiredBy !== undefined) previous.released = true;
         continue;
       }
       const requiredBy = required === undefined ? [] : [{ name: WORKLOAD_BINDING, clusters: required }];
@@ -457,6 +458,7 @@ export class ModelFleet {
       if (!this.undecidedKnown) delete rb.metadata.annotations?.[LABELS.placementUnknown];
       const needs = rb.spec.requiredBy?.find((r) => r.name === WORKLOAD_BINDING)?.clusters;
       this.bindings.set(t, { rb, clusters: rb.spec.clusters.map((c) => c.name), claimant: bindingPolicyId(rb), propagateDeps: rb.spec.propagateDeps === true, ...(needs === undefined ? {} : { requiredBy: needs }) });
+      this.lost.delete(t);
     }
   }
 
