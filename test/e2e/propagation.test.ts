@@ -251,6 +251,10 @@ describe("propagation end to end", () => {
     await apply(control, configMap("later", { l: "1" }));
     await apply(control, policy("later", { resourceSelectors: [{ apiVersion: "v1", kind: "ConfigMap", name: "later" }] }));
     for (const m of [m1, m2]) await eventually(`later in ${m.name}`, () => getJson(m, ["cm", "-n", NS, "later"]), () => true);
+    // The binding must know member2 holds it before its agent goes: an agent stopped between its apply
+    // and its report leaves no entry, and a deleting binding with none is released at once (the object
+    // then goes at the agent's Hello), as ha.test.ts's replaced-replica test found in the tracker's CI.
+    await eventually("member2's entry", () => binding("later-configmap"), (x) => clusterItem(x, "member2")?.applied === true);
     await flotilla.stopAgent("member2");
     await kubectl(control, ["delete", "cm", "later", "-n", NS, "--wait=false"]);
     await waitFor(async () => (await getJson(m1, ["cm", "-n", NS, "later"])) === undefined, { what: "later gone from member1", timeoutMs: 60_000, intervalMs: 250 });
