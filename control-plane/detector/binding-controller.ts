@@ -188,8 +188,7 @@ export class BindingController {
       for (const b of [current, legacy]) if (gone && b !== undefined && b.metadata.deletionTimestamp === undefined) await this.deleteBinding(bindingPath(b));
       return undefined;
     }
-    // Made again after a deletion without intent: from the binding as it was, if this process saw it go.
-    if (current !== undefined) this.lost.forget(key);
+    // Made again after a deletion without intent: from the binding as it was, if this process saw it go (forgotten once one is added: lost-bindings.ts).
     const before = existing ?? this.lost.of(key, template.metadata.uid);
     const match = claimPolicy(template, this.caches.allPolicies(), before === undefined ? undefined : bindingPolicyId(before));
     const dependenciesFailed = this.noteDependencies(key, this.deps.follows(key, match?.policy.spec.propagateDeps === true) ? template : undefined);
